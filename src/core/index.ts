@@ -1,0 +1,10 @@
+/**
+ * The public library API, bundled to dist/core.js (CommonJS, no vscode). DESIGN.md ("Contracts") lists
+ * what other tools rely on: validatePlan, applyEdit, checkAction, policyFor, runMission.
+ * Each area's owner appends its exports below; keep one line per source file.
+ */
+export * from './plan/schema';
+export * from './mission/results';
+export * from './handoff/schema';
+export * from './trace/events';
+export type * from './ports';

@@ -1,0 +1,112 @@
+/**
+ * The plan contract: what the planner returns, what the user edits and approves, and what binds every
+ * executor. Field names follow DESIGN.md ("Plan schema"); change them only deliberately.
+ *
+ * These schemas check *shape*. Cross-field rules (unique ids, known dependencies, no cycles, authority
+ * inside the workspace, size caps) live in `validatePlan` (./validate.ts), which reports every problem at
+ * once with a JSON path.
+ */
+import { z } from 'zod';
+
+/** A step id: short, stable, safe to show and to use in file names ("s1", "build-api", "4a"). */
+export const StepIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'step ids use letters, digits, "_", "." and "-" only');
+
+export const StepKindSchema = z.enum(['edit', 'command', 'research', 'verify']);
+export const RiskSchema = z.enum(['low', 'medium', 'high']);
+export const EffortSchema = z.enum(['small', 'medium', 'large']);
+/** Which executor class fits the step's output burden; settings map tiers to concrete models. */
+export const ModelTierSchema = z.enum(['light', 'standard', 'heavy']);
+
+/**
+ * What a step may touch. Globs are workspace-relative, POSIX separators, picomatch syntax.
+ * `commands` is an allowlist of command patterns matched by parsed argv (see src/core/tools/commands):
+ * `npm test` allows exactly that argv; a trailing ` *` (e.g. `npm test *`) allows extra arguments.
+ */
+export const AuthoritySchema = z.object({
+  read: z.array(z.string().min(1)).default(['**']),
+  edit: z.array(z.string().min(1)).default([]),
+  commands: z.array(z.string().min(1)).default([]),
+});
+
+/** State that must survive the handoff, stated as binding data rather than prose. */
+export const BindingSchema = z.object({
+  /** What must hold before the step may start (checked by the executor; `escalate` if it does not). */
+  prerequisite: z.string().default(''),
+  /** What to do if the main approach fails, before asking for a replan. */
+  fallback: z.string().default(''),
+  /** The state the step must leave behind for its dependents. */
+  consequence: z.string().default(''),
+});
+
+/** One deterministic evidence check. */
+export const EvidenceCheckSchema = z.discriminatedUnion('kind', [
+  /** Run a command (must be in the step's or the verifier's allowlist) and expect an exit code. */
+  z.object({
+    kind: z.literal('command'),
+    command: z.string().min(1),
+    expectExitCode: z.number().int().default(0),
+    /** Optional substring the combined output must contain. */
+    expectOutputIncludes: z.string().optional(),
+  }),
+  /** Files (workspace-relative paths, not globs) that must exist after the step. */
+  z.object({ kind: z.literal('files_exist'), paths: z.array(z.string().min(1)).min(1) }),
+  /** A file must contain a substring. */
+  z.object({ kind: z.literal('file_contains'), path: z.string().min(1), text: z.string().min(1) }),
+  /** A read-only model review against a stated criterion. */
+  z.object({ kind: z.literal('review'), criterion: z.string().min(1) }),
+]);
+
+export const EvidenceSchema = z.object({
+  checks: z.array(EvidenceCheckSchema).default([]),
+  /** Prose for the user; never used as a check by itself. */
+  description: z.string().default(''),
+});
+
+export const StepSchema = z.object({
+  id: StepIdSchema,
+  title: z.string().min(1).max(200),
+  why: z.string().default(''),
+  /** Main objective (true) or optional extra (false). An optional step's failure blocks only its dependents. */
+  required: z.boolean().default(true),
+  dependsOn: z.array(StepIdSchema).default([]),
+  kind: StepKindSchema,
+  instructions: z.string().default(''),
+  authority: AuthoritySchema.default({ read: ['**'], edit: [], commands: [] }),
+  binding: BindingSchema.default({ prerequisite: '', fallback: '', consequence: '' }),
+  expectedOutput: z.string().default(''),
+  evidence: EvidenceSchema.default({ checks: [], description: '' }),
+  risk: RiskSchema.default('low'),
+  effort: EffortSchema.default('small'),
+  modelTier: ModelTierSchema.default('standard'),
+});
+
+export const PlanSchema = z.object({
+  goal: z.string().min(1),
+  assumptions: z.array(z.string()).default([]),
+  /** Constraints from the user; binding on every step. */
+  constraints: z.array(z.string()).default([]),
+  steps: z.array(StepSchema),
+  version: z.number().int().min(1).default(1),
+  parentVersion: z.number().int().min(1).nullable().default(null),
+  /** Why this version exists ("initial plan", "step s4 failed: tests red", "user edited s2"). */
+  reason: z.string().default('initial plan'),
+  /** Planner's judgement that the task is a one- or two-step job (direct mode). */
+  direct: z.boolean().default(false),
+});
+
+export type StepId = z.infer<typeof StepIdSchema>;
+export type StepKind = z.infer<typeof StepKindSchema>;
+export type ModelTier = z.infer<typeof ModelTierSchema>;
+export type Authority = z.infer<typeof AuthoritySchema>;
+export type Binding = z.infer<typeof BindingSchema>;
+export type EvidenceCheck = z.infer<typeof EvidenceCheckSchema>;
+export type Evidence = z.infer<typeof EvidenceSchema>;
+export type Step = z.infer<typeof StepSchema>;
+export type Plan = z.infer<typeof PlanSchema>;
+/** What a producer (planner, user edit) may leave out; defaults fill the rest. */
+export type PlanInput = z.input<typeof PlanSchema>;
+export type StepInput = z.input<typeof StepSchema>;

@@ -1,0 +1,249 @@
+/**
+ * The ports through which the engine reaches the world. Front ends (src/node, src/vscode) implement them;
+ * unit tests use small fakes of these interfaces, never a fake `vscode`.
+ *
+ * Direction: the engine calls out through every port here; nothing here calls back into the engine.
+ * Paths crossing a port are workspace-relative with POSIX separators unless a field says "absolute".
+ */
+import type { Plan } from './plan/schema';
+import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from './mission/results';
+import type { Handoff, ToolCallRecord } from './handoff/schema';
+import type { Step } from './plan/schema';
+import type { TraceEvent, TraceEventBody } from './trace/events';
+
+// ───────────────────────────── workspace ─────────────────────────────
+
+export interface FileStat {
+  kind: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+  /** POSIX mode bits (0 where the platform has none). */
+  mode: number;
+}
+
+export interface DirEntry {
+  name: string;
+  kind: FileStat['kind'];
+}
+
+/** One write in an all-or-nothing batch. `content: null` deletes the file. */
+export interface FileWrite {
+  path: string;
+  content: Uint8Array | null;
+  /** Preserve or set the mode (new files default to 0o644). */
+  mode?: number;
+}
+
+export interface Workspace {
+  /** Absolute, real (symlink-resolved) path of the workspace root. */
+  readonly root: string;
+  /** Throws when the file does not exist. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** undefined when nothing is there (does not follow a final symlink). */
+  stat(path: string): Promise<FileStat | undefined>;
+  readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Applies every write or none (Node: temp file + rename per file, rolled back on failure;
+   * VS Code: one WorkspaceEdit). Never called without a recorded approval.
+   */
+  applyWrites(writes: FileWrite[], label: string): Promise<void>;
+}
+
+// ───────────────────────────── terminal ─────────────────────────────
+
+export interface CommandRequest {
+  /** The command line exactly as approved (shown to the user). */
+  command: string;
+  /** Parsed argv (the policy checked this form; adapters run it without a shell). */
+  argv: string[];
+  /** Absolute working directory, inside the workspace. */
+  cwd: string;
+  timeoutMs: number;
+  /** Cap on captured output; head and tail are kept when exceeded. */
+  maxOutputBytes: number;
+  /** The complete, already scrubbed environment. Adapters must not merge process.env into it. */
+  env: Record<string, string>;
+}
+
+export interface Terminal {
+  /** Runs to completion; on abort, kills the whole process tree and resolves with signal set. */
+  run(request: CommandRequest, signal: AbortSignal): Promise<CommandRun>;
+}
+
+// ───────────────────────────── approvals ─────────────────────────────
+
+interface ApprovalBase {
+  /** Unique id of this request. */
+  id: string;
+  missionId: string;
+  stepId: string | null;
+  /** Hash of the exact action (path + content hash, or argv + cwd). A decision binds to this hash only. */
+  actionHash: string;
+  /** Why the executor wants this, in its words (shown, never trusted). */
+  why: string;
+}
+
+export type ApprovalRequest =
+  | (ApprovalBase & { kind: 'plan'; plan: Plan })
+  | (ApprovalBase & {
+      kind: 'write';
+      path: string;
+      change: 'created' | 'modified' | 'deleted';
+      /** Blob hashes into the store, so a front end can show a diff. */
+      beforeHash: string | null;
+      afterHash: string | null;
+    })
+  | (ApprovalBase & { kind: 'command'; command: string; argv: string[]; cwd: string });
+
+export type ApprovalDecision =
+  | { decision: 'approved'; by: 'user' }
+  | { decision: 'approved'; by: 'rule'; rule: string }
+  | { decision: 'rejected'; reason: string };
+
+export interface Approver {
+  /** Resolves when the user (or one of the user's rules) decides; rejects nothing: abort → rejected. */
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+// ───────────────────────────── store, clock, events ─────────────────────────────
+
+export interface Store {
+  /** Content-addressed blobs (sha256 hex). */
+  putBlob(content: Uint8Array): Promise<string>;
+  getBlob(hash: string): Promise<Uint8Array | undefined>;
+  /** Append-only trace, one event per line. */
+  appendEvent(missionId: string, event: TraceEvent): Promise<void>;
+  /** Raw lines parsed as JSON; the engine validates them. */
+  readEvents(missionId: string): Promise<unknown[]>;
+  /** Snapshot of the mission state after every transition (validated when read back). */
+  saveState(missionId: string, state: unknown): Promise<void>;
+  loadState(missionId: string): Promise<unknown | undefined>;
+  listMissions(): Promise<string[]>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with an AbortError when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface EventSink {
+  /** Called for every trace event after it is persisted. Must not throw. */
+  emit(event: TraceEvent): void;
+}
+
+// ───────────────────────────── the sandbox an executor acts through ─────────────────────────────
+
+export type ToolOutcome =
+  | { ok: true; output: string; toolCallId: string }
+  | { ok: false; output: string; toolCallId: string; failure: Failure };
+
+/** Read-only tools: what the verifier and planner-side lookups get. No write path exists here. */
+export interface ReadOnlyTools {
+  view(path: string, range?: [number, number]): Promise<ToolOutcome>;
+  list(path: string, depth?: number): Promise<ToolOutcome>;
+  search(pattern: string, glob?: string): Promise<ToolOutcome>;
+  /** Raw output of an earlier tool call, by id (results are passed by reference). */
+  fetchToolResult(toolCallId: string): Promise<ToolOutcome>;
+}
+
+/**
+ * The executor's tools for one step. Every call is checked by the step's policy, every write and command
+ * waits for the Approver, and every call lands in the trace and the tool-call store.
+ */
+export interface StepTools extends ReadOnlyTools {
+  create(path: string, text: string): Promise<ToolOutcome>;
+  strReplace(path: string, oldText: string, newText: string): Promise<ToolOutcome>;
+  insert(path: string, afterLine: number, text: string): Promise<ToolOutcome>;
+  bash(command: string): Promise<ToolOutcome>;
+  /** Everything the step changed so far. */
+  sideEffects(): SideEffects;
+}
+
+// ───────────────────────────── roles (implemented in src/core/roles) ─────────────────────────────
+
+/** What the engine gives a role for one call: where it is, how to record, and the kill switch. */
+export interface RoleContext {
+  missionId: string;
+  stepId: string | null;
+  signal: AbortSignal;
+  /** Appends a trace event (model_call, log, ...); resolves once persisted. */
+  record(event: TraceEventBody): Promise<void>;
+}
+
+export interface PlanRequest {
+  task: string;
+  constraints: string[];
+  /** Compact workspace summary (tree, key files, package scripts). */
+  workspaceSummary: string;
+}
+
+export interface ReplanRequest extends PlanRequest {
+  mode: 'step' | 'rest';
+  current: Plan;
+  /** The trigger, with its evidence, as the engine recorded it. */
+  trigger: { kind: string; stepId: string | null; message: string; evidence: string };
+  /** Finished steps with capped summaries; raw results are fetchable by tool-call id. */
+  finished: { stepId: string; title: string; summary: string; toolCallIds: string[] }[];
+  history: { version: number; reason: string }[];
+}
+
+export type RoleOutcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+export interface PlannerRole {
+  plan(request: PlanRequest, ctx: RoleContext): Promise<RoleOutcome<Plan>>;
+  replan(request: ReplanRequest, ctx: RoleContext): Promise<RoleOutcome<Plan>>;
+}
+
+export interface ExecutorRole {
+  execute(handoff: Handoff, tools: StepTools, ctx: RoleContext): Promise<StepResult>;
+}
+
+export interface VerifierRole {
+  /** A read-only model review of one criterion (deterministic checks never reach the model). */
+  review(handoff: Handoff, result: StepResult, criterion: string, tools: ReadOnlyTools, ctx: RoleContext): Promise<CheckOutcome>;
+}
+
+// ───────────────────────────── tool-call store and the tools factory ─────────────────────────────
+
+/** The mission's tool-call store: every call's raw result, addressable by id, reusable while inputs hold. */
+export interface ToolCallLog {
+  add(record: ToolCallRecord): void;
+  get(id: string): ToolCallRecord | undefined;
+  all(): ToolCallRecord[];
+  /**
+   * An earlier successful call with the same tool and input whose `inputsFingerprint` still matches the
+   * workspace (hashOf returns the current content hash of a path, null if absent).
+   */
+  findReusable(tool: string, input: unknown, hashOf: (path: string) => Promise<string | null>): Promise<ToolCallRecord | undefined>;
+}
+
+export interface ToolSettings {
+  commandTimeoutMs: number;
+  maxOutputBytes: number;
+  /** Largest file the text editor reads or writes. */
+  maxFileBytes: number;
+  /** Sensitive-path globs the user explicitly allowed for this mission (default none). */
+  allowSensitive: string[];
+}
+
+/** What `createStepTools` (src/core/tools) needs to build one step's sandboxed tools. */
+export interface StepToolsContext {
+  missionId: string;
+  step: Step;
+  /** The verifier gets the same factory with role 'verifier': every write is refused regardless of globs. */
+  role: 'executor' | 'verifier';
+  workspace: Workspace;
+  terminal: Terminal;
+  approver: Approver;
+  store: Store;
+  clock: Clock;
+  toolCalls: ToolCallLog;
+  record(event: TraceEventBody): Promise<void>;
+  settings: ToolSettings;
+  /** Scrubbed environment for commands. */
+  env: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export type StepToolsFactory = (ctx: StepToolsContext) => StepTools;

@@ -1,0 +1,129 @@
+/**
+ * Trace events: every arrow in the data flow is one. The JSONL trace is the mission's source of truth;
+ * front ends render from it, and it is validated with these schemas whenever it is read back from disk.
+ *
+ * Adding an event type: add a schema to `TraceEventBodySchema` (one JSDoc line), never change the meaning
+ * of an existing field.
+ */
+import { z } from 'zod';
+import { PlanSchema } from '../plan/schema';
+import { FailureSchema, StepResultSchema, VerificationSchema } from '../mission/results';
+import { HandoffSchema, ToolCallRecordSchema } from '../handoff/schema';
+
+export const StepRunStatusSchema = z.enum([
+  'pending',
+  'ready',
+  'running',
+  'verifying',
+  'succeeded',
+  'failed',
+  'blocked',
+  'skipped',
+  'interrupted',
+  'cancelled',
+  'replaced',
+]);
+
+export const MissionPhaseSchema = z.enum([
+  'planning',
+  'awaiting_approval',
+  'running',
+  'replanning',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
+});
+
+export const PlanDiffSchema = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(z.object({ stepId: z.string(), fields: z.array(z.string()) })),
+});
+
+const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('approved'), by: z.enum(['user', 'rule']), rule: z.string().optional() }),
+  z.object({ decision: z.literal('rejected'), reason: z.string() }),
+]);
+
+export const TraceEventBodySchema = z.discriminatedUnion('type', [
+  /** The mission began: task, workspace, effective settings (never secrets). */
+  z.object({ type: z.literal('mission_started'), task: z.string(), workspaceRoot: z.string(), settings: z.record(z.string(), z.unknown()) }),
+  /** A plan version exists (initial, user edit, or replan), with its diff from the parent. */
+  z.object({ type: z.literal('plan_version'), plan: PlanSchema, author: z.enum(['planner', 'user', 'replanner']), diff: PlanDiffSchema.nullable() }),
+  /** The user approved a plan version to run. */
+  z.object({ type: z.literal('plan_approved'), version: z.number().int(), by: z.enum(['user', 'rule']) }),
+  /** A step changed run status. */
+  z.object({ type: z.literal('step_status'), stepId: z.string(), status: StepRunStatusSchema, attempt: z.number().int(), reason: z.string().optional() }),
+  /** The engine handed a step to an executor. */
+  z.object({ type: z.literal('handoff'), handoff: HandoffSchema }),
+  /** One model call: role, model, prompt version, usage and cost. */
+  z.object({
+    type: z.literal('model_call'),
+    role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
+    stepId: z.string().nullable(),
+    model: z.string(),
+    promptVersion: z.string(),
+    usage: UsageSchema,
+    costUsd: z.number().nonnegative(),
+    durationMs: z.number().nonnegative(),
+    stopReason: z.string().nullable(),
+    requestId: z.string().nullable().default(null),
+  }),
+  /** A tool call and its raw (capped) result. */
+  z.object({ type: z.literal('tool_call'), record: ToolCallRecordSchema }),
+  /** The policy refused an action (before any approval was asked). */
+  z.object({ type: z.literal('policy_denied'), stepId: z.string().nullable(), action: z.string(), rule: z.string(), reason: z.string() }),
+  /** An approval was requested (recorded before the user sees it). */
+  z.object({ type: z.literal('approval_requested'), requestId: z.string(), stepId: z.string().nullable(), kind: z.enum(['plan', 'write', 'command']), actionHash: z.string(), summary: z.string() }),
+  /** The decision, recorded before the effect happens. */
+  z.object({ type: z.literal('approval_decided'), requestId: z.string(), actionHash: z.string(), decision: ApprovalDecisionSchema }),
+  /** An executor's structured result. */
+  z.object({ type: z.literal('step_result'), result: StepResultSchema }),
+  /** The verifier's record for a step. */
+  z.object({ type: z.literal('verification'), verification: VerificationSchema }),
+  /** A replan was triggered (the trigger and its evidence) and which version it produced. */
+  z.object({
+    type: z.literal('replan'),
+    trigger: z.string(),
+    stepId: z.string().nullable(),
+    mode: z.enum(['step', 'rest']),
+    evidence: z.string(),
+    fromVersion: z.number().int(),
+    toVersion: z.number().int().nullable(),
+    invalidated: z.array(z.object({ stepId: z.string(), reason: z.string() })).default([]),
+  }),
+  /** A budget moved or ran out. */
+  z.object({ type: z.literal('budget'), kind: z.enum(['replans', 'tokens', 'cost', 'wall_time', 'steps']), used: z.number(), limit: z.number(), exceeded: z.boolean() }),
+  /** The mission phase changed. */
+  z.object({ type: z.literal('mission_phase'), phase: MissionPhaseSchema, reason: z.string().optional() }),
+  /** The mission ended. */
+  z.object({
+    type: z.literal('mission_finished'),
+    outcome: z.enum(['succeeded', 'failed', 'cancelled', 'budget_exceeded']),
+    summary: z.string(),
+    failure: FailureSchema.optional(),
+  }),
+  /** Free-form diagnostic line (mirrored to the log channel). */
+  z.object({ type: z.literal('log'), level: z.enum(['trace', 'debug', 'info', 'warn', 'error']), message: z.string() }),
+]);
+
+/** Every event carries its place in the mission's sequence and a timestamp. */
+export const TraceEventSchema = z.intersection(
+  z.object({ missionId: z.string(), seq: z.number().int().nonnegative(), at: z.string() }),
+  TraceEventBodySchema,
+);
+
+export type StepRunStatus = z.infer<typeof StepRunStatusSchema>;
+export type MissionPhase = z.infer<typeof MissionPhaseSchema>;
+export type Usage = z.infer<typeof UsageSchema>;
+export type PlanDiff = z.infer<typeof PlanDiffSchema>;
+export type TraceEventBody = z.infer<typeof TraceEventBodySchema>;
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
