@@ -8,3 +8,7 @@ export * from './mission/results';
 export * from './handoff/schema';
 export * from './trace/events';
 export type * from './ports';
+export * from './plan/validate';
+export * from './plan/graph';
+export * from './plan/paths';
+export * from './plan/commandPattern';
