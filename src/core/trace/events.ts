@@ -46,6 +46,8 @@ export const PlanDiffSchema = z.object({
   added: z.array(z.string()),
   removed: z.array(z.string()),
   changed: z.array(z.object({ stepId: z.string(), fields: z.array(z.string()) })),
+  /** Plan-level fields that changed (goal, constraints, assumptions, direct). Additive; absent = none. */
+  planFields: z.array(z.string()).optional(),
 });
 
 const ApprovalDecisionSchema = z.discriminatedUnion('decision', [

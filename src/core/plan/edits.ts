@@ -1,0 +1,123 @@
+/**
+ * User edits to a plan under review (or mid-mission, for steps not yet started). Every edit goes through
+ * `applyPlanEdit`, which produces a new version (parent, reason, diff) or refuses with a reason — it never
+ * changes a version in place. Edits arrive from a front end, so they are parsed with zod first.
+ *
+ * Rules: dropping a required step needs `confirmRequired: true`; a step others depend on cannot be
+ * dropped (edit or drop the dependents first); "tighten authority" must provably narrow, anything else
+ * is refused as widening; the result must pass `validatePlan` like any other version.
+ */
+import { z } from 'zod';
+import { StepIdSchema, type Authority, type Plan } from './schema';
+import { validatePlan, type PlanError, type ValidatePlanOptions } from './validate';
+import { globSetCovers } from './globs';
+import { commandAllowedBy } from './commandPattern';
+import { nextPlan } from './history';
+
+/** Like AuthoritySchema but without defaults: an omitted list means "unchanged", not "empty". */
+const globList = z.array(z.string().min(1)).optional();
+const PartialAuthoritySchema = z.object({ read: globList, edit: globList, commands: globList });
+
+export const PlanEditSchema = z.discriminatedUnion('kind', [
+  /** Replace a step's instructions. */
+  z.object({ kind: z.literal('instructions'), stepId: StepIdSchema, instructions: z.string() }),
+  /** Remove a step; a required one only with confirmRequired (the user said so explicitly). */
+  z.object({ kind: z.literal('drop_step'), stepId: StepIdSchema, confirmRequired: z.boolean().default(false) }),
+  /** Narrow a step's authority; omitted lists stay as they are. */
+  z.object({ kind: z.literal('tighten_authority'), stepId: StepIdSchema, authority: PartialAuthoritySchema }),
+  /** Add a constraint binding on every step. */
+  z.object({ kind: z.literal('add_constraint'), text: z.string().trim().min(1) }),
+]);
+
+export type PlanEdit = z.infer<typeof PlanEditSchema>;
+export type PlanEditInput = z.input<typeof PlanEditSchema>;
+
+export type PlanEditOutcome =
+  | { ok: true; plan: Plan }
+  | { ok: false; reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan'; message: string; errors?: PlanError[] };
+
+/**
+ * Applies one edit to `current`, producing version `version` (usually history.nextVersion) whose parent
+ * is `current`. `locked` names steps that can no longer change (already started or finished).
+ */
+export function applyPlanEdit(
+  current: Plan,
+  input: unknown,
+  version: number,
+  options: ValidatePlanOptions & { locked?: ReadonlySet<string> } = {},
+): PlanEditOutcome {
+  const parsed = PlanEditSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, reason: 'invalid_edit', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'edit'}: ${i.message}`).join('; ') };
+  }
+  const edit = parsed.data;
+  if (edit.kind === 'add_constraint') {
+    return finish({ ...current, constraints: [...current.constraints, edit.text] }, current, version, `user added constraint: ${edit.text}`, options);
+  }
+  const target = current.steps.find((s) => s.id === edit.stepId);
+  if (!target) return { ok: false, reason: 'unknown_step', message: `there is no step "${edit.stepId}" in plan version ${current.version}` };
+  if (options.locked?.has(target.id)) {
+    return { ok: false, reason: 'invalid_edit', message: `step "${target.id}" has already started or finished; it can no longer be edited` };
+  }
+  switch (edit.kind) {
+    case 'instructions': {
+      const steps = current.steps.map((s) => (s.id === target.id ? { ...s, instructions: edit.instructions } : s));
+      return finish({ ...current, steps }, current, version, `user edited the instructions of ${target.id}`, options);
+    }
+    case 'drop_step': {
+      if (target.required && !edit.confirmRequired) {
+        return { ok: false, reason: 'required_step', message: `step "${target.id}" is required for the goal; confirm explicitly to drop it (the goal may then not be met)` };
+      }
+      const dependents = current.steps.filter((s) => s.dependsOn.includes(target.id)).map((s) => s.id);
+      if (dependents.length > 0) {
+        return { ok: false, reason: 'has_dependents', message: `step "${target.id}" is needed by ${dependents.join(', ')}; drop or edit those first` };
+      }
+      const steps = current.steps.filter((s) => s.id !== target.id);
+      const what = target.required ? 'required step (confirmed)' : 'optional step';
+      return finish({ ...current, steps }, current, version, `user dropped ${what} ${target.id}`, options);
+    }
+    case 'tighten_authority': {
+      const next: Authority = {
+        read: edit.authority.read ?? target.authority.read,
+        edit: edit.authority.edit ?? target.authority.edit,
+        commands: edit.authority.commands ?? target.authority.commands,
+      };
+      const widened = wideningOf(target.authority, next);
+      if (widened) return { ok: false, reason: 'widening', message: `not a tightening of ${target.id}: ${widened}` };
+      const steps = current.steps.map((s) => (s.id === target.id ? { ...s, authority: next } : s));
+      return finish({ ...current, steps }, current, version, `user tightened the authority of ${target.id}`, options);
+    }
+  }
+}
+
+/** Names the first way `next` allows more than `before`, or null when it is provably narrower or equal. */
+function wideningOf(before: Authority, next: Authority): string | null {
+  for (const field of ['read', 'edit'] as const) {
+    const extra = next[field].filter((g) => !globSetCovers(before[field], [g]));
+    if (extra.length > 0) return `${field} ${extra.map((g) => `"${g}"`).join(', ')} is not inside the current ${field} authority`;
+  }
+  const extraCommands = next.commands.filter((c) => !commandCovered(c, before.commands));
+  if (extraCommands.length > 0) return `commands ${extraCommands.map((c) => `"${c}"`).join(', ')} are not allowed today`;
+  return null;
+}
+
+/** A command pattern is covered when everything it allows, the old patterns allowed. */
+function commandCovered(pattern: string, before: readonly string[]): boolean {
+  if (before.includes(pattern)) return true;
+  const trimmed = pattern.trim();
+  // An open pattern "a b *" allows "a b <anything>"; it is covered only by an open pattern over a prefix.
+  if (trimmed.endsWith(' *')) {
+    const fixed = trimmed.slice(0, -2);
+    return before.some((b) => b.trim().endsWith(' *') && commandAllowedBy(`${fixed}`, [b]) && fixed.startsWith(b.trim().slice(0, -2)));
+  }
+  return commandAllowedBy(trimmed, before);
+}
+
+function finish(plan: Plan, current: Plan, version: number, reason: string, options: ValidatePlanOptions): PlanEditOutcome {
+  const candidate = nextPlan(plan, current, version, reason);
+  const checked = validatePlan(candidate, options);
+  if (!checked.ok) {
+    return { ok: false, reason: 'invalid_plan', message: `the edited plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors: checked.errors };
+  }
+  return { ok: true, plan: checked.plan };
+}

@@ -1,0 +1,56 @@
+/**
+ * Conservative reasoning about authority globs without touching the file system:
+ *  - `globsMayOverlap`: could two glob sets match a common path? The scheduler uses it to keep two steps
+ *    from writing the same file at once, so a false "yes" only costs parallelism while a false "no" would
+ *    let two executors race on one file. Rule: every path a glob matches starts with the glob's literal
+ *    prefix (the text before its first glob character). If neither literal prefix is a prefix of the
+ *    other, no path can match both; otherwise we assume they overlap. Two fully literal paths overlap only
+ *    if one equals the other or is a directory above it. Negations and extglobs count as "matches
+ *    anything".
+ *  - `globCovers`: is everything `inner` matches also matched by `outer`? Used to accept a user's
+ *    "tighten authority" edit only when it provably narrows; unprovable counts as widening.
+ */
+import picomatch from 'picomatch';
+
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+
+/** Text before the first glob character (the whole string for a literal path). */
+export function literalPrefix(glob: string): string {
+  const at = glob.search(GLOB_CHARS);
+  return at === -1 ? glob : glob.slice(0, at);
+}
+
+export function isLiteralPath(glob: string): boolean {
+  return !GLOB_CHARS.test(glob);
+}
+
+/** Could some path match both globs? Errs towards "yes". */
+export function globMayOverlap(a: string, b: string): boolean {
+  if (a.startsWith('!') || b.startsWith('!')) return true;
+  if (isLiteralPath(a) && isLiteralPath(b)) {
+    return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  }
+  const pa = literalPrefix(a);
+  const pb = literalPrefix(b);
+  return pa.startsWith(pb) || pb.startsWith(pa);
+}
+
+/** Could any glob of `a` match a path some glob of `b` matches? Empty sets never overlap. */
+export function globSetsMayOverlap(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((ga) => b.some((gb) => globMayOverlap(ga, gb)));
+}
+
+/** Does `outer` provably match everything `inner` matches? */
+export function globCovers(outer: string, inner: string): boolean {
+  if (outer === inner || outer === '**') return true;
+  if (isLiteralPath(inner)) return picomatch(outer, { dot: true })(inner);
+  if (outer.endsWith('/**') && !outer.slice(0, -3).match(GLOB_CHARS)) {
+    return inner.startsWith(outer.slice(0, -2)) && !inner.split('/').includes('..');
+  }
+  return false;
+}
+
+/** Every glob of `inner` is covered by some glob of `outer`. */
+export function globSetCovers(outer: readonly string[], inner: readonly string[]): boolean {
+  return inner.every((g) => outer.some((o) => globCovers(o, g)));
+}
