@@ -1,0 +1,155 @@
+/**
+ * Scenario files for the scriptable Messages server: which reply each request gets, matched by request
+ * shape (role marker in the system prompt, step text in the first user message, conversation turn).
+ * Documented in ./README.md; validated with zod when loaded, so a typo fails loudly.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const FaultSchema = z.enum([
+  'rate_limit',
+  'spend_limit',
+  'overloaded',
+  'server_error',
+  'connection_reset',
+  'stream_cut',
+  'overloaded_midstream',
+  'no_message_stop',
+  'max_tokens',
+  'hang',
+]);
+
+export const ReplySchema = z.object({
+  /** A text block. */
+  text: z.string().optional(),
+  /** Structured output: a text block holding JSON.stringify(value), or the string as-is (malformed on purpose). */
+  structured: z.unknown().optional(),
+  /** tool_use blocks, streamed as input_json_delta. Ids are generated when absent. */
+  toolUse: z.array(z.object({ name: z.string(), input: z.unknown(), id: z.string().optional() })).optional(),
+  /** Default: "tool_use" when toolUse is set, else "end_turn". */
+  stopReason: z.string().optional(),
+  /** Delay before the response headers. */
+  latencyMs: z.number().int().nonnegative().optional(),
+  /** Delay between SSE events. */
+  chunkDelayMs: z.number().int().nonnegative().optional(),
+  /** Overrides for the computed usage. */
+  usage: z.record(z.string(), z.number()).optional(),
+  fault: FaultSchema.optional(),
+  /** For rate_limit: the retry-after-ms header (and retry-after, rounded up to seconds). */
+  retryAfterMs: z.number().int().nonnegative().optional(),
+});
+
+export const MatchSchema = z.object({
+  /** Role from the prompt marker "plan-execute role: <role>". */
+  role: z.enum(['planner', 'executor', 'verifier', 'replanner']).optional(),
+  systemIncludes: z.string().optional(),
+  /** Text that must appear in the first user message (e.g. the step id header "Step s2"). */
+  firstUserIncludes: z.string().optional(),
+  /** Text that must appear in the last user message (e.g. a tool result). */
+  lastUserIncludes: z.string().optional(),
+  /** Only this turn (1 = first call of a conversation; n = n-1 assistant messages before). */
+  turn: z.number().int().positive().optional(),
+  /** A tool name that must be offered. */
+  hasTool: z.string().optional(),
+});
+
+export const RuleSchema = z.object({
+  name: z.string().optional(),
+  match: MatchSchema.default({}),
+  /** One entry per turn; an array entry lists successive attempts of that turn (retries). */
+  turns: z.array(z.union([ReplySchema, z.array(ReplySchema).min(1)])).optional(),
+  /** A queue shared by every request the rule matches, consumed in order. */
+  replies: z.array(ReplySchema).optional(),
+});
+
+export const ScenarioSchema = z.object({
+  name: z.string().default('scenario'),
+  /** Minimum prefix size (tokens) the cache simulation will cache (the real API: 1024+). */
+  minCacheTokens: z.number().int().nonnegative().default(0),
+  rules: z.array(RuleSchema),
+});
+
+export type Fault = z.infer<typeof FaultSchema>;
+export type Reply = z.infer<typeof ReplySchema>;
+export type Match = z.infer<typeof MatchSchema>;
+export type Rule = z.infer<typeof RuleSchema> & {
+  /** Programmatic rules (not in JSON files): compute the reply from the request. */
+  respond?: (request: RecordedRequest) => Reply;
+};
+export type Scenario = Omit<z.infer<typeof ScenarioSchema>, 'rules'> & { rules: Rule[] };
+export type ScenarioInput = Omit<z.input<typeof ScenarioSchema>, 'rules'> & { rules: (z.input<typeof RuleSchema> & { respond?: Rule['respond'] })[] };
+
+/** One request as the server saw it. */
+export interface RecordedRequest {
+  index: number;
+  path: string;
+  headers: Record<string, string>;
+  body: MessagesBody;
+  role: string | null;
+  promptVersion: string | null;
+  turn: number;
+  stream: boolean;
+  at: number;
+  /** Name (or index) of the rule that answered, and the fault injected if any. */
+  rule: string | null;
+  fault: Fault | null;
+}
+
+export interface MessagesBody {
+  model?: string;
+  system?: string | { type: string; text: string; cache_control?: unknown }[];
+  tools?: Record<string, unknown>[];
+  messages?: { role: string; content: string | Record<string, unknown>[] }[];
+  stream?: boolean;
+  max_tokens?: number;
+  output_config?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function parseScenario(input: unknown): Scenario {
+  const parsed = ScenarioSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new Error(`invalid scenario: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const rules = (input as { rules: { respond?: Rule['respond'] }[] }).rules;
+  return { ...parsed.data, rules: parsed.data.rules.map((r, i) => ({ ...r, ...(rules[i]?.respond ? { respond: rules[i].respond } : {}) })) };
+}
+
+export function loadScenario(path: string): Scenario {
+  return parseScenario(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+const ROLE_MARKER = /plan-execute role: (\w+) \(prompt ([\w.-]+)\)/;
+
+export function systemText(body: MessagesBody): string {
+  if (typeof body.system === 'string') return body.system;
+  return (body.system ?? []).map((b) => b.text).join('\n');
+}
+
+export function messageText(message: { content: string | Record<string, unknown>[] } | undefined): string {
+  if (!message) return '';
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .map((b) => (typeof b.text === 'string' ? b.text : typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? b.input ?? '')))
+    .join('\n');
+}
+
+export function detectRole(body: MessagesBody): { role: string | null; promptVersion: string | null } {
+  const m = ROLE_MARKER.exec(systemText(body));
+  return { role: m?.[1] ?? null, promptVersion: m?.[2] ?? null };
+}
+
+export function turnOf(body: MessagesBody): number {
+  return (body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
+}
+
+export function matches(match: Match, body: MessagesBody, role: string | null): boolean {
+  if (match.role && match.role !== role) return false;
+  if (match.systemIncludes && !systemText(body).includes(match.systemIncludes)) return false;
+  const messages = body.messages ?? [];
+  if (match.firstUserIncludes && !messageText(messages.find((m) => m.role === 'user')).includes(match.firstUserIncludes)) return false;
+  if (match.lastUserIncludes && !messageText([...messages].reverse().find((m) => m.role === 'user')).includes(match.lastUserIncludes)) return false;
+  if (match.turn !== undefined && match.turn !== turnOf(body)) return false;
+  if (match.hasTool && !(body.tools ?? []).some((t) => t.name === match.hasTool)) return false;
+  return true;
+}

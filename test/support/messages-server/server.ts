@@ -1,0 +1,213 @@
+/**
+ * The scriptable Messages-API server: a real HTTP server on 127.0.0.1 that the real SDK reaches through
+ * `baseURL`. It answers POST /v1/messages (JSON or SSE) and POST /v1/messages/count_tokens from a scenario,
+ * injects latency and faults, simulates the prompt cache, and records every request so tests can assert
+ * what was sent. A request no rule matches gets a 400 naming its role and turn: scenarios fail loudly.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { CacheSim, estimateTokens, segments } from './cacheSim';
+import { errorBody, renderMessage, sseEvents } from './replies';
+import {
+  detectRole,
+  loadScenario,
+  matches,
+  messageText,
+  parseScenario,
+  turnOf,
+  type MessagesBody,
+  type RecordedRequest,
+  type Reply,
+  type Scenario,
+  type ScenarioInput,
+} from './scenario';
+
+export interface MessagesServer {
+  /** Base URL for the SDK (`baseURL`), e.g. http://127.0.0.1:40123 */
+  url: string;
+  /** Every request received, in arrival order (live array). */
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface MessagesServerOptions {
+  /** A scenario object, or a path to a scenario JSON file. */
+  scenario: ScenarioInput | Scenario | string;
+  port?: number;
+}
+
+const retryHeaders = (reply: Reply): Record<string, string> =>
+  reply.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(reply.retryAfterMs) };
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startMessagesServer(options: MessagesServerOptions): Promise<MessagesServer> {
+  const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : parseScenario(options.scenario);
+  const requests: RecordedRequest[] = [];
+  const cache = new CacheSim(scenario.minCacheTokens);
+  const attempts = new Map<string, number>();
+  const queues = new Map<number, number>();
+  const sockets = new Set<Socket>();
+  let messageCounter = 0;
+  let toolCounter = 0;
+
+  function pick(body: MessagesBody, role: string | null): { reply: Reply; rule: string } | undefined {
+    for (const [i, rule] of scenario.rules.entries()) {
+      if (!matches(rule.match, body, role)) continue;
+      const name = rule.name ?? `rule${i}`;
+      if (rule.respond) return { reply: rule.respond(requests.at(-1)!), rule: name };
+      if (rule.turns) {
+        const turn = turnOf(body);
+        const entry = rule.turns[turn - 1];
+        if (entry === undefined) continue;
+        const list = Array.isArray(entry) ? entry : [entry];
+        const key = `${i}|${turn}|${messageText((body.messages ?? []).find((m) => m.role === 'user'))}`;
+        const n = attempts.get(key) ?? 0;
+        attempts.set(key, n + 1);
+        return { reply: list[Math.min(n, list.length - 1)]!, rule: name };
+      }
+      if (rule.replies) {
+        const n = queues.get(i) ?? 0;
+        if (n >= rule.replies.length) continue;
+        queues.set(i, n + 1);
+        return { reply: rule.replies[n]!, rule: name };
+      }
+    }
+    return undefined;
+  }
+
+  function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${requests.length}`, ...headers });
+    res.end(text);
+  }
+
+  async function handleMessages(req: IncomingMessage, res: ServerResponse, body: MessagesBody, record: RecordedRequest): Promise<void> {
+    const picked = pick(body, record.role);
+    if (!picked) {
+      sendJson(res, 400, errorBody('invalid_request_error', `messages-server: no scenario rule matches (role=${record.role}, turn=${record.turn})`));
+      return;
+    }
+    const { reply } = picked;
+    record.rule = picked.rule;
+    record.fault = reply.fault ?? null;
+    if (reply.latencyMs) await sleep(reply.latencyMs);
+    if (res.destroyed) return;
+    switch (reply.fault) {
+      case 'hang':
+        return; // never answers; the client must abort
+      case 'connection_reset':
+        req.socket.destroy();
+        return;
+      case 'rate_limit': {
+        const ms = reply.retryAfterMs ?? 10;
+        sendJson(res, 429, errorBody('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), {
+          'retry-after-ms': String(ms),
+          'retry-after': String(Math.ceil(ms / 1000)),
+        });
+        return;
+      }
+      case 'spend_limit':
+        sendJson(res, 429, errorBody('rate_limit_error', 'Your organization has reached its monthly usage limit for its tier.', { error_code: 'enforced_spend_limit_reached' }));
+        return;
+      case 'overloaded':
+        sendJson(res, 529, errorBody('overloaded_error', 'Overloaded'), retryHeaders(reply));
+        return;
+      case 'server_error':
+        sendJson(res, 500, errorBody('api_error', 'Internal server error'), retryHeaders(reply));
+        return;
+      default:
+    }
+    const usage = cache.usageFor(body);
+    const message = renderMessage(reply, body.model ?? 'unknown', `msg_${++messageCounter}`, usage, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
+    if (!record.stream) {
+      if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream' || reply.fault === 'no_message_stop') {
+        req.socket.destroy();
+        return;
+      }
+      sendJson(res, 200, message);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${requests.length}` });
+    const events = sseEvents(message);
+    let cutAt = events.length;
+    if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream') cutAt = Math.max(3, Math.floor(events.length / 2));
+    if (reply.fault === 'no_message_stop') cutAt = events.length - 1;
+    for (const [i, ev] of events.entries()) {
+      if (i >= cutAt) break;
+      if (res.destroyed) return;
+      res.write(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`);
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    }
+    if (reply.fault === 'stream_cut') {
+      await sleep(5);
+      req.socket.destroy();
+      return;
+    }
+    if (reply.fault === 'overloaded_midstream') {
+      res.write(`event: error\ndata: ${JSON.stringify(errorBody('overloaded_error', 'Overloaded'))}\n\n`);
+    }
+    res.end();
+  }
+
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        let body: MessagesBody = {};
+        try {
+          body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as MessagesBody;
+        } catch {
+          sendJson(res, 400, errorBody('invalid_request_error', 'body is not JSON'));
+          return;
+        }
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) headers[k] = k === 'x-api-key' || k === 'authorization' ? '<redacted>' : String(v);
+        const { role, promptVersion } = detectRole(body);
+        const record: RecordedRequest = {
+          index: requests.length,
+          path,
+          headers,
+          body,
+          role,
+          promptVersion,
+          turn: turnOf(body),
+          stream: body.stream === true,
+          at: Date.now(),
+          rule: null,
+          fault: null,
+        };
+        requests.push(record);
+        if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+          sendJson(res, 200, { input_tokens: estimateTokens(segments(body).map((s) => s.text).join('')) });
+          return;
+        }
+        if (req.method === 'POST' && path === '/v1/messages') {
+          await handleMessages(req, res, body, record);
+          return;
+        }
+        sendJson(res, 404, errorBody('not_found_error', `messages-server: no route ${req.method} ${path}`));
+      })().catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, errorBody('api_error', `messages-server crashed: ${String(error)}`));
+        else res.destroy();
+      });
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

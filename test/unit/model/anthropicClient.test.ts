@@ -1,0 +1,153 @@
+import { strict as assert } from 'node:assert';
+import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import type { ModelRequest } from '../../../src/core/model/modelClient';
+import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
+import type { Reply } from '../../support/messages-server/scenario';
+
+const request: ModelRequest = {
+  role: 'executor',
+  model: 'claude-sonnet-5-5',
+  system: [{ type: 'text', text: 'plan-execute role: executor (prompt executor.v1)\nYou execute.' }],
+  tools: [],
+  messages: [{ role: 'user', content: 'Do the step.' }],
+  maxTokens: 1000,
+  effort: 'medium',
+};
+
+async function withServer(turn: Reply[], fn: (server: MessagesServer) => Promise<void>): Promise<void> {
+  const server = await startMessagesServer({ scenario: { rules: [{ match: { role: 'executor' }, turns: [turn] }] } });
+  try {
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const client = (server: MessagesServer) =>
+  createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+
+describe('anthropic model client (real SDK against the messages server)', () => {
+  it('streams a reply and reports usage, stop reason and request id', async () => {
+    await withServer([{ text: 'done' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.equal(out.response.content[0]?.type, 'text');
+      assert.equal(out.response.stopReason, 'end_turn');
+      assert.ok(out.response.usage.inputTokens > 0);
+      assert.match(out.response.requestId ?? '', /^req_/);
+      assert.equal(server.requests[0]?.stream, true);
+      assert.deepEqual(server.requests[0]?.body.output_config, { effort: 'medium' });
+      assert.equal('temperature' in (server.requests[0]?.body ?? {}), false);
+    });
+  });
+
+  it('streams tool_use input as JSON deltas and reassembles it', async () => {
+    await withServer([{ toolUse: [{ name: 'bash', input: { command: 'npm test -- --grep "a b"' } }] }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok);
+      const block = out.response.content[0];
+      assert.equal(block?.type, 'tool_use');
+      assert.deepEqual(block?.type === 'tool_use' ? block.input : null, { command: 'npm test -- --grep "a b"' });
+      assert.equal(out.response.stopReason, 'tool_use');
+    });
+  });
+
+  it('retries an overloaded_error event that arrives mid-stream after a 200', async () => {
+    await withServer([{ text: 'x', fault: 'overloaded_midstream' }, { text: 'recovered' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.equal(out.response.attempts, 2);
+      assert.equal(server.requests.length, 2);
+    });
+  });
+
+  it('retries a stream that is cut mid-message', async () => {
+    await withServer([{ text: 'a long answer that is cut', fault: 'stream_cut' }, { text: 'whole' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.equal(out.response.attempts, 2);
+    });
+  });
+
+  it('retries a stream that ends without message_stop', async () => {
+    await withServer([{ text: 'no stop', fault: 'no_message_stop' }, { text: 'ok' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.equal(out.response.attempts, 2);
+    });
+  });
+
+  it('lets the SDK retry a 429 with retry-after, a 529 and a 500', async () => {
+    await withServer(
+      [{ fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }, { text: 'fine' }],
+      async (server) => {
+        const out = await client(server).call(request, new AbortController().signal);
+        assert.ok(out.ok, JSON.stringify(out));
+        assert.deepEqual(server.requests.map((r) => r.fault), ['rate_limit', 'overloaded', null]);
+      },
+    );
+    await withServer([{ fault: 'server_error', retryAfterMs: 5 }, { text: 'fine' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok);
+      assert.equal(server.requests.length, 2);
+    });
+  });
+
+  it('does not retry a spend-limit 429 and returns a budget_exceeded failure', async () => {
+    await withServer([{ fault: 'spend_limit' }, { text: 'never' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.equal(out.ok, false);
+      assert.equal(!out.ok && out.failure.class, 'budget_exceeded');
+      assert.equal(!out.ok && out.failure.recoverable, false);
+      assert.equal(server.requests.length, 1);
+    });
+  });
+
+  it('gives up with a readable failure when retries are exhausted', async () => {
+    await withServer([{ text: 'x', fault: 'overloaded_midstream' }], async (server) => {
+      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 3, baseDelayMs: 1 } });
+      const out = await c.call(request, new AbortController().signal);
+      assert.equal(out.ok, false);
+      assert.match(!out.ok ? out.failure.message : '', /failed 3 times \(mid-stream overloaded_error\)/);
+      assert.equal(server.requests.length, 3);
+    });
+  });
+
+  it('fails without retrying after the SDK exhausted its retries on a connection reset', async () => {
+    await withServer([{ fault: 'connection_reset' }], async (server) => {
+      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 1, retry: { baseDelayMs: 1 } });
+      const out = await c.call(request, new AbortController().signal);
+      assert.equal(out.ok, false);
+      assert.equal(!out.ok && out.failure.detail, 'connection_error');
+      assert.equal(server.requests.length, 2);
+    });
+  });
+
+  it('aborts the HTTP request at once when cancelled', async () => {
+    await withServer([{ fault: 'hang' }], async (server) => {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 50);
+      const out = await client(server).call(request, controller.signal);
+      assert.equal(out.ok, false);
+      assert.equal(!out.ok && out.failure.class, 'cancelled');
+      assert.ok(Date.now() - started < 1000, 'returned promptly');
+    });
+  });
+
+  it('reports a max_tokens stop as such (the roles decide what to do)', async () => {
+    await withServer([{ text: 'a sentence that will be cut in half', fault: 'max_tokens' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.ok(out.ok);
+      assert.equal(out.response.stopReason, 'max_tokens');
+    });
+  });
+
+  it('counts tokens through count_tokens', async () => {
+    await withServer([{ text: 'x' }], async (server) => {
+      const n = await client(server).countTokens?.(request, new AbortController().signal);
+      assert.ok(typeof n === 'number' && n > 10);
+      assert.equal(server.requests[0]?.path, '/v1/messages/count_tokens');
+    });
+  });
+});
