@@ -96,6 +96,11 @@ export const PlanSchema = z.object({
   reason: z.string().default('initial plan'),
   /** Planner's judgement that the task is a one- or two-step job (direct mode). */
   direct: z.boolean().default(false),
+  /**
+   * Finished steps this version deliberately re-opens, each with why (a replan may change or drop a
+   * finished step only by naming it here; the engine refuses it otherwise). Additive; absent = none.
+   */
+  invalidated: z.array(z.object({ stepId: StepIdSchema, reason: z.string().min(1) })).optional(),
 });
 
 export type StepId = z.infer<typeof StepIdSchema>;

@@ -1,0 +1,210 @@
+/**
+ * The scheduler: which steps may start now. Pure bookkeeping, no I/O and no timers, so the engine's loop
+ * (and the benchmark) drive it and its overhead stays tiny.
+ *
+ * Rules, in the order `take()` applies them:
+ *  1. A step is ready when every step it depends on has succeeded.
+ *  2. At most `maxParallel` steps run at once.
+ *  3. Two steps whose edit authorities may overlap (see plan/globs.ts: conservative literal-prefix test)
+ *     never run at the same time; the later one waits, it is not failed.
+ *  4. Among ready steps, the one with the longest chain of dependents goes first (critical path first),
+ *     then plan order.
+ * A failed step blocks its transitive dependents and nothing else: whether a required failure ends the
+ * mission is the engine's decision, not the scheduler's.
+ */
+import { globSetsMayOverlap } from '../plan/globs';
+
+export interface ScheduleNode {
+  id: string;
+  dependsOn: readonly string[];
+  /** The step's edit authority globs (empty: writes nothing, conflicts with nothing). */
+  editGlobs: readonly string[];
+}
+
+export type NodeState = 'pending' | 'running' | 'succeeded' | 'failed' | 'blocked' | 'skipped';
+
+export interface SchedulerOptions {
+  maxParallel: number;
+  /** Steps already finished (resume, or kept across a replan): they count as satisfied dependencies. */
+  succeeded?: Iterable<string>;
+}
+
+export class Scheduler {
+  readonly #nodes = new Map<string, ScheduleNode>();
+  readonly #state = new Map<string, NodeState>();
+  readonly #waitingOn = new Map<string, number>();
+  readonly #dependents = new Map<string, string[]>();
+  readonly #conflicts = new Map<string, string[]>();
+  readonly #rank = new Map<string, number>();
+  readonly #order = new Map<string, number>();
+  readonly #running = new Set<string>();
+  #ready: string[] = [];
+  readonly #maxParallel: number;
+
+  constructor(nodes: readonly ScheduleNode[], options: SchedulerOptions) {
+    this.#maxParallel = Math.max(1, Math.floor(options.maxParallel));
+    const done = new Set(options.succeeded ?? []);
+    nodes.forEach((node, i) => {
+      this.#nodes.set(node.id, node);
+      this.#order.set(node.id, i);
+      this.#dependents.set(node.id, []);
+    });
+    for (const node of nodes) {
+      this.#state.set(node.id, done.has(node.id) ? 'succeeded' : 'pending');
+      for (const dep of node.dependsOn) this.#dependents.get(dep)?.push(node.id);
+    }
+    for (const node of nodes) {
+      this.#waitingOn.set(node.id, node.dependsOn.filter((d) => this.#state.get(d) !== 'succeeded').length);
+    }
+    this.#computeRanks(nodes);
+    this.#computeConflicts(nodes);
+    for (const node of nodes) if (this.#state.get(node.id) === 'pending' && this.#waitingOn.get(node.id) === 0) this.#ready.push(node.id);
+    this.#sortReady();
+  }
+
+  /** Steps to start now; they are marked running. */
+  take(): string[] {
+    const started: string[] = [];
+    if (this.#running.size >= this.#maxParallel || this.#ready.length === 0) return started;
+    const keep: string[] = [];
+    for (const id of this.#ready) {
+      if (this.#running.size < this.#maxParallel && !this.#conflictsWithRunning(id)) {
+        this.#running.add(id);
+        this.#state.set(id, 'running');
+        started.push(id);
+      } else {
+        keep.push(id);
+      }
+    }
+    this.#ready = keep;
+    return started;
+  }
+
+  /** Records a running step's end. Returns the steps this newly blocks (failure only). */
+  finish(id: string, outcome: 'succeeded' | 'failed'): string[] {
+    if (!this.#running.delete(id)) throw new Error(`step ${id} is not running`);
+    this.#state.set(id, outcome);
+    if (outcome === 'failed') return this.#blockDependents(id);
+    let added = false;
+    for (const dep of this.#dependents.get(id) ?? []) {
+      const left = (this.#waitingOn.get(dep) ?? 0) - 1;
+      this.#waitingOn.set(dep, left);
+      if (left === 0 && this.#state.get(dep) === 'pending') {
+        this.#ready.push(dep);
+        added = true;
+      }
+    }
+    if (added) this.#sortReady();
+    return [];
+  }
+
+  /** Marks every step that has not started as skipped (cancellation, a budget, a fatal failure). */
+  skipPending(): string[] {
+    const skipped: string[] = [];
+    for (const [id, state] of this.#state) {
+      if (state === 'pending') {
+        this.#state.set(id, 'skipped');
+        skipped.push(id);
+      }
+    }
+    this.#ready = [];
+    return skipped;
+  }
+
+  state(id: string): NodeState | undefined {
+    return this.#state.get(id);
+  }
+
+  get running(): ReadonlySet<string> {
+    return this.#running;
+  }
+
+  /** True when nothing runs and nothing more can start. */
+  get idle(): boolean {
+    return this.#running.size === 0 && this.#ready.length === 0;
+  }
+
+  /** Step ids in a given state, in plan order. */
+  inState(state: NodeState): string[] {
+    return [...this.#nodes.keys()].filter((id) => this.#state.get(id) === state);
+  }
+
+  #blockDependents(id: string): string[] {
+    const blocked: string[] = [];
+    const queue = [...(this.#dependents.get(id) ?? [])];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (this.#state.get(next) !== 'pending') continue;
+      this.#state.set(next, 'blocked');
+      blocked.push(next);
+      queue.push(...(this.#dependents.get(next) ?? []));
+    }
+    if (blocked.length > 0) this.#ready = this.#ready.filter((r) => this.#state.get(r) === 'pending');
+    return blocked;
+  }
+
+  #conflictsWithRunning(id: string): boolean {
+    const conflicts = this.#conflicts.get(id);
+    if (!conflicts || conflicts.length === 0 || this.#running.size === 0) return false;
+    return conflicts.some((other) => this.#running.has(other));
+  }
+
+  #sortReady(): void {
+    this.#ready.sort((a, b) => this.#rank.get(b)! - this.#rank.get(a)! || this.#order.get(a)! - this.#order.get(b)!);
+  }
+
+  /** Rank = number of steps on the longest chain from this step to a sink (itself included). */
+  #computeRanks(nodes: readonly ScheduleNode[]): void {
+    const remaining = new Map<string, number>();
+    for (const node of nodes) remaining.set(node.id, this.#dependents.get(node.id)!.length);
+    const queue = nodes.filter((n) => remaining.get(n.id) === 0).map((n) => n.id);
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i]!;
+      const below = Math.max(0, ...this.#dependents.get(id)!.map((d) => this.#rank.get(d) ?? 0));
+      this.#rank.set(id, below + 1);
+      for (const dep of this.#nodes.get(id)!.dependsOn) {
+        const left = (remaining.get(dep) ?? 0) - 1;
+        remaining.set(dep, left);
+        if (left === 0) queue.push(dep);
+      }
+    }
+    for (const node of nodes) if (!this.#rank.has(node.id)) this.#rank.set(node.id, 1);
+  }
+
+  #computeConflicts(nodes: readonly ScheduleNode[]): void {
+    const writers = nodes.filter((n) => n.editGlobs.length > 0);
+    for (const n of writers) this.#conflicts.set(n.id, []);
+    for (let i = 0; i < writers.length; i++) {
+      for (let j = i + 1; j < writers.length; j++) {
+        const a = writers[i]!;
+        const b = writers[j]!;
+        if (globSetsMayOverlap(a.editGlobs, b.editGlobs)) {
+          this.#conflicts.get(a.id)!.push(b.id);
+          this.#conflicts.get(b.id)!.push(a.id);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Drives a scheduler to the end with an async runner (the benchmark and simple callers use it; the
+ * mission engine has its own loop for replanning and cancellation). Runs steps as soon as they are ready.
+ */
+export async function runSchedule(
+  scheduler: Scheduler,
+  run: (id: string) => Promise<'succeeded' | 'failed'>,
+): Promise<void> {
+  const inflight = new Map<string, Promise<string>>();
+  for (;;) {
+    for (const id of scheduler.take()) {
+      inflight.set(id, run(id).then((outcome) => {
+        scheduler.finish(id, outcome);
+        return id;
+      }));
+    }
+    if (inflight.size === 0) return;
+    const done = await Promise.race(inflight.values());
+    inflight.delete(done);
+  }
+}
