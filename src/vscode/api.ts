@@ -2,9 +2,31 @@
  * What `activate()` returns. Integration tests reach the running extension through this object, so it is
  * a contract: add members freely, never change what an existing one means.
  */
+import type { Store } from '../core/ports';
+import type { SidebarState } from '../webview/protocol';
+
 export interface PlanExecuteApi {
   /** Resolves once the sidebar webview has sent `ready` and received its state snapshot (after it is shown). */
   whenSidebarReady(): Promise<void>;
   /** Number of `ready` handshakes the sidebar has completed (it reloads when hidden and shown again). */
   readonly sidebarReadyCount: number;
+  /** Hooks for the integration tests; the product never calls them. */
+  readonly test: PlanExecuteTestHooks;
+}
+
+export interface PlanExecuteTestHooks {
+  /** Feeds a message into the sidebar's inbound path as if the webview posted it; false when it was dropped as invalid. */
+  postFromWebview(message: unknown): boolean;
+  /** Number of inbound webview messages dropped because they did not parse. */
+  readonly droppedMessages: number;
+  /** The sidebar state as the host would send it now (the same object the webview renders). */
+  sidebarState(): SidebarState;
+  /** The last `state` snapshot actually posted to the webview (undefined before the first). */
+  lastPostedState(): SidebarState | undefined;
+  /** The mission store this window uses (undefined when none can be created). */
+  missionStore(): Promise<Store | undefined>;
+  /** Forgets the shown mission and reads the latest one back from the store, as activation after a reload does. */
+  restoreFromStore(): Promise<boolean>;
+  /** Recent lines written to the "Plan & Execute" log channel. */
+  recentLog(): string;
 }

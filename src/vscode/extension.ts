@@ -4,26 +4,90 @@
  */
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from './api';
+import { VsCodeApprover } from './approvals/vscodeApprover';
+import { registerCommands } from './commands';
+import { BLOB_SCHEME, BlobContentProvider } from './diff/blobDiff';
+import { TeeLog } from './log';
+import { createEngine } from './mission/coreEngine';
+import { MissionController } from './mission/missionController';
+import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
+import { createMissionStore } from './mission/missionStore';
+import { lazyStore, missionStoreDir } from './mission/storeFactory';
+import { ApiKeyStore } from './secrets';
+import { SidebarModel } from './sidebar/sidebarModel';
 import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
+import { MissionStatusBar } from './statusBar';
 
 export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
-  const log = vscode.window.createOutputChannel('Plan & Execute', { log: true });
-  context.subscriptions.push(log);
-  let rev = 0;
-  const sidebar = new SidebarProvider(context.extensionUri, {
-    snapshot: () => ({ rev: ++rev }),
-    handlers: {},
-    log,
+  const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
+  const log = new TeeLog(channel);
+  const apiKeys = new ApiKeyStore(context.secrets);
+  const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
+  const trusted = (): boolean => vscode.workspace.isTrusted;
+  const approver = new VsCodeApprover(() => model.changed(), trusted);
+  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted, hasApiKey: () => apiKeys.hasKey });
+  const engine = createEngine();
+  const baseURL = (): string | undefined => vscode.workspace.getConfiguration('planExecute').get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
+  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
+  const notify = (level: 'info' | 'warning' | 'error', message: string): void => {
+    if (sidebar.visible) void sidebar.post({ type: 'didNotify', level, message });
+    else void (level === 'error' ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message));
+  };
+  const revert = async (stepId: string, dryRun: boolean) => {
+    const root = controller.workspaceRoot();
+    const s = await store();
+    const missionId = controller.mission?.missionId;
+    if (!root || !s || !missionId) return { ok: false as const, reason: 'not_ready', message: 'There is no mission to revert in.' };
+    return engine.revertStep(missionId, stepId, { store: s, workspaceRoot: root, dryRun });
+  };
+  const handlers = sidebarHandlers({
+    controller,
+    approver,
+    model,
+    notify,
+    trusted,
+    command: (id) => vscode.commands.executeCommand(id),
+    revertStep: (stepId) => confirmAndRevert(controller, revert, stepId),
   });
+  const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
+  const statusBar = new MissionStatusBar();
+  model.onDidChange((state) => statusBar.update(state.mission, state.busy?.label ?? null));
+
   context.subscriptions.push(
+    channel,
+    apiKeys,
     sidebar,
+    statusBar,
+    controller,
+    { dispose: () => model.dispose() },
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
-    vscode.commands.registerCommand('planExecute.run', () => vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`)),
+    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(store)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => model.changed()),
+    apiKeys.onDidChange(() => model.changed()),
+    ...registerCommands({ controller, model, sidebar, apiKeys, store }),
   );
+  void apiKeys.load().then(() => controller.restoreLatest()).then(() => model.changed());
+
   return {
     whenSidebarReady: () => sidebar.whenReady(),
     get sidebarReadyCount() {
       return sidebar.sidebarReadyCount;
+    },
+    test: {
+      postFromWebview: (message) => sidebar.receive(message),
+      get droppedMessages() {
+        return sidebar.droppedMessages;
+      },
+      sidebarState: () => model.peek(),
+      lastPostedState: () => sidebar.lastPostedState,
+      missionStore: store,
+      restoreFromStore: async () => {
+        model.mission = null;
+        const restored = await controller.restoreLatest();
+        model.flush();
+        return restored;
+      },
+      recentLog: () => log.recent(),
     },
   };
 }

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { FromWebviewSchema, type FromWebview, type FromWebviewHandlers, type SidebarState, type ToWebview } from '../../webview/protocol';
 import { sidebarHtml } from './html';
+import type { Log } from '../log';
 
 export const SIDEBAR_VIEW_ID = 'planExecute.sidebar';
 
@@ -14,12 +15,14 @@ export interface SidebarHost {
   snapshot(): SidebarState;
   /** Handlers for every command the webview can send (except `ready`, handled here). */
   handlers: Omit<FromWebviewHandlers, 'ready'>;
-  log: vscode.LogOutputChannel;
+  log: Log;
 }
 
 export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readyCount = 0;
+  private dropped = 0;
+  private lastState: SidebarState | undefined;
   private readyWaiters: (() => void)[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -30,6 +33,15 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
 
   get sidebarReadyCount(): number {
     return this.readyCount;
+  }
+
+  get droppedMessages(): number {
+    return this.dropped;
+  }
+
+  /** The last snapshot posted to the webview. */
+  get lastPostedState(): SidebarState | undefined {
+    return this.lastState;
   }
 
   /** Resolves after the next completed handshake, or at once if one already happened. */
@@ -61,6 +73,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   receive(raw: unknown): boolean {
     const parsed = FromWebviewSchema.safeParse(raw);
     if (!parsed.success) {
+      this.dropped += 1;
       this.host.log.warn(`sidebar: dropped an invalid message: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       return false;
     }
@@ -83,6 +96,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
 
   /** Posts to the webview if it exists; messages to a hidden view are dropped (the next `ready` resyncs). */
   async post(message: ToWebview): Promise<boolean> {
+    if (message.type === 'state') this.lastState = message.state;
     if (!this.view) return false;
     return this.view.webview.postMessage(message);
   }

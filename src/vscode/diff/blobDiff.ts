@@ -1,0 +1,48 @@
+/**
+ * Serves checkpointed and proposed file contents from the mission store on a read-only custom scheme, and
+ * opens VS Code's own diff editor between two of them. The path in the URI is only for the tab title and
+ * the language mode; the content is addressed by the blob hash in the query (or empty when absent).
+ */
+import * as vscode from 'vscode';
+import type { Store } from '../../core/ports';
+
+export const BLOB_SCHEME = 'plan-execute-blob';
+
+export function blobUri(path: string, hash: string | null, label: string): vscode.Uri {
+  const query = new URLSearchParams({ hash: hash ?? '', label }).toString();
+  return vscode.Uri.from({ scheme: BLOB_SCHEME, path: `/${path.replace(/^\/+/, '')}`, query });
+}
+
+export class BlobContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly store: () => Promise<Store | undefined>) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const hash = new URLSearchParams(uri.query).get('hash') ?? '';
+    if (!hash) return '';
+    const store = await this.store();
+    if (!store) return '';
+    const blob = await store.getBlob(hash);
+    if (!blob) return `(content ${hash.slice(0, 12)} is not in the mission store)`;
+    return new TextDecoder('utf-8').decode(blob);
+  }
+}
+
+export interface DiffSides {
+  path: string;
+  beforeHash: string | null;
+  afterHash: string | null;
+  beforeLabel: string;
+  afterLabel: string;
+}
+
+/** Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default). */
+export async function openBlobDiff(sides: DiffSides, focus: boolean): Promise<void> {
+  const left = blobUri(sides.path, sides.beforeHash, sides.beforeLabel);
+  const right = blobUri(sides.path, sides.afterHash, sides.afterLabel);
+  const title = `${sides.path} (${sides.beforeLabel} ↔ ${sides.afterLabel})`;
+  await vscode.commands.executeCommand('vscode.diff', left, right, title, {
+    preview: true,
+    preserveFocus: !focus,
+    viewColumn: vscode.ViewColumn.One,
+  } satisfies vscode.TextDocumentShowOptions);
+}

@@ -1,0 +1,186 @@
+/**
+ * Runs missions for this window: starts one through the engine bridge, feeds every trace event into the
+ * sidebar view, the status bar and the log, and restores the latest mission from the store after a
+ * reload. The sidebar's commands are handled in ./sidebarHandlers.ts; this class owns the state they act on.
+ */
+import * as vscode from 'vscode';
+import type { EventSink, Store } from '../../core/ports';
+import { TraceEventSchema, type TraceEvent } from '../../core/trace/events';
+import type { MissionView } from '../../webview/protocol';
+import { VsCodeApprover } from '../approvals/vscodeApprover';
+import type { ApiKeyStore } from '../secrets';
+import type { Log } from '../log';
+import type { SidebarModel } from '../sidebar/sidebarModel';
+import { mirrorToLog } from '../traceLog';
+import { applyEventToView, emptyMissionView, missionViewFromTrace } from '../view/missionProjection';
+import type { MissionEngine, MissionRun, Outcome } from './engineBridge';
+
+export interface ControllerDeps {
+  engine: MissionEngine;
+  model: SidebarModel;
+  approver: VsCodeApprover;
+  /** The mission store (created lazily; undefined when there is no place to keep it). */
+  store(): Promise<Store | undefined>;
+  apiKeys: ApiKeyStore;
+  log: Log;
+  baseURL(): string | undefined;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+export class MissionController implements vscode.Disposable {
+  private run: MissionRun | null = null;
+  /** Events seen for the current mission, in order (the webview view is a projection of these). */
+  private readonly sink: EventSink = { emit: (event) => this.onEvent(event) };
+
+  constructor(private readonly deps: ControllerDeps) {}
+
+  get mission(): MissionView | null {
+    return this.deps.model.mission;
+  }
+
+  get current(): MissionRun | null {
+    return this.run;
+  }
+
+  workspaceRoot(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  /** Starts planning `task`, with cancellable progress in the notification area. */
+  async start(task: string): Promise<Outcome> {
+    if (this.run && this.mission && !TERMINAL.has(this.mission.phase)) {
+      return { ok: false, reason: 'busy', message: 'A mission is already running in this window. Cancel it first.' };
+    }
+    const root = this.workspaceRoot();
+    if (!root) return { ok: false, reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' };
+    const apiKey = this.deps.apiKeys.get();
+    if (!apiKey) return { ok: false, reason: 'no_api_key', message: 'Set your Anthropic API key first ("Plan & Execute: Set Anthropic API Key").' };
+    const store = await this.deps.store();
+    if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
+
+    this.deps.approver.reset('a new mission started');
+    this.deps.model.mission = null;
+    this.deps.model.taskPrefill = null;
+    this.setBusy('Planning…');
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
+      async (_progress, token) => {
+        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+        if (!started.ok) return started;
+        this.attach(started.value);
+        // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
+        const cancel = token.onCancellationRequested(() => started.value.cancel('cancelled while planning'));
+        await Promise.race([started.value.done, this.until((m) => m.phase !== 'planning')]);
+        cancel.dispose();
+        return { ok: true, value: undefined } as const;
+      },
+    );
+    this.setBusy(null);
+    return outcome;
+  }
+
+  async resume(): Promise<Outcome> {
+    const mission = this.mission;
+    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to resume.' };
+    if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
+    const root = this.workspaceRoot();
+    const apiKey = this.deps.apiKeys.get();
+    const store = await this.deps.store();
+    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Resuming needs an open folder, an API key and the mission store.' };
+    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+    if (!resumed.ok) return resumed;
+    mission.live = true;
+    this.attach(resumed.value);
+    this.deps.model.changed();
+    return { ok: true, value: undefined };
+  }
+
+  cancel(): Outcome {
+    if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
+    this.run.cancel('cancelled by the user');
+    return { ok: true, value: undefined };
+  }
+
+  /** Shows the most recent mission in the store (after a window reload). */
+  async restoreLatest(): Promise<boolean> {
+    const store = await this.deps.store();
+    if (!store || this.mission) return false;
+    const ids = await store.listMissions();
+    let latest: { id: string; events: TraceEvent[]; at: string } | undefined;
+    for (const id of ids) {
+      const events = await this.readTrace(store, id);
+      const at = events[0]?.at ?? '';
+      if (events.length > 0 && (!latest || at > latest.at)) latest = { id, events, at };
+    }
+    if (!latest) return false;
+    this.deps.model.mission = missionViewFromTrace(latest.id, latest.events);
+    this.deps.model.changed();
+    return true;
+  }
+
+  /** The mission's trace as recorded; lines that do not validate are skipped and logged. */
+  async readTrace(store: Store, missionId: string): Promise<TraceEvent[]> {
+    const raw = await store.readEvents(missionId);
+    const events: TraceEvent[] = [];
+    for (const line of raw) {
+      const parsed = TraceEventSchema.safeParse(line);
+      if (parsed.success) events.push(parsed.data);
+      else this.deps.log.warn(`trace ${missionId}: skipped an invalid event`);
+    }
+    return events;
+  }
+
+  private attach(run: MissionRun): void {
+    this.run = run;
+    void run.done.then(() => {
+      if (this.run === run) this.run = null;
+      if (this.mission) this.mission.live = false;
+      this.deps.model.changed();
+    });
+  }
+
+  private onEvent(event: TraceEvent): void {
+    try {
+      mirrorToLog(this.deps.log, event, (t) => this.deps.apiKeys.redact(t));
+      const model = this.deps.model;
+      if (!model.mission || model.mission.missionId !== event.missionId) model.mission = emptyMissionView(event.missionId, '');
+      const change = applyEventToView(model.mission, event);
+      if (change.structural) model.changed();
+      else if (change.stepId) {
+        const step = model.mission.steps.find((s) => s.id === change.stepId);
+        if (step) model.stepStatus(step.id, step.status, step.statusReason);
+        model.notifyListeners();
+      }
+      for (const waiter of [...this.waiters]) waiter();
+    } catch (error) {
+      // EventSink.emit must not throw: a rendering problem never stops a mission.
+      this.deps.log.error(`sidebar: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private readonly waiters = new Set<() => void>();
+
+  /** Resolves when the mission view satisfies `predicate` (checked after every event). */
+  until(predicate: (mission: MissionView) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.mission && predicate(this.mission)) {
+          this.waiters.delete(check);
+          resolve();
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  private setBusy(label: string | null): void {
+    this.deps.model.busy = label;
+    this.deps.model.changed();
+  }
+
+  dispose(): void {
+    this.run?.cancel('the window is closing');
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * One small handler per sidebar command (the typed map makes the compiler prove each is handled). Each
+ * validates against the live state — a message naming an unknown request, step or version is refused
+ * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
+ */
+import * as vscode from 'vscode';
+import type { FromWebviewHandlers } from '../../webview/protocol';
+import type { PlanEditInput } from '../../core/plan/edits';
+import type { VsCodeApprover } from '../approvals/vscodeApprover';
+import { openBlobDiff } from '../diff/blobDiff';
+import type { SidebarModel } from '../sidebar/sidebarModel';
+import type { Outcome } from './engineBridge';
+import type { MissionController } from './missionController';
+
+export interface HandlerDeps {
+  controller: MissionController;
+  approver: VsCodeApprover;
+  model: SidebarModel;
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  trusted(): boolean;
+  /** Runs a registered command (export trace, set API key): the palette and the sidebar share them. */
+  command(id: string): Thenable<unknown>;
+  revertStep(stepId: string): Promise<Outcome>;
+}
+
+export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
+
+export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
+  const report = (outcome: Outcome): void => {
+    if (!outcome.ok) d.notify('warning', outcome.message);
+  };
+  const edit = async (e: PlanEditInput): Promise<void> => {
+    const run = d.controller.current;
+    if (!run || d.controller.mission?.phase !== 'awaiting_approval') {
+      d.notify('warning', 'The plan can be edited only while it waits for your approval.');
+      return;
+    }
+    report(await run.editPlan(e));
+  };
+  return {
+    runTask: async (m) => report(await d.controller.start(m.task)),
+    approvePlan: (m) => {
+      const pending = d.approver.pendingPlan();
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!pending) return d.notify('warning', 'No plan is waiting for approval.');
+      if (pending.plan.version !== m.version) return d.notify('warning', `Plan v${m.version} is no longer current (v${pending.plan.version} is). Review it and approve again.`);
+      d.approver.decide(pending.id, { decision: 'approved', by: 'user' });
+    },
+    editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),
+    dropStep: (m) => edit({ kind: 'drop_step', stepId: m.stepId }),
+    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands } }),
+    addConstraint: (m) => edit({ kind: 'add_constraint', text: m.text }),
+    approveAction: (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!d.approver.approve(m.requestId, m.remember)) d.notify('warning', 'That request is no longer waiting.');
+    },
+    rejectAction: (m) => {
+      // The engine records the rejection and hands the reason to the planner as the user's correction.
+      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
+    },
+    openDiff: async (m) => {
+      if (m.target.kind === 'approval') {
+        const r = d.approver.get(m.target.requestId);
+        if (!r || r.kind !== 'write') return d.notify('warning', 'That proposed edit is no longer waiting.');
+        await openBlobDiff({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' }, m.focus);
+        return;
+      }
+      const { stepId, path } = m.target;
+      const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
+      if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
+      await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus);
+    },
+    revertStep: async (m) => report(await d.revertStep(m.stepId)),
+    cancelMission: () => report(d.controller.cancel()),
+    exportTrace: async () => {
+      await d.command('planExecute.exportTrace');
+    },
+    resume: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.resume());
+    },
+    addRule: (m) => {
+      if (!d.controller.mission) return d.notify('warning', 'Rules belong to a mission; start one first.');
+      d.approver.addRule(m.kind, m.pattern);
+    },
+    revokeRule: (m) => {
+      if (!d.approver.revokeRule(m.ruleId)) d.notify('warning', 'That rule no longer exists.');
+    },
+    setApiKey: async () => {
+      await d.command('planExecute.setApiKey');
+    },
+  };
+}
+
+/** Revert with a modal warning when later steps touched the same files. */
+export async function confirmAndRevert(
+  controller: MissionController,
+  revert: (stepId: string, dryRun: boolean) => Promise<Outcome<{ conflicts: string[] }>>,
+  stepId: string,
+): Promise<Outcome> {
+  const mission = controller.mission;
+  if (!mission?.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `There is no step ${stepId}.` };
+  const check = await revert(stepId, true);
+  if (!check.ok) return check;
+  const warning = check.value.conflicts.length
+    ? `Later steps (${check.value.conflicts.join(', ')}) changed the same files. Reverting step ${stepId} will undo their changes to those files too.`
+    : `Restore the files step ${stepId} changed to their checkpoint?`;
+  const answer = await vscode.window.showWarningMessage(warning, { modal: true }, 'Revert step');
+  if (answer !== 'Revert step') return { ok: true, value: undefined };
+  const done = await revert(stepId, false);
+  return done.ok ? { ok: true, value: undefined } : done;
+}

@@ -1,0 +1,60 @@
+/**
+ * Mirrors trace events into the "Plan & Execute" LogOutputChannel, one line each, with the API key
+ * redacted in case any text ever carried it. Tool outputs are summarised, not dumped.
+ */
+import type { Log } from './log';
+import type { TraceEvent } from '../core/trace/events';
+
+const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
+
+export function describeEvent(e: TraceEvent): string {
+  switch (e.type) {
+    case 'mission_started':
+      return `mission started: ${clip(e.task)}`;
+    case 'plan_version':
+      return `plan v${e.plan.version} by ${e.author} (${e.plan.steps.length} steps): ${e.plan.reason}`;
+    case 'plan_approved':
+      return `plan v${e.version} approved by ${e.by}`;
+    case 'step_status':
+      return `step ${e.stepId} → ${e.status} (attempt ${e.attempt})${e.reason ? `: ${clip(e.reason)}` : ''}`;
+    case 'handoff':
+      return `handoff to ${e.handoff.step.id} (attempt ${e.handoff.attempt}, ${e.handoff.dependencies.length} dependencies)`;
+    case 'model_call':
+      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, $${e.costUsd.toFixed(4)}, ${e.durationMs} ms`;
+    case 'tool_call':
+      return `tool ${e.record.tool} (${e.record.stepId}) ${e.record.ok ? 'ok' : 'failed'}: ${clip(e.record.output, 160)}`;
+    case 'policy_denied':
+      return `policy denied ${e.action} (${e.rule}): ${e.reason}`;
+    case 'approval_requested':
+      return `approval requested (${e.kind}) ${e.requestId}: ${clip(e.summary)}`;
+    case 'approval_decided':
+      return `approval ${e.requestId}: ${e.decision.decision}${e.decision.decision === 'rejected' ? ` (${e.decision.reason})` : ` by ${e.decision.by}`}`;
+    case 'step_result':
+      return `result ${e.result.stepId}: ${e.result.status}: ${clip(e.result.output)}`;
+    case 'verification':
+      return `verification ${e.verification.stepId}: ${e.verification.passed ? 'passed' : 'failed'} (${e.verification.checks.length} checks)`;
+    case 'replan':
+      return `replan (${e.mode}) from v${e.fromVersion} → ${e.toVersion ?? 'none'}: ${clip(e.trigger)}`;
+    case 'budget':
+      return `budget ${e.kind}: ${e.used}/${e.limit}${e.exceeded ? ' EXCEEDED' : ''}`;
+    case 'mission_phase':
+      return `phase → ${e.phase}${e.reason ? `: ${e.reason}` : ''}`;
+    case 'mission_finished':
+      return `mission ${e.outcome}: ${clip(e.summary)}`;
+    case 'log':
+      return e.message;
+  }
+}
+
+export function mirrorToLog(log: Log, event: TraceEvent, redact: (text: string) => string): void {
+  const line = redact(`[${event.missionId}#${event.seq}] ${describeEvent(event)}`);
+  if (event.type === 'log') {
+    log[event.level](line);
+  } else if (event.type === 'policy_denied' || (event.type === 'mission_finished' && event.outcome !== 'succeeded')) {
+    log.warn(line);
+  } else if (event.type === 'tool_call' || event.type === 'handoff') {
+    log.debug(line);
+  } else {
+    log.info(line);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Folds a mission's trace events into the sidebar's MissionView. Pure (no vscode), so it runs the same
+ * on live events and on a trace read back from the store after a window reload.
+ *
+ * Direction: trace → view only. The view never feeds back into the engine.
+ */
+import type { EvidenceCheck, Plan, Step } from '../../core/plan/schema';
+import type { TraceEvent } from '../../core/trace/events';
+import type { ChangedFileView, MissionView, StepView } from '../../webview/protocol';
+
+const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
+const ACTIVE_STATUSES = new Set(['running', 'verifying']);
+
+export function describeCheck(check: EvidenceCheck): string {
+  switch (check.kind) {
+    case 'command':
+      return `run \`${check.command}\` → exit ${check.expectExitCode}${check.expectOutputIncludes ? `, output includes "${check.expectOutputIncludes}"` : ''}`;
+    case 'files_exist':
+      return `files exist: ${check.paths.join(', ')}`;
+    case 'file_contains':
+      return `${check.path} contains "${check.text}"`;
+    case 'review':
+      return `review: ${check.criterion}`;
+  }
+}
+
+function stepView(step: Step, previous: StepView | undefined): StepView {
+  const evidence = step.evidence.checks.map(describeCheck);
+  if (step.evidence.description) evidence.unshift(step.evidence.description);
+  return {
+    id: step.id,
+    title: step.title,
+    why: step.why,
+    required: step.required,
+    dependsOn: step.dependsOn,
+    kind: step.kind,
+    instructions: step.instructions,
+    authority: step.authority,
+    binding: step.binding,
+    evidence,
+    risk: step.risk,
+    effort: step.effort,
+    status: previous?.status ?? 'pending',
+    attempt: previous?.attempt ?? 0,
+    statusReason: previous?.statusReason,
+    output: previous?.output,
+    files: previous?.files ?? [],
+  };
+}
+
+/** An empty view for a mission whose first event is `mission_started`. */
+export function emptyMissionView(missionId: string, task: string): MissionView {
+  return {
+    missionId,
+    task,
+    phase: 'planning',
+    goal: '',
+    assumptions: [],
+    constraints: [],
+    planVersion: null,
+    steps: [],
+    versions: [],
+    costUsd: 0,
+    outcome: null,
+    summary: null,
+    live: true,
+  };
+}
+
+function applyPlan(view: MissionView, plan: Plan): void {
+  const previous = new Map(view.steps.map((s) => [s.id, s]));
+  const next = plan.steps.map((s) => stepView(s, previous.get(s.id)));
+  const kept = new Set(next.map((s) => s.id));
+  // Steps a new version dropped stay visible (finished work is never hidden), marked replaced.
+  const dropped = view.steps
+    .filter((s) => !kept.has(s.id))
+    .map((s): StepView => (s.status === 'succeeded' ? s : { ...s, status: 'replaced', statusReason: `not in plan v${plan.version}` }));
+  view.steps = [...dropped.filter((s) => s.status === 'succeeded' || s.attempt > 0), ...next];
+  view.goal = plan.goal;
+  view.assumptions = plan.assumptions;
+  view.constraints = plan.constraints;
+  view.planVersion = plan.version;
+}
+
+function mergeFiles(existing: ChangedFileView[], added: ChangedFileView[]): ChangedFileView[] {
+  const byPath = new Map(existing.map((f) => [f.path, f]));
+  for (const f of added) {
+    const before = byPath.get(f.path);
+    // Keep the earliest "before" so the step's diff spans its whole effect.
+    byPath.set(f.path, before ? { ...f, beforeHash: before.beforeHash, change: before.change === 'created' && f.change !== 'deleted' ? 'created' : f.change } : f);
+  }
+  return [...byPath.values()];
+}
+
+/** Applies one event to the view in place; returns the id of a step whose status alone changed, if so. */
+export function applyEventToView(view: MissionView, event: TraceEvent): { structural: boolean; stepId?: string } {
+  switch (event.type) {
+    case 'mission_started':
+      view.task = event.task;
+      return { structural: true };
+    case 'plan_version':
+      applyPlan(view, event.plan);
+      view.versions.push({
+        version: event.plan.version,
+        parentVersion: event.plan.parentVersion,
+        author: event.author,
+        reason: event.plan.reason,
+        diff: event.diff,
+        at: event.at,
+      });
+      return { structural: true };
+    case 'step_status': {
+      const step = view.steps.find((s) => s.id === event.stepId);
+      if (!step) return { structural: false };
+      step.status = event.status;
+      step.attempt = event.attempt;
+      step.statusReason = event.reason;
+      return { structural: false, stepId: step.id };
+    }
+    case 'step_result': {
+      const step = view.steps.find((s) => s.id === event.result.stepId);
+      if (!step) return { structural: false };
+      step.output = event.result.output;
+      const files = [...event.result.sideEffects.files, ...(event.result.failure?.partialSideEffects.files ?? [])];
+      step.files = mergeFiles(step.files, files);
+      if (event.result.failure) step.statusReason = event.result.failure.message;
+      return { structural: true };
+    }
+    case 'model_call':
+      view.costUsd += event.costUsd;
+      return { structural: true };
+    case 'mission_phase':
+      view.phase = event.phase;
+      return { structural: true };
+    case 'mission_finished':
+      view.outcome = event.outcome;
+      view.summary = event.summary;
+      if (!TERMINAL_PHASES.has(view.phase)) view.phase = event.outcome === 'succeeded' ? 'succeeded' : event.outcome === 'cancelled' ? 'cancelled' : 'failed';
+      return { structural: true };
+    default:
+      return { structural: false };
+  }
+}
+
+/**
+ * The view of a mission read back from the store. A mission that never finished was cut off (window
+ * reload, crash): its active steps are shown as interrupted and the mission as resumable.
+ */
+export function missionViewFromTrace(missionId: string, events: TraceEvent[]): MissionView {
+  const view = emptyMissionView(missionId, '');
+  for (const event of events) applyEventToView(view, event);
+  view.live = false;
+  if (!TERMINAL_PHASES.has(view.phase) && view.outcome === null) {
+    for (const step of view.steps) {
+      if (ACTIVE_STATUSES.has(step.status)) {
+        step.status = 'interrupted';
+        step.statusReason = 'the window closed while this step ran';
+      }
+    }
+    if (view.phase === 'running' || view.phase === 'replanning' || view.phase === 'planning') view.phase = 'interrupted';
+  }
+  return view;
+}
+
+export function stepCounts(view: MissionView): { done: number; total: number } {
+  const counted = view.steps.filter((s) => s.status !== 'replaced' && s.status !== 'skipped');
+  return { done: counted.filter((s) => s.status === 'succeeded').length, total: counted.length };
+}

@@ -1,0 +1,39 @@
+/**
+ * What every renderer gets: the last snapshot, the webview-local UI state (drafts, selection; kept with
+ * setState so it survives the iframe being hidden and shown), and a way to post commands to the host.
+ */
+import type { FromWebviewInput, SidebarState } from './protocol';
+
+export interface UiState {
+  selectedStepId: string | null;
+  /** Unsent text by key ("task", "reason:<requestId>", "instr:<stepId>", "constraint", "rule"). */
+  drafts: Record<string, string>;
+  /** Collapsed sections by test id. */
+  collapsed: Record<string, boolean>;
+}
+
+export interface RenderContext {
+  state: SidebarState;
+  ui: UiState;
+  post(message: FromWebviewInput): void;
+  /** Persist the UI state (drafts are saved on every keystroke, without re-rendering). */
+  saveUi(): void;
+  /** Re-render from the current snapshot (after a local UI change such as selecting a step). */
+  rerender(): void;
+}
+
+export function draft(ctx: RenderContext, key: string): string {
+  return ctx.ui.drafts[key] ?? '';
+}
+
+export function setDraft(ctx: RenderContext, key: string, value: string): void {
+  if (value) ctx.ui.drafts[key] = value;
+  else delete ctx.ui.drafts[key];
+  ctx.saveUi();
+}
+
+export function isUiState(value: unknown): value is UiState {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (v.selectedStepId === null || typeof v.selectedStepId === 'string') && typeof v.drafts === 'object' && v.drafts !== null && typeof v.collapsed === 'object' && v.collapsed !== null;
+}

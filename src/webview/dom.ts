@@ -1,0 +1,69 @@
+/**
+ * A tiny element builder. Every piece of data reaches the DOM as text (`textContent`) or as an attribute
+ * value set through the DOM API; nothing here ever parses HTML, so plan and model text cannot inject markup.
+ */
+export type Child = Node | string | null | undefined | false;
+
+export interface Props {
+  className?: string;
+  /** Attributes, set with setAttribute (values are data, never markup). */
+  attrs?: Record<string, string | boolean | undefined>;
+  /** Event listeners. */
+  on?: Record<string, (event: Event) => void>;
+  /** Properties assigned directly (e.g. `value` of a textarea component). */
+  props?: Record<string, unknown>;
+}
+
+export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  if (props.className) el.className = props.className;
+  for (const [name, value] of Object.entries(props.attrs ?? {})) {
+    if (value === undefined || value === false) continue;
+    el.setAttribute(name, value === true ? '' : value);
+  }
+  for (const [name, listener] of Object.entries(props.on ?? {})) el.addEventListener(name, listener);
+  for (const [name, value] of Object.entries(props.props ?? {})) (el as unknown as Record<string, unknown>)[name] = value;
+  append(el, children);
+  return el;
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
+
+/** A codicon glyph (decorative unless a label is given). */
+export function icon(name: string, label?: string, extraClass = ''): HTMLElement {
+  return h('span', {
+    className: `codicon codicon-${name} ${extraClass}`.trim(),
+    attrs: label ? { role: 'img', 'aria-label': label, title: label } : { 'aria-hidden': 'true' },
+  });
+}
+
+/** A vscode-button with text and an optional codicon; `secondary` for the less prominent action. */
+export function button(label: string, onClick: () => void, options: { icon?: string; secondary?: boolean; ariaLabel?: string; testId?: string; disabled?: boolean } = {}): HTMLElement {
+  return h(
+    'vscode-button',
+    {
+      attrs: {
+        secondary: options.secondary ?? false,
+        icon: options.icon,
+        'aria-label': options.ariaLabel,
+        'data-testid': options.testId,
+        disabled: options.disabled ?? false,
+      },
+      on: { click: () => onClick() },
+    },
+    label,
+  );
+}
+
+export function badge(text: string, title?: string, className = 'badge'): HTMLElement {
+  return h('span', { className, attrs: { title } }, text);
+}
+
+export function section(title: string, testId: string, ...children: Child[]): HTMLElement {
+  return h('section', { className: 'section', attrs: { 'aria-label': title, 'data-testid': testId } }, h('h2', { className: 'section-title' }, title), ...children);
+}

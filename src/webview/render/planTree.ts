@@ -1,0 +1,104 @@
+/**
+ * The plan tree: one vscode-tree item per step (status glyph, title, required/risk/effort, authority
+ * badges), its children the why, instructions, evidence, binding and dependencies. Selecting a step opens
+ * its details below the tree. Status changes are painted in place (see `updateStepStatus`).
+ */
+import { h, icon, type Child } from '../dom';
+import type { RenderContext } from '../context';
+import type { StepView } from '../protocol';
+import { paintStatus } from './statusIcons';
+
+function leaf(label: string, text: string): HTMLElement {
+  return h('vscode-tree-item', { attrs: { title: `${label}: ${text}` } }, h('span', { className: 'leaf-label' }, `${label}: `), text || '—');
+}
+
+function authorityBadges(step: StepView): Child[] {
+  const badges: Child[] = [];
+  if (step.authority.edit.length > 0) {
+    badges.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
+  }
+  if (step.authority.commands.length > 0) {
+    badges.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
+  }
+  return badges;
+}
+
+function statusGlyph(step: StepView, slot: string): HTMLElement {
+  const el = h('span', { attrs: { slot, role: 'img' } });
+  paintStatus(el, step.status);
+  return el;
+}
+
+export function stepItem(step: StepView, selected: boolean): HTMLElement {
+  const evidence = step.evidence.length > 0 ? step.evidence.join('; ') : '';
+  const binding = [
+    step.binding.prerequisite && `prerequisite: ${step.binding.prerequisite}`,
+    step.binding.fallback && `fallback: ${step.binding.fallback}`,
+    step.binding.consequence && `consequence: ${step.binding.consequence}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const meta = `${step.required ? 'required' : 'optional'} · ${step.risk} risk · ${step.effort}`;
+  const item = h(
+    'vscode-tree-item',
+    {
+      className: 'step',
+      attrs: {
+        'data-step-id': step.id,
+        'data-status': step.status,
+        'data-testid': `step-${step.id}`,
+        branch: true,
+        selected,
+        'aria-label': `${step.id} ${step.title}, ${step.status}, ${meta}`,
+      },
+    },
+    statusGlyph(step, 'icon-branch'),
+    statusGlyph(step, 'icon-branch-opened'),
+    h('span', { className: 'step-id' }, step.id),
+    ' ',
+    h('span', { className: 'step-title' }, step.title),
+    h('span', { attrs: { slot: 'description' } }, meta),
+    h('span', { attrs: { slot: 'decoration' }, className: 'decorations' }, ...authorityBadges(step)),
+    leaf('Why', step.why),
+    leaf('Instructions', step.instructions),
+    leaf('Evidence', evidence),
+    leaf('Binding', binding),
+    leaf('Depends on', step.dependsOn.join(', ')),
+  );
+  return item;
+}
+
+export function renderPlanTree(ctx: RenderContext): HTMLElement | null {
+  const mission = ctx.state.mission;
+  if (!mission || mission.steps.length === 0) return null;
+  const tree = h(
+    'vscode-tree',
+    {
+      attrs: { 'aria-label': 'Plan steps', 'data-testid': 'plan-tree', 'indent-guides': 'onHover' },
+      on: {
+        'vsc-tree-select': (event: Event) => {
+          const items = (event as CustomEvent<{ selectedItems: HTMLElement[] }>).detail.selectedItems;
+          const first = items[0];
+          const stepEl = first?.closest('[data-step-id]');
+          const id = stepEl?.getAttribute('data-step-id') ?? null;
+          if (id !== ctx.ui.selectedStepId) {
+            ctx.ui.selectedStepId = id;
+            ctx.saveUi();
+            ctx.rerender();
+          }
+        },
+      },
+    },
+    ...mission.steps.map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)),
+  );
+  return tree;
+}
+
+/** Paints one step's new status without rebuilding the tree; false when the step is not on screen. */
+export function updateStepStatus(root: ParentNode, stepId: string, status: StepView['status']): boolean {
+  const item = root.querySelector(`vscode-tree-item[data-step-id="${CSS.escape(stepId)}"]`);
+  if (!item) return false;
+  item.setAttribute('data-status', status);
+  for (const glyph of item.querySelectorAll<HTMLElement>(':scope > .status')) paintStatus(glyph, status);
+  return true;
+}
