@@ -1,0 +1,76 @@
+/**
+ * When str_replace finds nothing, the most useful failure shows the executor where its text probably was:
+ * the window of file lines most similar to `oldText`, with line numbers and a similarity score, so it can
+ * retry with the real text instead of guessing again.
+ */
+import { straightenQuotes } from './editNormalize';
+
+export interface CandidateRegion {
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  /** 0..1, average per-line bigram similarity (whitespace-insensitive). */
+  similarity: number;
+  /** The file's lines in that window, numbered like `view` output. */
+  excerpt: string;
+}
+
+const MAX_COMPARISONS = 400_000;
+
+function bigrams(line: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i + 1 < line.length; i++) {
+    const g = line.slice(i, i + 2);
+    m.set(g, (m.get(g) ?? 0) + 1);
+  }
+  return m;
+}
+
+function dice(a: string, b: string, ga: Map<string, number>, gb: Map<string, number>): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  let inter = 0;
+  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) ?? 0);
+  return (2 * inter) / (a.length - 1 + (b.length - 1));
+}
+
+function key(line: string): string {
+  return straightenQuotes(line).replace(/\s+/g, ' ').trim();
+}
+
+/** The `limit` most similar windows (non-overlapping), best first; empty when the file is empty. */
+export function closestRegions(original: string, oldText: string, limit = 1): CandidateRegion[] {
+  const fileLines = original.replace(/\r\n/g, '\n').split('\n');
+  const oldLines = oldText.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
+  const m = Math.min(oldLines.length, fileLines.length);
+  if (m === 0 || fileLines.length === 0) return [];
+  const fk = fileLines.map(key);
+  const ok = oldLines.map(key);
+  const fg = fk.map(bigrams);
+  const og = ok.map(bigrams);
+  const windows = fileLines.length - m + 1;
+  const stride = Math.max(1, Math.ceil((windows * m) / MAX_COMPARISONS));
+  const scored: { start: number; score: number }[] = [];
+  for (let i = 0; i < windows; i += stride) {
+    let sum = 0;
+    for (let j = 0; j < m; j++) sum += dice(ok[j] as string, fk[i + j] as string, og[j] as Map<string, number>, fg[i + j] as Map<string, number>);
+    scored.push({ start: i, score: sum / oldLines.length });
+  }
+  scored.sort((a, b) => b.score - a.score || a.start - b.start);
+  const picked: { start: number; score: number }[] = [];
+  for (const s of scored) {
+    if (picked.length >= limit) break;
+    if (s.score <= 0) break;
+    if (picked.some((p) => Math.abs(p.start - s.start) < m)) continue;
+    picked.push(s);
+  }
+  return picked.map(({ start, score }) => ({
+    startLine: start + 1,
+    endLine: start + m,
+    similarity: Math.round(score * 100) / 100,
+    excerpt: fileLines
+      .slice(start, start + Math.min(m, 30))
+      .map((l, k) => `${String(start + k + 1).padStart(6)}\t${l}`)
+      .join('\n'),
+  }));
+}

@@ -1,0 +1,199 @@
+/**
+ * The permission policy for one step: what its executor (or verifier) may read, write, delete and run.
+ * Default deny: an action is allowed only when it passes every rule below, evaluated IN THIS ORDER, and the
+ * first refusal wins (its `rule` names it, so the planner can ask for exactly that authority):
+ *
+ *   1. action.invalid          the action does not have the documented shape.
+ *   2. role.verifier_read_only the verifier writes nothing and deletes nothing, whatever the globs say.
+ *   — commands (`run`) —
+ *   3. command.*               tokenizer refusals (chaining, pipes, redirection, substitution, globs,
+ *                              control characters, ANSI escapes, assignment prefixes…), see commandParse.ts.
+ *   4. command.wrapper / command.eval_flag / command.not_allowlisted
+ *                              argv matched against the step's `commands` patterns, see commandPolicy.ts.
+ *   5. cwd path rules          the working directory goes through rules 6–7 and must be a directory.
+ *   — paths (`read`, `write`, `delete`) —
+ *   6. path.*                  syntax, normalisation and realpath containment, see workspacePath.ts.
+ *   7. path.root               the workspace root itself is never a write or delete target.
+ *   8. ignore.planexecuteignore the user's ignore file (gitignore syntax) hides paths from reads and writes.
+ *   9. sensitive.<name>        secrets (keys, .env, credentials) for every kind; protected files (.git,
+ *                              .vscode, node_modules, our own config) for writes and deletes — unless an
+ *                              `allowSensitive` glob the user granted for the mission matches.
+ *  10. authority.read / authority.edit
+ *                              reads must match the step's `read` or `edit` globs; writes and deletes its
+ *                              `edit` globs. A directory is readable when a read glob could match inside it.
+ *  Rules 8–10 test both the lexical path and its symlink-resolved twin.
+ * Globs are picomatch with `dot: true` (a `src/**` grant covers `src/.eslintrc`; the sensitive rules, not
+ * dot-file blindness, protect what matters). Sensitive globs also match case-insensitively.
+ */
+import picomatch from 'picomatch';
+import ignore from 'ignore';
+import { z } from 'zod';
+import type { Authority } from '../plan/schema';
+import { matchAllowlist, parsePattern, type CommandPattern } from './commandPolicy';
+import { parseCommand } from './commandParse';
+import { nodePolicyFs, type PolicyFs } from './policyFs';
+import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
+import { resolveWorkspacePath } from './workspacePath';
+import * as nodePath from 'node:path';
+
+export type PolicyAction =
+  | { kind: 'read' | 'write' | 'delete'; path: string }
+  | { kind: 'run'; command: string; cwd: string };
+
+export type PolicyDecision = { allowed: true } | { allowed: false; reason: string; rule: string };
+
+/** What an allowed action resolved to (used by the tools; `checkAction` returns only the decision). */
+export type ResolvedAction =
+  | { allowed: true; kind: 'read' | 'write' | 'delete'; rel: string; abs: string; exists: boolean; isDirectory: boolean }
+  | { allowed: true; kind: 'run'; argv: string[]; cwdRel: string; cwdAbs: string; pattern: string }
+  | { allowed: false; reason: string; rule: string };
+
+export interface PolicyOptions {
+  role?: 'executor' | 'verifier';
+  /** Sensitive-path globs the user explicitly allowed for this mission. */
+  allowSensitive?: string[];
+  /** Text of `.planexecuteignore`; when omitted it is read from the workspace root. */
+  ignoreText?: string | null;
+  fs?: PolicyFs;
+}
+
+export interface Policy {
+  readonly root: string;
+  readonly stepId: string | null;
+  readonly role: 'executor' | 'verifier';
+  readonly authority: Readonly<Authority>;
+  readonly allowSensitive: readonly string[];
+  readonly fs: PolicyFs;
+  readonly commandPatterns: readonly CommandPattern[];
+  /** Allowlist entries that did not parse (reported, never matched). */
+  readonly invalidPatterns: readonly string[];
+  readonly ignored: (rel: string, isDirectory: boolean) => boolean;
+  readonly readMatch: (rel: string) => boolean;
+  readonly editMatch: (rel: string) => boolean;
+  readonly readGlobBases: readonly string[];
+  readonly allowSensitiveMatch: (rel: string) => boolean;
+}
+
+const PolicyActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['read', 'write', 'delete']), path: z.string() }),
+  z.object({ kind: z.literal('run'), command: z.string(), cwd: z.string() }),
+]);
+
+const GLOB = { dot: true } as const;
+const SENSITIVE_GLOB = { dot: true, nocase: true } as const;
+const secretMatchers = SECRET_RULES.map((r) => ({ name: r.name, match: picomatch(r.globs, SENSITIVE_GLOB) }));
+const protectedMatchers = PROTECTED_RULES.map((r) => ({ name: r.name, match: picomatch(r.globs, SENSITIVE_GLOB) }));
+const NEVER = (): boolean => false;
+
+function matcher(globs: readonly string[], opts: picomatch.PicomatchOptions): (rel: string) => boolean {
+  return globs.length === 0 ? NEVER : picomatch([...globs], opts);
+}
+
+export function policyFor(
+  workspaceRoot: string,
+  step: { id?: string; authority?: Partial<Authority> } | null,
+  options: PolicyOptions = {},
+): Policy {
+  const fs = options.fs ?? nodePolicyFs;
+  const root = fs.realpathSync(nodePath.resolve(workspaceRoot));
+  const authority: Authority = {
+    read: step?.authority?.read ?? ['**'],
+    edit: step?.authority?.edit ?? [],
+    commands: step?.authority?.commands ?? [],
+  };
+  const commandPatterns: CommandPattern[] = [];
+  const invalidPatterns: string[] = [];
+  for (const source of authority.commands) {
+    const p = parsePattern(source);
+    if ('error' in p) invalidPatterns.push(source);
+    else commandPatterns.push(p);
+  }
+  const ignoreText = options.ignoreText === undefined ? fs.readTextSync(nodePath.join(root, '.planexecuteignore')) : options.ignoreText;
+  const ig = ignoreText ? ignore().add(ignoreText) : null;
+  const allowSensitive = options.allowSensitive ?? [];
+  return {
+    root,
+    stepId: step?.id ?? null,
+    role: options.role ?? 'executor',
+    authority,
+    allowSensitive,
+    fs,
+    commandPatterns,
+    invalidPatterns,
+    ignored: (rel, isDirectory) => {
+      if (!ig || rel === '.') return false;
+      try {
+        return ig.ignores(rel) || (isDirectory && ig.ignores(rel + '/'));
+      } catch {
+        return true; // a path the ignore library cannot judge is not one we should touch
+      }
+    },
+    readMatch: matcher([...authority.read, ...authority.edit], GLOB),
+    editMatch: matcher(authority.edit, GLOB),
+    readGlobBases: [...authority.read, ...authority.edit].map((g) => picomatch.scan(g).base),
+    allowSensitiveMatch: matcher(allowSensitive, SENSITIVE_GLOB),
+  };
+}
+
+function deny(rule: string, reason: string): { allowed: false; reason: string; rule: string } {
+  return { allowed: false, rule, reason };
+}
+
+/** A directory can be listed when a read glob matches it or could match something below it. */
+function directoryReadable(policy: Policy, rel: string): boolean {
+  if (policy.readMatch(rel)) return true;
+  return policy.readGlobBases.some((base) => base === '' || base === '.' || rel === '.' || base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/'));
+}
+
+function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: string, isDirectory: boolean): PolicyDecision {
+  const writing = kind !== 'read';
+  if (writing && rel === '.') return deny('path.root', 'the workspace root itself cannot be written or deleted');
+  if (policy.ignored(rel, isDirectory)) return deny('ignore.planexecuteignore', `${rel} is excluded by .planexecuteignore`);
+  if (!policy.allowSensitiveMatch(rel)) {
+    for (const s of secretMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} may hold secrets (${s.name}); it is refused unless you allow it for this mission`);
+    if (writing) for (const s of protectedMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
+  }
+  if (writing) {
+    if (!policy.editMatch(rel)) return deny('authority.edit', `${rel} is outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'})`);
+  } else if (isDirectory ? !directoryReadable(policy, rel) : !policy.readMatch(rel)) {
+    return deny('authority.read', `${rel} is outside the step's read globs (${policy.authority.read.join(', ') || 'none'})`);
+  }
+  return { allowed: true };
+}
+
+/** Full resolution of an action; `checkAction` is this without the details. */
+export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
+  const parsed = PolicyActionSchema.safeParse(action);
+  if (!parsed.success) return deny('action.invalid', 'the action does not have a known shape');
+  const a = parsed.data;
+  if (policy.role === 'verifier' && (a.kind === 'write' || a.kind === 'delete')) {
+    return deny('role.verifier_read_only', 'the verifier is read-only: it may not write or delete files');
+  }
+  if (a.kind === 'run') {
+    const cmd = parseCommand(a.command);
+    if (!cmd.ok) return deny(cmd.rule, cmd.reason);
+    const match = matchAllowlist(cmd.argv, [...policy.commandPatterns]);
+    if (!match.ok) return deny(match.rule, match.reason);
+    const cwd = resolveWorkspacePath(policy.root, a.cwd === '' ? '.' : a.cwd, policy.fs);
+    if (!cwd.ok) return deny(cwd.rule, `working directory: ${cwd.reason}`);
+    if (!cwd.exists || !cwd.isDirectory) return deny('path.cwd_not_directory', 'the working directory does not exist or is not a directory');
+    return { allowed: true, kind: 'run', argv: cmd.argv, cwdRel: cwd.rel, cwdAbs: cwd.abs, pattern: match.pattern.source };
+  }
+  const resolved = resolveWorkspacePath(policy.root, a.path, policy.fs);
+  if (!resolved.ok) return deny(resolved.rule, resolved.reason);
+  for (const rel of new Set([resolved.rel, resolved.realRel])) {
+    const d = checkPathRules(policy, a.kind, rel, resolved.isDirectory);
+    if (!d.allowed) return d;
+  }
+  return { allowed: true, kind: a.kind, rel: resolved.rel, abs: resolved.abs, exists: resolved.exists, isDirectory: resolved.isDirectory };
+}
+
+export function checkAction(policy: Policy, action: PolicyAction): PolicyDecision {
+  const r = resolveAction(policy, action);
+  return r.allowed ? { allowed: true } : { allowed: false, reason: r.reason, rule: r.rule };
+}
+
+/** Whether a path (already inside the workspace, workspace-relative) may be read — for filtering listings. */
+export function isReadable(policy: Policy, rel: string, isDirectory: boolean): boolean {
+  return checkPathRules(policy, 'read', rel, isDirectory).allowed;
+}
