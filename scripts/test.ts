@@ -1,0 +1,172 @@
+/**
+ * `npm test`: type-check → build → unit → integration (inside code-server's extension host) → E2E
+ * (Playwright on the workbench). Prints one summary per tier and, last, the line `N passed, N failed`
+ * summed over the tiers. Exits non-zero on any failure, on a timeout, or when the integration tier ran no
+ * test. A failing step (type-check, build) counts as one failure; a failed build stops the run, since
+ * nothing after it would test the current code.
+ *
+ *   node --import tsx scripts/test.ts                     every tier
+ *   node --import tsx scripts/test.ts build integration   just those, in the canonical order
+ *   node --import tsx scripts/test.ts unit --grep scheduler
+ *
+ * Each child tier runs in its own process group (test/support/host/processGroups), so a timeout or Ctrl-C
+ * ends it together with everything it started.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { repoRoot } from '../test/support/host/hostPaths';
+import { runIntegrationTier } from '../test/support/host/integrationTier';
+import { spawnGroup } from '../test/support/host/processGroups';
+
+const TIERS = ['typecheck', 'build', 'unit', 'integration', 'e2e'] as const;
+type TierName = (typeof TIERS)[number];
+
+interface TierOutcome {
+  name: TierName;
+  passed: number;
+  failed: number;
+  pending: number;
+  seconds: number;
+  problems: string[];
+}
+
+const MINUTE = 60_000;
+const TIMEOUTS: Record<TierName, number> = {
+  typecheck: 5 * MINUTE,
+  build: 5 * MINUTE,
+  unit: 10 * MINUTE,
+  integration: 45 * MINUTE, // includes a first-time code-server install
+  e2e: 20 * MINUTE,
+};
+
+const CountsSchema = z.object({ passed: z.number(), failed: z.number(), pending: z.number(), hookFailures: z.number() });
+
+function parseArgs(argv: string[]): { tiers: TierName[]; grep?: string } {
+  const chosen = new Set<TierName>();
+  let grep: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--grep' || arg === '-g') grep = argv[++i];
+    else if ((TIERS as readonly string[]).includes(arg)) chosen.add(arg as TierName);
+    else throw new Error(`unknown argument ${arg}; tiers are ${TIERS.join(', ')}, option --grep PATTERN`);
+  }
+  const tiers = chosen.size === 0 ? [...TIERS] : TIERS.filter((tier) => chosen.has(tier));
+  return grep === undefined ? { tiers } : { tiers, grep };
+}
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+const log = (line: string): void => void process.stdout.write(`[host] ${line}\n`);
+
+/** Runs a command in its own process group with inherited output; kills it at the deadline. */
+async function run(command: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | string; timedOut: boolean }> {
+  const group = spawnGroup(command, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], env });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void group.stop(5000);
+  }, timeoutMs);
+  const status = await group.exited;
+  clearTimeout(timer);
+  return { status, timedOut };
+}
+
+async function step(name: TierName, command: string, args: string[]): Promise<Omit<TierOutcome, 'seconds'>> {
+  const { status, timedOut } = await run(command, args, TIMEOUTS[name]);
+  const ok = status === 0 && !timedOut;
+  const problems = ok ? [] : [timedOut ? `${name} timed out after ${TIMEOUTS[name] / 1000} s` : `${name} failed (exit ${status})`];
+  return { name, passed: 0, failed: ok ? 0 : 1, pending: 0, problems };
+}
+
+/** A mocha run in a child process whose counts come back through scripts/mochaCountingReporter.cjs. */
+async function mochaTier(name: TierName, mochaArgs: string[], grep: string | undefined): Promise<Omit<TierOutcome, 'seconds'>> {
+  const dir = mkdtempSync(join(tmpdir(), `plan-execute-${name}-`));
+  const countsFile = join(dir, 'counts.json');
+  try {
+    const args = [
+      require.resolve('mocha/bin/mocha.js'),
+      ...mochaArgs,
+      '--reporter', join(repoRoot, 'scripts', 'mochaCountingReporter.cjs'),
+      '--reporter-option', `output=${countsFile}`,
+      ...(grep ? ['--grep', grep] : []),
+    ];
+    const { status, timedOut } = await run(process.execPath, args, TIMEOUTS[name]);
+    const problems: string[] = [];
+    if (timedOut) problems.push(`${name} timed out after ${TIMEOUTS[name] / 1000} s`);
+    if (!existsSync(countsFile)) {
+      problems.push(`${name}: mocha ended (exit ${status}) without reporting any counts`);
+      return { name, passed: 0, failed: 1, pending: 0, problems };
+    }
+    const counts = CountsSchema.parse(JSON.parse(readFileSync(countsFile, 'utf8')));
+    if (counts.hookFailures > 0) problems.push(`${name}: ${counts.hookFailures} hook(s) failed`);
+    if (status !== 0 && counts.failed === 0 && counts.hookFailures === 0) problems.push(`${name}: mocha exited ${status}`);
+    return { name, passed: counts.passed, failed: counts.failed + counts.hookFailures, pending: counts.pending, problems };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runTier(name: TierName, grep: string | undefined): Promise<Omit<TierOutcome, 'seconds'> & { vscodeVersion?: string }> {
+  switch (name) {
+    case 'typecheck':
+      return step(name, process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.']);
+    case 'build':
+      return step(name, process.execPath, [join(repoRoot, 'esbuild.mjs')]);
+    case 'unit':
+      return mochaTier(name, ['--config', join(repoRoot, '.mocharc.json')], grep);
+    case 'integration': {
+      const outcome = await runIntegrationTier({ log, print: say, ...(grep ? { grep } : {}), timeoutMs: TIMEOUTS.integration });
+      return { name, ...outcome };
+    }
+    case 'e2e':
+      return mochaTier(
+        name,
+        ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '180000', '--recursive', '--extension', 'e2e.ts', 'test/e2e'],
+        grep,
+      );
+  }
+}
+
+async function main(): Promise<number> {
+  const { tiers, grep } = parseArgs(process.argv.slice(2));
+  const outcomes: TierOutcome[] = [];
+  let vscodeVersion: string | undefined;
+  const started = Date.now();
+  for (const name of tiers) {
+    say(`\n━━ ${name} ${'━'.repeat(Math.max(0, 60 - name.length))}`);
+    const begun = Date.now();
+    const outcome = await runTier(name, grep);
+    if ('vscodeVersion' in outcome && outcome.vscodeVersion) vscodeVersion = outcome.vscodeVersion;
+    outcomes.push({ ...outcome, seconds: (Date.now() - begun) / 1000 });
+    for (const problem of outcome.problems) say(`!! ${problem}`);
+    if (name === 'build' && outcome.failed > 0) {
+      say('!! the build failed: skipping the tiers after it');
+      break;
+    }
+  }
+
+  say(`\n━━ summary ${'━'.repeat(53)}`);
+  for (const o of outcomes) {
+    const pending = o.pending > 0 ? `  ${o.pending} pending` : '';
+    say(`  ${o.name.padEnd(12)} ${String(o.passed).padStart(4)} passed  ${String(o.failed).padStart(3)} failed${pending}  (${o.seconds.toFixed(1)} s)`);
+  }
+  if (vscodeVersion) say(`  VS Code version tested: ${vscodeVersion}`);
+  say(`  wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const passed = outcomes.reduce((sum, o) => sum + o.passed, 0);
+  let failed = outcomes.reduce((sum, o) => sum + o.failed, 0);
+  const problems = outcomes.flatMap((o) => o.problems);
+  // A tier that failed without a failing test (timeout, zero tests, a host that never started) still fails the run.
+  if (failed === 0 && problems.length > 0) failed = problems.length;
+  say(`${passed} passed, ${failed} failed`);
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(`!! ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    say('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

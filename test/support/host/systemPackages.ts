@@ -1,0 +1,56 @@
+/**
+ * The Debian packages the test host needs: Chromium (the browser that runs the workbench), ripgrep (the
+ * `rg` that code-server's @vscode/ripgrep would otherwise download) and, only to build code-server's
+ * native modules, libkrb5-dev plus a compiler toolchain. As root they are installed with apt-get; anyone
+ * else is told the exact command, because a half-working host wastes more time than a clear stop.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromiumPath, isRoot, onPath } from './hostPaths';
+
+interface Requirement {
+  /** The Debian package that provides it. */
+  debian: string;
+  present(): boolean;
+}
+
+const RUNTIME: Requirement[] = [
+  { debian: 'chromium', present: () => existsSync(chromiumPath()) },
+  { debian: 'ripgrep', present: () => onPath('rg') !== undefined },
+];
+
+const BUILD: Requirement[] = [
+  // kerberos' binding.gyp includes <gssapi/gssapi.h> and links against krb5.
+  { debian: 'libkrb5-dev', present: () => existsSync('/usr/include/gssapi/gssapi.h') || onPath('krb5-config') !== undefined },
+  { debian: 'python3', present: () => onPath('python3') !== undefined },
+  { debian: 'make', present: () => onPath('make') !== undefined },
+  { debian: 'g++', present: () => onPath('g++') !== undefined },
+];
+
+export type Log = (line: string) => void;
+
+/**
+ * Makes sure the packages are there. `forBuild` adds what compiling code-server's native modules needs.
+ * Throws with the install command when something is missing and this process cannot install it.
+ */
+export function ensureSystemPackages(options: { forBuild: boolean; log: Log }): void {
+  const wanted = [...RUNTIME, ...(options.forBuild ? BUILD : [])];
+  const missing = wanted.filter((requirement) => !requirement.present()).map((requirement) => requirement.debian);
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
+  if (!isRoot() || onPath('apt-get') === undefined) {
+    throw new Error(
+      `the test host needs these Debian packages: ${missing.join(', ')}.\n` +
+        `Install them (as root): ${command}\n` +
+        'or point PLAN_EXECUTE_CHROMIUM at a Chromium binary if you have one elsewhere.',
+    );
+  }
+  options.log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', ...missing]]) {
+    const result = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+    if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+  }
+  const still = wanted.filter((requirement) => !requirement.present()).map((requirement) => requirement.debian);
+  if (still.length > 0) throw new Error(`still missing after apt-get install: ${still.join(', ')}`);
+}
