@@ -176,6 +176,11 @@ export interface PlanRequest {
   constraints: string[];
   /** Compact workspace summary (tree, key files, package scripts). */
   workspaceSummary: string;
+  /**
+   * Optional read-only lookups for the planner (view/list/search/fetch_tool_result). Raw results of earlier
+   * tool calls are passed by reference and fetched through this. Without it the planner gets no tools.
+   */
+  tools?: ReadOnlyTools;
 }
 
 export interface ReplanRequest extends PlanRequest {

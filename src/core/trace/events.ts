@@ -78,6 +78,13 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     durationMs: z.number().nonnegative(),
     stopReason: z.string().nullable(),
     requestId: z.string().nullable().default(null),
+    /** Hash of the request's replay-relevant shape (see src/core/model/requestHash.ts); replay matches on it. */
+    requestHash: z.string().optional(),
+    /** The response content blocks as received, so a replay can answer without the API. */
+    response: z.object({ content: z.array(z.unknown()), stopReason: z.string().nullable() }).optional(),
+    /** Attempts the adapter needed (retries after mid-stream faults), and the failure if the call failed. */
+    attempts: z.number().int().positive().optional(),
+    failure: FailureSchema.optional(),
   }),
   /** A tool call and its raw (capped) result. */
   z.object({ type: z.literal('tool_call'), record: ToolCallRecordSchema }),

@@ -1,0 +1,39 @@
+/**
+ * The replay-relevant shape of a request, hashed. Replay must notice when a mission asks something
+ * different from the recording, yet not trip over values that legitimately differ between runs: tool
+ * results (command output, timings) count only by their tool_use id and error flag, and ids and
+ * timestamps the sandbox generates are masked in the text we render ourselves.
+ */
+import { createHash } from 'node:crypto';
+import type { ModelRequest } from './modelClient';
+
+const MASKS: [RegExp, string][] = [
+  [/tool_call_id: [^\]\s,)]+/g, 'tool_call_id: *'],
+  [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g, '<time>'],
+];
+
+function mask(text: string): string {
+  return MASKS.reduce((t, [re, to]) => t.replace(re, to), text);
+}
+
+function shapeOfContent(content: unknown): unknown {
+  if (typeof content === 'string') return mask(content);
+  if (!Array.isArray(content)) return content;
+  return content.map((block: Record<string, unknown>) => {
+    if (block.type === 'tool_result') return { type: 'tool_result', tool_use_id: block.tool_use_id, is_error: block.is_error === true };
+    if (block.type === 'text') return { type: 'text', text: mask(String(block.text)) };
+    if (block.type === 'tool_use') return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    return { type: block.type };
+  });
+}
+
+export function requestHash(request: ModelRequest): string {
+  const shape = {
+    model: request.model,
+    system: request.system.map((b) => mask(b.text)),
+    tools: request.tools.map((t) => JSON.stringify({ ...t, cache_control: undefined })),
+    outputSchema: request.outputSchema ?? null,
+    messages: request.messages.map((m) => ({ role: m.role, content: shapeOfContent(m.content) })),
+  };
+  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,18 @@
+/** Helpers for carrying a conversation forward between turns. */
+import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+
+/** Converts response blocks to request params (drops fields the API does not accept back). */
+export function assistantParams(content: readonly ContentBlock[]): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  for (const b of content) {
+    if (b.type === 'text') out.push({ type: 'text', text: b.text });
+    else if (b.type === 'tool_use') out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+  }
+  return out;
+}
+
+
+/** The concatenated text blocks of a response. */
+export function textOf(content: readonly ContentBlock[]): string {
+  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}

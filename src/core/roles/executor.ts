@@ -1,0 +1,137 @@
+/**
+ * The executor role: a bounded tool loop for one step. The model works through Anthropic's text editor
+ * and bash tools (mapped onto the step's sandboxed StepTools) plus read-only lookups, and ends with
+ * `report_result` (the structured StepResult) or `escalate`. A model error, a cancelled signal, or running
+ * out of turns each end in a failed StepResult with a readable Failure — never an exception.
+ */
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Handoff } from '../handoff/schema';
+import { modelFor } from '../model/modelSettings';
+import { StepResultSchema, type Failure, type StepResult } from '../mission/results';
+import type { ExecutorRole, RoleContext, StepTools } from '../ports';
+import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
+import { renderHandoff } from './handoffRender';
+import { assistantParams } from './conversation';
+import { callModel, cancelledFailure } from './modelCall';
+import { promptFor } from './prompts/registry';
+import type { RoleDeps } from './roleDeps';
+import { EscalateInput, EXECUTOR_TOOLS, ReportResultInput } from './toolDefs';
+import { dispatchExecutor, errorResult } from './toolDispatch';
+
+const failed = (handoff: Handoff, tools: StepTools, ids: string[], failure: Failure, output: string): StepResult => ({
+  stepId: handoff.step.id,
+  status: failure.class === 'precondition_failed' || failure.class === 'permission_denied' ? 'blocked' : 'failed',
+  output,
+  evidence: [],
+  sideEffects: tools.sideEffects(),
+  failure: { ...failure, partialSideEffects: tools.sideEffects() },
+  toolCallIds: ids,
+});
+
+export function createExecutor(deps: RoleDeps): ExecutorRole {
+  return {
+    async execute(handoff, tools, ctx: RoleContext): Promise<StepResult> {
+      const prompt = promptFor('executor', deps.settings.executor.promptVersion);
+      const toolCallIds: string[] = [];
+      if (!prompt.ok) {
+        return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } }, prompt.message);
+      }
+      const m = modelFor(deps.settings, 'executor', handoff.step.modelTier);
+      const base = {
+        role: 'executor' as const,
+        model: m.model,
+        system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
+        tools: cachedTools(EXECUTOR_TOOLS),
+        maxTokens: m.maxTokens,
+        ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
+        ...(m.effort ? { effort: m.effort } : {}),
+      };
+      const messages: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: renderHandoff(handoff, deps.settings.stepContextTokenCap) }] }];
+      let nudged = false;
+
+      for (let turn = 1; turn <= deps.settings.maxExecutorTurns; turn++) {
+        if (ctx.signal.aborted) return failed(handoff, tools, toolCallIds, cancelledFailure(), 'Cancelled.');
+        const out = await callModel({ client: deps.client, request: { ...base, messages }, ctx, promptVersion: `executor.${prompt.prompt.version}`, prices: deps.settings.prices });
+        if (!out.ok) return failed(handoff, tools, toolCallIds, out.failure, out.failure.message);
+        const content = out.response.content;
+        messages.push({ role: 'assistant', content: assistantParams(content) });
+        const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+        if (uses.length === 0) {
+          if (nudged) {
+            return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: 'The executor stopped without calling report_result or escalate, twice.', recoverable: true, suggestion: 'Retry the step.', partialSideEffects: { files: [], commands: [] } }, 'No result reported.');
+          }
+          nudged = true;
+          messages.push({ role: 'user', content: [{ type: 'text', text: 'You ended your turn without a result. Call report_result now (or escalate).' }] });
+          continue;
+        }
+        const results: ToolResultBlockParam[] = [];
+        for (const use of uses) {
+          if (use.name === 'report_result' || use.name === 'escalate') {
+            const final = finish(use, handoff, tools, toolCallIds);
+            if (final.ok) return final.result;
+            results.push(final.error);
+            continue;
+          }
+          if (ctx.signal.aborted) return failed(handoff, tools, toolCallIds, cancelledFailure(), 'Cancelled.');
+          const d = await dispatchExecutor(use, tools);
+          if (d.toolCallId) toolCallIds.push(d.toolCallId);
+          results.push(d.block);
+        }
+        messages.push({ role: 'user', content: results });
+      }
+      return failed(
+        handoff,
+        tools,
+        toolCallIds,
+        { class: 'budget_exceeded', message: `The step used all ${deps.settings.maxExecutorTurns} model turns without reporting a result.`, recoverable: true, suggestion: 'Split the step or raise the turn limit.', partialSideEffects: { files: [], commands: [] } },
+        'Turn limit reached.',
+      );
+    },
+  };
+}
+
+type Finish = { ok: true; result: StepResult } | { ok: false; error: ToolResultBlockParam };
+
+function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallIds: string[]): Finish {
+  const sideEffects = tools.sideEffects();
+  if (use.name === 'escalate') {
+    const p = EscalateInput.safeParse(use.input);
+    if (!p.success) return { ok: false, error: errorResult(use.id, `invalid escalate input: ${p.error.issues.map((i) => i.message).join('; ')}`).block };
+    const e = p.data;
+    const cls = e.reason === 'missing_authority' ? 'permission_denied' : e.reason === 'precondition_failed' ? 'precondition_failed' : 'tool_error';
+    return {
+      ok: true,
+      result: StepResultSchema.parse({
+        stepId: handoff.step.id,
+        status: e.reason === 'ambiguity' ? 'needs_replan' : 'blocked',
+        output: `Escalated (${e.reason}): ${e.message}`,
+        sideEffects,
+        failure: { class: cls, message: e.message, recoverable: true, suggestion: e.suggestion ?? '', detail: `escalate:${e.reason}`, partialSideEffects: sideEffects },
+        ...(e.reason === 'ambiguity' ? { observation: e.message } : {}),
+        toolCallIds,
+      }),
+    };
+  }
+  const p = ReportResultInput.safeParse(use.input);
+  if (!p.success) {
+    return { ok: false, error: errorResult(use.id, `invalid report_result input: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block };
+  }
+  const r = p.data;
+  const failure =
+    r.status === 'succeeded'
+      ? undefined
+      : { class: r.failure?.class ?? 'tool_error', message: r.failure?.message ?? r.output, recoverable: r.failure?.recoverable ?? true, suggestion: r.failure?.suggestion ?? '', partialSideEffects: sideEffects };
+  return {
+    ok: true,
+    result: StepResultSchema.parse({
+      stepId: handoff.step.id,
+      status: r.status,
+      output: r.output,
+      evidence: r.evidence.map((e) => ({ description: e.description, ...(e.tool_call_id ? { toolCallId: e.tool_call_id } : {}) })),
+      sideEffects,
+      ...(failure ? { failure } : {}),
+      ...(r.observation ? { observation: r.observation } : {}),
+      toolCallIds,
+    }),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The model-facing plan schema. PlanSchema (the contract) has defaults and engine-owned fields (version,
+ * parentVersion); structured outputs want every field explicit, described, and nothing the engine sets.
+ * So the planner fills this draft, and `draftToPlanInput` turns it into a PlanInput for `validatePlan`,
+ * which stays the single judge of what a valid plan is.
+ */
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { z } from 'zod';
+import type { PlanInput } from '../plan/schema';
+
+const CheckDraft = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('command'),
+    command: z.string().describe('Exact command line; must be in the step\'s commands allowlist.'),
+    expectExitCode: z.number().int(),
+    expectOutputIncludes: z.string().nullable().describe('Substring the output must contain, or null.'),
+  }),
+  z.object({ kind: z.literal('files_exist'), paths: z.array(z.string()).describe('Workspace-relative paths, not globs.') }),
+  z.object({ kind: z.literal('file_contains'), path: z.string(), text: z.string() }),
+  z.object({ kind: z.literal('review'), criterion: z.string().describe('What a read-only reviewer must confirm.') }),
+]);
+
+const StepDraft = z.object({
+  id: z.string().describe('Short stable id: letters, digits, "_", "." or "-" (e.g. "s1").'),
+  title: z.string(),
+  why: z.string(),
+  required: z.boolean().describe('true for the main objective; false for optional extras.'),
+  dependsOn: z.array(z.string()).describe('Ids of steps whose output or state this step needs.'),
+  kind: z.enum(['edit', 'command', 'research', 'verify']),
+  instructions: z.string(),
+  authority: z.object({
+    read: z.array(z.string()).describe('Globs the step may read (e.g. ["**"]).'),
+    edit: z.array(z.string()).describe('Globs the step may write; [] for none.'),
+    commands: z.array(z.string()).describe('Allowed command lines; a trailing " *" allows extra arguments.'),
+  }),
+  binding: z.object({
+    prerequisite: z.string(),
+    fallback: z.string(),
+    consequence: z.string(),
+  }),
+  expectedOutput: z.string(),
+  evidence: z.object({ checks: z.array(CheckDraft), description: z.string() }),
+  risk: z.enum(['low', 'medium', 'high']),
+  effort: z.enum(['small', 'medium', 'large']),
+  modelTier: z.enum(['light', 'standard', 'heavy']),
+});
+
+export const PlanDraftSchema = z.object({
+  goal: z.string(),
+  assumptions: z.array(z.string()),
+  constraints: z.array(z.string()).describe('The user\'s constraints, verbatim.'),
+  direct: z.boolean().describe('true if the task is a one- or two-step job.'),
+  reason: z.string().describe('Why this plan version exists (for a first plan: "initial plan").'),
+  steps: z.array(StepDraft),
+});
+
+export type PlanDraft = z.infer<typeof PlanDraftSchema>;
+
+/** The JSON schema sent as output_config.format (transformed by the SDK's helper for structured outputs). */
+export const PLAN_DRAFT_JSON_SCHEMA: Record<string, unknown> = zodOutputFormat(PlanDraftSchema).schema;
+
+export function draftToPlanInput(draft: PlanDraft, version: number, parentVersion: number | null): PlanInput {
+  return {
+    goal: draft.goal,
+    assumptions: draft.assumptions,
+    constraints: draft.constraints,
+    direct: draft.direct,
+    reason: draft.reason,
+    version,
+    parentVersion,
+    steps: draft.steps.map((s) => ({
+      ...s,
+      evidence: {
+        description: s.evidence.description,
+        checks: s.evidence.checks.map((c) =>
+          c.kind === 'command'
+            ? { kind: 'command' as const, command: c.command, expectExitCode: c.expectExitCode, ...(c.expectOutputIncludes ? { expectOutputIncludes: c.expectOutputIncludes } : {}) }
+            : c,
+        ),
+      },
+    })),
+  };
+}
+
+export type DraftParse = { ok: true; draft: PlanDraft } | { ok: false; errors: { path: string; message: string }[] };
+
+/** Parses the model's text: JSON first, then the draft shape. Errors name JSON paths for the repair turn. */
+export function parseDraft(text: string): DraftParse {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [{ path: '', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+  }
+  const parsed = PlanDraftSchema.safeParse(json);
+  if (parsed.success) return { ok: true, draft: parsed.data };
+  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''), message: i.message })) };
+}

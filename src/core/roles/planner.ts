@@ -1,0 +1,105 @@
+/**
+ * The planner (and replanner) role. It returns the plan as structured output (`output_config.format`
+ * from the model-facing draft schema), then `validatePlan` judges it. An invalid plan gets exactly one
+ * repair turn quoting the validation errors; a second invalid plan ends in a clear `invalid_output`
+ * failure. The planner never gets a write tool: at most read-only lookups, when the engine provides them.
+ */
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import { modelFor } from '../model/modelSettings';
+import type { Failure } from '../mission/results';
+import type { Plan } from '../plan/schema';
+import type { PlannerRole, PlanRequest, ReadOnlyTools, ReplanRequest, RoleContext, RoleOutcome } from '../ports';
+import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
+import { assistantParams, textOf } from './conversation';
+import { callModel } from './modelCall';
+import { draftToPlanInput, parseDraft, PLAN_DRAFT_JSON_SCHEMA } from './planDraft';
+import { renderPlanTask, renderReplanRequest } from './plannerContext';
+import { promptFor } from './prompts/registry';
+import type { RoleDeps } from './roleDeps';
+import { EXECUTOR_TOOL_GUIDE, LOOKUP_TOOLS } from './toolDefs';
+import { dispatchReadOnly, errorResult } from './toolDispatch';
+
+type Kind = 'planner' | 'replanner';
+
+const fail = (message: string, detail: string, recoverable = false, suggestion = ''): { ok: false; failure: Failure } => ({
+  ok: false,
+  failure: { class: 'invalid_output', message, recoverable, detail, suggestion, partialSideEffects: { files: [], commands: [] } },
+});
+
+export function createPlanner(deps: RoleDeps): PlannerRole {
+  async function answer(kind: Kind, request: PlanRequest, messages: MessageParam[], ctx: RoleContext): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
+    const prompt = promptFor(kind, deps.settings[kind].promptVersion);
+    if (!prompt.ok) return fail(prompt.message, 'prompt_version');
+    const m = modelFor(deps.settings, kind);
+    const lookups: ReadOnlyTools | undefined = request.tools;
+    const base = {
+      role: kind,
+      model: m.model,
+      system: cachedSystem(prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE), missionBlock(request.task, request.constraints, request.workspaceSummary)),
+      tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],
+      maxTokens: m.maxTokens,
+      outputSchema: PLAN_DRAFT_JSON_SCHEMA,
+      ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
+      ...(m.effort ? { effort: m.effort } : {}),
+    };
+    for (let turn = 0; ; turn++) {
+      const lastLookup = lookups !== undefined && turn >= deps.settings.maxLookupTurns;
+      const out = await callModel({
+        client: deps.client,
+        request: { ...base, messages, ...(lastLookup ? { toolChoice: { type: 'none' as const } } : {}) },
+        ctx,
+        promptVersion: `${kind}.${prompt.prompt.version}`,
+        prices: deps.settings.prices,
+      });
+      if (!out.ok) return out;
+      const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (uses.length === 0 || !lookups) return { ok: true, text: textOf(out.response.content) };
+      messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
+      const results: ToolResultBlockParam[] = [];
+      for (const use of uses) results.push(((await dispatchReadOnly(use, lookups)) ?? errorResult(use.id, `unknown tool "${use.name}": the planner has read-only lookups only`)).block);
+      messages.push({ role: 'user', content: results });
+    }
+  }
+
+  async function planWithRepair(kind: Kind, request: PlanRequest, userText: string, version: number, parent: number | null, ctx: RoleContext): Promise<RoleOutcome<Plan>> {
+    const messages: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: userText }] }];
+    let lastErrors: { path: string; message: string }[] = [];
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const a = await answer(kind, request, messages, ctx);
+      if (!a.ok) return a;
+      const draft = parseDraft(a.text);
+      const validation = draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors };
+      if (validation.ok) return { ok: true, value: validation.plan };
+      lastErrors = validation.errors;
+      await ctx.record({ type: 'log', level: 'warn', message: `${kind} returned an invalid plan (attempt ${attempt}): ${lastErrors.map((e) => `${e.path || '(plan)'}: ${e.message}`).join('; ')}` });
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: a.text || '(empty)' }] });
+      messages.push({
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: `The plan is invalid. Fix exactly these problems and return the complete corrected plan:\n${lastErrors.map((e) => `- ${e.path || '(plan)'}: ${e.message}`).join('\n')}`,
+          },
+        ],
+      });
+    }
+    return fail(
+      `The ${kind} returned an invalid plan twice (after one repair attempt). Problems: ${lastErrors
+        .slice(0, 8)
+        .map((e) => `${e.path || '(plan)'}: ${e.message}`)
+        .join('; ')}${lastErrors.length > 8 ? ` (+${lastErrors.length - 8} more)` : ''}`,
+      'invalid_plan',
+      false,
+      'Rephrase the task more concretely, or split it, and plan again.',
+    );
+  }
+
+  return {
+    plan(request, ctx) {
+      return planWithRepair('planner', request, renderPlanTask(request), 1, null, ctx);
+    },
+    replan(request: ReplanRequest, ctx) {
+      return planWithRepair('replanner', request, renderReplanRequest(request, deps.settings), request.current.version + 1, request.current.version, ctx);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Every bundled prompt version, by role. A setting may pin an older version; the default is the latest.
+ */
+import type { RoleName } from '../../model/modelClient';
+import { EXECUTOR_PROMPT_V1 } from './executor.v1';
+import { PLANNER_PROMPT_V1 } from './planner.v1';
+import { REPLANNER_PROMPT_V1 } from './replanner.v1';
+import { VERIFIER_PROMPT_V1 } from './verifier.v1';
+import type { PromptText } from './promptText';
+
+const PROMPTS: Record<RoleName, PromptText[]> = {
+  planner: [PLANNER_PROMPT_V1],
+  replanner: [REPLANNER_PROMPT_V1],
+  executor: [EXECUTOR_PROMPT_V1],
+  verifier: [VERIFIER_PROMPT_V1],
+};
+
+export type PromptLookup = { ok: true; prompt: PromptText } | { ok: false; message: string };
+
+export function promptFor(role: RoleName, version?: string): PromptLookup {
+  const list = PROMPTS[role];
+  const prompt = version === undefined ? list.at(-1) : list.find((p) => p.version === version);
+  if (!prompt) return { ok: false, message: `no ${role} prompt version "${version}" (have ${list.map((p) => p.version).join(', ')})` };
+  return { ok: true, prompt };
+}
