@@ -17,7 +17,7 @@ import type { Failure } from '../mission/results';
 import type { Usage } from '../trace/events';
 
 export type RoleName = 'planner' | 'executor' | 'verifier' | 'replanner';
-export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export type ModelEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 export interface ModelRequest {
   role: RoleName;
@@ -30,7 +30,7 @@ export interface ModelRequest {
   /** Sent only to models that still accept sampling parameters (see modelSettings.ts). */
   temperature?: number;
   /** `output_config.effort`, for models that take effort instead of temperature. */
-  effort?: Effort;
+  effort?: ModelEffort;
   /** `output_config.format` (structured output): a JSON schema accepted by the API. */
   outputSchema?: Record<string, unknown>;
   toolChoice?: ToolChoice;

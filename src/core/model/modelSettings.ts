@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import { ModelTierSchema, type ModelTier, type Step } from '../plan/schema';
-import type { Effort, RoleName } from './modelClient';
+import type { ModelEffort, RoleName } from './modelClient';
 import { DEFAULT_PRICES, type PriceTable } from './pricing';
 
-export const EffortSchema = z.enum(['low', 'medium', 'high', 'xhigh', 'max']);
+export const ModelEffortSchema = z.enum(['low', 'medium', 'high', 'xhigh', 'max']);
 
 export const RoleModelSettingsSchema = z.object({
   /** Tier used when no step says otherwise (the executor follows the step's `modelTier`). */
@@ -18,7 +18,7 @@ export const RoleModelSettingsSchema = z.object({
   /** Pins a model id regardless of tier. */
   model: z.string().min(1).optional(),
   temperature: z.number().min(0).max(1),
-  effort: EffortSchema,
+  effort: ModelEffortSchema,
   maxTokens: z.number().int().positive(),
   /** Pins a prompt version (e.g. "v1"); default is the latest bundled. */
   promptVersion: z.string().optional(),
@@ -85,7 +85,7 @@ export function acceptsTemperature(model: string): boolean {
 export interface ResolvedRoleModel {
   model: string;
   temperature?: number;
-  effort?: Effort;
+  effort?: ModelEffort;
   maxTokens: number;
 }
 
