@@ -27,6 +27,10 @@ export interface SchedulerOptions {
   maxParallel: number;
   /** Steps already finished (resume, or kept across a replan): they count as satisfied dependencies. */
   succeeded?: Iterable<string>;
+  /** Steps already running when the scheduler is rebuilt (a mid-mission plan edit). */
+  running?: Iterable<string>;
+  /** Steps that will not run in this schedule (e.g. an interrupted step the user declined to re-run). */
+  failed?: Iterable<string>;
 }
 
 export class Scheduler {
@@ -44,17 +48,24 @@ export class Scheduler {
   constructor(nodes: readonly ScheduleNode[], options: SchedulerOptions) {
     this.#maxParallel = Math.max(1, Math.floor(options.maxParallel));
     const done = new Set(options.succeeded ?? []);
+    const running = new Set(options.running ?? []);
     nodes.forEach((node, i) => {
       this.#nodes.set(node.id, node);
       this.#order.set(node.id, i);
       this.#dependents.set(node.id, []);
     });
     for (const node of nodes) {
-      this.#state.set(node.id, done.has(node.id) ? 'succeeded' : 'pending');
+      this.#state.set(node.id, done.has(node.id) ? 'succeeded' : running.has(node.id) ? 'running' : 'pending');
+      if (running.has(node.id)) this.#running.add(node.id);
       for (const dep of node.dependsOn) this.#dependents.get(dep)?.push(node.id);
     }
     for (const node of nodes) {
       this.#waitingOn.set(node.id, node.dependsOn.filter((d) => this.#state.get(d) !== 'succeeded').length);
+    }
+    for (const id of options.failed ?? []) {
+      if (this.#state.get(id) !== 'pending') continue;
+      this.#state.set(id, 'failed');
+      this.#blockDependents(id);
     }
     this.#computeRanks(nodes);
     this.#computeConflicts(nodes);
@@ -80,10 +91,14 @@ export class Scheduler {
     return started;
   }
 
-  /** Records a running step's end. Returns the steps this newly blocks (failure only). */
-  finish(id: string, outcome: 'succeeded' | 'failed'): string[] {
+  /**
+   * Records a running step's end. Returns the steps this newly blocks (failure only). 'skipped' means it
+   * was taken but never really started (a budget ran out first): it blocks nothing.
+   */
+  finish(id: string, outcome: 'succeeded' | 'failed' | 'skipped'): string[] {
     if (!this.#running.delete(id)) throw new Error(`step ${id} is not running`);
     this.#state.set(id, outcome);
+    if (outcome === 'skipped') return [];
     if (outcome === 'failed') return this.#blockDependents(id);
     let added = false;
     for (const dep of this.#dependents.get(id) ?? []) {

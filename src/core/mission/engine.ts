@@ -1,0 +1,376 @@
+/**
+ * The mission run: approval, then the scheduling loop (execute → verify → retry → replan), then the
+ * report. Every transition is recorded through the TraceRecorder (persisted, then emitted) and followed
+ * by a state snapshot. The public entry points (runMission, startMission, resumeMission) live in
+ * start.ts; this class is their shared body.
+ *
+ * Loop invariants: nothing starts while a replan trigger is pending (running steps drain first, so a
+ * replan sees a quiet world); nothing starts after cancellation or an exhausted budget; a step is
+ * 'succeeded' only after a passed verification.
+ */
+import type { Approver } from '../ports';
+import type { Plan, Step } from '../plan/schema';
+import type { StepResult } from './results';
+import type { MissionPhase, StepRunStatus, TraceEventBody } from '../trace/events';
+import { TraceRecorder } from '../trace/recorder';
+import { PlanHistory } from '../plan/history';
+import { ToolCallStore } from '../handoff/toolCallStore';
+import { DEFAULT_CONTEXT_BUDGET, type ContextBudget } from '../handoff/contextBudget';
+import { Scheduler } from './scheduler';
+import { BudgetTracker, type BudgetExceeded } from './budgets';
+import { DEFAULT_BUDGETS, DEFAULT_TOOL_SETTINGS, type MissionOptions, type MissionReport, type MissionOutcome } from './options';
+import type { MissionState, StepState } from './state';
+import type { ReplanTrigger } from './replan';
+import { runStepAttempt, verificationFailure } from './stepRunner';
+import { replanOnce } from './replanFlow';
+import { requestPlanApproval } from './planApproval';
+import { contentHasher } from './hashing';
+
+/** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
+const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
+
+export interface RunInit {
+  missionId: string;
+  history: PlanHistory;
+  approvedVersion: number | null;
+  steps: Map<string, StepState>;
+  toolCalls: ToolCallStore;
+  nextSeq: number;
+  usage?: MissionState['usage'];
+  direct?: boolean;
+}
+
+export class MissionRun {
+  readonly missionId: string;
+  readonly recorder: TraceRecorder;
+  readonly history: PlanHistory;
+  readonly toolCalls: ToolCallStore;
+  readonly budget: BudgetTracker;
+  readonly steps: Map<string, StepState>;
+  readonly abort = new AbortController();
+  approvedVersion: number | null;
+  phase: MissionPhase = 'planning';
+  direct = false;
+  triggers: ReplanTrigger[] = [];
+  scheduler: Scheduler | null = null;
+  approvalAbort: AbortController | null = null;
+  #budgetHit: BudgetExceeded | null = null;
+  #fatal: { message: string; failure?: StepResult['failure'] } | null = null;
+  #planChanged = false;
+  #wake: () => void = () => undefined;
+  #saving: Promise<void> = Promise.resolve();
+  readonly contextBudget: ContextBudget;
+  readonly stepApprover: Approver;
+  readonly hashOf: (path: string) => Promise<string | null>;
+
+  constructor(readonly options: MissionOptions, init: RunInit) {
+    this.missionId = init.missionId;
+    this.history = init.history;
+    this.approvedVersion = init.approvedVersion;
+    this.steps = init.steps;
+    this.toolCalls = init.toolCalls;
+    this.direct = init.direct ?? false;
+    this.recorder = new TraceRecorder(init.missionId, options.store, options.events, options.clock, init.nextSeq);
+    this.budget = new BudgetTracker({ ...defaultsOf(options) }, () => options.clock.now(), init.usage && {
+      inputTokens: init.usage.inputTokens, outputTokens: init.usage.outputTokens, costUsd: init.usage.costUsd,
+      replans: init.usage.replans, stepAttempts: init.usage.stepAttempts, priorElapsedMs: init.usage.elapsedMs,
+    });
+    this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
+    this.stepApprover = options.approve === 'all'
+      ? { request: async () => ({ decision: 'approved', by: 'rule', rule: 'approve=all' }) }
+      : options.approver;
+    this.hashOf = contentHasher(options.workspace);
+    this.recorder.onEvent((event) => {
+      this.budget.observe(event);
+      if (event.type === 'model_call' && !this.#budgetHit) {
+        const over = this.budget.exceeded();
+        if (over) queueMicrotask(() => void this.exceed(over));
+      }
+    });
+    if (options.signal) {
+      if (options.signal.aborted) this.abort.abort();
+      else options.signal.addEventListener('abort', () => this.cancel('the mission was cancelled'), { once: true });
+    }
+  }
+
+  get plan(): Plan {
+    const latest = this.history.latest;
+    if (!latest) throw new Error('no plan yet');
+    return latest.plan;
+  }
+
+  async record(body: TraceEventBody): Promise<void> {
+    await this.recorder.record(body);
+  }
+
+  async setPhase(phase: MissionPhase, reason?: string): Promise<void> {
+    this.phase = phase;
+    await this.record({ type: 'mission_phase', phase, reason });
+    await this.save();
+  }
+
+  async setStatus(stepId: string, status: StepRunStatus, attempt: number, reason?: string): Promise<void> {
+    const state = this.steps.get(stepId) ?? { status, attempt };
+    state.status = status;
+    state.attempt = attempt;
+    this.steps.set(stepId, state);
+    await this.record({ type: 'step_status', stepId, status, attempt, reason });
+    await this.save();
+  }
+
+  /** Saves the snapshot; saves are chained so the store always ends with the latest. */
+  save(finished = false): Promise<void> {
+    const snapshot = this.snapshot(finished);
+    this.#saving = this.#saving.then(() => this.options.store.saveState(this.missionId, snapshot)).catch(() => undefined);
+    return this.#saving;
+  }
+
+  snapshot(finished: boolean): MissionState {
+    const steps: Record<string, StepState> = {};
+    for (const [id, s] of this.steps) steps[id] = { ...s };
+    return {
+      schema: 1, missionId: this.missionId, task: this.options.task, constraints: this.options.constraints ?? [],
+      workspaceSummary: this.options.workspaceSummary ?? '', phase: this.phase,
+      versions: this.history.versions.map((v) => ({ plan: v.plan, author: v.author })),
+      approvedVersion: this.approvedVersion, direct: this.direct, steps,
+      usage: { ...this.budget.usage, elapsedMs: this.budget.elapsedMs() },
+      finished,
+    };
+  }
+
+  cancel(reason: string): void {
+    if (this.abort.signal.aborted) return;
+    this.abort.abort();
+    this.approvalAbort?.abort();
+    void this.record({ type: 'log', level: 'warn', message: `cancel: ${reason}` });
+    this.#wake();
+  }
+
+  /** Ends the mission on an exhausted budget: recorded once, running steps told, nothing new starts. */
+  async exceed(over: BudgetExceeded): Promise<void> {
+    if (this.#budgetHit || this.abort.signal.aborted) return;
+    this.#budgetHit = over;
+    await this.record({ type: 'budget', kind: over.kind, used: over.used, limit: over.limit, exceeded: true });
+    this.abort.abort();
+    this.approvalAbort?.abort();
+    this.#wake();
+  }
+
+  fail(message: string, failure?: StepResult['failure']): void {
+    this.#fatal ??= { message, failure };
+    this.#wake();
+  }
+
+  addTrigger(trigger: ReplanTrigger): void {
+    this.triggers.push(trigger);
+    this.#wake();
+  }
+
+  planChanged(): void {
+    this.#planChanged = true;
+    this.#wake();
+  }
+
+  get stopping(): boolean {
+    return this.abort.signal.aborted || this.#fatal !== null || this.#budgetHit !== null;
+  }
+
+  /** Plan approval (re-asked after every edit) then the scheduling loop, then the report. */
+  async run(): Promise<MissionReport> {
+    try {
+      if (this.approvedVersion !== this.plan.version) {
+        const approved = await requestPlanApproval(this);
+        if (!approved.ok) return await this.finish(approved.outcome, approved.message, approved.failure);
+      }
+      await this.setPhase('running', this.direct ? 'direct mode' : undefined);
+      await this.loop();
+      return await this.finish(...this.outcome());
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.record({ type: 'log', level: 'error', message: `engine error: ${error instanceof Error ? error.stack ?? message : message}` }).catch(() => undefined);
+      return this.finish('failed', `the engine failed: ${message}`, { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: 'see the trace log' });
+    }
+  }
+
+  rebuildScheduler(): void {
+    const running = [...this.steps].filter(([, s]) => s.status === 'running' || s.status === 'verifying').map(([id]) => id);
+    const succeeded = [...this.steps].filter(([, s]) => s.status === 'succeeded').map(([id]) => id);
+    // 'skipped' inside the current plan means the user declined to re-run it (resume): it counts as failed.
+    const failed = [...this.steps].filter(([, s]) => s.status === 'skipped').map(([id]) => id);
+    this.scheduler = new Scheduler(
+      this.plan.steps.map((s) => ({ id: s.id, dependsOn: s.dependsOn, editGlobs: s.authority.edit })),
+      { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed },
+    );
+  }
+
+  async loop(): Promise<void> {
+    this.budget.start();
+    const watchdog = new AbortController();
+    this.options.clock.sleep(this.budget.remainingWallMs(), watchdog.signal).then(
+      () => this.exceed({ kind: 'wall_time', used: this.budget.elapsedMs(), limit: this.budget.limits.maxWallMs }),
+      () => undefined,
+    );
+    this.rebuildScheduler();
+    const inflight = new Map<string, Promise<void>>();
+    try {
+      for (;;) {
+        if (this.#planChanged) {
+          this.#planChanged = false;
+          this.rebuildScheduler();
+        }
+        if (!this.stopping && this.triggers.length === 0) {
+          for (const id of this.scheduler!.take()) {
+            inflight.set(id, this.runStep(id).finally(() => inflight.delete(id)));
+          }
+        }
+        if (inflight.size === 0) {
+          if (this.stopping) return;
+          if (this.triggers.length > 0) {
+            if (!(await replanOnce(this))) return;
+            continue;
+          }
+          return;
+        }
+        const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+        await Promise.race([...inflight.values(), woken]);
+        if (this.abort.signal.aborted && inflight.size > 0) {
+          // The kill switch: running steps were told through their signal; give them a grace period.
+          const grace = new AbortController();
+          await Promise.race([Promise.allSettled(inflight.values()), this.options.clock.sleep(this.options.cancelGraceMs ?? 5000, grace.signal).catch(() => undefined)]);
+          grace.abort();
+          for (const id of inflight.keys()) await this.setStatus(id, 'interrupted', this.steps.get(id)?.attempt ?? 1, 'did not stop within the grace period');
+          return;
+        }
+      }
+    } finally {
+      watchdog.abort();
+    }
+  }
+
+  /** One step with its retries. Outcomes go to the scheduler; problems become replan triggers. */
+  async runStep(stepId: string): Promise<void> {
+    const step = this.plan.steps.find((s) => s.id === stepId)!;
+    const scheduler = this.scheduler!;
+    const retries = this.options.retriesPerStep ?? 1;
+    let previousFailure: StepResult['failure'];
+    for (let tries = 0; ; tries++) {
+      const over = this.budget.canStartStep();
+      if (over || this.stopping) {
+        if (over) await this.exceed(over);
+        scheduler.finish(stepId, 'skipped');
+        return;
+      }
+      const attempt = (this.steps.get(stepId)?.attempt ?? 0) + 1;
+      this.budget.usage.stepAttempts += 1;
+      await this.setStatus(stepId, 'running', attempt, tries > 0 ? `retry after: ${previousFailure?.message ?? ''}` : undefined);
+      const out = await runStepAttempt({
+        missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(), toolCalls: this.toolCalls,
+        ports: this.options, approver: this.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...this.options.toolSettings },
+        contextBudget: this.contextBudget, env: this.options.env ?? {}, signal: this.abort.signal, hashOf: this.hashOf,
+        record: (body) => this.record(body),
+        onVerifying: () => this.setStatus(stepId, 'verifying', attempt),
+      });
+      const state = this.steps.get(stepId)!;
+      state.result = out.result;
+      state.verification = out.verification ?? undefined;
+      if (out.interrupted) {
+        await this.setStatus(stepId, 'interrupted', attempt, 'the mission stopped while this step ran');
+        scheduler.finish(stepId, 'failed');
+        return;
+      }
+      if (out.verification?.passed) {
+        await this.setStatus(stepId, 'succeeded', attempt);
+        scheduler.finish(stepId, 'succeeded');
+        if (out.result.observation && !this.direct) {
+          this.addTrigger({ kind: 'observation', stepId, message: out.result.observation, evidence: `step ${stepId} observed: ${out.result.observation}` });
+        }
+        return;
+      }
+      const failure = out.verification ? verificationFailure(out.verification, out.result) : out.result.failure!;
+      const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false;
+      if (retryable && tries < retries) {
+        previousFailure = failure;
+        await this.record({ type: 'log', level: 'info', message: `step ${stepId} attempt ${attempt} failed (${failure.class}); retrying` });
+        continue;
+      }
+      await this.stepGaveUp(step, out.result, failure, attempt, out.verification !== null);
+      return;
+    }
+  }
+
+  /** A step is out of retries: block what depends on it, then replan (or end the mission) if it matters. */
+  async stepGaveUp(step: Step, result: StepResult, failure: NonNullable<StepResult['failure']>, attempt: number, verificationFailed: boolean): Promise<void> {
+    const status = result.status === 'blocked' ? 'blocked' : 'failed';
+    await this.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
+    const blocked = this.scheduler!.finish(step.id, 'failed');
+    for (const id of blocked) await this.setStatus(id, 'blocked', this.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
+    const requiredHit = step.required || blocked.some((id) => this.plan.steps.find((s) => s.id === id)?.required);
+    if (!requiredHit) {
+      await this.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });
+      return;
+    }
+    if (this.direct) {
+      this.fail(`step ${step.id} ${status} (${failure.class}): ${failure.message} — direct mode does not replan`, failure);
+      return;
+    }
+    const kind = result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';
+    this.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}` });
+  }
+
+  /** Final results of succeeded steps (what dependents' handoffs carry). */
+  results(): Map<string, StepResult> {
+    const out = new Map<string, StepResult>();
+    for (const [id, s] of this.steps) if (s.status === 'succeeded' && s.result) out.set(id, s.result);
+    return out;
+  }
+
+  outcome(): [MissionOutcome, string, StepResult['failure']?] {
+    if (this.#budgetHit) {
+      const b = this.#budgetHit;
+      return ['budget_exceeded', `the ${b.kind} budget ran out (${round(b.used)} of ${b.limit})`, { class: 'budget_exceeded', message: `${b.kind} budget exceeded: ${round(b.used)} > ${b.limit}`, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: `raise the ${b.kind} budget and resume` }];
+    }
+    if (this.abort.signal.aborted) return ['cancelled', 'the mission was cancelled'];
+    if (this.#fatal) return ['failed', this.#fatal.message, this.#fatal.failure];
+    const missing = this.plan.steps.filter((s) => s.required && this.steps.get(s.id)?.status !== 'succeeded').map((s) => s.id);
+    if (missing.length > 0) return ['failed', `required steps not done: ${missing.join(', ')}`];
+    const optionalMissed = this.plan.steps.filter((s) => !s.required && this.steps.get(s.id)?.status !== 'succeeded').map((s) => s.id);
+    return ['succeeded', `all required steps verified${optionalMissed.length ? `; optional steps not done: ${optionalMissed.join(', ')}` : ''}`];
+  }
+
+  async finish(outcome: MissionOutcome, summary: string, failure?: StepResult['failure']): Promise<MissionReport> {
+    const neverStarted: string[] = [];
+    const planSteps = this.history.latest ? this.plan.steps : [];
+    for (const step of planSteps) {
+      const state = this.steps.get(step.id);
+      if (!state || state.status === 'pending' || state.status === 'ready') {
+        neverStarted.push(step.id);
+        await this.setStatus(step.id, outcome === 'succeeded' ? 'skipped' : 'cancelled', state?.attempt ?? 0, `never started: mission ${outcome}`);
+      } else if (state.status === 'blocked' || state.status === 'skipped') {
+        neverStarted.push(step.id);
+      }
+    }
+    const phase: MissionPhase = outcome === 'succeeded' ? 'succeeded' : outcome === 'cancelled' ? 'cancelled' : 'failed';
+    await this.record({ type: 'mission_finished', outcome, summary, failure });
+    this.phase = phase;
+    await this.record({ type: 'mission_phase', phase, reason: summary });
+    await this.save(true);
+    await this.recorder.flush();
+    const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
+    return {
+      missionId: this.missionId, outcome, summary, failure,
+      budget: this.#budgetHit ?? undefined,
+      planVersion: this.history.latest?.version ?? null,
+      succeeded: ids('succeeded'), failed: ids('failed'), interrupted: ids('interrupted'), neverStarted,
+      replans: this.budget.usage.replans, direct: this.direct,
+      usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
+    };
+  }
+}
+
+function defaultsOf(options: MissionOptions): BudgetTracker['limits'] {
+  return { ...DEFAULT_BUDGETS, ...options.budgets };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

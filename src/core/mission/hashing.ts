@@ -1,0 +1,22 @@
+/**
+ * Content hashes of workspace files, as the tool-call store's fingerprints record them (sha256 hex of the
+ * bytes; null when the file is absent), so "is this earlier call still valid?" compares like with like.
+ */
+import { createHash } from 'node:crypto';
+import type { Workspace } from '../ports';
+
+export function sha256Hex(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export function contentHasher(workspace: Workspace): (path: string) => Promise<string | null> {
+  return async (path) => {
+    try {
+      const stat = await workspace.stat(path);
+      if (!stat || stat.kind !== 'file') return null;
+      return sha256Hex(await workspace.readFile(path));
+    } catch {
+      return null;
+    }
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * What a front end passes to `runMission` / `startMission`, and what it gets back. Roles and the tools
+ * factory are injected, so the engine is tested with fakes and the front ends choose the real ones.
+ */
+import type {
+  Approver, Clock, EventSink, ExecutorRole, PlannerRole, StepToolsFactory, Store, Terminal, ToolSettings, VerifierRole, Workspace,
+} from '../ports';
+import type { PlanInput } from '../plan/schema';
+import type { Failure } from './results';
+import type { ContextBudget } from '../handoff/contextBudget';
+
+/**
+ * 'ask': the plan and every write/command go to the Approver. 'plan': the plan goes to the Approver;
+ * writes and commands still reach it too, and the front end's rules decide (the engine passes the mode in
+ * the mission_started settings). 'all': the plan and every action are approved by rule, never asked.
+ * A replanned version is re-submitted for approval only in 'ask'.
+ */
+export type ApproveMode = 'ask' | 'plan' | 'all';
+
+export interface MissionBudgets {
+  /** Replans (accepted or refused) before the mission stops — the guard against decomposition spirals. */
+  maxReplans: number;
+  /** Model tokens (input incl. cache + output) across all roles. */
+  maxTokens: number;
+  maxCostUsd: number;
+  /** Wall time from the start of execution (plan review excluded). */
+  maxWallMs: number;
+  /** Step attempts started (retries included). */
+  maxSteps: number;
+}
+
+export const DEFAULT_BUDGETS: MissionBudgets = {
+  maxReplans: 3,
+  maxTokens: 2_000_000,
+  maxCostUsd: 5,
+  maxWallMs: 60 * 60 * 1000,
+  maxSteps: 100,
+};
+
+export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
+  commandTimeoutMs: 120_000,
+  maxOutputBytes: 64_000,
+  maxFileBytes: 1_000_000,
+  allowSensitive: [],
+};
+
+export interface MissionPorts {
+  workspace: Workspace;
+  terminal: Terminal;
+  approver: Approver;
+  store: Store;
+  clock: Clock;
+  events?: EventSink;
+  planner: PlannerRole;
+  executor: ExecutorRole;
+  verifier: VerifierRole;
+  /** Builds a step's sandboxed tools (src/core/tools/stepTools.ts `createStepTools` in production). */
+  createStepTools: StepToolsFactory;
+}
+
+export interface MissionSettings {
+  approve?: ApproveMode;
+  /** Steps running at once (default 2). */
+  maxParallel?: number;
+  /** validatePlan's size cap (default 40). */
+  maxPlanSteps?: number;
+  budgets?: Partial<MissionBudgets>;
+  /** Retries of a failed step before a replan is triggered (default 1). */
+  retriesPerStep?: number;
+  toolSettings?: Partial<ToolSettings>;
+  contextBudget?: Partial<ContextBudget>;
+  /** Scrubbed environment for commands. */
+  env?: Record<string, string>;
+  /** Commands the verifier may run for evidence besides each step's allowlist. */
+  verifierCommands?: string[];
+  /** How long running steps get to stop after cancellation before they are reported interrupted anyway. */
+  cancelGraceMs?: number;
+}
+
+export interface MissionOptions extends MissionPorts, MissionSettings {
+  task: string;
+  constraints?: string[];
+  /** Compact workspace summary for the planner. */
+  workspaceSummary?: string;
+  missionId?: string;
+  /** Skip the planner: run this plan (still validated and still approved). */
+  plan?: PlanInput;
+  /** The kill switch; `handle.cancel()` does the same. */
+  signal?: AbortSignal;
+}
+
+export type MissionOutcome = 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
+
+export interface MissionReport {
+  missionId: string;
+  outcome: MissionOutcome;
+  summary: string;
+  failure?: Failure;
+  /** The budget that ran out, when outcome is budget_exceeded. */
+  budget?: { kind: 'replans' | 'tokens' | 'cost' | 'wall_time' | 'steps'; used: number; limit: number };
+  planVersion: number | null;
+  succeeded: string[];
+  failed: string[];
+  /** Running when the mission stopped. */
+  interrupted: string[];
+  /** Never started (blocked, skipped or cancelled). */
+  neverStarted: string[];
+  replans: number;
+  direct: boolean;
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+}

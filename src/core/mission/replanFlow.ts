@@ -1,0 +1,114 @@
+/**
+ * One replan, end to end: take the pending trigger(s), choose the mode, ask the planner, check the answer
+ * (checkReplan), and either adopt the new version — finished steps stay finished, invalidated ones re-open,
+ * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
+ * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
+ */
+import type { Plan } from '../plan/schema';
+import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
+import { capText } from '../handoff/contextBudget';
+import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
+import { requestPlanApproval } from './planApproval';
+import type { MissionRun } from './engine';
+
+/** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
+export async function replanOnce(run: MissionRun): Promise<boolean> {
+  const [first, ...others] = run.triggers;
+  run.triggers = [];
+  if (!first) return true;
+  const trigger: ReplanTrigger = others.length === 0 ? first : {
+    ...first,
+    evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
+  };
+  const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
+  await run.setPhase('replanning', `${trigger.kind}${trigger.stepId ? ` on ${trigger.stepId}` : ''}: ${trigger.message}`);
+  let feedback = '';
+  for (;;) {
+    const over = run.budget.canReplan();
+    if (over) {
+      await run.exceed(over);
+      return false;
+    }
+    run.budget.usage.replans += 1;
+    await run.record({ type: 'budget', kind: 'replans', used: run.budget.usage.replans, limit: run.budget.limits.maxReplans, exceeded: false });
+    const current = run.plan;
+    const finished = new Set(current.steps.filter((s) => run.steps.get(s.id)?.status === 'succeeded').map((s) => s.id));
+    const request: ReplanRequest = {
+      task: run.options.task,
+      constraints: current.constraints,
+      workspaceSummary: run.options.workspaceSummary ?? '',
+      mode,
+      current,
+      trigger: { ...trigger, evidence: trigger.evidence + feedback },
+      finished: [...finished].map((id) => {
+        const result = run.steps.get(id)?.result;
+        return { stepId: id, title: current.steps.find((s) => s.id === id)!.title, summary: capText(result?.output ?? '', run.contextBudget.summaryChars), toolCallIds: result?.toolCallIds ?? [] };
+      }),
+      history: run.history.summary(),
+    };
+    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body) };
+    let outcome: RoleOutcome<Plan>;
+    try {
+      outcome = await run.options.planner.replan(request, ctx);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+    }
+    if (run.abort.signal.aborted) return false;
+    const base = { type: 'replan' as const, trigger: trigger.kind, stepId: trigger.stepId, mode, fromVersion: current.version };
+    if (!outcome.ok) {
+      await run.record({ ...base, evidence: `${trigger.evidence}\nplanner failed: ${outcome.failure.message}`, toVersion: null, invalidated: [] });
+      run.fail(`replanning failed: ${outcome.failure.message}`, outcome.failure);
+      return false;
+    }
+    const version = run.history.nextVersion;
+    const reason = `replan (${mode === 'step' ? 'step-level' : 'rest of mission'}) after ${trigger.kind}${trigger.stepId ? ` of ${trigger.stepId}` : ''}: ${trigger.message}`;
+    const check = checkReplan({
+      current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
+      validate: { maxSteps: run.options.maxPlanSteps, verifierCommands: run.options.verifierCommands },
+    });
+    if (!check.ok) {
+      const errors = check.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [] });
+      feedback = `\nYour previous replan was refused: ${errors}`;
+      continue;
+    }
+    const entry = run.history.append(check.plan, 'replanner');
+    await run.record({ type: 'plan_version', plan: check.plan, author: 'replanner', diff: entry.diff });
+    await run.record({ ...base, evidence: trigger.evidence, toVersion: check.plan.version, invalidated: check.invalidated });
+    await adoptVersion(run, current, check.plan, check.invalidated.map((i) => i.stepId));
+    if (run.options.approve === 'ask') {
+      const approved = await requestPlanApproval(run);
+      if (!approved.ok) {
+        if (!run.abort.signal.aborted) run.fail(approved.message, approved.failure);
+        return false;
+      }
+    }
+    await run.setPhase('running', `continuing with plan v${check.plan.version}`);
+    return true;
+  }
+}
+
+/** Carries step states over to a new version and rebuilds the scheduler. */
+export async function adoptVersion(run: MissionRun, previous: Plan, next: Plan, invalidated: readonly string[]): Promise<void> {
+  const kept = new Set(next.steps.map((s) => s.id));
+  for (const step of previous.steps) {
+    const state = run.steps.get(step.id);
+    if (!kept.has(step.id) && state && state.status !== 'succeeded') {
+      await run.setStatus(step.id, 'replaced', state.attempt, `not in plan v${next.version}`);
+    }
+  }
+  for (const step of next.steps) {
+    const state = run.steps.get(step.id);
+    if (!state) {
+      await run.setStatus(step.id, 'pending', 0, `added in plan v${next.version}`);
+    } else if (invalidated.includes(step.id)) {
+      delete state.result;
+      delete state.verification;
+      await run.setStatus(step.id, 'pending', state.attempt, `invalidated by plan v${next.version}`);
+    } else if (['failed', 'blocked', 'interrupted', 'skipped', 'cancelled', 'replaced'].includes(state.status)) {
+      await run.setStatus(step.id, 'pending', state.attempt, `re-opened by plan v${next.version}`);
+    }
+  }
+  run.rebuildScheduler();
+}

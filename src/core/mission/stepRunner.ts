@@ -1,0 +1,150 @@
+/**
+ * One attempt at one step: build the handoff, give the executor its sandboxed tools, take its typed result
+ * (validated: the executor is a model behind a role, its output is a trust boundary), then put any claimed
+ * success through the verification gate. The side effects recorded are the tools' own account of what
+ * happened, not the executor's.
+ */
+import { StepResultSchema, type Failure, type StepResult, type Verification } from './results';
+import type { Handoff } from '../handoff/schema';
+import type { Plan, Step } from '../plan/schema';
+import type { Approver, RoleContext, StepTools, StepToolsContext, ToolSettings } from '../ports';
+import type { TraceEventBody } from '../trace/events';
+import { buildHandoff } from '../handoff/builder';
+import type { ContextBudget } from '../handoff/contextBudget';
+import type { ToolCallStore } from '../handoff/toolCallStore';
+import type { MissionPorts } from './options';
+import { verifyStep } from './gate';
+
+export interface StepAttemptInput {
+  missionId: string;
+  plan: Plan;
+  step: Step;
+  attempt: number;
+  previousFailure?: Failure;
+  results: ReadonlyMap<string, StepResult>;
+  toolCalls: ToolCallStore;
+  ports: MissionPorts;
+  /** The approver the step's tools use (the mission's, or an approve-by-rule wrapper in 'all' mode). */
+  approver: Approver;
+  toolSettings: ToolSettings;
+  contextBudget: ContextBudget;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  hashOf: (path: string) => Promise<string | null>;
+  record(body: TraceEventBody): Promise<void>;
+  /** The engine records the 'verifying' transition. */
+  onVerifying(): Promise<void>;
+}
+
+export interface StepAttemptOutcome {
+  handoff: Handoff;
+  result: StepResult;
+  /** null when the executor did not claim success (nothing to verify). */
+  verification: Verification | null;
+  /** The executor stopped because the mission was cancelled. */
+  interrupted: boolean;
+}
+
+export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttemptOutcome> {
+  const handoff = await buildHandoff({
+    missionId: input.missionId,
+    plan: input.plan,
+    step: input.step,
+    results: input.results,
+    toolCalls: input.toolCalls,
+    attempt: input.attempt,
+    previousFailure: input.previousFailure,
+    hashOf: input.hashOf,
+    budget: input.contextBudget,
+  });
+  await input.record({ type: 'handoff', handoff });
+  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record };
+  const tools = input.ports.createStepTools(toolsContext(input, 'executor'));
+
+  let result: StepResult;
+  try {
+    const raw = await input.ports.executor.execute(handoff, tools, ctx);
+    result = normalise(raw, input.step.id, tools);
+  } catch (error) {
+    result = failed(input.step.id, input.signal.aborted ? 'cancelled' : 'tool_error', errorText(error), tools);
+  }
+  const interrupted = input.signal.aborted;
+  if (interrupted && result.status === 'succeeded') {
+    // A success that raced the kill switch is not verified now; the step is reported interrupted.
+    result = { ...result, status: 'failed', failure: cancelledFailure(tools) };
+  }
+  await input.record({ type: 'step_result', result });
+  if (result.status !== 'succeeded' || interrupted) return { handoff, result, verification: null, interrupted };
+
+  await input.onVerifying();
+  const verifierTools = input.ports.createStepTools(toolsContext(input, 'verifier'));
+  const verification = await verifyStep({
+    handoff, result, tools: verifierTools, verifier: input.ports.verifier, workspace: input.ports.workspace, ctx, now: () => input.ports.clock.now(),
+  });
+  await input.record({ type: 'verification', verification });
+  return { handoff, result, verification, interrupted: input.signal.aborted };
+}
+
+function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): StepToolsContext {
+  return {
+    missionId: input.missionId,
+    step: input.step,
+    role,
+    workspace: input.ports.workspace,
+    terminal: input.ports.terminal,
+    approver: input.approver,
+    store: input.ports.store,
+    clock: input.ports.clock,
+    toolCalls: input.toolCalls,
+    record: input.record,
+    settings: input.toolSettings,
+    env: input.env,
+    signal: input.signal,
+  };
+}
+
+/** Validates the executor's result; the tools' record of side effects replaces the executor's claim. */
+function normalise(raw: unknown, stepId: string, tools: StepTools): StepResult {
+  const parsed = StepResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    return failed(stepId, 'invalid_output', `the executor returned a malformed result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, tools);
+  }
+  const result = { ...parsed.data, stepId, sideEffects: tools.sideEffects() };
+  if (result.status !== 'succeeded' && !result.failure) {
+    result.failure = { class: 'tool_error', message: result.output || `the executor reported ${result.status} without a failure`, partialSideEffects: tools.sideEffects(), recoverable: true, suggestion: '' };
+  }
+  return result;
+}
+
+function failed(stepId: string, cls: Failure['class'], message: string, tools: StepTools): StepResult {
+  const effects = tools.sideEffects();
+  return {
+    stepId,
+    status: 'failed',
+    output: message,
+    evidence: [],
+    sideEffects: effects,
+    failure: { class: cls, message, partialSideEffects: effects, recoverable: cls !== 'cancelled', suggestion: '' },
+    toolCallIds: [],
+  };
+}
+
+function cancelledFailure(tools: StepTools): Failure {
+  return { class: 'cancelled', message: 'the mission was cancelled while this step ran', partialSideEffects: tools.sideEffects(), recoverable: true, suggestion: 'resume the mission to re-run it' };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A verification failure expressed as the step's Failure (what a retry or replan is told). */
+export function verificationFailure(verification: Verification, result: StepResult): Failure {
+  const failedChecks = verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`);
+  return {
+    class: 'verification_failed',
+    message: `the step's evidence did not hold: ${failedChecks.join('; ')}`,
+    partialSideEffects: result.sideEffects,
+    recoverable: true,
+    suggestion: 'fix what the failed checks show, then report again',
+  };
+}

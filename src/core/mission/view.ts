@@ -1,0 +1,171 @@
+/**
+ * The mission as a front end sees it: a pure projection of trace events into a plain-JSON view model
+ * (phase, plan versions with diffs and reasons, per-step status, attempts, results, changed files and
+ * verification, pending approvals, cost and tokens, the replan timeline). `applyEvent` is incremental and
+ * never mutates its input, so a UI can keep the previous view for diffing; `missionViewFromEvents` folds a
+ * whole trace (a live mission, a resumed one, or a replayed file) the same way.
+ */
+import type { Plan } from '../plan/schema';
+import type { CheckOutcome, FailureClass, FileChange } from './results';
+import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../trace/events';
+import { isDirect } from './direct';
+
+export interface StepView {
+  id: string;
+  title: string;
+  kind: string;
+  required: boolean;
+  dependsOn: string[];
+  status: StepRunStatus;
+  attempt: number;
+  /** Why the step is in its status (failure message, "depends on s2, which failed", ...). */
+  reason: string | null;
+  output: string | null;
+  failure: { class: FailureClass; message: string } | null;
+  changedFiles: FileChange[];
+  commands: { command: string; exitCode: number | null }[];
+  verification: { passed: boolean; checks: CheckOutcome[] } | null;
+}
+
+export interface PlanVersionView {
+  version: number;
+  parentVersion: number | null;
+  author: 'planner' | 'user' | 'replanner';
+  reason: string;
+  diff: PlanDiff | null;
+  stepCount: number;
+  at: string;
+}
+
+export interface ReplanView {
+  at: string;
+  trigger: string;
+  stepId: string | null;
+  mode: 'step' | 'rest';
+  evidence: string;
+  fromVersion: number;
+  /** null: the proposed version was refused (the evidence says why) or the planner failed. */
+  toVersion: number | null;
+  invalidated: { stepId: string; reason: string }[];
+}
+
+export interface ApprovalView {
+  requestId: string;
+  stepId: string | null;
+  kind: 'plan' | 'write' | 'command';
+  summary: string;
+  actionHash: string;
+  at: string;
+}
+
+export interface RoleUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface MissionView {
+  missionId: string | null;
+  task: string;
+  phase: MissionPhase;
+  phaseReason: string | null;
+  direct: boolean;
+  plan: Plan | null;
+  versions: PlanVersionView[];
+  approvedVersion: number | null;
+  /** Step ids in the latest plan's order (steps replaced by a replan stay in `steps`, not here). */
+  stepOrder: string[];
+  steps: Record<string, StepView>;
+  pendingApprovals: ApprovalView[];
+  usage: { inputTokens: number; outputTokens: number; costUsd: number; byRole: Record<string, RoleUsage> };
+  replans: ReplanView[];
+  budgets: Record<string, { used: number; limit: number; exceeded: boolean }>;
+  outcome: { outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; summary: string; failureClass: FailureClass | null } | null;
+  lastSeq: number;
+}
+
+export function emptyMissionView(): MissionView {
+  return {
+    missionId: null, task: '', phase: 'planning', phaseReason: null, direct: false, plan: null, versions: [], approvedVersion: null,
+    stepOrder: [], steps: {}, pendingApprovals: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, byRole: {} },
+    replans: [], budgets: {}, outcome: null, lastSeq: -1,
+  };
+}
+
+export function missionViewFromEvents(events: readonly TraceEvent[]): MissionView {
+  return events.reduce(applyEvent, emptyMissionView());
+}
+
+export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
+  const next: MissionView = { ...view, missionId: event.missionId, lastSeq: event.seq };
+  switch (event.type) {
+    case 'mission_started':
+      return { ...next, task: event.task };
+    case 'mission_phase':
+      return { ...next, phase: event.phase, phaseReason: event.reason ?? null };
+    case 'plan_version': {
+      const plan = event.plan;
+      const steps = { ...view.steps };
+      for (const s of plan.steps) {
+        const old = steps[s.id];
+        steps[s.id] = old
+          ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn] }
+          : { id: s.id, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], status: 'pending', attempt: 0, reason: null, output: null, failure: null, changedFiles: [], commands: [], verification: null };
+      }
+      const version: PlanVersionView = { version: plan.version, parentVersion: plan.parentVersion, author: event.author, reason: plan.reason, diff: event.diff, stepCount: plan.steps.length, at: event.at };
+      return { ...next, plan, direct: isDirect(plan), versions: [...view.versions, version], stepOrder: plan.steps.map((s) => s.id), steps };
+    }
+    case 'plan_approved':
+      return { ...next, approvedVersion: event.version };
+    case 'step_status':
+      return withStep(next, event.stepId, (s) => ({ ...s, status: event.status, attempt: event.attempt, reason: event.reason ?? null }));
+    case 'step_result': {
+      const r = event.result;
+      return withStep(next, r.stepId, (s) => ({
+        ...s,
+        output: r.output,
+        failure: r.failure ? { class: r.failure.class, message: r.failure.message } : null,
+        changedFiles: r.sideEffects.files,
+        commands: r.sideEffects.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+        verification: null,
+      }));
+    }
+    case 'verification':
+      return withStep(next, event.verification.stepId, (s) => ({ ...s, verification: { passed: event.verification.passed, checks: event.verification.checks } }));
+    case 'approval_requested':
+      return { ...next, pendingApprovals: [...view.pendingApprovals, { requestId: event.requestId, stepId: event.stepId, kind: event.kind, summary: event.summary, actionHash: event.actionHash, at: event.at }] };
+    case 'approval_decided':
+      return { ...next, pendingApprovals: view.pendingApprovals.filter((a) => a.requestId !== event.requestId) };
+    case 'model_call': {
+      const role = view.usage.byRole[event.role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      const input = event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
+      return {
+        ...next,
+        usage: {
+          inputTokens: view.usage.inputTokens + input,
+          outputTokens: view.usage.outputTokens + event.usage.outputTokens,
+          costUsd: view.usage.costUsd + event.costUsd,
+          byRole: { ...view.usage.byRole, [event.role]: { calls: role.calls + 1, inputTokens: role.inputTokens + input, outputTokens: role.outputTokens + event.usage.outputTokens, costUsd: role.costUsd + event.costUsd } },
+        },
+      };
+    }
+    case 'replan':
+      return { ...next, replans: [...view.replans, { at: event.at, trigger: event.trigger, stepId: event.stepId, mode: event.mode, evidence: event.evidence, fromVersion: event.fromVersion, toVersion: event.toVersion, invalidated: event.invalidated }] };
+    case 'budget':
+      return { ...next, budgets: { ...view.budgets, [event.kind]: { used: event.used, limit: event.limit, exceeded: event.exceeded } } };
+    case 'mission_finished':
+      return { ...next, outcome: { outcome: event.outcome, summary: event.summary, failureClass: event.failure?.class ?? null }, pendingApprovals: [] };
+    case 'handoff':
+    case 'tool_call':
+    case 'policy_denied':
+    case 'log':
+      return next;
+  }
+}
+
+function withStep(view: MissionView, stepId: string, change: (s: StepView) => StepView): MissionView {
+  const current = view.steps[stepId];
+  if (!current) return view;
+  return { ...view, steps: { ...view.steps, [stepId]: change(current) } };
+}
