@@ -40,7 +40,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const context = selectionContext(vscode.window.activeTextEditor);
       if (context) d.model.taskPrefill = context;
       await vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`);
-      await d.sidebar.whenReady();
+      // The view may stay hidden (e.g. a panel layout without it); never hang the command on it.
+      const ready = await Promise.race([d.sidebar.whenReady().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+      if (!ready) return;
       d.model.flush();
       await d.sidebar.post({ type: 'didRequestTaskFocus' });
     }),

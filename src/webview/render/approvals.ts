@@ -66,7 +66,12 @@ export function renderApprovals(ctx: RenderContext): HTMLElement | null {
 export function renderRules(ctx: RenderContext): HTMLElement | null {
   if (!ctx.state.mission) return null;
   const key = 'rule';
-  let kind: 'write' | 'command' = 'write';
+  const add = (kind: 'write' | 'command'): void => {
+    const pattern = draft(ctx, key).trim();
+    if (!pattern) return;
+    setDraft(ctx, key, '');
+    ctx.post({ type: 'addRule', kind, pattern });
+  };
   return section(
     'Auto-approve rules',
     'rules',
@@ -92,30 +97,13 @@ export function renderRules(ctx: RenderContext): HTMLElement | null {
     h(
       'div',
       { className: 'row' },
-      h(
-        'vscode-single-select',
-        {
-          attrs: { 'aria-label': 'Rule kind' },
-          on: { change: (event: Event) => (kind = (event.target as HTMLSelectElement).value === 'command' ? 'command' : 'write') },
-        },
-        h('vscode-option', { attrs: { value: 'write' } }, 'edits matching'),
-        h('vscode-option', { attrs: { value: 'command' } }, 'command'),
-      ),
       h('vscode-textfield', {
         attrs: { placeholder: 'src/** or npm test', 'aria-label': 'Rule pattern', 'data-testid': 'rule-pattern' },
         props: { value: draft(ctx, key) },
         on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
       }),
-      button(
-        'Add',
-        () => {
-          const pattern = draft(ctx, key).trim();
-          if (!pattern) return;
-          setDraft(ctx, key, '');
-          ctx.post({ type: 'addRule', kind, pattern });
-        },
-        { secondary: true, icon: 'add', testId: 'add-rule' },
-      ),
+      button('Allow edits', () => add('write'), { secondary: true, icon: 'edit', testId: 'add-write-rule', ariaLabel: 'Auto-approve edits to files matching this glob' }),
+      button('Allow command', () => add('command'), { secondary: true, icon: 'terminal', testId: 'add-command-rule', ariaLabel: 'Auto-approve this command' }),
     ),
   );
 }

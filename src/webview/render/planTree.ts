@@ -8,6 +8,9 @@ import type { RenderContext } from '../context';
 import type { StepView } from '../protocol';
 import { paintStatus } from './statusIcons';
 
+const FIRST_BATCH = 60;
+const BATCH = 150;
+
 function leaf(label: string, text: string): HTMLElement {
   return h('vscode-tree-item', { attrs: { title: `${label}: ${text}` } }, h('span', { className: 'leaf-label' }, `${label}: `), text || '—');
 }
@@ -29,7 +32,8 @@ function statusGlyph(step: StepView, slot: string): HTMLElement {
   return el;
 }
 
-export function stepItem(step: StepView, selected: boolean): HTMLElement {
+/** The why/instructions/evidence/binding rows, added when a step is first expanded (keeps big plans light). */
+export function stepLeaves(step: StepView): HTMLElement[] {
   const evidence = step.evidence.length > 0 ? step.evidence.join('; ') : '';
   const binding = [
     step.binding.prerequisite && `prerequisite: ${step.binding.prerequisite}`,
@@ -38,6 +42,16 @@ export function stepItem(step: StepView, selected: boolean): HTMLElement {
   ]
     .filter(Boolean)
     .join('; ');
+  return [
+    leaf('Why', step.why),
+    leaf('Instructions', step.instructions),
+    leaf('Evidence', evidence),
+    leaf('Binding', binding),
+    leaf('Depends on', step.dependsOn.join(', ')),
+  ];
+}
+
+export function stepItem(step: StepView, selected: boolean): HTMLElement {
   const meta = `${step.required ? 'required' : 'optional'} · ${step.risk} risk · ${step.effort}`;
   const item = h(
     'vscode-tree-item',
@@ -54,16 +68,9 @@ export function stepItem(step: StepView, selected: boolean): HTMLElement {
     },
     statusGlyph(step, 'icon-branch'),
     statusGlyph(step, 'icon-branch-opened'),
-    h('span', { className: 'step-id' }, step.id),
-    ' ',
-    h('span', { className: 'step-title' }, step.title),
+    h('span', { className: 'step-label' }, h('span', { className: 'step-id' }, step.id), ' ', h('span', { className: 'step-title' }, step.title)),
     h('span', { attrs: { slot: 'description' } }, meta),
     h('span', { attrs: { slot: 'decoration' }, className: 'decorations' }, ...authorityBadges(step)),
-    leaf('Why', step.why),
-    leaf('Instructions', step.instructions),
-    leaf('Evidence', evidence),
-    leaf('Binding', binding),
-    leaf('Depends on', step.dependsOn.join(', ')),
   );
   return item;
 }
@@ -77,7 +84,9 @@ export function renderPlanTree(ctx: RenderContext): HTMLElement | null {
       attrs: { 'aria-label': 'Plan steps', 'data-testid': 'plan-tree', 'indent-guides': 'onHover' },
       on: {
         'vsc-tree-select': (event: Event) => {
-          const items = (event as CustomEvent<{ selectedItems: HTMLElement[] }>).detail.selectedItems;
+          // The component's typings say { selectedItems }, its code sends the array itself: accept both.
+          const detail = (event as CustomEvent<HTMLElement[] | { selectedItems: HTMLElement[] }>).detail;
+          const items = Array.isArray(detail) ? detail : detail.selectedItems;
           const first = items[0];
           const stepEl = first?.closest('[data-step-id]');
           const id = stepEl?.getAttribute('data-step-id') ?? null;
@@ -89,8 +98,28 @@ export function renderPlanTree(ctx: RenderContext): HTMLElement | null {
         },
       },
     },
-    ...mission.steps.map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)),
+    ...mission.steps.slice(0, FIRST_BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)),
   );
+  // Big plans: the first screenful renders at once, the rest in frame-sized batches, so the sidebar
+  // is interactive immediately. A newer render detaches this tree, which stops the batches.
+  let next = FIRST_BATCH;
+  const appendBatch = (): void => {
+    if (next >= mission.steps.length || (next > FIRST_BATCH && !tree.isConnected)) return;
+    tree.append(...mission.steps.slice(next, next + BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)));
+    next += BATCH;
+    requestAnimationFrame(appendBatch);
+  };
+  if (mission.steps.length > FIRST_BATCH) requestAnimationFrame(appendBatch);
+  const byId = new Map(mission.steps.map((s) => [s.id, s]));
+  const populate = (item: Element): void => {
+    const step = byId.get(item.getAttribute('data-step-id') ?? '');
+    if (!step || item.hasAttribute('data-populated')) return;
+    item.setAttribute('data-populated', '');
+    item.append(...stepLeaves(step));
+  };
+  new MutationObserver((records) => {
+    for (const r of records) if (r.target instanceof Element && r.target.hasAttribute('open')) populate(r.target);
+  }).observe(tree, { attributes: true, attributeFilter: ['open'], subtree: true });
   return tree;
 }
 

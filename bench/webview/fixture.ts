@@ -1,0 +1,65 @@
+/**
+ * Synthetic sidebar states for the webview bench and UI tests: an N-step plan with dependencies,
+ * authority and evidence, plus a few approvals and versions. Pure data; no DOM, no vscode.
+ */
+import type { MissionView, SidebarState, StepView } from '../../src/webview/protocol';
+
+export function syntheticStep(i: number, overrides: Partial<StepView> = {}): StepView {
+  const id = `s${i}`;
+  return {
+    id,
+    title: `Step ${i}: update module ${i % 37} and its tests`,
+    why: `Module ${i % 37} must expose the new API before its dependents can use it.`,
+    required: i % 5 !== 0,
+    dependsOn: i > 1 ? [`s${i - 1}`] : [],
+    kind: i % 4 === 0 ? 'verify' : 'edit',
+    instructions: `Edit src/module${i % 37}.ts: add the function, keep the old one as a wrapper.\nRun the unit tests.`,
+    authority: { read: ['**'], edit: [`src/module${i % 37}.ts`, `test/module${i % 37}.test.ts`], commands: i % 3 === 0 ? ['npm test'] : [] },
+    binding: { prerequisite: i > 1 ? `s${i - 1} done` : '', fallback: 'ask for a replan', consequence: `module${i % 37} exports foo()` },
+    evidence: ['run `npm test` → exit 0'],
+    risk: i % 7 === 0 ? 'high' : i % 3 === 0 ? 'medium' : 'low',
+    effort: i % 2 === 0 ? 'small' : 'medium',
+    status: 'pending',
+    attempt: 0,
+    files: [],
+    ...overrides,
+  };
+}
+
+export function syntheticMission(steps: number, overrides: Partial<MissionView> = {}): MissionView {
+  return {
+    missionId: 'm-bench',
+    task: 'Refactor every module to the new API',
+    phase: 'running',
+    goal: 'Every module exposes foo() and the tests pass',
+    assumptions: ['tests run with npm test'],
+    constraints: ['never touch package.json'],
+    planVersion: 2,
+    steps: Array.from({ length: steps }, (_, k) => syntheticStep(k + 1)),
+    versions: [
+      { version: 1, parentVersion: null, author: 'planner', reason: 'initial plan', diff: null, at: '2026-01-01T00:00:00.000Z' },
+      { version: 2, parentVersion: 1, author: 'user', reason: 'user edited the instructions of s3', diff: { added: [], removed: [], changed: [{ stepId: 's3', fields: ['instructions'] }] }, at: '2026-01-01T00:01:00.000Z' },
+    ],
+    costUsd: 0.0123,
+    outcome: null,
+    summary: null,
+    live: true,
+    ...overrides,
+  };
+}
+
+export function syntheticState(steps: number, rev = 1): SidebarState {
+  return {
+    rev,
+    trusted: true,
+    hasApiKey: true,
+    busy: null,
+    mission: syntheticMission(steps),
+    approvals: [
+      { kind: 'write', requestId: 'r1', stepId: 's1', why: 'add foo()', path: 'src/module1.ts', change: 'modified' },
+      { kind: 'command', requestId: 'r2', stepId: 's3', why: 'run the tests', command: 'npm test', cwd: '/work/app' },
+    ],
+    rules: [{ id: 'rule-1', kind: 'write', pattern: 'test/**' }],
+    taskPrefill: null,
+  };
+}
