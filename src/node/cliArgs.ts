@@ -1,0 +1,71 @@
+/**
+ * Argument parsing for the headless CLI. Errors are values: a bad command line yields a message and the
+ * usage text, never a stack trace.
+ *
+ *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+ *                    [--constraint TEXT]... [--json]
+ *   plan-execute replay --trace FILE [--workspace DIR] [--json]
+ */
+export const USAGE = `usage:
+  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+                       [--constraint TEXT]... [--json]
+  node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
+
+  ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. Progress goes to stderr, the report to stdout.
+  Exit code 0 only if every required step succeeded.`;
+
+export type CliCommand =
+  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean }
+  | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
+  | { kind: 'help' };
+
+export type ParsedArgs = { ok: true; command: CliCommand } | { ok: false; message: string };
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { ok: true, command: { kind: 'help' } };
+  const flags = new Map<string, string[]>();
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--json') {
+      json = true;
+      continue;
+    }
+    if (!a.startsWith('--')) return { ok: false, message: `unexpected argument "${a}"` };
+    const value = rest[i + 1];
+    if (value === undefined || value.startsWith('--')) return { ok: false, message: `${a} needs a value` };
+    flags.set(a, [...(flags.get(a) ?? []), value]);
+    i++;
+  }
+  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
+  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--trace', '--max-cost', '--constraint'] : ['--trace', '--workspace'];
+  for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
+
+  if (sub === 'run') {
+    const workspace = one('--workspace');
+    const task = one('--task');
+    if (!workspace) return { ok: false, message: 'run needs --workspace DIR' };
+    if (!task) return { ok: false, message: 'run needs --task TEXT' };
+    const approve = one('--approve') ?? 'ask';
+    if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
+    const maxCost = one('--max-cost');
+    let maxCostUsd: number | undefined;
+    if (maxCost !== undefined) {
+      maxCostUsd = Number(maxCost);
+      if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) return { ok: false, message: `--max-cost must be a positive number of USD (got "${maxCost}")` };
+    }
+    const trace = one('--trace');
+    return {
+      ok: true,
+      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+    };
+  }
+  if (sub === 'replay') {
+    const trace = one('--trace');
+    if (!trace) return { ok: false, message: 'replay needs --trace FILE' };
+    const workspace = one('--workspace');
+    return { ok: true, command: { kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) } };
+  }
+  return { ok: false, message: `unknown command "${sub}"` };
+}

@@ -1,0 +1,64 @@
+/**
+ * What the CLI prints: one progress line per meaningful trace event (stderr) and the final report
+ * (stdout). The exit code is 0 only if every required step of the final plan succeeded.
+ */
+import type { MissionReport } from '../core/mission/options';
+import type { Plan } from '../core/plan/schema';
+import type { TraceEvent } from '../core/trace/events';
+
+export function progressLine(event: TraceEvent): string | undefined {
+  switch (event.type) {
+    case 'mission_phase':
+      return `· ${event.phase}${event.reason ? ` — ${event.reason}` : ''}`;
+    case 'plan_version':
+      return `· plan v${event.plan.version} by ${event.author}: ${event.plan.steps.length} step(s) — ${event.plan.reason}`;
+    case 'plan_approved':
+      return `· plan v${event.version} approved by ${event.by}`;
+    case 'step_status':
+      return `  ${event.stepId}: ${event.status}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.reason ? ` — ${event.reason}` : ''}`;
+    case 'tool_call':
+      return `    ${event.record.stepId} ${event.record.tool}${event.record.ok ? '' : ' (failed)'}`;
+    case 'policy_denied':
+      return `    denied: ${event.action} (${event.rule}) — ${event.reason}`;
+    case 'model_call':
+      return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;
+    case 'verification':
+      return `  ${event.verification.stepId}: verification ${event.verification.passed ? 'passed' : 'FAILED'}${event.verification.passed ? '' : ` — ${event.verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`).join('; ')}`}`;
+    case 'replan':
+      return `· replan (${event.mode}) after ${event.trigger}${event.stepId ? ` at ${event.stepId}` : ''}`;
+    case 'budget':
+      return event.exceeded ? `· budget exceeded: ${event.kind} ${event.used} / ${event.limit}` : undefined;
+    case 'log':
+      return event.level === 'warn' || event.level === 'error' ? `  ${event.level}: ${event.message}` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Required steps of the final plan that did not succeed (empty means exit 0, given a succeeded outcome). */
+export function unmetRequired(report: MissionReport, finalPlan: Plan | undefined): string[] {
+  if (!finalPlan) return ['(no plan)'];
+  const ok = new Set(report.succeeded);
+  return finalPlan.steps.filter((s) => s.required && !ok.has(s.id)).map((s) => s.id);
+}
+
+export function exitCodeFor(report: MissionReport, finalPlan: Plan | undefined): number {
+  return report.outcome === 'succeeded' && unmetRequired(report, finalPlan).length === 0 ? 0 : 1;
+}
+
+export function formatReport(report: MissionReport, finalPlan: Plan | undefined): string {
+  const unmet = unmetRequired(report, finalPlan);
+  const lines = [
+    `Mission ${report.missionId}: ${report.outcome}`,
+    report.summary,
+    report.failure ? `Failure (${report.failure.class}): ${report.failure.message}${report.failure.suggestion ? `\n  → ${report.failure.suggestion}` : ''}` : '',
+    `Plan version: ${report.planVersion ?? '-'}${report.replans ? `, replans: ${report.replans}` : ''}${report.direct ? ' (direct mode)' : ''}`,
+    `Succeeded: ${report.succeeded.join(', ') || '-'}`,
+    report.failed.length ? `Failed: ${report.failed.join(', ')}` : '',
+    report.interrupted.length ? `Interrupted: ${report.interrupted.join(', ')}` : '',
+    report.neverStarted.length ? `Never started: ${report.neverStarted.join(', ')}` : '',
+    unmet.length ? `Required steps not done: ${unmet.join(', ')}` : 'Every required step succeeded.',
+    `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}`,
+  ];
+  return lines.filter(Boolean).join('\n');
+}

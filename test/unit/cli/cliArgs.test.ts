@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import { parseArgs } from '../../../src/node/cliArgs';
+import { createTerminalApprover } from '../../../src/node/cliApprover';
+import { PlanSchema } from '../../../src/core/plan/schema';
+
+describe('cli arguments', () => {
+  it('parses a run with every option', () => {
+    const out = parseArgs(['run', '--workspace', '/tmp/ws', '--task', 'fix it', '--approve', 'all', '--trace', 't.jsonl', '--max-cost', '0.5', '--constraint', 'a', '--constraint', 'b']);
+    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', maxCostUsd: 0.5, constraints: ['a', 'b'], json: false } });
+  });
+
+  it('defaults to ask mode', () => {
+    const out = parseArgs(['run', '--workspace', 'w', '--task', 't']);
+    assert.ok(out.ok && out.command.kind === 'run' && out.command.approve === 'ask');
+  });
+
+  it('refuses bad input with a message, never a throw', () => {
+    assert.deepEqual(parseArgs(['run', '--task', 't']), { ok: false, message: 'run needs --workspace DIR' });
+    assert.match(parseArgs(['run', '--workspace', 'w', '--task', 't', '--approve', 'some']).ok ? '' : 'approve must', /approve must/);
+    assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--max-cost', '-1']).ok, false);
+    assert.equal(parseArgs(['fly']).ok, false);
+    assert.equal(parseArgs(['replay']).ok, false);
+    assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--bogus', 'x']).ok, false);
+  });
+
+  it('parses replay', () => {
+    assert.deepEqual(parseArgs(['replay', '--trace', 'x.jsonl']), { ok: true, command: { kind: 'replay', trace: 'x.jsonl', json: false } });
+  });
+});
+
+describe('terminal approver', () => {
+  const plan = PlanSchema.parse({ goal: 'g', steps: [{ id: 's1', title: 'one', kind: 'edit', authority: { edit: ['a.txt'] } }] });
+  const base = { id: 'r1', missionId: 'm', stepId: null, actionHash: 'h', why: 'because' };
+
+  it('asks on the terminal in ask mode and answers in order', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const approver = createTerminalApprover('ask', { input, output });
+    const signal = new AbortController().signal;
+    const a = approver.request({ ...base, kind: 'plan', plan }, signal);
+    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', stepId: 's1' }, signal);
+    input.write('y\nnot now\n');
+    assert.deepEqual(await a, { decision: 'approved', by: 'user' });
+    assert.deepEqual(await b, { decision: 'rejected', reason: 'not now' });
+    const shown = output.read()?.toString() ?? '';
+    assert.match(shown, /Approve this plan\?/);
+    assert.match(shown, /wants to run: npm test/);
+    approver.close();
+  });
+
+  it('in plan mode asks only for the plan and approves actions by rule', async () => {
+    const approver = createTerminalApprover('plan', { input: new PassThrough(), output: new PassThrough() });
+    const d = await approver.request({ ...base, kind: 'write', path: 'a.txt', change: 'created', beforeHash: null, afterHash: 'x' }, new AbortController().signal);
+    assert.deepEqual(d, { decision: 'approved', by: 'rule', rule: 'cli:approve=plan' });
+  });
+
+  it('rejects when stdin closes without an answer', async () => {
+    const input = new PassThrough();
+    const approver = createTerminalApprover('ask', { input, output: new PassThrough() });
+    const p = approver.request({ ...base, kind: 'plan', plan }, new AbortController().signal);
+    input.end();
+    assert.deepEqual(await p, { decision: 'rejected', reason: 'no answer (stdin closed)' });
+  });
+});
