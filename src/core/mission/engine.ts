@@ -353,7 +353,8 @@ export class MissionRun {
     await this.record({ type: 'mission_finished', outcome, summary, failure });
     this.phase = phase;
     await this.record({ type: 'mission_phase', phase, reason: summary });
-    await this.save(true);
+    // A mission stopped by a budget can be resumed with a larger one; the other outcomes are final.
+    await this.save(outcome !== 'budget_exceeded');
     await this.recorder.flush();
     const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
     return {

@@ -33,7 +33,7 @@ export const MissionStateSchema = z.object({
     stepAttempts: z.number().int(),
     elapsedMs: z.number(),
   }),
-  /** Set once the mission finished; a finished mission is not resumable. */
+  /** Set once the mission ended for good (succeeded, failed, cancelled); budget stops stay resumable. */
   finished: z.boolean(),
 });
 
