@@ -24,12 +24,15 @@ export class VsCodeApprover implements Approver {
   constructor(
     private readonly changed: () => void,
     private readonly canExecute: () => boolean = () => true,
+    /** approvalMode 'plan': approving the plan approves the in-authority actions (the policy already checked them). */
+    private readonly planApprovesActions: () => boolean = () => false,
   ) {}
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (request.kind !== 'plan' && !this.canExecute()) {
       return Promise.resolve({ decision: 'rejected', reason: 'the workspace is not trusted: Plan & Execute does not change files or run commands in it' });
     }
+    if (request.kind !== 'plan' && this.planApprovesActions()) return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
     const rule = matchingRule(this.rules, request);
     if (rule) return Promise.resolve({ decision: 'approved', by: 'rule', rule: `${rule.kind}:${rule.pattern}` });
     if (signal.aborted) return Promise.resolve({ decision: 'rejected', reason: 'cancelled' });

@@ -54,9 +54,13 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       if (!d.approver.approve(m.requestId, m.remember)) d.notify('warning', 'That request is no longer waiting.');
     },
-    rejectAction: (m) => {
-      // The engine records the rejection and hands the reason to the planner as the user's correction.
-      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
+    rejectAction: async (m) => {
+      const request = d.approver.get(m.requestId);
+      if (!request || !d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) return d.notify('warning', 'That request is no longer waiting.');
+      // The executor sees the refusal; the planner gets the reason as the user's correction.
+      const what = request.kind === 'write' ? `the edit to ${request.path}` : request.kind === 'command' ? `the command \`${request.command}\`` : 'the plan';
+      const run = d.controller.current;
+      if (run && request.kind !== 'plan') report(await run.correct(request.stepId, `I rejected ${what}: ${m.reason}`));
     },
     openDiff: async (m) => {
       if (m.target.kind === 'approval') {
