@@ -1,0 +1,105 @@
+/**
+ * Wires one headless mission: Node adapters (workspace, terminal, file store), the roles over a model
+ * client, the sandboxed step tools, a trace file, progress on stderr. Shared by `run` and `replay`.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { ApproveMode, MissionReport } from '../core/mission/options';
+import { startMission } from '../core/mission/start';
+import type { ModelClient } from '../core/model/modelClient';
+import type { Plan } from '../core/plan/schema';
+import type { ApprovalDecision, Approver, Clock, EventSink } from '../core/ports';
+import { createRoles } from '../core/roles/createRoles';
+import { summarizeWorkspace } from '../core/roles/workspaceSummary';
+import { scrubEnv } from '../core/tools/env';
+import { createStepTools } from '../core/tools/stepTools';
+import { createTerminalApprover } from './cliApprover';
+import { progressLine } from './cliReport';
+import { FileStore } from './fileStore';
+import { NodeTerminal } from './nodeTerminal';
+import { NodeWorkspace } from './nodeWorkspace';
+
+export interface CliIO {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new DOMException('aborted', 'AbortError'));
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(new DOMException('aborted', 'AbortError'));
+      }, { once: true });
+    }),
+};
+
+const byRule = (rule: string): Approver => ({
+  request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'rule', rule }),
+});
+
+export interface HeadlessMission {
+  workspace: string;
+  task: string;
+  constraints: string[];
+  approve: ApproveMode;
+  client: ModelClient;
+  trace?: string;
+  maxCostUsd?: number;
+  /** Replays answer approvals by this rule instead of asking. */
+  approveByRule?: string;
+}
+
+export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined }> {
+  const workspace = await NodeWorkspace.open(resolve(m.workspace));
+  const store = FileStore.forWorkspace(workspace.root);
+  const tracePath = m.trace ? resolve(m.trace) : undefined;
+  if (tracePath) mkdirSync(dirname(tracePath), { recursive: true });
+  const events: EventSink = {
+    emit(event) {
+      try {
+        if (tracePath) appendFileSync(tracePath, `${JSON.stringify(event)}\n`);
+        const line = progressLine(event);
+        if (line) io.stderr.write(`${line}\n`);
+      } catch {
+        // A sink must not throw; the store already holds the event.
+      }
+    },
+  };
+  const terminalApprover = m.approveByRule === undefined && m.approve !== 'all' ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }) : undefined;
+  const approver = terminalApprover ?? byRule(m.approveByRule ?? 'cli:approve=all');
+  const roles = createRoles({ client: m.client });
+  const handle = startMission({
+    task: m.task,
+    constraints: m.constraints,
+    workspaceSummary: await summarizeWorkspace(workspace),
+    workspace,
+    terminal: new NodeTerminal(),
+    approver,
+    store,
+    clock: systemClock,
+    events,
+    planner: roles.planner,
+    executor: roles.executor,
+    verifier: roles.verifier,
+    createStepTools,
+    approve: m.approveByRule !== undefined ? 'all' : m.approve,
+    env: scrubEnv(io.env),
+    ...(m.maxCostUsd !== undefined ? { budgets: { maxCostUsd: m.maxCostUsd } } : {}),
+  });
+  io.stderr.write(`· mission ${handle.missionId} in ${workspace.root}${tracePath ? `, trace ${tracePath}` : ''}\n`);
+  const onSigint = (): void => handle.cancel('interrupted (SIGINT)');
+  process.once('SIGINT', onSigint);
+  try {
+    const report = await handle.done;
+    return { report, plan: handle.plan() };
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    terminalApprover?.close();
+  }
+}

@@ -1,0 +1,110 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { TraceEventSchema, type TraceEvent } from '../../../src/core/trace/events';
+import { runHeadless } from '../../../src/node/cliMission';
+import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
+import { e2eScenario, FAREWELL, GREET } from './scenario';
+
+function tempWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pe-e2e-'));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'package.json'), '{"name":"demo","scripts":{"start":"node src/index.js"}}\n');
+  writeFileSync(join(dir, 'src', 'index.js'), "console.log('start');\n");
+  return dir;
+}
+
+const io = (stdinText = '') => {
+  const stdin = new PassThrough();
+  if (stdinText) stdin.write(stdinText);
+  const stderr = new PassThrough();
+  const stdout = new PassThrough();
+  return { stdin, stdout, stderr, env: { PATH: process.env.PATH } };
+};
+
+function readTrace(path: string): TraceEvent[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => TraceEventSchema.parse(JSON.parse(l)));
+}
+
+describe('end-to-end mission (real SDK → messages server, real files, real command)', function () {
+  this.timeout(30_000);
+  let server: MessagesServer;
+  let ws: string;
+
+  afterEach(async () => {
+    await server?.close();
+    if (ws) rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('plans, runs two independent steps in parallel, edits files, runs a command, verifies and finishes', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario() });
+    ws = tempWorkspace();
+    const trace = join(ws, '..', `${ws.split('/').pop()}.trace.jsonl`);
+    const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url, retry: { baseDelayMs: 1 } });
+    const { report, plan } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: ['Do not touch package.json'], approve: 'all', client, trace }, io());
+
+    assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
+    assert.deepEqual([...report.succeeded].sort(), ['s1', 's2', 's3', 's4']);
+    assert.equal(plan?.steps.length, 4);
+
+    // Real files, edited through text_editor calls.
+    assert.equal(readFileSync(join(ws, 'src', 'greet.js'), 'utf8'), GREET);
+    assert.equal(readFileSync(join(ws, 'src', 'farewell.js'), 'utf8'), FAREWELL);
+    assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /console\.log\(farewell\('world'\)\)/);
+
+    // The trace holds every event, each valid.
+    const events = readTrace(trace);
+    const types = new Set(events.map((e) => e.type));
+    for (const t of ['mission_started', 'plan_version', 'plan_approved', 'handoff', 'step_status', 'model_call', 'tool_call', 'step_result', 'verification', 'mission_finished'] as const) {
+      assert.ok(types.has(t), `trace has ${t}`);
+    }
+    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'every event, in sequence');
+
+    // s1 and s2 ran at the same time: both were running before either finished.
+    const statusIndex = (id: string, status: string) => events.findIndex((e) => e.type === 'step_status' && e.stepId === id && e.status === status);
+    const firstDone = Math.min(statusIndex('s1', 'succeeded'), statusIndex('s2', 'succeeded'));
+    assert.ok(statusIndex('s1', 'running') < firstDone && statusIndex('s2', 'running') < firstDone, 's1 and s2 overlap');
+
+    // A real command through bash, with its real output.
+    const bash = events.find((e) => e.type === 'tool_call' && e.record.tool === 'bash');
+    assert.ok(bash?.type === 'tool_call' && bash.record.ok && /Hello, world/.test(bash.record.output), 'bash ran node for real');
+
+    // Role separation, from what was actually sent.
+    const byRole = (role: string) => server.requests.filter((r) => r.role === role);
+    const toolNames = (r: MessagesServer['requests'][number]) => (r.body.tools ?? []).map((t) => String(t.name));
+    for (const r of byRole('planner')) assert.ok(!toolNames(r).some((n) => ['str_replace_based_edit_tool', 'bash'].includes(n)), 'planner has no write tools');
+    assert.ok(byRole('verifier').length > 0);
+    for (const r of byRole('verifier')) assert.ok(!toolNames(r).includes('str_replace_based_edit_tool') && !toolNames(r).includes('bash'), 'verifier has no edit tool');
+    for (const r of byRole('executor')) assert.ok(toolNames(r).includes('str_replace_based_edit_tool') && toolNames(r).includes('bash'));
+
+    // Cache breakpoints on a byte-identical prefix across the mission's executor calls.
+    const executors = byRole('executor');
+    assert.ok(executors.length >= 8);
+    const prefix = (r: MessagesServer['requests'][number]) => JSON.stringify([r.body.tools, r.body.system]);
+    for (const r of executors) {
+      assert.equal(prefix(r), prefix(executors[0]!));
+      assert.deepEqual(r.body.tools!.at(-1)!.cache_control, { type: 'ephemeral' });
+    }
+    const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call' && e.role === 'executor');
+    assert.ok(calls.slice(1).every((c) => c.usage.cacheReadTokens > 0), 'every executor call after the first reads the cache');
+    assert.ok(events.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.promptVersion.endsWith('.v1')));
+  });
+
+  it('touches no file when the plan is never approved', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario() });
+    ws = tempWorkspace();
+    const before = readdirSync(join(ws, 'src')).sort();
+    const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
+    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client }, io('no, not this plan\n'));
+    assert.notEqual(report.outcome, 'succeeded');
+    assert.deepEqual(readdirSync(join(ws, 'src')).sort(), before);
+    assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
+    assert.deepEqual(server.requests.map((r) => r.role), ['planner'], 'no executor ever called');
+  });
+});
