@@ -135,7 +135,8 @@ export interface EventSink {
 // ───────────────────────────── the sandbox an executor acts through ─────────────────────────────
 
 export type ToolOutcome =
-  | { ok: true; output: string; toolCallId: string }
+  /** `reusedFrom`: the result is an earlier call's (same input, files unchanged), not a fresh read. */
+  | { ok: true; output: string; toolCallId: string; reusedFrom?: string }
   | { ok: false; output: string; toolCallId: string; failure: Failure };
 
 /** Read-only tools: what the verifier and planner-side lookups get. No write path exists here. */

@@ -24,6 +24,8 @@ export const ToolCallRecordSchema = z.object({
    * be reused only while every listed file still has the same hash.
    */
   inputsFingerprint: z.record(z.string(), z.string().nullable()).default({}),
+  /** Set when this call was answered from an earlier call's stored result (same input, files unchanged). */
+  reusedFrom: z.string().optional(),
 });
 
 export const DependencyResultSchema = z.object({

@@ -1,0 +1,109 @@
+/**
+ * The approval gate: the only path from an executor's wish to an effect. In order:
+ *   1. policy      — `resolveAction`; a refusal records `policy_denied` and stops (no approval is asked);
+ *   2. request     — `approval_requested` is recorded, then the Approver (user, or one of the user's rules)
+ *                    decides; an identical action already approved in this scope (same action hash) is
+ *                    re-approved by rule, and still recorded;
+ *   3. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
+ *   4. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
+ *                    still has the content the diff was computed from);
+ *   5. effect.
+ * Nothing writes or runs without a recorded decision bound to the action's hash.
+ */
+import { z } from 'zod';
+import type { Failure } from '../mission/results';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
+import type { TraceEventBody } from '../trace/events';
+import { commandActionHash, writeActionHash, type ChangeKind } from './actionHash';
+import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
+import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from './policy';
+
+export interface GateContext {
+  missionId: string;
+  stepId: string | null;
+  approver: Approver;
+  record(event: TraceEventBody): Promise<void>;
+  signal: AbortSignal;
+  newId(): string;
+  /** Action hashes approved earlier in this scope → the request that approved them. */
+  ledger: Map<string, string>;
+}
+
+export type GateAction =
+  | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
+  | { kind: 'command'; command: string; argv: string[]; cwd: string; why?: string };
+
+export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
+
+const DecisionSchema = z.union([
+  z.object({ decision: z.literal('approved'), by: z.literal('user') }),
+  z.object({ decision: z.literal('approved'), by: z.literal('rule'), rule: z.string() }),
+  z.object({ decision: z.literal('rejected'), reason: z.string() }),
+]);
+
+export function actionHashOf(action: GateAction): string {
+  return action.kind === 'write' ? writeActionHash(action.path, action.change, action.afterHash) : commandActionHash(action.argv, action.cwd);
+}
+
+function describe(action: PolicyAction): string {
+  return action.kind === 'run' ? `run \`${action.command}\` in ${action.cwd || '.'}` : `${action.kind} ${action.path}`;
+}
+
+/** Step 1 on its own, for callers that must know the resolution before they can build the action. */
+export async function checkPolicy(ctx: GateContext, policy: Policy, action: PolicyAction): Promise<{ ok: true; resolved: Exclude<ResolvedAction, { allowed: false }> } | { ok: false; failure: Failure }> {
+  const resolved = resolveAction(policy, action);
+  if (resolved.allowed) return { ok: true, resolved };
+  await ctx.record({ type: 'policy_denied', stepId: ctx.stepId, action: describe(action), rule: resolved.rule, reason: resolved.reason });
+  return { ok: false, failure: permissionDenied(resolved.rule, resolved.reason) };
+}
+
+/**
+ * Steps 1–5. `precondition` runs after the decision and before the effect; a string it returns is the
+ * reason the approved action no longer matches the world (the effect is then skipped).
+ */
+export async function runGated<T>(
+  ctx: GateContext,
+  policy: Policy,
+  policyAction: PolicyAction,
+  action: GateAction,
+  effect: () => Promise<T>,
+  precondition: () => Promise<string | undefined> = async () => undefined,
+): Promise<GateOutcome<T>> {
+  const allowed = await checkPolicy(ctx, policy, policyAction);
+  if (!allowed.ok) return allowed;
+
+  const actionHash = actionHashOf(action);
+  const requestId = ctx.newId();
+  const summary = action.kind === 'write' ? `${action.change} ${action.path}` : `run \`${action.command}\` in ${action.cwd}`;
+  await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary });
+
+  let decision: ApprovalDecision;
+  const earlier = ctx.ledger.get(actionHash);
+  if (earlier !== undefined) {
+    decision = { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
+  } else if (ctx.signal.aborted) {
+    decision = { decision: 'rejected', reason: 'cancelled before approval' };
+  } else {
+    const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '' };
+    const request: ApprovalRequest = action.kind === 'write'
+      ? { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash }
+      : { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd };
+    try {
+      const raw: unknown = await ctx.approver.request(request, ctx.signal);
+      const parsed = DecisionSchema.safeParse(raw);
+      decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
+    } catch (err) {
+      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+  await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });
+
+  if (decision.decision === 'rejected') {
+    return { ok: false, failure: ctx.signal.aborted ? cancelled('cancelled while waiting for approval') : rejectedByUser(decision.reason) };
+  }
+  ctx.ledger.set(actionHash, requestId);
+  if (ctx.signal.aborted) return { ok: false, failure: cancelled('cancelled before the effect') };
+  const stale = await precondition();
+  if (stale !== undefined) return { ok: false, failure: toolError(`not applied: ${stale}`, 'view the file again and redo the edit') };
+  return { ok: true, value: await effect(), requestId, actionHash };
+}

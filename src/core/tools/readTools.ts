@@ -1,0 +1,172 @@
+/**
+ * The read-only half of a step's tools: view, list, search, fetchToolResult. Every path goes through the
+ * step's policy (reads, and listings filtered entry by entry), and a `view` of a file that is unchanged
+ * since an earlier `view` in the mission returns that stored result instead of reading again.
+ */
+import picomatch from 'picomatch';
+import type { ReadOnlyTools, StepToolsContext, ToolOutcome } from '../ports';
+import type { GateContext } from './approvalGate';
+import { checkPolicy } from './approvalGate';
+import { toolError } from './failures';
+import { sha256Hex } from './hash';
+import { isReadable, type Policy } from './policy';
+import { decodeText } from './textFile';
+import { failed, type CallResult, type ToolRecorder } from './toolRecorder';
+
+export interface ToolEnv {
+  ctx: StepToolsContext;
+  policy: Policy;
+  recorder: ToolRecorder;
+  gate: GateContext;
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules']);
+const MAX_LIST_ENTRIES = 1000;
+const MAX_SEARCH_FILES = 5000;
+const MAX_SEARCH_MATCHES = 200;
+const MAX_SEARCH_LINE = 1000;
+
+/** Models often send absolute paths; one that names the workspace root exactly is made relative. */
+export function toWorkspacePath(root: string, path: string): string {
+  if (typeof path === 'string' && path.startsWith(root + '/')) return path.slice(root.length + 1);
+  if (path === root) return '.';
+  return path;
+}
+
+export async function contentHash(env: ToolEnv, rel: string): Promise<string | null> {
+  const stat = await env.ctx.workspace.stat(rel);
+  if (!stat || stat.kind !== 'file') return null;
+  return sha256Hex(await env.ctx.workspace.readFile(rel));
+}
+
+export function numbered(lines: string[], firstLine: number): string {
+  return lines.map((l, i) => `${String(firstLine + i).padStart(6)}\t${l}`).join('\n');
+}
+
+async function listing(env: ToolEnv, rel: string, depth: number): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, level: number): Promise<void> => {
+    const entries = [...(await env.ctx.workspace.readDir(dir))].sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (out.length >= MAX_LIST_ENTRIES) return;
+      const child = dir === '.' ? e.name : `${dir}/${e.name}`;
+      const isDir = e.kind === 'directory';
+      if (!isReadable(env.policy, child, isDir)) continue;
+      out.push(isDir ? `${child}/` : child);
+      if (isDir && level < depth && !SKIP_DIRS.has(e.name)) await walk(child, level + 1);
+    }
+  };
+  await walk(rel, 1);
+  return out;
+}
+
+/** Rejects regexes with a quantified group that itself holds a quantifier (catastrophic backtracking). */
+function compileSearch(pattern: string): RegExp {
+  if (!/\([^)]*[*+][^)]*\)[*+{]/.test(pattern)) {
+    try {
+      return new RegExp(pattern);
+    } catch {
+      // not a regex: search for it literally
+    }
+  }
+  return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+export function createReadTools(env: ToolEnv): ReadOnlyTools {
+  const { ctx, recorder } = env;
+
+  const view = (path: string, range?: [number, number]): Promise<ToolOutcome> => {
+    const rel0 = toWorkspacePath(ctx.workspace.root, path);
+    const input = { path: rel0, range: range ?? null };
+    return recorder.call('view', input, async (): Promise<CallResult> => {
+      const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
+      if (!allowed.ok) return failed(allowed.failure);
+      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
+      const rel = allowed.resolved.rel;
+      const stat = await ctx.workspace.stat(rel);
+      if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
+      if (stat.kind === 'directory') {
+        const entries = await listing(env, rel, 2);
+        return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
+      }
+      const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
+      if (reusable) {
+        return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
+      }
+      const bytes = await ctx.workspace.readFile(rel);
+      const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
+      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.message}`));
+      const lines = decoded.file.text.split(/\r?\n/);
+      if (decoded.file.finalNewline) lines.pop();
+      let first = 1;
+      let last = lines.length;
+      if (range) {
+        const [a, b] = range;
+        if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || a > Math.max(1, lines.length) || (b !== -1 && (b < a || b > lines.length))) {
+          return failed(toolError(`invalid view range [${a}, ${b}] for ${rel}, which has ${lines.length} lines`));
+        }
+        first = a;
+        last = b === -1 ? lines.length : b;
+      }
+      return {
+        ok: true,
+        output: numbered(lines.slice(first - 1, last), first),
+        fingerprint: { [rel]: sha256Hex(bytes) },
+      };
+    });
+  };
+
+  const list = (path: string, depth = 2): Promise<ToolOutcome> => {
+    const rel0 = toWorkspacePath(ctx.workspace.root, path);
+    return recorder.call('list', { path: rel0, depth }, async () => {
+      const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
+      if (!allowed.ok) return failed(allowed.failure);
+      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
+      const stat = await ctx.workspace.stat(allowed.resolved.rel);
+      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.resolved.rel} is not a directory`));
+      const entries = await listing(env, allowed.resolved.rel, Math.max(1, Math.min(depth, 6)));
+      const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
+      return { ok: true, output: entries.join('\n') + capped };
+    });
+  };
+
+  const search = (pattern: string, glob?: string): Promise<ToolOutcome> =>
+    recorder.call('search', { pattern, glob: glob ?? null }, async () => {
+      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) return failed(toolError('pattern must be 1–500 characters'));
+      const re = compileSearch(pattern);
+      const inGlob = glob ? picomatch(glob, { dot: true }) : () => true;
+      const hits: string[] = [];
+      let files = 0;
+      const walk = async (dir: string): Promise<void> => {
+        for (const e of await ctx.workspace.readDir(dir)) {
+          if (hits.length >= MAX_SEARCH_MATCHES || files >= MAX_SEARCH_FILES) return;
+          const child = dir === '.' ? e.name : `${dir}/${e.name}`;
+          if (e.kind === 'directory') {
+            if (!SKIP_DIRS.has(e.name) && isReadable(env.policy, child, true)) await walk(child);
+            continue;
+          }
+          if (e.kind !== 'file' || !inGlob(child) || !isReadable(env.policy, child, false)) continue;
+          files++;
+          const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
+          if (!decoded.ok) continue;
+          const lines = decoded.file.text.split(/\r?\n/);
+          for (let i = 0; i < lines.length && hits.length < MAX_SEARCH_MATCHES; i++) {
+            const line = (lines[i] as string).slice(0, MAX_SEARCH_LINE);
+            if (re.test(line)) hits.push(`${child}:${i + 1}: ${line.trim().slice(0, 200)}`);
+          }
+        }
+      };
+      await walk('.');
+      const note = hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '';
+      return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files` };
+    });
+
+  const fetchToolResult = (toolCallId: string): Promise<ToolOutcome> =>
+    recorder.call('fetch_tool_result', { toolCallId }, async () => {
+      const record = ctx.toolCalls.get(toolCallId);
+      if (!record) return failed(toolError(`no tool call with id ${toolCallId} in this mission`));
+      return { ok: true, output: record.output };
+    });
+
+  return { view, list, search, fetchToolResult };
+}

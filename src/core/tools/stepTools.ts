@@ -1,0 +1,179 @@
+/**
+ * `createStepTools(ctx)`: one step's sandboxed tools, called by the mission engine per step (role
+ * 'executor', or 'verifier' — whose every write the policy refuses). Reads go through the policy; writes
+ * and commands go through the approval gate (policy → recorded request → Approver → recorded decision →
+ * precondition → effect). Every call is a ToolCallRecord plus a `tool_call` trace event.
+ *
+ * Before the first write to a file in this step its prior content is put in the blob store (checkpoint),
+ * so `sideEffects().files` carries `beforeHash`/`afterHash` that `revertStep`/`stepDiff` can use later.
+ */
+import type { CommandRun, FileChange, SideEffects } from '../mission/results';
+import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
+import { applyEdit } from './applyEdit';
+import { runGated, type GateContext } from './approvalGate';
+import { cancelled, timedOut, toolError } from './failures';
+import { sha256Hex } from './hash';
+import { policyFor, resolveAction, type Policy } from './policy';
+import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
+import { decodeText, encodeText, toEol } from './textFile';
+import { failed, ToolRecorder, type CallResult } from './toolRecorder';
+import type { ChangeKind } from './actionHash';
+
+export interface StepToolsExtras {
+  /** The policy the tools enforce (built from the step's authority, role and the mission's grants). */
+  readonly policy: Policy;
+}
+
+export interface CreateStepToolsOptions {
+  /** Use this policy instead of building one (tests, or a front end that already built it). */
+  policy?: Policy;
+}
+
+/** A few numbered lines around the first change, like the text editor tool shows after an edit. */
+function snippetAround(before: string, after: string): string {
+  let i = 0;
+  while (i < before.length && i < after.length && before[i] === after[i]) i++;
+  const lines = after.split(/\r?\n/);
+  const changedLine = after.slice(0, i).split('\n').length;
+  const first = Math.max(1, changedLine - 4);
+  const last = Math.min(lines.length, changedLine + 8);
+  return numbered(lines.slice(first - 1, last), first);
+}
+
+export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsOptions = {}): StepTools & StepToolsExtras {
+  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, { role: ctx.role, allowSensitive: ctx.settings.allowSensitive });
+  const recorder = new ToolRecorder(ctx);
+  const gate: GateContext = {
+    missionId: ctx.missionId,
+    stepId: ctx.step.id,
+    approver: ctx.approver,
+    record: (e) => ctx.record(e),
+    signal: ctx.signal,
+    newId: () => recorder.newId('_ap'),
+    ledger: new Map(),
+  };
+  const env: ToolEnv = { ctx, policy, recorder, gate };
+  const reads = createReadTools(env);
+
+  /** path → first beforeHash in this step and latest afterHash. */
+  const files = new Map<string, { beforeHash: string | null; afterHash: string | null }>();
+  const commands: CommandRun[] = [];
+
+  /** Checkpoint, approval and the write itself. `before` is what the new content was computed from. */
+  async function commitWrite(rel: string, before: Uint8Array | null, after: Uint8Array | null, mode: number | undefined, describe: string): Promise<CallResult> {
+    const beforeHash = before ? sha256Hex(before) : null;
+    const afterHash = after ? await ctx.store.putBlob(after) : null;
+    if (!files.has(rel) && before) await ctx.store.putBlob(before);
+    const change: ChangeKind = after === null ? 'deleted' : before === null ? 'created' : 'modified';
+    const outcome = await runGated(
+      gate,
+      policy,
+      { kind: after === null ? 'delete' : 'write', path: rel },
+      { kind: 'write', path: rel, change, beforeHash, afterHash },
+      async () => {
+        await ctx.workspace.applyWrites([{ path: rel, content: after, ...(mode !== undefined ? { mode } : {}) }], `${ctx.step.id}: ${describe}`);
+        const prior = files.get(rel);
+        files.set(rel, { beforeHash: prior ? prior.beforeHash : beforeHash, afterHash });
+      },
+      async () => ((await contentHash(env, rel)) === beforeHash ? undefined : `${rel} changed while the write was awaiting approval`),
+    );
+    if (!outcome.ok) return failed(outcome.failure);
+    return { ok: true, output: '', fingerprint: { [rel]: afterHash } };
+  }
+
+  /** Resolve a write target through the policy without recording (the gate records the decision). */
+  async function readForEdit(path: string): Promise<{ rel: string; bytes: Uint8Array; mode: number } | CallResult> {
+    const rel = toWorkspacePath(ctx.workspace.root, path);
+    const stat = await ctx.workspace.stat(rel).catch(() => undefined);
+    if (!stat) return failed(toolError(`${rel} does not exist`, 'use create for a new file'));
+    if (stat.kind !== 'file') return failed(toolError(`${rel} is not a regular file`));
+    if (stat.size > ctx.settings.maxFileBytes) return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`));
+    return { rel, bytes: await ctx.workspace.readFile(rel), mode: stat.mode };
+  }
+
+  const create = (path: string, text: string): Promise<ToolOutcome> =>
+    recorder.call('create', { path, text }, async () => {
+      if (typeof text !== 'string') return failed(toolError('text must be a string'));
+      const rel = toWorkspacePath(ctx.workspace.root, path);
+      const after = encodeText(text, false);
+      if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the new file would be ${after.byteLength} bytes; the limit is ${ctx.settings.maxFileBytes}`));
+      const stat = await ctx.workspace.stat(rel).catch(() => undefined);
+      if (stat && stat.kind !== 'file') return failed(toolError(`${rel} exists and is not a regular file`));
+      const before = stat ? await ctx.workspace.readFile(rel) : null;
+      const r = await commitWrite(rel, before, after, stat?.mode, `create ${rel}`);
+      return r.ok ? { ...r, output: `${before ? 'Overwrote' : 'Created'} ${rel} (${text.split('\n').length} lines)` } : r;
+    });
+
+  const strReplace = (path: string, oldText: string, newText: string): Promise<ToolOutcome> =>
+    recorder.call('str_replace', { path, oldText, newText }, async () => {
+      const target = await readForEdit(path);
+      if ('ok' in target) return target;
+      const decoded = decodeText(target.bytes, ctx.settings.maxFileBytes);
+      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.message}`));
+      const result = applyEdit(decoded.file.text, { oldText, newText });
+      if (!result.ok) return failed(toolError(`str_replace in ${target.rel} failed (${result.reason}): ${result.message}`, 'view the file and retry with text copied from it'));
+      const after = encodeText(result.text, decoded.file.bom);
+      if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
+      const r = await commitWrite(target.rel, target.bytes, after, target.mode, `edit ${target.rel}`);
+      if (!r.ok) return r;
+      const how = result.strategy === 'exact' ? '' : ` (matched ignoring ${result.strategy.replace('_', ' ')})`;
+      return { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.file.text, result.text)}` };
+    });
+
+  const insert = (path: string, afterLine: number, text: string): Promise<ToolOutcome> =>
+    recorder.call('insert', { path, afterLine, text }, async () => {
+      const target = await readForEdit(path);
+      if ('ok' in target) return target;
+      const decoded = decodeText(target.bytes, ctx.settings.maxFileBytes);
+      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.message}`));
+      const { text: original, eol } = decoded.file;
+      const lineCount = original.length === 0 ? 0 : original.split('\n').length - (decoded.file.finalNewline ? 1 : 0);
+      if (!Number.isInteger(afterLine) || afterLine < 0 || afterLine > lineCount) {
+        return failed(toolError(`insert_line ${afterLine} is out of range: ${target.rel} has ${lineCount} lines (use 0 to insert at the top)`));
+      }
+      let offset = 0;
+      for (let n = 0; n < afterLine; n++) {
+        const nl = original.indexOf('\n', offset);
+        offset = nl === -1 ? original.length : nl + 1;
+      }
+      let piece = toEol(text, eol);
+      if (!piece.endsWith(eol)) piece += eol;
+      // Appending to a file without a final newline: keep it without one.
+      if (offset === original.length && original.length > 0 && !decoded.file.finalNewline) piece = eol + piece.slice(0, -eol.length);
+      const next = original.slice(0, offset) + piece + original.slice(offset);
+      const r = await commitWrite(target.rel, target.bytes, encodeText(next, decoded.file.bom), target.mode, `insert into ${target.rel}`);
+      return r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r;
+    });
+
+  const bash = (command: string): Promise<ToolOutcome> =>
+    recorder.call('bash', { command }, async () => {
+      const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
+      const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
+      const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
+      const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.' }, () =>
+        ctx.terminal.run({ command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env } }, ctx.signal),
+      );
+      if (!outcome.ok) return failed(outcome.failure);
+      const run = outcome.value;
+      commands.push(run);
+      const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
+      const output = `${head}\n${run.output}`;
+      if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: { files: [], commands: [run] } });
+      if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
+        return { ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: { files: [], commands: [run] } }), output: `timeout: ${output}` };
+      }
+      return { ok: true, output };
+    });
+
+  const sideEffects = (): SideEffects => ({
+    files: [...files.entries()].map(([path, f]): FileChange => ({
+      path,
+      change: f.afterHash === null ? 'deleted' : f.beforeHash === null ? 'created' : 'modified',
+      beforeHash: f.beforeHash,
+      afterHash: f.afterHash,
+    })),
+    commands: [...commands],
+  });
+
+  return { ...reads, create, strReplace, insert, bash, sideEffects, policy };
+}

@@ -1,0 +1,208 @@
+/**
+ * The Workspace port on the local file system. Paths are workspace-relative and re-checked here (syntax and
+ * realpath containment) even though the policy already checked them: an adapter must not be the hole.
+ *
+ * applyWrites is all-or-nothing, including across a crash:
+ *   1. prepare — every new content goes to a temp file next to its target (same file system, so rename is
+ *      atomic), mode set, fsynced; parent directories created as needed;
+ *   2. journal — the plan (target, temp, backup, existed) is written and fsynced;
+ *   3. commit  — each existing target is renamed to a backup, each temp renamed onto its target;
+ *      any failure rolls every finished rename back;
+ *   4. the journal is marked committed, then backups are removed and the journal deleted.
+ * `recover()` (run on construction by `NodeWorkspace.open`) rolls an uncommitted journal back and a
+ * committed one forward, so a crash at any point leaves all old or all new content, never a mix.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as fsSync from 'node:fs';
+import * as nodePath from 'node:path';
+import type { DirEntry, FileStat, FileWrite, Workspace } from '../core/ports';
+import { nodePolicyFs } from '../core/tools/policyFs';
+import { resolveWorkspacePath } from '../core/tools/workspacePath';
+
+interface JournalEntry {
+  target: string;
+  temp: string | null;
+  backup: string;
+  existed: boolean;
+}
+
+interface Journal {
+  label: string;
+  committed: boolean;
+  entries: JournalEntry[];
+}
+
+export interface NodeWorkspaceOptions {
+  /** Where write journals live (default `<root>/.plan-execute/journal`). */
+  journalDir?: string;
+}
+
+function kindOf(s: fsSync.Stats): FileStat['kind'] {
+  return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeDurable(path: string, data: Uint8Array | string, mode?: number): Promise<void> {
+  const handle = await fs.open(path, 'wx', mode ?? 0o644);
+  try {
+    await handle.writeFile(data);
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export class NodeWorkspace implements Workspace {
+  readonly root: string;
+  readonly #journalDir: string;
+
+  constructor(root: string, options: NodeWorkspaceOptions = {}) {
+    this.root = fsSync.realpathSync.native(nodePath.resolve(root));
+    this.#journalDir = options.journalDir ?? nodePath.join(this.root, '.plan-execute', 'journal');
+  }
+
+  /** Constructs and recovers any write batch a crash interrupted. */
+  static async open(root: string, options: NodeWorkspaceOptions = {}): Promise<NodeWorkspace> {
+    const ws = new NodeWorkspace(root, options);
+    await ws.recover();
+    return ws;
+  }
+
+  #abs(rel: string): string {
+    const r = resolveWorkspacePath(this.root, rel, nodePolicyFs);
+    if (!r.ok) throw new Error(`refused path ${JSON.stringify(rel)}: ${r.reason} (${r.rule})`);
+    return r.abs;
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await fs.readFile(this.#abs(path)));
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    try {
+      const s = await fs.lstat(this.#abs(path));
+      return { kind: kindOf(s), size: s.size, mode: s.mode & 0o7777 };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw err;
+    }
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    const entries = await fs.readdir(this.#abs(path), { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other' }));
+  }
+
+  async applyWrites(writes: FileWrite[], label: string): Promise<void> {
+    const seen = new Set<string>();
+    const plans: { write: FileWrite; abs: string }[] = [];
+    for (const write of writes) {
+      const abs = this.#abs(write.path);
+      if (abs === this.root) throw new Error('the workspace root cannot be written');
+      if (seen.has(abs)) throw new Error(`${write.path} appears twice in one batch`);
+      seen.add(abs);
+      plans.push({ write, abs });
+    }
+    const tag = randomBytes(6).toString('hex');
+    const entries: JournalEntry[] = [];
+    try {
+      for (const { write, abs } of plans) {
+        const prior = await fs.lstat(abs).catch(() => undefined);
+        if (prior?.isDirectory()) throw new Error(`${write.path} is a directory`);
+        const dir = nodePath.dirname(abs);
+        const base = nodePath.basename(abs);
+        let temp: string | null = null;
+        if (write.content !== null) {
+          await fs.mkdir(dir, { recursive: true });
+          temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
+          const mode = write.mode ?? (prior && !prior.isSymbolicLink() ? prior.mode & 0o7777 : 0o644);
+          entries.push({ target: abs, temp, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: prior !== undefined });
+          await writeDurable(temp, write.content, mode);
+        } else if (prior) {
+          entries.push({ target: abs, temp: null, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: true });
+        }
+      }
+    } catch (err) {
+      await Promise.all(entries.map((e) => (e.temp ? fs.rm(e.temp, { force: true }) : undefined)));
+      throw err;
+    }
+    if (entries.length === 0) return;
+
+    await fs.mkdir(this.#journalDir, { recursive: true });
+    const journalPath = nodePath.join(this.#journalDir, `${tag}.json`);
+    await this.#writeJournal(journalPath, { label, committed: false, entries });
+    try {
+      for (const e of entries) {
+        if (e.existed) await fs.rename(e.target, e.backup);
+        if (e.temp) await fs.rename(e.temp, e.target);
+      }
+    } catch (err) {
+      await this.#rollBack(entries);
+      await fs.rm(journalPath, { force: true });
+      throw err;
+    }
+    await this.#writeJournal(journalPath, { label, committed: true, entries });
+    await this.#rollForward(entries);
+    await fs.rm(journalPath, { force: true });
+  }
+
+  /** Finishes or undoes batches interrupted by a crash; returns how many it found. */
+  async recover(): Promise<number> {
+    let names: string[];
+    try {
+      names = (await fs.readdir(this.#journalDir)).filter((n) => n.endsWith('.json'));
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      const p = nodePath.join(this.#journalDir, name);
+      let journal: Journal;
+      try {
+        journal = JSON.parse(await fs.readFile(p, 'utf8')) as Journal;
+      } catch {
+        await fs.rm(p, { force: true }); // torn before it was durable: nothing was renamed yet
+        continue;
+      }
+      const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => x.startsWith(this.root + nodePath.sep)));
+      if (!inside) throw new Error(`journal ${p} names paths outside the workspace; refusing to recover it`);
+      if (journal.committed) await this.#rollForward(journal.entries);
+      else await this.#rollBack(journal.entries);
+      await fs.rm(p, { force: true });
+    }
+    return names.length;
+  }
+
+  async #writeJournal(path: string, journal: Journal): Promise<void> {
+    const temp = `${path}.${randomBytes(3).toString('hex')}.tmp`;
+    await writeDurable(temp, JSON.stringify(journal));
+    await fs.rename(temp, path);
+  }
+
+  async #rollBack(entries: JournalEntry[]): Promise<void> {
+    for (const e of [...entries].reverse()) {
+      if (await exists(e.backup)) {
+        await fs.rename(e.backup, e.target); // old content back over the new (or into the gap)
+      } else if (!e.existed && e.temp && !(await exists(e.temp)) && (await exists(e.target))) {
+        await fs.rm(e.target, { force: true }); // a created file whose temp was already renamed into place
+      }
+      if (e.temp) await fs.rm(e.temp, { force: true });
+    }
+  }
+
+  async #rollForward(entries: JournalEntry[]): Promise<void> {
+    for (const e of entries) {
+      await fs.rm(e.backup, { force: true });
+      if (e.temp) await fs.rm(e.temp, { force: true });
+    }
+  }
+}
