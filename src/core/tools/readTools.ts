@@ -20,7 +20,7 @@ export interface ToolEnv {
   gate: GateContext;
 }
 
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
+const SKIP_DIRS = new Set(['.git', 'node_modules', '.plan-execute']);
 const MAX_LIST_ENTRIES = 1000;
 const MAX_SEARCH_FILES = 5000;
 const MAX_SEARCH_MATCHES = 200;

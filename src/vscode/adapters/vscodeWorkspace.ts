@@ -1,0 +1,93 @@
+/**
+ * The Workspace port inside VS Code. Reads go to disk (through the Node adapter, with its path checks), so
+ * the executor sees exactly what commands will see. Writes go through ONE `WorkspaceEdit` per batch:
+ * existing text files are replaced as text edits (undoable with the editor's Undo, and open editors
+ * update in place), new files are `createFile` with contents, deletions `deleteFile`; the touched
+ * documents are then saved so commands run against the new content.
+ *
+ * A target open with unsaved changes is refused (the batch is not applied): overwriting the user's
+ * unsaved work, or writing a file that differs from the one the approval's diff showed, would be wrong.
+ * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
+ */
+import * as vscode from 'vscode';
+import type { DirEntry, FileStat, FileWrite, Workspace } from '../../core/ports';
+import { NodeWorkspace } from '../../node/nodeWorkspace';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Text for a document edit, or undefined when the bytes are not UTF-8 text (then the file is replaced whole). */
+function asDocumentText(bytes: Uint8Array): string | undefined {
+  try {
+    // ignoreBOM: false strips a leading BOM; the document keeps its own encoding (utf8 or utf8bom) on save.
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export class VscodeWorkspace implements Workspace {
+  readonly #disk: NodeWorkspace;
+
+  constructor(root: string) {
+    this.#disk = new NodeWorkspace(root);
+  }
+
+  /** Same as the Node adapter's `open`: recovers a journaled batch a crash interrupted. */
+  static async open(root: string): Promise<VscodeWorkspace> {
+    const ws = new VscodeWorkspace(root);
+    await ws.#disk.recover();
+    return ws;
+  }
+
+  get root(): string {
+    return this.#disk.root;
+  }
+
+  readFile(path: string): Promise<Uint8Array> {
+    return this.#disk.readFile(path);
+  }
+
+  stat(path: string): Promise<FileStat | undefined> {
+    return this.#disk.stat(path);
+  }
+
+  readDir(path: string): Promise<DirEntry[]> {
+    return this.#disk.readDir(path);
+  }
+
+  #uri(path: string): vscode.Uri {
+    // Resolution and containment are checked by the Node adapter; reuse it rather than re-deriving paths.
+    if (path.includes('\\') || path.split('/').includes('..') || path.startsWith('/')) throw new Error(`refused path ${JSON.stringify(path)}`);
+    return vscode.Uri.joinPath(vscode.Uri.file(this.root), ...path.split('/').filter((s) => s && s !== '.'));
+  }
+
+  async applyWrites(writes: FileWrite[], label: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
+    const toSave: vscode.TextDocument[] = [];
+    for (const write of writes) {
+      const stat = await this.#disk.stat(write.path); // throws on a path the Node adapter refuses (symlink escapes, …)
+      const uri = this.#uri(write.path);
+      if (stat?.kind === 'directory') throw new Error(`${write.path} is a directory`);
+      if (write.content === null) {
+        if (stat) edit.deleteFile(uri, { ignoreIfNotExists: true }, metadata);
+        continue;
+      }
+      const text = asDocumentText(write.content);
+      if (!stat || text === undefined) {
+        edit.createFile(uri, { overwrite: stat !== undefined, contents: write.content }, metadata);
+        continue;
+      }
+      const doc = await vscode.workspace.openTextDocument(uri);
+      if (doc.isDirty) throw new Error(`${write.path} has unsaved changes in the editor; save or revert them first`);
+      const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+      edit.replace(uri, whole, text, metadata);
+      toSave.push(doc);
+    }
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) throw new Error(`VS Code did not apply the edit "${label}"`);
+    for (const doc of toSave) {
+      if (!(await doc.save())) throw new Error(`${vscode.workspace.asRelativePath(doc.uri)} could not be saved`);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The executor sandbox inside a real VS Code: an approved step edit lands as one undoable WorkspaceEdit,
+ * a revert restores the checkpoint, and a command runs in a visible terminal whose exit code and output
+ * come back. Everything goes through createStepTools with the VS Code adapters, as a mission would.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
+import type { ApprovalDecision, ApprovalRequest, StepToolsContext } from '../../src/core/ports';
+import type { TraceEventBody } from '../../src/core/trace/events';
+import { revertStep } from '../../src/core/tools/checkpoints';
+import { createStepTools } from '../../src/core/tools/stepTools';
+import { FileStore } from '../../src/node/fileStore';
+import { VscodeTerminal } from '../../src/vscode/adapters/vscodeTerminal';
+import { VscodeWorkspace } from '../../src/vscode/adapters/vscodeWorkspace';
+
+interface Setup {
+  root: string;
+  events: TraceEventBody[];
+  requests: ApprovalRequest[];
+  ctx: StepToolsContext;
+  workspace: VscodeWorkspace;
+  store: FileStore;
+}
+
+async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(folder, 'pe-sandbox-')));
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.writeFileSync(path.join(root, 'src/greet.ts'), 'export function greet(name: string) {\n  return "hello " + name;\n}\n');
+  const workspace = await VscodeWorkspace.open(root);
+  const store = new FileStore(path.join(os.tmpdir(), `pe-store-${path.basename(root)}`));
+  const events: TraceEventBody[] = [];
+  const requests: ApprovalRequest[] = [];
+  const ctx: StepToolsContext = {
+    missionId: 'itest',
+    step: {
+      id: 's1', title: 'edit greet', why: '', required: true, dependsOn: [], kind: 'edit', instructions: '',
+      authority: { read: ['**'], edit: ['src/**'], commands: [] },
+      binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
+      risk: 'low', effort: 'small', modelTier: 'standard',
+    },
+    role: 'executor',
+    workspace,
+    terminal,
+    approver: {
+      request: async (r: ApprovalRequest): Promise<ApprovalDecision> => {
+        requests.push(r);
+        return { decision: 'approved', by: 'user' };
+      },
+    },
+    store,
+    clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    toolCalls: new ToolCallStore(),
+    record: async (e) => void events.push(e),
+    settings: { commandTimeoutMs: 20_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [] },
+    env: { PATH: process.env.PATH ?? '' },
+    signal: new AbortController().signal,
+  };
+  return { root, events, requests, ctx, workspace, store };
+}
+
+describe('sandbox: executor tools in VS Code', () => {
+  it('applies an approved step edit as one WorkspaceEdit that Undo reverts', async () => {
+    const s = await setup();
+    const file = path.join(s.root, 'src/greet.ts');
+    const original = fs.readFileSync(file, 'utf8');
+    const tools = createStepTools(s.ctx);
+    const r = await tools.strReplace('src/greet.ts', 'return "hello " + name;', 'return `hi ${name}`;');
+    assert.equal(r.ok, true, r.output);
+    assert.equal(s.requests.length, 1, 'one approval was asked');
+    const decidedAt = s.events.findIndex((e) => e.type === 'approval_decided');
+    assert.ok(decidedAt >= 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), original.replace('"hello " + name', '`hi ${name}`'), 'the edit is saved to disk');
+
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    assert.equal(doc.getText(), fs.readFileSync(file, 'utf8'));
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), original, 'Undo restored the text from before the step edit');
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('reverts a step to its checkpoint', async () => {
+    const s = await setup();
+    const file = path.join(s.root, 'src/greet.ts');
+    const original = fs.readFileSync(file, 'utf8');
+    const tools = createStepTools(s.ctx);
+    assert.equal((await tools.strReplace('src/greet.ts', '"hello "', '"bye "')).ok, true);
+    assert.equal((await tools.create('src/new/added.ts', 'export const added = 1;\n')).ok, true);
+    assert.notEqual(fs.readFileSync(file, 'utf8'), original);
+    const files = tools.sideEffects().files;
+    assert.deepEqual(files.map((f) => f.change).sort(), ['created', 'modified']);
+
+    const reverted = await revertStep(s.workspace, s.store, files, { label: 'Revert s1' });
+    assert.equal(reverted.ok, true, JSON.stringify(reverted));
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.equal(fs.existsSync(path.join(s.root, 'src/new/added.ts')), false);
+  });
+
+  it('runs a command in a visible terminal and returns its exit code and output', async () => {
+    const terminal = new VscodeTerminal();
+    const s = await setup(terminal);
+    const script = 'console.log("from the sandbox"); console.error("on stderr"); process.exit(3)';
+    const run = await terminal.run(
+      {
+        command: 'node -e <script>',
+        argv: [process.execPath, '-e', script],
+        cwd: s.root,
+        timeoutMs: 20_000,
+        maxOutputBytes: 10_000,
+        env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
+      },
+      new AbortController().signal,
+    );
+    assert.equal(run.exitCode, 3, run.output);
+    assert.match(run.output, /from the sandbox/);
+    assert.match(run.output, /on stderr/);
+    assert.ok(terminal.lastTerminal, 'a terminal was created');
+    assert.ok(vscode.window.terminals.includes(terminal.lastTerminal), 'the terminal is listed in the window');
+    assert.match(terminal.lastTerminal.name, /Plan & Execute/);
+    terminal.dispose();
+  });
+
+  it('stops the command when it is cancelled, and says so', async () => {
+    const terminal = new VscodeTerminal();
+    const s = await setup(terminal);
+    const ac = new AbortController();
+    const pending = terminal.run(
+      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' } },
+      ac.signal,
+    );
+    setTimeout(() => ac.abort(), 500);
+    const run = await pending;
+    assert.notEqual(run.signal, null);
+    assert.ok(run.durationMs < 10_000);
+    terminal.dispose();
+  });
+});
