@@ -1,0 +1,103 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
+import { e2eScenario } from '../e2e-mission/scenario';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(cli: string, args: string[], env: Record<string, string>, stdin = ''): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdin.end(stdin);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the CLI binary (bundled like dist/cli.js)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let cli: string;
+  let server: MessagesServer | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pe-cli-'));
+    cli = join(dir, 'cli.js');
+    await build({ entryPoints: ['src/node/cli.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: cli, logLevel: 'silent' });
+    const template = join(dir, 'template');
+    mkdirSync(join(template, 'src'), { recursive: true });
+    writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');
+    writeFileSync(join(template, 'src', 'index.js'), "console.log('start');\n");
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const fresh = (name: string): string => {
+    const ws = join(dir, name);
+    cpSync(join(dir, 'template'), ws, { recursive: true });
+    return ws;
+  };
+
+  it('runs a mission, reports on stdout, progress on stderr, exit 0; then replays it from the trace', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 20 }) });
+    const ws = fresh('run1');
+    const trace = join(dir, 'run1.jsonl');
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url };
+    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /: succeeded/);
+    assert.match(run.stdout, /Every required step succeeded/);
+    assert.match(run.stderr, /s1: running/);
+    assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /greet/);
+    const modelCalls = server.requests.length;
+
+    const replayWs = fresh('replay1');
+    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', replayWs], { PATH: process.env.PATH ?? '' });
+    assert.equal(replay.code, 0, replay.stderr + replay.stdout);
+    assert.equal(server.requests.length, modelCalls, 'the replay never called the API');
+    assert.match(readFileSync(join(replayWs, 'src', 'index.js'), 'utf8'), /farewell/);
+  });
+
+  it('asks for plan approval on the terminal in ask mode, and a rejection exits 1 with no file touched', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario() });
+    const ws = fresh('ask1');
+    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /Approve this plan\?/);
+    assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
+  });
+
+  it('fails loudly when a replay diverges from its recording', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
+    const ws = fresh('run2');
+    const trace = join(dir, 'run2.jsonl');
+    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    assert.equal(run.code, 0, run.stderr);
+    const changed = fresh('replay2');
+    writeFileSync(join(changed, 'EXTRA.md'), 'a file the recorded workspace did not have\n');
+    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
+    assert.equal(replay.code, 3);
+    assert.match(replay.stderr, /REPLAY DIVERGED: planner call differs/);
+  });
+
+  it('explains a bad command line and exits 2', async () => {
+    const run = await runCli(cli, ['run', '--task', 'x'], {});
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /run needs --workspace DIR/);
+    assert.match(run.stderr, /usage:/);
+  });
+});
