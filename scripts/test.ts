@@ -122,7 +122,16 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
     case 'e2e':
       return mochaTier(
         name,
-        ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '180000', '--recursive', '--extension', 'e2e.ts', 'test/e2e'],
+        [
+          '--no-config', '--no-package',
+          '--require', 'tsx/cjs',
+          '--require', join(repoRoot, 'test', 'e2e', 'support', 'rootHooks.ts'),
+          '--timeout', '180000',
+          // Exit when the tests are done even if a test left a handle open; the exit handler still ends
+          // every process group the tests started.
+          '--exit',
+          '--recursive', '--extension', 'e2e.ts', 'test/e2e',
+        ],
         grep,
       );
   }

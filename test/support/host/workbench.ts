@@ -3,7 +3,7 @@
  * process group (so it and its renderers die with the run), and Playwright attaches over CDP; Playwright
  * never owns the browser process, so its exit handling cannot leave one behind.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
@@ -74,6 +74,7 @@ export async function openWorkbench(host: CodeServer, options: WorkbenchOptions)
     closed = true;
     await browser?.close().catch(() => undefined);
     await proc.stop(2000);
+    killStragglers(profile);
     rmSync(profile, { recursive: true, force: true });
   };
   try {
@@ -116,4 +117,25 @@ function devToolsEndpoint(stderr: NodeJS.ReadableStream | null, exited: Promise<
       reject(new Error(`Chromium exited (${status}) before it was ready:\n${seen}`));
     });
   });
+}
+
+/**
+ * Chromium's crash handler detaches into its own session, outside the group we kill. It exits by itself
+ * once Chromium is gone (seen here), but a run must not rely on that: anything still naming our private
+ * profile directory on its command line is ours, and is killed.
+ */
+function killStragglers(profile: string): void {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return; // no procfs (not Linux): nothing to scan
+  }
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // The process ended while we looked, or is not ours to read.
+    }
+  }
 }

@@ -1,0 +1,98 @@
+/**
+ * Mocha glue for E2E tests. One code-server serves the whole E2E run (starting it costs seconds); every
+ * `useWorkbench()` block gets its own fresh workspace copy and its own Chromium, opened before its tests
+ * and closed after them.
+ *
+ *   describe('my feature (E2E)', () => {
+ *     const session = useWorkbench();
+ *     it('does something visible', async () => {
+ *       await session.page.keyboard.press('F1');
+ *       const frame = await session.sidebarFrame();
+ *     });
+ *   });
+ */
+import type { Frame, Page } from 'playwright-core';
+import { startCodeServer, type CodeServer, type CodeServerOptions } from '../../support/host/codeServer';
+import { findWebviewFrame } from '../../support/host/webviewFrame';
+import { openWorkbench, type Workbench } from '../../support/host/workbench';
+import { copyWorkspace, type TempWorkspace } from '../../support/host/workspace';
+
+let shared: Promise<CodeServer> | undefined;
+
+/** The code-server shared by this E2E run, started on first use. */
+export function sharedHost(options: CodeServerOptions = {}): Promise<CodeServer> {
+  shared ??= startCodeServer(options);
+  return shared;
+}
+
+/** Stops the shared host (the root hook calls this; process exit would kill it anyway). */
+export async function stopSharedHost(): Promise<void> {
+  const host = shared;
+  shared = undefined;
+  if (host) await (await host.catch(() => undefined))?.stop();
+}
+
+export interface SessionOptions {
+  /** The workspace to copy (default: the integration fixture). */
+  workspace?: string;
+  /** Browser viewport (default 1400×900). */
+  viewport?: { width: number; height: number };
+}
+
+export interface Session {
+  readonly page: Page;
+  readonly workbench: Workbench;
+  /** Absolute path of this block's workspace copy. */
+  readonly workspace: string;
+  /** Opens the Plan & Execute sidebar and returns the frame holding its `#app` root, once rendered. */
+  sidebarFrame(): Promise<Frame>;
+}
+
+/** Registers before/after hooks that open a fresh workbench for the enclosing `describe`. */
+export function useWorkbench(options: SessionOptions = {}): Session {
+  let workbench: Workbench | undefined;
+  let workspace: TempWorkspace | undefined;
+
+  before(async function () {
+    this.timeout(180_000);
+    const host = await sharedHost();
+    workspace = copyWorkspace(options.workspace);
+    workbench = await openWorkbench(host, { folder: workspace.path, ...(options.viewport ? { viewport: options.viewport } : {}) });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workspace?.remove();
+    workbench = undefined;
+    workspace = undefined;
+  });
+
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is only available inside the tests of a useWorkbench() block`);
+    return value;
+  };
+
+  return {
+    get page() {
+      return need(workbench, 'page').page;
+    },
+    get workbench() {
+      return need(workbench, 'workbench');
+    },
+    get workspace() {
+      return need(workspace, 'workspace').path;
+    },
+    async sidebarFrame() {
+      const page = need(workbench, 'page').page;
+      // The activity-bar entry exists once the extension's contributions are in. Clicking the entry of the
+      // container already shown would hide the sidebar, so click only when it is not the checked one.
+      const item = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Plan & Execute"]') }).first();
+      await item.waitFor({ state: 'visible', timeout: 60_000 });
+      if (!(await item.evaluate((element) => element.classList.contains('checked')))) await item.click();
+      const frame = await findWebviewFrame(page, '#app', { timeoutMs: 60_000 });
+      // Rendered means the host answered `ready` with a snapshot and the app drew it.
+      await frame.waitForSelector('#app > *', { timeout: 60_000 });
+      return frame;
+    },
+  };
+}
