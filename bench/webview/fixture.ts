@@ -59,6 +59,7 @@ export function syntheticState(steps: number, rev = 1): SidebarState {
       { kind: 'write', requestId: 'r1', stepId: 's1', why: 'add foo()', path: 'src/module1.ts', change: 'modified' },
       { kind: 'command', requestId: 'r2', stepId: 's3', why: 'run the tests', command: 'npm test', cwd: '/work/app' },
     ],
+    planAwaitingApproval: null,
     rules: [{ id: 'rule-1', kind: 'write', pattern: 'test/**' }],
     taskPrefill: null,
   };

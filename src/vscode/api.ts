@@ -29,4 +29,8 @@ export interface PlanExecuteTestHooks {
   restoreFromStore(): Promise<boolean>;
   /** Recent lines written to the "Plan & Execute" log channel. */
   recentLog(): string;
+  /** Stores the API key in SecretStorage exactly as "Set Anthropic API Key" does (empty removes it). */
+  setApiKey(key: string): Promise<void>;
+  /** Resolves when the sidebar state satisfies `predicate` (checked after every change), or rejects after `timeoutMs`. */
+  waitForState(predicate: (state: SidebarState) => boolean, timeoutMs: number): Promise<SidebarState>;
 }

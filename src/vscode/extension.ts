@@ -4,11 +4,13 @@
  */
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from './api';
+import type { SidebarState } from '../webview/protocol';
 import { VsCodeApprover } from './approvals/vscodeApprover';
 import { registerCommands } from './commands';
 import { BLOB_SCHEME, BlobContentProvider } from './diff/blobDiff';
 import { TeeLog } from './log';
-import { createEngine } from './mission/coreEngine';
+import { windowAdapters } from './mission/adapters';
+import { createCoreEngine } from './mission/coreEngine';
 import { MissionController } from './mission/missionController';
 import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
 import { createMissionStore } from './mission/missionStore';
@@ -24,9 +26,14 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   const apiKeys = new ApiKeyStore(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const trusted = (): boolean => vscode.workspace.isTrusted;
-  const approver = new VsCodeApprover(() => model.changed(), trusted);
+  const approveMode = (): 'ask' | 'plan' | 'all' => vscode.workspace.getConfiguration('planExecute').get<'ask' | 'plan' | 'all'>('approvalMode', 'ask');
+  const approver = new VsCodeApprover(() => model.changed(), trusted, () => approveMode() === 'plan');
   const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted, hasApiKey: () => apiKeys.hasKey });
-  const engine = createEngine();
+  const engine = createCoreEngine({
+    adapters: windowAdapters,
+    approveMode,
+    consentToRerun: async (ids) => (await vscode.window.showWarningMessage(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, { modal: true }, 'Run again')) === 'Run again',
+  });
   const baseURL = (): string | undefined => vscode.workspace.getConfiguration('planExecute').get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
   const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
   const notify = (level: 'info' | 'warning' | 'error', message: string): void => {
@@ -88,8 +95,31 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
         return restored;
       },
       recentLog: () => log.recent(),
+      setApiKey: (key) => apiKeys.set(key),
+      waitForState: (predicate, timeoutMs) => waitForState(model, predicate, timeoutMs),
     },
   };
+}
+
+/** Test helper: the first state (now or after a change) that satisfies `predicate`. */
+function waitForState(model: SidebarModel, predicate: (s: SidebarState) => boolean, timeoutMs: number): Promise<SidebarState> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const check = (state: SidebarState): void => {
+      if (done || !predicate(state)) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe?.();
+      resolve(state);
+    };
+    const timer = setTimeout(() => {
+      done = true;
+      unsubscribe?.();
+      reject(new Error(`the sidebar state did not reach the expected condition in ${timeoutMs} ms; last: ${JSON.stringify(model.peek()).slice(0, 2000)}`));
+    }, timeoutMs);
+    const unsubscribe: (() => void) | undefined = model.onDidChange(check);
+    check(model.peek());
+  });
 }
 
 export function deactivate(): void {

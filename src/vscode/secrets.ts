@@ -42,6 +42,11 @@ export class ApiKeyStore implements vscode.Disposable {
       placeHolder: 'sk-ant-…',
     });
     if (value === undefined) return;
+    await this.set(value);
+  }
+
+  /** Stores (or, when empty, removes) the key in SecretStorage. */
+  async set(value: string): Promise<void> {
     if (value.trim() === '') await this.secrets.delete(SECRET_KEY);
     else await this.secrets.store(SECRET_KEY, value.trim());
     await this.load();

@@ -97,6 +97,8 @@ export const SidebarStateSchema = z.object({
   busy: z.object({ label: Text }).nullable(),
   mission: MissionViewSchema.nullable(),
   approvals: z.array(ApprovalViewSchema),
+  /** The plan version the engine is waiting to have approved (null: none is waiting). */
+  planAwaitingApproval: z.number().int().nullable(),
   rules: z.array(ApprovalRuleSchema),
   /** Text to prefill the task box with (the editor selection when the command ran). */
   taskPrefill: Text.nullable(),

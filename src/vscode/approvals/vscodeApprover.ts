@@ -82,6 +82,19 @@ export class VsCodeApprover implements Approver {
     return undefined;
   }
 
+  /**
+   * The pending plan approval for `version`, waiting up to `timeoutMs` for the engine to ask (right after
+   * an edit, the engine withdraws the old request and asks again for the new version).
+   */
+  async waitForPlan(version: number, timeoutMs: number): Promise<Extract<ApprovalRequest, { kind: 'plan' }> | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const pending = this.pendingPlan();
+      if (pending?.plan.version === version || Date.now() >= deadline) return pending?.plan.version === version ? pending : undefined;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** Cards for the sidebar (plan approval is shown as the plan's Approve button instead). */
   views(): ApprovalView[] {
     const out: ApprovalView[] = [];

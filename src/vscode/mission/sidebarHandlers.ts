@@ -39,11 +39,13 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
   };
   return {
     runTask: async (m) => report(await d.controller.start(m.task)),
-    approvePlan: (m) => {
-      const pending = d.approver.pendingPlan();
+    approvePlan: async (m) => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
-      if (!pending) return d.notify('warning', 'No plan is waiting for approval.');
-      if (pending.plan.version !== m.version) return d.notify('warning', `Plan v${m.version} is no longer current (v${pending.plan.version} is). Review it and approve again.`);
+      const pending = await d.approver.waitForPlan(m.version, 5_000);
+      if (!pending) {
+        const current = d.approver.pendingPlan()?.plan.version;
+        return d.notify('warning', current ? `Plan v${m.version} is no longer current (v${current} is). Review it and approve again.` : 'No plan is waiting for approval.');
+      }
       d.approver.decide(pending.id, { decision: 'approved', by: 'user' });
     },
     editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),

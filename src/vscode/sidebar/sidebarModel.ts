@@ -36,8 +36,12 @@ export class SidebarModel {
   }
 
   /** Called after every change; listeners (status bar, tests) see the same snapshot the webview gets. */
-  onDidChange(listener: (state: SidebarState) => void): void {
+  onDidChange(listener: (state: SidebarState) => void): () => void {
     this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   changed(): void {
@@ -77,6 +81,7 @@ export class SidebarModel {
       busy: this.busy ? { label: this.busy } : null,
       mission: this.mission,
       approvals: approver.views(),
+      planAwaitingApproval: approver.pendingPlan()?.plan.version ?? null,
       rules: approver.listRules(),
       taskPrefill: this.taskPrefill,
     };

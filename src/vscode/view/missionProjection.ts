@@ -75,7 +75,21 @@ function applyPlan(view: MissionView, plan: Plan): void {
   const dropped = view.steps
     .filter((s) => !kept.has(s.id))
     .map((s): StepView => (s.status === 'succeeded' ? s : { ...s, status: 'replaced', statusReason: `not in plan v${plan.version}` }));
-  view.steps = [...dropped.filter((s) => s.status === 'succeeded' || s.attempt > 0), ...next];
+  // A dropped step that ran stays where it was, right after the step that preceded it before.
+  const oldOrder = view.steps.map((s) => s.id);
+  const result = [...next];
+  for (const d of dropped.filter((s) => s.status === 'succeeded' || s.attempt > 0)) {
+    let insertAt = 0;
+    for (let k = oldOrder.indexOf(d.id) - 1; k >= 0; k--) {
+      const j = result.findIndex((s) => s.id === oldOrder[k]);
+      if (j >= 0) {
+        insertAt = j + 1;
+        break;
+      }
+    }
+    result.splice(insertAt, 0, d);
+  }
+  view.steps = result;
   view.goal = plan.goal;
   view.assumptions = plan.assumptions;
   view.constraints = plan.constraints;

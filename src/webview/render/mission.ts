@@ -134,7 +134,12 @@ export function renderPlanActions(ctx: RenderContext): HTMLElement | null {
     h(
       'div',
       { className: 'row approve-row' },
-      button('Approve plan & run', () => ctx.post({ type: 'approvePlan', version: m.planVersion ?? 1 }), { icon: 'play', testId: 'approve-plan', disabled: !ctx.state.trusted }),
+      button('Approve plan & run', () => ctx.post({ type: 'approvePlan', version: m.planVersion ?? 1 }), {
+        icon: 'play',
+        testId: 'approve-plan',
+        disabled: !ctx.state.trusted || ctx.state.planAwaitingApproval !== m.planVersion,
+      }),
+      !ctx.state.trusted ? h('span', { className: 'muted' }, 'Trust the workspace to run the plan.') : null,
     ),
   );
 }
