@@ -1,4 +1,7 @@
-/** The status-bar item: mission phase, steps done/total, cost so far. Click → the sidebar. */
+/**
+ * The status-bar item (mission phase, steps done/total, cost so far; click → the sidebar) and the
+ * `planExecute.missionActive` context key that shows the Cancel button and palette entry.
+ */
 import * as vscode from 'vscode';
 import type { MissionView } from '../webview/protocol';
 import { stepCounts } from './view/missionProjection';
@@ -11,7 +14,14 @@ export class MissionStatusBar implements vscode.Disposable {
     this.item.command = 'planExecute.sidebar.focus';
   }
 
+  private active: boolean | undefined;
+
   update(mission: MissionView | null, busy: string | null): void {
+    const active = busy !== null || (mission !== null && mission.live && !['succeeded', 'failed', 'cancelled'].includes(mission.phase));
+    if (active !== this.active) {
+      this.active = active;
+      void vscode.commands.executeCommand('setContext', 'planExecute.missionActive', active);
+    }
     if (!mission && !busy) {
       this.item.hide();
       return;
