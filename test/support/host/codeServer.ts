@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCodeServer } from './installCodeServer';
-import { spawnGroup } from './processGroups';
+import { removeOnExit, spawnGroup } from './processGroups';
 import type { Log } from './systemPackages';
 
 /** User settings for a quiet, deterministic workbench. Workspace trust is off unless a test turns it on. */
@@ -52,6 +52,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const log = options.log ?? ((line: string) => process.stderr.write(`[host] ${line}\n`));
   const entry = await ensureCodeServer({ log });
   const tmp = mkdtempSync(join(tmpdir(), 'plan-execute-host-'));
+  const forgetTmp = removeOnExit(tmp);
   const userDataDir = join(tmp, 'user-data');
   const extensionsDir = join(tmp, 'extensions');
   const configDir = join(tmp, 'config');
@@ -91,6 +92,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     await server.stop();
     logStream.end();
     if (!process.env.PLAN_EXECUTE_KEEP_HOST_DIRS) rmSync(tmp, { recursive: true, force: true });
+    forgetTmp();
   };
 
   try {

@@ -5,6 +5,7 @@
  * on an exception, or on SIGINT/SIGTERM/SIGHUP — so nothing outlives the run that started it.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 const live = new Set<number>();
 let handlersInstalled = false;
@@ -73,6 +74,24 @@ export function killAllGroups(): void {
   live.clear();
 }
 
+const exitPaths = new Set<string>();
+
+/**
+ * Removes `path` (recursively) when this process exits, after the groups are killed — for temporary
+ * directories whose owner might be interrupted before its own clean-up. Returns the way to cancel that.
+ */
+export function removeOnExit(path: string): () => void {
+  installExitHandlers();
+  exitPaths.add(path);
+  return () => exitPaths.delete(path);
+}
+
+function removeExitPaths(): void {
+  if (process.env.PLAN_EXECUTE_KEEP_HOST_DIRS) return;
+  for (const path of exitPaths) rmSync(path, { recursive: true, force: true });
+  exitPaths.clear();
+}
+
 /** Process groups started by this process that are still running (for tests of the harness itself). */
 export function liveGroups(): number[] {
   return [...live];
@@ -83,7 +102,10 @@ const exitPromises = new Map<number, Promise<number | string>>();
 function installExitHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
-  process.on('exit', killAllGroups);
+  process.on('exit', () => {
+    killAllGroups();
+    removeExitPaths();
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       process.stderr.write(`\n${signal}: stopping ${live.size} process group(s) started by this run\n`);

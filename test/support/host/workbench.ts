@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import type { CodeServer } from './codeServer';
 import { chromiumPath, repoRoot } from './hostPaths';
-import { spawnGroup } from './processGroups';
+import { removeOnExit, spawnGroup } from './processGroups';
 
 /** Flags from DESIGN.md: without the networking ones Chromium keeps dialling hosts this network refuses. */
 export const CHROMIUM_FLAGS: readonly string[] = [
@@ -60,6 +60,7 @@ export function workbenchUrl(host: CodeServer, options: WorkbenchOptions): strin
 /** Starts Chromium, attaches Playwright, and loads the workbench (waits for `.monaco-workbench`). */
 export async function openWorkbench(host: CodeServer, options: WorkbenchOptions): Promise<Workbench> {
   const profile = mkdtempSync(join(tmpdir(), 'plan-execute-chromium-'));
+  const forgetProfile = removeOnExit(profile);
   const viewport = options.viewport ?? { width: 1400, height: 900 };
   const proc = spawnGroup(
     chromiumPath(),
@@ -76,6 +77,7 @@ export async function openWorkbench(host: CodeServer, options: WorkbenchOptions)
     await proc.stop(2000);
     killStragglers(profile);
     rmSync(profile, { recursive: true, force: true });
+    forgetProfile();
   };
   try {
     const endpoint = await devToolsEndpoint(proc.child.stderr, proc.exited);

@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from './hostPaths';
+import { removeOnExit } from './processGroups';
 
 /** The workspace the integration tier opens by default. */
 export const DEFAULT_FIXTURE = join(repoRoot, 'test', 'support', 'host', 'fixtureWorkspace');
@@ -22,10 +23,12 @@ export function copyWorkspace(source: string = DEFAULT_FIXTURE): TempWorkspace {
   const parent = realpathSync(mkdtempSync(join(tmpdir(), 'plan-execute-ws-')));
   const path = join(parent, basename(source));
   cpSync(source, path, { recursive: true });
+  const forget = removeOnExit(parent);
   return {
     path,
     remove: () => {
       if (!process.env.PLAN_EXECUTE_KEEP_HOST_DIRS) rmSync(parent, { recursive: true, force: true });
+      forget();
     },
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * `npm start`: build, copy the demo workspace to a temporary folder (the demo in the repository stays
+ * clean), and open VS Code on it with this extension loaded from the working tree:
+ *   - desktop VS Code (`code --extensionDevelopmentPath`) when `code` is on PATH;
+ *   - otherwise code-server on a free loopback port, with the URL printed for a browser.
+ * Stays in the foreground until Ctrl-C (or until the desktop window closes), then cleans up.
+ *
+ *   PLAN_EXECUTE_START=code-server npm start   use code-server even when `code` is on PATH
+ *   npm start -- --check                       (code-server) open the URL in headless Chromium, open the
+ *                                              sidebar, save test-results/start.png, and exit: proves the
+ *                                              printed workbench works without a person at the browser
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCodeServer } from '../test/support/host/codeServer';
+import { onPath, repoRoot } from '../test/support/host/hostPaths';
+import { spawnGroup } from '../test/support/host/processGroups';
+import { findWebviewFrame } from '../test/support/host/webviewFrame';
+import { openWorkbench, workbenchUrl } from '../test/support/host/workbench';
+import { copyWorkspace, DEMO_WORKSPACE } from '../test/support/host/workspace';
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  const check = process.argv.includes('--check');
+  const build = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) return build.status ?? 1;
+
+  // Removed at exit, also after Ctrl-C (processGroups' exit handler).
+  const workspace = copyWorkspace(DEMO_WORKSPACE);
+
+  const code = onPath('code');
+  if (code && process.env.PLAN_EXECUTE_START !== 'code-server' && !check) {
+    say(`Opening VS Code (${code}) on ${workspace.path} with the extension from ${repoRoot}`);
+    say('Close the window (or press Ctrl-C here) to finish.');
+    const desktop = spawnGroup(code, ['--new-window', '--wait', `--extensionDevelopmentPath=${repoRoot}`, workspace.path], { stdio: 'inherit' });
+    const status = await desktop.exited;
+    return typeof status === 'number' ? status : 1;
+  }
+
+  const host = await startCodeServer({ log: (line) => say(`[host] ${line}`) });
+  const options = { folder: workspace.path, extensionDevelopmentPath: repoRoot };
+  const url = workbenchUrl(host, options);
+  if (check) return selfCheck(host, options);
+
+  say('');
+  say('Plan & Execute is ready in code-server (VS Code in the browser). Open this URL on this machine:');
+  say('');
+  say(`  ${url}`);
+  say('');
+  say(`Workspace: ${workspace.path} (a temporary copy of demo/)`);
+  say('Open the Plan & Execute view in the activity bar, or run "Plan & Execute" from the command palette (F1).');
+  say('Press Ctrl-C to stop.');
+  // The Ctrl-C handler (processGroups) stops code-server and exits; until then, stay in the foreground.
+  await new Promise<never>(() => undefined);
+  return 0;
+}
+
+async function selfCheck(host: Awaited<ReturnType<typeof startCodeServer>>, options: { folder: string; extensionDevelopmentPath: string }): Promise<number> {
+  const workbench = await openWorkbench(host, options);
+  try {
+    const item = workbench.page.locator('.activitybar .action-item', { has: workbench.page.locator('[aria-label^="Plan & Execute"]') }).first();
+    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    await item.click();
+    const frame = await findWebviewFrame(workbench.page, '#app', { timeoutMs: 60_000 });
+    await frame.waitForSelector('#app > *', { timeout: 60_000 });
+    const dir = join(repoRoot, 'test-results');
+    mkdirSync(dir, { recursive: true });
+    await workbench.page.screenshot({ path: join(dir, 'start.png') });
+    say(`check: the workbench at ${workbench.url.split('?')[0]} loaded the extension and its sidebar rendered; screenshot test-results/start.png`);
+    return 0;
+  } finally {
+    await workbench.close();
+    await host.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
