@@ -108,7 +108,10 @@ export function renderStepDetails(ctx: RenderContext): HTMLElement | null {
         ),
       )
     : field('Instructions', step.instructions);
-  const canRevert = mission.live && step.files.length > 0 && (step.status === 'succeeded' || step.status === 'failed');
+  // Reverting is offered for a finished step while nothing else runs (the host re-checks and warns about
+  // later steps that touched the same files).
+  const running = mission.steps.some((s) => s.status === 'running' || s.status === 'verifying');
+  const canRevert = !running && step.files.length > 0 && (step.status === 'succeeded' || step.status === 'failed');
   return h(
     'div',
     { className: 'step-details', attrs: { 'data-testid': 'step-details', 'aria-label': `Step ${step.id} details` } },

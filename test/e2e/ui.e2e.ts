@@ -1,0 +1,143 @@
+/**
+ * The whole flow in the real workbench (code-server + headless Chromium), the messages server playing the
+ * model: palette → "Plan & Execute" → set the API key → type the task → plan tree → edit a step → approve
+ * → review the proposed diff → approve it → skip a command with a reason → the replan in the timeline →
+ * approve it → finished → files on disk. A screenshot per stage goes to test-results/ui/.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from '../support/host/hostPaths';
+import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
+import { FAREWELL_JS, uiScenario } from '../integration/uiScenario';
+import { sharedHost, useWorkbench } from './support/session';
+
+const SHOTS = join(repoRoot, 'test-results', 'ui');
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** Opens the palette and runs the command labelled `label` (retrying until contributions are in). */
+async function runFromPalette(page: Page, label: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  for (;;) {
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${label}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^\\s*${label.replace(/[&]/g, '\\$&')}\\s*$`) }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      await row.click();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+const button = (frame: Frame, testId: string) => frame.locator(`[data-testid="${testId}"]`).first();
+
+async function waitEnabled(frame: Frame, testId: string, timeoutMs: number): Promise<void> {
+  await frame.waitForSelector(`[data-testid="${testId}"]:not([disabled])`, { timeout: timeoutMs });
+}
+
+describe('ui (E2E): a mission from the palette to the files on disk', () => {
+  let server: MessagesServer | undefined;
+
+  // Registered before useWorkbench's hook, so the settings are in place when the workbench opens.
+  before(async function () {
+    this.timeout(180_000);
+    server = await startMessagesServer({ scenario: uiScenario() });
+    const host = await sharedHost();
+    const settingsFile = join(host.userDataDir, 'User', 'settings.json');
+    const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'planExecute.baseUrl': server.url, 'planExecute.approvalMode': 'ask' }, null, 2));
+  });
+
+  const session = useWorkbench({ viewport: { width: 1400, height: 1000 } });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  it('plans, edits, approves, reviews a diff, skips a command, replans and finishes', async function () {
+    this.timeout(300_000);
+    const { page } = session;
+
+    await runFromPalette(page, 'Plan & Execute');
+    const frame = await session.sidebarFrame();
+
+    // The key goes into SecretStorage through the command's password box.
+    const setKey = button(frame, 'set-api-key');
+    if (await setKey.isVisible().catch(() => false)) {
+      await setKey.click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill('sk-ant-e2e-key');
+      await page.keyboard.press('Enter');
+      await frame.waitForSelector('[data-testid="set-api-key"]', { state: 'detached', timeout: 15_000 });
+    }
+
+    await frame.locator('[data-testid="task-input"] textarea').fill('Add a farewell module next to greet.js');
+    await shot(page, '01-task');
+    await button(frame, 'run-task').click();
+
+    // The plan tree.
+    await frame.waitForSelector('vscode-tree-item[data-step-id="s2"]', { timeout: 60_000 });
+    await waitEnabled(frame, 'approve-plan', 30_000);
+    await shot(page, '02-plan-tree');
+
+    // Edit one step: select it, change its instructions, save → plan v2 by the user.
+    await frame.locator('vscode-tree-item[data-step-id="s2"]').click();
+    await frame.waitForSelector('[data-testid="instructions-editor"]', { timeout: 15_000 });
+    await frame.locator('[data-testid="instructions-editor"] textarea').fill('Run node src/farewell.js once and show its output.');
+    await button(frame, 'save-instructions').click();
+    await frame.waitForSelector('[data-testid="plan-version"][data-version="2"][data-author="user"]', { timeout: 30_000 });
+    await shot(page, '03-step-edited');
+
+    // Approve plan v2 and run.
+    await waitEnabled(frame, 'approve-plan', 30_000);
+    await button(frame, 'approve-plan').click();
+
+    // The proposed edit: review the diff in VS Code's diff editor, then approve it.
+    await frame.waitForSelector('[data-testid="approval-write"]', { timeout: 60_000 });
+    await button(frame, 'review-diff').click();
+    const diffTab = page.locator('.tabs-container .tab', { hasText: 'farewell.js' }).first();
+    await diffTab.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await shot(page, '04-proposed-diff');
+    assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing is written before approval');
+    await button(frame, 'approve-action').click();
+
+    // The command: skip it with a reason (it goes to the planner as a correction).
+    await frame.waitForSelector('[data-testid="approval-command"]', { timeout: 60_000 });
+    await frame.locator('[data-testid="approval-command"] [data-testid="reject-reason"] input').fill('do not run it; just check the file');
+    await shot(page, '05-command-card');
+    await button(frame, 'reject-action').click();
+
+    // The replan shows in the timeline, and waits for approval like the first plan.
+    await frame.waitForSelector('[data-testid="plan-version"][data-version="3"][data-author="replanner"]', { timeout: 60_000 });
+    await frame.waitForSelector('vscode-tree-item[data-step-id="s2b"]', { timeout: 30_000 });
+    await waitEnabled(frame, 'approve-plan', 30_000);
+    await shot(page, '06-replanned');
+    await button(frame, 'approve-plan').click();
+
+    // Finished.
+    await frame.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 60_000 });
+    await frame.locator('vscode-tree-item[data-step-id="s1"]').click();
+    await frame.waitForSelector('[data-testid="changed-file"]', { timeout: 15_000 });
+    await shot(page, '07-finished');
+
+    assert.equal(readFileSync(join(session.workspace, 'src', 'farewell.js'), 'utf8'), FAREWELL_JS);
+    assert.match(readFileSync(join(session.workspace, 'src', 'greet.js'), 'utf8'), /Hello/);
+    const timeline = await frame.locator('[data-testid="plan-version"]').allInnerTexts();
+    assert.equal(timeline.length, 3, `timeline: ${timeline.join(' | ')}`);
+    assert.ok(server && server.requests.some((r) => r.role === 'replanner'), 'the replanner was called');
+  });
+});
