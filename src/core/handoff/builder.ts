@@ -38,8 +38,7 @@ export async function buildHandoff(input: HandoffInput): Promise<Handoff> {
     return [{ stepId: depId, title: depStep?.title ?? depId, result, toolCalls: calls }];
   });
   // Only calls made by this step's dependencies (or this step's earlier attempts) are relevant to it.
-  const relevant = new Set([...input.step.dependsOn, input.step.id]);
-  const reusableToolCalls = await input.toolCalls.validIds(input.hashOf, (r) => relevant.has(r.stepId));
+  const reusableToolCalls = await input.toolCalls.validIds(input.hashOf, new Set([...input.step.dependsOn, input.step.id]));
   return {
     missionId: input.missionId,
     planVersion: input.plan.version,

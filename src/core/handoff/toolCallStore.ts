@@ -15,6 +15,7 @@ import { sameValue } from '../plan/diff';
 export class ToolCallStore implements ToolCallLog {
   readonly #byId = new Map<string, ToolCallRecord>();
   readonly #byTool = new Map<string, ToolCallRecord[]>();
+  readonly #byStep = new Map<string, ToolCallRecord[]>();
 
   constructor(records: Iterable<ToolCallRecord> = []) {
     for (const record of records) this.add(record);
@@ -26,6 +27,9 @@ export class ToolCallStore implements ToolCallLog {
     const list = this.#byTool.get(record.tool) ?? [];
     list.push(record);
     this.#byTool.set(record.tool, list);
+    const forStep = this.#byStep.get(record.stepId) ?? [];
+    forStep.push(record);
+    this.#byStep.set(record.stepId, forStep);
   }
 
   get(id: string): ToolCallRecord | undefined {
@@ -38,7 +42,7 @@ export class ToolCallStore implements ToolCallLog {
 
   /** Records made for one step, oldest first. */
   forStep(stepId: string): ToolCallRecord[] {
-    return this.all().filter((r) => r.stepId === stepId);
+    return [...(this.#byStep.get(stepId) ?? [])];
   }
 
   async findReusable(
@@ -54,11 +58,16 @@ export class ToolCallStore implements ToolCallLog {
     return undefined;
   }
 
-  /** Ids of successful calls whose fingerprints still match the workspace (candidates for a handoff). */
-  async validIds(hashOf: (path: string) => Promise<string | null>, filter: (r: ToolCallRecord) => boolean = () => true): Promise<string[]> {
+  /**
+   * Ids of successful calls made by the given steps whose fingerprints still match the workspace (the
+   * candidates a handoff offers). Indexed by step so the cost grows with the dependencies, not the mission.
+   */
+  async validIds(hashOf: (path: string) => Promise<string | null>, stepIds: Iterable<string>): Promise<string[]> {
     const out: string[] = [];
-    for (const record of this.#byId.values()) {
-      if (record.ok && filter(record) && (await stillValid(record, hashOf))) out.push(record.id);
+    for (const stepId of stepIds) {
+      for (const record of this.#byStep.get(stepId) ?? []) {
+        if (record.ok && (await stillValid(record, hashOf))) out.push(record.id);
+      }
     }
     return out;
   }

@@ -59,6 +59,8 @@ export class MissionRun {
   #planChanged = false;
   #wake: () => void = () => undefined;
   #saving: Promise<void> = Promise.resolve();
+  #dirty = false;
+  #finalSave = false;
   readonly contextBudget: ContextBudget;
   readonly stepApprover: Approver;
   readonly hashOf: (path: string) => Promise<string | null>;
@@ -118,10 +120,20 @@ export class MissionRun {
     await this.save();
   }
 
-  /** Saves the snapshot; saves are chained so the store always ends with the latest. */
+  /**
+   * Saves the snapshot after a transition. Saves queue behind each other; a queued save whose transition
+   * an earlier write already captured is skipped, so a burst of transitions costs one write, yet every
+   * awaited save resolves only once a snapshot including its transition is in the store. A snapshot that
+   * lags the trace at a crash is caught up from the trace on resume (state.ts `catchUp`).
+   */
   save(finished = false): Promise<void> {
-    const snapshot = this.snapshot(finished);
-    this.#saving = this.#saving.then(() => this.options.store.saveState(this.missionId, snapshot)).catch(() => undefined);
+    if (finished) this.#finalSave = true;
+    this.#dirty = true;
+    this.#saving = this.#saving.then(() => {
+      if (!this.#dirty) return undefined;
+      this.#dirty = false;
+      return this.options.store.saveState(this.missionId, this.snapshot(this.#finalSave)).catch(() => undefined);
+    });
     return this.#saving;
   }
 
@@ -129,7 +141,7 @@ export class MissionRun {
     const steps: Record<string, StepState> = {};
     for (const [id, s] of this.steps) steps[id] = { ...s };
     return {
-      schema: 1, missionId: this.missionId, task: this.options.task, constraints: this.options.constraints ?? [],
+      schema: 1, seq: this.recorder.nextSeq - 1, missionId: this.missionId, task: this.options.task, constraints: this.options.constraints ?? [],
       workspaceSummary: this.options.workspaceSummary ?? '', phase: this.phase,
       versions: this.history.versions.map((v) => ({ plan: v.plan, author: v.author })),
       approvedVersion: this.approvedVersion, direct: this.direct, steps,

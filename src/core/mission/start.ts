@@ -17,7 +17,7 @@ import { validateEvents } from '../trace/jsonl';
 import type { TraceEvent } from '../trace/events';
 import { MissionRun } from './engine';
 import { isDirect } from './direct';
-import { MissionStateSchema, type StepState } from './state';
+import { MissionStateSchema, catchUp, type StepState } from './state';
 import type { MissionOptions, MissionReport } from './options';
 import { missionViewFromEvents, type MissionView } from './view';
 
@@ -158,12 +158,12 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   if (raw === undefined) return { ok: false, reason: 'no_state', message: `no saved state for mission ${options.missionId}` };
   const parsed = MissionStateSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, reason: 'invalid_state', message: `the saved state is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
-  const state = parsed.data;
+  const rawEvents = await options.store.readEvents(options.missionId);
+  const { events } = validateEvents(rawEvents);
+  const state = catchUp(parsed.data, events);
   if (state.finished) return { ok: false, reason: 'finished', message: `mission ${state.missionId} already finished (${state.phase})` };
   if (state.versions.length === 0) return { ok: false, reason: 'invalid_state', message: 'the mission stopped before it had a plan; start it again' };
 
-  const rawEvents = await options.store.readEvents(options.missionId);
-  const { events } = validateEvents(rawEvents);
   const toolCalls = new ToolCallStore(events.flatMap((e) => (e.type === 'tool_call' ? [e.record] : [])));
   const nextSeq = Math.max(rawEvents.length, ...events.map((e) => e.seq + 1));
   const steps = new Map<string, StepState>(Object.entries(state.steps));

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PlanSchema } from '../plan/schema';
 import { StepResultSchema, VerificationSchema } from './results';
-import { MissionPhaseSchema, StepRunStatusSchema } from '../trace/events';
+import { MissionPhaseSchema, StepRunStatusSchema, type TraceEvent } from '../trace/events';
 
 export const StepStateSchema = z.object({
   status: StepRunStatusSchema,
@@ -16,6 +16,8 @@ export const StepStateSchema = z.object({
 
 export const MissionStateSchema = z.object({
   schema: z.literal(1),
+  /** The last trace event numbered when the snapshot was taken; later events are replayed on resume. */
+  seq: z.number().int(),
   missionId: z.string(),
   task: z.string(),
   constraints: z.array(z.string()),
@@ -39,3 +41,55 @@ export const MissionStateSchema = z.object({
 
 export type StepState = z.infer<typeof StepStateSchema>;
 export type MissionState = z.infer<typeof MissionStateSchema>;
+
+/**
+ * Brings a snapshot up to date with trace events it has not seen (seq above the snapshot's): the trace is
+ * the source of truth, the snapshot may lag it by the transitions of a crash window. Returns a new state.
+ */
+export function catchUp(state: MissionState, events: readonly TraceEvent[]): MissionState {
+  const next: MissionState = { ...state, steps: { ...state.steps }, versions: [...state.versions], usage: { ...state.usage } };
+  for (const event of events) {
+    if (event.seq <= state.seq) continue;
+    next.seq = Math.max(next.seq, event.seq);
+    switch (event.type) {
+      case 'step_status': {
+        const old = next.steps[event.stepId];
+        next.steps[event.stepId] = { ...old, status: event.status, attempt: event.attempt };
+        break;
+      }
+      case 'step_result': {
+        const old = next.steps[event.result.stepId];
+        if (old) next.steps[event.result.stepId] = { ...old, result: event.result, verification: undefined };
+        break;
+      }
+      case 'verification': {
+        const old = next.steps[event.verification.stepId];
+        if (old) next.steps[event.verification.stepId] = { ...old, verification: event.verification };
+        break;
+      }
+      case 'plan_version':
+        if (!next.versions.some((v) => v.plan.version === event.plan.version)) next.versions.push({ plan: event.plan, author: event.author });
+        break;
+      case 'plan_approved':
+        next.approvedVersion = event.version;
+        break;
+      case 'replan':
+        next.usage.replans += 1;
+        break;
+      case 'model_call':
+        next.usage.inputTokens += event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
+        next.usage.outputTokens += event.usage.outputTokens;
+        next.usage.costUsd += event.costUsd;
+        break;
+      case 'mission_phase':
+        next.phase = event.phase;
+        break;
+      case 'mission_finished':
+        next.finished = event.outcome !== 'budget_exceeded';
+        break;
+      default:
+        break;
+    }
+  }
+  return next;
+}

@@ -42,6 +42,8 @@ export class MemoryStore implements Store {
   readonly states = new Map<string, unknown>();
   readonly blobs = new Map<string, Uint8Array>();
   saves = 0;
+  /** Every snapshot saved, oldest first (copies). */
+  readonly stateHistory: unknown[] = [];
   constructor(private readonly copyOnSave = true) {}
   async putBlob(content: Uint8Array): Promise<string> {
     const hash = sha256Hex(content);
@@ -62,6 +64,7 @@ export class MemoryStore implements Store {
   async saveState(missionId: string, state: unknown): Promise<void> {
     this.saves += 1;
     this.states.set(missionId, this.copyOnSave ? JSON.parse(JSON.stringify(state)) : state);
+    if (this.copyOnSave) this.stateHistory.push(JSON.parse(JSON.stringify(state)));
   }
   async loadState(missionId: string): Promise<unknown> {
     return this.states.get(missionId);

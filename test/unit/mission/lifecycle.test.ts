@@ -71,16 +71,21 @@ describe('plan review', () => {
 });
 
 describe('resume', () => {
-  /** Runs until s2 is running, then copies the store as a crash at that moment would leave it. */
-  async function interruptedMission(): Promise<{ h: ReturnType<typeof harness>; missionId: string }> {
+  /**
+   * Runs until s2 is running, then copies the store as a crash at that moment would leave it. With
+   * `laggingSnapshot`, the copied snapshot is the one saved while s1 was still running (the trace is newer).
+   */
+  async function interruptedMission(laggingSnapshot = false): Promise<{ h: ReturnType<typeof harness>; missionId: string }> {
     const executor = new FakeExecutor({ s2: async (hd, _t, ctx) => { await sleep(10_000, ctx.signal); return { stepId: hd.step.id, status: 'failed', output: 'stopped', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [] }; } });
     const h = harness(three, { executor });
     const handle = startMission(h.options);
-    const s2Running = (): boolean => (h.store.states.get(handle.missionId) as { steps?: Record<string, { status: string }> } | undefined)?.steps?.s2?.status === 'running';
-    while (!s2Running()) await sleep(2);
+    const statusOf = (id: string): string | undefined => (h.store.states.get(handle.missionId) as { steps?: Record<string, { status: string }> } | undefined)?.steps?.[id]?.status;
+    while (statusOf('s2') !== 'running') await sleep(2);
+    const early = [...h.store.stateHistory].reverse().find((st) => (st as { steps: Record<string, { status: string }> }).steps.s1?.status !== 'succeeded');
+    assert.ok(early, 'a snapshot from before s1 finished');
     const crashed = new MemoryStore();
     crashed.events.set(handle.missionId, [...h.store.events.get(handle.missionId)!]);
-    crashed.states.set(handle.missionId, structuredClone(h.store.states.get(handle.missionId)));
+    crashed.states.set(handle.missionId, laggingSnapshot ? early : structuredClone(h.store.states.get(handle.missionId)));
     for (const [k, v] of h.store.blobs) crashed.blobs.set(k, v);
     handle.cancel('clean up the original run');
     await handle.done;
@@ -101,6 +106,18 @@ describe('resume', () => {
     const trace = h.store.trace(missionId);
     assert.deepEqual(trace.map((e) => e.seq), trace.map((_, i) => i), 'the resumed trace continues the sequence');
     assert.equal(missionViewFromEvents(trace).phase, 'succeeded');
+  });
+
+  it('catches a lagging snapshot up from the trace, so a step the trace shows finished never re-runs', async () => {
+    const { h, missionId } = await interruptedMission(true);
+    const executor = new FakeExecutor();
+    let asked: string[] = [];
+    const resumed = await resumeMission({ ...h.options, executor, missionId, consent: async (ids) => { asked = ids; return true; } });
+    assert.ok(resumed.ok);
+    const report = await resumed.handle.done;
+    assert.equal(report.outcome, 'succeeded', report.summary);
+    assert.deepEqual(asked, ['s2']);
+    assert.equal(executor.count('s1'), 0);
   });
 
   it('does not re-run an interrupted step without consent', async () => {
