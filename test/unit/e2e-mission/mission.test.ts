@@ -108,3 +108,52 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     assert.deepEqual(server.requests.map((r) => r.role), ['planner'], 'no executor ever called');
   });
 });
+
+describe('mission-level model faults (real SDK → messages server)', function () {
+  this.timeout(30_000);
+
+  it('survives a mid-stream overload in the planner and a cut stream in an executor', async () => {
+    const scenario = e2eScenario({ parallelLatencyMs: 0 });
+    const planRule = scenario.rules[0]!;
+    planRule.turns = [[{ text: 'x', fault: 'overloaded_midstream' }, planRule.turns![0] as never]];
+    const s1 = scenario.rules[1]!;
+    s1.turns = [[{ text: 'partial', fault: 'stream_cut' }, s1.turns![0] as never], s1.turns![1]!];
+    const server = await startMessagesServer({ scenario });
+    const ws = tempWorkspace();
+    try {
+      const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
+      const { report } = await runHeadless({ workspace: ws, task: 'Greet', constraints: [], approve: 'all', client }, io());
+      assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
+      assert.deepEqual(server.requests.filter((r) => r.fault).map((r) => r.fault).sort(), ['overloaded_midstream', 'stream_cut']);
+    } finally {
+      await server.close();
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
+  it('stops on a spend-limit 429 without retrying it, and says why', async () => {
+    const scenario = e2eScenario({ parallelLatencyMs: 0 });
+    for (const rule of scenario.rules.slice(1)) {
+      rule.turns = undefined;
+      rule.replies = Array.from({ length: 20 }, () => ({ fault: 'spend_limit' as const }));
+    }
+    const server = await startMessagesServer({ scenario });
+    const ws = tempWorkspace();
+    try {
+      const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
+      const trace = `${ws}.jsonl`;
+      const { report } = await runHeadless({ workspace: ws, task: 'Greet', constraints: [], approve: 'all', client, trace }, io());
+      assert.notEqual(report.outcome, 'succeeded');
+      const events = readTrace(trace);
+      const failedCalls = events.filter((e) => e.type === 'model_call' && e.failure?.detail === 'enforced_spend_limit_reached');
+      assert.ok(failedCalls.length > 0);
+      assert.equal(failedCalls.length, server.requests.filter((r) => r.fault === 'spend_limit').length, 'one request per model call: never retried');
+      const results = events.filter((e) => e.type === 'step_result');
+      assert.ok(results.some((e) => e.type === 'step_result' && /spend limit/i.test(e.result.failure?.message ?? '')));
+      rmSync(trace, { force: true });
+    } finally {
+      await server.close();
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});

@@ -41,6 +41,15 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     });
   });
 
+  it('sends temperature instead of effort to a model that still accepts it', async () => {
+    await withServer([{ text: 'ok' }], async (server) => {
+      const out = await client(server).call({ ...request, model: 'claude-haiku-4-5', effort: undefined, temperature: 0 }, new AbortController().signal);
+      assert.ok(out.ok);
+      assert.equal(server.requests[0]?.body.temperature, 0);
+      assert.equal(server.requests[0]?.body.output_config, undefined);
+    });
+  });
+
   it('streams tool_use input as JSON deltas and reassembles it', async () => {
     await withServer([{ toolUse: [{ name: 'bash', input: { command: 'npm test -- --grep "a b"' } }] }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
