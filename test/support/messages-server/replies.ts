@@ -7,8 +7,10 @@ import type { Reply } from './scenario';
 import type { SimUsage } from './cacheSim';
 
 export interface RenderedBlock {
-  type: 'text' | 'tool_use';
+  type: 'text' | 'tool_use' | 'thinking';
   text?: string;
+  thinking?: string;
+  signature?: string;
   id?: string;
   name?: string;
   input?: unknown;
@@ -27,6 +29,7 @@ export interface RenderedMessage {
 
 export function renderMessage(reply: Reply, model: string, id: string, usage: SimUsage, nextToolId: () => string): RenderedMessage {
   const content: RenderedBlock[] = [];
+  if (reply.thinking !== undefined) content.push({ type: 'thinking', thinking: reply.thinking, signature: `sig_${id}` });
   if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
   if (reply.structured !== undefined) {
     content.push({ type: 'text', text: typeof reply.structured === 'string' ? reply.structured : JSON.stringify(reply.structured) });
@@ -76,7 +79,13 @@ export function sseEvents(message: RenderedMessage): SseEvent[] {
     { event: 'ping', data: { type: 'ping' } },
   ];
   message.content.forEach((block, index) => {
-    if (block.type === 'text') {
+    if (block.type === 'thinking') {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+      for (const part of chunks(block.thinking ?? '', 2)) {
+        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } } });
+      }
+      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } } });
+    } else if (block.type === 'text') {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
       for (const part of chunks(block.text ?? '', 3)) {
         events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } } });

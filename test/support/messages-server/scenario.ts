@@ -20,6 +20,8 @@ export const FaultSchema = z.enum([
 ]);
 
 export const ReplySchema = z.object({
+  /** A thinking block first (with a fake signature), as models with adaptive thinking send. */
+  thinking: z.string().optional(),
   /** A text block. */
   text: z.string().optional(),
   /** Structured output: a text block holding JSON.stringify(value), or the string as-is (malformed on purpose). */

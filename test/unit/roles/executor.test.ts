@@ -91,6 +91,19 @@ describe('executor role', () => {
     });
   });
 
+  it('hands thinking blocks back with their signatures in the tool loop', async () => {
+    const scenario: ScenarioInput = {
+      rules: [{ match: { role: 'executor' }, turns: [{ thinking: 'I should look first.', toolUse: [{ name: 'list_files', input: { path: '.' } }] }, report()] }],
+    };
+    await withExecutor(scenario, async (server, roles) => {
+      const result = await roles.executor.execute(handoffFor(step), fakeTools(), fakeContext('s2'));
+      assert.equal(result.status, 'succeeded');
+      const assistant = server.requests[1]!.body.messages!.find((m) => m.role === 'assistant')!;
+      const first = (assistant.content as Record<string, unknown>[])[0]!;
+      assert.deepEqual({ type: first.type, thinking: first.thinking, signature: first.signature }, { type: 'thinking', thinking: 'I should look first.', signature: 'sig_msg_1' });
+    });
+  });
+
   it('turns escalate into a blocked result that names the missing authority', async () => {
     const scenario: ScenarioInput = {
       rules: [{ match: { role: 'executor' }, turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'missing_authority', message: 'needs to edit package.json' } }] }] }],
