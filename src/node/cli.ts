@@ -60,11 +60,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return EXIT.usage;
       }
       const client = createAnthropicModelClient({ apiKey: io.env.ANTHROPIC_API_KEY, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
-      const { report, plan } = await runHeadless(
+      const { report, plan, byRole } = await runHeadless(
         { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
         io,
       );
-      io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan }, null, 2) : formatReport(report, plan)}\n`);
+      io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : formatReport(report, plan, byRole)}\n`);
       return exitCodeFor(report, plan);
     }
     const trace = readTrace(cmd.trace);

@@ -55,7 +55,10 @@ export interface HeadlessMission {
   approveByRule?: string;
 }
 
-export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined }> {
+export type RoleCosts = Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number }>;
+
+export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts }> {
+  const byRole: RoleCosts = {};
   const workspace = await NodeWorkspace.open(resolve(m.workspace));
   const store = FileStore.forWorkspace(workspace.root);
   const tracePath = m.trace ? resolve(m.trace) : undefined;
@@ -63,6 +66,13 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   const events: EventSink = {
     emit(event) {
       try {
+        if (event.type === 'model_call') {
+          const r = (byRole[event.role] ??= { calls: 0, costUsd: 0, cacheReadTokens: 0, inputTokens: 0 });
+          r.calls++;
+          r.costUsd += event.costUsd;
+          r.cacheReadTokens += event.usage.cacheReadTokens;
+          r.inputTokens += event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
+        }
         if (tracePath) appendFileSync(tracePath, `${JSON.stringify(event)}\n`);
         const line = progressLine(event);
         if (line) io.stderr.write(`${line}\n`);
@@ -97,7 +107,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   process.once('SIGINT', onSigint);
   try {
     const report = await handle.done;
-    return { report, plan: handle.plan() };
+    return { report, plan: handle.plan(), byRole };
   } finally {
     process.removeListener('SIGINT', onSigint);
     terminalApprover?.close();

@@ -46,7 +46,7 @@ export function exitCodeFor(report: MissionReport, finalPlan: Plan | undefined):
   return report.outcome === 'succeeded' && unmetRequired(report, finalPlan).length === 0 ? 0 : 1;
 }
 
-export function formatReport(report: MissionReport, finalPlan: Plan | undefined): string {
+export function formatReport(report: MissionReport, finalPlan: Plan | undefined, byRole: Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number }> = {}): string {
   const unmet = unmetRequired(report, finalPlan);
   const lines = [
     `Mission ${report.missionId}: ${report.outcome}`,
@@ -59,6 +59,9 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined)
     report.neverStarted.length ? `Never started: ${report.neverStarted.join(', ')}` : '',
     unmet.length ? `Required steps not done: ${unmet.join(', ')}` : 'Every required step succeeded.',
     `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}`,
+    ...Object.entries(byRole).map(
+      ([role, r]) => `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
+    ),
   ];
   return lines.filter(Boolean).join('\n');
 }

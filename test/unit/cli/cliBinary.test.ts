@@ -61,6 +61,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /: succeeded/);
     assert.match(run.stdout, /Every required step succeeded/);
+    assert.match(run.stdout, /executor: \d+ call\(s\), \$\d+\.\d{4}, \d+% of input read from cache/);
     assert.match(run.stderr, /s1: running/);
     assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /greet/);
     const modelCalls = server.requests.length;
