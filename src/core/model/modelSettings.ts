@@ -38,6 +38,8 @@ export const ModelSettingsSchema = z.object({
   summaryTokenCap: z.number().int().positive(),
   /** Cap on the rendered current-step context (tokens). */
   stepContextTokenCap: z.number().int().positive(),
+  /** A retried step (handoff attempt > 1) runs one model tier up, before the engine turns to replanning. */
+  escalateTierOnRetry: z.boolean(),
 });
 
 export type RoleModelSettings = z.infer<typeof RoleModelSettingsSchema>;
@@ -53,6 +55,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   maxLookupTurns: 6,
   summaryTokenCap: 200,
   stepContextTokenCap: 4_000,
+  escalateTierOnRetry: true,
   prices: DEFAULT_PRICES,
 };
 
@@ -103,6 +106,11 @@ const TIER_ORDER: ModelTier[] = ['light', 'standard', 'heavy'];
 /** The next tier up, or undefined at the top. */
 export function nextTier(tier: ModelTier): ModelTier | undefined {
   return TIER_ORDER[TIER_ORDER.indexOf(tier) + 1];
+}
+
+/** The tier an executor attempt runs on: the step's own, or one up for a retry when the settings say so. */
+export function tierForAttempt(settings: ModelSettings, tier: ModelTier, attempt: number): ModelTier {
+  return attempt > 1 && settings.escalateTierOnRetry ? (nextTier(tier) ?? tier) : tier;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Handoff } from '../handoff/schema';
-import { modelFor } from '../model/modelSettings';
+import { modelFor, tierForAttempt } from '../model/modelSettings';
 import { StepResultSchema, type Failure, type StepResult } from '../mission/results';
 import type { ExecutorRole, RoleContext, StepTools } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
@@ -36,7 +36,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
       if (!prompt.ok) {
         return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } }, prompt.message);
       }
-      const m = modelFor(deps.settings, 'executor', handoff.step.modelTier);
+      const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
       const base = {
         role: 'executor' as const,
         model: m.model,

@@ -104,6 +104,16 @@ describe('executor role', () => {
     });
   });
 
+  it('runs a retried step one model tier up', async () => {
+    const scenario: ScenarioInput = { rules: [{ match: { role: 'executor' }, turns: [report()] }] };
+    await withExecutor(scenario, async (server, roles) => {
+      const previousFailure = { class: 'tool_error' as const, message: 'tests red', recoverable: true, suggestion: '', partialSideEffects: { files: [], commands: [] } };
+      await roles.executor.execute(handoffFor(step, { attempt: 2, previousFailure }), fakeTools(), fakeContext('s2'));
+      assert.equal(server.requests[0]!.body.model, 'claude-sonnet-5-5');
+      assert.match(JSON.stringify(server.requests[0]!.body.messages), /The previous attempt failed/);
+    });
+  });
+
   it('turns escalate into a blocked result that names the missing authority', async () => {
     const scenario: ScenarioInput = {
       rules: [{ match: { role: 'executor' }, turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'missing_authority', message: 'needs to edit package.json' } }] }] }],
