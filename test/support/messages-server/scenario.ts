@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const FaultSchema = z.enum([
   'rate_limit',
   'spend_limit',
+  'usage_limit',
   'overloaded',
   'server_error',
   'connection_reset',

@@ -110,6 +110,9 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
       case 'spend_limit':
         sendJson(res, 429, errorBody('rate_limit_error', 'Your organization has reached its monthly usage limit for its tier.', { error_code: 'enforced_spend_limit_reached' }));
         return;
+      case 'usage_limit':
+        sendJson(res, 400, errorBody('invalid_request_error', 'You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.'));
+        return;
       case 'overloaded':
         sendJson(res, 529, errorBody('overloaded_error', 'Overloaded'), retryHeaders(reply));
         return;

@@ -112,6 +112,15 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     });
   });
 
+  it('treats a user-set usage limit (400) as budget_exceeded too', async () => {
+    await withServer([{ fault: 'usage_limit' }], async (server) => {
+      const out = await client(server).call(request, new AbortController().signal);
+      assert.equal(!out.ok && out.failure.class, 'budget_exceeded');
+      assert.match(!out.ok ? out.failure.message : '', /regain access on 2026-12-01/);
+      assert.equal(server.requests.length, 1);
+    });
+  });
+
   it('gives up with a readable failure when retries are exhausted', async () => {
     await withServer([{ text: 'x', fault: 'overloaded_midstream' }], async (server) => {
       const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 3, baseDelayMs: 1 } });
