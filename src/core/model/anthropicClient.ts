@@ -99,8 +99,11 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
     try {
       message = await stream.finalMessage();
     } catch (error) {
-      // A clean end without message_stop shows up as "ended without producing a Message".
-      if (!sawStop && events > 0 && !(error instanceof Anthropic.APIError)) throw new IncompleteStreamError(events);
+      // A clean end without message_stop shows up as "ended without producing a Message"; a cut socket
+      // shows up as a wrapped fetch error and is classified (and retried) as an interrupted stream.
+      if (!sawStop && !(error instanceof Anthropic.APIError) && error instanceof Error && /ended without|without sending any chunks/.test(error.message)) {
+        throw new IncompleteStreamError(events);
+      }
       throw error;
     }
     if (!sawStop) throw new IncompleteStreamError(events);

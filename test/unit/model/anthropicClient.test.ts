@@ -131,6 +131,18 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     });
   });
 
+  it('names the fault when it gives up: a cut stream vs a stream without message_stop', async () => {
+    for (const [fault, reason] of [['stream_cut', /stream interrupted/], ['no_message_stop', /without message_stop/]] as const) {
+      await withServer([{ text: 'some text to cut', fault }], async (server) => {
+        const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+        const out = await c.call(request, new AbortController().signal);
+        assert.equal(out.ok, false);
+        assert.match(!out.ok ? out.failure.message : '', reason);
+        assert.equal(server.requests.length, 2);
+      });
+    }
+  });
+
   it('fails without retrying after the SDK exhausted its retries on a connection reset', async () => {
     await withServer([{ fault: 'connection_reset' }], async (server) => {
       const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 1, retry: { baseDelayMs: 1 } });
