@@ -5,11 +5,31 @@
  * "cli:approve=plan". Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/ports';
+import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
+import { unifiedDiff } from '../core/tools/lineDiff';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+}
+
+const MAX_DIFF_LINES = 60;
+
+/** The diff of a proposed write, from the blobs the sandbox stored for it (capped for the terminal). */
+async function diffOf(request: Extract<ApprovalRequest, { kind: 'write' }>, store: Store | undefined): Promise<string> {
+  if (!store) return '';
+  const text = async (hash: string | null): Promise<string | null> => {
+    if (hash === null) return null;
+    const blob = await store.getBlob(hash);
+    return blob === undefined ? null : new TextDecoder().decode(blob);
+  };
+  try {
+    const lines = unifiedDiff(request.path, await text(request.beforeHash), await text(request.afterHash)).split('\n');
+    const shown = lines.slice(0, MAX_DIFF_LINES).join('\n');
+    return lines.length > MAX_DIFF_LINES ? `${shown}\n… (${lines.length - MAX_DIFF_LINES} more diff lines)` : shown;
+  } catch {
+    return '';
+  }
 }
 
 function describe(request: ApprovalRequest): string {
@@ -33,7 +53,7 @@ function describe(request: ApprovalRequest): string {
   }
 }
 
-export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO): Approver & { close(): void } {
+export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO, store?: Store): Approver & { close(): void } {
   let rl: Interface | undefined;
   const lines: string[] = [];
   const waiters: ((line: string | undefined) => void)[] = [];
@@ -69,7 +89,8 @@ export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO): Ap
       }
       const ask = async (): Promise<ApprovalDecision> => {
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };
-        io.output.write(`\n${describe(request)} [y/N] `);
+        const diff = request.kind === 'write' ? await diffOf(request, store) : '';
+        io.output.write(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `);
         const onAbort = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
         const answer = await Promise.race([nextLine(), onAbort]);
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };

@@ -81,7 +81,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
       }
     },
   };
-  const terminalApprover = m.approveByRule === undefined && m.approve !== 'all' ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }) : undefined;
+  const terminalApprover = m.approveByRule === undefined && m.approve !== 'all' ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
   const approver = terminalApprover ?? byRule(m.approveByRule ?? 'cli:approve=all');
   const roles = createRoles({ client: m.client });
   const handle = startMission({

@@ -96,6 +96,20 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     assert.ok(events.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.promptVersion.endsWith('.v1')));
   });
 
+  it('in ask mode asks on the terminal for the plan, each write (with its diff) and each command', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
+    ws = tempWorkspace();
+    const terminal = io('y\n'.repeat(30));
+    const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
+    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client }, terminal);
+    assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
+    const shown = terminal.stderr.read()?.toString() ?? '';
+    assert.match(shown, /Approve this plan\?/);
+    assert.match(shown, /wants to create src\/greet\.js/);
+    assert.match(shown, /\+exports\.greet = \(name\) => `Hello, \$\{name\}`;/, 'the write shows its diff');
+    assert.match(shown, /wants to run: node src\/index\.js/);
+  });
+
   it('touches no file when the plan is never approved', async () => {
     server = await startMessagesServer({ scenario: e2eScenario() });
     ws = tempWorkspace();
