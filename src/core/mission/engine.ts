@@ -61,6 +61,11 @@ export class MissionRun {
   #saving: Promise<void> = Promise.resolve();
   #dirty = false;
   #finalSave = false;
+  #saveScheduled = false;
+  #lastSaveAt = 0;
+  #throttle: AbortController | null = null;
+  #outcome: MissionOutcome | null = null;
+  #index: { version: number; steps: Map<string, Step> } | null = null;
   readonly contextBudget: ContextBudget;
   readonly stepApprover: Approver;
   readonly hashOf: (path: string) => Promise<string | null>;
@@ -95,6 +100,13 @@ export class MissionRun {
     }
   }
 
+  /** Steps of the latest plan by id (cached per version: lookups happen on every step start). */
+  stepById(id: string): Step | undefined {
+    const plan = this.plan;
+    if (this.#index?.version !== plan.version) this.#index = { version: plan.version, steps: new Map(plan.steps.map((s) => [s.id, s])) };
+    return this.#index.steps.get(id);
+  }
+
   get plan(): Plan {
     const latest = this.history.latest;
     if (!latest) throw new Error('no plan yet');
@@ -108,7 +120,7 @@ export class MissionRun {
   async setPhase(phase: MissionPhase, reason?: string): Promise<void> {
     this.phase = phase;
     await this.record({ type: 'mission_phase', phase, reason });
-    await this.save();
+    void this.save();
   }
 
   async setStatus(stepId: string, status: StepRunStatus, attempt: number, reason?: string): Promise<void> {
@@ -117,22 +129,36 @@ export class MissionRun {
     state.attempt = attempt;
     this.steps.set(stepId, state);
     await this.record({ type: 'step_status', stepId, status, attempt, reason });
-    await this.save();
+    void this.save();
   }
 
   /**
-   * Saves the snapshot after a transition. Saves queue behind each other; a queued save whose transition
-   * an earlier write already captured is skipped, so a burst of transitions costs one write, yet every
-   * awaited save resolves only once a snapshot including its transition is in the store. A snapshot that
-   * lags the trace at a crash is caught up from the trace on resume (state.ts `catchUp`).
+   * Requests a snapshot after a transition. Writes are throttled (at most one per `snapshotIntervalMs`,
+   * always with a trailing write, and at once for the final one) and never on the critical path: the
+   * trace is the source of truth, and resume catches a lagging snapshot up from it (state.ts `catchUp`).
+   * The returned promise resolves once a snapshot including this transition is written.
    */
   save(finished = false): Promise<void> {
-    if (finished) this.#finalSave = true;
+    if (finished) {
+      this.#finalSave = true;
+      this.#throttle?.abort();
+    }
     this.#dirty = true;
-    this.#saving = this.#saving.then(() => {
-      if (!this.#dirty) return undefined;
+    if (this.#saveScheduled) return this.#saving;
+    this.#saveScheduled = true;
+    const interval = this.options.snapshotIntervalMs ?? 50;
+    this.#saving = this.#saving.then(async () => {
+      const wait = this.#finalSave ? 0 : this.#lastSaveAt + interval - this.options.clock.now();
+      if (wait > 0) {
+        this.#throttle = new AbortController();
+        await this.options.clock.sleep(wait, this.#throttle.signal).catch(() => undefined);
+        this.#throttle = null;
+      }
+      this.#saveScheduled = false;
+      if (!this.#dirty) return;
       this.#dirty = false;
-      return this.options.store.saveState(this.missionId, this.snapshot(this.#finalSave)).catch(() => undefined);
+      this.#lastSaveAt = this.options.clock.now();
+      await this.options.store.saveState(this.missionId, this.snapshot(this.#finalSave)).catch(() => undefined);
     });
     return this.#saving;
   }
@@ -146,7 +172,8 @@ export class MissionRun {
       versions: this.history.versions.map((v) => ({ plan: v.plan, author: v.author })),
       approvedVersion: this.approvedVersion, direct: this.direct, steps,
       usage: { ...this.budget.usage, elapsedMs: this.budget.elapsedMs() },
-      finished,
+      // A mission stopped by a budget can be resumed with a larger one; the other outcomes are final.
+      finished: finished && this.#outcome !== 'budget_exceeded',
     };
   }
 
@@ -232,7 +259,11 @@ export class MissionRun {
         }
         if (!this.stopping && this.triggers.length === 0) {
           for (const id of this.scheduler!.take()) {
-            inflight.set(id, this.runStep(id).finally(() => inflight.delete(id)));
+            // Each finished step wakes the loop; racing all in-flight promises on every turn would cost O(n²).
+            inflight.set(id, this.runStep(id).finally(() => {
+              inflight.delete(id);
+              this.#wake();
+            }));
           }
         }
         if (inflight.size === 0) {
@@ -243,8 +274,7 @@ export class MissionRun {
           }
           return;
         }
-        const woken = new Promise<void>((resolve) => (this.#wake = resolve));
-        await Promise.race([...inflight.values(), woken]);
+        await new Promise<void>((resolve) => (this.#wake = resolve));
         if (this.abort.signal.aborted && inflight.size > 0) {
           // The kill switch: running steps were told through their signal; give them a grace period.
           const grace = new AbortController();
@@ -261,7 +291,7 @@ export class MissionRun {
 
   /** One step with its retries. Outcomes go to the scheduler; problems become replan triggers. */
   async runStep(stepId: string): Promise<void> {
-    const step = this.plan.steps.find((s) => s.id === stepId)!;
+    const step = this.stepById(stepId)!;
     const scheduler = this.scheduler!;
     const retries = this.options.retriesPerStep ?? 1;
     let previousFailure: StepResult['failure'];
@@ -276,7 +306,7 @@ export class MissionRun {
       this.budget.usage.stepAttempts += 1;
       await this.setStatus(stepId, 'running', attempt, tries > 0 ? `retry after: ${previousFailure?.message ?? ''}` : undefined);
       const out = await runStepAttempt({
-        missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(), toolCalls: this.toolCalls,
+        missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(step.dependsOn), toolCalls: this.toolCalls,
         ports: this.options, approver: this.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...this.options.toolSettings },
         contextBudget: this.contextBudget, env: this.options.env ?? {}, signal: this.abort.signal, hashOf: this.hashOf,
         record: (body) => this.record(body),
@@ -316,7 +346,7 @@ export class MissionRun {
     await this.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
     const blocked = this.scheduler!.finish(step.id, 'failed');
     for (const id of blocked) await this.setStatus(id, 'blocked', this.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
-    const requiredHit = step.required || blocked.some((id) => this.plan.steps.find((s) => s.id === id)?.required);
+    const requiredHit = step.required || blocked.some((id) => this.stepById(id)?.required);
     if (!requiredHit) {
       await this.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });
       return;
@@ -329,10 +359,13 @@ export class MissionRun {
     this.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}` });
   }
 
-  /** Final results of succeeded steps (what dependents' handoffs carry). */
-  results(): Map<string, StepResult> {
+  /** Final results of the given steps that succeeded (what a dependent's handoff carries). */
+  results(ids: readonly string[]): Map<string, StepResult> {
     const out = new Map<string, StepResult>();
-    for (const [id, s] of this.steps) if (s.status === 'succeeded' && s.result) out.set(id, s.result);
+    for (const id of ids) {
+      const s = this.steps.get(id);
+      if (s?.status === 'succeeded' && s.result) out.set(id, s.result);
+    }
     return out;
   }
 
@@ -350,6 +383,7 @@ export class MissionRun {
   }
 
   async finish(outcome: MissionOutcome, summary: string, failure?: StepResult['failure']): Promise<MissionReport> {
+    this.#outcome = outcome;
     const neverStarted: string[] = [];
     const planSteps = this.history.latest ? this.plan.steps : [];
     for (const step of planSteps) {
@@ -365,8 +399,7 @@ export class MissionRun {
     await this.record({ type: 'mission_finished', outcome, summary, failure });
     this.phase = phase;
     await this.record({ type: 'mission_phase', phase, reason: summary });
-    // A mission stopped by a budget can be resumed with a larger one; the other outcomes are final.
-    await this.save(outcome !== 'budget_exceeded');
+    await this.save(true);
     await this.recorder.flush();
     const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
     return {

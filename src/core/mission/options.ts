@@ -73,6 +73,8 @@ export interface MissionSettings {
   env?: Record<string, string>;
   /** Commands the verifier may run for evidence besides each step's allowlist. */
   verifierCommands?: string[];
+  /** Minimum time between two state snapshot writes (default 50 ms; the final one is immediate). */
+  snapshotIntervalMs?: number;
   /** How long running steps get to stop after cancellation before they are reported interrupted anyway. */
   cancelGraceMs?: number;
 }

@@ -50,7 +50,7 @@ export async function requestPlanApproval(run: MissionRun): Promise<ApprovalOutc
     }
     run.approvedVersion = plan.version;
     await run.record({ type: 'plan_approved', version: plan.version, by: decision.by });
-    await run.save();
+    void run.save();
     return { ok: true };
   }
 }

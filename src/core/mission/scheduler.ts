@@ -12,7 +12,7 @@
  * A failed step blocks its transitive dependents and nothing else: whether a required failure ends the
  * mission is the engine's decision, not the scheduler's.
  */
-import { globSetsMayOverlap } from '../plan/globs';
+import { overlappingPairs } from '../plan/globs';
 
 export interface ScheduleNode {
   id: string;
@@ -189,15 +189,9 @@ export class Scheduler {
   #computeConflicts(nodes: readonly ScheduleNode[]): void {
     const writers = nodes.filter((n) => n.editGlobs.length > 0);
     for (const n of writers) this.#conflicts.set(n.id, []);
-    for (let i = 0; i < writers.length; i++) {
-      for (let j = i + 1; j < writers.length; j++) {
-        const a = writers[i]!;
-        const b = writers[j]!;
-        if (globSetsMayOverlap(a.editGlobs, b.editGlobs)) {
-          this.#conflicts.get(a.id)!.push(b.id);
-          this.#conflicts.get(b.id)!.push(a.id);
-        }
-      }
+    for (const [a, b] of overlappingPairs(writers.map((n) => ({ id: n.id, globs: n.editGlobs })))) {
+      this.#conflicts.get(a)!.push(b);
+      this.#conflicts.get(b)!.push(a);
     }
   }
 }

@@ -95,7 +95,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   if (run.direct) {
     await run.record({ type: 'log', level: 'info', message: `direct mode: ${checked.plan.direct ? 'the planner judged this a short job' : `the plan has ${checked.plan.steps.length} step(s)`}; replanning is off — a failed step ends the mission` });
   }
-  await run.save();
+  void run.save();
   return { ok: true };
 }
 
@@ -131,7 +131,7 @@ function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier: reado
         }
         run.planChanged();
       }
-      await run.save();
+      void run.save();
       return out;
     },
     correct: async (stepId, text) => {

@@ -47,11 +47,13 @@ export function validatePlan(input: unknown, options: ValidatePlanOptions = {}):
 
   // Cross-field checks run on each step that is well-formed on its own, keeping its index for paths.
   const rawSteps = isRecord(input) && Array.isArray(input.steps) ? (input.steps as unknown[]) : undefined;
-  const steps: { index: number; step: Step }[] = [];
-  rawSteps?.forEach((raw, index) => {
-    const one = StepSchema.safeParse(raw);
-    if (one.success) steps.push({ index, step: one.data });
-  });
+  // When the whole plan parsed, its steps are the parsed ones; otherwise parse each step on its own.
+  const steps: { index: number; step: Step }[] = parsed.success
+    ? parsed.data.steps.map((step, index) => ({ index, step }))
+    : (rawSteps ?? []).flatMap((raw, index) => {
+        const one = StepSchema.safeParse(raw);
+        return one.success ? [{ index, step: one.data }] : [];
+      });
 
   if (rawSteps && rawSteps.length === 0) {
     errors.push({ path: 'steps', message: 'the plan has no steps; add at least one step that does the work' });

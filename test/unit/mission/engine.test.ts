@@ -21,7 +21,7 @@ describe('mission engine', () => {
   });
 
   it('persists every event before emitting it, in sequence order, and saves a valid state snapshot', async () => {
-    const h = harness(three);
+    const h = harness(three, { snapshotIntervalMs: 0 });
     const report = await runMission(h.options);
     const stored = h.store.trace(report.missionId);
     assert.deepEqual(h.emitted.map((e) => e.seq), stored.map((e) => e.seq));
