@@ -58,6 +58,14 @@ describe('planner role', () => {
     });
   });
 
+  it('asks again with twice the output budget when the plan is cut off at max_tokens', async () => {
+    await withPlanner({ rules: [{ match: { role: 'planner' }, turns: [[{ structured: VALID_DRAFT, fault: 'max_tokens' }, { structured: VALID_DRAFT }]] }] }, async (server, roles) => {
+      const out = await roles.planner.plan(request, fakeContext());
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.deepEqual(server.requests.map((r) => r.body.max_tokens), [16000, 32000]);
+    });
+  });
+
   it('fails clearly after a second invalid plan', async () => {
     await withPlanner({ rules: [{ match: { role: 'planner' }, turns: [{ structured: '{}' }, { structured: { ...VALID_DRAFT, steps: [] } }] }] }, async (server, roles) => {
       const out = await roles.planner.plan(request, fakeContext());
