@@ -4,7 +4,7 @@
  * So the planner fills this draft, and `draftToPlanInput` turns it into a PlanInput for `validatePlan`,
  * which stays the single judge of what a valid plan is.
  */
-import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { z } from 'zod';
 import type { PlanInput } from '../plan/schema';
 
@@ -56,8 +56,12 @@ export const PlanDraftSchema = z.object({
 
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
 
-/** The JSON schema sent as output_config.format (transformed by the SDK's helper for structured outputs). */
-export const PLAN_DRAFT_JSON_SCHEMA: Record<string, unknown> = zodOutputFormat(PlanDraftSchema).schema;
+/**
+ * The JSON schema sent as output_config.format, made strict by the SDK's own structured-output transform
+ * (the one its zod helper uses), but inlined: the helper's `reused: 'ref'` turns every shared `z.string()`
+ * into a `$defs` entry, which only makes the schema harder for the model to read.
+ */
+export const PLAN_DRAFT_JSON_SCHEMA: Record<string, unknown> = transformJSONSchema(z.toJSONSchema(PlanDraftSchema));
 
 export function draftToPlanInput(draft: PlanDraft, version: number, parentVersion: number | null): PlanInput {
   return {
