@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import { validatePlan } from '../../../src/core/plan/validate';
+import { PLAN_DRAFT_JSON_SCHEMA } from '../../../src/core/roles/planDraft';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, VALID_DRAFT } from './fakes';
@@ -36,6 +37,25 @@ describe('planner role', () => {
       assert.equal(call?.type === 'model_call' && call.promptVersion, 'planner.v1');
       assert.equal(call?.type === 'model_call' && call.model, 'claude-opus-5-5');
     });
+  });
+
+  it('sends a strict output schema: closed objects, every field required, no defaults or refs', () => {
+    const problems: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      if ('default' in o || '$ref' in o) problems.push(`${path}: default/$ref`);
+      if (o.type === 'object') {
+        if (o.additionalProperties !== false) problems.push(`${path}: open object`);
+        const keys = Object.keys((o.properties as object) ?? {});
+        const required = new Set((o.required as string[]) ?? []);
+        for (const k of keys) if (!required.has(k)) problems.push(`${path}.${k}: optional`);
+      }
+      for (const [k, v] of Object.entries(o)) walk(v, `${path}.${k}`);
+    };
+    walk(PLAN_DRAFT_JSON_SCHEMA, '$');
+    assert.deepEqual(problems, []);
   });
 
   it('repairs a malformed plan once, quoting the exact validation errors', async () => {
