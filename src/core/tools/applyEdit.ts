@@ -96,11 +96,16 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   if (exact.length > 1) return ambiguous(original, exact, 'exact match');
   if (exact.length === 1) {
     const at = exact[0] as number;
-    return finish(original, original.slice(0, at) + inFileEol(original, newText) + original.slice(at + oldText.length), 'exact');
+    let replacement = inFileEol(original, newText);
+    // oldText began at the LF of a CRLF: the CR before it is already there, so don't write a second one.
+    if (at > 0 && original[at - 1] === '\r' && oldText.startsWith('\n') && replacement.startsWith('\r\n')) replacement = replacement.slice(1);
+    const indented = indentFollowingLines(original, at, oldText, replacement);
+    return finish(original, original.slice(0, at) + indented.text + original.slice(at + oldText.length), indented.changed ? 'indentation' : 'exact');
   }
 
-  // 2–4. normalised substring levels
+  // 2–4. normalised substring levels (a level that changes neither text cannot find anything new)
   for (const { strategy, opts } of LEVELS) {
+    if (!levelApplies(strategy, original, oldText)) continue;
     const file = normalize(original, opts);
     const needle = normalize(oldText, opts).text;
     if (needle.length === 0) continue;
@@ -127,7 +132,7 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   }
   if (indent.apply) return finish(original, indent.apply.text, indent.apply.tabsVersusSpaces ? 'tabs_spaces' : 'indentation');
   if (indent.unrenderable) {
-    return fail('not_found', 'oldText matches one place only after an indentation shift that newText cannot follow (it would go left of column 0); send oldText and newText with the file\'s real indentation');
+    return fail('not_found', 'oldText matches one place only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file\'s real indentation');
   }
 
   const candidates = closestRegions(original, oldText, 1);
@@ -140,6 +145,34 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     `oldText was not found (also tried ignoring line endings, trailing whitespace, typographic quotes and a uniform indentation shift).${where}`,
     { candidates },
   );
+}
+
+/** Skips a normalised level when it would not change the file or oldText (it could find nothing new). */
+function levelApplies(strategy: EditStrategy, original: string, oldText: string): boolean {
+  const both = (re: RegExp): boolean => re.test(original) || re.test(oldText);
+  if (strategy === 'line_endings') return both(/\r\n/);
+  if (strategy === 'trailing_whitespace') return both(/[ \t](\r?\n|$)/);
+  if (strategy === 'typographic_quotes') return both(/[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033]/);
+  return true;
+}
+
+/**
+ * A one-line oldText sent without its line's indentation (it matched right after the leading whitespace)
+ * usually comes with newText lines written without it too: `return x;` → `log(x);\nreturn x;` would put
+ * the second line at column 0. When every later non-blank newText line is indented less than the line's
+ * own indentation, that indentation is added to them. Multi-line oldText is left alone: there the file's
+ * own later lines were matched exactly, so newText's indentation is already the file's.
+ */
+function indentFollowingLines(original: string, at: number, oldText: string, replacement: string): { text: string; changed: boolean } {
+  if (oldText.replace(/\r?\n$/, '').includes('\n') || !replacement.includes('\n')) return { text: replacement, changed: false };
+  const lineStart = original.lastIndexOf('\n', at - 1) + 1;
+  const lead = original.slice(lineStart, at);
+  if (lead.length === 0 || !/^[ \t]+$/.test(lead)) return { text: replacement, changed: false };
+  const lines = replacement.split('\n');
+  const later = lines.slice(1).filter((l) => l.replace(/\r$/, '').trim().length > 0);
+  if (later.length === 0 || !later.every((l) => !l.startsWith(lead))) return { text: replacement, changed: false };
+  const shifted = lines.map((l, i) => (i === 0 || l.replace(/\r$/, '').trim().length === 0 ? l : lead + l));
+  return { text: shifted.join('\n'), changed: true };
 }
 
 function nthLineOffset(text: string, line: number): number {

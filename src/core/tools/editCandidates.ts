@@ -15,7 +15,7 @@ export interface CandidateRegion {
   excerpt: string;
 }
 
-const MAX_COMPARISONS = 400_000;
+const MAX_COMPARISONS = 120_000;
 
 function bigrams(line: string): Map<string, number> {
   const m = new Map<string, number>();

@@ -56,39 +56,68 @@ export function matchIndentation(original: string, oldText: string, newText: str
   const fileLines = rawFile.map(splitLine);
   const fileUsesTabs = fileLines.some((l) => l.indent.startsWith('\t'));
   const editUsesTabs = oldLines.some((l) => l.indent.startsWith('\t'));
-  // One tab stands for one indentation level of whichever side is written with spaces.
-  const tab = fileUsesTabs && !editUsesTabs
+  // When one side is written with tabs and the other with spaces, one tab stands for one indentation level
+  // of the space-written side. Its width is inferred, but 2, 4 and 8 are tried too; a match counts only if
+  // every width that finds it re-indents newText identically.
+  const inferred = fileUsesTabs && !editUsesTabs
     ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
     : !fileUsesTabs && editUsesTabs
       ? spaceUnit(fileLines.map((l) => l.indent))
       : 4;
+  const widths = fileUsesTabs !== editUsesTabs ? [...new Set([inferred, 2, 4, 8])] : [4];
 
   const m = oldLines.length;
-  const matches: { start: number; delta: number }[] = [];
-  for (let i = 0; i + m <= fileLines.length; i++) {
-    let delta: number | null = null;
-    let ok = true;
-    for (let j = 0; j < m && ok; j++) {
-      const o = oldLines[j] as Line;
-      const f = fileLines[i + j] as Line;
-      if (o.body.length === 0) {
-        ok = f.body.length === 0;
-        continue;
+  const matches: { start: number; delta: number; tab: number }[] = [];
+  for (const tab of widths) {
+    for (let i = 0; i + m <= fileLines.length; i++) {
+      let delta: number | null = null;
+      let ok = true;
+      for (let j = 0; j < m && ok; j++) {
+        const o = oldLines[j] as Line;
+        const f = fileLines[i + j] as Line;
+        if (o.body.length === 0) {
+          ok = f.body.length === 0;
+          continue;
+        }
+        if (o.body !== f.body) {
+          ok = false;
+          continue;
+        }
+        const d = columns(f.indent, tab) - columns(o.indent, tab);
+        if (delta === null) delta = d;
+        else if (d !== delta) ok = false;
       }
-      if (o.body !== f.body) {
-        ok = false;
-        continue;
-      }
-      const d = columns(f.indent, tab) - columns(o.indent, tab);
-      if (delta === null) delta = d;
-      else if (d !== delta) ok = false;
+      if (ok && delta !== null) matches.push({ start: i, delta, tab });
     }
-    if (ok && delta !== null) matches.push({ start: i, delta });
   }
-  const starts = matches.map((x) => x.start);
-  if (matches.length !== 1) return { starts };
-  const { start, delta } = matches[0] as { start: number; delta: number };
+  const starts = [...new Set(matches.map((x) => x.start))].sort((a, b) => a - b);
+  if (starts.length !== 1) return { starts };
+  const start = starts[0] as number;
+  const renders = new Set<string>();
+  let text: string | undefined;
+  for (const { delta, tab } of matches) {
+    const r = render(original, rawFile, start, m, oldEndsNl, newText, delta, tab, fileUsesTabs);
+    if (r === undefined) return { starts, unrenderable: true };
+    renders.add(r);
+    text ??= r;
+  }
+  if (renders.size > 1 || text === undefined) return { starts, unrenderable: true };
+  const regionTabs = rawFile.slice(start, start + m).some((l) => l.startsWith('\t'));
+  return { starts, apply: { text, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
+}
 
+/** The file with lines start..start+m-1 replaced by newText re-indented by `delta` columns (undefined: cannot). */
+function render(
+  original: string,
+  rawFile: string[],
+  start: number,
+  m: number,
+  oldEndsNl: boolean,
+  newText: string,
+  delta: number,
+  tab: number,
+  fileUsesTabs: boolean,
+): string | undefined {
   // The original region: whole lines, plus the final line break only when oldText ended with one.
   const lineStart: number[] = [];
   let off = 0;
@@ -122,11 +151,10 @@ export function matchIndentation(original: string, oldText: string, newText: str
       continue;
     }
     const cols = columns(indent, tab) + delta;
-    if (cols < 0) return { starts, unrenderable: true };
+    if (cols < 0) return undefined;
     const lead = useTabs ? '\t'.repeat(Math.floor(cols / tab)) + ' '.repeat(cols % tab) : ' '.repeat(cols);
     rendered.push(lead + body);
   }
   if (oldEndsNl && !hasNextLine && rendered[rendered.length - 1] === '') rendered.pop();
-  const text = original.slice(0, regionStart) + rendered.join(eol) + original.slice(regionEnd);
-  return { starts, apply: { text, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
+  return original.slice(0, regionStart) + rendered.join(eol) + original.slice(regionEnd);
 }
