@@ -99,5 +99,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 if (require.main === module) {
   void main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then((code) => {
     process.exitCode = code;
+    // A terminal approver may have started reading stdin; do not let it keep the process alive.
+    process.stdin.pause();
+    (process.stdin as { unref?: () => void }).unref?.();
   });
 }

@@ -13,14 +13,15 @@ interface Run {
   stderr: string;
 }
 
-function runCli(cli: string, args: string[], env: Record<string, string>, stdin = ''): Promise<Run> {
+function runCli(cli: string, args: string[], env: Record<string, string>, stdin = '', keepStdinOpen = false): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdin.end(stdin);
+    if (keepStdinOpen) child.stdin.write(stdin);
+    else child.stdin.end(stdin);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -80,6 +81,14 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.equal(run.code, 1);
     assert.match(run.stderr, /Approve this plan\?/);
     assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
+  });
+
+  it('exits by itself after an approved ask-mode mission even though stdin stays open', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
+    const ws = fresh('ask2');
+    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /wants to run: node src\/index\.js/);
   });
 
   it('fails loudly when a replay diverges from its recording', async () => {
