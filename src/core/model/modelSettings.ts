@@ -78,6 +78,35 @@ export type DeepPartialSettings = Partial<Omit<ModelSettings, 'tiers' | RoleName
   tiers?: Partial<ModelSettings['tiers']>;
 } & { [K in RoleName]?: Partial<RoleModelSettings> };
 
+const PriceBandSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheWrite: z.number().nonnegative(), cacheRead: z.number().nonnegative() });
+
+/** What a user may configure (every field optional); validated before it reaches resolveModelSettings. */
+export const ModelSettingsInputSchema = z
+  .object({
+    tiers: ModelSettingsSchema.shape.tiers.partial(),
+    planner: RoleModelSettingsSchema.partial(),
+    replanner: RoleModelSettingsSchema.partial(),
+    executor: RoleModelSettingsSchema.partial(),
+    verifier: RoleModelSettingsSchema.partial(),
+    maxExecutorTurns: ModelSettingsSchema.shape.maxExecutorTurns,
+    maxLookupTurns: ModelSettingsSchema.shape.maxLookupTurns,
+    summaryTokenCap: ModelSettingsSchema.shape.summaryTokenCap,
+    stepContextTokenCap: ModelSettingsSchema.shape.stepContextTokenCap,
+    escalateTierOnRetry: ModelSettingsSchema.shape.escalateTierOnRetry,
+    prices: z.record(z.string().min(1), PriceBandSchema.extend({ longPrompt: PriceBandSchema.extend({ aboveInputTokens: z.number().int().positive() }).optional() })),
+  })
+  .partial()
+  .strict();
+
+export type ModelSettingsParse = { ok: true; settings: ModelSettings } | { ok: false; errors: { path: string; message: string }[] };
+
+/** Validates user-supplied settings (e.g. from VS Code configuration) and resolves them over the defaults. */
+export function parseModelSettings(input: unknown): ModelSettingsParse {
+  const parsed = ModelSettingsInputSchema.safeParse(input ?? {});
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  return { ok: true, settings: resolveModelSettings(parsed.data as DeepPartialSettings) };
+}
+
 /** Model prefixes that still accept `temperature`. */
 const SAMPLING_MODELS = ['claude-3', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-opus-4-5', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-sonnet-4-', 'claude-opus-4-1', 'claude-opus-4-0'];
 

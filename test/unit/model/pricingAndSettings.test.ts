@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../../src/core/model/pricing';
-import { acceptsTemperature, modelFor, nextTier, resolveModelSettings, withNextTier } from '../../../src/core/model/modelSettings';
+import { acceptsTemperature, modelFor, nextTier, parseModelSettings, resolveModelSettings, withNextTier } from '../../../src/core/model/modelSettings';
 import { StepSchema } from '../../../src/core/plan/schema';
 
 describe('pricing', () => {
@@ -43,6 +43,17 @@ describe('model settings', () => {
     assert.equal(acceptsTemperature('claude-sonnet-4-5-20250929'), true);
     assert.equal(acceptsTemperature('claude-sonnet-5-5'), false);
     assert.equal(resolveModelSettings().planner.temperature, 0.4);
+  });
+
+  it('validates user settings and names what is wrong', () => {
+    const good = parseModelSettings({ executor: { temperature: 0.1 }, prices: { 'my-model': { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1 } } });
+    assert.ok(good.ok);
+    assert.equal(good.settings.executor.temperature, 0.1);
+    assert.equal(good.settings.executor.maxTokens, 8000);
+    assert.ok(good.settings.prices?.['my-model'] && good.settings.prices['claude-sonnet-5-5']);
+    const bad = parseModelSettings({ executor: { temperature: 3 }, tiers: { light: '' }, colour: 'blue' });
+    assert.equal(bad.ok, false);
+    assert.deepEqual(!bad.ok && bad.errors.map((e) => e.path).sort(), ['', 'executor.temperature', 'tiers.light']);
   });
 
   it('lets a role pin a model regardless of tier', () => {
