@@ -260,7 +260,7 @@ export class MissionRun {
         if (!this.stopping && this.triggers.length === 0) {
           for (const id of this.scheduler!.take()) {
             // Each finished step wakes the loop; racing all in-flight promises on every turn would cost O(n²).
-            inflight.set(id, this.runStep(id).finally(() => {
+            inflight.set(id, this.runStepSafely(id).finally(() => {
               inflight.delete(id);
               this.#wake();
             }));
@@ -289,6 +289,20 @@ export class MissionRun {
     }
   }
 
+  /** runStep, with an unexpected exception turned into the step's failure (recorded, never swallowed). */
+  async runStepSafely(stepId: string): Promise<void> {
+    try {
+      await this.runStep(stepId);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.record({ type: 'log', level: 'error', message: `step ${stepId} crashed the engine: ${error instanceof Error ? error.stack ?? message : message}` });
+      const step = this.stepById(stepId)!;
+      const failure = { class: 'tool_error' as const, message: `internal error: ${message}`, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: 'see the trace log' };
+      const result: StepResult = { stepId, status: 'failed', output: failure.message, evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure };
+      if (this.scheduler?.state(stepId) === 'running') await this.stepGaveUp(step, result, failure, this.steps.get(stepId)?.attempt ?? 1, false);
+    }
+  }
+
   /** One step with its retries. Outcomes go to the scheduler; problems become replan triggers. */
   async runStep(stepId: string): Promise<void> {
     const step = this.stepById(stepId)!;
@@ -308,7 +322,7 @@ export class MissionRun {
       const out = await runStepAttempt({
         missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(step.dependsOn), toolCalls: this.toolCalls,
         ports: this.options, approver: this.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...this.options.toolSettings },
-        contextBudget: this.contextBudget, env: this.options.env ?? {}, signal: this.abort.signal, hashOf: this.hashOf,
+        contextBudget: this.contextBudget, env: this.options.env ?? {}, verifierCommands: this.options.verifierCommands ?? [], signal: this.abort.signal, hashOf: this.hashOf,
         record: (body) => this.record(body),
         onVerifying: () => this.setStatus(stepId, 'verifying', attempt),
       });

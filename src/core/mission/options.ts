@@ -54,8 +54,8 @@ export interface MissionPorts {
   planner: PlannerRole;
   executor: ExecutorRole;
   verifier: VerifierRole;
-  /** Builds a step's sandboxed tools (src/core/tools/stepTools.ts `createStepTools` in production). */
-  createStepTools: StepToolsFactory;
+  /** Builds a step's sandboxed tools. Default: the sandbox's `createStepTools` (src/core/tools/stepTools.ts). */
+  createStepTools?: StepToolsFactory;
 }
 
 export interface MissionSettings {

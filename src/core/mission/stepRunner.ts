@@ -14,6 +14,7 @@ import type { ContextBudget } from '../handoff/contextBudget';
 import type { ToolCallStore } from '../handoff/toolCallStore';
 import type { MissionPorts } from './options';
 import { verifyStep } from './gate';
+import { createStepTools } from '../tools/stepTools';
 
 export interface StepAttemptInput {
   missionId: string;
@@ -29,6 +30,8 @@ export interface StepAttemptInput {
   toolSettings: ToolSettings;
   contextBudget: ContextBudget;
   env: Record<string, string>;
+  /** Commands the verifier may run for evidence besides the step's allowlist. */
+  verifierCommands: string[];
   signal: AbortSignal;
   hashOf: (path: string) => Promise<string | null>;
   record(body: TraceEventBody): Promise<void>;
@@ -59,7 +62,8 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
   });
   await input.record({ type: 'handoff', handoff });
   const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record };
-  const tools = input.ports.createStepTools(toolsContext(input, 'executor'));
+  const factory = input.ports.createStepTools ?? ((c: StepToolsContext) => createStepTools(c));
+  const tools = factory(toolsContext(input, 'executor'));
 
   let result: StepResult;
   try {
@@ -77,7 +81,7 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
   if (result.status !== 'succeeded' || interrupted) return { handoff, result, verification: null, interrupted };
 
   await input.onVerifying();
-  const verifierTools = input.ports.createStepTools(toolsContext(input, 'verifier'));
+  const verifierTools = factory(toolsContext(input, 'verifier'));
   const verification = await verifyStep({
     handoff, result, tools: verifierTools, verifier: input.ports.verifier, workspace: input.ports.workspace, ctx, now: () => input.ports.clock.now(),
   });
@@ -86,9 +90,13 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
 }
 
 function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): StepToolsContext {
+  // The verifier may also run the mission's verifier commands (validatePlan accepted evidence using them).
+  const step = role === 'verifier' && input.verifierCommands.length > 0
+    ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...input.verifierCommands] } }
+    : input.step;
   return {
     missionId: input.missionId,
-    step: input.step,
+    step,
     role,
     workspace: input.ports.workspace,
     terminal: input.ports.terminal,

@@ -15,7 +15,8 @@ import type { MissionOptions } from '../../../src/core/mission/options';
 import { sha256Hex } from '../../../src/core/mission/hashing';
 
 export class MemoryWorkspace implements Workspace {
-  readonly root = '/ws';
+  /** The sandbox's policy resolves the root on disk, so tests using it pass a real (empty) directory. */
+  constructor(readonly root = '/ws') {}
   readonly files = new Map<string, string>();
   async readFile(path: string): Promise<Uint8Array> {
     const text = this.files.get(path);
@@ -218,8 +219,8 @@ export interface Harness {
 }
 
 /** A full set of ports around a plan; override anything per test. */
-export function harness(plan: PlanInput, overrides: Partial<MissionOptions> & { executor?: FakeExecutor; planner?: FakePlanner; commands?: CommandScript } = {}): Harness {
-  const ws = new MemoryWorkspace();
+export function harness(plan: PlanInput, overrides: Partial<MissionOptions> & { executor?: FakeExecutor; planner?: FakePlanner; commands?: CommandScript; root?: string } = {}): Harness {
+  const ws = new MemoryWorkspace(overrides.root);
   const store = new MemoryStore();
   const approver = overrides.approver instanceof ScriptedApprover ? overrides.approver : new ScriptedApprover();
   const executor = overrides.executor ?? new FakeExecutor();
