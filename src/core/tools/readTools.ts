@@ -89,6 +89,10 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
         const entries = await listing(env, rel, 2);
         return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
       }
+      if (stat.kind === 'other') return failed(toolError(`${rel} is not a regular file (device, socket or pipe)`));
+      if (stat.kind === 'file' && stat.size > ctx.settings.maxFileBytes) {
+        return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`, 'use search to find the part you need'));
+      }
       const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
       if (reusable) {
         return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };

@@ -10,7 +10,7 @@
 import type { CommandRun, FileChange, SideEffects } from '../mission/results';
 import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
 import { applyEdit } from './applyEdit';
-import { runGated, type GateContext } from './approvalGate';
+import { checkPolicy, runGated, type GateContext } from './approvalGate';
 import { cancelled, timedOut, toolError } from './failures';
 import { sha256Hex } from './hash';
 import { policyFor, resolveAction, type Policy } from './policy';
@@ -81,9 +81,22 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
     return { ok: true, output: '', fingerprint: { [rel]: afterHash } };
   }
 
-  /** Resolve a write target through the policy without recording (the gate records the decision). */
-  async function readForEdit(path: string): Promise<{ rel: string; bytes: Uint8Array; mode: number } | CallResult> {
+  /**
+   * The policy's answer before anything is read (a denied path is never opened). The gate asks again
+   * right before the effect; this early check is what keeps a refused file's bytes out of memory.
+   */
+  async function writeAllowed(path: string): Promise<string | CallResult> {
     const rel = toWorkspacePath(ctx.workspace.root, path);
+    const allowed = await checkPolicy(gate, policy, { kind: 'write', path: rel });
+    if (!allowed.ok) return failed(allowed.failure);
+    return allowed.resolved.kind === 'run' ? rel : allowed.resolved.rel;
+  }
+
+  /** Reads the file an edit starts from (after the policy allowed writing it). */
+  async function readForEdit(path: string): Promise<{ rel: string; bytes: Uint8Array; mode: number } | CallResult> {
+    const allowed = await writeAllowed(path);
+    if (typeof allowed !== 'string') return allowed;
+    const rel = allowed;
     const stat = await ctx.workspace.stat(rel).catch(() => undefined);
     if (!stat) return failed(toolError(`${rel} does not exist`, 'use create for a new file'));
     if (stat.kind !== 'file') return failed(toolError(`${rel} is not a regular file`));
@@ -94,7 +107,8 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
   const create = (path: string, text: string): Promise<ToolOutcome> =>
     recorder.call('create', { path, text }, async () => {
       if (typeof text !== 'string') return failed(toolError('text must be a string'));
-      const rel = toWorkspacePath(ctx.workspace.root, path);
+      const rel = await writeAllowed(path);
+      if (typeof rel !== 'string') return rel;
       const after = encodeText(text, false);
       if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the new file would be ${after.byteLength} bytes; the limit is ${ctx.settings.maxFileBytes}`));
       const stat = await ctx.workspace.stat(rel).catch(() => undefined);

@@ -80,6 +80,26 @@ describe('applyEdit', () => {
     });
   });
 
+  describe('edge cases from the edit bench', () => {
+    it('does not leave a stray CR when oldText starts at the LF of a CRLF', () => {
+      const r = ok(applyEdit('a\r\n\r\nb\r\n', { oldText: '\nb', newText: '\nx\nb' }));
+      assert.equal(r.text, 'a\r\n\r\nx\r\nb\r\n');
+    });
+    it('indents lines added after a one-line match that was sent without its indentation', () => {
+      const r = ok(applyEdit('f() {\n    let a = 1\n}\n', { oldText: 'let a = 1', newText: 'let a = 1\nlet b = 2' }));
+      assert.equal(r.text, 'f() {\n    let a = 1\n    let b = 2\n}\n');
+    });
+    it('leaves added lines alone when they already carry the indentation', () => {
+      const r = ok(applyEdit('f() {\n    let a = 1\n}\n', { oldText: 'let a = 1', newText: 'let a = 1\n    let b = 2' }));
+      assert.equal(r.text, 'f() {\n    let a = 1\n    let b = 2\n}\n');
+    });
+    it('finds a tab-indented region when the edit uses a different space unit than it implies', () => {
+      const file = 'x\n\t\tlet next\n\t\twhile (a &&\n\t\t\t\t(b))\n';
+      const r = ok(applyEdit(file, { oldText: '    let next\n    while (a &&\n        (b))', newText: '    let next\n    while (c &&\n        (b))' }));
+      assert.equal(r.text, file.replace('(a &&', '(c &&'));
+    });
+  });
+
   describe('refusals', () => {
     it('fails not_found with the closest candidate region and its similarity', () => {
       const r = applyEdit(ts, { oldText: 'return "somebody";', newText: 'x' });
