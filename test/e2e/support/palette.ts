@@ -1,0 +1,44 @@
+/**
+ * The command palette, driven as a user drives it. The palette lists the commands known when it opens,
+ * and an extension's contributions arrive a little after the workbench draws; so a palette opened too
+ * early is closed and opened again until the row shows or the deadline passes.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Opens the palette (F1), types `query`, and returns the row whose command label is exactly `label` (a
+ * string), or matches it (a RegExp). Exact, because "Plan & Execute" is also the category prefix of every
+ * other command of the extension ("Plan & Execute: Cancel Mission").
+ */
+export async function findInCommandPalette(page: Page, query: string, label: string | RegExp = query, timeoutMs = 60_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  const name = typeof label === 'string' ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : label;
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: name }) })
+    .first();
+  for (;;) {
+    if (!(await input.isVisible())) {
+      // F1 reaches the workbench only when the focus is in it (not in a webview frame).
+      await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+    }
+    await input.fill(`>${query}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      return row;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+  }
+}
+
+/** Runs a command by its palette label, e.g. `runFromPalette(page, 'Plan & Execute')`. */
+export async function runFromPalette(page: Page, label: string, timeoutMs?: number): Promise<void> {
+  const row = await findInCommandPalette(page, label, label, timeoutMs);
+  await row.click();
+}
