@@ -110,6 +110,16 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     assert.match(shown, /wants to run: node src\/index\.js/);
   });
 
+  it('stops at the --max-cost budget, priced from the usage of each call', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
+    ws = tempWorkspace();
+    const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
+    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, maxCostUsd: 0.005 }, io());
+    assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
+    assert.ok(report.usage.costUsd >= 0.005);
+    assert.ok(report.succeeded.length < 4);
+  });
+
   it('touches no file when the plan is never approved', async () => {
     server = await startMessagesServer({ scenario: e2eScenario() });
     ws = tempWorkspace();
