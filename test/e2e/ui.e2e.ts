@@ -126,6 +126,8 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     await frame.waitForSelector('[data-testid="plan-version"][data-version="3"][data-author="replanner"]', { timeout: 60_000 });
     await frame.waitForSelector('vscode-tree-item[data-step-id="s2b"]', { timeout: 30_000 });
     await waitEnabled(frame, 'approve-plan', 30_000);
+    await frame.locator('vscode-tree-item[data-step-id="s2b"]').click();
+    await frame.locator('[data-testid="timeline"]').scrollIntoViewIfNeeded();
     await shot(page, '06-replanned');
     await button(frame, 'approve-plan').click();
 

@@ -79,7 +79,8 @@ export function renderStepDetails(ctx: RenderContext): HTMLElement | null {
   const mission = ctx.state.mission;
   const step = mission?.steps.find((s) => s.id === ctx.ui.selectedStepId);
   if (!mission || !step) return null;
-  const editable = mission.phase === 'awaiting_approval' && mission.live;
+  // Only steps of the plan under review that have not started can change (the engine enforces it too).
+  const editable = mission.phase === 'awaiting_approval' && mission.live && (step.status === 'pending' || step.status === 'ready');
   const s = statusIcon(step.status);
   const key = `instr:${step.id}`;
   const instructions = editable
