@@ -111,11 +111,12 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       if (typeof rel !== 'string') return rel;
       const after = encodeText(text, false);
       if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the new file would be ${after.byteLength} bytes; the limit is ${ctx.settings.maxFileBytes}`));
-      const stat = await ctx.workspace.stat(rel).catch(() => undefined);
-      if (stat && stat.kind !== 'file') return failed(toolError(`${rel} exists and is not a regular file`));
-      const before = stat ? await ctx.workspace.readFile(rel) : null;
-      const r = await commitWrite(rel, before, after, stat?.mode, `create ${rel}`);
-      return r.ok ? { ...r, output: `${before ? 'Overwrote' : 'Created'} ${rel} (${text.split('\n').length} lines)` } : r;
+      // The text editor tool's `create` never overwrites (models are trained on that): edits go through str_replace.
+      if (await ctx.workspace.stat(rel).catch(() => undefined)) {
+        return failed(toolError(`File already exists at: ${rel}. Cannot overwrite files using command \`create\`.`, 'use str_replace or insert to change an existing file'));
+      }
+      const r = await commitWrite(rel, null, after, undefined, `create ${rel}`);
+      return r.ok ? { ...r, output: `File created successfully at: ${rel} (${text.split('\n').length} lines)` } : r;
     });
 
   const strReplace = (path: string, oldText: string, newText: string): Promise<ToolOutcome> =>

@@ -155,10 +155,21 @@ describe('createStepTools', () => {
   describe('approvals', () => {
     it('binds a decision to the exact content: a changed write needs a new approval', async () => {
       const tools = createStepTools(h.ctx({ authority }));
-      await tools.create('src/n.ts', 'version 1\n');
-      await tools.create('src/n.ts', 'version 2\n');
-      assert.equal(h.approver.requests.length, 2);
-      assert.notEqual(h.approver.requests[0]?.actionHash, h.approver.requests[1]?.actionHash);
+      await tools.strReplace('src/a.ts', 'const a = 1;', 'const a = 2;');
+      await tools.strReplace('src/a.ts', 'const a = 2;', 'const a = 1;');
+      await tools.strReplace('src/a.ts', 'const a = 1;', 'const a = 2;'); // exactly the first approved action again
+      await tools.strReplace('src/a.ts', 'const a = 2;', 'const a = 3;');
+      assert.equal(h.approver.requests.length, 3);
+      assert.equal(new Set(h.approver.requests.map((r) => r.actionHash)).size, 3);
+      assert.equal(h.events.filter((e) => e.type === 'approval_decided').length, 4);
+      assert.equal(h.read('src/a.ts'), 'const a = 3;\nconst b = 2;\n');
+    });
+    it('refuses to overwrite an existing file with create', async () => {
+      const tools = createStepTools(h.ctx({ authority }));
+      const r = await tools.create('src/a.ts', 'overwritten');
+      assert.equal(r.ok, false);
+      assert.match(r.output, /File already exists/);
+      assert.equal(h.read('src/a.ts'), 'const a = 1;\nconst b = 2;\n');
     });
     it('re-approves an identical command by rule, and records that decision', async () => {
       const tools = createStepTools(h.ctx({ authority }));
