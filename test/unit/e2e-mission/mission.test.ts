@@ -115,9 +115,10 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     ws = tempWorkspace();
     const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
     const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, maxCostUsd: 0.005 }, io());
-    assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
+    assert.notEqual(report.outcome, 'succeeded');
+    assert.equal(report.budget?.kind, 'cost', JSON.stringify(report));
     assert.ok(report.usage.costUsd >= 0.005);
-    assert.ok(report.succeeded.length < 4);
+    assert.deepEqual(report.succeeded, []);
   });
 
   it('touches no file when the plan is never approved', async () => {
