@@ -142,4 +142,38 @@ describe('replanning', () => {
     assert.equal(a.effort.acting.inputTokens, executorCalls * 100);
     assert.equal(a.planningShare.tokens, 0, 'the fake planner records no model calls');
   });
+
+  it('replans at once on an executor escalation, without a retry', async () => {
+    const executor = new FakeExecutor({
+      s2: async (h) => ({
+        stepId: h.step.id, status: 'needs_replan', output: 'needs write access to config/', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [],
+        failure: { class: 'permission_denied', message: 'config/app.json is outside my edit authority', detail: 'authority.edit', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: 'add config/app.json to s2' },
+      }),
+    });
+    const planner = new FakePlanner(v1, () => replacingS2);
+    const h = harness(v1, { executor, planner });
+    const report = await runMission(h.options);
+    assert.equal(report.outcome, 'succeeded', report.summary);
+    assert.equal(executor.count('s2'), 1, 'no retry: a retry cannot grant authority');
+    assert.equal(planner.replans[0]!.trigger.kind, 'escalation');
+    assert.equal(planner.replans[0]!.mode, 'step');
+    assert.match(planner.replans[0]!.trigger.evidence, /permission_denied.*outside my edit authority.*authority\.edit/);
+  });
+
+  it('replans the rest of the mission when a step reports a materially different observation', async () => {
+    const executor = new FakeExecutor({
+      s1: async (h, tools) => {
+        const f = await tools.create('out/s1.txt', 'x');
+        return { stepId: h.step.id, status: 'succeeded', output: 'done', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [f.toolCallId], observation: 'the project uses pnpm workspaces, not npm' };
+      },
+    });
+    const planner = new FakePlanner(v1, (r) => ({ ...r.current, steps: r.current.steps.map((s) => (s.id === 's3' ? { ...s, instructions: 'use pnpm' } : s)) }));
+    const h = harness(v1, { executor, planner });
+    const report = await runMission(h.options);
+    assert.equal(report.outcome, 'succeeded', report.summary);
+    assert.equal(planner.replans[0]!.trigger.kind, 'observation');
+    assert.equal(planner.replans[0]!.mode, 'rest');
+    assert.equal(executor.count('s1'), 1);
+    assert.equal(executor.calls.find((c) => c.stepId === 's3')!.handoff.step.instructions, 'use pnpm');
+  });
 });
