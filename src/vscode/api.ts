@@ -31,6 +31,10 @@ export interface PlanExecuteTestHooks {
   recentLog(): string;
   /** Stores the API key in SecretStorage exactly as "Set Anthropic API Key" does (empty removes it). */
   setApiKey(key: string): Promise<void>;
+  /** Answers the extension's modal confirmations (e.g. Revert step) with `answer`; undefined shows them again. */
+  answerConfirmations(answer: boolean | undefined): void;
+  /** The text of the last confirmation asked (answered by the hook or shown). */
+  lastConfirmation(): string | undefined;
   /** Resolves when the sidebar state satisfies `predicate` (checked after every change), or rejects after `timeoutMs`. */
   waitForState(predicate: (state: SidebarState) => boolean, timeoutMs: number): Promise<SidebarState>;
 }

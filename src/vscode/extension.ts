@@ -12,7 +12,7 @@ import { TeeLog } from './log';
 import { windowAdapters } from './mission/adapters';
 import { createCoreEngine } from './mission/coreEngine';
 import { MissionController } from './mission/missionController';
-import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
+import { confirmAndRevert, confirmModal, sidebarHandlers } from './mission/sidebarHandlers';
 import { createMissionStore } from './mission/missionStore';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import { ApiKeyStore } from './secrets';
@@ -47,6 +47,11 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     if (!root || !s || !missionId) return { ok: false as const, reason: 'not_ready', message: 'There is no mission to revert in.' };
     return engine.revertStep(missionId, stepId, { store: s, workspaceRoot: root, dryRun });
   };
+  const confirmations: { answer: boolean | undefined; last: string | undefined } = { answer: undefined, last: undefined };
+  const confirm = (message: string, action: string): Promise<boolean> => {
+    confirmations.last = message;
+    return confirmations.answer === undefined ? confirmModal(message, action) : Promise.resolve(confirmations.answer);
+  };
   const handlers = sidebarHandlers({
     controller,
     approver,
@@ -54,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     notify,
     trusted,
     command: (id) => vscode.commands.executeCommand(id),
-    revertStep: (stepId) => confirmAndRevert(controller, revert, stepId),
+    revertStep: (stepId) => confirmAndRevert(controller, revert, stepId, confirm),
   });
   const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
   const statusBar = new MissionStatusBar();
@@ -96,6 +101,10 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
       },
       recentLog: () => log.recent(),
       setApiKey: (key) => apiKeys.set(key),
+      answerConfirmations: (answer) => {
+        confirmations.answer = answer;
+      },
+      lastConfirmation: () => confirmations.last,
       waitForState: (predicate, timeoutMs) => waitForState(model, predicate, timeoutMs),
     },
   };

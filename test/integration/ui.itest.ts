@@ -124,6 +124,32 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     assert.ok(!JSON.stringify(settings).includes(API_KEY), 'the API key is in the settings');
   });
 
+  it('exports the trace as JSON Lines, one event per line', async () => {
+    const pe = await api();
+    const store = await pe.test.missionStore();
+    assert.ok(store && missionId);
+    const target = vscode.Uri.file(join(workspaceRoot(), 'mission-trace.jsonl'));
+    await vscode.commands.executeCommand('planExecute.exportTrace', target);
+    const lines = readFileSync(target.fsPath, 'utf8').trim().split('\n');
+    assert.equal(lines.length, (await store.readEvents(missionId)).length);
+    assert.equal((JSON.parse(lines[0] ?? '{}') as { type?: string }).type, 'mission_started');
+  });
+
+  it('reverts a finished step to its checkpoint after confirming', async () => {
+    const pe = await api();
+    const file = join(workspaceRoot(), 'src/farewell.js');
+    assert.ok(existsSync(file), 's1 created the file');
+    pe.test.answerConfirmations(true);
+    try {
+      assert.equal(pe.test.postFromWebview({ type: 'revertStep', stepId: 's1' }), true);
+      await waitFor(() => (existsSync(file) ? undefined : true), 15_000);
+      assert.equal(existsSync(file), false, 'the file s1 created is gone again');
+      assert.match(pe.test.lastConfirmation() ?? '', /step s1/);
+    } finally {
+      pe.test.answerConfirmations(undefined);
+    }
+  });
+
   it('restores the mission from the store after a reload, marking an interrupted step and offering resume', async () => {
     const pe = await api();
     const store = await pe.test.missionStore();

@@ -98,11 +98,17 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
   };
 }
 
+/** A modal yes/no question (the integration tests answer it through a test hook). */
+export async function confirmModal(message: string, action: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
+}
+
 /** Revert with a modal warning when later steps touched the same files. */
 export async function confirmAndRevert(
   controller: MissionController,
   revert: (stepId: string, dryRun: boolean) => Promise<Outcome<{ conflicts: string[] }>>,
   stepId: string,
+  confirm: (message: string, action: string) => Promise<boolean>,
 ): Promise<Outcome> {
   const mission = controller.mission;
   if (!mission?.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `There is no step ${stepId}.` };
@@ -111,8 +117,7 @@ export async function confirmAndRevert(
   const warning = check.value.conflicts.length
     ? `Later steps (${check.value.conflicts.join(', ')}) changed the same files. Reverting step ${stepId} will undo their changes to those files too.`
     : `Restore the files step ${stepId} changed to their checkpoint?`;
-  const answer = await vscode.window.showWarningMessage(warning, { modal: true }, 'Revert step');
-  if (answer !== 'Revert step') return { ok: true, value: undefined };
+  if (!(await confirm(warning, 'Revert step'))) return { ok: true, value: undefined };
   const done = await revert(stepId, false);
   return done.ok ? { ok: true, value: undefined } : done;
 }
