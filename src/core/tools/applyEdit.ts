@@ -21,7 +21,8 @@ import {
   hasTrailingWhitespace,
   hasTypographicQuotes,
   lineOf,
-  normalize,
+  normalizeText,
+  originalOffsets,
   straightenQuotes,
   stripTrailingWhitespace,
   type NormalizeOptions,
@@ -106,17 +107,18 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   // 2–4. normalised substring levels (a level that changes neither text cannot find anything new)
   for (const { strategy, opts } of LEVELS) {
     if (!levelApplies(strategy, original, oldText)) continue;
-    const file = normalize(original, opts);
-    const needle = normalize(oldText, opts).text;
+    const fileText = normalizeText(original, opts);
+    const needle = normalizeText(oldText, opts);
     if (needle.length === 0) continue;
-    const hits = findAll(file.text, needle);
-    if (hits.length > 1) return ambiguous(original, hits.map((h) => file.map[h] as number), strategy.replace('_', ' '));
+    const hits = findAll(fileText, needle);
+    if (hits.length > 1) return ambiguous(original, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
     if (hits.length === 0) continue;
     const s = hits[0] as number;
-    let start = file.map[s] as number;
-    const end = (file.map[s + needle.length - 1] as number) + 1;
+    const [mappedStart, lastChar] = originalOffsets(original, opts, [s, s + needle.length - 1]) as [number, number];
+    let start = mappedStart;
+    const end = lastChar + 1;
     // A match that begins at a line break must take that break's CR along with it.
-    if (file.text[s] === '\n' && start > 0 && original[start - 1] === '\r') start--;
+    if (fileText[s] === '\n' && start > 0 && original[start - 1] === '\r') start--;
     const region = original.slice(start, end);
     let replacement = inFileEol(original, newText);
     if (opts.trailing && !hasTrailingWhitespace(region)) replacement = stripTrailingWhitespace(replacement);

@@ -1,7 +1,7 @@
 /**
- * Normalised views of text for the tolerant str_replace levels. Each view keeps a map from every
- * normalised character back to its offset in the original, so a match found in the view replaces exactly
- * the original region it came from. Levels are cumulative: each one forgives everything the previous did,
+ * Normalised views of text for the tolerant str_replace levels. A match found in the normalised text is
+ * mapped back to original offsets (`originalOffsets`), so it replaces exactly the original region it came
+ * from. Levels are cumulative: each one forgives everything the previous did,
  * which is why the first level that finds anything decides (more forgiving levels only find more).
  */
 
@@ -12,12 +12,6 @@ export interface NormalizeOptions {
   trailing: boolean;
   /** Typographic quotes → ASCII quotes (one character for one, so offsets stay aligned). */
   quotes: boolean;
-}
-
-export interface NormalizedView {
-  text: string;
-  /** map[k] = offset in the original of normalised char k; map[text.length] = original length. */
-  map: number[];
 }
 
 const QUOTES: Record<string, string> = {
@@ -41,11 +35,34 @@ export function stripTrailingWhitespace(text: string): string {
   return text.replace(/[ \t]+(?=\r?\n|$)/g, '');
 }
 
-export function normalize(text: string, opts: NormalizeOptions): NormalizedView {
-  const out: string[] = [];
-  const map: number[] = [];
+/** The normalised text alone (native regex passes; no offset map).  */
+export function normalizeText(text: string, opts: NormalizeOptions): string {
+  let t = text;
+  if (opts.eol) t = t.replace(/\r\n/g, '\n');
+  if (opts.trailing) t = opts.eol ? t.replace(/[ \t]+(?=\n|$)/g, '') : t.replace(/[ \t]+(?=\r?\n|$)/g, '');
+  if (opts.quotes) t = straightenQuotes(t);
+  return t;
+}
+
+/**
+ * Original offsets of the given normalised offsets (ascending), by walking the original once and stopping
+ * after the last one — the map `normalize` builds, paid for only when there is a match.
+ */
+export function originalOffsets(text: string, opts: NormalizeOptions, targets: number[]): number[] {
+  const out: number[] = [];
+  if (targets.length === 0) return out;
   const n = text.length;
+  let emitted = 0;
+  let t = 0;
   let i = 0;
+  const emit = (orig: number): boolean => {
+    while (t < targets.length && targets[t] === emitted) {
+      out.push(orig);
+      t++;
+    }
+    emitted++;
+    return t >= targets.length;
+  };
   while (i < n) {
     const c = text[i] as string;
     if (opts.eol && c === '\r' && text[i + 1] === '\n') {
@@ -56,21 +73,18 @@ export function normalize(text: string, opts: NormalizeOptions): NormalizedView 
       let j = i;
       while (j < n && (text[j] === ' ' || text[j] === '\t')) j++;
       const atLineEnd = j === n || text[j] === '\n' || (text[j] === '\r' && text[j + 1] === '\n');
-      if (!atLineEnd) {
-        for (let k = i; k < j; k++) {
-          out.push(text[k] as string);
-          map.push(k);
-        }
-      }
+      if (!atLineEnd) for (let k = i; k < j; k++) if (emit(k)) return out;
       i = j;
       continue;
     }
-    out.push(opts.quotes ? (QUOTES[c] ?? c) : c);
-    map.push(i);
+    if (emit(i)) return out;
     i++;
   }
-  map.push(n);
-  return { text: out.join(''), map };
+  while (t < targets.length) {
+    out.push(n);
+    t++;
+  }
+  return out;
 }
 
 /** Every start offset of `needle` in `haystack`, overlapping ones included (stops after `limit`). */
