@@ -25,6 +25,7 @@ import { runStepAttempt, verificationFailure } from './stepRunner';
 import { replanOnce } from './replanFlow';
 import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
+import { SnapshotWriter } from './snapshots';
 
 /** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
 const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
@@ -58,12 +59,7 @@ export class MissionRun {
   #fatal: { message: string; failure?: StepResult['failure'] } | null = null;
   #planChanged = false;
   #wake: () => void = () => undefined;
-  #saving: Promise<void> = Promise.resolve();
-  #dirty = false;
-  #finalSave = false;
-  #saveScheduled = false;
-  #lastSaveAt = 0;
-  #throttle: AbortController | null = null;
+  readonly #snapshots: SnapshotWriter;
   #outcome: MissionOutcome | null = null;
   #index: { version: number; steps: Map<string, Step> } | null = null;
   readonly contextBudget: ContextBudget;
@@ -87,6 +83,11 @@ export class MissionRun {
       ? { request: async () => ({ decision: 'approved', by: 'rule', rule: 'approve=all' }) }
       : options.approver;
     this.hashOf = contentHasher(options.workspace);
+    this.#snapshots = new SnapshotWriter(
+      (finished) => options.store.saveState(this.missionId, this.snapshot(finished)),
+      options.clock,
+      options.snapshotIntervalMs ?? 50,
+    );
     this.recorder.onEvent((event) => {
       this.budget.observe(event);
       if (event.type === 'model_call' && !this.#budgetHit) {
@@ -132,35 +133,9 @@ export class MissionRun {
     void this.save();
   }
 
-  /**
-   * Requests a snapshot after a transition. Writes are throttled (at most one per `snapshotIntervalMs`,
-   * always with a trailing write, and at once for the final one) and never on the critical path: the
-   * trace is the source of truth, and resume catches a lagging snapshot up from it (state.ts `catchUp`).
-   * The returned promise resolves once a snapshot including this transition is written.
-   */
+  /** Requests a state snapshot (throttled; see snapshots.ts). Resolves once one including this is written. */
   save(finished = false): Promise<void> {
-    if (finished) {
-      this.#finalSave = true;
-      this.#throttle?.abort();
-    }
-    this.#dirty = true;
-    if (this.#saveScheduled) return this.#saving;
-    this.#saveScheduled = true;
-    const interval = this.options.snapshotIntervalMs ?? 50;
-    this.#saving = this.#saving.then(async () => {
-      const wait = this.#finalSave ? 0 : this.#lastSaveAt + interval - this.options.clock.now();
-      if (wait > 0) {
-        this.#throttle = new AbortController();
-        await this.options.clock.sleep(wait, this.#throttle.signal).catch(() => undefined);
-        this.#throttle = null;
-      }
-      this.#saveScheduled = false;
-      if (!this.#dirty) return;
-      this.#dirty = false;
-      this.#lastSaveAt = this.options.clock.now();
-      await this.options.store.saveState(this.missionId, this.snapshot(this.#finalSave)).catch(() => undefined);
-    });
-    return this.#saving;
+    return this.#snapshots.request(finished);
   }
 
   snapshot(finished: boolean): MissionState {
