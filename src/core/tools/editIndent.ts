@@ -57,8 +57,7 @@ export function matchIndentation(original: string, oldText: string, newText: str
   const fileUsesTabs = fileLines.some((l) => l.indent.startsWith('\t'));
   const editUsesTabs = oldLines.some((l) => l.indent.startsWith('\t'));
   // When one side is written with tabs and the other with spaces, one tab stands for one indentation level
-  // of the space-written side. Its width is inferred, but 2, 4 and 8 are tried too; a match counts only if
-  // every width that finds it re-indents newText identically.
+  // of the space-written side. Its width is inferred, but 2, 4 and 8 are tried too (see below for which wins).
   const inferred = fileUsesTabs && !editUsesTabs
     ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
     : !fileUsesTabs && editUsesTabs
@@ -93,9 +92,13 @@ export function matchIndentation(original: string, oldText: string, newText: str
   const starts = [...new Set(matches.map((x) => x.start))].sort((a, b) => a - b);
   if (starts.length !== 1) return { starts };
   const start = starts[0] as number;
+  // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
+  // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
+  const unshifted = matches.filter((x) => x.delta === 0);
+  const candidates = unshifted.length === 1 ? unshifted : matches;
   const renders = new Set<string>();
   let text: string | undefined;
-  for (const { delta, tab } of matches) {
+  for (const { delta, tab } of candidates) {
     const r = render(original, rawFile, start, m, oldEndsNl, newText, delta, tab, fileUsesTabs);
     if (r === undefined) return { starts, unrenderable: true };
     renders.add(r);
