@@ -51,6 +51,19 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     assert.deepEqual(pe.test.sidebarState().approvals, []);
   });
 
+  it('prefills the task with the editor selection as context when run from the palette', async function () {
+    this.timeout(60_000);
+    const pe = await api();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(workspaceRoot(), 'src/greet.js')));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(0, 0, 2, 0);
+    await vscode.commands.executeCommand('planExecute.run');
+    const prefill = pe.test.sidebarState().taskPrefill ?? '';
+    assert.match(prefill, /Context \(src\/greet\.js, lines 1-3\)/);
+    assert.ok(prefill.includes(doc.getText(editor.selection)), 'the selected text is in the task box');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('runs a mission through the sidebar: plan, approve, review and approve the edit, skip the command, replan, finish', async function () {
     this.timeout(120_000);
     const pe = await api();
