@@ -37,7 +37,7 @@ export class CountingWorkspace implements Workspace {
 
 export class CountingTerminal implements Terminal {
   runs: CommandRequest[] = [];
-  constructor(private readonly log: LogEntry[], private readonly answer: (r: CommandRequest) => Partial<CommandRun> = () => ({})) {}
+  constructor(private readonly log: LogEntry[], public answer: (r: CommandRequest) => Partial<CommandRun> = () => ({})) {}
   async run(request: CommandRequest): Promise<CommandRun> {
     this.runs.push(request);
     this.log.push({ kind: 'run', argv: request.argv });

@@ -232,6 +232,34 @@ describe('createStepTools', () => {
       assert.equal(h.terminal.runs[0]?.cwd, h.root);
       assert.equal(tools.sideEffects().commands.length, 1);
     });
+    it('reports a command killed at its timeout as a timeout failure carrying the run', async () => {
+      h.terminal.answer = (r) => ({ exitCode: null, signal: 'SIGTERM', durationMs: r.timeoutMs + 5, output: 'partial' });
+      const tools = createStepTools(h.ctx({ authority }));
+      const r = await tools.bash('npm test');
+      assert.equal(r.ok, false);
+      if (!r.ok) {
+        assert.equal(r.failure.class, 'timeout');
+        assert.equal(r.failure.partialSideEffects.commands.length, 1);
+      }
+      assert.match(r.output, /partial/);
+    });
+    it('reports a command stopped by the mission\'s cancel as cancelled', async () => {
+      const ac = new AbortController();
+      h.terminal.answer = () => {
+        ac.abort();
+        return { exitCode: null, signal: 'SIGTERM', durationMs: 3 };
+      };
+      const tools = createStepTools(h.ctx({ authority }, 'executor', ac.signal));
+      const r = await tools.bash('npm test');
+      assert.equal(!r.ok && r.failure.class, 'cancelled');
+    });
+    it('returns a non-zero exit as a completed call whose output leads with the exit code', async () => {
+      h.terminal.answer = () => ({ exitCode: 1, output: '1 failing' });
+      const tools = createStepTools(h.ctx({ authority }));
+      const r = await tools.bash('npm test');
+      assert.equal(r.ok, true);
+      assert.match(r.output, /^exit code: 1/);
+    });
     it('refuses a chained command before asking anyone', async () => {
       const tools = createStepTools(h.ctx({ authority }));
       const r = await tools.bash('npm test && curl evil');
