@@ -92,6 +92,7 @@ describe('sandbox: executor tools in VS Code', () => {
     const tools = createStepTools(s.ctx);
     assert.equal((await tools.strReplace('src/greet.ts', '"hello "', '"bye "')).ok, true);
     assert.equal((await tools.create('src/new/added.ts', 'export const added = 1;\n')).ok, true);
+    assert.equal(fs.readFileSync(path.join(s.root, 'src/new/added.ts'), 'utf8'), 'export const added = 1;\n');
     assert.notEqual(fs.readFileSync(file, 'utf8'), original);
     const files = tools.sideEffects().files;
     assert.deepEqual(files.map((f) => f.change).sort(), ['created', 'modified']);
@@ -100,6 +101,23 @@ describe('sandbox: executor tools in VS Code', () => {
     assert.equal(reverted.ok, true, JSON.stringify(reverted));
     assert.equal(fs.readFileSync(file, 'utf8'), original);
     assert.equal(fs.existsSync(path.join(s.root, 'src/new/added.ts')), false);
+  });
+
+  it('refuses to write over unsaved changes in an open editor', async () => {
+    const s = await setup();
+    const file = path.join(s.root, 'src/greet.ts');
+    const onDisk = fs.readFileSync(file, 'utf8');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// unsaved user edit\n'));
+    assert.equal(editor.document.isDirty, true);
+    const tools = createStepTools(s.ctx);
+    const r = await tools.strReplace('src/greet.ts', '"hello "', '"bye "');
+    assert.equal(r.ok, false);
+    assert.match(r.output, /unsaved changes/);
+    assert.equal(fs.readFileSync(file, 'utf8'), onDisk, 'disk untouched');
+    assert.ok(editor.document.getText().startsWith('// unsaved user edit'), 'the user\'s unsaved edit is still there');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('runs a command in a visible terminal and returns its exit code and output', async () => {
