@@ -1,7 +1,8 @@
 /**
  * The sidebar app's entry (bundled to media/webview.js, iife, browser). Posts `ready` once loaded, renders
  * every snapshot the host sends, paints `didChangeStepStatus` in place, and keeps drafts and selection with
- * getState/setState (no retainContextWhenHidden). Every host message is safeParse'd; bad ones are dropped.
+ * getState/setState (no retainContextWhenHidden). Every host message is shape-checked (./hostMessages.ts);
+ * malformed ones are dropped.
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -12,7 +13,8 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import '@vscode-elements/elements/dist/vscode-tree/index.js';
 import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
-import { ToWebviewSchema, type FromWebviewInput, type SidebarState, type ToWebview } from './protocol';
+import type { FromWebviewInput, SidebarState, ToWebview } from './protocol';
+import { parseHostMessage } from './hostMessages';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { h } from './dom';
 import { renderApprovals, renderRules } from './render/approvals';
@@ -104,12 +106,11 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
 };
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const parsed = ToWebviewSchema.safeParse(event.data);
-  if (!parsed.success) {
-    console.warn('plan-execute: dropped an invalid host message', parsed.error.issues);
+  const message = parseHostMessage(event.data);
+  if (!message) {
+    console.warn('plan-execute: dropped a malformed host message');
     return;
   }
-  const message = parsed.data;
   (handlers[message.type] as (m: ToWebview) => void)(message);
 });
 

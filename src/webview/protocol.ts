@@ -1,10 +1,10 @@
 /**
  * The sidebar's message contract, imported by both the host (src/vscode) and the webview (src/webview).
  * Host → webview: a full `state` snapshot (sent on every `ready`: the iframe reloads) and `did…`
- * notifications. Webview → host: `ready` and commands. Every inbound message is `safeParse`d on the
- * receiving side; a message that does not parse is logged and dropped.
- *
- * This file must stay browser-safe: it imports zod and the core's pure schemas only.
+ * notifications. Webview → host: `ready` and commands. The host `safeParse`s every message it receives
+ * against these schemas; one that does not parse is logged and dropped. The webview imports only the
+ * types from here and shape-checks host messages by hand (./hostMessages.ts), which keeps zod out of
+ * its bundle.
  */
 import { z } from 'zod';
 import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/trace/events';
