@@ -1,3 +1,5 @@
+import * as nodePath from 'node:path';
+
 /**
  * The environment a command runs with. Built UP from a short allowlist, never down from process.env: a
  * denylist misses the one variable nobody thought of. Even an allowlisted name is dropped when it looks
@@ -29,10 +31,18 @@ export function scrubEnv(source: Record<string, string | undefined>, options: Sc
     if (value === undefined || SECRET_NAME.test(name)) continue;
     if (!allowed.has(name) && !/^LC_[A-Z]+$/.test(name)) continue;
     if (/[\0\r\n]/.test(value)) continue;
-    out[name] = value;
+    out[name] = name.toUpperCase() === 'PATH' ? absolutePathEntries(value) : value;
   }
   for (const [name, value] of Object.entries(options.set ?? {})) {
     if (!SECRET_NAME.test(name)) out[name] = value;
   }
   return out;
+}
+
+/**
+ * PATH without empty or relative entries: `::`, `.` or `bin` would resolve a program name against the
+ * working directory — the workspace — so a file named `npm` there would run instead of npm.
+ */
+export function absolutePathEntries(value: string, delimiter = nodePath.delimiter): string {
+  return value.split(delimiter).filter((entry) => entry.length > 0 && nodePath.isAbsolute(entry)).join(delimiter);
 }

@@ -36,6 +36,9 @@ describe('scrubEnv (env leakage red team)', () => {
     assert.equal('GITHUB_TOKEN' in o, false);
     assert.equal(o.ANTHROPIC_BASE_URL, 'http://127.0.0.1:9');
   });
+  it('removes empty and relative PATH entries (a workspace file named npm must not shadow npm)', () => {
+    assert.equal(scrubEnv({ PATH: '/usr/bin::.:node_modules/.bin:/bin:' }).PATH, '/usr/bin:/bin');
+  });
   it('drops values carrying newlines', () => {
     assert.equal('TERM' in scrubEnv({ TERM: 'x\nEVIL=1' }), false);
   });
