@@ -209,8 +209,11 @@ export class MissionRun {
   rebuildScheduler(): void {
     const running = [...this.steps].filter(([, s]) => s.status === 'running' || s.status === 'verifying').map(([id]) => id);
     const succeeded = [...this.steps].filter(([, s]) => s.status === 'succeeded').map(([id]) => id);
-    // 'skipped' inside the current plan means the user declined to re-run it (resume): it counts as failed.
-    const failed = [...this.steps].filter(([, s]) => s.status === 'skipped').map(([id]) => id);
+    // Steps that ended without success stay ended when the scheduler is rebuilt (a user edit mid-mission);
+    // only a replan or a resume re-opens them, by setting them 'pending' first. 'skipped' inside the
+    // current plan means the user declined to re-run an interrupted step.
+    const ended = new Set<StepRunStatus>(['failed', 'blocked', 'skipped', 'interrupted', 'cancelled']);
+    const failed = [...this.steps].filter(([, s]) => ended.has(s.status)).map(([id]) => id);
     this.scheduler = new Scheduler(
       this.plan.steps.map((s) => ({ id: s.id, dependsOn: s.dependsOn, editGlobs: s.authority.edit })),
       { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed },
@@ -281,14 +284,15 @@ export class MissionRun {
   /** One step with its retries. Outcomes go to the scheduler; problems become replan triggers. */
   async runStep(stepId: string): Promise<void> {
     const step = this.stepById(stepId)!;
-    const scheduler = this.scheduler!;
+    // Always the current scheduler: a plan edit may rebuild it while this step runs.
+    const scheduler = (): Scheduler => this.scheduler!;
     const retries = this.options.retriesPerStep ?? 1;
     let previousFailure: StepResult['failure'];
     for (let tries = 0; ; tries++) {
       const over = this.budget.canStartStep();
       if (over || this.stopping) {
         if (over) await this.exceed(over);
-        scheduler.finish(stepId, 'skipped');
+        scheduler().finish(stepId, 'skipped');
         return;
       }
       const attempt = (this.steps.get(stepId)?.attempt ?? 0) + 1;
@@ -306,12 +310,12 @@ export class MissionRun {
       state.verification = out.verification ?? undefined;
       if (out.interrupted) {
         await this.setStatus(stepId, 'interrupted', attempt, 'the mission stopped while this step ran');
-        scheduler.finish(stepId, 'failed');
+        scheduler().finish(stepId, 'failed');
         return;
       }
       if (out.verification?.passed) {
         await this.setStatus(stepId, 'succeeded', attempt);
-        scheduler.finish(stepId, 'succeeded');
+        scheduler().finish(stepId, 'succeeded');
         if (out.result.observation && !this.direct) {
           this.addTrigger({ kind: 'observation', stepId, message: out.result.observation, evidence: `step ${stepId} observed: ${out.result.observation}` });
         }

@@ -70,6 +70,30 @@ describe('plan review', () => {
   });
 });
 
+describe('plan edits mid-mission', () => {
+  it('apply to steps not started yet and never re-run a step that already failed', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const executor = new FakeExecutor({
+      opt: async (hd) => ({ stepId: hd.step.id, status: 'failed', output: 'no', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure: { class: 'tool_error', message: 'no', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } }),
+      m1: async (hd, tools) => { await gate; const f = await tools.create('out/m1.txt', 'x'); return { stepId: hd.step.id, status: 'succeeded', output: 'ok', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [f.toolCallId] }; },
+    });
+    const h = harness(planOf([fileStep('opt', { required: false }), fileStep('m1'), fileStep('m2', { dependsOn: ['m1'] })]), { executor });
+    const handle = startMission(h.options);
+    while (h.store.trace(handle.missionId).every((e) => !(e.type === 'step_status' && e.stepId === 'opt' && e.status === 'failed'))) await sleep(2);
+    const locked = await handle.editPlan({ kind: 'instructions', stepId: 'm1', instructions: 'too late' });
+    assert.equal(locked.ok, false, 'a running step cannot be edited');
+    const edited = await handle.editPlan({ kind: 'instructions', stepId: 'm2', instructions: 'use the new API' });
+    assert.ok(edited.ok);
+    release();
+    const report = await handle.done;
+    assert.equal(report.outcome, 'succeeded', report.summary);
+    assert.equal(executor.count('opt'), 2, 'the failed optional step is not re-run by the rebuild');
+    assert.equal(executor.calls.find((c) => c.stepId === 'm2')!.handoff.step.instructions, 'use the new API');
+    assert.equal(executor.calls.find((c) => c.stepId === 'm2')!.handoff.planVersion, 2);
+  });
+});
+
 describe('resume', () => {
   /**
    * Runs until s2 is running, then copies the store as a crash at that moment would leave it. With
