@@ -292,7 +292,10 @@ export class MissionRun {
       const over = this.budget.canStartStep();
       if (over || this.stopping) {
         if (over) await this.exceed(over);
-        scheduler().finish(stepId, 'skipped');
+        // A retry that never happens leaves the step failed; a first attempt that never starts is
+        // reported as never started by finish().
+        if (tries > 0) await this.setStatus(stepId, 'failed', this.steps.get(stepId)?.attempt ?? 1, `the mission stopped before its retry; last failure: ${previousFailure?.message ?? ''}`);
+        scheduler().finish(stepId, tries > 0 ? 'failed' : 'skipped');
         return;
       }
       const attempt = (this.steps.get(stepId)?.attempt ?? 0) + 1;
