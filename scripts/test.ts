@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { repoRoot } from '../test/support/host/hostPaths';
+import { ensureCodeServer } from '../test/support/host/installCodeServer';
 import { runIntegrationTier } from '../test/support/host/integrationTier';
 import { spawnGroup } from '../test/support/host/processGroups';
 
@@ -121,6 +122,8 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
       return { name, ...outcome };
     }
     case 'e2e':
+      // Install (or find) the host here, under this tier's time, rather than inside a mocha hook.
+      await ensureCodeServer({ log });
       return mochaTier(
         name,
         [

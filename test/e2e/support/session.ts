@@ -54,7 +54,8 @@ export function useWorkbench(options: SessionOptions = {}): Session {
   let workspace: TempWorkspace | undefined;
 
   before(async function () {
-    this.timeout(180_000);
+    // Generous: run on its own (not through scripts/test.ts), the first use may install code-server.
+    this.timeout(30 * 60_000);
     const host = await sharedHost();
     workspace = copyWorkspace(options.workspace);
     workbench = await openWorkbench(host, { folder: workspace.path, ...(options.viewport ? { viewport: options.viewport } : {}) });
