@@ -110,7 +110,10 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     const fileText = normalizeText(original, opts);
     const needle = normalizeText(oldText, opts);
     if (needle.length === 0) continue;
-    const hits = findAll(fileText, needle);
+    // Whitespace that ended oldText is only "trailing" if the match ends a line; mid-line it is significant
+    // (`foo ` must not match the start of `foobar`).
+    const mustEndLine = opts.trailing && /[ \t]$/.test(oldText);
+    const hits = findAll(fileText, needle).filter((h) => !mustEndLine || h + needle.length === fileText.length || fileText[h + needle.length] === '\n');
     if (hits.length > 1) return ambiguous(original, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
     if (hits.length === 0) continue;
     const s = hits[0] as number;

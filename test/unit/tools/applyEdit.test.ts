@@ -126,6 +126,14 @@ describe('applyEdit', () => {
       assert.equal(r.ok, false);
       if (!r.ok) assert.equal(r.reason, 'ambiguous');
     });
+    it('does not treat whitespace that ends oldText mid-line as trailing whitespace', () => {
+      const r = applyEdit('let foobar = 1;\n', { oldText: 'foo ', newText: 'bar ' });
+      assert.equal(r.ok, false);
+    });
+    it('still forgives trailing whitespace before a line break in oldText', () => {
+      const r = ok(applyEdit('a = 1;\nb = 2;\n', { oldText: 'a = 1;  \n', newText: 'a = 3;\n' }));
+      assert.equal(r.text, 'a = 3;\nb = 2;\n');
+    });
     it('refuses a trailing-whitespace fallback that matches twice', () => {
       const r = applyEdit('x = 1; \ny\nx = 1;\t\n', { oldText: 'x = 1;\n', newText: 'x = 2;\n' });
       assert.equal(r.ok, false);
