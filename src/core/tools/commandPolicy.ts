@@ -56,6 +56,8 @@ const EVAL_FORMS: Record<string, EvalForms> = {
   Rscript: { flags: ['-e'] }, R: { flags: ['-e'] },
   git: {
     flags: ['-c', '--config-env', '--exec-path'],
+    // Subcommands that set config (core.pager, core.fsmonitor… run later), or run commands given to them.
+    words: ['config', 'difftool', 'mergetool', 'bisect', 'filter-branch', 'submodule', 'rebase'],
     globalOnly: { valueOptions: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--list-cmds'] },
   },
   npm: { flags: ['--script-shell', '--node-options', '-c', '--call'], words: ['exec', 'x', 'explore'] },
@@ -111,11 +113,12 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
       const arg = argv[i] as string;
       if (arg === '--') break;
       const global = forms.globalOnly;
-      if (global && !arg.startsWith('-')) break; // the subcommand: its options are not global ones
-      const hit = isEvalFlag(arg, forms.flags) ?? (forms.words?.includes(arg) ? arg : undefined);
+      const subcommand = global !== undefined && !arg.startsWith('-');
+      const hit = subcommand ? (forms.words?.includes(arg) ? arg : undefined) : (isEvalFlag(arg, forms.flags) ?? (forms.words?.includes(arg) ? arg : undefined));
       if (hit && i >= pattern.literal.length) {
         return { rule: 'command.eval_flag', reason: `\`${prog} ${hit}\` runs code given as an argument; it is allowed only when the allowlist names that form (e.g. "${prog} ${hit} *")` };
       }
+      if (subcommand) break; // past the subcommand, options are its own, not global ones
       if (global?.valueOptions.includes(arg)) i++;
     }
   }

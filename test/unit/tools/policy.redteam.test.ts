@@ -162,6 +162,8 @@ const refused: Record<string, Case[]> = {
     { name: 'git -c core.pager under git *', action: run('git -c core.pager=id log'), rule: /command.eval_flag/ },
     { name: 'git -C dir -c … under git *', action: run('git -C src -c core.pager=id log'), rule: /command.eval_flag/ },
     { name: 'find -exec under find *', action: run('find . -exec rm'), rule: /command.eval_flag/ },
+    { name: 'git config core.fsmonitor under git *', action: run('git config core.fsmonitor ./evil'), rule: /command.eval_flag/ },
+    { name: 'git rebase --exec under git *', action: run('git rebase -i HEAD~3 --exec ./evil'), rule: /command.eval_flag/ },
   ],
   'control characters and ANSI escapes': [
     { name: 'ANSI erase-line hiding a prefix', action: run('\u001b[2Knpm test'), rule: /command.ansi_escape/ },
