@@ -48,6 +48,26 @@ async function waitEnabled(frame: Frame, testId: string, timeoutMs: number): Pro
   await frame.waitForSelector(`[data-testid="${testId}"]:not([disabled])`, { timeout: timeoutMs });
 }
 
+/** Stores a key through the sidebar's "Set API key" button (the command's password box) when none is set. */
+async function ensureApiKey(page: Page, frame: Frame): Promise<void> {
+  const setKey = button(frame, 'set-api-key');
+  if (!(await setKey.isVisible().catch(() => false))) return;
+  await setKey.click();
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill('sk-ant-e2e-key');
+  await page.keyboard.press('Enter');
+  await frame.waitForSelector('[data-testid="set-api-key"]', { state: 'detached', timeout: 15_000 });
+}
+
+/** Points the shared host's user settings at `server` (picked up live by open workbenches). */
+async function useModelServer(server: MessagesServer): Promise<void> {
+  const host = await sharedHost();
+  const settingsFile = join(host.userDataDir, 'User', 'settings.json');
+  const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(settingsFile, JSON.stringify({ ...settings, 'planExecute.baseUrl': server.url, 'planExecute.approvalMode': 'ask' }, null, 2));
+}
+
 describe('ui (E2E): a mission from the palette to the files on disk', () => {
   let server: MessagesServer | undefined;
 
@@ -55,10 +75,7 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
   before(async function () {
     this.timeout(180_000);
     server = await startMessagesServer({ scenario: uiScenario() });
-    const host = await sharedHost();
-    const settingsFile = join(host.userDataDir, 'User', 'settings.json');
-    const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
-    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'planExecute.baseUrl': server.url, 'planExecute.approvalMode': 'ask' }, null, 2));
+    await useModelServer(server);
   });
 
   const session = useWorkbench({ viewport: { width: 1400, height: 1000 } });
@@ -75,15 +92,7 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     const frame = await session.sidebarFrame();
 
     // The key goes into SecretStorage through the command's password box.
-    const setKey = button(frame, 'set-api-key');
-    if (await setKey.isVisible().catch(() => false)) {
-      await setKey.click();
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill('sk-ant-e2e-key');
-      await page.keyboard.press('Enter');
-      await frame.waitForSelector('[data-testid="set-api-key"]', { state: 'detached', timeout: 15_000 });
-    }
+    await ensureApiKey(page, frame);
 
     await frame.locator('[data-testid="task-input"] textarea').fill('Add a farewell module next to greet.js');
     await shot(page, '01-task');
@@ -170,5 +179,62 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     console.log(`      activation time (workbench's Running Extensions): ${ms[1]} ms — row: ${text}`);
     mkdirSync(SHOTS, { recursive: true });
     writeFileSync(join(SHOTS, 'activation.txt'), `${text}\n`);
+  });
+});
+
+describe('ui (E2E): a window reload mid-mission, then Resume', () => {
+  let server: MessagesServer | undefined;
+
+  before(async function () {
+    this.timeout(180_000);
+    // s1's first model answer takes 6 s: long enough to reload the window while s1 runs.
+    server = await startMessagesServer({ scenario: uiScenario(undefined, { s1LatencyMs: 6_000 }) });
+    await useModelServer(server);
+  });
+
+  const session = useWorkbench({ viewport: { width: 1400, height: 1000 } });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  it('shows the interrupted step after the reload and continues the mission on Resume', async function () {
+    this.timeout(300_000);
+    const { page } = session;
+    await runFromPalette(page, 'Plan & Execute');
+    let frame = await session.sidebarFrame();
+    await ensureApiKey(page, frame);
+    await frame.locator('[data-testid="task-input"] textarea').fill('Add a farewell module next to greet.js');
+    await button(frame, 'run-task').click();
+    await waitEnabled(frame, 'approve-plan', 60_000);
+    await button(frame, 'approve-plan').click();
+    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="running"]', { timeout: 60_000 });
+
+    // The window reloads while s1 waits for the model: a new extension host reads the mission back.
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    // The workbench restores the open sidebar by itself; clicking its activity item then would close it,
+    // so open it through the command instead.
+    await runFromPalette(page, 'Plan & Execute');
+    frame = await session.sidebarFrame().catch(async (error: unknown) => {
+      await shot(page, '09-reload-no-sidebar');
+      throw error;
+    });
+    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="interrupted"]', { timeout: 60_000 });
+    await frame.waitForSelector('[data-testid="resume"]', { timeout: 30_000 });
+    await shot(page, '09-reloaded-interrupted');
+
+    // Resume: VS Code asks whether to re-run the interrupted step; the mission then carries on.
+    await button(frame, 'resume').click();
+    const again = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Run again' }).first();
+    await again.waitFor({ state: 'visible', timeout: 30_000 });
+    await again.click();
+    await frame.waitForSelector('[data-testid="approval-write"]', { timeout: 60_000 });
+    await shot(page, '10-resumed');
+    await button(frame, 'approve-action').click();
+    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="succeeded"]', { timeout: 60_000 });
+    assert.equal(readFileSync(join(session.workspace, 'src', 'farewell.js'), 'utf8'), FAREWELL_JS);
+    await button(frame, 'cancel-mission').click();
+    await frame.waitForSelector('[data-testid="mission-header"][data-phase="cancelled"]', { timeout: 60_000 });
   });
 });

@@ -100,7 +100,7 @@ export function uiReplan(titleOfS1: string) {
 
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
 
-export function uiScenario(titleOfS1 = 'Create the farewell module'): ScenarioInput {
+export function uiScenario(titleOfS1 = 'Create the farewell module', options: { s1LatencyMs?: number } = {}): ScenarioInput {
   return {
     name: 'ui mission',
     rules: [
@@ -110,7 +110,7 @@ export function uiScenario(titleOfS1 = 'Create the farewell module'): ScenarioIn
         name: 's1',
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         turns: [
-          { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] },
+          { latencyMs: options.s1LatencyMs ?? 0, toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] },
           report('src/farewell.js created'),
         ],
       },
