@@ -1,7 +1,8 @@
 /**
  * The command palette, driven as a user drives it. The palette lists the commands known when it opens,
  * and an extension's contributions arrive a little after the workbench draws; so a palette opened too
- * early is closed and opened again until the row shows or the deadline passes.
+ * early is closed and opened again until the row shows or the deadline passes; so is one that lost the
+ * focus (and closed) while we typed.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -19,19 +20,22 @@ export async function findInCommandPalette(page: Page, query: string, label: str
     .filter({ has: page.locator('.label-name', { hasText: name }) })
     .first();
   for (;;) {
-    if (!(await input.isVisible())) {
-      // F1 reaches the workbench only when the focus is in it (not in a webview frame).
-      await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-    }
-    await input.fill(`>${query}`);
     try {
+      if (!(await input.isVisible())) {
+        // Focus the workbench first (the editor area: clicking it opens nothing), so F1 is not swallowed by
+        // whatever had the focus, such as a webview frame.
+        await page.locator('.monaco-workbench .part.editor').click({ timeout: 5_000 });
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+      }
+      // A webview that finishes loading takes the focus, which closes the palette: every step here is
+      // short and the whole attempt is retried.
+      await input.fill(`>${query}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 5_000 });
       return row;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await page.keyboard.press('Escape');
+      if (await input.isVisible()) await page.keyboard.press('Escape');
       await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     }
   }
