@@ -4,18 +4,19 @@
  */
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from './api';
-import type { SidebarState } from '../webview/protocol';
 import { VsCodeApprover } from './approvals/vscodeApprover';
 import { registerCommands } from './commands';
+import { Confirmations } from './confirmations';
 import { BLOB_SCHEME, BlobContentProvider } from './diff/blobDiff';
 import { TeeLog } from './log';
 import { windowAdapters } from './mission/adapters';
 import { createCoreEngine } from './mission/coreEngine';
 import { MissionController } from './mission/missionController';
-import { confirmAndRevert, confirmModal, sidebarHandlers } from './mission/sidebarHandlers';
 import { createMissionStore } from './mission/missionStore';
+import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import { ApiKeyStore } from './secrets';
+import { approveMode, baseURL, isTrusted } from './settings';
 import { SidebarModel } from './sidebar/sidebarModel';
 import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
 import { MissionStatusBar } from './statusBar';
@@ -25,41 +26,23 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   const log = new TeeLog(channel);
   const apiKeys = new ApiKeyStore(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
-  const trusted = (): boolean => vscode.workspace.isTrusted;
-  const approveMode = (): 'ask' | 'plan' | 'all' => vscode.workspace.getConfiguration('planExecute').get<'ask' | 'plan' | 'all'>('approvalMode', 'ask');
-  const approver = new VsCodeApprover(() => model.changed(), trusted, () => approveMode() === 'plan');
-  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted, hasApiKey: () => apiKeys.hasKey });
+  const confirmations = new Confirmations();
+  const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan');
+  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey });
   const engine = createCoreEngine({
     adapters: windowAdapters,
     approveMode,
-    consentToRerun: async (ids) => (await vscode.window.showWarningMessage(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, { modal: true }, 'Run again')) === 'Run again',
+    consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
   });
-  const baseURL = (): string | undefined => vscode.workspace.getConfiguration('planExecute').get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
   const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
-  const notify = (level: 'info' | 'warning' | 'error', message: string): void => {
-    if (sidebar.visible) void sidebar.post({ type: 'didNotify', level, message });
-    else void (level === 'error' ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message));
-  };
-  const revert = async (stepId: string, dryRun: boolean) => {
-    const root = controller.workspaceRoot();
-    const s = await store();
-    const missionId = controller.mission?.missionId;
-    if (!root || !s || !missionId) return { ok: false as const, reason: 'not_ready', message: 'There is no mission to revert in.' };
-    return engine.revertStep(missionId, stepId, { store: s, workspaceRoot: root, dryRun });
-  };
-  const confirmations: { answer: boolean | undefined; last: string | undefined } = { answer: undefined, last: undefined };
-  const confirm = (message: string, action: string): Promise<boolean> => {
-    confirmations.last = message;
-    return confirmations.answer === undefined ? confirmModal(message, action) : Promise.resolve(confirmations.answer);
-  };
   const handlers = sidebarHandlers({
     controller,
     approver,
     model,
-    notify,
-    trusted,
+    notify: (level, message) => sidebar.notify(level, message),
+    trusted: isTrusted,
     command: (id) => vscode.commands.executeCommand(id),
-    revertStep: (stepId) => confirmAndRevert(controller, revert, stepId, confirm),
+    revertStep: (stepId) => confirmAndRevert(controller, stepId, (m, a) => confirmations.ask(m, a)),
   });
   const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
   const statusBar = new MissionStatusBar();
@@ -78,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     apiKeys.onDidChange(() => model.changed()),
     ...registerCommands({ controller, model, sidebar, apiKeys, store }),
   );
+  // After a window reload the sidebar shows the last mission from the store.
   void apiKeys.load().then(() => controller.restoreLatest()).then(() => model.changed());
 
   return {
@@ -105,30 +89,9 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
         confirmations.answer = answer;
       },
       lastConfirmation: () => confirmations.last,
-      waitForState: (predicate, timeoutMs) => waitForState(model, predicate, timeoutMs),
+      waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
     },
   };
-}
-
-/** Test helper: the first state (now or after a change) that satisfies `predicate`. */
-function waitForState(model: SidebarModel, predicate: (s: SidebarState) => boolean, timeoutMs: number): Promise<SidebarState> {
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const check = (state: SidebarState): void => {
-      if (done || !predicate(state)) return;
-      done = true;
-      clearTimeout(timer);
-      unsubscribe?.();
-      resolve(state);
-    };
-    const timer = setTimeout(() => {
-      done = true;
-      unsubscribe?.();
-      reject(new Error(`the sidebar state did not reach the expected condition in ${timeoutMs} ms; last: ${JSON.stringify(model.peek()).slice(0, 2000)}`));
-    }, timeoutMs);
-    const unsubscribe: (() => void) | undefined = model.onDidChange(check);
-    check(model.peek());
-  });
 }
 
 export function deactivate(): void {

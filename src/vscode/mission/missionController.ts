@@ -96,6 +96,15 @@ export class MissionController implements vscode.Disposable {
     return { ok: true, value: undefined };
   }
 
+  /** Restores a finished step's checkpoint (dryRun: only list the later steps that touched its files). */
+  async revertStep(stepId: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> {
+    const root = this.workspaceRoot();
+    const store = await this.deps.store();
+    const missionId = this.mission?.missionId;
+    if (!root || !store || !missionId) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
+    return this.deps.engine.revertStep(missionId, stepId, { store, workspaceRoot: root, dryRun });
+  }
+
   cancel(): Outcome {
     if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
     this.run.cancel('cancelled by the user');

@@ -3,7 +3,6 @@
  * validates against the live state — a message naming an unknown request, step or version is refused
  * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
  */
-import * as vscode from 'vscode';
 import type { FromWebviewHandlers } from '../../webview/protocol';
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
@@ -98,20 +97,15 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
   };
 }
 
-/** A modal yes/no question (the integration tests answer it through a test hook). */
-export async function confirmModal(message: string, action: string): Promise<boolean> {
-  return (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
-}
-
 /** Revert with a modal warning when later steps touched the same files. */
 export async function confirmAndRevert(
   controller: MissionController,
-  revert: (stepId: string, dryRun: boolean) => Promise<Outcome<{ conflicts: string[] }>>,
   stepId: string,
   confirm: (message: string, action: string) => Promise<boolean>,
 ): Promise<Outcome> {
   const mission = controller.mission;
   if (!mission?.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `There is no step ${stepId}.` };
+  const revert = (id: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> => controller.revertStep(id, dryRun);
   const check = await revert(stepId, true);
   if (!check.ok) return check;
   const warning = check.value.conflicts.length

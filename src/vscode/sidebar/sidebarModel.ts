@@ -87,6 +87,28 @@ export class SidebarModel {
     };
   }
 
+  /** The first state (now, or after a change) that satisfies `predicate`; rejects after `timeoutMs`. */
+  waitFor(predicate: (state: SidebarState) => boolean, timeoutMs: number): Promise<SidebarState> {
+    return new Promise((resolve, reject) => {
+      let unsubscribe: (() => void) | undefined;
+      const finish = (): void => {
+        clearTimeout(timer);
+        unsubscribe?.();
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`the sidebar state did not reach the expected condition in ${timeoutMs} ms; last: ${JSON.stringify(this.peek()).slice(0, 2000)}`));
+      }, timeoutMs);
+      const check = (state: SidebarState): void => {
+        if (!predicate(state)) return;
+        finish();
+        resolve(state);
+      };
+      unsubscribe = this.onDidChange(check);
+      check(this.peek());
+    });
+  }
+
   stepStatus(stepId: string, status: MissionView['steps'][number]['status'], reason: string | undefined): void {
     if (this.scheduled) return; // a snapshot is on its way and carries the change
     this.rev += 1;

@@ -101,6 +101,14 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
     return this.view.webview.postMessage(message);
   }
 
+  /** A one-line notice: in the sidebar when it is visible, else as a VS Code message. */
+  notify(level: 'info' | 'warning' | 'error', message: string): void {
+    if (this.visible) void this.post({ type: 'didNotify', level, message });
+    else if (level === 'error') void vscode.window.showErrorMessage(message);
+    else if (level === 'warning') void vscode.window.showWarningMessage(message);
+    else void vscode.window.showInformationMessage(message);
+  }
+
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }

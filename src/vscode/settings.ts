@@ -1,0 +1,19 @@
+/** The extension's settings, read when used (so a change applies to the next mission without a reload). */
+import * as vscode from 'vscode';
+import type { ApproveMode } from '../core/mission/options';
+
+const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('planExecute');
+
+export function approveMode(): ApproveMode {
+  const mode = section().get<string>('approvalMode', 'ask');
+  return mode === 'plan' || mode === 'all' ? mode : 'ask';
+}
+
+/** The Messages API base URL: the setting, else the SDK's ANTHROPIC_BASE_URL, else the public API. */
+export function baseURL(): string | undefined {
+  return section().get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
+}
+
+export function isTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
