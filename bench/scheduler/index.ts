@@ -14,7 +14,8 @@
  *  isolates what the engine itself adds from what the environment adds.
  *  4. engine overhead per step: the full engine with zero-latency executors (handoff, tools, verification
  *     gate, trace events, state snapshots), wall / steps in µs — with an in-memory store, and with a store
- *     that JSON-encodes every event and snapshot.
+ *     that JSON-encodes every event and snapshot. "CPU µs/step" is this process's CPU time (user + system)
+ *     per step in the same runs: unlike wall time, it does not grow when other processes load the machine.
  */
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
@@ -25,13 +26,16 @@ import { simulatedMakespanMs } from './simulate';
 
 const SIZES = [20, 100, 500];
 
-async function engineWall(dag: BenchDag, withOverlaps: boolean, latency: boolean, serialise = false): Promise<{ ms: number; bytes: number; durations: Map<string, number> }> {
+async function engineWall(dag: BenchDag, withOverlaps: boolean, latency: boolean, serialise = false): Promise<{ ms: number; cpuMs: number; bytes: number; durations: Map<string, number> }> {
   const run = benchMission(asPlan(dag, withOverlaps), (id) => (latency ? dag.latencyMs.get(id)! : 0), dag.ids.length, serialise);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const report = await runMission(run.options);
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   if (report.outcome !== 'succeeded') throw new Error(`benchmark mission ${report.outcome}: ${report.summary}`);
-  return { ms, bytes: run.store.bytes, durations: run.durations };
+  return { ms, cpuMs, bytes: run.store.bytes, durations: run.durations };
 }
 
 async function sequentialWall(dag: BenchDag): Promise<number> {
@@ -56,8 +60,14 @@ async function main(): Promise<void> {
     const overlapping = await engineWall(dag, true, true);
     const sequential = await sequentialWall(dag);
     const runs: number[] = [];
-    for (let i = 0; i < 3; i++) runs.push((await engineWall(dag, true, false)).ms);
+    const cpuRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await engineWall(dag, true, false);
+      runs.push(r.ms);
+      cpuRuns.push(r.cpuMs);
+    }
     const overhead = median(runs);
+    const overheadCpu = median(cpuRuns);
     const serialised = await engineWall(dag, true, false, true);
     const simulated = simulatedMakespanMs(dag, true, n);
     const cpActual = criticalPathMs(withDurations(dag, clean.durations));
@@ -74,10 +84,11 @@ async function main(): Promise<void> {
       (simulated / lb).toFixed(3),
       (sequential / cp).toFixed(2),
       ((overhead * 1000) / n).toFixed(0),
+      ((overheadCpu * 1000) / n).toFixed(0),
       ((serialised.ms * 1000) / n).toFixed(0),
     ]);
   }
-  const header = ['steps', 'shared', 'CP ms', 'wall/CP', 'wall/CP actual', 'LB ms', 'wall/LB overlaps', 'wall/LB actual', 'policy sim/LB', 'sequential/CP', 'µs/step', 'µs/step JSON store'];
+  const header = ['steps', 'shared', 'CP ms', 'wall/CP', 'wall/CP actual', 'LB ms', 'wall/LB overlaps', 'wall/LB actual', 'policy sim/LB', 'sequential/CP', 'µs/step', 'CPU µs/step', 'µs/step JSON store'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   console.log(`scheduler benchmark (node ${process.version}; latency 20–60 ms; maxParallel = steps; approve=all; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
