@@ -9,8 +9,7 @@ import { registerCommands } from './commands';
 import { Confirmations } from './confirmations';
 import { BLOB_SCHEME, BlobContentProvider } from './diff/blobDiff';
 import { TeeLog } from './log';
-import { windowAdapters } from './mission/adapters';
-import { createCoreEngine } from './mission/coreEngine';
+import { lazyEngine } from './mission/engineBridge';
 import { MissionController } from './mission/missionController';
 import { createMissionStore } from './mission/missionStore';
 import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
@@ -29,10 +28,13 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   const confirmations = new Confirmations();
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan');
   const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey });
-  const engine = createCoreEngine({
-    adapters: windowAdapters,
-    approveMode,
-    consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
+  const engine = lazyEngine(async () => {
+    const [{ createCoreEngine }, { windowAdapters }] = await Promise.all([import('./mission/coreEngine'), import('./mission/adapters')]);
+    return createCoreEngine({
+      adapters: windowAdapters,
+      approveMode,
+      consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
+    });
   });
   const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
   const handlers = sidebarHandlers({

@@ -43,3 +43,17 @@ export const unavailableEngine: MissionEngine = {
   resume: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'The mission engine is not available in this build.' }),
   revertStep: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'Reverting is not available in this build.' }),
 };
+
+/**
+ * An engine loaded on first use: the mission loop, the model SDK and the tools are most of the bundle, and
+ * evaluating them at activation would make every window pay for a mission it may never run.
+ */
+export function lazyEngine(load: () => Promise<MissionEngine>): MissionEngine {
+  let engine: Promise<MissionEngine> | undefined;
+  const get = (): Promise<MissionEngine> => (engine ??= load());
+  return {
+    start: async (options) => (await get()).start(options),
+    resume: async (missionId, options) => (await get()).resume(missionId, options),
+    revertStep: async (missionId, stepId, options) => (await get()).revertStep(missionId, stepId, options),
+  };
+}
