@@ -9,6 +9,8 @@ import type { StepView } from '../protocol';
 import { paintStatus } from './statusIcons';
 
 const FIRST_BATCH = 60;
+/** Runs `fn` after the next frame is painted (a bare rAF callback would run before that paint). */
+const afterPaint = (fn: () => void): void => void requestAnimationFrame(() => setTimeout(fn, 0));
 const BATCH = 150;
 
 function leaf(label: string, text: string): HTMLElement {
@@ -107,9 +109,9 @@ export function renderPlanTree(ctx: RenderContext): HTMLElement | null {
     if (next >= mission.steps.length || (next > FIRST_BATCH && !tree.isConnected)) return;
     tree.append(...mission.steps.slice(next, next + BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)));
     next += BATCH;
-    requestAnimationFrame(appendBatch);
+    afterPaint(appendBatch);
   };
-  if (mission.steps.length > FIRST_BATCH) requestAnimationFrame(appendBatch);
+  if (mission.steps.length > FIRST_BATCH) afterPaint(appendBatch);
   const byId = new Map(mission.steps.map((s) => [s.id, s]));
   const populate = (item: Element): void => {
     const step = byId.get(item.getAttribute('data-step-id') ?? '');
