@@ -111,5 +111,13 @@ describe('ui webview (E2E, plain Chromium): the sidebar app renders data as text
     const types = posted.map((m) => (m as { type: string }).type);
     assert.deepEqual(types.filter((t) => t !== 'ready'), ['rejectAction', 'approveAction', 'approvePlan'], 'the first Reject (no reason) posted nothing');
     assert.deepEqual(posted.find((m) => (m as { type: string }).type === 'rejectAction'), { type: 'rejectAction', requestId: 'r1', reason: 'wrong file' });
+    assert.deepEqual(posted.find((m) => (m as { type: string }).type === 'approveAction'), { type: 'approveAction', requestId: 'r2', remember: false });
+  });
+
+  it('remembers a rule when "Always allow" is ticked before approving', async () => {
+    await page.evaluate(`window.__posted.length = 0`);
+    await page.click('[data-testid="approval-command"] [data-testid="remember"]');
+    await page.click('[data-testid="approval-command"] [data-testid="approve-action"]');
+    assert.deepEqual(await page.evaluate('window.__posted'), [{ type: 'approveAction', requestId: 'r2', remember: true }]);
   });
 });

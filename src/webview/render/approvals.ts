@@ -29,6 +29,10 @@ function reject(ctx: RenderContext, requestId: string): void {
 }
 
 function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
+  const remember = h('vscode-checkbox', {
+    attrs: { label: a.kind === 'write' ? 'Always allow edits to this file (this mission)' : 'Always allow this command (this mission)', 'data-testid': 'remember' },
+  }) as HTMLElement & { checked?: boolean };
+  const approve = (): void => ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember.checked === true });
   const heading =
     a.kind === 'write'
       ? h('div', { className: 'card-title' }, icon('edit'), ` ${a.change} `, h('code', {}, a.path))
@@ -39,11 +43,11 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     a.kind === 'write'
       ? [
           button('Review diff', () => ctx.post({ type: 'openDiff', target: { kind: 'approval', requestId: a.requestId }, focus: false }), { secondary: true, icon: 'diff', testId: 'review-diff' }),
-          button('Approve', () => ctx.post({ type: 'approveAction', requestId: a.requestId }), { icon: 'check', testId: 'approve-action' }),
+          button('Approve', approve, { icon: 'check', testId: 'approve-action' }),
           button('Reject', () => reject(ctx, a.requestId), { secondary: true, icon: 'close', testId: 'reject-action' }),
         ]
       : [
-          button('Run', () => ctx.post({ type: 'approveAction', requestId: a.requestId }), { icon: 'play', testId: 'approve-action' }),
+          button('Run', approve, { icon: 'play', testId: 'approve-action' }),
           button('Skip', () => reject(ctx, a.requestId), { secondary: true, icon: 'debug-step-over', testId: 'reject-action' }),
         ];
   return h(
@@ -55,6 +59,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     a.why ? h('div', { className: 'why' }, a.why) : null,
     reasonBox(ctx, a.requestId),
     h('div', { className: 'row' }, ...actions),
+    remember,
   );
 }
 
