@@ -11,6 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../support/host/hostPaths';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import { FAREWELL_JS, uiScenario } from '../integration/uiScenario';
+import { runFromPalette } from './support/palette';
 import { sharedHost, useWorkbench } from './support/session';
 
 const SHOTS = join(repoRoot, 'test-results', 'ui');
@@ -18,28 +19,6 @@ const SHOTS = join(repoRoot, 'test-results', 'ui');
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-/** Opens the palette and runs the command labelled `label` (retrying until contributions are in). */
-async function runFromPalette(page: Page, label: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const input = page.locator('.quick-input-widget input');
-  for (;;) {
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(`>${label}`);
-    // The row starts with the label (and may carry "recently used"); "Plan & Execute: …" rows are others.
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^\\s*${label}(?!:)`) }).first();
-    try {
-      await row.waitFor({ state: 'visible', timeout: 5_000 });
-      await row.click();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
 }
 
 const button = (frame: Frame, testId: string) => frame.locator(`[data-testid="${testId}"]`).first();

@@ -12,6 +12,7 @@ import { codeServerEntry, repoRoot } from '../support/host/hostPaths';
 import { findWebviewFrame } from '../support/host/webviewFrame';
 import { openWorkbench, type Workbench } from '../support/host/workbench';
 import { copyWorkspace, type TempWorkspace } from '../support/host/workspace';
+import { runFromPalette } from './support/palette';
 import { sharedHost } from './support/session';
 
 function countFiles(dir: string): number {
@@ -57,23 +58,7 @@ describe('ui vsix (E2E): the packaged extension installs into the test host and 
     workspace = copyWorkspace();
     workbench = await openWorkbench(host, { folder: workspace.path, extensionDevelopmentPath: null });
     const { page } = workbench;
-    const input = page.locator('.quick-input-widget input');
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill('>Plan & Execute');
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Plan & Execute(?!:)/ }).first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: 5_000 });
-        await row.click();
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
+    await runFromPalette(page, 'Plan & Execute', 90_000);
     const frame = await findWebviewFrame(page, '#app', { timeoutMs: 60_000 });
     await frame.waitForSelector('[data-testid="task-input"]', { timeout: 60_000 });
   });
