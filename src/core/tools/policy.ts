@@ -59,6 +59,8 @@ export interface PolicyOptions {
 
 export interface Policy {
   readonly root: string;
+  /** Absolute spellings of the root an action may use (real path, and the path the caller gave). */
+  readonly rootAliases: readonly string[];
   readonly stepId: string | null;
   readonly role: 'executor' | 'verifier';
   readonly authority: Readonly<Authority>;
@@ -113,6 +115,7 @@ export function policyFor(
   const allowSensitive = options.allowSensitive ?? [];
   return {
     root,
+    rootAliases: [...new Set([root, nodePath.resolve(workspaceRoot)])],
     stepId: step?.id ?? null,
     role: options.role ?? 'executor',
     authority,
@@ -174,12 +177,12 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
     if (!cmd.ok) return deny(cmd.rule, cmd.reason);
     const match = matchAllowlist(cmd.argv, [...policy.commandPatterns]);
     if (!match.ok) return deny(match.rule, match.reason);
-    const cwd = resolveWorkspacePath(policy.root, a.cwd === '' ? '.' : a.cwd, policy.fs);
+    const cwd = resolveWorkspacePath(policy.root, a.cwd === '' ? '.' : a.cwd, policy.fs, policy.rootAliases);
     if (!cwd.ok) return deny(cwd.rule, `working directory: ${cwd.reason}`);
     if (!cwd.exists || !cwd.isDirectory) return deny('path.cwd_not_directory', 'the working directory does not exist or is not a directory');
     return { allowed: true, kind: 'run', argv: cmd.argv, cwdRel: cwd.rel, cwdAbs: cwd.abs, pattern: match.pattern.source };
   }
-  const resolved = resolveWorkspacePath(policy.root, a.path, policy.fs);
+  const resolved = resolveWorkspacePath(policy.root, a.path, policy.fs, policy.rootAliases);
   if (!resolved.ok) return deny(resolved.rule, resolved.reason);
   for (const rel of new Set([resolved.rel, resolved.realRel])) {
     const d = checkPathRules(policy, a.kind, rel, resolved.isDirectory);

@@ -1,7 +1,9 @@
 /**
  * Resolving a model-supplied path to a place inside the workspace, or refusing it. Order:
  *   1. syntax — non-empty string, no NUL/control/invisible characters, no backslash, no drive letter, no
- *      leading `~`, not absolute, no `..` segment (refused outright, even when it would stay inside);
+ *      leading `~`, no `..` segment (refused outright, even when it would stay inside); an absolute path
+ *      is accepted only when its segments start with those of a root alias (so `/ws/a` is `a` for root
+ *      `/ws`, and `/ws-evil/a` is outside), and is then treated as the relative rest;
  *   2. normalisation — `.` and empty segments dropped, POSIX separators;
  *   3. containment — the deepest EXISTING ancestor is `realpath`ed and must be the real root or inside it
  *      (a prefix test on `root + separator`, so `/ws-evil` is not inside `/ws`). This catches symlinked
@@ -29,7 +31,19 @@ export function isInside(root: string, child: string): boolean {
   return child.startsWith(prefix);
 }
 
-export function checkPathSyntax(raw: unknown): { ok: true; rel: string } | { ok: false; rule: string; reason: string } {
+/** Path segments with empty and `.` segments dropped. */
+function segmentsOf(path: string): string[] {
+  return path.split('/').filter((s) => s !== '' && s !== '.');
+}
+
+/**
+ * `rootAliases`: absolute spellings of the workspace root (its real path and the path the caller gave)
+ * under which an absolute path is accepted; empty means every absolute path is refused.
+ */
+export function checkPathSyntax(
+  raw: unknown,
+  rootAliases: readonly string[] = [],
+): { ok: true; rel: string } | { ok: false; rule: string; reason: string } {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, rule: 'path.invalid', reason: 'path must be a non-empty string' };
   if (raw.length > MAX_PATH_LENGTH) return { ok: false, rule: 'path.too_long', reason: 'path is too long' };
   if (raw.includes('\0')) return { ok: false, rule: 'path.nul', reason: 'path contains a NUL byte' };
@@ -38,16 +52,20 @@ export function checkPathSyntax(raw: unknown): { ok: true; rel: string } | { ok:
   if (raw.includes('\\')) return { ok: false, rule: 'path.backslash', reason: 'use forward slashes: backslashes are refused (Windows separators and escapes)' };
   if (/^[A-Za-z]:/.test(raw)) return { ok: false, rule: 'path.drive_letter', reason: 'drive-letter paths are refused; use a workspace-relative path' };
   if (raw.startsWith('~')) return { ok: false, rule: 'path.home', reason: 'home-directory paths (~) are refused; use a workspace-relative path' };
-  if (raw.startsWith('/')) return { ok: false, rule: 'path.absolute', reason: 'absolute paths are refused; use a workspace-relative path' };
-  const segments = raw.split('/');
-  if (segments.includes('..')) return { ok: false, rule: 'path.traversal', reason: '".." segments are refused' };
-  const kept = segments.filter((s) => s !== '' && s !== '.');
+  if (raw.split('/').includes('..')) return { ok: false, rule: 'path.traversal', reason: '".." segments are refused' };
+  let kept = segmentsOf(raw);
+  if (raw.startsWith('/')) {
+    if (rootAliases.length === 0) return { ok: false, rule: 'path.absolute', reason: 'absolute paths are refused; use a workspace-relative path' };
+    const inside = rootAliases.map(segmentsOf).find((root) => root.length <= kept.length && root.every((s, i) => s === kept[i]));
+    if (!inside) return { ok: false, rule: 'path.outside_workspace', reason: 'absolute path is outside the workspace; use a workspace-relative path' };
+    kept = kept.slice(inside.length);
+  }
   return { ok: true, rel: kept.length === 0 ? '.' : kept.join('/') };
 }
 
 /** Resolves `raw` against the real root; see the file comment for the order of checks. */
-export function resolveWorkspacePath(realRoot: string, raw: unknown, fs: PolicyFs): PathResolution {
-  const syntax = checkPathSyntax(raw);
+export function resolveWorkspacePath(realRoot: string, raw: unknown, fs: PolicyFs, rootAliases: readonly string[] = []): PathResolution {
+  const syntax = checkPathSyntax(raw, rootAliases);
   if (!syntax.ok) return syntax;
   const rel = syntax.rel;
   const abs = rel === '.' ? realRoot : nodePath.join(realRoot, ...rel.split('/'));

@@ -70,8 +70,9 @@ const refused: Record<string, Case[]> = {
     { name: 'traversal hidden mid-path', action: w('src/../../outside/passwd'), rule: /path.traversal/ },
     { name: 'traversal that would stay inside', action: w('src/../src/a.ts'), rule: /path.traversal/ },
     { name: 'dot-slash then traversal', action: r('./../ws-evil/loot.txt'), rule: /path.traversal/ },
-    { name: 'absolute path outside', action: r('/etc/passwd'), rule: /path.absolute/ },
-    { name: 'sibling-prefix directory (/ws-evil for /ws)', action: () => r(`${base}/ws-evil/loot.txt`), rule: /path.absolute/ },
+    { name: 'absolute path outside', action: r('/etc/passwd'), rule: /path.outside_workspace/ },
+    { name: 'absolute path with .. back out of the root', action: () => r(`${ws}/../outside/passwd`), rule: /path.traversal/ },
+    { name: 'sibling-prefix directory (/ws-evil for /ws)', action: () => r(`${base}/ws-evil/loot.txt`), rule: /path.outside_workspace/ },
     { name: 'home directory', action: r('~/.ssh/id_rsa'), rule: /path.home/ },
     { name: 'another user\'s home', action: r('~root/.bashrc'), rule: /path.home/ },
     { name: 'backslash separators', action: w('src\\..\\..\\x'), rule: /path.backslash/ },
@@ -195,6 +196,8 @@ const allowed: Case[] = [
   { name: 'git switch -c under git switch *', action: run('git switch -c feature/x') },
   { name: 'node running a script under node *', action: run('node scripts/build.js --out=dist') },
   { name: 'a cwd in a subdirectory', action: run('npm test', 'src/nested') },
+  { name: 'an absolute path inside the workspace', action: () => w(`${ws}/src/a.ts`) },
+  { name: 'the workspace root as an absolute cwd', action: () => run('npm test', ws) },
 ];
 
 describe('policy red team', () => {
