@@ -1,0 +1,171 @@
+/**
+ * Adversarial mission harness: the real engine (startMission) with the real roles over the real SDK client,
+ * talking to the scriptable Messages server, on a real temp workspace through the Node adapters. A test
+ * scripts what a misbehaving or hostile model answers and asserts what the engine let happen.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startMission } from '../../../src/core/mission/start';
+import type { MissionOptions, MissionReport } from '../../../src/core/mission/options';
+import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import type { DeepPartialSettings } from '../../../src/core/model/modelSettings';
+import type { EventSink } from '../../../src/core/ports';
+import { createRoles } from '../../../src/core/roles/createRoles';
+import { scrubEnv } from '../../../src/core/tools/env';
+import { createStepTools } from '../../../src/core/tools/stepTools';
+import type { TraceEvent } from '../../../src/core/trace/events';
+import { FileStore } from '../../../src/node/fileStore';
+import { NodeTerminal } from '../../../src/node/nodeTerminal';
+import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { systemClock } from '../../../src/node/cliMission';
+import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
+import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';
+
+export type Rule = ScenarioInput['rules'][number];
+
+export function step(id: string, extra: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id,
+    title: `step ${id}`,
+    why: '',
+    required: true,
+    dependsOn: [],
+    kind: 'edit',
+    instructions: '',
+    binding: { prerequisite: '', fallback: '', consequence: '' },
+    expectedOutput: '',
+    risk: 'low',
+    effort: 'small',
+    modelTier: 'light',
+    ...extra,
+  };
+}
+
+export function plan(steps: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { goal: 'adversarial mission', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps, ...extra };
+}
+
+export const edit = (path: string, input: Record<string, unknown>): { name: string; input: unknown } => ({ name: 'str_replace_based_edit_tool', input: { path, ...input } });
+export const bash = (command: string): { name: string; input: unknown } => ({ name: 'bash', input: { command } });
+export const report = (output = 'done', status = 'succeeded'): { toolUse: { name: string; input: unknown }[] } => ({
+  toolUse: [{ name: 'report_result', input: { status, output, evidence: [{ description: output }] } }],
+});
+
+export interface MissionRunOptions {
+  /** The planner's answers, in order (an array entry = successive attempts); default: `plan` once. */
+  planTurns?: unknown[];
+  plan?: Record<string, unknown>;
+  /** Executor / verifier / replanner rules (a function when they need the temp paths). */
+  rules: Rule[] | ((ws: string, outside: string) => Rule[]);
+  /** Prepares the workspace (`ws`) and a directory outside it (`outside`). */
+  setup?: (ws: string, outside: string) => void;
+  settings?: DeepPartialSettings;
+  mission?: Partial<MissionOptions>;
+  /** Called with the handle once the mission is started (for cancellation). */
+  onStart?: (handle: ReturnType<typeof startMission>, server: MessagesServer) => void;
+  maxRetries?: number;
+}
+
+export interface MissionRun {
+  ws: string;
+  outside: string;
+  report: MissionReport;
+  events: TraceEvent[];
+  server: MessagesServer;
+  /** Every tool_result block the executor model was sent, by tool_use id. */
+  toolResults: Map<string, { content: string; isError: boolean }>;
+  requests: RecordedRequest[];
+}
+
+export function write(root: string, rel: string, content: string | Uint8Array): void {
+  const p = join(root, rel);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, content);
+}
+
+export const read = (root: string, rel: string): string => readFileSync(join(root, rel), 'utf8');
+
+/** Every file under dir (relative), skipping the engine's own store. */
+export function tree(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (rel === '.plan-execute') continue;
+    if (e.isDirectory()) out.push(...tree(dir, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+function collectToolResults(requests: RecordedRequest[]): Map<string, { content: string; isError: boolean }> {
+  const out = new Map<string, { content: string; isError: boolean }>();
+  for (const r of requests) {
+    for (const m of r.body.messages ?? []) {
+      if (m.role !== 'user' || typeof m.content === 'string') continue;
+      for (const b of m.content) {
+        if (b.type !== 'tool_result') continue;
+        const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
+        out.set(String(b.tool_use_id), { content, isError: b.is_error === true });
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs one mission to its end; the caller must `cleanup(run)` (use it in `finally`). */
+export async function runAdversarialMission(o: MissionRunOptions): Promise<MissionRun> {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'pe-adv-')));
+  const ws = join(base, 'ws');
+  const outside = join(base, 'outside');
+  mkdirSync(ws);
+  mkdirSync(outside);
+  o.setup?.(ws, outside);
+  const planTurns = o.planTurns ?? [{ structured: o.plan }];
+  const scenario: ScenarioInput = {
+    name: 'adversarial',
+    rules: [{ name: 'plan', match: { role: 'planner' }, turns: planTurns as never }, ...(typeof o.rules === 'function' ? o.rules(ws, outside) : o.rules)],
+  };
+  const server = await startMessagesServer({ scenario });
+  try {
+    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, maxRetries: o.maxRetries ?? 2, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    const roles = createRoles({ client, settings: o.settings });
+    const workspace = await NodeWorkspace.open(ws);
+    const events: TraceEvent[] = [];
+    const sink: EventSink = { emit: (e) => void events.push(e) };
+    const handle = startMission({
+      task: 'adversarial task',
+      constraints: [],
+      workspace,
+      terminal: new NodeTerminal(),
+      approver: { request: async () => ({ decision: 'approved', by: 'rule', rule: 'test' }) },
+      store: FileStore.forWorkspace(workspace.root),
+      clock: systemClock,
+      events: sink,
+      planner: roles.planner,
+      executor: roles.executor,
+      verifier: roles.verifier,
+      createStepTools,
+      approve: 'all',
+      env: scrubEnv({ PATH: process.env.PATH }),
+      cancelGraceMs: 2000,
+      ...o.mission,
+    });
+    o.onStart?.(handle, server);
+    const report = await handle.done;
+    return { ws, outside, report, events, server, toolResults: collectToolResults(server.requests), requests: server.requests };
+  } catch (error) {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export async function cleanup(run: MissionRun | undefined): Promise<void> {
+  if (!run) return;
+  await run.server.close();
+  rmSync(dirname(run.ws), { recursive: true, force: true });
+}
+
+export const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T): Extract<TraceEvent, { type: T }>[] =>
+  events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
