@@ -352,7 +352,11 @@ export class MissionRun {
       return;
     }
     const kind = result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';
-    this.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}` });
+    // The failed attempt's raw tool output travels by reference: the replanner can fetch_tool_result these ids.
+    const checkCalls = verificationFailed ? (this.steps.get(step.id)?.verification?.checks ?? []).flatMap((c) => (c.toolCallId ? [c.toolCallId] : [])) : [];
+    const ids = [...result.toolCallIds, ...checkCalls];
+    const calls = ids.length > 0 ? `\n[tool_call_ids of the failed attempt: ${ids.join(', ')}]` : '';
+    this.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}${calls}` });
   }
 
   /** Final results of the given steps that succeeded (what a dependent's handoff carries). */

@@ -9,6 +9,7 @@ import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
 import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
 import { requestPlanApproval } from './planApproval';
+import { replannerLookups } from './plannerTools';
 import type { MissionRun } from './engine';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
@@ -23,6 +24,8 @@ export async function replanOnce(run: MissionRun): Promise<boolean> {
   const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
   await run.setPhase('replanning', `${trigger.kind}${trigger.stepId ? ` on ${trigger.stepId}` : ''}: ${trigger.message}`);
   let feedback = '';
+  // Read-only lookups, so the replanner can fetch raw results (of the failed step too) by tool-call id.
+  const tools = replannerLookups(run);
   for (;;) {
     const over = run.budget.canReplan();
     if (over) {
@@ -45,6 +48,7 @@ export async function replanOnce(run: MissionRun): Promise<boolean> {
         return { stepId: id, title: current.steps.find((s) => s.id === id)!.title, summary: capText(result?.output ?? '', run.contextBudget.summaryChars), toolCallIds: result?.toolCallIds ?? [] };
       }),
       history: run.history.summary(),
+      tools,
     };
     const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body) };
     let outcome: RoleOutcome<Plan>;
