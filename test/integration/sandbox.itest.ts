@@ -26,13 +26,18 @@ interface Setup {
   store: FileStore;
 }
 
+/** The checkpoint stores setup() made, removed after each test (they live outside the workspace copy). */
+const storeDirs: string[] = [];
+
 async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
   const root = fs.realpathSync(fs.mkdtempSync(path.join(folder, 'pe-sandbox-')));
   fs.mkdirSync(path.join(root, 'src'));
   fs.writeFileSync(path.join(root, 'src/greet.ts'), 'export function greet(name: string) {\n  return "hello " + name;\n}\n');
   const workspace = await VscodeWorkspace.open(root);
-  const store = new FileStore(path.join(os.tmpdir(), `pe-store-${path.basename(root)}`));
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-store-'));
+  storeDirs.push(storeDir);
+  const store = new FileStore(storeDir);
   const events: TraceEventBody[] = [];
   const requests: ApprovalRequest[] = [];
   const ctx: StepToolsContext = {
@@ -64,6 +69,10 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
 }
 
 describe('sandbox: executor tools in VS Code', () => {
+  afterEach(() => {
+    for (const dir of storeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('applies an approved step edit as one WorkspaceEdit that Undo reverts', async () => {
     const s = await setup();
     const file = path.join(s.root, 'src/greet.ts');

@@ -39,7 +39,11 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
 
   afterEach(async () => {
     await server?.close();
-    if (ws) rmSync(ws, { recursive: true, force: true });
+    if (ws) {
+      rmSync(ws, { recursive: true, force: true });
+      // The trace goes next to the workspace (outside it, so the mission does not see it).
+      rmSync(`${ws}.trace.jsonl`, { force: true });
+    }
   });
 
   it('plans, runs two independent steps in parallel, edits files, runs a command, verifies and finishes', async () => {
