@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../support/host/hostPaths';
-import { findInCommandPalette } from './support/palette';
+import { findInCommandPalette, runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
 
 const SCREENSHOTS = join(repoRoot, 'test-results', 'e2e');
@@ -20,8 +20,7 @@ describe('foundation (E2E): the workbench with Plan & Execute', () => {
     this.timeout(120_000);
     const { page } = session;
     // The previous test left the palette open on the row; this finds it again either way (--grep runs one).
-    const row = await findInCommandPalette(page, 'Plan & Execute');
-    await row.click();
+    await runFromPalette(page, 'Plan & Execute');
     const frame = await session.sidebarFrame();
     const text = await frame.locator('#app').innerText();
     assert.ok(text.trim().length > 0, 'the sidebar rendered nothing');

@@ -41,8 +41,21 @@ export async function findInCommandPalette(page: Page, query: string, label: str
   }
 }
 
-/** Runs a command by its palette label, e.g. `runFromPalette(page, 'Plan & Execute')`. */
-export async function runFromPalette(page: Page, label: string, timeoutMs?: number): Promise<void> {
-  const row = await findInCommandPalette(page, label, label, timeoutMs);
-  await row.click();
+/**
+ * Runs a command by its palette label, e.g. `runFromPalette(page, 'Plan & Execute')`. The focus can be
+ * stolen between finding the row and clicking it too: a click that cannot land (the palette closed under
+ * it) ran nothing, so the whole attempt is repeated. A click that landed is never repeated, even when the
+ * command opens another quick input, so a command runs at most once.
+ */
+export async function runFromPalette(page: Page, label: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await findInCommandPalette(page, label, label, Math.max(0, deadline - Date.now()));
+    try {
+      await row.click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
