@@ -194,7 +194,7 @@ export class MissionRun {
     try {
       if (this.approvedVersion !== this.plan.version) {
         const approved = await requestPlanApproval(this);
-        if (!approved.ok) return await this.finish(approved.outcome, approved.message, approved.failure);
+        if (!approved.ok) return await this.finish(...(this.budgetOutcome() ?? [approved.outcome, approved.message, approved.failure]));
       }
       await this.setPhase('running', this.direct ? 'direct mode' : undefined);
       await this.loop();
@@ -369,11 +369,19 @@ export class MissionRun {
     return out;
   }
 
+  /**
+   * The budget outcome once a budget ran out, else null. An exhausted budget aborts the mission, so whatever
+   * was waiting (the planner, the plan's review) sees a cancellation; this says what really stopped it.
+   */
+  budgetOutcome(): [MissionOutcome, string, StepResult['failure']] | null {
+    const b = this.#budgetHit;
+    if (!b) return null;
+    return ['budget_exceeded', `the ${b.kind} budget ran out (${round(b.used)} of ${b.limit})`, { class: 'budget_exceeded', message: `${b.kind} budget exceeded: ${round(b.used)} > ${b.limit}`, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: `raise the ${b.kind} budget and resume` }];
+  }
+
   outcome(): [MissionOutcome, string, StepResult['failure']?] {
-    if (this.#budgetHit) {
-      const b = this.#budgetHit;
-      return ['budget_exceeded', `the ${b.kind} budget ran out (${round(b.used)} of ${b.limit})`, { class: 'budget_exceeded', message: `${b.kind} budget exceeded: ${round(b.used)} > ${b.limit}`, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: `raise the ${b.kind} budget and resume` }];
-    }
+    const budget = this.budgetOutcome();
+    if (budget) return budget;
     if (this.abort.signal.aborted) return ['cancelled', 'the mission was cancelled'];
     if (this.#fatal) return ['failed', this.#fatal.message, this.#fatal.failure];
     const missing = this.plan.steps.filter((s) => s.required && this.steps.get(s.id)?.status !== 'succeeded').map((s) => s.id);

@@ -29,6 +29,8 @@ export async function requestPlanApproval(run: MissionRun): Promise<ApprovalOutc
     } else {
       const controller = new AbortController();
       run.approvalAbort = controller;
+      // The mission may have been stopped (a budget, a cancel) while the request was being recorded.
+      if (run.abort.signal.aborted) controller.abort();
       decision = await run.options.approver.request(
         { kind: 'plan', id: requestId, missionId: run.missionId, stepId: null, actionHash, why: plan.reason, plan },
         controller.signal,

@@ -57,7 +57,7 @@ export function startMission(options: MissionOptions): MissionHandle {
     });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
-    if (!planned.ok) return run.finish(run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure);
+    if (!planned.ok) return run.finish(...(run.budgetOutcome() ?? [run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const));
     return run.run();
   })();
   return handleFor(run, done);
