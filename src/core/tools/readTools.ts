@@ -9,6 +9,7 @@ import type { GateContext } from './approvalGate';
 import { checkPolicy } from './approvalGate';
 import { toolError } from './failures';
 import { sha256Hex } from './hash';
+import { BoundedLineMatcher } from './boundedRegex';
 import { isReadable, type Policy } from './policy';
 import { decodeText } from './textFile';
 import { failed, type CallResult, type ToolRecorder } from './toolRecorder';
@@ -25,6 +26,10 @@ const MAX_LIST_ENTRIES = 1000;
 const MAX_SEARCH_FILES = 5000;
 const MAX_SEARCH_MATCHES = 200;
 const MAX_SEARCH_LINE = 1000;
+/** Wall time one search's matching may take in all (a catastrophic pattern is stopped, not waited for). */
+export const SEARCH_TIME_MS = 2000;
+/** Text gathered before a batch of files is matched in one bounded call. */
+const SEARCH_BATCH_CHARS = 512 * 1024;
 
 /** Models often send absolute paths; one that names the workspace root exactly is made relative. */
 export function toWorkspacePath(root: string, path: string): string {
@@ -137,13 +142,25 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
   const search = (pattern: string, glob?: string): Promise<ToolOutcome> =>
     recorder.call('search', { pattern, glob: glob ?? null }, async () => {
       if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) return failed(toolError('pattern must be 1–500 characters'));
-      const re = compileSearch(pattern);
+      const matcher = new BoundedLineMatcher(compileSearch(pattern), SEARCH_TIME_MS);
       const inGlob = glob ? picomatch(glob, { dot: true }) : () => true;
       const hits: string[] = [];
       let files = 0;
+      let timedOut = false;
+      // Files wait in a batch and are matched together (see boundedRegex.ts), under one time budget.
+      let batch: { path: string; lines: string[] }[] = [];
+      let batchChars = 0;
+      const flush = (): void => {
+        if (batch.length === 0 || timedOut) return;
+        const out = matcher.match(batch.map((b) => b.lines), MAX_SEARCH_MATCHES - hits.length);
+        if (!out.ok) timedOut = true;
+        else for (const h of out.hits) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
+        batch = [];
+        batchChars = 0;
+      };
       const walk = async (dir: string): Promise<void> => {
         for (const e of await ctx.workspace.readDir(dir)) {
-          if (hits.length >= MAX_SEARCH_MATCHES || files >= MAX_SEARCH_FILES) return;
+          if (timedOut || hits.length >= MAX_SEARCH_MATCHES || files >= MAX_SEARCH_FILES) return;
           const child = dir === '.' ? e.name : `${dir}/${e.name}`;
           if (e.kind === 'directory') {
             if (!SKIP_DIRS.has(e.name) && isReadable(env.policy, child, true)) await walk(child);
@@ -153,14 +170,20 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           files++;
           const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
           if (!decoded.ok) continue;
-          const lines = decoded.file.text.split(/\r?\n/);
-          for (let i = 0; i < lines.length && hits.length < MAX_SEARCH_MATCHES; i++) {
-            const line = (lines[i] as string).slice(0, MAX_SEARCH_LINE);
-            if (re.test(line)) hits.push(`${child}:${i + 1}: ${line.trim().slice(0, 200)}`);
-          }
+          const lines = decoded.file.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
+          batch.push({ path: child, lines });
+          batchChars += decoded.file.text.length;
+          if (batchChars >= SEARCH_BATCH_CHARS) flush();
         }
       };
       await walk('.');
+      flush();
+      if (timedOut) {
+        return failed(toolError(
+          `the search pattern ${JSON.stringify(pattern)} ran longer than ${SEARCH_TIME_MS} ms and was stopped (catastrophic backtracking?)`,
+          'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
+        ));
+      }
       const note = hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '';
       return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files` };
     });

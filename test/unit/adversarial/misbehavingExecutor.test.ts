@@ -207,4 +207,33 @@ describe('adversarial: misbehaving executor model', function () {
     assert.deepEqual(tree(run.ws), ['src/a.js', 'src/huge.js', 'src/tool.bin']);
     assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
   });
+
+  it('a catastrophic regex in search_files is stopped with a clear error instead of freezing the host; the mission goes on', async () => {
+    const started = Date.now();
+    run = await runAdversarialMission({
+      plan: plan([editStep()], { direct: true }),
+      setup: (ws) => {
+        write(ws, 'src/a.js', A_JS);
+        write(ws, 'src/data.txt', `${'a'.repeat(60)}\n`);
+      },
+      rules: [
+        {
+          name: 's1',
+          match: { role: 'executor' },
+          turns: [
+            { toolUse: [id('redos_alt', { name: 'search_files', input: { pattern: '(a|a?)+b' } }), id('redos_overlap', { name: 'search_files', input: { pattern: '(a|aa)+$b' } })] },
+            { toolUse: [id('plain', { name: 'search_files', input: { pattern: "console\\.log\\('ok'\\)" } }), edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" })] },
+            report('patched'),
+          ],
+        },
+      ],
+    });
+    assert.match(errorResult(run, 'redos_alt'), /ran longer than \d+ ms and was stopped/);
+    assert.match(errorResult(run, 'redos_overlap'), /ran longer than \d+ ms and was stopped/);
+    const plain = run.toolResults.get('plain');
+    assert.equal(plain?.isError, false, plain?.content);
+    assert.match(plain?.content ?? '', /src\/a\.js:1: console\.log\('ok'\)/);
+    assert.ok(Date.now() - started < 15_000, `bounded: ${Date.now() - started} ms`);
+    assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
+  });
 });
