@@ -112,6 +112,40 @@ describe('sandbox: executor tools in VS Code', () => {
     assert.equal(fs.existsSync(path.join(s.root, 'src/new/added.ts')), false);
   });
 
+  it('saves a step edit while another save of the same file is still running (auto save on a loaded machine)', async () => {
+    const s = await setup();
+    const file = path.join(s.root, 'src/greet.ts');
+    const uri = vscode.Uri.file(file).toString();
+    // Auto save (on by default in VS Code for the Web) saves a changed document after a delay; on a loaded
+    // machine that save can still be in its will-save participants when the adapter's own save arrives,
+    // and VS Code then refuses the adapter's save. Recreated on purpose: the moment the step's edit lands,
+    // another save starts, and a will-save listener holds it for a while (under the 1.75 s VS Code allows).
+    const others: Thenable<boolean>[] = [];
+    let held = false;
+    const subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() === uri && e.contentChanges.length > 0 && others.length === 0) others.push(e.document.save());
+      }),
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document.uri.toString() !== uri || held) return;
+        held = true;
+        e.waitUntil(new Promise<void>((resolve) => setTimeout(resolve, 1000)));
+      }),
+    ];
+    try {
+      const tools = createStepTools(s.ctx);
+      const r = await tools.strReplace('src/greet.ts', '"hello "', '"bye "');
+      assert.equal(others.length, 1, 'the concurrent save started');
+      assert.equal(r.ok, true, r.output);
+      assert.match(fs.readFileSync(file, 'utf8'), /return "bye " \+ name;/, 'the edit is saved to disk');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      assert.equal(doc?.isDirty, false, 'the document is clean');
+    } finally {
+      for (const subscription of subscriptions) subscription.dispose();
+      await Promise.all(others);
+    }
+  });
+
   it('refuses to write over unsaved changes in an open editor', async () => {
     const s = await setup();
     const file = path.join(s.root, 'src/greet.ts');

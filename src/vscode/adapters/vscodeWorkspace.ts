@@ -87,7 +87,58 @@ export class VscodeWorkspace implements Workspace {
     const applied = await vscode.workspace.applyEdit(edit);
     if (!applied) throw new Error(`VS Code did not apply the edit "${label}"`);
     for (const doc of toSave) {
-      if (!(await doc.save())) throw new Error(`${vscode.workspace.asRelativePath(doc.uri)} could not be saved`);
+      if (!(await saveDocument(doc))) {
+        throw new Error(
+          `${vscode.workspace.asRelativePath(doc.uri)} could not be saved: VS Code refused the save ${SAVE_ATTEMPTS} times ` +
+            '(the editor shows why, e.g. a conflict with the file on disk); the edit is in the editor, unsaved',
+        );
+      }
     }
   }
+}
+
+/** How often to ask VS Code to save, and how long to wait for a save already running before asking again. */
+const SAVE_ATTEMPTS = 3;
+const RUNNING_SAVE_WAIT_MS = 5_000;
+
+/**
+ * `TextDocument.save()` resolves false without saying why, and one reason is not a failure: VS Code
+ * refuses a save while another save of the same document runs its will-save participants. Auto save (on
+ * by default in VS Code for the Web) starts one a second after our edit; on a loaded machine our save
+ * arrives while it runs. That save writes our edit too: wait for it to finish, then a clean document means
+ * saved. A still-dirty one is asked again, a bounded number of times.
+ */
+async function saveDocument(doc: vscode.TextDocument): Promise<boolean> {
+  for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt++) {
+    // Listen before asking: the running save may finish before our refused one returns.
+    const nextSave = onNextSave(doc, RUNNING_SAVE_WAIT_MS);
+    try {
+      if (await doc.save()) return true;
+      if (!doc.isDirty) return true;
+      await nextSave.done;
+      if (!doc.isDirty) return true;
+    } finally {
+      nextSave.dispose();
+    }
+  }
+  return false;
+}
+
+/** Resolves when `doc` is next saved (by anyone) or after `timeoutMs`, whichever comes first. */
+function onNextSave(doc: vscode.TextDocument, timeoutMs: number): { done: Promise<void>; dispose(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let subscription: vscode.Disposable | undefined;
+  const done = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+    subscription = vscode.workspace.onDidSaveTextDocument((saved) => {
+      if (saved.uri.toString() === doc.uri.toString()) resolve();
+    });
+  });
+  return {
+    done,
+    dispose: () => {
+      clearTimeout(timer);
+      subscription?.dispose();
+    },
+  };
 }
