@@ -44,7 +44,7 @@ export type PolicyDecision = { allowed: true } | { allowed: false; reason: strin
 
 /** What an allowed action resolved to (used by the tools; `checkAction` returns only the decision). */
 export type ResolvedAction =
-  | { allowed: true; kind: 'read' | 'write' | 'delete'; rel: string; abs: string; exists: boolean; isDirectory: boolean }
+  | { allowed: true; kind: 'read' | 'write' | 'delete'; rel: string; abs: string; exists: boolean; isDirectory: boolean; /** `rel` with symlinks resolved (inside the workspace). */ realRel: string }
   | { allowed: true; kind: 'run'; argv: string[]; cwdRel: string; cwdAbs: string; pattern: string }
   | { allowed: false; reason: string; rule: string };
 
@@ -188,7 +188,7 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
     const d = checkPathRules(policy, a.kind, rel, resolved.isDirectory);
     if (!d.allowed) return d;
   }
-  return { allowed: true, kind: a.kind, rel: resolved.rel, abs: resolved.abs, exists: resolved.exists, isDirectory: resolved.isDirectory };
+  return { allowed: true, kind: a.kind, rel: resolved.rel, abs: resolved.abs, exists: resolved.exists, isDirectory: resolved.isDirectory, realRel: resolved.realRel };
 }
 
 export function checkAction(policy: Policy, action: PolicyAction): PolicyDecision {

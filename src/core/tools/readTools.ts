@@ -88,7 +88,11 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       if (!allowed.ok) return failed(allowed.failure);
       if (allowed.resolved.kind === 'run') throw new Error('unreachable');
       const rel = allowed.resolved.rel;
-      const stat = await ctx.workspace.stat(rel);
+      // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
+      // says nothing, and reading a link to a FIFO would block forever.
+      const lstat = await ctx.workspace.stat(rel);
+      const target = lstat?.kind === 'symlink' ? allowed.resolved.realRel : rel;
+      const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
       if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
       if (stat.kind === 'directory') {
         const entries = await listing(env, rel, 2);
@@ -102,7 +106,7 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       if (reusable) {
         return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
       }
-      const bytes = await ctx.workspace.readFile(rel);
+      const bytes = await ctx.workspace.readFile(target);
       const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
       if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.message}`));
       const lines = decoded.file.text.split(/\r?\n/);
