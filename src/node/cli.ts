@@ -16,6 +16,7 @@ import { TraceEventSchema, type TraceEvent } from '../core/trace/events';
 import { parseArgs, USAGE } from './cliArgs';
 import { runHeadless, type CliIO } from './cliMission';
 import { exitCodeFor, formatReport } from './cliReport';
+import { terminalSafe } from './terminalText';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, diverged: 3 } as const;
 
@@ -64,7 +65,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
         io,
       );
-      io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : formatReport(report, plan, byRole)}\n`);
+      io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);
       return exitCodeFor(report, plan);
     }
     const trace = readTrace(cmd.trace);
@@ -84,7 +85,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io,
     );
     const diverged = client.divergence();
-    io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, diverged: diverged ?? null }, null, 2) : formatReport(report, plan)}\n`);
+    io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, diverged: diverged ?? null }, null, 2) : terminalSafe(formatReport(report, plan))}\n`);
     if (diverged || client.remaining() > 0) {
       io.stderr.write(`REPLAY DIVERGED: ${diverged ?? `the recording has ${client.remaining()} model call(s) the replay never made`}\n`);
       return EXIT.diverged;

@@ -7,6 +7,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
 import { unifiedDiff } from '../core/tools/lineDiff';
+import { terminalSafe } from './terminalText';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
@@ -90,7 +91,7 @@ export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO, sto
       const ask = async (): Promise<ApprovalDecision> => {
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };
         const diff = request.kind === 'write' ? await diffOf(request, store) : '';
-        io.output.write(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `);
+        io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `));
         const onAbort = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
         const answer = await Promise.race([nextLine(), onAbort]);
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };

@@ -15,6 +15,7 @@ import { scrubEnv } from '../core/tools/env';
 import { createStepTools } from '../core/tools/stepTools';
 import { createTerminalApprover } from './cliApprover';
 import { progressLine } from './cliReport';
+import { terminalSafe } from './terminalText';
 import { FileStore } from './fileStore';
 import { NodeTerminal } from './nodeTerminal';
 import { NodeWorkspace } from './nodeWorkspace';
@@ -75,7 +76,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
         }
         if (tracePath) appendFileSync(tracePath, `${JSON.stringify(event)}\n`);
         const line = progressLine(event);
-        if (line) io.stderr.write(`${line}\n`);
+        if (line) io.stderr.write(`${terminalSafe(line)}\n`);
       } catch {
         // A sink must not throw; the store already holds the event.
       }
