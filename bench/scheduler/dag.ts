@@ -8,6 +8,8 @@
  *    plus the shortest chain that must follow the last one (`tail`) bounds the makespan from below.
  * The maximum of the two is still a lower bound, but not necessarily achievable: the true optimum of a
  * DAG with a conflict clique can be higher, so a ratio against it overstates the engine's loss.
+ * The generated steps run no commands: the scheduler runs a command step alone among writers, which these
+ * bounds do not model (index.ts checks that no step has commands and says so in its output).
  */
 import type { PlanInput, StepInput } from '../../src/core/plan/schema';
 

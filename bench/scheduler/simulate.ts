@@ -4,18 +4,15 @@
  * Its makespan over the lower bound is what the policy itself costs on a DAG (or how loose the bound is);
  * the engine's measured wall time over the simulated makespan is what the engine and the machine add.
  */
-import { Scheduler } from '../../src/core/mission/scheduler';
-import type { BenchDag } from './dag';
+import { Scheduler, scheduleNodeOf } from '../../src/core/mission/scheduler';
+import { validatePlan } from '../../src/core/plan/validate';
+import { asPlan, type BenchDag } from './dag';
 
 export function simulatedMakespanMs(dag: BenchDag, withOverlaps: boolean, maxParallel: number): number {
-  const scheduler = new Scheduler(
-    dag.ids.map((id) => ({
-      id,
-      dependsOn: dag.deps.get(id) ?? [],
-      editGlobs: withOverlaps && dag.shared.has(id) ? ['shared/**', `out/${id}.txt`] : [`out/${id}.txt`],
-    })),
-    { maxParallel },
-  );
+  // The same plan the engine runs, turned into scheduler nodes by the engine's own rule.
+  const plan = validatePlan(asPlan(dag, withOverlaps), { maxSteps: 10_000 });
+  if (!plan.ok) throw new Error(`bench plan invalid: ${plan.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  const scheduler = new Scheduler(plan.plan.steps.map(scheduleNodeOf), { maxParallel });
   const running: { id: string; end: number }[] = [];
   let now = 0;
   for (;;) {

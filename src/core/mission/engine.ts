@@ -16,7 +16,7 @@ import { TraceRecorder } from '../trace/recorder';
 import { PlanHistory } from '../plan/history';
 import { ToolCallStore } from '../handoff/toolCallStore';
 import { DEFAULT_CONTEXT_BUDGET, type ContextBudget } from '../handoff/contextBudget';
-import { Scheduler } from './scheduler';
+import { Scheduler, scheduleNodeOf } from './scheduler';
 import { BudgetTracker, type BudgetExceeded } from './budgets';
 import { DEFAULT_BUDGETS, DEFAULT_TOOL_SETTINGS, type MissionOptions, type MissionReport, type MissionOutcome } from './options';
 import type { MissionState, StepState } from './state';
@@ -215,7 +215,7 @@ export class MissionRun {
     const ended = new Set<StepRunStatus>(['failed', 'blocked', 'skipped', 'interrupted', 'cancelled']);
     const failed = [...this.steps].filter(([, s]) => ended.has(s.status)).map(([id]) => id);
     this.scheduler = new Scheduler(
-      this.plan.steps.map((s) => ({ id: s.id, dependsOn: s.dependsOn, editGlobs: s.authority.edit })),
+      this.plan.steps.map(scheduleNodeOf),
       { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed },
     );
   }

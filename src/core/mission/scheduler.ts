@@ -5,20 +5,35 @@
  * Rules, in the order `take()` applies them:
  *  1. A step is ready when every step it depends on has succeeded.
  *  2. At most `maxParallel` steps run at once.
- *  3. Two steps whose edit authorities may overlap (see plan/globs.ts: conservative literal-prefix test)
- *     never run at the same time; the later one waits, it is not failed.
+ *  3. Two steps that may write the same thing never run at the same time; the later one waits, it is not
+ *     failed. Edit authorities are compared by glob (plan/globs.ts: conservative literal-prefix test); a
+ *     step that may run commands counts as writing anywhere (see `#conflictsWithRunning`).
  *  4. Among ready steps, the one with the longest chain of dependents goes first (critical path first),
  *     then plan order.
  * A failed step blocks its transitive dependents and nothing else: whether a required failure ends the
  * mission is the engine's decision, not the scheduler's.
  */
 import { overlappingPairs } from '../plan/globs';
+import type { Step } from '../plan/schema';
 
 export interface ScheduleNode {
   id: string;
   dependsOn: readonly string[];
-  /** The step's edit authority globs (empty: writes nothing, conflicts with nothing). */
+  /** The step's edit authority globs (empty, without commands: writes nothing, conflicts with nothing). */
   editGlobs: readonly string[];
+  /** The step may run commands (its own allowlist, or a command its verification runs): may write anywhere. */
+  runsCommands: boolean;
+}
+
+/** What the scheduler needs of a plan step. */
+export function scheduleNodeOf(step: Step): ScheduleNode {
+  return {
+    id: step.id,
+    dependsOn: step.dependsOn,
+    editGlobs: step.authority.edit,
+    // The verification gate runs a step's command evidence while the step still holds its slot.
+    runsCommands: step.authority.commands.length > 0 || step.evidence.checks.some((c) => c.kind === 'command'),
+  };
 }
 
 export type NodeState = 'pending' | 'running' | 'succeeded' | 'failed' | 'blocked' | 'skipped';
@@ -42,6 +57,9 @@ export class Scheduler {
   readonly #rank = new Map<string, number>();
   readonly #order = new Map<string, number>();
   readonly #running = new Set<string>();
+  /** Running steps that run commands, and running steps that write at all (edit globs or commands). */
+  #runningCommands = 0;
+  #runningWriters = 0;
   #ready: string[] = [];
   readonly #maxParallel: number;
 
@@ -56,7 +74,7 @@ export class Scheduler {
     });
     for (const node of nodes) {
       this.#state.set(node.id, done.has(node.id) ? 'succeeded' : running.has(node.id) ? 'running' : 'pending');
-      if (running.has(node.id)) this.#running.add(node.id);
+      if (running.has(node.id)) this.#markRunning(node.id);
       for (const dep of node.dependsOn) this.#dependents.get(dep)?.push(node.id);
     }
     for (const node of nodes) {
@@ -80,7 +98,7 @@ export class Scheduler {
     const keep: string[] = [];
     for (const id of this.#ready) {
       if (this.#running.size < this.#maxParallel && !this.#conflictsWithRunning(id)) {
-        this.#running.add(id);
+        this.#markRunning(id);
         this.#state.set(id, 'running');
         started.push(id);
       } else {
@@ -97,6 +115,7 @@ export class Scheduler {
    */
   finish(id: string, outcome: 'succeeded' | 'failed' | 'skipped'): string[] {
     if (!this.#running.delete(id)) throw new Error(`step ${id} is not running`);
+    this.#countRunning(id, -1);
     this.#state.set(id, outcome);
     if (outcome === 'skipped') return [];
     if (outcome === 'failed') return this.#blockDependents(id);
@@ -158,9 +177,35 @@ export class Scheduler {
     return blocked;
   }
 
+  #markRunning(id: string): void {
+    this.#running.add(id);
+    this.#countRunning(id, 1);
+  }
+
+  #countRunning(id: string, delta: 1 | -1): void {
+    const node = this.#nodes.get(id);
+    if (!node) return;
+    if (node.runsCommands) this.#runningCommands += delta;
+    if (node.runsCommands || node.editGlobs.length > 0) this.#runningWriters += delta;
+  }
+
+  /**
+   * Where overlap is decided. Edit globs say what the text editor may touch, but a command's writes are not
+   * bounded by them (`npm install` rewrites node_modules and the lockfile, a build writes dist/, a test run
+   * writes caches and coverage) and cannot be known before it runs. So, conservatively, a step that may run
+   * commands counts as writing anywhere in the workspace: it never runs alongside a step that has edit
+   * authority or commands of its own. Two writers without commands conflict only when their edit globs may
+   * overlap. A step with neither edit globs nor commands (research, a file check) writes nothing and runs
+   * alongside anything.
+   */
   #conflictsWithRunning(id: string): boolean {
+    if (this.#running.size === 0) return false;
+    const node = this.#nodes.get(id)!;
+    if (node.runsCommands) return this.#runningWriters > 0;
+    if (node.editGlobs.length === 0) return false;
+    if (this.#runningCommands > 0) return true;
     const conflicts = this.#conflicts.get(id);
-    if (!conflicts || conflicts.length === 0 || this.#running.size === 0) return false;
+    if (!conflicts || conflicts.length === 0) return false;
     return conflicts.some((other) => this.#running.has(other));
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Scheduler, runSchedule, type ScheduleNode } from '../../../src/core/mission/scheduler';
 
-const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`]): ScheduleNode => ({ id, dependsOn, editGlobs });
+const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`], runsCommands = false): ScheduleNode => ({ id, dependsOn, editGlobs, runsCommands });
 
 describe('scheduler', () => {
   it('starts every ready step at once up to maxParallel', () => {
@@ -39,6 +39,22 @@ describe('scheduler', () => {
   it('treats steps finished earlier as satisfied dependencies', () => {
     const s = new Scheduler([node('a'), node('b', ['a'])], { maxParallel: 2, succeeded: ['a'] });
     assert.deepEqual(s.take(), ['b']);
+  });
+
+  it('treats a step that runs commands as writing anywhere: never alongside a writer or another command step', () => {
+    const s = new Scheduler([node('install', [], [], true), node('build', [], [], true), node('edit'), node('research', [], [])], { maxParallel: 4 });
+    assert.deepEqual(s.take(), ['install', 'research'], 'a step without edits or commands runs alongside a command step');
+    s.finish('install', 'succeeded');
+    assert.deepEqual(s.take(), ['build'], 'the next command step, still alone among writers');
+    s.finish('build', 'succeeded');
+    assert.deepEqual(s.take(), ['edit']);
+  });
+
+  it('keeps a command step waiting while an edit step runs, even with disjoint globs', () => {
+    const s = new Scheduler([node('edit'), node('test', [], ['coverage/**'], true)], { maxParallel: 2 });
+    assert.deepEqual(s.take(), ['edit']);
+    s.finish('edit', 'succeeded');
+    assert.deepEqual(s.take(), ['test']);
   });
 
   it('runs a whole DAG to completion with runSchedule', async () => {

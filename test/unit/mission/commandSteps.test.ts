@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { runMission } from '../../../src/core/mission/start';
+import { FakeExecutor, fileStep, harness, planOf } from './fakes';
+
+describe('mission engine: steps that run commands', () => {
+  it('never runs two independent command steps at once, but runs a research step without commands alongside one', async () => {
+    const executor = new FakeExecutor({}, 40);
+    const command = (id: string, cmd: string) => fileStep(id, { kind: 'command', authority: { read: ['**'], edit: [], commands: [cmd] } });
+    const h = harness(planOf([
+      command('install', 'npm install'),
+      command('build', 'npm run build'),
+      fileStep('look', { kind: 'research', authority: { read: ['**'], edit: [], commands: [] } }),
+      fileStep('edit', { authority: { read: ['**'], edit: ['src/app.ts'], commands: [] } }),
+    ]), { executor, maxParallel: 4 });
+    const report = await runMission(h.options);
+    assert.equal(report.outcome, 'succeeded', report.summary);
+
+    const call = (id: string) => executor.calls.find((c) => c.stepId === id)!;
+    const overlap = (x: string, y: string): boolean => call(x).start < call(y).end && call(y).start < call(x).end;
+    assert.ok(!overlap('install', 'build'), 'the two command steps ran one after the other');
+    assert.ok(!overlap('install', 'edit') && !overlap('build', 'edit'), 'an edit step never races a command step');
+    assert.ok(overlap('look', 'install') || overlap('look', 'build'), 'the research step ran alongside a command step');
+  });
+});
