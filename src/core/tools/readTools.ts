@@ -150,6 +150,7 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       const inGlob = glob ? picomatch(glob, { dot: true }) : () => true;
       const hits: string[] = [];
       let files = 0;
+      let oversized = 0;
       let timedOut = false;
       // Files wait in a batch and are matched together (see boundedRegex.ts), under one time budget.
       let batch: { path: string; lines: string[] }[] = [];
@@ -171,6 +172,12 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
             continue;
           }
           if (e.kind !== 'file' || !inGlob(child) || !isReadable(env.policy, child, false)) continue;
+          // Sized before it is read: one huge file (a log, a data dump) must not fail or bloat the whole search.
+          const size = (await ctx.workspace.stat(child))?.size ?? 0;
+          if (size > ctx.settings.maxFileBytes) {
+            oversized++;
+            continue;
+          }
           files++;
           const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
           if (!decoded.ok) continue;
@@ -188,8 +195,9 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
         ));
       }
-      const note = hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '';
-      return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files` };
+      const note = (hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '')
+        + (oversized > 0 ? `\n(skipped ${oversized} file${oversized === 1 ? '' : 's'} over the size limit of ${ctx.settings.maxFileBytes} bytes)` : '');
+      return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files${note}` };
     });
 
   const fetchToolResult = (toolCallId: string): Promise<ToolOutcome> =>

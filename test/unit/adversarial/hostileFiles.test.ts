@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, edit, plan, read, report, runAdversarialMission, step, write, type MissionRun } from './harness';
 
@@ -62,5 +62,30 @@ describe('adversarial: hostile files behind symlinks inside the workspace', func
     assert.equal(run.report.outcome, 'failed', JSON.stringify(run.report));
     assert.equal(run.report.failure?.class, 'verification_failed');
     assert.equal(read(run.ws, 'data/huge.js'), huge);
+  });
+
+  it('search_files skips a file over the size cap without reading it (a 3 GB sparse file no longer fails the whole search)', async () => {
+    run = await runAdversarialMission({
+      plan: plan([
+        step('s1', { kind: 'research', authority: { read: ['**'], edit: [], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' } }),
+      ], { direct: true }),
+      setup: (ws) => {
+        write(ws, 'src/a.js', "console.log('needle');\n");
+        write(ws, 'data/big.log', '');
+        truncateSync(join(ws, 'data', 'big.log'), 3 * 1024 ** 3);
+      },
+      rules: [
+        {
+          name: 's1',
+          match: { role: 'executor' },
+          turns: [{ toolUse: [id('s_needle', { name: 'search_files', input: { pattern: 'needle' } })] }, report('found it')],
+        },
+      ],
+    });
+    const found = run.toolResults.get('s_needle');
+    assert.equal(found?.isError, false, found?.content);
+    assert.match(found?.content ?? '', /src\/a\.js:1: console\.log\('needle'\)/);
+    assert.match(found?.content ?? '', /skipped 1 file over the size limit/);
+    assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
   });
 });
