@@ -99,8 +99,10 @@ describe('sandbox: executor tools in VS Code', () => {
     const file = path.join(s.root, 'src/greet.ts');
     const original = fs.readFileSync(file, 'utf8');
     const tools = createStepTools(s.ctx);
-    assert.equal((await tools.strReplace('src/greet.ts', '"hello "', '"bye "')).ok, true);
-    assert.equal((await tools.create('src/new/added.ts', 'export const added = 1;\n')).ok, true);
+    const replaced = await tools.strReplace('src/greet.ts', '"hello "', '"bye "');
+    assert.equal(replaced.ok, true, replaced.output);
+    const created = await tools.create('src/new/added.ts', 'export const added = 1;\n');
+    assert.equal(created.ok, true, created.output);
     assert.equal(fs.readFileSync(path.join(s.root, 'src/new/added.ts'), 'utf8'), 'export const added = 1;\n');
     assert.notEqual(fs.readFileSync(file, 'utf8'), original);
     const files = tools.sideEffects().files;
