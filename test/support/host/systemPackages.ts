@@ -47,7 +47,10 @@ export function ensureSystemPackages(options: { forBuild: boolean; log: Log }): 
   }
   options.log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', ...missing]]) {
+  // Another apt (a second CI run, unattended upgrades) may hold the dpkg lock for a while: wait for it
+  // rather than fail the run on "Could not get lock".
+  const lockWait = ['-o', 'DPkg::Lock::Timeout=300'];
+  for (const args of [[...lockWait, 'update'], [...lockWait, 'install', '-y', ...missing]]) {
     const result = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
     if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
   }
