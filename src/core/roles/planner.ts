@@ -54,6 +54,8 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       if (!out.ok) return out;
       const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (uses.length === 0 || !lookups) return { ok: true, text: textOf(out.response.content) };
+      // The tools were closed for this turn (tool_choice none); a model that calls them anyway would loop forever.
+      if (lastLookup) return fail(`The ${kind} kept calling lookup tools after ${deps.settings.maxLookupTurns} lookup turns instead of returning a plan.`, 'lookup_loop', true, 'Plan again; narrow the task if the planner needs to read too much.');
       messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
       const results: ToolResultBlockParam[] = [];
       for (const use of uses) results.push(((await dispatchReadOnly(use, lookups)) ?? errorResult(use.id, `unknown tool "${use.name}": the planner has read-only lookups only`)).block);
