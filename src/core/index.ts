@@ -14,6 +14,7 @@ export * from './plan/diff';
 export * from './plan/history';
 export * from './plan/edits';
 export * from './plan/globs';
+export * from './plan/describe';
 export * from './mission/scheduler';
 export * from './handoff/toolCallStore';
 export * from './handoff/contextBudget';

@@ -8,7 +8,7 @@ import type { ApproveMode, MissionReport } from '../core/mission/options';
 import { startMission } from '../core/mission/start';
 import type { ModelClient } from '../core/model/modelClient';
 import type { Plan } from '../core/plan/schema';
-import type { ApprovalDecision, Approver, Clock, EventSink } from '../core/ports';
+import type { ApprovalDecision, Approver, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
 import { scrubEnv } from '../core/tools/env';
@@ -19,6 +19,10 @@ import { terminalSafe } from './terminalText';
 import { FileStore } from './fileStore';
 import { NodeTerminal } from './nodeTerminal';
 import { NodeWorkspace } from './nodeWorkspace';
+import { systemClock } from './systemClock';
+
+/** Re-exported for callers that took the clock from here (the adversarial test harness). */
+export { systemClock };
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
@@ -26,19 +30,6 @@ export interface CliIO {
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new DOMException('aborted', 'AbortError'));
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(new DOMException('aborted', 'AbortError'));
-      }, { once: true });
-    }),
-};
 
 const byRule = (rule: string): Approver => ({
   request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'rule', rule }),

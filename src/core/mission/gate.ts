@@ -7,6 +7,7 @@
  * Check order follows the plan; every check runs (no short-circuit), so the record shows all that failed.
  */
 import type { Handoff } from '../handoff/schema';
+import { describeCheck } from '../plan/describe';
 import type { EvidenceCheck } from '../plan/schema';
 import type { ReadOnlyTools, RoleContext, StepTools, VerifierRole, Workspace } from '../ports';
 import type { CheckOutcome, StepResult, Verification } from './results';
@@ -41,15 +42,6 @@ export async function verifyStep(input: GateInput): Promise<Verification> {
     }
   }
   return { stepId: handoff.step.id, passed: checks.length > 0 && checks.every((c) => c.passed), checks, at: new Date(input.now()).toISOString() };
-}
-
-export function describeCheck(check: EvidenceCheck): string {
-  switch (check.kind) {
-    case 'command': return `\`${check.command}\` exits ${check.expectExitCode}${check.expectOutputIncludes ? ` and prints "${check.expectOutputIncludes}"` : ''}`;
-    case 'files_exist': return `exists: ${check.paths.join(', ')}`;
-    case 'file_contains': return `${check.path} contains "${check.text}"`;
-    case 'review': return `review: ${check.criterion}`;
-  }
 }
 
 async function runCheck(check: EvidenceCheck, input: GateInput): Promise<CheckOutcome> {

@@ -4,23 +4,10 @@
  * the executor must honour, and earlier calls that are still valid go in by reference so they are reused.
  */
 import type { Handoff } from '../handoff/schema';
-import type { EvidenceCheck } from '../plan/schema';
+import { describeCheck } from '../plan/describe';
 import { capMiddle, capTokens, estimateTokens } from './contextBudget';
 
 const list = (items: readonly string[], none: string): string => (items.length ? items.map((i) => `  - ${i}`).join('\n') : `  - ${none}`);
-
-export function describeCheck(check: EvidenceCheck): string {
-  switch (check.kind) {
-    case 'command':
-      return `command \`${check.command}\` exits ${check.expectExitCode}${check.expectOutputIncludes ? ` and prints "${check.expectOutputIncludes}"` : ''}`;
-    case 'files_exist':
-      return `files exist: ${check.paths.join(', ')}`;
-    case 'file_contains':
-      return `${check.path} contains "${check.text}"`;
-    case 'review':
-      return `review: ${check.criterion}`;
-  }
-}
 
 function renderDependencies(h: Handoff, perCallTokens: number): string {
   if (h.dependencies.length === 0) return '(none)';

@@ -11,7 +11,7 @@ import type { ReadOnlyTools, RoleContext, VerifierRole } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { capTokens } from './contextBudget';
 import { assistantParams } from './conversation';
-import { describeCheck } from './handoffRender';
+import { describeCheck } from '../plan/describe';
 import { callModel } from './modelCall';
 import { promptFor } from './prompts/registry';
 import type { RoleDeps } from './roleDeps';

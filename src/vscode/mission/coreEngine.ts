@@ -6,13 +6,14 @@
 import { createAnthropicModelClient } from '../../core/model/anthropicClient';
 import { resumeMission, startMission, type MissionHandle } from '../../core/mission/start';
 import type { ApproveMode } from '../../core/mission/options';
-import type { Clock, Store, Terminal, Workspace } from '../../core/ports';
+import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
 import { revertStep } from '../../core/tools/checkpoints';
 import { scrubEnv } from '../../core/tools/env';
 import { createStepTools } from '../../core/tools/stepTools';
 import { TraceEventSchema, type TraceEvent } from '../../core/trace/events';
+import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
 
 export interface EngineHost {
@@ -22,19 +23,6 @@ export interface EngineHost {
   /** Asked on resume when steps were running at the interruption: re-run them? */
   consentToRerun(stepIds: string[]): Promise<boolean>;
 }
-
-const clock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new DOMException('aborted', 'AbortError'));
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(new DOMException('aborted', 'AbortError'));
-      }, { once: true });
-    }),
-};
 
 function toRun(handle: MissionHandle): MissionRun {
   return {
@@ -63,7 +51,7 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     terminal,
     approver: o.approver,
     store: o.store,
-    clock,
+    clock: systemClock,
     events: o.sink,
     planner: roles.planner,
     executor: roles.executor,

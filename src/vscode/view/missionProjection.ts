@@ -4,25 +4,13 @@
  *
  * Direction: trace → view only. The view never feeds back into the engine.
  */
-import type { EvidenceCheck, Plan, Step } from '../../core/plan/schema';
+import { describeCheck } from '../../core/plan/describe';
+import type { Plan, Step } from '../../core/plan/schema';
 import type { TraceEvent } from '../../core/trace/events';
 import type { ChangedFileView, MissionView, StepView } from '../../webview/protocol';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
 const ACTIVE_STATUSES = new Set(['running', 'verifying']);
-
-export function describeCheck(check: EvidenceCheck): string {
-  switch (check.kind) {
-    case 'command':
-      return `run \`${check.command}\` → exit ${check.expectExitCode}${check.expectOutputIncludes ? `, output includes "${check.expectOutputIncludes}"` : ''}`;
-    case 'files_exist':
-      return `files exist: ${check.paths.join(', ')}`;
-    case 'file_contains':
-      return `${check.path} contains "${check.text}"`;
-    case 'review':
-      return `review: ${check.criterion}`;
-  }
-}
 
 function stepView(step: Step, previous: StepView | undefined): StepView {
   const evidence = step.evidence.checks.map(describeCheck);
