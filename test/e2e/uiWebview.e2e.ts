@@ -4,7 +4,7 @@
  * reachable by keyboard, and the app posts only protocol-valid messages.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +36,7 @@ describe('ui webview (E2E, plain Chromium): the sidebar app renders data as text
   let browser: Browser;
   let page: Page;
   const dialogs: string[] = [];
+  let shellDir: string | undefined;
 
   before(async function () {
     this.timeout(60_000);
@@ -50,7 +51,8 @@ describe('ui webview (E2E, plain Chromium): the sidebar app renders data as text
       void d.dismiss();
     });
     const media = pathToFileURL(join(repoRoot, 'media')).toString();
-    const shell = join(mkdtempSync(join(tmpdir(), 'pe-ui-')), 'sidebar.html');
+    shellDir = mkdtempSync(join(tmpdir(), 'pe-ui-'));
+    const shell = join(shellDir, 'sidebar.html');
     writeFileSync(shell, `<!DOCTYPE html><html><head><link rel="stylesheet" href="${media}/codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="${media}/sidebar.css"></head><body><div id="app"></div></body></html>`);
     await page.goto(pathToFileURL(shell).toString());
     await page.addScriptTag({
@@ -64,6 +66,7 @@ describe('ui webview (E2E, plain Chromium): the sidebar app renders data as text
 
   after(async () => {
     await browser?.close();
+    if (shellDir) rmSync(shellDir, { recursive: true, force: true });
   });
 
   it('shows a step titled with an <img onerror> payload as text, creating no element and running nothing', async () => {
