@@ -87,9 +87,18 @@ export function useWorkbench(options: SessionOptions = {}): Session {
       const page = need(workbench, 'page').page;
       // The activity-bar entry exists once the extension's contributions are in. Clicking the entry of the
       // container already shown would hide the sidebar, so click only when it is not the checked one.
-      const item = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Plan & Execute"]') }).first();
+      const entry = page.locator('[aria-label^="Plan & Execute"]');
+      const item = page.locator('.activitybar .action-item', { has: entry }).first();
+      const shown = page.locator('.activitybar .action-item.checked', { has: entry }).first();
       await item.waitFor({ state: 'visible', timeout: 60_000 });
-      if (!(await item.evaluate((element) => element.classList.contains('checked')))) await item.click();
+      // A command run just before may open the container at any moment (after activating the extension), so
+      // one look is not enough: a click that crossed that opening closed it again. Click until it stays shown.
+      const deadline = Date.now() + 60_000;
+      while (!(await shown.isVisible())) {
+        if (Date.now() > deadline) throw new Error('the Plan & Execute sidebar did not open');
+        await item.click({ timeout: 5_000 }).catch(() => undefined);
+        await shown.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
+      }
       const frame = await findWebviewFrame(page, '#app', { timeoutMs: 60_000 });
       // Rendered means the host answered `ready` with a snapshot and the app drew it.
       await frame.waitForSelector('#app > *', { timeout: 60_000 });
