@@ -9,7 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageStreamParams } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelClient, ModelOutcome, ModelRequest } from './modelClient';
-import { backoffMs, classifyFault, IncompleteStreamError } from './faults';
+import { backoffMs, classifyFault, IncompleteStreamError, StalledStreamError } from './faults';
 
 export interface RetryPolicy {
   /** Attempts in total for faults after a 200 (mid-stream overload, cut stream, missing message_stop). */
@@ -27,11 +27,14 @@ export interface AnthropicClientOptions {
   maxRetries?: number;
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** A stream silent this long (no event, not even a ping) is abandoned and retried. Default 120 s. */
+  streamIdleMs?: number;
   /** Abortable sleep, injectable for tests. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
+export const DEFAULT_STREAM_IDLE_MS = 120_000;
 
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -86,25 +89,46 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
   });
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const sleep = options.sleep ?? abortableSleep;
+  const idleMs = options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
 
   async function attempt(request: ModelRequest, signal: AbortSignal): Promise<Omit<Extract<ModelOutcome, { ok: true }>['response'], 'durationMs' | 'attempts'>> {
-    const stream = sdk.messages.stream(toSdkParams(request), { signal });
+    // The request's own signal: the caller's, plus the idle watchdog (re-armed by every stream event).
+    const local = new AbortController();
+    const forward = (): void => local.abort();
+    if (signal.aborted) local.abort();
+    else signal.addEventListener('abort', forward, { once: true });
+    let stalled = false;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        stalled = true;
+        local.abort();
+      }, idleMs);
+    };
+    arm();
+    const stream = sdk.messages.stream(toSdkParams(request), { signal: local.signal });
     let sawStop = false;
     let events = 0;
     stream.on('streamEvent', (event) => {
       events++;
+      arm();
       if (event.type === 'message_stop') sawStop = true;
     });
     let message;
     try {
       message = await stream.finalMessage();
     } catch (error) {
+      if (stalled && !signal.aborted) throw new StalledStreamError(events, idleMs);
       // A clean end without message_stop shows up as "ended without producing a Message"; a cut socket
       // shows up as a wrapped fetch error and is classified (and retried) as an interrupted stream.
       if (!sawStop && !(error instanceof Anthropic.APIError) && error instanceof Error && /ended without|without sending any chunks/.test(error.message)) {
         throw new IncompleteStreamError(events);
       }
       throw error;
+    } finally {
+      clearTimeout(idle);
+      signal.removeEventListener('abort', forward);
     }
     if (!sawStop) throw new IncompleteStreamError(events);
     const u = message.usage;

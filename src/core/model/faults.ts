@@ -25,6 +25,18 @@ export class IncompleteStreamError extends Error {
   }
 }
 
+/**
+ * Thrown by the adapter when a stream (or the wait for its first event) went silent for longer than the
+ * idle limit. The SDK's `timeout` ends only the wait for the response headers, so a stream that stalls
+ * after them would otherwise hold the step until the mission's wall-time budget runs out. Retried.
+ */
+export class StalledStreamError extends IncompleteStreamError {
+  constructor(sawEvents: number, idleMs: number) {
+    super(sawEvents);
+    this.message = `stream stalled: no event for ${idleMs} ms (after ${sawEvents} events)`;
+  }
+}
+
 export type FaultDecision = { kind: 'retry'; reason: string } | { kind: 'fail'; failure: Failure };
 
 const failure = (message: string, recoverable: boolean, detail: string, cls: Failure['class'] = 'tool_error', suggestion = ''): FaultDecision => ({

@@ -62,6 +62,33 @@ describe('adversarial: model faults mid-mission', function () {
     });
   }
 
+  it('a stream that stalls after its headers is abandoned at the idle limit and retried; stalling every time fails the step, promptly', async () => {
+    const started = Date.now();
+    run = await runAdversarialMission({
+      plan: threeSteps,
+      streamIdleMs: 300,
+      setup: (ws) => write(ws, 'src/a.js', ''),
+      rules: [s1Rule, s2Always({ text: 'thinking very slowly', chunkDelayMs: 60_000 }), s3Rule],
+    });
+    assert.ok(Date.now() - started < 15_000, `bounded: ${Date.now() - started} ms`);
+    assertPartialReport(run, 'failed', 'failed');
+    assert.match(run.report.failure?.message ?? '', /stream stalled: no event for 300 ms/, JSON.stringify(run.report.failure));
+  });
+
+  it('a stream that stalls once is retried and the step goes on', async () => {
+    run = await runAdversarialMission({
+      plan: threeSteps,
+      streamIdleMs: 300,
+      setup: (ws) => write(ws, 'src/a.js', ''),
+      rules: [
+        s1Rule,
+        { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [[{ text: 'slow', chunkDelayMs: 60_000 }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], report('two')] },
+        s3Rule,
+      ],
+    });
+    assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
+  });
+
   it('a transient mid-stream overload in a step is retried and the mission succeeds', async () => {
     run = await runAdversarialMission({
       plan: threeSteps,

@@ -65,6 +65,8 @@ export interface MissionRunOptions {
   /** Called with the handle once the mission is started (for cancellation). */
   onStart?: (handle: ReturnType<typeof startMission>, server: MessagesServer) => void;
   maxRetries?: number;
+  /** The client's stream idle limit (default: the adapter's). */
+  streamIdleMs?: number;
 }
 
 export interface MissionRun {
@@ -128,7 +130,7 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
   };
   const server = await startMessagesServer({ scenario });
   try {
-    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, maxRetries: o.maxRetries ?? 2, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, maxRetries: o.maxRetries ?? 2, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) });
     const roles = createRoles({ client, settings: o.settings });
     const workspace = await NodeWorkspace.open(ws);
     const events: TraceEvent[] = [];
