@@ -156,7 +156,9 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       // Appending to a file without a final newline: keep it without one.
       if (offset === original.length && original.length > 0 && !decoded.file.finalNewline) piece = eol + piece.slice(0, -eol.length);
       const next = original.slice(0, offset) + piece + original.slice(offset);
-      const r = await commitWrite(target.rel, target.bytes, encodeText(next, decoded.file.bom), target.mode, `insert into ${target.rel}`);
+      const after = encodeText(next, decoded.file.bom);
+      if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
+      const r = await commitWrite(target.rel, target.bytes, after, target.mode, `insert into ${target.rel}`);
       return r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r;
     });
 

@@ -88,4 +88,26 @@ describe('adversarial: hostile files behind symlinks inside the workspace', func
     assert.match(found?.content ?? '', /skipped 1 file over the size limit/);
     assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
   });
+
+  it('insert cannot grow a file past the size cap (create and str_replace already could not)', async () => {
+    const nearCap = `${'// filler line\n'.repeat(120)}`;
+    run = await runAdversarialMission({
+      plan: plan([
+        step('s1', { authority: { read: ['**'], edit: ['src/**'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' } }),
+      ], { direct: true }),
+      mission: { toolSettings: { maxFileBytes: 2000 } },
+      setup: (ws) => write(ws, 'src/a.js', nearCap),
+      rules: [
+        {
+          name: 's1',
+          match: { role: 'executor' },
+          turns: [{ toolUse: [id('grow', edit('src/a.js', { command: 'insert', insert_line: 0, insert_text: 'x'.repeat(500) }))] }, report('grown')],
+        },
+      ],
+    });
+    const grow = run.toolResults.get('grow');
+    assert.equal(grow?.isError, true, grow?.content);
+    assert.match(grow?.content ?? '', /exceed 2000 bytes/);
+    assert.equal(read(run.ws, 'src/a.js'), nearCap);
+  });
 });
