@@ -70,6 +70,17 @@ const EVAL_FORMS: Record<string, EvalForms> = {
   vim: { flags: ['-c', '--cmd'] }, nvim: { flags: ['-c', '--cmd'] },
 };
 
+/**
+ * Options that make a program write a file wherever they are told — outside the workspace too — checked
+ * over EVERY argument (subcommand options included) until `--`. A read-only-looking grant such as
+ * `git log *` would otherwise write `--output=~/.bashrc` (or `--outp=…`: git takes unique prefixes of long
+ * options, so a prefix counts). Allowed only when the pattern's literal part
+ * names the option.
+ */
+const WRITE_FLAGS: Record<string, string[]> = {
+  git: ['--output', '--output-directory'],
+};
+
 function programName(arg0: string): string {
   const base = arg0.split('/').pop() ?? arg0;
   return base.replace(/\.(exe|cmd|bat)$/i, '');
@@ -106,6 +117,19 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
   const prog = programName(argv[0] as string);
   if (WRAPPER_PROGRAMS.has(prog) && pattern.wildcard) {
     return { rule: 'command.wrapper', reason: `\`${prog}\` runs other commands; it is allowed only when the allowlist names the exact command (no *)` };
+  }
+  const writeFlags = WRITE_FLAGS[prog];
+  if (writeFlags) {
+    for (let i = 1; i < argv.length; i++) {
+      const arg = argv[i] as string;
+      if (arg === '--') break;
+      // Long options may be abbreviated to any unique prefix (`--outp=` is `--output=`), so a prefix counts.
+      const name = arg.split('=')[0] as string;
+      const hit = isEvalFlag(arg, writeFlags) ?? (name.startsWith('--') && name.length > 3 ? writeFlags.find((f) => f.startsWith(name)) : undefined);
+      if (hit && i >= pattern.literal.length) {
+        return { rule: 'command.write_flag', reason: `\`${prog} ${hit}\` writes a file wherever it is told, even outside the workspace; it is allowed only when the allowlist names that form` };
+      }
+    }
   }
   const forms = EVAL_FORMS[prog];
   if (forms) {
