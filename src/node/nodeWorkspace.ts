@@ -62,6 +62,17 @@ async function writeDurable(path: string, data: Uint8Array | string, mode?: numb
   }
 }
 
+/** True when every entry's backup/temp are the names applyWrites derives from the target and the tag. */
+function journalShaped(fileName: string, journal: Journal): boolean {
+  const tag = /^([A-Za-z0-9]+)\.json$/.exec(fileName)?.[1];
+  if (!tag || !Array.isArray(journal.entries)) return false;
+  return journal.entries.every((e) => {
+    if (typeof e.target !== 'string' || typeof e.backup !== 'string' || (e.temp !== null && typeof e.temp !== 'string')) return false;
+    const beside = (suffix: string): string => nodePath.join(nodePath.dirname(e.target), `.${nodePath.basename(e.target)}.pe-${tag}.${suffix}`);
+    return e.backup === beside('bak') && (e.temp === null || e.temp === beside('tmp'));
+  });
+}
+
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly #journalDir: string;
@@ -175,6 +186,10 @@ export class NodeWorkspace implements Workspace {
       }
       const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => x.startsWith(this.root + nodePath.sep)));
       if (!inside) throw new Error(`journal ${p} names paths outside the workspace; refusing to recover it`);
+      // A journal can come with the repository (it is just a file): recovery renames and deletes what it
+      // names, before any policy check. Only entries our own writer could have made are acted on — backup
+      // and temp beside their target, named after it and this journal's tag.
+      if (!journalShaped(name, journal)) throw new Error(`journal ${p} does not have the shape this writer produces; refusing to recover it`);
       if (journal.committed) await this.#rollForward(journal.entries);
       else await this.#rollBack(journal.entries);
       await fs.rm(p, { force: true });
