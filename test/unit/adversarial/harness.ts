@@ -18,7 +18,7 @@ import type { TraceEvent } from '../../../src/core/trace/events';
 import { FileStore } from '../../../src/node/fileStore';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
-import { systemClock } from '../../../src/node/cliMission';
+import { systemClock } from '../../../src/node/systemClock';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';
 
