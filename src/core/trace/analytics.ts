@@ -4,6 +4,7 @@
  * from `model_call` and `replan` events only, so any recorded trace can be analysed after the fact.
  */
 import type { TraceEvent } from './events';
+import type { ReplanView } from '../mission/view';
 
 export interface Effort {
   modelCalls: number;
@@ -13,16 +14,9 @@ export interface Effort {
   durationMs: number;
 }
 
-export interface ReplanLogEntry {
+/** A replan as the view shows it, plus its place in the trace. */
+export interface ReplanLogEntry extends ReplanView {
   seq: number;
-  at: string;
-  trigger: string;
-  stepId: string | null;
-  mode: 'step' | 'rest';
-  evidence: string;
-  fromVersion: number;
-  toVersion: number | null;
-  invalidated: { stepId: string; reason: string }[];
 }
 
 export interface MissionAnalytics {
