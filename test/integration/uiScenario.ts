@@ -9,23 +9,11 @@
  * `titleOfS1` lets a test give s1 a hostile title (the XSS check).
  */
 import type { ScenarioInput } from '../support/messages-server/scenario';
+import { draftStep as step } from '../support/planDraft';
 
 export const FAREWELL_JS = "exports.farewell = (name) => `Goodbye, ${name}!`;\n";
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';
 
-const step = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  why: '',
-  required: true,
-  dependsOn: [],
-  instructions: '',
-  binding: { prerequisite: '', fallback: '', consequence: '' },
-  expectedOutput: '',
-  risk: 'low',
-  effort: 'small',
-  modelTier: 'light',
-  ...extra,
-});
 
 function s1(title: string) {
   return step('s1', {

@@ -24,23 +24,7 @@ import type { RecordedRequest, ScenarioInput } from '../../support/messages-serv
 
 export type Rule = ScenarioInput['rules'][number];
 
-export function step(id: string, extra: Record<string, unknown>): Record<string, unknown> {
-  return {
-    id,
-    title: `step ${id}`,
-    why: '',
-    required: true,
-    dependsOn: [],
-    kind: 'edit',
-    instructions: '',
-    binding: { prerequisite: '', fallback: '', consequence: '' },
-    expectedOutput: '',
-    risk: 'low',
-    effort: 'small',
-    modelTier: 'light',
-    ...extra,
-  };
-}
+export { draftStep as step } from '../../support/planDraft';
 
 export function plan(steps: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { goal: 'adversarial mission', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps, ...extra };

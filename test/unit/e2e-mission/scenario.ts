@@ -4,20 +4,8 @@
  * every tool call runs for real in a temp workspace through the sandboxed step tools.
  */
 import type { ScenarioInput } from '../../support/messages-server/scenario';
+import { draftStep as step } from '../../support/planDraft';
 
-const step = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  why: '',
-  required: true,
-  dependsOn: [],
-  instructions: '',
-  binding: { prerequisite: '', fallback: '', consequence: '' },
-  expectedOutput: '',
-  risk: 'low',
-  effort: 'small',
-  modelTier: 'light',
-  ...extra,
-});
 
 export const E2E_PLAN = {
   goal: 'Greet and say goodbye from src/index.js',
