@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffLines } from '../../src/core/tools/lineDiff';
+import { diffLines } from '../../src/core/edits/lineDiff';
 
 export const PACKAGES = [
   { name: 'semver', from: '7.5.4', to: '7.6.3' },

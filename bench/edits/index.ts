@@ -7,7 +7,7 @@
  * For `ambiguous` and `absent_near_miss` the right outcome is a refusal: any application counts as wrong.
  * Corpus provenance: see corpus.ts (npm packages fetched with `npm pack` into a local cache, not committed).
  */
-import { applyEdit } from '../../src/core/tools/applyEdit';
+import { applyEdit } from '../../src/core/edits/applyEdit';
 import { buildCorpus, cacheDir, PACKAGES } from './corpus';
 import { casesFor, type BenchCase } from './perturb';
 

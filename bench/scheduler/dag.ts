@@ -11,7 +11,7 @@
  * The generated steps run no commands: the scheduler runs a command step alone among writers, which these
  * bounds do not model (index.ts checks that no step has commands and says so in its output).
  */
-import type { PlanInput, StepInput } from '../../src/core/plan/schema';
+import type { PlanInput, StepInput } from '../../src/core/contracts/plan';
 
 /** Deterministic PRNG (mulberry32) so every run measures the same DAGs. */
 export function rng(seed: number): () => number {

@@ -8,9 +8,9 @@ import { performance } from 'node:perf_hooks';
 import type {
   Approver, Clock, ExecutorRole, PlannerRole, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
 } from '../../src/core/ports';
-import type { TraceEvent } from '../../src/core/trace/events';
+import type { TraceEvent } from '../../src/core/contracts/traceEvents';
 import type { MissionOptions } from '../../src/core/mission/options';
-import type { PlanInput } from '../../src/core/plan/schema';
+import type { PlanInput } from '../../src/core/contracts/plan';
 
 export const clock: Clock = {
   now: () => Date.now(),

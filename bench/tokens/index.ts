@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAnthropicModelClient } from '../../src/core/model/anthropicClient';
-import { TraceEventSchema, type TraceEvent } from '../../src/core/trace/events';
+import { TraceEventSchema, type TraceEvent } from '../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../src/node/cliMission';
 import { segments } from '../../test/support/messages-server/cacheSim';
 import { startMessagesServer } from '../../test/support/messages-server/server';

@@ -3,10 +3,10 @@
  * what other tools rely on: validatePlan, applyEdit, checkAction, policyFor, runMission.
  * Each area's owner appends its exports below; keep one line per source file.
  */
-export * from './plan/schema';
-export * from './mission/results';
-export * from './handoff/schema';
-export * from './trace/events';
+export * from './contracts/plan';
+export * from './contracts/results';
+export * from './contracts/handoff';
+export * from './contracts/traceEvents';
 export type * from './ports';
 export * from './plan/validate';
 export * from './plan/graph';
@@ -22,12 +22,12 @@ export * from './handoff/builder';
 export * from './trace/recorder';
 export * from './trace/jsonl';
 export * from './trace/analytics';
-export * from './tools/applyEdit';
-export * from './tools/policy';
-export * from './tools/commandParse';
-export * from './tools/commandPolicy';
-export * from './tools/workspacePath';
-export * from './tools/textFile';
+export * from './edits/applyEdit';
+export * from './policy/policy';
+export * from './policy/commandParse';
+export * from './policy/commandPolicy';
+export * from './policy/workspacePath';
+export * from './edits/textFile';
 export * from './tools/hash';
 export * from './model/modelClient';
 export * from './model/anthropicClient';
@@ -55,6 +55,6 @@ export * from './tools/stepTools';
 export * from './tools/approvalGate';
 export * from './tools/actionHash';
 export * from './tools/checkpoints';
-export * from './tools/env';
+export * from './policy/env';
 export * from './tools/outputCap';
-export * from './tools/lineDiff';
+export * from './edits/lineDiff';

@@ -5,11 +5,11 @@
  * Direction: the engine calls out through every port here; nothing here calls back into the engine.
  * Paths crossing a port are workspace-relative with POSIX separators unless a field says "absolute".
  */
-import type { Plan } from './plan/schema';
-import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from './mission/results';
-import type { Handoff, ToolCallRecord } from './handoff/schema';
-import type { Step } from './plan/schema';
-import type { TraceEvent, TraceEventBody } from './trace/events';
+import type { Plan } from './contracts/plan';
+import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from './contracts/results';
+import type { Handoff, ToolCallRecord } from './contracts/handoff';
+import type { Step } from './contracts/plan';
+import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
 
 // ───────────────────────────── workspace ─────────────────────────────
 

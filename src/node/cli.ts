@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createAnthropicModelClient } from '../core/model/anthropicClient';
 import { createReplayModelClient } from '../core/model/replayClient';
-import { TraceEventSchema, type TraceEvent } from '../core/trace/events';
+import { TraceEventSchema, type TraceEvent } from '../core/contracts/traceEvents';
 import { parseArgs, USAGE } from './cliArgs';
 import { runHeadless, type CliIO } from './cliMission';
 import { exitCodeFor, formatReport } from './cliReport';

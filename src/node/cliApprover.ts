@@ -6,7 +6,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
-import { unifiedDiff } from '../core/tools/lineDiff';
+import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
 
 export interface TerminalIO {

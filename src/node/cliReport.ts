@@ -3,8 +3,8 @@
  * (stdout). The exit code is 0 only if every required step of the final plan succeeded.
  */
 import type { MissionReport } from '../core/mission/options';
-import type { Plan } from '../core/plan/schema';
-import type { TraceEvent } from '../core/trace/events';
+import type { Plan } from '../core/contracts/plan';
+import type { TraceEvent } from '../core/contracts/traceEvents';
 
 export function progressLine(event: TraceEvent): string | undefined {
   switch (event.type) {

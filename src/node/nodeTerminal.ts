@@ -1,5 +1,5 @@
 /** The Terminal port for the headless CLI: runs argv without a shell (see processRunner.ts). */
-import type { CommandRun } from '../core/mission/results';
+import type { CommandRun } from '../core/contracts/results';
 import type { CommandRequest, Terminal } from '../core/ports';
 import { runProcess } from './processRunner';
 

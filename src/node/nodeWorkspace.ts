@@ -17,8 +17,8 @@ import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, FileStat, FileWrite, Workspace } from '../core/ports';
-import { nodePolicyFs } from '../core/tools/policyFs';
-import { resolveWorkspacePath } from '../core/tools/workspacePath';
+import { nodePolicyFs } from '../core/policy/policyFs';
+import { resolveWorkspacePath } from '../core/policy/workspacePath';
 
 interface JournalEntry {
   target: string;

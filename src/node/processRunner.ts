@@ -8,7 +8,7 @@
  * Used by the Node Terminal and by the VS Code terminal adapter (which also streams output to a pty).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import type { CommandRun } from '../core/mission/results';
+import type { CommandRun } from '../core/contracts/results';
 import type { CommandRequest } from '../core/ports';
 import { OutputCapture } from '../core/tools/outputCap';
 

@@ -3,7 +3,7 @@
  * redacted in case any text ever carried it. Tool outputs are summarised, not dumped.
  */
 import type { Log } from './log';
-import type { TraceEvent } from '../core/trace/events';
+import type { TraceEvent } from '../core/contracts/traceEvents';
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 

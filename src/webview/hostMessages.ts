@@ -5,7 +5,7 @@
  * webview bundle (with zod: ~570 KB; without: ~120 KB). The Record types below make the compiler flag a
  * status or message type added to the protocol but not here.
  */
-import type { StepRunStatus } from '../core/trace/events';
+import type { StepRunStatus } from '../core/contracts/traceEvents';
 import type { SidebarState, ToWebview } from './protocol';
 
 const STATUSES: Record<StepRunStatus, true> = {

@@ -7,8 +7,8 @@
  * its bundle.
  */
 import { z } from 'zod';
-import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/trace/events';
-import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/plan/schema';
+import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/contracts/traceEvents';
+import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/contracts/plan';
 
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
 import type { ApprovalDecision, ApprovalRequest, StepToolsContext } from '../../src/core/ports';
-import type { TraceEventBody } from '../../src/core/trace/events';
+import type { TraceEventBody } from '../../src/core/contracts/traceEvents';
 import { revertStep } from '../../src/core/tools/checkpoints';
 import { createStepTools } from '../../src/core/tools/stepTools';
 import { FileStore } from '../../src/node/fileStore';

@@ -4,9 +4,9 @@
  * binding fields; earlier tool calls that are still valid travel as references (the executor's tools
  * reuse them through `ToolCallLog.findReusable`).
  */
-import type { Handoff, ToolCallRecord } from './schema';
-import type { Plan, Step } from '../plan/schema';
-import type { Failure, StepResult } from '../mission/results';
+import type { Handoff, ToolCallRecord } from '../contracts/handoff';
+import type { Plan, Step } from '../contracts/plan';
+import type { Failure, StepResult } from '../contracts/results';
 import { capText, DEFAULT_CONTEXT_BUDGET, type ContextBudget } from './contextBudget';
 import type { ToolCallStore } from './toolCallStore';
 

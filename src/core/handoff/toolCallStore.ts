@@ -8,7 +8,7 @@
  * fingerprint depended on nothing we can check, so it is never reused — re-running a command whose
  * inputs we cannot see is the safe side.
  */
-import type { ToolCallRecord } from './schema';
+import type { ToolCallRecord } from '../contracts/handoff';
 import type { ToolCallLog } from '../ports';
 import { sameValue } from '../plan/diff';
 

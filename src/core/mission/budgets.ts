@@ -3,7 +3,7 @@
  * through here), so what is enforced is exactly what the trace shows. Exceeding a budget is reported
  * once, as a structured reason; the engine ends the mission on it.
  */
-import type { TraceEvent } from '../trace/events';
+import type { TraceEvent } from '../contracts/traceEvents';
 import type { MissionBudgets } from './options';
 
 export type BudgetKind = 'replans' | 'tokens' | 'cost' | 'wall_time' | 'steps';

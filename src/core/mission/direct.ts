@@ -4,7 +4,7 @@
  * their retries and verification but without replanning: a failure ends the mission and says so. A user
  * correction still replans — the user asked for it explicitly.
  */
-import type { Plan } from '../plan/schema';
+import type { Plan } from '../contracts/plan';
 
 export const DIRECT_MAX_STEPS = 2;
 

@@ -9,9 +9,9 @@
  * 'succeeded' only after a passed verification.
  */
 import type { Approver } from '../ports';
-import type { Plan, Step } from '../plan/schema';
-import type { StepResult } from './results';
-import type { MissionPhase, StepRunStatus, TraceEventBody } from '../trace/events';
+import type { Plan, Step } from '../contracts/plan';
+import type { StepResult } from '../contracts/results';
+import type { MissionPhase, StepRunStatus, TraceEventBody } from '../contracts/traceEvents';
 import { TraceRecorder } from '../trace/recorder';
 import { PlanHistory } from '../plan/history';
 import { ToolCallStore } from '../handoff/toolCallStore';
@@ -26,6 +26,7 @@ import { replanOnce } from './replanFlow';
 import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
+import type { MissionContext } from './missionContext';
 
 /** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
 const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
@@ -41,7 +42,7 @@ export interface RunInit {
   direct?: boolean;
 }
 
-export class MissionRun {
+export class MissionRun implements MissionContext {
   readonly missionId: string;
   readonly recorder: TraceRecorder;
   readonly history: PlanHistory;

@@ -6,11 +6,11 @@
  *
  * Check order follows the plan; every check runs (no short-circuit), so the record shows all that failed.
  */
-import type { Handoff } from '../handoff/schema';
+import type { Handoff } from '../contracts/handoff';
 import { describeCheck } from '../plan/describe';
-import type { EvidenceCheck } from '../plan/schema';
+import type { EvidenceCheck } from '../contracts/plan';
 import type { ReadOnlyTools, RoleContext, StepTools, VerifierRole, Workspace } from '../ports';
-import type { CheckOutcome, StepResult, Verification } from './results';
+import type { CheckOutcome, StepResult, Verification } from '../contracts/results';
 
 export interface GateInput {
   handoff: Handoff;

@@ -5,8 +5,8 @@
 import type {
   Approver, Clock, EventSink, ExecutorRole, PlannerRole, StepToolsFactory, Store, Terminal, ToolSettings, VerifierRole, Workspace,
 } from '../ports';
-import type { PlanInput } from '../plan/schema';
-import type { Failure } from './results';
+import type { PlanInput } from '../contracts/plan';
+import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
 
 /**

@@ -6,14 +6,14 @@
  * applies to a version the user did not see. In approve mode 'all' the plan is approved by rule.
  */
 import type { ApprovalDecision } from '../ports';
-import type { Failure } from './results';
+import type { Failure } from '../contracts/results';
 import type { MissionOutcome } from './options';
-import type { MissionRun } from './engine';
+import type { MissionContext } from './missionContext';
 import { sha256Hex } from './hashing';
 
 export type ApprovalOutcome = { ok: true } | { ok: false; outcome: MissionOutcome; message: string; failure?: Failure };
 
-export async function requestPlanApproval(run: MissionRun): Promise<ApprovalOutcome> {
+export async function requestPlanApproval(run: MissionContext): Promise<ApprovalOutcome> {
   await run.setPhase('awaiting_approval');
   let requestNo = 0;
   for (;;) {

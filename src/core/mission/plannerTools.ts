@@ -9,14 +9,14 @@
  * The calls are recorded like any tool call, under the pseudo step id `_replanner` (a leading "_" is not a
  * valid plan step id, so it never collides with a step) and with role 'replanner', which is who made them.
  */
-import type { ToolCallRecord } from '../handoff/schema';
-import type { Step } from '../plan/schema';
+import type { ToolCallRecord } from '../contracts/handoff';
+import type { Step } from '../contracts/plan';
 import type { ReadOnlyTools, StepToolsContext, ToolCallLog } from '../ports';
-import type { TraceEventBody } from '../trace/events';
+import type { TraceEventBody } from '../contracts/traceEvents';
 import { createStepTools } from '../tools/stepTools';
 import { readOnly } from './gate';
 import { DEFAULT_TOOL_SETTINGS } from './options';
-import type { MissionRun } from './engine';
+import type { MissionContext } from './missionContext';
 
 export const REPLANNER_STEP_ID = '_replanner';
 
@@ -37,7 +37,7 @@ const LOOKUP_STEP: Step = {
   modelTier: 'standard',
 };
 
-export function replannerLookups(run: MissionRun): ReadOnlyTools {
+export function replannerLookups(run: MissionContext): ReadOnlyTools {
   const asReplanner = (r: ToolCallRecord): ToolCallRecord => ({ ...r, role: 'replanner' });
   const toolCalls: ToolCallLog = {
     add: (record) => run.toolCalls.add(asReplanner(record)),

@@ -10,7 +10,7 @@
  */
 import { validatePlan, type PlanError, type ValidatePlanOptions } from '../plan/validate';
 import { diffPlans } from '../plan/diff';
-import type { Plan } from '../plan/schema';
+import type { Plan } from '../contracts/plan';
 
 export type TriggerKind = 'step_failed' | 'step_blocked' | 'verification_failed' | 'escalation' | 'user_correction' | 'observation';
 

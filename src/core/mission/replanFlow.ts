@@ -4,16 +4,16 @@
  * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
  * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
  */
-import type { Plan } from '../plan/schema';
+import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
 import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
 import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
-import type { MissionRun } from './engine';
+import type { MissionContext } from './missionContext';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
-export async function replanOnce(run: MissionRun): Promise<boolean> {
+export async function replanOnce(run: MissionContext): Promise<boolean> {
   const [first, ...others] = run.triggers;
   run.triggers = [];
   if (!first) return true;
@@ -94,7 +94,7 @@ export async function replanOnce(run: MissionRun): Promise<boolean> {
 }
 
 /** Carries step states over to a new version and rebuilds the scheduler. */
-export async function adoptVersion(run: MissionRun, previous: Plan, next: Plan, invalidated: readonly string[]): Promise<void> {
+export async function adoptVersion(run: MissionContext, previous: Plan, next: Plan, invalidated: readonly string[]): Promise<void> {
   const kept = new Set(next.steps.map((s) => s.id));
   for (const step of previous.steps) {
     const state = run.steps.get(step.id);

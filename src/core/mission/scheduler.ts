@@ -14,7 +14,7 @@
  * mission is the engine's decision, not the scheduler's.
  */
 import { overlappingPairs } from '../plan/globs';
-import type { Step } from '../plan/schema';
+import type { Step } from '../contracts/plan';
 
 export interface ScheduleNode {
   id: string;

@@ -7,14 +7,14 @@
  *  - `resumeMission(options)` → continue an interrupted mission from the store: finished steps never
  *    re-run; interrupted ones only if `consent` says so.
  */
-import type { Plan } from '../plan/schema';
+import type { Plan } from '../contracts/plan';
 import type { PlanRequest, RoleContext, RoleOutcome } from '../ports';
 import { validatePlan } from '../plan/validate';
 import { applyPlanEdit, type PlanEditInput, type PlanEditOutcome } from '../plan/edits';
 import { PlanHistory } from '../plan/history';
 import { ToolCallStore } from '../handoff/toolCallStore';
 import { validateEvents } from '../trace/jsonl';
-import type { TraceEvent } from '../trace/events';
+import type { TraceEvent } from '../contracts/traceEvents';
 import { MissionRun } from './engine';
 import { isDirect } from './direct';
 import { MissionStateSchema, catchUp, type StepState } from './state';

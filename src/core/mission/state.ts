@@ -3,9 +3,9 @@
  * zod when read back (resume). The trace stays the source of truth; the snapshot is the fast way back in.
  */
 import { z } from 'zod';
-import { PlanSchema } from '../plan/schema';
-import { StepResultSchema, VerificationSchema } from './results';
-import { MissionPhaseSchema, StepRunStatusSchema, type TraceEvent } from '../trace/events';
+import { PlanSchema } from '../contracts/plan';
+import { StepResultSchema, VerificationSchema } from '../contracts/results';
+import { MissionPhaseSchema, StepRunStatusSchema, type TraceEvent } from '../contracts/traceEvents';
 
 export const StepStateSchema = z.object({
   status: StepRunStatusSchema,

@@ -4,11 +4,11 @@
  * success through the verification gate. The side effects recorded are the tools' own account of what
  * happened, not the executor's.
  */
-import { StepResultSchema, type Failure, type StepResult, type Verification } from './results';
-import type { Handoff } from '../handoff/schema';
-import type { Plan, Step } from '../plan/schema';
+import { StepResultSchema, type Failure, type StepResult, type Verification } from '../contracts/results';
+import type { Handoff } from '../contracts/handoff';
+import type { Plan, Step } from '../contracts/plan';
 import type { Approver, RoleContext, StepTools, StepToolsContext, ToolSettings } from '../ports';
-import type { TraceEventBody } from '../trace/events';
+import type { TraceEventBody } from '../contracts/traceEvents';
 import { buildHandoff } from '../handoff/builder';
 import type { ContextBudget } from '../handoff/contextBudget';
 import type { ToolCallStore } from '../handoff/toolCallStore';

@@ -5,9 +5,9 @@
  * never mutates its input, so a UI can keep the previous view for diffing; `missionViewFromEvents` folds a
  * whole trace (a live mission, a resumed one, or a replayed file) the same way.
  */
-import type { Plan } from '../plan/schema';
-import type { CheckOutcome, FailureClass, FileChange } from './results';
-import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../trace/events';
+import type { Plan } from '../contracts/plan';
+import type { CheckOutcome, FailureClass, FileChange } from '../contracts/results';
+import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contracts/traceEvents';
 import { isDirect } from './direct';
 
 export interface StepView {

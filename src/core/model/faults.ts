@@ -16,7 +16,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '@anthropic-ai/sdk';
-import type { Failure } from '../mission/results';
+import type { Failure } from '../contracts/results';
 
 /** Thrown by the adapter when a stream ended cleanly but never sent `message_stop`. */
 export class IncompleteStreamError extends Error {

@@ -13,8 +13,8 @@ import type {
   ToolChoice,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { Failure } from '../mission/results';
-import type { Usage } from '../trace/events';
+import type { Failure } from '../contracts/results';
+import type { Usage } from '../contracts/traceEvents';
 
 export type RoleName = 'planner' | 'executor' | 'verifier' | 'replanner';
 export type ModelEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';

@@ -6,7 +6,7 @@
  * sent only to models known to accept it; the others get `output_config.effort` instead.
  */
 import { z } from 'zod';
-import { ModelTierSchema, type ModelTier, type Step } from '../plan/schema';
+import { ModelTierSchema, type ModelTier, type Step } from '../contracts/plan';
 import type { ModelEffort, RoleName } from './modelClient';
 import { DEFAULT_PRICES, type PriceTable } from './pricing';
 

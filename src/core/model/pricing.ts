@@ -5,7 +5,7 @@
  * Figures as published on the models pages in November 2026 (USD per MTok). Cache reads are billed at
  * 10% of input, 5-minute cache writes at 125%. Haiku 5.5 is priced in two bands by prompt size.
  */
-import type { Usage } from '../trace/events';
+import type { Usage } from '../contracts/traceEvents';
 
 export interface PriceBand {
   input: number;

@@ -7,7 +7,7 @@
  * from the recording without counting as divergence.
  */
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
-import { TraceEventSchema, type TraceEvent } from '../trace/events';
+import { TraceEventSchema, type TraceEvent } from '../contracts/traceEvents';
 import type { ModelClient, ModelRequest } from './modelClient';
 import { requestHash } from './requestHash';
 

@@ -2,7 +2,7 @@
  * One wording for an evidence check, wherever a person or a model reads it: the executor's handoff, the
  * verifier's prompt, the names of verification results in the trace, and the sidebar's step cards.
  */
-import type { EvidenceCheck } from './schema';
+import type { EvidenceCheck } from '../contracts/plan';
 
 export function describeCheck(check: EvidenceCheck): string {
   switch (check.kind) {

@@ -2,8 +2,8 @@
  * The diff between two plan versions: steps added, removed, and changed field by field. Shown to the user
  * with every new version (edits and replans alike), so nothing about a plan changes silently.
  */
-import type { Plan, Step } from './schema';
-import type { PlanDiff } from '../trace/events';
+import type { Plan, Step } from '../contracts/plan';
+import type { PlanDiff } from '../contracts/traceEvents';
 
 const STEP_FIELDS = [
   'title', 'why', 'required', 'dependsOn', 'kind', 'instructions', 'authority', 'binding',

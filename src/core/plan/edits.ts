@@ -8,7 +8,7 @@
  * is refused as widening; the result must pass `validatePlan` like any other version.
  */
 import { z } from 'zod';
-import { StepIdSchema, type Authority, type Plan } from './schema';
+import { StepIdSchema, type Authority, type Plan } from '../contracts/plan';
 import { validatePlan, type PlanError, type ValidatePlanOptions } from './validate';
 import { globSetCovers } from './globs';
 import { commandAllowedBy } from './commandPattern';

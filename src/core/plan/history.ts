@@ -3,8 +3,8 @@
  * parent, why it exists, who made it and the diff from the parent. Versions are never overwritten or
  * removed; the mission runs the latest approved one.
  */
-import type { Plan } from './schema';
-import type { PlanDiff } from '../trace/events';
+import type { Plan } from '../contracts/plan';
+import type { PlanDiff } from '../contracts/traceEvents';
 import { diffPlans } from './diff';
 
 export type PlanAuthor = 'planner' | 'user' | 'replanner';

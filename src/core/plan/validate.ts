@@ -7,7 +7,7 @@
  * malformed step does not hide a cycle among the others.
  */
 import type { z } from 'zod';
-import { PlanSchema, StepSchema, type Plan, type Step } from './schema';
+import { PlanSchema, StepSchema, type Plan, type Step } from '../contracts/plan';
 import { workspacePathProblem } from './paths';
 import { commandAllowedBy } from './commandPattern';
 import { findCycles } from './graph';

@@ -5,9 +5,9 @@
  * out of turns each end in a failed StepResult with a readable Failure — never an exception.
  */
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { Handoff } from '../handoff/schema';
+import type { Handoff } from '../contracts/handoff';
 import { modelFor, tierForAttempt } from '../model/modelSettings';
-import { StepResultSchema, type Failure, type StepResult } from '../mission/results';
+import { StepResultSchema, type Failure, type StepResult } from '../contracts/results';
 import type { ExecutorRole, RoleContext, StepTools } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { renderHandoff } from './handoffRender';

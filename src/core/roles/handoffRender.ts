@@ -3,7 +3,7 @@
  * each tool call with its id, ok flag and capped raw output), binding state and authority go in as fields
  * the executor must honour, and earlier calls that are still valid go in by reference so they are reused.
  */
-import type { Handoff } from '../handoff/schema';
+import type { Handoff } from '../contracts/handoff';
 import { describeCheck } from '../plan/describe';
 import { capMiddle, capTokens, estimateTokens } from './contextBudget';
 

@@ -11,7 +11,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages
 import type { ModelClient, ModelOutcome, ModelRequest, ModelResponse } from '../model/modelClient';
 import { costOf, type PriceTable } from '../model/pricing';
 import { requestHash } from '../model/requestHash';
-import type { Failure } from '../mission/results';
+import type { Failure } from '../contracts/results';
 import type { RoleContext } from '../ports';
 
 export const MAX_OUTPUT_CAP = 64_000;

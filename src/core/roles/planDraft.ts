@@ -6,7 +6,7 @@
  */
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { z } from 'zod';
-import type { PlanInput } from '../plan/schema';
+import type { PlanInput } from '../contracts/plan';
 
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({

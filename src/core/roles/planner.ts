@@ -6,8 +6,8 @@
  */
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import { modelFor } from '../model/modelSettings';
-import type { Failure } from '../mission/results';
-import type { Plan } from '../plan/schema';
+import type { Failure } from '../contracts/results';
+import type { Plan } from '../contracts/plan';
 import type { PlannerRole, PlanRequest, ReadOnlyTools, ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { assistantParams, textOf } from './conversation';

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
-import { FailureClassSchema } from '../mission/results';
+import { FailureClassSchema } from '../contracts/results';
 
 export const TEXT_EDITOR_NAME = 'str_replace_based_edit_tool';
 export const BASH_NAME = 'bash';

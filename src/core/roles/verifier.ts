@@ -4,9 +4,9 @@
  * never reach it (the engine runs those). Any failure to reach a verdict is a failed check, never a pass.
  */
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { Handoff } from '../handoff/schema';
+import type { Handoff } from '../contracts/handoff';
 import { modelFor } from '../model/modelSettings';
-import type { CheckOutcome, StepResult } from '../mission/results';
+import type { CheckOutcome, StepResult } from '../contracts/results';
 import type { ReadOnlyTools, RoleContext, VerifierRole } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { capTokens } from './contextBudget';

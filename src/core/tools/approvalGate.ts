@@ -11,12 +11,12 @@
  * Nothing writes or runs without a recorded decision bound to the action's hash.
  */
 import { z } from 'zod';
-import type { Failure } from '../mission/results';
+import type { Failure } from '../contracts/results';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
-import type { TraceEventBody } from '../trace/events';
+import type { TraceEventBody } from '../contracts/traceEvents';
 import { commandActionHash, writeActionHash, type ChangeKind } from './actionHash';
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
-import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from './policy';
+import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 
 export interface GateContext {
   missionId: string;

@@ -7,10 +7,10 @@
  * the user, a later step — changed it since): silently overwriting their work would be a wrong application.
  * It applies every restore in one all-or-nothing batch.
  */
-import type { FileChange } from '../mission/results';
+import type { FileChange } from '../contracts/results';
 import type { Store, Workspace } from '../ports';
 import { sha256Hex } from './hash';
-import { unifiedDiff } from './lineDiff';
+import { unifiedDiff } from '../edits/lineDiff';
 
 export type RevertResult =
   | { ok: true; restored: string[] }

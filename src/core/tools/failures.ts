@@ -1,5 +1,5 @@
 /** Structured failures the tools hand back, so the planner can react to a class rather than parse prose. */
-import type { Failure, SideEffects } from '../mission/results';
+import type { Failure, SideEffects } from '../contracts/results';
 
 const NONE: SideEffects = { files: [], commands: [] };
 

@@ -10,8 +10,8 @@ import { checkPolicy } from './approvalGate';
 import { toolError } from './failures';
 import { sha256Hex } from './hash';
 import { BoundedLineMatcher } from './boundedRegex';
-import { isReadable, type Policy } from './policy';
-import { decodeText } from './textFile';
+import { isReadable, type Policy } from '../policy/policy';
+import { decodeText } from '../edits/textFile';
 import { failed, type CallResult, type ToolRecorder } from './toolRecorder';
 
 export interface ToolEnv {

@@ -7,15 +7,15 @@
  * Before the first write to a file in this step its prior content is put in the blob store (checkpoint),
  * so `sideEffects().files` carries `beforeHash`/`afterHash` that `revertStep`/`stepDiff` can use later.
  */
-import type { CommandRun, FileChange, SideEffects } from '../mission/results';
+import type { CommandRun, FileChange, SideEffects } from '../contracts/results';
 import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
-import { applyEdit } from './applyEdit';
+import { applyEdit } from '../edits/applyEdit';
 import { checkPolicy, runGated, type GateContext } from './approvalGate';
 import { cancelled, timedOut, toolError } from './failures';
 import { sha256Hex } from './hash';
-import { policyFor, resolveAction, type Policy } from './policy';
+import { policyFor, resolveAction, type Policy } from '../policy/policy';
 import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
-import { decodeText, encodeText, toEol } from './textFile';
+import { decodeText, encodeText, toEol } from '../edits/textFile';
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
 

@@ -4,8 +4,8 @@
  * a larger raw output is kept whole in the blob store and referenced from the record.
  */
 import { randomBytes } from 'node:crypto';
-import type { Failure } from '../mission/results';
-import type { ToolCallRecord } from '../handoff/schema';
+import type { Failure } from '../contracts/results';
+import type { ToolCallRecord } from '../contracts/handoff';
 import type { StepToolsContext, ToolOutcome } from '../ports';
 import { toolError } from './failures';
 

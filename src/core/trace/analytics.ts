@@ -3,7 +3,7 @@
  * replanner), acting (executors) and verifying — in model calls, tokens, cost and model time — computed
  * from `model_call` and `replan` events only, so any recorded trace can be analysed after the fact.
  */
-import type { TraceEvent } from './events';
+import type { TraceEvent } from '../contracts/traceEvents';
 import type { ReplanView } from '../mission/view';
 
 export interface Effort {

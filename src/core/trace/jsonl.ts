@@ -3,7 +3,7 @@
  * the event schemas (a trace file is a trust boundary — it may be hand-edited, truncated by a crash, or
  * written by an older version), and reports bad lines instead of guessing.
  */
-import { TraceEventSchema, type TraceEvent } from './events';
+import { TraceEventSchema, type TraceEvent } from '../contracts/traceEvents';
 
 export interface TraceProblem {
   /** 1-based line number (or index + 1 for already-parsed values). */

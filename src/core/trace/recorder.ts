@@ -5,7 +5,7 @@
  * file order is the sequence order even when parallel steps record at once.
  */
 import type { Clock, EventSink, Store } from '../ports';
-import type { TraceEvent, TraceEventBody } from './events';
+import type { TraceEvent, TraceEventBody } from '../contracts/traceEvents';
 
 export class TraceRecorder {
   readonly #listeners: ((event: TraceEvent) => void)[] = [];

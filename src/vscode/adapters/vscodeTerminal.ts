@@ -13,7 +13,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
-import type { CommandRun } from '../../core/mission/results';
+import type { CommandRun } from '../../core/contracts/results';
 import type { CommandRequest, Terminal } from '../../core/ports';
 import { runProcess } from '../../node/processRunner';
 

@@ -10,9 +10,9 @@ import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
 import { revertStep } from '../../core/tools/checkpoints';
-import { scrubEnv } from '../../core/tools/env';
+import { scrubEnv } from '../../core/policy/env';
 import { createStepTools } from '../../core/tools/stepTools';
-import { TraceEventSchema, type TraceEvent } from '../../core/trace/events';
+import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
 

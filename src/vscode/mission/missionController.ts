@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { EventSink, Store } from '../../core/ports';
-import { TraceEventSchema, type TraceEvent } from '../../core/trace/events';
+import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionView } from '../../webview/protocol';
 import { VsCodeApprover } from '../approvals/vscodeApprover';
 import type { ApiKeyStore } from '../secrets';

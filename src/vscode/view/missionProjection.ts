@@ -5,8 +5,8 @@
  * Direction: trace → view only. The view never feeds back into the engine.
  */
 import { describeCheck } from '../../core/plan/describe';
-import type { Plan, Step } from '../../core/plan/schema';
-import type { TraceEvent } from '../../core/trace/events';
+import type { Plan, Step } from '../../core/contracts/plan';
+import type { TraceEvent } from '../../core/contracts/traceEvents';
 import type { ChangedFileView, MissionView, StepView } from '../../webview/protocol';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);

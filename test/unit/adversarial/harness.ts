@@ -12,9 +12,9 @@ import { createAnthropicModelClient } from '../../../src/core/model/anthropicCli
 import type { DeepPartialSettings } from '../../../src/core/model/modelSettings';
 import type { EventSink } from '../../../src/core/ports';
 import { createRoles } from '../../../src/core/roles/createRoles';
-import { scrubEnv } from '../../../src/core/tools/env';
+import { scrubEnv } from '../../../src/core/policy/env';
 import { createStepTools } from '../../../src/core/tools/stepTools';
-import type { TraceEvent } from '../../../src/core/trace/events';
+import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { FileStore } from '../../../src/node/fileStore';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';

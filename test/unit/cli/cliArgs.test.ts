@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from '../../../src/node/cliArgs';
 import { createTerminalApprover } from '../../../src/node/cliApprover';
-import { PlanSchema } from '../../../src/core/plan/schema';
+import { PlanSchema } from '../../../src/core/contracts/plan';
 
 describe('cli arguments', () => {
   it('parses a run with every option', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { TraceEventSchema } from '../../../src/core/trace/events';
+import { TraceEventSchema } from '../../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../../src/node/cliMission';
 import { startMessagesServer } from '../../support/messages-server/server';
 

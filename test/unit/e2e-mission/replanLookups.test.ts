@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { TraceEventSchema, type TraceEvent } from '../../../src/core/trace/events';
+import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { buildHandoff } from '../../../src/core/handoff/builder';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
-import { HandoffSchema } from '../../../src/core/handoff/schema';
+import { HandoffSchema } from '../../../src/core/contracts/handoff';
 import { validatePlan } from '../../../src/core/plan/validate';
-import type { StepResult } from '../../../src/core/mission/results';
+import type { StepResult } from '../../../src/core/contracts/results';
 import { plan, step } from '../plan/fixtures';
 
 describe('handoff builder', () => {

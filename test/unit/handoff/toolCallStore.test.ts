@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
 import { capText } from '../../../src/core/handoff/contextBudget';
-import type { ToolCallRecord } from '../../../src/core/handoff/schema';
+import type { ToolCallRecord } from '../../../src/core/contracts/handoff';
 
 const record = (id: string, over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
   id, stepId: 's1', role: 'executor', tool: 'view', input: { path: 'a.ts' }, output: 'content', ok: true,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import type { ApprovalDecision, RoleContext } from '../../../src/core/ports';
-import type { Plan } from '../../../src/core/plan/schema';
+import type { Plan } from '../../../src/core/contracts/plan';
 import { FakePlanner, ScriptedApprover, fileStep, harness, planOf } from './fakes';
 
 const plan = planOf([fileStep('s1'), fileStep('s2'), fileStep('s3', { dependsOn: ['s1', 's2'] })]);

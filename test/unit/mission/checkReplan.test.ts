@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { checkReplan, replanModeFor } from '../../../src/core/mission/replan';
 import { validatePlan } from '../../../src/core/plan/validate';
-import type { Plan } from '../../../src/core/plan/schema';
+import type { Plan } from '../../../src/core/contracts/plan';
 import { fileStep, planOf } from './fakes';
 
 const current = ((): Plan => {

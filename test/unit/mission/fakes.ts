@@ -7,10 +7,10 @@ import type {
   ApprovalDecision, ApprovalRequest, Approver, Clock, DirEntry, EventSink, ExecutorRole, FileStat, FileWrite, PlannerRole,
   ReplanRequest, RoleContext, RoleOutcome, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
 } from '../../../src/core/ports';
-import type { Plan, PlanInput } from '../../../src/core/plan/schema';
-import type { CommandRun, FileChange, StepResult } from '../../../src/core/mission/results';
-import type { Handoff } from '../../../src/core/handoff/schema';
-import type { TraceEvent } from '../../../src/core/trace/events';
+import type { Plan, PlanInput } from '../../../src/core/contracts/plan';
+import type { CommandRun, FileChange, StepResult } from '../../../src/core/contracts/results';
+import type { Handoff } from '../../../src/core/contracts/handoff';
+import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import type { MissionOptions } from '../../../src/core/mission/options';
 import { sha256Hex } from '../../../src/core/mission/hashing';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import { analytics } from '../../../src/core/trace/analytics';
 import { FakeExecutor, FakePlanner, failedResult, fileStep, harness, planOf, sleep } from './fakes';
-import type { PlanInput } from '../../../src/core/plan/schema';
+import type { PlanInput } from '../../../src/core/contracts/plan';
 
 const v1 = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
 const alwaysFails = (id: string) => ({ [id]: async (h: { step: { id: string } }) => failedResult(h.step.id, `${id} cannot work this way`) });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../../src/core/model/pricing';
 import { acceptsTemperature, modelFor, nextTier, parseModelSettings, resolveModelSettings, withNextTier } from '../../../src/core/model/modelSettings';
-import { StepSchema } from '../../../src/core/plan/schema';
+import { StepSchema } from '../../../src/core/contracts/plan';
 
 describe('pricing', () => {
   it('prices input, output, cache writes and cache reads separately', () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileStore } from '../../../src/node/fileStore';
-import type { TraceEvent } from '../../../src/core/trace/events';
+import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 
 describe('FileStore', () => {
   let dir: string;

@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describeCheck } from '../../../src/core';
-import { PlanSchema, type EvidenceCheck } from '../../../src/core/plan/schema';
+import { PlanSchema, type EvidenceCheck } from '../../../src/core/contracts/plan';
 import { verifyStep } from '../../../src/core/mission/gate';
 import { renderHandoff } from '../../../src/core/roles/handoffRender';
-import type { TraceEvent, TraceEventBody } from '../../../src/core/trace/events';
+import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { missionViewFromTrace } from '../../../src/vscode/view/missionProjection';
 import { handoffFor } from '../roles/fakes';
 

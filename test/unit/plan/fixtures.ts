@@ -1,5 +1,5 @@
 /** Small plan builders shared by the engine's unit tests (plain data, no fakes of vscode). */
-import type { PlanInput, StepInput } from '../../../src/core/plan/schema';
+import type { PlanInput, StepInput } from '../../../src/core/contracts/plan';
 
 export function step(id: string, overrides: Partial<StepInput> = {}): StepInput {
   return {

@@ -3,7 +3,7 @@ import { validatePlan } from '../../../src/core/plan/validate';
 import { diffPlans } from '../../../src/core/plan/diff';
 import { PlanHistory } from '../../../src/core/plan/history';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
-import type { Plan } from '../../../src/core/plan/schema';
+import type { Plan } from '../../../src/core/contracts/plan';
 import { plan, step } from './fixtures';
 
 function valid(input: unknown): Plan {

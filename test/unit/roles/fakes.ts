@@ -1,9 +1,9 @@
 /** Small fakes of our own ports for role tests: an in-memory StepTools and a recording RoleContext. */
-import type { Handoff } from '../../../src/core/handoff/schema';
-import type { Failure, SideEffects } from '../../../src/core/mission/results';
-import { StepSchema, type StepInput } from '../../../src/core/plan/schema';
+import type { Handoff } from '../../../src/core/contracts/handoff';
+import type { Failure, SideEffects } from '../../../src/core/contracts/results';
+import { StepSchema, type StepInput } from '../../../src/core/contracts/plan';
 import type { RoleContext, StepTools, ToolOutcome } from '../../../src/core/ports';
-import type { TraceEventBody } from '../../../src/core/trace/events';
+import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
 
 export function fakeContext(stepId: string | null = null, signal = new AbortController().signal): RoleContext & { events: TraceEventBody[] } {
   const events: TraceEventBody[] = [];

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
 import { createRoles } from '../../../src/core/roles/createRoles';
-import type { StepResult } from '../../../src/core/mission/results';
+import type { StepResult } from '../../../src/core/contracts/results';
 import { startMessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, handoffFor } from './fakes';

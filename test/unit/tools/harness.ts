@@ -2,10 +2,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CommandRun } from '../../../src/core/mission/results';
+import type { CommandRun } from '../../../src/core/contracts/results';
 import type { ApprovalDecision, ApprovalRequest, Approver, CommandRequest, StepToolsContext, Terminal, Workspace, FileWrite } from '../../../src/core/ports';
-import type { Step } from '../../../src/core/plan/schema';
-import type { TraceEventBody } from '../../../src/core/trace/events';
+import type { Step } from '../../../src/core/contracts/plan';
+import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
 import { FileStore } from '../../../src/node/fileStore';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';

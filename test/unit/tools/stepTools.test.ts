@@ -5,7 +5,7 @@ import { createStepTools } from '../../../src/core/tools/stepTools';
 import { revertStep, stepDiff } from '../../../src/core/tools/checkpoints';
 import { actionHashOf } from '../../../src/core/tools/approvalGate';
 import { sha256Hex } from '../../../src/core/tools/hash';
-import type { Step } from '../../../src/core/plan/schema';
+import type { Step } from '../../../src/core/contracts/plan';
 import { makeHarness, type Harness } from './harness';
 
 const authority: Step['authority'] = { read: ['**'], edit: ['src/**'], commands: ['npm test *', 'git status'] };

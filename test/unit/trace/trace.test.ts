@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { decodeTrace, encodeTrace } from '../../../src/core/trace/jsonl';
 import { analytics } from '../../../src/core/trace/analytics';
 import { TraceRecorder } from '../../../src/core/trace/recorder';
-import type { TraceEvent } from '../../../src/core/trace/events';
+import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { MemoryStore, realClock } from '../mission/fakes';
 
 const at = '2026-01-01T00:00:00.000Z';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { TraceEvent, TraceEventBody } from '../../../src/core/trace/events';
-import { PlanSchema } from '../../../src/core/plan/schema';
+import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
+import { PlanSchema } from '../../../src/core/contracts/plan';
 import { applyEventToView, emptyMissionView, missionViewFromTrace, stepCounts } from '../../../src/vscode/view/missionProjection';
 
 const plan = (version: number, ids: string[], reason = 'initial plan') =>

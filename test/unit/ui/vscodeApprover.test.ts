@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../src/core/ports';
-import { PlanSchema } from '../../../src/core/plan/schema';
+import { PlanSchema } from '../../../src/core/contracts/plan';
 import { VsCodeApprover } from '../../../src/vscode/approvals/vscodeApprover';
 
 const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };

@@ -3,7 +3,7 @@
  * have to read prose to learn what happened.
  */
 import { z } from 'zod';
-import { StepIdSchema } from '../plan/schema';
+import { StepIdSchema } from './plan';
 
 export const FailureClassSchema = z.enum([
   'tool_error',

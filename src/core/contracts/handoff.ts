@@ -4,8 +4,8 @@
  * calls travel as references into the mission's tool-call store so they are reused, not redone.
  */
 import { z } from 'zod';
-import { AuthoritySchema, BindingSchema, StepSchema } from '../plan/schema';
-import { StepResultSchema } from '../mission/results';
+import { AuthoritySchema, BindingSchema, StepSchema } from './plan';
+import { StepResultSchema } from './results';
 
 /** One tool call as stored in the mission's tool-call store. */
 export const ToolCallRecordSchema = z.object({

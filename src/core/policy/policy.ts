@@ -28,7 +28,7 @@
 import picomatch from 'picomatch';
 import ignore from 'ignore';
 import { z } from 'zod';
-import type { Authority } from '../plan/schema';
+import type { Authority } from '../contracts/plan';
 import { matchAllowlist, parsePattern, type CommandPattern } from './commandPolicy';
 import { parseCommand } from './commandParse';
 import { nodePolicyFs, type PolicyFs } from './policyFs';

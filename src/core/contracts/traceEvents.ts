@@ -6,9 +6,9 @@
  * of an existing field.
  */
 import { z } from 'zod';
-import { PlanSchema } from '../plan/schema';
-import { FailureSchema, StepResultSchema, VerificationSchema } from '../mission/results';
-import { HandoffSchema, ToolCallRecordSchema } from '../handoff/schema';
+import { PlanSchema } from './plan';
+import { FailureSchema, StepResultSchema, VerificationSchema } from './results';
+import { HandoffSchema, ToolCallRecordSchema } from './handoff';
 
 export const StepRunStatusSchema = z.enum([
   'pending',

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { applyEdit } from '../../../src/core/tools/applyEdit';
+import { applyEdit } from '../../../src/core/edits/applyEdit';
 
 function ok(r: ReturnType<typeof applyEdit>): { text: string; strategy: string } {
   if (!r.ok) assert.fail(`expected success, got ${r.reason}: ${r.message}`);

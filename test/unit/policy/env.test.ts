@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { scrubEnv } from '../../../src/core/tools/env';
+import { scrubEnv } from '../../../src/core/policy/env';
 
 describe('scrubEnv (env leakage red team)', () => {
   const source: Record<string, string> = {

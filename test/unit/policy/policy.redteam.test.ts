@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkAction, policyFor, type Policy, type PolicyAction } from '../../../src/core/tools/policy';
+import { checkAction, policyFor, type Policy, type PolicyAction } from '../../../src/core/policy/policy';
 
 interface Case {
   name: string;
