@@ -22,6 +22,8 @@ export function progressLine(event: TraceEvent): string | undefined {
       return `    denied: ${event.action} (${event.rule}) — ${event.reason}`;
     case 'model_call':
       return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;
+    case 'model_wait':
+      return `    waiting for the model, ${Math.round(event.waitMs / 1000)} s (${event.reason.replace('_', ' ')})`;
     case 'verification':
       return `  ${event.verification.stepId}: verification ${event.verification.passed ? 'passed' : 'FAILED'}${event.verification.passed ? '' : ` — ${event.verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`).join('; ')}`}`;
     case 'replan':

@@ -86,6 +86,22 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     attempts: z.number().int().positive().optional(),
     failure: FailureSchema.optional(),
   }),
+  /**
+   * A model call is waiting before it tries again (rate limit, overload, a cut stream): the step goes on
+   * waiting instead of failing. `waitMs` honours the provider's retry-after when it sent one.
+   */
+  z.object({
+    type: z.literal('model_wait'),
+    role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
+    stepId: z.string().nullable(),
+    provider: z.string(),
+    model: z.string(),
+    reason: z.enum(['rate_limited', 'overloaded', 'server_error', 'connection', 'stream_cut']),
+    waitMs: z.number().nonnegative(),
+    /** The attempt that failed (1 = the first). */
+    attempt: z.number().int().positive(),
+    message: z.string(),
+  }),
   /** A tool call and its raw (capped) result. */
   z.object({ type: z.literal('tool_call'), record: ToolCallRecordSchema }),
   /** The policy refused an action (before any approval was asked). */

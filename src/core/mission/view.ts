@@ -159,6 +159,7 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
     case 'handoff':
     case 'tool_call':
     case 'policy_denied':
+    case 'model_wait':
     case 'log':
       return next;
   }
