@@ -44,7 +44,7 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
     missionId: 'itest',
     step: {
       id: 's1', title: 'edit greet', why: '', required: true, dependsOn: [], kind: 'edit', instructions: '',
-      authority: { read: ['**'], edit: ['src/**'], commands: [] },
+      authority: { read: ['**'], edit: ['src/**'], commands: [], network: false },
       binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
       risk: 'low', effort: 'small', modelTier: 'standard',
     },

@@ -30,6 +30,11 @@ export const AuthoritySchema = z.object({
   read: z.array(z.string().min(1)).default(['**']),
   edit: z.array(z.string().min(1)).default([]),
   commands: z.array(z.string().min(1)).default([]),
+  /**
+   * Whether the step's commands may reach the network (outside loopback). Off unless the plan grants it
+   * explicitly; the OS sandbox enforces it. Additive: absent = false.
+   */
+  network: z.boolean().default(false),
 });
 
 /** State that must survive the handoff, stated as binding data rather than prose. */
@@ -75,7 +80,7 @@ export const StepSchema = z.object({
   dependsOn: z.array(StepIdSchema).default([]),
   kind: StepKindSchema,
   instructions: z.string().default(''),
-  authority: AuthoritySchema.default({ read: ['**'], edit: [], commands: [] }),
+  authority: AuthoritySchema.default({ read: ['**'], edit: [], commands: [], network: false }),
   binding: BindingSchema.default({ prerequisite: '', fallback: '', consequence: '' }),
   expectedOutput: z.string().default(''),
   evidence: EvidenceSchema.default({ checks: [], description: '' }),

@@ -28,7 +28,7 @@ const LOOKUP_STEP: Step = {
   dependsOn: [],
   kind: 'research',
   instructions: '',
-  authority: { read: ['**'], edit: [], commands: [] },
+  authority: { read: ['**'], edit: [], commands: [], network: false },
   binding: { prerequisite: '', fallback: '', consequence: '' },
   expectedOutput: '',
   evidence: { checks: [], description: '' },

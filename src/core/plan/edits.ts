@@ -16,7 +16,7 @@ import { nextPlan } from './history';
 
 /** Like AuthoritySchema but without defaults: an omitted list means "unchanged", not "empty". */
 const globList = z.array(z.string().min(1)).optional();
-const PartialAuthoritySchema = z.object({ read: globList, edit: globList, commands: globList });
+const PartialAuthoritySchema = z.object({ read: globList, edit: globList, commands: globList, network: z.boolean().optional() });
 
 export const PlanEditSchema = z.discriminatedUnion('kind', [
   /** Replace a step's instructions. */
@@ -81,6 +81,7 @@ export function applyPlanEdit(
         read: edit.authority.read ?? target.authority.read,
         edit: edit.authority.edit ?? target.authority.edit,
         commands: edit.authority.commands ?? target.authority.commands,
+        network: edit.authority.network ?? target.authority.network,
       };
       const widened = wideningOf(target.authority, next);
       if (widened) return { ok: false, reason: 'widening', message: `not a tightening of ${target.id}: ${widened}` };
@@ -98,6 +99,7 @@ function wideningOf(before: Authority, next: Authority): string | null {
   }
   const extraCommands = next.commands.filter((c) => !commandCovered(c, before.commands));
   if (extraCommands.length > 0) return `commands ${extraCommands.map((c) => `"${c}"`).join(', ')} are not allowed today`;
+  if (next.network && !before.network) return 'network access is not granted today';
   return null;
 }
 

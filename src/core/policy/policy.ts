@@ -102,6 +102,7 @@ export function policyFor(
     read: step?.authority?.read ?? ['**'],
     edit: step?.authority?.edit ?? [],
     commands: step?.authority?.commands ?? [],
+    network: step?.authority?.network ?? false,
   };
   const commandPatterns: CommandPattern[] = [];
   const invalidPatterns: string[] = [];
