@@ -52,6 +52,14 @@ export const FailureSchema = z.object({
   suggestion: z.string().default(''),
   /** For permission_denied: the rule that refused. For rejected_by_user: the user's reason. */
   detail: z.string().optional(),
+  /**
+   * What went wrong outside the step, when it was the model provider or the machine: front ends offer the
+   * matching action (auth → set the key; connection/model_unavailable → open settings; the rest → retry).
+   * Additive; absent = the step's own failure.
+   */
+  cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).optional(),
+  /** The provider (anthropic, openai, vscode-lm, …) the cause comes from. */
+  provider: z.string().optional(),
 });
 
 /** A piece of evidence the executor offers; the verifier decides whether it proves anything. */
@@ -94,6 +102,7 @@ export const VerificationSchema = z.object({
 });
 
 export type FailureClass = z.infer<typeof FailureClassSchema>;
+export type FailureCause = NonNullable<z.infer<typeof FailureSchema>['cause']>;
 export type FileChange = z.infer<typeof FileChangeSchema>;
 export type CommandRun = z.infer<typeof CommandRunSchema>;
 export type SideEffects = z.infer<typeof SideEffectsSchema>;
