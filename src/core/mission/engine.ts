@@ -217,7 +217,7 @@ export class MissionRun implements MissionContext {
     const failed = [...this.steps].filter(([, s]) => ended.has(s.status)).map(([id]) => id);
     this.scheduler = new Scheduler(
       this.plan.steps.map(scheduleNodeOf),
-      { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed },
+      { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed, commandsConfined: this.options.commandsConfined === true },
     );
   }
 

@@ -62,6 +62,12 @@ export interface MissionSettings {
   approve?: ApproveMode;
   /** Steps running at once (default 2). */
   maxParallel?: number;
+  /**
+   * Every command of this mission runs inside the OS sandbox cut to its step's write scope (the front end
+   * knows: sandbox mode and availability). Lets command steps with disjoint write scopes run side by side.
+   * Default false: a command may write anywhere, so command steps run alone among writers.
+   */
+  commandsConfined?: boolean;
   /** validatePlan's size cap (default 40). */
   maxPlanSteps?: number;
   budgets?: Partial<MissionBudgets>;

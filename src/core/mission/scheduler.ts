@@ -6,14 +6,16 @@
  *  1. A step is ready when every step it depends on has succeeded.
  *  2. At most `maxParallel` steps run at once.
  *  3. Two steps that may write the same thing never run at the same time; the later one waits, it is not
- *     failed. Edit authorities are compared by glob (plan/globs.ts: conservative literal-prefix test); a
- *     step that may run commands counts as writing anywhere (see `#conflictsWithRunning`).
+ *     failed. Edit authorities are compared by glob (plan/globs.ts: conservative literal-prefix test). What
+ *     a step's commands may write depends on confinement (see `#conflictsWithRunning`): inside the OS
+ *     sandbox, exactly its write scope (policy/writeScope.ts); unconfined, anywhere.
  *  4. Among ready steps, the one with the longest chain of dependents goes first (critical path first),
  *     then plan order.
  * A failed step blocks its transitive dependents and nothing else: whether a required failure ends the
  * mission is the engine's decision, not the scheduler's.
  */
 import { overlappingPairs } from '../plan/globs';
+import { scopeGlobs, writeScopeOf } from '../policy/writeScope';
 import type { Step } from '../contracts/plan';
 
 export interface ScheduleNode {
@@ -21,8 +23,13 @@ export interface ScheduleNode {
   dependsOn: readonly string[];
   /** The step's edit authority globs (empty, without commands: writes nothing, conflicts with nothing). */
   editGlobs: readonly string[];
-  /** The step may run commands (its own allowlist, or a command its verification runs): may write anywhere. */
+  /** The step may run commands (its own allowlist, or a command its verification runs). */
   runsCommands: boolean;
+  /**
+   * Where the step's own commands may write when they are confined (policy/writeScope.ts; [] = nowhere,
+   * '' = the whole workspace). Verification commands run read-only and add nothing. Absent: anywhere.
+   */
+  commandScope?: readonly string[];
 }
 
 /** What the scheduler needs of a plan step. */
@@ -33,6 +40,7 @@ export function scheduleNodeOf(step: Step): ScheduleNode {
     editGlobs: step.authority.edit,
     // The verification gate runs a step's command evidence while the step still holds its slot.
     runsCommands: step.authority.commands.length > 0 || step.evidence.checks.some((c) => c.kind === 'command'),
+    commandScope: step.authority.commands.length > 0 ? writeScopeOf(step.authority) : [],
   };
 }
 
@@ -46,6 +54,11 @@ export interface SchedulerOptions {
   running?: Iterable<string>;
   /** Steps that will not run in this schedule (e.g. an interrupted step the user declined to re-run). */
   failed?: Iterable<string>;
+  /**
+   * Every command runs inside an OS sandbox whose writable region is its step's write scope. Then a command
+   * step conflicts only with steps whose writes may overlap that scope; otherwise it may write anywhere.
+   */
+  commandsConfined?: boolean;
 }
 
 export class Scheduler {
@@ -62,9 +75,11 @@ export class Scheduler {
   #runningWriters = 0;
   #ready: string[] = [];
   readonly #maxParallel: number;
+  readonly #confined: boolean;
 
   constructor(nodes: readonly ScheduleNode[], options: SchedulerOptions) {
     this.#maxParallel = Math.max(1, Math.floor(options.maxParallel));
+    this.#confined = options.commandsConfined === true;
     const done = new Set(options.succeeded ?? []);
     const running = new Set(options.running ?? []);
     nodes.forEach((node, i) => {
@@ -190,17 +205,21 @@ export class Scheduler {
   }
 
   /**
-   * Where overlap is decided. Edit globs say what the text editor may touch, but a command's writes are not
+   * Where overlap is decided. Edit globs say what the text editor may touch. A command's writes are not
    * bounded by them (`npm install` rewrites node_modules and the lockfile, a build writes dist/, a test run
-   * writes caches and coverage) and cannot be known before it runs. So, conservatively, a step that may run
-   * commands counts as writing anywhere in the workspace: it never runs alongside a step that has edit
-   * authority or commands of its own. Two writers without commands conflict only when their edit globs may
-   * overlap. A step with neither edit globs nor commands (research, a file check) writes nothing and runs
-   * alongside anything.
+   * writes caches and coverage) and cannot be known before it runs:
+   *  - confined (the OS sandbox makes only the step's write scope writable, and rolls back what falls
+   *    outside its globs), a command step may write exactly its write scope, so it conflicts only with the
+   *    steps whose edit globs or scopes may overlap it — precomputed like two editors' globs;
+   *  - unconfined, a step that may run commands counts as writing anywhere in the workspace: it never runs
+   *    alongside a step that has edit authority or commands of its own.
+   * Two writers without commands conflict only when their edit globs may overlap. A step with neither edit
+   * globs nor commands (research, a file check) writes nothing and runs alongside anything.
    */
   #conflictsWithRunning(id: string): boolean {
     if (this.#running.size === 0) return false;
     const node = this.#nodes.get(id)!;
+    if (this.#confined) return (this.#conflicts.get(id) ?? []).some((other) => this.#running.has(other));
     if (node.runsCommands) return this.#runningWriters > 0;
     if (node.editGlobs.length === 0) return false;
     if (this.#runningCommands > 0) return true;
@@ -231,10 +250,16 @@ export class Scheduler {
     for (const node of nodes) if (!this.#rank.has(node.id)) this.#rank.set(node.id, 1);
   }
 
+  /** What a step may write, as globs: its edit globs, plus its command scope when commands are confined. */
+  #footprint(node: ScheduleNode): readonly string[] {
+    if (!this.#confined || !node.runsCommands) return node.editGlobs;
+    return [...node.editGlobs, ...scopeGlobs(node.commandScope ?? [''])];
+  }
+
   #computeConflicts(nodes: readonly ScheduleNode[]): void {
-    const writers = nodes.filter((n) => n.editGlobs.length > 0);
+    const writers = nodes.map((n) => ({ id: n.id, globs: this.#footprint(n) })).filter((w) => w.globs.length > 0);
     for (const n of writers) this.#conflicts.set(n.id, []);
-    for (const [a, b] of overlappingPairs(writers.map((n) => ({ id: n.id, globs: n.editGlobs })))) {
+    for (const [a, b] of overlappingPairs(writers)) {
       this.#conflicts.get(a)!.push(b);
       this.#conflicts.get(b)!.push(a);
     }

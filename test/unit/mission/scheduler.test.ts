@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Scheduler, runSchedule, type ScheduleNode } from '../../../src/core/mission/scheduler';
+import { Scheduler, runSchedule, scheduleNodeOf, type ScheduleNode } from '../../../src/core/mission/scheduler';
 
 const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`], runsCommands = false): ScheduleNode => ({ id, dependsOn, editGlobs, runsCommands });
 
@@ -55,6 +55,55 @@ describe('scheduler', () => {
     assert.deepEqual(s.take(), ['edit']);
     s.finish('edit', 'succeeded');
     assert.deepEqual(s.take(), ['test']);
+  });
+
+  describe('with commands confined to their write scope', () => {
+    const cmd = (id: string, commandScope: string[], editGlobs: string[] = []): ScheduleNode => ({ id, dependsOn: [], editGlobs, runsCommands: true, commandScope });
+
+    it('runs command steps whose write scopes do not overlap side by side', () => {
+      const s = new Scheduler([cmd('test-api', ['packages/api']), cmd('test-web', ['packages/web']), cmd('lint', [])], { maxParallel: 4, commandsConfined: true });
+      assert.deepEqual(s.take().sort(), ['lint', 'test-api', 'test-web']);
+    });
+
+    it('keeps command steps apart when one scope contains the other, or one may write the repository', () => {
+      const s = new Scheduler(
+        [cmd('build', ['packages']), cmd('test-web', ['packages/web']), cmd('commit-a', ['.git']), cmd('commit-b', ['.git', 'docs'])],
+        { maxParallel: 4, commandsConfined: true },
+      );
+      assert.deepEqual(s.take(), ['build', 'commit-a']);
+      s.finish('build', 'succeeded');
+      assert.deepEqual(s.take(), ['test-web']);
+      s.finish('commit-a', 'succeeded');
+      assert.deepEqual(s.take(), ['commit-b']);
+    });
+
+    it('keeps a command step away from an editor whose globs fall inside its scope, but not from one outside it', () => {
+      const s = new Scheduler(
+        [cmd('codegen', ['src/gen']), node('edit-gen', [], ['src/gen/*.ts']), node('edit-docs', [], ['docs/**'])],
+        { maxParallel: 4, commandsConfined: true },
+      );
+      assert.deepEqual(s.take().sort(), ['codegen', 'edit-docs']);
+      s.finish('codegen', 'succeeded');
+      assert.deepEqual(s.take(), ['edit-gen']);
+    });
+
+    it('counts a command step without a known scope as writing the whole workspace', () => {
+      const legacy: ScheduleNode = { id: 'old', dependsOn: [], editGlobs: [], runsCommands: true };
+      const s = new Scheduler([legacy, node('edit')], { maxParallel: 2, commandsConfined: true });
+      assert.deepEqual(s.take(), ['old']);
+    });
+
+    it('derives the scope from the plan step: edit roots, plus .git for git write subcommands', () => {
+      const base = { title: 't', why: '', required: true, dependsOn: [], kind: 'command' as const, instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' }, risk: 'low' as const, effort: 'small' as const, modelTier: 'standard' as const };
+      const test = scheduleNodeOf({ ...base, id: 'a', authority: { read: ['**'], edit: ['src/api/**/*.ts'], commands: ['npm test'], network: false } });
+      const commit = scheduleNodeOf({ ...base, id: 'b', authority: { read: ['**'], edit: ['docs/CHANGELOG.md'], commands: ['git commit *'], network: false } });
+      const checkOnly = scheduleNodeOf({ ...base, id: 'c', authority: { read: ['**'], edit: [], commands: [], network: false }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' } });
+      assert.deepEqual(test.commandScope, ['src/api']);
+      assert.deepEqual(commit.commandScope, ['.git', 'docs/CHANGELOG.md']);
+      assert.deepEqual(checkOnly.commandScope, [], 'verification commands run read-only');
+      const s = new Scheduler([test, commit, checkOnly], { maxParallel: 3, commandsConfined: true });
+      assert.equal(s.take().length, 3);
+    });
   });
 
   it('runs a whole DAG to completion with runSchedule', async () => {
