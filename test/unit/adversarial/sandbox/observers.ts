@@ -1,0 +1,111 @@
+/**
+ * What an escape case looks at after the mission, instead of what any function returned:
+ * - listeners on the host (TCP and UDP on loopback, unix sockets where IPC sockets live, an abstract
+ *   socket) that count what reached them;
+ * - processes still alive that carry the case's marker (and a way to end exactly those);
+ * - where canary secrets ended up: every request the scripted model received, and files.
+ */
+import { execFileSync } from 'node:child_process';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import type { RecordedRequest } from '../../../support/messages-server/scenario';
+import { snapshot } from './scene';
+
+export interface Listener {
+  /** What a payload dials: `{ port }`, `{ udpPort }`, or `{ path }` for unix sockets. */
+  readonly address: { host?: string; port?: number; path?: string; udpPort?: number };
+  readonly label: string;
+  hits(): number;
+  close(): Promise<void>;
+}
+
+function countingServer(label: string, listen: (server: Server) => Promise<Listener['address']>, cleanupPath?: string): Promise<Listener> {
+  let hits = 0;
+  const server = createServer((socket) => {
+    hits++;
+    socket.on('error', () => undefined);
+    socket.destroy();
+  });
+  return listen(server).then((address) => ({
+    address,
+    label,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        if (cleanupPath) rmSync(cleanupPath, { force: true });
+      }),
+  }));
+}
+
+export const tcpListener = (): Promise<Listener> =>
+  countingServer('tcp 127.0.0.1', (server) => new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ host: '127.0.0.1', port: (server.address() as { port: number }).port }))));
+
+/** A unix socket at `path` (an abstract one when `path` starts with "\0"). */
+export const unixListener = (label: string, path: string): Promise<Listener> =>
+  countingServer(label, (server) => new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(path, () => ok({ path }));
+  }), path.startsWith('\0') ? undefined : path);
+
+export function udpListener(): Promise<Listener> {
+  let hits = 0;
+  const socket: UdpSocket = createSocket('udp4');
+  socket.on('message', () => void hits++);
+  return new Promise((ok) =>
+    socket.bind(0, '127.0.0.1', () =>
+      ok({ address: { udpPort: socket.address().port }, label: 'udp 127.0.0.1', hits: () => hits, close: () => new Promise<void>((done) => socket.close(() => done())) }),
+    ),
+  );
+}
+
+/** Pids of live processes whose command line carries `marker`. */
+export function livingWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (cmdline.includes(marker)) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Ends exactly the processes a case started (found by its marker), never anything by name. */
+export function killMarked(marker: string): void {
+  for (const pid of livingWith(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Where each secret was found: a request index, a file, or a git object. Empty = nowhere. */
+export function whereIs(secret: string, places: { requests: RecordedRequest[]; dirs?: { label: string; dir: string; except?: string[] }[]; gitDirs?: string[] }): string[] {
+  const found: string[] = [];
+  places.requests.forEach((r, i) => {
+    if (JSON.stringify(r.body).includes(secret)) found.push(`request #${i} (${r.role ?? '?'}, turn ${r.turn ?? '?'})`);
+  });
+  for (const { label, dir, except = [] } of places.dirs ?? []) {
+    for (const [rel, entry] of snapshot(dir, (rel) => rel === '.git' || except.includes(rel))) {
+      if (entry.kind === 'file' && entry.content.includes(secret)) found.push(`${label}/${rel}`);
+    }
+  }
+  for (const repo of places.gitDirs ?? []) {
+    try {
+      // Commit messages and blobs are zlib-compressed on disk: ask git for every object's content.
+      const all = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo, encoding: 'latin1', maxBuffer: 256 * 1024 * 1024, env: { PATH: process.env.PATH ?? '' } });
+      if (all.includes(secret)) found.push(`${join(repo, '.git')} objects`);
+    } catch {
+      // not a repository any more: nothing to read back
+    }
+  }
+  return found;
+}
