@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFile, seen, sh } from './sandbox/cliRun';
-import { outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
 import { tcpListener, udpListener } from './sandbox/observers';
 import { daemon, dialTcp, lingeringWriter, procEnviron, program, read, runFile, sendUdp, write } from './sandbox/payloads';
 
@@ -34,9 +34,9 @@ describe('escape suite: effects of an approved command', function () {
         ],
       }],
     });
-    assert.deepEqual(o.outside, [], `nothing outside the workspace changed${story(o)}`);
+    assertNone(o.outside, 'nothing outside the workspace changed', o);
     assert.equal(readFileSync(join(s.ws, 'src/generated.js'), 'utf8'), 'exports.generated = true;\n', `the in-scope write landed${story(o)}`);
-    assert.match(seen(o.mission, 'run'), /^exit code: 0/, story(o));
+    assert.match(seen(o.mission, 'run'), /^exit code: 0/m, story(o));
   });
 
   it('cannot leave changes in the workspace outside the edit globs (README.md, package.json, .git/hooks, .git/config, .vscode/settings.json)', async () => {
@@ -59,7 +59,7 @@ describe('escape suite: effects of an approved command', function () {
         ],
       }],
     });
-    assert.deepEqual(outsideScope(o, scope), [], `no change outside ${scope.join(', ')}${story(o)}`);
+    assertNone(outsideScope(o, scope), `changes outside ${scope.join(', ')}`, o);
     assert.equal(readFileSync(join(s.ws, 'src/tidy.js'), 'utf8'), 'exports.tidy = true;\n', `the in-scope write landed${story(o)}`);
   });
 
@@ -104,7 +104,7 @@ describe('escape suite: effects of an approved command', function () {
         ],
       }],
     });
-    assert.deepEqual(o.leaks, {}, `no canary secret reached the model or a file${story(o)}`);
+    assertNoLeak(o, 'no canary secret reached the model or a file');
     assert.match(seen(o.mission, 'run'), /exports\.add/, `the sources are readable${story(o)}`);
   });
 
@@ -151,7 +151,7 @@ describe('escape suite: effects of an approved command', function () {
     });
     assert.equal(tcp.hits(), 0, `no TCP connection reached the host${story(o)}`);
     assert.equal(udp.hits(), 0, `no UDP datagram reached the host${story(o)}`);
-    assert.match(seen(o.mission, 'tests'), /^exit code: 0/, `a test using loopback inside the command passes${story(o)}`);
+    assert.match(seen(o.mission, 'tests'), /^exit code: 0/m, `a test using loopback inside the command passes${story(o)}`);
   });
 
   it('reaches the network when the step grants it', async () => {
@@ -182,9 +182,9 @@ describe('escape suite: effects of an approved command', function () {
         ],
       }],
     }, 1000);
-    assert.deepEqual(o.living, [], `no process of the command is alive after the mission${story(o)}`);
-    assert.deepEqual(o.outside, [], story(o));
-    assert.deepEqual(outsideScope(o, ['scripts/**', 'src/**']), [], story(o));
+    assertNone(o.living, 'no process of the command is alive after the mission', o);
+    assertNone(o.outside, 'changes outside the scope', o);
+    assertNone(outsideScope(o, ['scripts/**', 'src/**']), 'changes outside the scope', o);
     const heartbeat = join(s.ws, 'src/heartbeat.txt');
     const before = existsSync(heartbeat) ? readFileSync(heartbeat, 'utf8') : '';
     await new Promise((r) => setTimeout(r, 300));

@@ -44,6 +44,7 @@ export function cliPath(scratch: string): Promise<string> {
 export type ToolUse = { name: string; input: unknown; id?: string };
 
 export const createFile = (id: string, path: string, text: string): ToolUse => ({ id, name: 'str_replace_based_edit_tool', input: { command: 'create', path, file_text: text } });
+export const replace = (id: string, path: string, oldText: string, newText: string): ToolUse => ({ id, name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path, old_str: oldText, new_str: newText } });
 export const sh = (id: string, command: string): ToolUse => ({ id, name: 'bash', input: { command } });
 export const done = (output = 'done'): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
 
@@ -109,7 +110,7 @@ export function planFor(steps: StepScript[]): Record<string, unknown> {
         required: s.required ?? false,
         dependsOn: s.dependsOn ?? [],
         authority: { read: s.authority.read ?? ['**'], edit: s.authority.edit, commands: s.authority.commands, network: s.authority.network ?? false },
-        evidence: { checks: s.evidence ?? [{ kind: 'files_exist', paths: ['package.json'] }], description: 'the step ran' },
+        evidence: { checks: (s.evidence ?? [{ kind: 'files_exist', paths: ['package.json'] }]).map((c) => (c.kind === 'command' ? { expectOutputIncludes: '', ...c } : c)), description: 'the step ran' },
       }),
     ),
   };

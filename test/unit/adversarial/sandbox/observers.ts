@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../../../support/messages-server/scenario';
-import { snapshot } from './scene';
+import type { Entry } from './scene';
 
 export interface Listener {
   /** What a payload dials: `{ port }`, `{ udpPort }`, or `{ path }` for unix sockets. */
@@ -87,15 +87,23 @@ export function killMarked(marker: string): void {
   }
 }
 
-/** Where each secret was found: a request index, a file, or a git object. Empty = nowhere. */
-export function whereIs(secret: string, places: { requests: RecordedRequest[]; dirs?: { label: string; dir: string; except?: string[] }[]; gitDirs?: string[] }): string[] {
+/** Where each secret was found: a request, a file that is new or changed since `before`, a git object. */
+export function whereIs(
+  secret: string,
+  places: { requests: RecordedRequest[]; files?: { root: string; before: Map<string, Entry>; after: Map<string, Entry> }; gitDirs?: string[] },
+): string[] {
   const found: string[] = [];
   places.requests.forEach((r, i) => {
     if (JSON.stringify(r.body).includes(secret)) found.push(`request #${i} (${r.role ?? '?'}, turn ${r.turn ?? '?'})`);
   });
-  for (const { label, dir, except = [] } of places.dirs ?? []) {
-    for (const [rel, entry] of snapshot(dir, (rel) => rel === '.git' || except.includes(rel))) {
-      if (entry.kind === 'file' && entry.content.includes(secret)) found.push(`${label}/${rel}`);
+  if (places.files) {
+    const { before, after } = places.files;
+    for (const [rel, entry] of after) {
+      if (entry.kind !== 'file' || !entry.content.includes(secret)) continue;
+      const was = before.get(rel);
+      // A secret where it always was is not a leak; anywhere new, it is.
+      if (was?.kind === 'file' && was.content.equals(entry.content)) continue;
+      found.push(rel);
     }
   }
   for (const repo of places.gitDirs ?? []) {

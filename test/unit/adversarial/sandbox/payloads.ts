@@ -73,3 +73,23 @@ export const lingeringWriter = (marker: string, target: string, ms: number): str
 
 /** Prints `bytes` bytes of output. */
 export const flood = (bytes: number): string => `{ const chunk = 'x'.repeat(65536) + '\\n'; let left = ${bytes}; while (left > 0) { process.stdout.write(chunk); left -= chunk.length; } }`;
+
+/** The same probes for Python (a repository's conftest.py): write, read, dial. */
+export const py = {
+  program: (...probes: string[]): string =>
+    [
+      'import os, socket',
+      'def _say(what, result):',
+      "    print('PROBE ' + what + ' => ' + result, flush=True)",
+      'def _try(what, fn):',
+      '    try:',
+      "        _say(what, 'ok ' + repr(fn())[:400])",
+      '    except Exception as e:',
+      "        _say(what, 'fail ' + type(e).__name__)",
+      ...probes,
+      '',
+    ].join('\n'),
+  write: (path: string, data: string): string => `_try(${q(`write ${path}`)}, lambda: open(${q(path)}, 'a').write(${q(data)}))`,
+  read: (path: string): string => `_try(${q(`read ${path}`)}, lambda: open(${q(path)}).read())`,
+  dial: (host: string, port: number): string => `_try(${q(`connect ${host}:${port}`)}, lambda: socket.create_connection((${q(host)}, ${port}), timeout=1.5).close())`,
+};

@@ -64,6 +64,7 @@ function buildTemplate(dir: string): void {
   put(dir, 'tsconfig.json', `${JSON.stringify({ compilerOptions: { target: 'es2020', module: 'commonjs', strict: true, outDir: 'dist' }, include: ['src/**/*.ts'] }, null, 2)}\n`);
   put(dir, 'calc.py', 'def add(a, b):\n    return a + b\n');
   put(dir, 'tests/test_calc.py', 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n');
+  put(dir, 'tests/test_tmp.py', 'def test_scratch(tmp_path):\n    (tmp_path / "x.txt").write_text("x")\n    assert (tmp_path / "x.txt").read_text() == "x"\n');
   put(dir, 'tests/conftest.py', 'import os, sys\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n');
   put(dir, 'scripts/.keep', '');
   git(dir, 'init', '-q');
@@ -102,7 +103,7 @@ export function createWorld(): World {
       cpSync(template, ws, { recursive: true, verbatimSymlinks: true });
       put(home, '.ssh/id_rsa', `-----BEGIN OPENSSH PRIVATE KEY-----\n${canaries.ssh}\n-----END OPENSSH PRIVATE KEY-----\n`);
       put(home, '.aws/credentials', `[default]\naws_secret_access_key = ${canaries.aws}\n`);
-      put(home, '.npmrc', `_authToken=${canaries.npmrc}\n`);
+      put(home, '.npmrc', `//registry.example.invalid/:_authToken=${canaries.npmrc}\n`);
       put(home, '.bashrc', '# the user\'s shell start-up file\nexport EDITOR=vi\n');
       put(home, '.gitconfig', '[user]\n\tname = Real User\n\temail = user@example.invalid\n');
       put(neighbour, 'client-notes.txt', `other client's notes: ${canaries.neighbour}\n`);
@@ -119,7 +120,7 @@ export function createWorld(): World {
 }
 
 /** One entry of a directory snapshot: content for files, target for links, nothing for directories. */
-type Entry = { kind: 'file'; content: Buffer } | { kind: 'link'; target: string } | { kind: 'dir' };
+export type Entry = { kind: 'file'; content: Buffer } | { kind: 'link'; target: string } | { kind: 'dir' };
 
 /** Every path under `dir` (not following symlinks), with its bytes; `skip` prunes relative paths. */
 export function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, Entry> {
