@@ -3,7 +3,7 @@
  * programs built from probes. Every probe prints one `PROBE …` line saying what it tried and what it got —
  * for the reader of a failing case only; the cases assert on effects, never on these lines.
  *
- * A read prints what it read (that is the exfiltration channel: command output goes back to the model).
+ * A write creates the folders it needs, as an attacker's would. A read prints what it read (that is the exfiltration channel: command output goes back to the model).
  * The /proc probe prints only values that look like this suite's API key canary: on a shared machine the
  * environ of other processes is none of our business.
  */
@@ -13,7 +13,7 @@ const PRELUDE = `
 const fs = require('fs'), path = require('path'), net = require('net'), dgram = require('dgram'), cp = require('child_process'), os = require('os');
 const say = (what, result) => console.log('PROBE ' + what + ' => ' + result);
 const err = (e) => 'fail ' + (e && (e.code || e.message));
-const write = (p, data, append) => { try { (append ? fs.appendFileSync : fs.writeFileSync)(p, data); say('write ' + p, 'ok'); } catch (e) { say('write ' + p, err(e)); } };
+const write = (p, data, append) => { try { fs.mkdirSync(path.dirname(p), { recursive: true }); (append ? fs.appendFileSync : fs.writeFileSync)(p, data); say('write ' + p, 'ok'); } catch (e) { say('write ' + p, err(e)); } };
 const read = (p) => { try { say('read ' + p, 'ok ' + JSON.stringify(fs.readFileSync(p, 'utf8').slice(0, 400))); } catch (e) { say('read ' + p, err(e)); } };
 const dial = (opts) => new Promise((done) => {
   const s = net.connect(opts);
@@ -93,3 +93,22 @@ export const py = {
   read: (path: string): string => `_try(${q(`read ${path}`)}, lambda: open(${q(path)}).read())`,
   dial: (host: string, port: number): string => `_try(${q(`connect ${host}:${port}`)}, lambda: socket.create_connection((${q(host)}, ${port}), timeout=1.5).close())`,
 };
+
+/**
+ * With whatever capabilities the command has: unmount the masks over `hidden` paths and read what they
+ * hid, remount `/` read-write and write `target`. Mount calls are made ONLY in a mount namespace other than
+ * the host's (`hostMountNs`, from /proc/self/ns/mnt of the test): run unconfined, the probe must never
+ * remount the host's root. There it just reads and writes directly — the escape the case asserts against.
+ */
+export const unmask = (hostMountNs: string, hidden: string[], readAfter: string[], target: string): string => `
+  const ns = fs.readlinkSync('/proc/self/ns/mnt');
+  if (ns === ${q(hostMountNs)}) {
+    say('mount namespace', 'the host one: no mount calls, plain access');
+  } else {
+    say('mount namespace', ns);
+    for (const h of ${q(hidden)}) run('umount', ['-l', h]);
+    run('mount', ['-o', 'remount,bind,rw', '/']);
+    run('unshare', ['-rm', 'sh', '-c', ${q(`for h in ${hidden.join(' ')}; do umount -l "$h"; done; cat ${readAfter.join(' ')}`)}]);
+  }
+  for (const p of ${q(readAfter)}) read(p);
+  write(${q(target)}, 'written after unmasking\\n', true);`;

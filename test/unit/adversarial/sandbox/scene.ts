@@ -119,8 +119,8 @@ export function createWorld(): World {
   };
 }
 
-/** One entry of a directory snapshot: content for files, target for links, nothing for directories. */
-export type Entry = { kind: 'file'; content: Buffer } | { kind: 'link'; target: string } | { kind: 'dir' };
+/** One entry of a directory snapshot: content for files, target for links, nothing for directories and sockets. */
+export type Entry = { kind: 'file'; content: Buffer } | { kind: 'link'; target: string } | { kind: 'dir' } | { kind: 'special' };
 
 /** Every path under `dir` (not following symlinks), with its bytes; `skip` prunes relative paths. */
 export function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, Entry> {
@@ -141,7 +141,8 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
       else if (st.isDirectory()) {
         out.set(r, { kind: 'dir' });
         walk(r);
-      } else out.set(r, { kind: 'file', content: readFileSync(join(dir, r)) });
+      } else if (st.isFile()) out.set(r, { kind: 'file', content: readFileSync(join(dir, r)) });
+      else out.set(r, { kind: 'special' }); // a socket or a fifo: never opened
     }
   };
   walk('');
