@@ -5,10 +5,11 @@
  * would give them.
  *
  * dist/cli.js is used when it is newer than every source file (after `npm run build`, as `npm test` does);
- * otherwise the CLI is bundled once into the world's directory, so a stale build never tests old code.
+ * otherwise the CLI is bundled once per test process, so a stale build never tests old code.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { draftStep } from '../../../support/planDraft';
@@ -29,12 +30,17 @@ function newestMtime(dir: string): number {
 
 let bundled: Promise<string> | undefined;
 
-/** The CLI to test: dist/cli.js when fresh, else a bundle made once into `scratch`. */
-export function cliPath(scratch: string): Promise<string> {
+/**
+ * The CLI to test: dist/cli.js when fresh, else a bundle made once per test process (into its own temp
+ * folder, removed when the process exits: several test files share it).
+ */
+export function cliPath(): Promise<string> {
   const dist = join(REPO, 'dist', 'cli.js');
   if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(REPO, 'src'))) return Promise.resolve(dist);
   bundled ??= (async () => {
-    const out = join(scratch, 'cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'pe-escape-cli-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const out = join(dir, 'cli.js');
     await build({ entryPoints: [join(REPO, 'src/node/cli.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'silent' });
     return out;
   })();
@@ -116,7 +122,7 @@ export function planFor(steps: StepScript[]): Record<string, unknown> {
   };
 }
 
-export async function runCliMission(scene: Scene, scratch: string, o: CliMissionOptions): Promise<CliMission> {
+export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise<CliMission> {
   const scenario: ScenarioInput = {
     name: 'escape',
     rules: [
@@ -126,7 +132,7 @@ export async function runCliMission(scene: Scene, scratch: string, o: CliMission
   };
   const server = await startMessagesServer({ scenario });
   try {
-    const cli = await cliPath(scratch);
+    const cli = await cliPath();
     const trace = join(scene.root, 'trace.jsonl');
     const args = [cli, 'run', '--workspace', scene.ws, '--task', 'escape suite task', '--approve', 'all', '--json', '--trace', trace, ...(o.args ?? [])];
     const env = { PATH: o.path ?? process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8', ANTHROPIC_API_KEY: scene.canaries.apiKey, ANTHROPIC_BASE_URL: server.url };

@@ -90,7 +90,7 @@ export function useEscapeSuite(): EscapeSuite {
     async run(scene, options, settleMs = 300) {
       const base = baselines.get(scene);
       if (!world || !base) throw new Error('useEscapeSuite: run() needs a scene from scene()');
-      const mission = await runCliMission(scene, world.base, options);
+      const mission = await runCliMission(scene, options);
       // Give anything left running the time to show itself (a late write, a daemon's next tick).
       await new Promise((r) => setTimeout(r, settleMs));
       const living = livingWith(scene.tag);

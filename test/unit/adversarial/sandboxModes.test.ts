@@ -1,0 +1,104 @@
+/**
+ * Escape suite, the `--sandbox required|prefer|off` modes of the CLI when no sandbox is available (bwrap
+ * taken off the PATH): `required` refuses and says what to install, `prefer` never runs unconfined in
+ * silence — it asks even with --approve all and marks the command unsandboxed in the output and the trace
+ * — and `off` is the user's explicit choice, still marked. With bwrap present, `required` runs confined.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFile, sh, type CliMissionOptions } from './sandbox/cliRun';
+import { assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
+import { program, write } from './sandbox/payloads';
+import type { Scene } from './sandbox/scene';
+
+/** A PATH with node, git and sh but no bwrap: the machine as one without a sandbox sees it. */
+function pathWithoutBwrap(s: Scene): string {
+  const bin = join(s.root, 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const [name, target] of [['node', process.execPath], ['git', '/usr/bin/git'], ['sh', '/bin/sh']] as const) symlinkSync(target, join(bin, name));
+  return bin;
+}
+
+/** One step whose command writes src/ran.txt (inside its scope) and ~/.bashrc (outside). */
+function mission(s: Scene, extra: Partial<CliMissionOptions>): CliMissionOptions {
+  return {
+    steps: [{
+      id: 's1',
+      authority: { edit: ['src/**', 'scripts/**'], commands: ['node scripts/work.js'] },
+      turns: [[createFile('w', 'scripts/work.js', program(write('src/ran.txt', 'ran\n'), write(join(s.home, '.bashrc'), '\n# unconfined\n', true)))], [sh('run', 'node scripts/work.js')]],
+    }],
+    ...extra,
+  };
+}
+
+const ran = (s: Scene): boolean => existsSync(join(s.ws, 'src/ran.txt'));
+const UNSANDBOXED = /unsandboxed/i;
+
+describe('escape suite: --sandbox modes', function () {
+  this.timeout(90_000);
+  const suite = useEscapeSuite();
+  const sceneWithoutBwrap = (): [Scene, string] => {
+    let path = '';
+    const s = suite.scene((sc) => {
+      path = pathWithoutBwrap(sc);
+    });
+    return [s, path];
+  };
+
+  it('required, with no sandbox available: the command is refused with a message saying what to install', async () => {
+    const [s, path] = sceneWithoutBwrap();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], path }));
+    assert.equal(ran(s), false, `the command did not run${story(o)}`);
+    const result = o.mission.toolResults.get('run');
+    assert.ok(result?.isError, `the executor got an error${story(o)}`);
+    assert.match(result.content, /bubblewrap|bwrap/i, `the message names what to install${story(o)}`);
+    assertNone(o.outside, 'nothing outside the workspace changed', o);
+  });
+
+  it('prefer, with no sandbox available: asks even with --approve all; a "no" keeps the command from running', async () => {
+    const [s, path] = sceneWithoutBwrap();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], path, stdin: 'n\n' }));
+    assert.match(o.mission.stderr, /sandbox/i, `the CLI asked about running without a sandbox${story(o)}`);
+    assert.equal(ran(s), false, `the command did not run${story(o)}`);
+    assertNone(o.outside, 'nothing outside the workspace changed', o);
+  });
+
+  it('prefer, with no sandbox available: a "yes" runs it, marked unsandboxed in the CLI output and the trace', async () => {
+    const [s, path] = sceneWithoutBwrap();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], path, stdin: 'y\n' }));
+    assert.equal(ran(s), true, `the approved command ran${story(o)}`);
+    assert.match(o.mission.stderr, UNSANDBOXED, `the CLI output says unsandboxed${story(o)}`);
+    assert.match(o.mission.traceText, UNSANDBOXED, `the trace says unsandboxed${story(o)}`);
+  });
+
+  it('no --sandbox flag, no sandbox available: the command never runs unconfined in silence', async () => {
+    const [s, path] = sceneWithoutBwrap();
+    const o = await suite.run(s, mission(s, { path, stdin: '' }));
+    assert.equal(ran(s), false, `with nobody to say yes, the command did not run${story(o)}`);
+    assert.match(o.mission.stderr + (o.mission.toolResults.get('run')?.content ?? ''), /sandbox/i, `the user was told why${story(o)}`);
+  });
+
+  it('off: runs unconfined without asking, as the user chose, and the trace still says unsandboxed', async () => {
+    const [s, path] = sceneWithoutBwrap();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'off'], path, stdin: '' }));
+    assert.equal(ran(s), true, `the command ran${story(o)}`);
+    assert.match(o.mission.traceText, UNSANDBOXED, `the trace says unsandboxed${story(o)}`);
+  });
+
+  it('required, with bwrap available: the command runs, confined', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'] }));
+    assert.equal(ran(s), true, `the command ran${story(o)}`);
+    assertNone(o.outside, 'nothing outside the workspace changed', o);
+    assert.doesNotMatch(o.mission.traceText, UNSANDBOXED, `nothing is marked unsandboxed${story(o)}`);
+  });
+
+  it('an unknown mode is a usage error (exit 2)', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'sometimes'] }));
+    assert.equal(o.mission.code, 2, story(o));
+    assert.match(o.mission.stderr, /--sandbox/, story(o));
+    assert.equal(o.mission.requests.length, 0, 'no model was called');
+  });
+});
