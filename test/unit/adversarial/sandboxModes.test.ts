@@ -33,6 +33,8 @@ function mission(s: Scene, extra: Partial<CliMissionOptions>): CliMissionOptions
 }
 
 const ran = (s: Scene): boolean => existsSync(join(s.ws, 'src/ran.txt'));
+/** The mission got as far as the command: the executor's script is there. */
+const reachedCommand = (s: Scene): boolean => existsSync(join(s.ws, 'scripts/work.js'));
 const UNSANDBOXED = /unsandboxed/i;
 
 describe('escape suite: --sandbox modes', function () {
@@ -49,6 +51,7 @@ describe('escape suite: --sandbox modes', function () {
   it('required, with no sandbox available: the command is refused with a message saying what to install', async () => {
     const [s, path] = sceneWithoutBwrap();
     const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], path }));
+    assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
     const result = o.mission.toolResults.get('run');
     assert.ok(result?.isError, `the executor got an error${story(o)}`);
@@ -59,6 +62,7 @@ describe('escape suite: --sandbox modes', function () {
   it('prefer, with no sandbox available: asks even with --approve all; a "no" keeps the command from running', async () => {
     const [s, path] = sceneWithoutBwrap();
     const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], path, stdin: 'n\n' }));
+    assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.match(o.mission.stderr, /sandbox/i, `the CLI asked about running without a sandbox${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
     assertNone(o.outside, 'nothing outside the workspace changed', o);
@@ -75,6 +79,7 @@ describe('escape suite: --sandbox modes', function () {
   it('no --sandbox flag, no sandbox available: the command never runs unconfined in silence', async () => {
     const [s, path] = sceneWithoutBwrap();
     const o = await suite.run(s, mission(s, { path, stdin: '' }));
+    assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.equal(ran(s), false, `with nobody to say yes, the command did not run${story(o)}`);
     assert.match(o.mission.stderr + (o.mission.toolResults.get('run')?.content ?? ''), /sandbox/i, `the user was told why${story(o)}`);
   });
