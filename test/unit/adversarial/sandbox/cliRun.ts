@@ -72,6 +72,10 @@ export interface CliMissionOptions {
   /** Replaces the CLI's PATH (to take bwrap away). */
   path?: string;
   stdin?: string;
+  /** Extra environment for the CLI (e.g. TMPDIR). */
+  env?: Record<string, string>;
+  /** Polled every 50 ms while the CLI runs; the first time it holds, the CLI gets SIGINT (Ctrl-C). */
+  interruptWhen?: () => boolean;
   timeoutMs?: number;
 }
 
@@ -135,7 +139,7 @@ export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise
     const cli = await cliPath();
     const trace = join(scene.root, 'trace.jsonl');
     const args = [cli, 'run', '--workspace', scene.ws, '--task', 'escape suite task', '--approve', 'all', '--json', '--trace', trace, ...(o.args ?? [])];
-    const env = { PATH: o.path ?? process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8', ANTHROPIC_API_KEY: scene.canaries.apiKey, ANTHROPIC_BASE_URL: server.url };
+    const env = { PATH: o.path ?? process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8', ANTHROPIC_API_KEY: scene.canaries.apiKey, ANTHROPIC_BASE_URL: server.url, ...o.env };
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
       const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
       let out = '';
@@ -152,8 +156,16 @@ export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise
           // already gone
         }
       }, o.timeoutMs ?? 60_000);
+      const poll = o.interruptWhen
+        ? setInterval(() => {
+            if (!o.interruptWhen?.()) return;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }, 50)
+        : undefined;
       child.on('close', (c) => {
         clearTimeout(timer);
+        clearInterval(poll);
         done({ code: c, stdout: out, stderr: err });
       });
     });

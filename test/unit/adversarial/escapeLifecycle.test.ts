@@ -1,0 +1,73 @@
+/**
+ * Escape suite, across commands, steps and missions: Ctrl-C while a command runs (the rollback still
+ * happens), command steps side by side whose globs share a folder (neither rolls back the other's work),
+ * an earlier mission's store (what one step was allowed to read is not readable by a later one), and a
+ * TMPDIR that names a host folder.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFile, seen, sh } from './sandbox/cliRun';
+import { assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
+import { program, read, write } from './sandbox/payloads';
+
+const sleepThenWrite = (rel: string, text: string, ms: number): string => `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(rel)}, ${JSON.stringify(text)}), ${ms});\n`;
+
+describe('escape suite: across commands, steps and missions', function () {
+  this.timeout(90_000);
+  const suite = useEscapeSuite();
+
+  it('Ctrl-C while a command runs: its writes outside the globs are still rolled back, and nothing of it survives', async () => {
+    const s = suite.scene((sc) => writeFileSync(join(sc.ws, `scripts/slow-${sc.tag}.js`), `${program(write('src/config.json', '{"pwned":true}\n'))}\nsetTimeout(() => {}, 30000);\n`));
+    const o = await suite.run(s, {
+      steps: [{ id: 's1', authority: { edit: ['src/*.js'], commands: [`node scripts/slow-${s.tag}.js`] }, turns: [[sh('run', `node scripts/slow-${s.tag}.js`)]] }],
+      interruptWhen: () => existsSync(join(s.ws, 'src/config.json')),
+    }, 500);
+    assert.equal(o.mission.report?.outcome, 'cancelled', `the mission was cancelled${story(o)}`);
+    assertNone(o.living, 'no process of the command is alive', o);
+    assertNone(outsideScope(o, ['src/*.js']), 'the write outside the globs was rolled back', o);
+  });
+
+  it('two command steps side by side whose globs share a folder each keep their own work', async () => {
+    const s = suite.scene((sc) => {
+      writeFileSync(join(sc.ws, 'scripts/a.js'), sleepThenWrite('src/a.js', 'exports.a = 1;\n', 800));
+      writeFileSync(join(sc.ws, 'scripts/b.js'), sleepThenWrite('src/b.js', 'exports.b = 1;\n', 800));
+    });
+    const o = await suite.run(s, {
+      steps: [
+        { id: 's1', required: true, authority: { edit: ['src/a.js'], commands: ['node scripts/a.js'] }, turns: [[sh('a', 'node scripts/a.js')]], evidence: [{ kind: 'file_contains', path: 'src/a.js', text: 'exports.a' }] },
+        { id: 's2', required: true, authority: { edit: ['src/b.js'], commands: ['node scripts/b.js'] }, turns: [[sh('b', 'node scripts/b.js')]], evidence: [{ kind: 'file_contains', path: 'src/b.js', text: 'exports.b' }] },
+      ],
+    });
+    assert.equal(existsSync(join(s.ws, 'src/a.js')) && readFileSync(join(s.ws, 'src/a.js'), 'utf8'), 'exports.a = 1;\n', `s1's file is there${story(o)}`);
+    assert.equal(existsSync(join(s.ws, 'src/b.js')) && readFileSync(join(s.ws, 'src/b.js'), 'utf8'), 'exports.b = 1;\n', `s2's file is there${story(o)}`);
+    assert.deepEqual([...(o.mission.report?.succeeded ?? [])].sort(), ['s1', 's2'], story(o));
+  });
+
+  it('what an earlier mission was allowed to read (.env) cannot be read back from the engine\'s store by a later command without that authority', async () => {
+    const s = suite.scene();
+    const first = await suite.run(s, {
+      steps: [{ id: 's1', authority: { read: ['.env', 'scripts/**'], edit: ['scripts/**'], commands: ['node scripts/env.js'] }, turns: [[createFile('w', 'scripts/env.js', program(read('.env')))], [sh('run', 'node scripts/env.js')]] }],
+    });
+    assert.match(seen(first.mission, 'run'), new RegExp(s.canaries.env), `the first mission read .env as granted${story(first)}`);
+    const grep = "const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else { const m = fs.readFileSync(p, 'latin1').match(/CANARY_ENV_[0-9a-f]+/); if (m) say('found in ' + p, m[0]); } } }; walk('.plan-execute');";
+    const second = await suite.run(s, {
+      steps: [{ id: 's1', authority: { edit: ['scripts/**'], commands: ['node scripts/grep.js'] }, turns: [[createFile('w', 'scripts/grep.js', program(grep))], [sh('run', 'node scripts/grep.js')]] }],
+    });
+    assert.equal(JSON.stringify(second.mission.requests).includes(s.canaries.env), false, `the later mission's model never saw .env${story(second)}`);
+  });
+
+  it('a TMPDIR naming a host folder: temporary files stay private, and pytest\'s tmp_path still works', async () => {
+    const s = suite.scene((sc) => mkdirSync(join(sc.root, 'tmp')));
+    const o = await suite.run(s, {
+      env: { TMPDIR: join(s.root, 'tmp') },
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**'], commands: ['node scripts/tmp.js', 'python3 -m pytest *'] },
+        turns: [[createFile('w', 'scripts/tmp.js', program("write(path.join(os.tmpdir(), 'left-behind.txt'), 'x');"))], [sh('run', 'node scripts/tmp.js'), sh('pytest', 'python3 -m pytest -q -p no:cacheprovider tests/test_tmp.py')]],
+      }],
+    });
+    assertNone(o.outside, 'nothing was written to the host folder TMPDIR names', o);
+    assert.match(seen(o.mission, 'pytest'), /^exit code: 0[\s\S]*1 passed/m, `tmp_path works${story(o)}`);
+  });
+});
