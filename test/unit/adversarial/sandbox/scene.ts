@@ -9,13 +9,15 @@
  *     work/neighbour/  a folder beside the workspace: a canary secret and a write canary
  *     run/             XDG_RUNTIME_DIR (where the session bus socket lives)
  *
- * The base lives under /var/tmp, not /tmp, so that a sandbox which hides /tmp wholesale does not hide the
- * neighbours by accident: what is tested is that the workspace's neighbours are hidden as such.
+ * The base lives in the repository's test-results/ folder (ignored by git), not under /tmp or /var/tmp: a
+ * sandbox that hides a whole temporary folder would hide the fake home and the neighbours by accident, and
+ * what is tested is that the home and the workspace's neighbours are hidden as such, wherever they are.
+ * PE_ESCAPE_BASE moves it.
  * The API key canary is put into the CLI's own environment by the runner.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const REPO = resolve(__dirname, '../../../..');
@@ -84,7 +86,9 @@ export interface World {
 }
 
 export function createWorld(): World {
-  const base = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'pe-escape-'));
+  const parent = process.env.PE_ESCAPE_BASE ?? join(REPO, 'test-results', 'escape');
+  mkdirSync(parent, { recursive: true });
+  const base = mkdtempSync(join(parent, 'pe-escape-'));
   const template = join(base, 'template');
   mkdirSync(template);
   buildTemplate(template);
