@@ -4,12 +4,30 @@
  * not become writable), and a hostile `.git` file pointing at a folder the step has no business writing.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createFile, replace, seen, sh } from './sandbox/cliRun';
 import { assertNoLeak, assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
 import { program, read, write } from './sandbox/payloads';
+import type { Scene } from './sandbox/scene';
+
+/** What the user (or VS Code's git extension, which polls it) runs after the mission, outside any sandbox. */
+function userRunsGitStatus(s: Scene): void {
+  try {
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.ws, stdio: 'ignore', timeout: 20_000, env: { PATH: process.env.PATH ?? '', HOME: s.home } });
+  } catch {
+    // a broken repository is not what this checks
+  }
+}
+
+/** A git common dir planted at `dir` (a copy of the repository's data) whose config runs a command. */
+const plantCommonDir = (dir: string, marker: string, from = '.git'): string =>
+  `fs.cpSync(${JSON.stringify(`${from}/objects`)}, ${JSON.stringify(dir)} + '/objects', { recursive: true }); fs.cpSync(${JSON.stringify(`${from}/refs`)}, ${JSON.stringify(dir)} + '/refs', { recursive: true });` +
+  ` write(${JSON.stringify(dir)} + '/config', ${JSON.stringify(`[core]
+	repositoryformatversion = 0
+	fsmonitor = "touch ${marker}; false"
+`)});`;
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd } }).trim();
 
@@ -69,5 +87,50 @@ describe('escape suite: git layouts', function () {
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
     assertNoLeak(o, 'the neighbour\'s notes were not read', ['neighbour']);
+  });
+
+  it('after a step granted git writes, the user\'s next git status runs nothing the step planted (.git/commondir pointing at a config it wrote)', async () => {
+    const s = suite.scene();
+    const marker = join(s.root, 'fsmonitor-ran');
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['git add *', 'git commit *', 'node scripts/x.js'] },
+        turns: [
+          [createFile('w', 'scripts/x.js', program(plantCommonDir('src/.gc', marker), write('.git/commondir', '../src/.gc\n')))],
+          [sh('x', 'node scripts/x.js'), sh('add', 'git add scripts/x.js'), sh('commit', 'git commit -q -m "Add x"')],
+        ],
+      }],
+    });
+    userRunsGitStatus(s);
+    assert.equal(existsSync(marker), false, `the user's git status ran a command the step planted${story(o)}`);
+  });
+
+  it('in a worktree, a step granted git writes cannot repoint the .git file at a repository it planted', async () => {
+    const s = suite.scene((sc) => {
+      const main = join(dirname(sc.ws), 'app-main');
+      renameSync(sc.ws, main);
+      git(main, 'worktree', 'add', '-q', '-b', 'feature', sc.ws);
+    });
+    const marker = join(s.root, 'fsmonitor-ran');
+    const gitdir = readFileSync(join(s.ws, '.git'), 'utf8').replace(/^gitdir: /, '').trim();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['git add *', 'git commit *', 'node scripts/x.js'] },
+        turns: [
+          [createFile('w', 'scripts/x.js', program(
+            `fs.cpSync(${JSON.stringify(gitdir)}, 'src/.wt', { recursive: true });`,
+            plantCommonDir('src/.gc', marker, join(dirname(s.ws), 'app-main/.git')),
+            write('src/.wt/commondir', `${join(s.ws, 'src/.gc')}\n`),
+            write('.git', `gitdir: ${join(s.ws, 'src/.wt')}\n`),
+          ))],
+          [sh('x', 'node scripts/x.js')],
+        ],
+      }],
+    });
+    userRunsGitStatus(s);
+    assert.equal(existsSync(marker), false, `the user's git status ran a command the step planted${story(o)}`);
+    assert.equal(readFileSync(join(s.ws, '.git'), 'utf8').trim(), `gitdir: ${gitdir}`, `the .git file is unchanged${story(o)}`);
   });
 });
