@@ -70,4 +70,16 @@ describe('escape suite: across commands, steps and missions', function () {
     assertNone(o.outside, 'nothing was written to the host folder TMPDIR names', o);
     assert.match(seen(o.mission, 'pytest'), /^exit code: 0[\s\S]*1 passed/m, `tmp_path works${story(o)}`);
   });
+
+  it('a tool that replaces its one file atomically (temp file beside it, then rename), as sed -i, editors and npm do, still works under a one-file edit scope', async () => {
+    const s = suite.scene((sc) => {
+      writeFileSync(join(sc.ws, 'scripts/format.js'), "const fs = require('fs');\nfs.writeFileSync('src/math.js.tmp-1', 'exports.add = (a, b) => a + b; // formatted\\n');\nfs.renameSync('src/math.js.tmp-1', 'src/math.js');\n");
+    });
+    const o = await suite.run(s, {
+      steps: [{ id: 's1', required: true, authority: { edit: ['src/math.js'], commands: ['node scripts/format.js'] }, turns: [[sh('run', 'node scripts/format.js')]], evidence: [{ kind: 'file_contains', path: 'src/math.js', text: 'formatted' }] }],
+    });
+    assert.equal(readFileSync(join(s.ws, 'src/math.js'), 'utf8'), 'exports.add = (a, b) => a + b; // formatted\n', `the file was replaced${story(o)}`);
+    assertNone(outsideScope(o, ['src/math.js']), 'no temporary file is left', o);
+    assert.deepEqual(o.mission.report?.succeeded, ['s1'], story(o));
+  });
 });
