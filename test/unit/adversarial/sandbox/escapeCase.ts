@@ -8,9 +8,9 @@
 import { AssertionError } from 'node:assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import picomatch from 'picomatch';
 import { runCliMission, type CliMission, type CliMissionOptions } from './cliRun';
 import { killMarked, livingWith, whereIs, type Listener } from './observers';
-import picomatch from 'picomatch';
 import { changes, createWorld, snapshot, type Canaries, type Change, type Scene, type World } from './scene';
 
 /** Shared folders a payload could leave something in for a later command; scanned for the case's tag. */
@@ -61,7 +61,8 @@ export function useEscapeSuite(): EscapeSuite {
   let world: World | undefined;
   const tags: string[] = [];
   const listeners: Listener[] = [];
-  const baselines = new Map<Scene, { outside: ReturnType<typeof snapshot>; inside: ReturnType<typeof snapshot>; all: ReturnType<typeof snapshot> }>();
+  type Snapshot = ReturnType<typeof snapshot>;
+  const baselines = new Map<Scene, { outside: Snapshot; inside: Snapshot; all: Snapshot }>();
 
   before(() => {
     world = createWorld();
