@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createFile, seen, sh } from './sandbox/cliRun';
 import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
 import { unixListener } from './sandbox/observers';
-import { daemon, dialUnix, flood, hardLink, print, program, read, remove, rename, symlink, unmask, write } from './sandbox/payloads';
+import { daemon, dialUnix, flood, hardLink, print, program, read, remove, rename, runFile, symlink, unmask, write } from './sandbox/payloads';
 import { snapshot } from './sandbox/scene';
 
 const HOST_MOUNT_NS = readlinkSync('/proc/self/ns/mnt');
@@ -281,5 +281,23 @@ describe('escape suite: beyond the list', function () {
     });
     assert.match(seen(o.mission, 'tool'), /^exit code: 0[\s\S]*greet-tool ran/m, `the tool under the home ran${story(o)}`);
     assertNoLeak(o, 'nothing else of the home was read', ['aws', 'ssh']);
+  });
+
+  it('a 64 GB sparse file and a FIFO left by the command neither hang nor crash what runs after it (rollback, checkpoint)', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/*.js', 'scripts/odd.js'], commands: ['node scripts/odd.js'] },
+        turns: [[createFile('w', 'scripts/odd.js', program(
+          "fs.writeFileSync('src/huge.js', ''); fs.truncateSync('src/huge.js', 64 * 1024 ** 3); say('sparse', 'ok');",
+          "fs.writeFileSync('src/huge.bin', ''); fs.truncateSync('src/huge.bin', 64 * 1024 ** 3); say('sparse', 'ok');",
+          runFile('mkfifo', ['src/pipe', 'src/pipe.js']),
+        ))], [sh('run', 'node scripts/odd.js')]],
+      }],
+      timeoutMs: 60_000,
+    });
+    assert.ok(o.mission.report, `the CLI finished with a report (no hang, no crash)${story(o)}`);
+    assertNone(outsideScope(o, ['src/*.js', 'scripts/odd.js']), 'what the command left outside the globs was rolled back', o);
   });
 });

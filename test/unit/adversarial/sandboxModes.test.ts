@@ -5,7 +5,7 @@
  * — and `off` is the user's explicit choice, still marked. With bwrap present, `required` runs confined.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFile, sh, type CliMissionOptions } from './sandbox/cliRun';
 import { assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
@@ -17,6 +17,13 @@ function pathWithoutBwrap(s: Scene): string {
   const bin = join(s.root, 'bin');
   mkdirSync(bin, { recursive: true });
   for (const [name, target] of [['node', process.execPath], ['git', '/usr/bin/git'], ['sh', '/bin/sh']] as const) symlinkSync(target, join(bin, name));
+  return bin;
+}
+
+/** The same, plus a bwrap that cannot create namespaces (user namespaces off, an AppArmor profile, a container). */
+function pathWithBrokenBwrap(s: Scene): string {
+  const bin = pathWithoutBwrap(s);
+  writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
   return bin;
 }
 
@@ -57,6 +64,17 @@ describe('escape suite: --sandbox modes', function () {
     assert.ok(result?.isError, `the executor got an error${story(o)}`);
     assert.match(result.content, /bubblewrap|bwrap/i, `the message names what to install${story(o)}`);
     assertNone(o.outside, 'nothing outside the workspace changed', o);
+  });
+
+  it('required, with a bwrap that cannot create namespaces: counted as no sandbox — refused, never run unconfined', async () => {
+    let path = '';
+    const s = suite.scene((sc) => {
+      path = pathWithBrokenBwrap(sc);
+    });
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], path }));
+    assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
+    assert.equal(ran(s), false, `the command did not run${story(o)}`);
+    assert.match(o.mission.toolResults.get('run')?.content ?? '', /sandbox/i, `the executor was told why${story(o)}`);
   });
 
   it('prefer, with no sandbox available: asks even with --approve all; a "no" keeps the command from running', async () => {

@@ -126,6 +126,8 @@ export function createWorld(): World {
 /** One entry of a directory snapshot: content for files, target for links, nothing for directories and sockets. */
 export type Entry = { kind: 'file'; content: Buffer } | { kind: 'link'; target: string } | { kind: 'dir' } | { kind: 'special' };
 
+const MAX_READ = 16 * 1024 * 1024;
+
 /** Every path under `dir` (not following symlinks), with its bytes; `skip` prunes relative paths. */
 export function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, Entry> {
   const out = new Map<string, Entry>();
@@ -145,7 +147,10 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
       else if (st.isDirectory()) {
         out.set(r, { kind: 'dir' });
         walk(r);
-      } else if (st.isFile()) out.set(r, { kind: 'file', content: readFileSync(join(dir, r)) });
+      } else if (st.isFile()) {
+        // A huge (or sparse) file is compared by size and time, never read whole.
+        out.set(r, { kind: 'file', content: st.size > MAX_READ ? Buffer.from(`large file: ${st.size} bytes, mtime ${st.mtimeMs}`) : readFileSync(join(dir, r)) });
+      }
       else out.set(r, { kind: 'special' }); // a socket or a fifo: never opened
     }
   };
