@@ -1,6 +1,7 @@
 /**
- * Escape suite, the `--sandbox required|prefer|off` modes of the CLI when no sandbox is available (bwrap
- * taken off the PATH): `required` refuses and says what to install, `prefer` never runs unconfined in
+ * Escape suite, the `--sandbox required|prefer|off` modes of the CLI when no sandbox is available (no bwrap
+ * on the PATH, and PLAN_EXECUTE_BWRAP — the runner's override of /usr/bin/bwrap — naming a missing or a
+ * broken one): `required` refuses and says what to install, `prefer` never runs unconfined in
  * silence — it asks even with --approve all and marks the command unsandboxed in the output and the trace
  * — and `off` is the user's explicit choice, still marked. With bwrap present, `required` runs confined.
  */
@@ -12,19 +13,17 @@ import { assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
 import { program, write } from './sandbox/payloads';
 import type { Scene } from './sandbox/scene';
 
-/** A PATH with node, git and sh but no bwrap: the machine as one without a sandbox sees it. */
-function pathWithoutBwrap(s: Scene): string {
+/**
+ * The CLI's view of a machine without a sandbox: a PATH with node, git and sh but no bwrap, and
+ * PLAN_EXECUTE_BWRAP naming a bwrap in that folder — absent, or (`broken`) one that cannot create
+ * namespaces, as with user namespaces off, an AppArmor profile, or an unprivileged container.
+ */
+function withoutSandbox(s: Scene, broken = false): Pick<CliMissionOptions, 'path' | 'env'> {
   const bin = join(s.root, 'bin');
   mkdirSync(bin, { recursive: true });
   for (const [name, target] of [['node', process.execPath], ['git', '/usr/bin/git'], ['sh', '/bin/sh']] as const) symlinkSync(target, join(bin, name));
-  return bin;
-}
-
-/** The same, plus a bwrap that cannot create namespaces (user namespaces off, an AppArmor profile, a container). */
-function pathWithBrokenBwrap(s: Scene): string {
-  const bin = pathWithoutBwrap(s);
-  writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
-  return bin;
+  if (broken) writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
+  return { path: bin, env: { PLAN_EXECUTE_BWRAP: join(bin, 'bwrap') } };
 }
 
 /** One step whose command writes src/ran.txt (inside its scope) and ~/.bashrc (outside). */
@@ -47,17 +46,17 @@ const UNSANDBOXED = /unsandboxed/i;
 describe('escape suite: --sandbox modes', function () {
   this.timeout(90_000);
   const suite = useEscapeSuite();
-  const sceneWithoutBwrap = (): [Scene, string] => {
-    let path = '';
+  const sceneWithoutSandbox = (broken = false): [Scene, Pick<CliMissionOptions, 'path' | 'env'>] => {
+    let machine: Pick<CliMissionOptions, 'path' | 'env'> = {};
     const s = suite.scene((sc) => {
-      path = pathWithoutBwrap(sc);
+      machine = withoutSandbox(sc, broken);
     });
-    return [s, path];
+    return [s, machine];
   };
 
   it('required, with no sandbox available: the command is refused with a message saying what to install', async () => {
-    const [s, path] = sceneWithoutBwrap();
-    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], path }));
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], ...machine }));
     assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
     const result = o.mission.toolResults.get('run');
@@ -67,19 +66,16 @@ describe('escape suite: --sandbox modes', function () {
   });
 
   it('required, with a bwrap that cannot create namespaces: counted as no sandbox — refused, never run unconfined', async () => {
-    let path = '';
-    const s = suite.scene((sc) => {
-      path = pathWithBrokenBwrap(sc);
-    });
-    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], path }));
+    const [s, machine] = sceneWithoutSandbox(true);
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'required'], ...machine }));
     assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
     assert.match(o.mission.toolResults.get('run')?.content ?? '', /sandbox/i, `the executor was told why${story(o)}`);
   });
 
   it('prefer, with no sandbox available: asks even with --approve all; a "no" keeps the command from running', async () => {
-    const [s, path] = sceneWithoutBwrap();
-    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], path, stdin: 'n\n' }));
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], ...machine, stdin: 'n\n' }));
     assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.match(o.mission.stderr, /sandbox/i, `the CLI asked about running without a sandbox${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
@@ -87,26 +83,26 @@ describe('escape suite: --sandbox modes', function () {
   });
 
   it('prefer, with no sandbox available: a "yes" runs it, marked unsandboxed in the CLI output and the trace', async () => {
-    const [s, path] = sceneWithoutBwrap();
-    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], path, stdin: 'y\n' }));
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'prefer'], ...machine, stdin: 'y\n' }));
     assert.equal(ran(s), true, `the approved command ran${story(o)}`);
     assert.match(o.mission.stderr, UNSANDBOXED, `the CLI output says unsandboxed${story(o)}`);
     assert.match(o.mission.traceText, UNSANDBOXED, `the trace says unsandboxed${story(o)}`);
   });
 
   it('no --sandbox flag, no sandbox available: the command never runs unconfined in silence', async () => {
-    const [s, path] = sceneWithoutBwrap();
-    const o = await suite.run(s, mission(s, { path, stdin: '' }));
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, mission(s, { ...machine, stdin: '' }));
     assert.ok(reachedCommand(s), `the mission got as far as the command${story(o)}`);
     assert.equal(ran(s), false, `with nobody to say yes, the command did not run${story(o)}`);
     assert.match(o.mission.stderr + (o.mission.toolResults.get('run')?.content ?? ''), /sandbox/i, `the user was told why${story(o)}`);
   });
 
-  it('off: runs unconfined without asking, as the user chose, and the trace still says unsandboxed', async () => {
-    const [s, path] = sceneWithoutBwrap();
-    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'off'], path, stdin: '' }));
+  it('off: runs unconfined without asking, as the user chose, and the trace still marks it', async () => {
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, mission(s, { args: ['--sandbox', 'off'], ...machine, stdin: '' }));
     assert.equal(ran(s), true, `the command ran${story(o)}`);
-    assert.match(o.mission.traceText, UNSANDBOXED, `the trace says unsandboxed${story(o)}`);
+    assert.match(o.mission.traceText, /unsandboxed|sandbox_off/i, `the trace marks the command as run without a sandbox${story(o)}`);
   });
 
   it('required, with bwrap available: the command runs, confined', async () => {
