@@ -164,7 +164,7 @@ describe('escape suite: effects of an approved command', function () {
         turns: [[createFile('w', 'scripts/fetch.js', program(dialTcp('127.0.0.1', tcp.address.port ?? 0)))], [sh('run', 'node scripts/fetch.js')]],
       }],
     });
-    assert.equal(tcp.hits(), 1, `the granted connection arrived${story(o)}`);
+    assert.ok(tcp.hits() >= 1, `the granted connection arrived${story(o)}`);
   });
 
   it('leaves nothing running: a setsid daemon and a lingering child die with the command, and write nothing after it', async () => {
