@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, ScanEntry, ScanOptions, Workspace } from '../core/ports';
 import { nodePolicyFs } from '../core/policy/policyFs';
 import { resolveWorkspacePath } from '../core/policy/workspacePath';
 
@@ -112,6 +112,55 @@ export class NodeWorkspace implements Workspace {
   async readDir(path: string): Promise<DirEntry[]> {
     const entries = await fs.readdir(this.#abs(path), { withFileTypes: true });
     return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other' }));
+  }
+
+  /**
+   * Synchronous on purpose: a scan brackets every command (before and after), and thousands of awaited
+   * lstat calls cost far more than the same calls made in one go.
+   */
+  async scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }> {
+    const entries: ScanEntry[] = [];
+    const pending: string[] = [''];
+    while (pending.length > 0) {
+      const dir = pending.pop() as string;
+      let names: fsSync.Dirent[];
+      try {
+        names = fsSync.readdirSync(dir === '' ? this.root : nodePath.join(this.root, dir), { withFileTypes: true });
+      } catch {
+        continue; // vanished or unreadable: what is not there cannot be listed
+      }
+      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subdirs: string[] = [];
+      for (const d of names) {
+        if (entries.length >= options.limit) return { entries, truncated: true };
+        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+        let s: fsSync.BigIntStats;
+        try {
+          s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
+        } catch {
+          continue;
+        }
+        const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+        entries.push({ path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}` });
+        if (kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
+      }
+      pending.push(...subdirs.reverse());
+    }
+    return { entries, truncated: false };
+  }
+
+  async removeEmptyDirectories(paths: string[]): Promise<void> {
+    const deepestFirst = [...new Set(paths)].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const rel of deepestFirst) {
+      const abs = this.#abs(rel);
+      if (abs === this.root) continue;
+      try {
+        const s = await fs.lstat(abs);
+        if (s.isDirectory()) await fs.rmdir(abs); // fails (and is ignored) when not empty
+      } catch {
+        // not there, or not empty: leave it
+      }
+    }
   }
 
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {

@@ -61,7 +61,7 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
     toolCalls: new ToolCallStore(),
     record: async (e) => void events.push(e),
-    settings: { commandTimeoutMs: 20_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [] },
+    settings: { commandTimeoutMs: 20_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
     env: { PATH: process.env.PATH ?? '' },
     signal: new AbortController().signal,
   };
@@ -177,6 +177,7 @@ describe('sandbox: executor tools in VS Code', () => {
         timeoutMs: 20_000,
         maxOutputBytes: 10_000,
         env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
+        sandbox: null,
       },
       new AbortController().signal,
     );
@@ -194,7 +195,7 @@ describe('sandbox: executor tools in VS Code', () => {
     const s = await setup(terminal);
     const ac = new AbortController();
     const pending = terminal.run(
-      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' } },
+      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' }, sandbox: null },
       ac.signal,
     );
     setTimeout(() => ac.abort(), 500);

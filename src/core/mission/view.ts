@@ -160,6 +160,7 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
     case 'tool_call':
     case 'policy_denied':
     case 'model_wait':
+    case 'command_sandbox':
     case 'log':
       return next;
   }

@@ -10,7 +10,7 @@
  * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
  */
 import * as vscode from 'vscode';
-import type { DirEntry, FileStat, FileWrite, Workspace } from '../../core/ports';
+import type { DirEntry, FileStat, FileWrite, ScanEntry, ScanOptions, Workspace } from '../../core/ports';
 import { NodeWorkspace } from '../../node/nodeWorkspace';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -53,6 +53,15 @@ export class VscodeWorkspace implements Workspace {
 
   readDir(path: string): Promise<DirEntry[]> {
     return this.#disk.readDir(path);
+  }
+
+  scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }> {
+    return this.#disk.scan(options);
+  }
+
+  /** Empty directories a command left are removed on disk (the explorer follows the file watcher). */
+  removeEmptyDirectories(paths: string[]): Promise<void> {
+    return this.#disk.removeEmptyDirectories(paths);
   }
 
   #uri(path: string): vscode.Uri {

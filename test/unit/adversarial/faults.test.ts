@@ -131,7 +131,8 @@ describe('adversarial: model faults mid-mission', function () {
     run = await runAdversarialMission({
       plan: threeSteps,
       mission: { signal: abort.signal },
-      setup: (ws) => write(ws, 'src/slow.js', "require('fs').writeFileSync('src/started.txt', 'y');\nsetTimeout(() => require('fs').writeFileSync('src/late.txt', 'x'), 20000);\n"),
+      // Writes only inside s2's edit glob (src/two.js): the OS sandbox would refuse anything else.
+      setup: (ws) => write(ws, 'src/slow.js', "require('fs').writeFileSync('src/two.js', 'started');\nsetTimeout(() => require('fs').writeFileSync('src/two.js', 'late'), 20000);\n"),
       rules: [s1Rule, { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [bash('node src/slow.js')] }, report('two')] }, s3Rule],
       onStart: (_handle, server) => {
         const timer = setInterval(() => {
@@ -146,6 +147,6 @@ describe('adversarial: model faults mid-mission', function () {
     const bashCall = ofType(run.events, 'tool_call').find((e) => e.record.tool === 'bash');
     assert.ok(bashCall && !bashCall.record.ok, 'the command call ended as failed (cancelled)');
     await new Promise((r) => setTimeout(r, 100));
-    assert.throws(() => read(run!.ws, 'src/late.txt'), 'the process tree was killed');
+    assert.notEqual(read(run!.ws, 'src/two.js'), 'late', 'the process tree was killed');
   });
 });

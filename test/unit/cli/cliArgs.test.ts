@@ -39,7 +39,7 @@ describe('terminal approver', () => {
     const approver = createTerminalApprover('ask', { input, output });
     const signal = new AbortController().signal;
     const a = approver.request({ ...base, kind: 'plan', plan }, signal);
-    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', stepId: 's1' }, signal);
+    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', confinement: 'sandboxed', network: false, stepId: 's1' }, signal);
     input.write('y\nnot now\n');
     assert.deepEqual(await a, { decision: 'approved', by: 'user' });
     assert.deepEqual(await b, { decision: 'rejected', reason: 'not now' });

@@ -14,6 +14,7 @@ describe('mission engine with the sandbox tools (the default factory)', () => {
         ran.push(request.argv);
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '12 passing', truncated: false };
       },
+      confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'fake' }),
     };
     const executor = new FakeExecutor({
       t1: async (h, tools) => {

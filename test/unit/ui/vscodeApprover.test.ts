@@ -5,7 +5,7 @@ import { VsCodeApprover } from '../../../src/vscode/approvals/vscodeApprover';
 
 const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };
 const write = (id: string, path = 'src/a.ts'): ApprovalRequest => ({ ...base, id, kind: 'write', path, change: 'modified', beforeHash: 'b', afterHash: 'a' });
-const command = (id: string, line = 'npm test'): ApprovalRequest => ({ ...base, id, kind: 'command', command: line, argv: line.split(' '), cwd: '/w' });
+const command = (id: string, line = 'npm test'): ApprovalRequest => ({ ...base, id, kind: 'command', command: line, argv: line.split(' '), cwd: '/w', confinement: 'sandboxed', network: false });
 const plan = (id: string): ApprovalRequest => ({ ...base, id, stepId: null, kind: 'plan', plan: PlanSchema.parse({ goal: 'g', steps: [] }) });
 
 describe('VS Code approver (sidebar cards and rules)', () => {
