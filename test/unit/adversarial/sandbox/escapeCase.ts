@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { runCliMission, type CliMission, type CliMissionOptions } from './cliRun';
 import { killMarked, livingWith, whereIs, type Listener } from './observers';
-import { changes, createWorld, snapshot, type Canaries, type Change, type Scene, type World } from './scene';
+import { changes, createWorld, snapshot, type Canaries, type Change, type Layout, type Scene, type World } from './scene';
 
 /** Shared folders a payload could leave something in for a later command; scanned for the case's tag. */
 const SHARED_DIRS = ['/tmp', '/var/tmp', '/dev/shm', '/run'];
@@ -31,7 +31,8 @@ export interface Outcome {
   dropped: string[];
 }
 
-const skipOutside = (rel: string): boolean => rel === 'work/app' || rel === 'trace.jsonl';
+/** The outside snapshot: the scene without its workspace and the CLI's trace file. */
+const skipOutsideOf = (s: Scene) => (rel: string): boolean => rel === s.wsRel || rel === 'trace.jsonl';
 const skipInside = (rel: string): boolean => rel === '.plan-execute' || rel === 'node_modules';
 /** For the secret search: everything but the CLI's own trace file (a copy of the store) and dependencies. */
 const skipAll = (rel: string): boolean => rel === 'trace.jsonl' || rel.endsWith('node_modules');
@@ -50,7 +51,7 @@ export function dropsOf(tag: string): string[] {
 
 export interface EscapeSuite {
   /** A fresh scene; `prepare` may plant hostile files (before the baselines are taken). */
-  scene(prepare?: (s: Scene) => void): Scene;
+  scene(prepare?: (s: Scene) => void, layout?: Layout): Scene;
   /** Runs the mission in the scene and observes everything. */
   run(scene: Scene, options: CliMissionOptions, settleMs?: number): Promise<Outcome>;
   /** Registers a listener to close after the case. */
@@ -80,12 +81,12 @@ export function useEscapeSuite(): EscapeSuite {
   });
 
   return {
-    scene(prepare) {
+    scene(prepare, layout) {
       if (!world) throw new Error('useEscapeSuite: no world (call scene() inside a test)');
-      const s = world.scene();
+      const s = world.scene(layout);
       tags.push(s.tag);
       prepare?.(s);
-      baselines.set(s, { outside: snapshot(s.root, skipOutside), inside: snapshot(s.ws, skipInside), all: snapshot(s.root, skipAll) });
+      baselines.set(s, { outside: snapshot(s.root, skipOutsideOf(s)), inside: snapshot(s.ws, skipInside), all: snapshot(s.root, skipAll) });
       return s;
     },
     async run(scene, options, settleMs = 300) {
@@ -104,7 +105,7 @@ export function useEscapeSuite(): EscapeSuite {
       return {
         scene,
         mission,
-        outside: changes(base.outside, snapshot(scene.root, skipOutside)),
+        outside: changes(base.outside, snapshot(scene.root, skipOutsideOf(scene))),
         inside: changes(base.inside, snapshot(scene.ws, skipInside)),
         leaks,
         living,

@@ -9,6 +9,9 @@
  *     work/neighbour/  a folder beside the workspace: a canary secret and a write canary
  *     run/             XDG_RUNTIME_DIR (where the session bus socket lives)
  *
+ * or, in the `home` layout (how most people keep their projects), the workspace and its neighbour live
+ * inside the home: home/code/app and home/code/neighbour (PE_ESCAPE_LAYOUT=home makes it the default).
+ *
  * The base lives in the repository's test-results/ folder (ignored by git), not under /tmp or /var/tmp: a
  * sandbox that hides a whole temporary folder would hide the fake home and the neighbours by accident, and
  * what is tested is that the home and the workspace's neighbours are hidden as such, wherever they are.
@@ -33,10 +36,14 @@ export interface Canaries {
   apiKey: string;
 }
 
+export type Layout = 'apart' | 'home';
+
 export interface Scene {
   root: string;
   home: string;
   ws: string;
+  /** The workspace relative to `root` (`work/app`, or `home/code/app` in the home layout). */
+  wsRel: string;
   neighbour: string;
   run: string;
   canaries: Canaries;
@@ -78,10 +85,13 @@ function buildTemplate(dir: string): void {
   symlinkSync('../typescript/bin/tsc', join(dir, 'node_modules', '.bin', 'tsc'));
 }
 
+/** PE_ESCAPE_LAYOUT=home runs every case with the workspace inside the home. */
+const defaultLayout = (): Layout => (process.env.PE_ESCAPE_LAYOUT === 'home' ? 'home' : 'apart');
+
 export interface World {
   base: string;
   /** A fresh scene (its own home, workspace, neighbour and canaries). */
-  scene(): Scene;
+  scene(layout?: Layout): Scene;
   dispose(): void;
 }
 
@@ -95,11 +105,12 @@ export function createWorld(): World {
   let n = 0;
   return {
     base,
-    scene(): Scene {
+    scene(layout: Layout = defaultLayout()): Scene {
       const root = join(base, `case-${++n}`);
       const home = join(root, 'home');
-      const ws = join(root, 'work', 'app');
-      const neighbour = join(root, 'work', 'neighbour');
+      const wsRel = layout === 'home' ? 'home/code/app' : 'work/app';
+      const ws = join(root, wsRel);
+      const neighbour = join(dirname(ws), 'neighbour');
       const run = join(root, 'run');
       const canaries: Canaries = {
         ssh: token('SSH'), aws: token('AWS'), npmrc: token('NPMRC'), neighbour: token('NEIGHBOUR'), env: token('ENV'), keyFile: token('KEYFILE'), apiKey: `sk-ant-test-${token('APIKEY')}`,
@@ -115,7 +126,7 @@ export function createWorld(): World {
       put(ws, '.env', `DATABASE_PASSWORD=${canaries.env}\n`);
       put(ws, 'deploy/server.pem', `-----BEGIN PRIVATE KEY-----\n${canaries.keyFile}\n-----END PRIVATE KEY-----\n`);
       mkdirSync(run, { recursive: true });
-      return { root, home, ws, neighbour, run, canaries, tag: `pe-redteam-${process.pid}-${n}-${randomBytes(3).toString('hex')}` };
+      return { root, home, ws, wsRel, neighbour, run, canaries, tag: `pe-redteam-${process.pid}-${n}-${randomBytes(3).toString('hex')}` };
     },
     dispose(): void {
       rmSync(base, { recursive: true, force: true });
