@@ -34,7 +34,7 @@ class BenchWorkspace implements Workspace {
   }
   async readDir() { return []; }
   async scan() { return { entries: [], truncated: false }; }
-  async removeEmptyDirectories(): Promise<void> {}
+  async removeEntries(): Promise<string[]> { return []; }
   async applyWrites(writes: { path: string; content: Uint8Array | null }[]): Promise<void> {
     for (const w of writes) if (w.content) this.files.set(w.path, w.content); else this.files.delete(w.path);
   }

@@ -36,6 +36,8 @@ export interface ScanEntry {
   mode: number;
   /** Changes whenever the entry may have changed (inode, size, modification and change times). */
   signature: string;
+  /** For a symlink: what it points to, as written (never followed). */
+  target?: string;
 }
 
 export interface ScanOptions {
@@ -68,8 +70,12 @@ export interface Workspace {
   applyWrites(writes: FileWrite[], label: string): Promise<void>;
   /** Every entry below the root (symlinks are listed, never followed), parents before children. */
   scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }>;
-  /** Removes each directory that is empty (deepest first); others are left alone. */
-  removeEmptyDirectories(paths: string[]): Promise<void>;
+  /**
+   * Removes each path without following links, deepest first: files, links and special files are
+   * unlinked, directories removed only when empty. A path whose parent is not really where it says
+   * (a link on the way) is left alone. Returns the paths that could not be removed, each with why.
+   */
+  removeEntries(paths: string[]): Promise<string[]>;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────

@@ -18,7 +18,7 @@ import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, FileStat, FileWrite, ScanEntry, ScanOptions, Workspace } from '../core/ports';
 import { nodePolicyFs } from '../core/policy/policyFs';
-import { resolveWorkspacePath } from '../core/policy/workspacePath';
+import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
 
 interface JournalEntry {
   target: string;
@@ -141,7 +141,15 @@ export class NodeWorkspace implements Workspace {
           continue;
         }
         const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-        entries.push({ path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}` });
+        let target: string | undefined;
+        if (kind === 'symlink') {
+          try {
+            target = fsSync.readlinkSync(nodePath.join(this.root, rel));
+          } catch {
+            target = undefined;
+          }
+        }
+        entries.push({ path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, ...(target !== undefined ? { target } : {}) });
         if (kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
       }
       pending.push(...subdirs.reverse());
@@ -149,18 +157,30 @@ export class NodeWorkspace implements Workspace {
     return { entries, truncated: false };
   }
 
-  async removeEmptyDirectories(paths: string[]): Promise<void> {
-    const deepestFirst = [...new Set(paths)].sort((a, b) => b.split('/').length - a.split('/').length);
+  async removeEntries(paths: string[]): Promise<string[]> {
+    const failures: string[] = [];
+    const deepestFirst = [...new Set(paths)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
     for (const rel of deepestFirst) {
-      const abs = this.#abs(rel);
-      if (abs === this.root) continue;
+      const syntax = checkPathSyntax(rel);
+      if (!syntax.ok || syntax.rel === '.') {
+        failures.push(`${rel} (not a workspace path)`);
+        continue;
+      }
+      const abs = nodePath.join(this.root, ...syntax.rel.split('/'));
+      const parent = nodePath.dirname(abs);
       try {
-        const s = await fs.lstat(abs);
-        if (s.isDirectory()) await fs.rmdir(abs); // fails (and is ignored) when not empty
-      } catch {
-        // not there, or not empty: leave it
+        // The parent must be a real directory at its own place inside the workspace: no link on the way.
+        if (fsSync.realpathSync.native(parent) !== parent) throw new Error('a symbolic link is on its path');
+        const s = fsSync.lstatSync(abs);
+        if (s.isDirectory()) fsSync.rmdirSync(abs);
+        else fsSync.unlinkSync(abs);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        failures.push(`${rel} (${code === 'ENOTEMPTY' ? 'not empty' : error instanceof Error ? error.message : String(error)})`);
       }
     }
+    return failures;
   }
 
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {

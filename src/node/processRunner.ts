@@ -47,6 +47,7 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
   const target = spawnTarget(request);
   if ('refused' in target) return Promise.resolve(result(null, null, `not run: ${target.refused}\n`));
   const { file, args, env, fd3, cleanup, verbatim } = target;
+  for (const note of target.notes) capture.push(`[sandbox: ${note}]\n`);
 
   const running = new Promise<CommandRun>((resolve) => {
     let settled = false;
@@ -112,6 +113,7 @@ interface SpawnTarget {
   env: Record<string, string>;
   fd3?: Buffer;
   verbatim: boolean;
+  notes: string[];
   cleanup(): void;
 }
 
@@ -126,8 +128,8 @@ function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string }
   if (process.platform === 'win32') {
     const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));
     if (!resolved.ok) return { refused: resolved.reason };
-    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, cleanup: () => undefined };
+    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, notes: [], cleanup: () => undefined };
   }
   const [file, ...args] = request.argv as [string, ...string[]];
-  return { file, args, env: request.env, verbatim: false, cleanup: () => undefined };
+  return { file, args, env: request.env, verbatim: false, notes: [], cleanup: () => undefined };
 }

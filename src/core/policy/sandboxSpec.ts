@@ -89,15 +89,21 @@ function pathWithinAbs(inner: string, outer: string): boolean {
 
 /**
  * Toolchains on PATH inside a hidden area (nvm, pyenv, cargo under the home): their install root (the
- * parent of a `bin`/`shims` entry) is shown again, read-only. Never the home itself or a hidden area root.
+ * parent of a `bin`/`shims` entry) is shown again, read-only, minus its top-level secret files (cargo's
+ * credentials). Never the home itself, a hidden area root, or `~/.local` whole.
  */
 export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): { visible: string[]; secrets: string[] } {
   const roots = new Set<string>();
   for (const entry of host.pathEntries) {
     if (!posix.isAbsolute(entry) || !hiddenOutside.some((h) => pathWithinAbs(entry, h))) continue;
     const parent = posix.dirname(entry);
-    const useParent = ['bin', 'sbin', 'shims'].includes(posix.basename(entry)) && !hiddenOutside.includes(parent) && parent !== host.home;
-    roots.add(useParent ? parent : entry);
+    const isBin = ['bin', 'sbin', 'shims'].includes(posix.basename(entry));
+    if (!isBin || parent === host.home || hiddenOutside.includes(parent)) roots.add(entry);
+    else if (posix.basename(parent) === '.local') {
+      // ~/.local holds share/ and state/ (histories, keyrings): only its programs and their libraries.
+      roots.add(entry);
+      roots.add(posix.join(parent, 'lib'));
+    } else roots.add(parent);
   }
   const sorted = [...roots].sort();
   const visible = sorted.filter((r) => !sorted.some((o) => o !== r && pathWithinAbs(r, o)));
@@ -128,18 +134,57 @@ export function commandWriteScope(policy: Policy): string[] {
 }
 
 /**
- * Directories the workspace listing need not enter: our store, ignored and protected directories (they
- * are mounted whole), secret directories, git internals below `.git`'s first level, and dependency
- * directories that no write scope reaches (nothing in them is hidden or rolled back).
+ * What git writes as data when it commits, fetches or rebases — accepted after a command as it is (not
+ * checkpointed). Anything else new or changed in `.git` (hooks, config, commondir, info…) is undone: it
+ * would make the user's own git run what the step planted.
+ */
+const GIT_DATA = new Set([
+  'objects', 'refs', 'logs', 'index', 'index.lock', 'HEAD', 'HEAD.lock', 'ORIG_HEAD', 'FETCH_HEAD', 'MERGE_HEAD', 'MERGE_MSG',
+  'MERGE_MODE', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'COMMIT_EDITMSG', 'TAG_EDITMSG', 'packed-refs', 'packed-refs.lock',
+  'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV', 'BISECT_ANCESTORS_OK',
+  'BISECT_NAMES', 'rebase-merge', 'rebase-apply', 'sequencer', 'shallow', 'gc.pid', 'gc.log', 'rr-cache', 'lost-found',
+]);
+
+/** Whether a path is git's own data in the workspace's `.git` folder. */
+export function isGitData(rel: string): boolean {
+  if (!rel.startsWith('.git/')) return false;
+  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '');
+}
+
+/**
+ * Whether this step's commands may write the repository (`git commit`, …) — its scope then holds `.git`.
+ * Only an existing repository: a `.git` a command creates is judged path by path like any other new
+ * folder (and, being protected, undone whole — never half a repository).
+ */
+export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
+  const granted = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  return granted && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+}
+
+/**
+ * Directories the workspace listing need not enter: our store and ignored paths (hidden whole), secret
+ * folders (hidden whole), dependency folders no write scope reaches (node_modules is mounted read-only
+ * whole), git's data, and `.git` itself unless the step may write it. Protected folders such as `.vscode`
+ * or `.devcontainer` ARE entered: a `.env` inside them must be found to be hidden.
  */
 export function scanPrune(policy: Policy, scope: readonly string[]): (rel: string) => boolean {
+  const gitWritable = gitWritableFor(policy);
   return (rel) => {
-    if (rel === STORE_DIR || policy.ignored(rel, true)) return true;
-    if (rel === '.git') return false;
-    if (rel.startsWith('.git/') || coversDir(gitMatch, rel) || coversDir(protectedMatch, rel) || coversDir(secretMatch, rel)) return true;
+    if (rel === STORE_DIR || policy.ignored(rel, true) || coversDir(secretMatch, rel)) return true;
+    if (rel === '.git') return !gitWritable;
+    if (rel.startsWith('.git/')) return isGitData(rel) || rel === '.git/modules' || rel === '.git/worktrees';
+    if (coversDir(gitMatch, rel)) return true; // a nested repository's .git
+    const base = posix.basename(rel);
+    if (base === 'node_modules') return true;
     const reached = scope.some((w) => pathWithin(rel, w) || pathWithin(w, rel));
-    return DEPENDENCY_DIRS.has(posix.basename(rel)) && !reached;
+    return DEPENDENCY_DIRS.has(base) && !reached;
   };
+}
+
+/** What, inside the write scope, a command cannot change: read-only and hidden mounts, our store, git's data. */
+export function untouchableIn(spec: Pick<SandboxSpec, 'readOnly' | 'hidden'>, gitWritable: boolean): (rel: string) => boolean {
+  const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
+  return (rel) => pathWithin(rel, STORE_DIR) || blocked.some((b) => pathWithin(rel, b)) || (gitWritable && isGitData(rel));
 }
 
 /** An existing entry's kind; a missing one is a file when an edit glob names exactly it, else a directory. */
@@ -154,7 +199,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const { policy, host } = input;
   const scope = commandWriteScope(policy);
   const inScope = (rel: string): boolean => scope.some((w) => pathWithin(rel, w));
-  const gitWritable = scope.length > 0 && policy.authority.commands.some(patternWritesGit);
+  const gitWritable = gitWritableFor(policy, input.entries);
 
   const hidden: SandboxEntry[] = [];
   const readOnly: SandboxEntry[] = [];
@@ -172,12 +217,15 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       hidden.push(entry);
       continue;
     }
-    if (!inScope(e.path) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    // Read-only matters inside the write scope, and for a protected folder that holds part of it.
+    if (!(inScope(e.path) || scope.some((w) => pathWithin(w, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
     if (granted(policy, e.path)) continue;
     if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
-      // A writable .git keeps only what runs code or redirects git read-only; elsewhere git data is read-only whole.
-      const codeRunning = e.path === '.git/hooks' || e.path === '.git/config' || e.path === '.git/modules' || e.path === '.git/info';
-      if (!gitWritable || !(e.path === '.git' || e.path.startsWith('.git/')) || codeRunning) readOnly.push(entry);
+      // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
+      // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
+      const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
+      const codeRunning = ['.git/hooks', '.git/config', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir'].includes(e.path);
+      if (!gitWritable || !ownGit || codeRunning) readOnly.push(entry);
       continue;
     }
     if (isDir ? coversDir(protectedMatch, e.path) : protectedMatch(e.path)) readOnly.push(entry);
@@ -193,7 +241,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     ok: true,
     spec: {
       root: policy.root,
-      writable: scope.filter((w) => !blocked.some((b) => pathWithin(w, b.path))).map((w) => ({ path: w, kind: writableKind(w, input.entries, policy.authority.edit) })),
+      writable: scope.filter((w) => !blocked.some((b) => pathWithin(w, b.path)) && (w !== '.git' || gitWritable)).map((w) => ({ path: w, kind: writableKind(w, input.entries, policy.authority.edit) })),
       readOnly: readOnly.sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],

@@ -1,17 +1,20 @@
 /**
  * What a command did to the workspace, and undoing what it had no right to do. Around every command:
  *   1. before — one scan of the workspace; every file in the step's write scope is put in the blob store
- *      (unchanged files are recognised by their scan signature and not read again), so any change can be
- *      both reviewed and undone;
- *   2. after  — a second scan; each file whose signature moved is compared by content;
- *   3. a change that matches the step's edit globs (the same rules as the text editor's writes) joins the
- *      step's checkpoint — its diff and Revert step cover it; any other change is rolled back (created
- *      files deleted, changed or deleted files restored) and named in a permission_denied failure.
- * Paths the sandbox mounts read-only or hides are not looked at (the kernel keeps them as they were),
- * and inside a git-writable `.git` git's own bookkeeping is accepted as is (Revert step does not undo a
- * commit). Symlinks are never followed or stored: one made inside the edit globs is kept and reported as
- * not covered by the checkpoint, one made outside them is removed.
+ *      (files already stored are recognised by their scan signature and not read again), so any change can
+ *      be both reviewed and undone;
+ *   2. after  — a second scan (entering every folder the command created, whatever its name); each entry
+ *      whose signature moved is compared by content;
+ *   3. a change the text editor could have made (policy.ts: the edit globs, sensitive and ignored paths)
+ *      joins the step's checkpoint — its diff and Revert step cover it. Any other change is undone:
+ *      what the command created is removed (links unlinked, never followed), what it changed or deleted is
+ *      restored from the blob store, and the call fails with permission_denied naming the paths.
+ * Paths the sandbox mounts read-only or hides are not looked at (the kernel keeps them as they were), and
+ * neither is git's own data (objects, refs, index…) in a step granted git writes — Revert step does not
+ * undo a commit. Host-side reading is bounded: only regular files are read, and none over 64 MB (such a
+ * file is kept or removed by the same rules, and reported as not covered by the checkpoint).
  */
+import * as posix from 'node:path/posix';
 import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
@@ -22,37 +25,53 @@ import { sha256Hex } from './hash';
 export const SCAN_LIMIT = 200_000;
 export const SNAPSHOT_MAX_FILES = 50_000;
 export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
+/** Larger files are not read into the checkpoint (a command can leave a sparse 64 GB file). */
+export const CHECKPOINT_MAX_FILE = 64 * 1024 * 1024;
 
 interface Known {
   kind: ScanEntry['kind'];
   signature: string;
   mode: number;
-  /** Content hash for files (stored in the blob store), null for anything else. */
+  /** Content hash (in the blob store) for a regular file that could be read; null otherwise. */
   hash: string | null;
 }
 
-export interface Snapshot {
-  /** The write scope (workspace-relative roots, '' = all) and what inside it the sandbox keeps as is. */
+/** Where the command may write, what inside it the sandbox keeps as is, and what the scan need not enter. */
+export interface Region {
   scope: readonly string[];
   untouchable: (rel: string) => boolean;
   prune: (rel: string) => boolean;
-  /** Entries inside the write scope that this module watches. */
-  region: Map<string, Known>;
+}
+
+export interface Snapshot extends Region {
+  entries: Map<string, Known>;
 }
 
 export interface Reconciled {
-  /** Changes inside the edit globs, with checkpoint hashes. */
+  /** Changes the step may make, with checkpoint hashes. */
   accepted: FileChange[];
-  /** Paths changed outside the edit globs that were restored. */
+  /** Paths changed outside what the step may change; they were undone. */
   rolledBack: string[];
-  /** Changes that could not be restored, each with why. */
+  /** Changes that could not be undone, each with why. */
   unrestored: string[];
-  /** Symbolic links the command made inside the edit globs (kept; not covered by Revert step). */
-  links: string[];
+  /** Allowed changes the checkpoint does not cover (links, files over the size cap), each with why. */
+  uncovered: string[];
 }
 
 export type Scanned = { ok: true; entries: ScanEntry[] } | { ok: false; reason: string };
 export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
+
+function inRegion(region: Region, rel: string): boolean {
+  return region.scope.some((w) => pathWithin(rel, w)) && !region.untouchable(rel);
+}
+
+/** A link whose target, read lexically, stays inside the workspace. */
+function linkStaysInside(root: string, rel: string, target: string | undefined): boolean {
+  if (target === undefined || target === '') return false;
+  const resolved = posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(rel), target);
+  const normal = posix.normalize(resolved);
+  return normal === root || normal.startsWith(`${root}/`);
+}
 
 /**
  * One per step (its tools): remembers content hashes by scan signature, so the files a step's earlier
@@ -74,32 +93,36 @@ export class CommandEffects {
     return { ok: true, entries };
   }
 
-  /** Hash of a file, reading it only when its signature changed since the step last stored it. */
-  async #hashOf(e: ScanEntry): Promise<string> {
+  /** Hash of a regular file, read only when its signature changed since the step last stored it. */
+  async #hashOf(e: ScanEntry): Promise<string | null> {
+    if (e.kind !== 'file' || e.size > CHECKPOINT_MAX_FILE) return null;
     const known = this.#hashes.get(e.path);
     if (known && known.signature === e.signature) return known.hash;
-    const bytes = await this.workspace.readFile(e.path);
-    const hash = await this.store.putBlob(bytes);
-    this.#hashes.set(e.path, { signature: e.signature, hash });
-    return hash;
+    try {
+      const hash = await this.store.putBlob(await this.workspace.readFile(e.path));
+      this.#hashes.set(e.path, { signature: e.signature, hash });
+      return hash;
+    } catch {
+      return null; // vanished or unreadable: treated as not covered
+    }
   }
 
-  async before(entries: readonly ScanEntry[], scope: readonly string[], untouchable: (rel: string) => boolean, prune: (rel: string) => boolean): Promise<SnapshotResult> {
-    const region = new Map<string, Known>();
+  async before(entries: readonly ScanEntry[], region: Region): Promise<SnapshotResult> {
+    const known = new Map<string, Known>();
     let files = 0;
     let bytes = 0;
     for (const e of entries) {
-      if (!inScope(scope, untouchable, e.path)) continue;
+      if (!inRegion(region, e.path)) continue;
       if (e.kind === 'file') {
         files += 1;
-        bytes += e.size;
+        bytes += Math.min(e.size, CHECKPOINT_MAX_FILE);
         if (files > SNAPSHOT_MAX_FILES || bytes > SNAPSHOT_MAX_BYTES) {
-          return { ok: false, reason: `the step's write scope (${scope.map((w) => w || '.').join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
+          return { ok: false, reason: `the step's write scope (${region.scope.map((w) => w || '.').join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
         }
       }
-      region.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash: e.kind === 'file' ? await this.#hashOf(e) : null });
+      known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash: await this.#hashOf(e) });
     }
-    return { ok: true, snapshot: { scope, untouchable, prune, region } };
+    return { ok: true, snapshot: { ...region, entries: known } };
   }
 
   /** Whether the step may leave this change (the text editor's rules: edit globs, sensitive paths, ignore file). */
@@ -108,120 +131,106 @@ export class CommandEffects {
   }
 
   async after(snapshot: Snapshot, label: string): Promise<Reconciled> {
-    const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], links: [] };
-    const scanned = await this.scan(snapshot.prune);
+    const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
+    // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged too.
+    const prune = (rel: string): boolean => snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel));
+    const scanned = await this.scan(prune);
     if (!scanned.ok) {
       result.unrestored.push(`(the workspace could not be compared after the command: ${scanned.reason})`);
       return result;
     }
     const now = new Map<string, ScanEntry>();
-    for (const e of scanned.entries) if (inScope(snapshot.scope, snapshot.untouchable, e.path)) now.set(e.path, e);
+    for (const e of scanned.entries) if (inRegion(snapshot, e.path)) now.set(e.path, e);
 
-    const deletions: string[] = [];
+    const removals: string[] = [];
     const restores: { path: string; hash: string; mode: number }[] = [];
     const createdDirs: string[] = [];
     const keptDirs = new Set<string>();
-    const keepParents = (rel: string): void => {
+    const keep = (rel: string): void => {
       for (let p = rel; p.includes('/'); ) {
         p = p.slice(0, p.lastIndexOf('/'));
         keptDirs.add(p);
       }
     };
+    /** Undo: remove what is there now (if anything) and put the old file back (if there was one). */
+    const undo = (path: string, was: Known | undefined, present: boolean): void => {
+      result.rolledBack.push(path);
+      if (present) removals.push(path);
+      if (was?.kind === 'file' && was.hash !== null) restores.push({ path, hash: was.hash, mode: was.mode });
+      else if (was && was.kind !== 'directory') result.unrestored.push(`${path} (the ${was.kind === 'file' ? 'file was too large for the checkpoint' : `${was.kind} cannot be recreated`})`);
+    };
 
-    const paths = [...new Set([...snapshot.region.keys(), ...now.keys()])].sort();
-    for (const path of paths) {
-      const was = snapshot.region.get(path);
+    for (const path of [...new Set([...snapshot.entries.keys(), ...now.keys()])].sort()) {
+      const was = snapshot.entries.get(path);
       const is = now.get(path);
       if (was && is && was.kind === is.kind && was.signature === is.signature) continue;
       if (is?.kind === 'directory') {
-        if (!was || was.kind !== 'directory') createdDirs.push(path);
-        if (was && was.kind !== 'directory') this.#judgeGone(path, was, result, restores);
-        continue;
-      }
-      const isFile = is?.kind === 'file';
-      const afterHash = isFile && is ? await this.#hashOf(is) : null;
-      if (was?.kind === 'file' && isFile && was.hash === afterHash) continue; // touched, not changed
-      if (is && !isFile) {
-        // A symlink or special file appeared or changed.
-        if (this.#allowed(path, false) && is.kind === 'symlink') {
-          keepParents(path);
-          result.links.push(path);
-        } else {
-          deletions.push(path);
-          result.rolledBack.push(path);
+        if (was?.kind !== 'directory') {
+          createdDirs.push(path);
+          if (was) this.#gone(path, was, result, undo);
         }
-        if (was?.kind === 'file') restores.push({ path, hash: was.hash as string, mode: was.mode });
         continue;
       }
       if (!is) {
-        if (was && was.kind !== 'directory') this.#judgeGone(path, was, result, restores);
+        if (was && was.kind !== 'directory') this.#gone(path, was, result, undo);
         continue;
       }
-      const change: FileChange['change'] = was?.kind === 'file' ? 'modified' : 'created';
-      if (this.#allowed(path, false)) {
-        result.accepted.push({ path, change, beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
-        keepParents(path);
-      } else {
-        result.rolledBack.push(path);
-        if (was?.kind === 'file') restores.push({ path, hash: was.hash as string, mode: was.mode });
-        else deletions.push(path);
+      if (is.kind === 'file') {
+        const afterHash = await this.#hashOf(is);
+        if (was?.kind === 'file' && was.hash !== null && was.hash === afterHash) continue; // touched, not changed
+        if (!this.#allowed(path, false)) {
+          undo(path, was?.kind === 'directory' ? undefined : was, true);
+          continue;
+        }
+        keep(path);
+        if (afterHash === null) result.uncovered.push(`${path} (over ${CHECKPOINT_MAX_FILE >> 20} MB or unreadable: kept, not in the checkpoint)`);
+        else if (was?.kind === 'file' && was.hash === null) result.uncovered.push(`${path} (its earlier content was too large for the checkpoint)`);
+        else result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
+        continue;
       }
+      // A link or a special file (FIFO, socket, device) appeared or changed.
+      if (is.kind === 'symlink' && this.#allowed(path, false) && linkStaysInside(this.policy.root, path, is.target)) {
+        keep(path);
+        result.uncovered.push(`${path} (a symbolic link the command made: kept, not covered by Revert step)`);
+        continue;
+      }
+      undo(path, was?.kind === 'directory' ? undefined : was, true);
     }
 
-    await this.#rollBack(deletions, restores, createdDirs.filter((d) => !keptDirs.has(d) && !this.#allowed(d, false)), result, label);
+    const strayDirs = createdDirs.filter((d) => !keptDirs.has(d) && !this.#allowed(d, false));
+    await this.#undo(removals, strayDirs, restores, result, label);
     return result;
   }
 
-  /** A file (or link) that existed before and is gone. */
-  #judgeGone(path: string, was: Known, result: Reconciled, restores: { path: string; hash: string; mode: number }[]): void {
-    if (was.kind !== 'file') {
-      if (this.#allowed(path, true)) return;
-      result.unrestored.push(`${path} (a ${was.kind} the command removed; it cannot be restored)`);
+  /** A file, link or special file that existed before and is gone (or replaced by a folder). */
+  #gone(path: string, was: Known, result: Reconciled, undo: (path: string, was: Known | undefined, present: boolean) => void): void {
+    if (!this.#allowed(path, true)) {
+      undo(path, was, false);
       return;
     }
-    if (this.#allowed(path, true)) {
-      result.accepted.push({ path, change: 'deleted', beforeHash: was.hash, afterHash: null });
-      return;
-    }
-    result.rolledBack.push(path);
-    restores.push({ path, hash: was.hash as string, mode: was.mode });
+    if (was.kind === 'file' && was.hash !== null) result.accepted.push({ path, change: 'deleted', beforeHash: was.hash, afterHash: null });
+    else result.uncovered.push(`${path} (removed by the command; not in the checkpoint)`);
   }
 
-  async #rollBack(
-    deletions: string[],
-    restores: { path: string; hash: string; mode: number }[],
-    strayDirs: string[],
-    result: Reconciled,
-    label: string,
-  ): Promise<void> {
-    // Deletions first (a created directory may sit where a file is to be restored), then empty stray
-    // directories, then the restores in one all-or-nothing batch.
-    const deletable = deletions.filter((p) => !restores.some((r) => r.path === p));
-    try {
-      if (deletable.length > 0) await this.workspace.applyWrites(deletable.map((path) => ({ path, content: null })), `${label}: roll back`);
-    } catch (error) {
-      result.unrestored.push(...deletable.map((p) => `${p} (could not be removed: ${messageOf(error)})`));
-    }
-    await this.workspace.removeEmptyDirectories(strayDirs).catch(() => undefined);
-    const writes: { path: string; content: Uint8Array; mode: number }[] = [];
+  async #undo(removals: string[], strayDirs: string[], restores: { path: string; hash: string; mode: number }[], result: Reconciled, label: string): Promise<void> {
+    // Removal first, deepest first and without following links (a folder or link the command put where a
+    // file was must go before the file can come back), then each restore on its own.
+    const failed = await this.workspace.removeEntries([...removals, ...strayDirs]).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    const strayFailures = new Set(strayDirs.map((d) => `${d} (not empty)`));
+    result.unrestored.push(...failed.filter((f) => !strayFailures.has(f)));
     for (const r of restores) {
       const blob = await this.store.getBlob(r.hash);
       if (!blob || sha256Hex(blob) !== r.hash) {
         result.unrestored.push(`${r.path} (its checkpoint content is missing)`);
         continue;
       }
-      writes.push({ path: r.path, content: blob, mode: r.mode });
-    }
-    try {
-      if (writes.length > 0) await this.workspace.applyWrites(writes, `${label}: restore`);
-    } catch (error) {
-      result.unrestored.push(...writes.map((w) => `${w.path} (could not be restored: ${messageOf(error)})`));
+      try {
+        await this.workspace.applyWrites([{ path: r.path, content: blob, mode: r.mode }], `${label}: restore`);
+      } catch (error) {
+        result.unrestored.push(`${r.path} (could not be restored: ${messageOf(error)})`);
+      }
     }
   }
-}
-
-function inScope(scope: readonly string[], untouchable: (rel: string) => boolean, rel: string): boolean {
-  return scope.some((w) => pathWithin(rel, w)) && !untouchable(rel);
 }
 
 function messageOf(error: unknown): string {

@@ -16,9 +16,8 @@
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
 import { resolveAction } from '../policy/policy';
-import { commandWriteScope, sandboxSpec, scanPrune } from '../policy/sandboxSpec';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, untouchableIn } from '../policy/sandboxSpec';
 import { hostFacts } from '../policy/hostFacts';
-import { pathWithin, patternWritesGit } from '../policy/writeScope';
 import { runGated } from './approvalGate';
 import { CommandEffects, type Reconciled } from './commandEffects';
 import { cancelled, permissionDenied, timedOut, toolError } from './failures';
@@ -30,6 +29,8 @@ export interface CommandSink {
   addFileChanges(changes: FileChange[]): void;
   commands: CommandRun[];
 }
+
+const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
 
 type Decision = { kind: 'run'; confinement: Confinement; reason?: string } | { kind: 'refuse'; failure: Failure };
 
@@ -47,11 +48,6 @@ export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: 
       suggestion: support.remedy,
     },
   };
-}
-
-function untouchableOf(spec: { readOnly: { path: string }[]; hidden: { path: string }[] }, gitWritable: boolean): (rel: string) => boolean {
-  const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
-  return (rel) => blocked.some((b) => pathWithin(rel, b)) || (gitWritable && pathWithin(rel, '.git'));
 }
 
 export async function runCommand(env: ToolEnv, sink: CommandSink, effects: CommandEffects, command: string): Promise<CallResult> {
@@ -73,6 +69,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const network = policy.authority.network;
   const label = `${ctx.step.id}: ${command}`;
 
+  let reconciled: Reconciled = NOTHING;
   const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.', confinement, network }, async () => {
     // The spec and the snapshot come from the workspace as it is now, after the approval wait.
     const scope = commandWriteScope(policy);
@@ -81,22 +78,25 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     if (!scanned.ok) return { refused: scanned.reason } as const;
     const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host: hostFacts(ctx.env) });
     if (!built.ok) return { refused: built.reason } as const;
-    const gitWritable = scope.length > 0 && policy.authority.commands.some(patternWritesGit);
-    const before = scope.length > 0 ? await effects.before(scanned.entries, scope, untouchableOf(built.spec, gitWritable), prune) : null;
+    const region = { scope, untouchable: untouchableIn(built.spec, gitWritableFor(policy, scanned.entries)), prune };
+    const before = scope.length > 0 ? await effects.before(scanned.entries, region) : null;
     if (before && !before.ok) return { refused: before.reason } as const;
-    const run = await ctx.terminal.run(
-      {
-        command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
-        sandbox: confinement === 'sandboxed' ? built.spec : null,
-      },
-      ctx.signal,
-    );
-    const reconciled: Reconciled = before ? await effects.after(before.snapshot, label) : { accepted: [], rolledBack: [], unrestored: [], links: [] };
+    const request = {
+      command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
+      sandbox: confinement === 'sandboxed' ? built.spec : null,
+    };
+    let run: CommandRun;
+    try {
+      run = await ctx.terminal.run(request, ctx.signal);
+    } finally {
+      // Cancelled, timed out or thrown: what the command changed is judged all the same.
+      reconciled = before ? await effects.after(before.snapshot, label) : NOTHING;
+    }
     return { run: { ...run, confinement }, reconciled } as const;
   });
   if (!outcome.ok) return failed(outcome.failure);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
-  const { run, reconciled } = outcome.value;
+  const { run } = outcome.value;
   sink.commands.push(run);
   sink.addFileChanges(reconciled.accepted);
   await ctx.record({
@@ -109,8 +109,8 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
   const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
   const changed = reconciled.accepted.length > 0 ? `\n[files changed by the command: ${reconciled.accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]` : '';
-  const links = reconciled.links.length > 0 ? `\n[symbolic links made by the command (not covered by Revert step): ${reconciled.links.join(', ')}]` : '';
-  const output = `${head}\n${run.output}${changed}${links}`;
+  const uncovered = reconciled.uncovered.length > 0 ? `\n[not covered by Revert step: ${reconciled.uncovered.join(', ')}]` : '';
+  const output = `${head}\n${run.output}${changed}${uncovered}`;
   const partial = { files: reconciled.accepted, commands: [run] };
   if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
   if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {

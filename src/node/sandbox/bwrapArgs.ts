@@ -59,17 +59,16 @@ export function bwrapOptions(m: BwrapMounts): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
   ];
+  const inVisible = (p: string): boolean => m.visibleOutside.some((v) => p.startsWith(`${v}/`));
   for (const entry of shallowFirst(m.hiddenOutside)) {
     if (m.home && entry.path === m.home.at) continue; // the home is replaced by the private one below
-    args.push(...hide(entry));
+    if (!inVisible(entry.path)) args.push(...hide(entry));
   }
   args.push('--bind', m.tmp, '/tmp');
   if (m.home) args.push('--bind', m.home.from, m.home.at);
   for (const dir of shallowFirst(m.visibleOutside)) args.push('--ro-bind', dir, dir);
   // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
-  for (const entry of shallowFirst(m.hiddenOutside)) {
-    if (m.visibleOutside.some((v) => entry.path.startsWith(`${v}/`))) args.push(...hide(entry));
-  }
+  for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry));
   if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
   for (const w of shallowFirst(m.writable)) args.push('--bind', w, w);

@@ -7,6 +7,7 @@
  * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
  * path that cannot be confined as asked makes the run fail, with the reason).
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -21,6 +22,8 @@ export interface Prepared {
   env: Record<string, string>;
   /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
   fd3?: Buffer;
+  /** What the sandbox had to narrow, shown above the command's output. */
+  notes: string[];
   cleanup(): void;
 }
 
@@ -55,18 +58,41 @@ function signatureOf(abs: string): string {
   }
 }
 
-/** Creates missing writable paths (and their parents) so they can be mounted; returns what it created. */
-function createPlaceholders(root: string, spec: SandboxSpec): { created: Placeholder[]; parents: string[] } {
+/** Whether an existing path is where it says: no symbolic link anywhere on it. */
+function isReal(abs: string): boolean {
+  try {
+    return fs.realpathSync.native(abs) === abs;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The writable paths to mount, after checking each on disk: an existing one must have no link on its path
+ * (a repository can ship `out -> ../neighbour`); a missing one is created, with its missing parents, only
+ * below a real folder of the workspace. Anything else is left read-only, and said so.
+ */
+function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { paths: string[]; created: Placeholder[]; parents: string[] } {
+  const paths: string[] = [];
   const created: Placeholder[] = [];
   const parents: string[] = [];
   for (const w of spec.writable) {
     const abs = inWorkspace(root, w.path);
-    if (kindOf(abs) !== undefined) continue;
+    const kind = kindOf(abs);
+    if (kind !== undefined) {
+      if ((kind === 'file' || kind === 'directory') && isReal(abs)) paths.push(abs);
+      else notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      continue;
+    }
     let dir = nodePath.dirname(abs);
     const missing: string[] = [];
-    while (isInside(root, dir) && kindOf(dir) === undefined) {
+    while (isInside(root, dir) && dir !== root && kindOf(dir) === undefined) {
       missing.unshift(dir);
       dir = nodePath.dirname(dir);
+    }
+    if (!isInside(root, dir) || kindOf(dir) !== 'directory' || !isReal(dir)) {
+      notes.push(`${w.path} cannot be created (a symbolic link or a file is on its path): it stays read-only`);
+      continue;
     }
     for (const m of missing) {
       fs.mkdirSync(m);
@@ -75,8 +101,9 @@ function createPlaceholders(root: string, spec: SandboxSpec): { created: Placeho
     if (w.kind === 'directory') fs.mkdirSync(abs);
     else fs.writeFileSync(abs, '', { flag: 'wx' });
     created.push({ path: abs, kind: w.kind, signature: signatureOf(abs) });
+    paths.push(abs);
   }
-  return { created, parents };
+  return { paths, created, parents };
 }
 
 function removePlaceholders(created: Placeholder[], parents: string[]): void {
@@ -106,6 +133,25 @@ function realInside(root: string, abs: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+let gitIdentity: string | undefined;
+
+/**
+ * The user's git identity (user.name, user.email) and nothing else of their git config — which can hold
+ * credentials, helpers and `insteadOf` URLs with tokens — so that a granted `git commit` is theirs.
+ */
+function writeGitIdentity(privateHome: string): void {
+  if (gitIdentity === undefined) {
+    const get = (key: string): string => {
+      const r = spawnSync('git', ['config', '--global', '--get', key], { encoding: 'utf8', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() } });
+      return r.status === 0 ? r.stdout.trim().replace(/[\r\n"\\]/g, '') : '';
+    };
+    const name = get('user.name');
+    const email = get('user.email');
+    gitIdentity = name || email ? `[user]\n${name ? `\tname = "${name}"\n` : ''}${email ? `\temail = "${email}"\n` : ''}` : '';
+  }
+  if (gitIdentity) fs.writeFileSync(nodePath.join(privateHome, '.gitconfig'), gitIdentity, { mode: 0o600 });
 }
 
 function realHome(): string | undefined {
@@ -140,13 +186,16 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
   fs.mkdirSync(privateHome, { mode: 0o700 });
   fs.mkdirSync(privateTmp, { mode: 0o700 });
   let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
+  const notes: string[] = [];
   const cleanup = (): void => {
     removePlaceholders(placeholders.created, placeholders.parents);
     fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 2 });
   };
   try {
-    placeholders = createPlaceholders(root, spec);
-    const writable = spec.writable.map((w) => realInside(root, inWorkspace(root, w.path))).filter((p): p is string => p !== undefined);
+    const made = writablePaths(root, spec, notes);
+    placeholders = made;
+    const writable = made.paths;
+    writeGitIdentity(privateHome);
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
     const readOnly = spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined);
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
@@ -176,14 +225,14 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
-      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, cleanup };
+      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, notes, cleanup };
     }
     const profile = seatbeltProfile({
       root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside,
       network: spec.network, privateHome, privateTmp,
     });
     const { file, args } = seatbeltArgs(profile, argv);
-    return { file, args, env, cleanup };
+    return { file, args, env, notes, cleanup };
   } catch (error) {
     cleanup();
     return { refused: `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}` };

@@ -59,9 +59,9 @@ export class VscodeWorkspace implements Workspace {
     return this.#disk.scan(options);
   }
 
-  /** Empty directories a command left are removed on disk (the explorer follows the file watcher). */
-  removeEmptyDirectories(paths: string[]): Promise<void> {
-    return this.#disk.removeEmptyDirectories(paths);
+  /** What a command left outside its globs is removed on disk (the explorer follows the file watcher). */
+  removeEntries(paths: string[]): Promise<string[]> {
+    return this.#disk.removeEntries(paths);
   }
 
   #uri(path: string): vscode.Uri {

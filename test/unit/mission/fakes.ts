@@ -40,7 +40,7 @@ export class MemoryWorkspace implements Workspace {
     ];
     return { entries: entries.sort((a, b) => (a.path < b.path ? -1 : 1)), truncated: false };
   }
-  async removeEmptyDirectories(): Promise<void> {}
+  async removeEntries(): Promise<string[]> { return []; }
   async applyWrites(writes: FileWrite[], _label?: string): Promise<void> {
     for (const w of writes) {
       if (w.content === null) this.files.delete(w.path);

@@ -32,8 +32,8 @@ export class CountingWorkspace implements Workspace {
   scan(options: ScanOptions): ReturnType<Workspace['scan']> {
     return this.inner.scan(options);
   }
-  removeEmptyDirectories(paths: string[]): Promise<void> {
-    return this.inner.removeEmptyDirectories(paths);
+  removeEntries(paths: string[]): Promise<string[]> {
+    return this.inner.removeEntries(paths);
   }
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {
     this.writes++;
