@@ -160,7 +160,12 @@ describe('escape suite: beyond the list', function () {
   it('under a broad edit grant (**), protected paths stay untouched: .vscode, .git/hooks, .git/config, .husky, .devcontainer, node_modules, .env, .planexecuteignore and the engine\'s own store', async () => {
     const s = suite.scene();
     const planted = (rel: string): string => `${rel} planted by ${s.tag}\n`;
-    const targets = ['.vscode/tasks.json', '.vscode/settings.json', '.git/hooks/post-checkout', '.husky/pre-commit', '.devcontainer/devcontainer.json', 'app.code-workspace', 'node_modules/.bin/evil', '.env', '.env.local', '.planexecuteignore', '.gitmodules', `.plan-execute/${s.tag}.json`];
+    const targets = ['.vscode/tasks.json', '.vscode/settings.json', '.git/hooks/post-checkout', '.husky/pre-commit', '.devcontainer/devcontainer.json', 'app.code-workspace', 'node_modules/.bin/evil', '.env', '.env.local', '.planexecuteignore', '.gitmodules'];
+    // What the command tries to put into the engine's store. Assembled at run time — it appears nowhere in
+    // the script's text, the tool calls or the output — so only a write into the store can bring it there.
+    const tamperParts = ['store', 'tamper', s.tag.split('').reverse().join('')];
+    const tamper = tamperParts.join(' ');
+    const tamperExpr = `${JSON.stringify(tamperParts)}.join(' ')`;
     const o = await suite.run(s, {
       steps: [{
         id: 's1',
@@ -169,7 +174,8 @@ describe('escape suite: beyond the list', function () {
           [createFile('w', 'scripts/setup.js', program(
             ...targets.map((t) => write(t, planted(t))),
             write('.git/config', `\n[core]\n\thooksPath = .husky\n`, true),
-            `for (const d of fs.readdirSync('.plan-execute/missions')) { for (const f of fs.readdirSync('.plan-execute/missions/' + d)) write('.plan-execute/missions/' + d + '/' + f, ${JSON.stringify(`\n${s.tag}\n`)}, true); }`,
+            `write('.plan-execute/planted.json', ${tamperExpr});`,
+            `for (const d of fs.readdirSync('.plan-execute/missions')) { for (const f of fs.readdirSync('.plan-execute/missions/' + d)) write('.plan-execute/missions/' + d + '/' + f, '\\n' + ${tamperExpr}, true); }`,
             write('src/new.js', 'exports.fresh = true;\n'),
           ))],
           [sh('run', 'node scripts/setup.js')],
@@ -179,7 +185,7 @@ describe('escape suite: beyond the list', function () {
     const left = targets.filter((t) => existsSync(join(s.ws, t)) && readFileSync(join(s.ws, t), 'utf8').includes(s.tag));
     assertNone(left, 'no protected path holds what the command wrote', o);
     assertNone(o.inside.filter((c) => c.path === '.git/config' || c.path === '.env'), '.git/config and .env are unchanged', o);
-    const store = [...snapshot(join(s.ws, '.plan-execute'))].filter(([, e]) => e.kind === 'file' && e.content.includes(s.tag)).map(([rel]) => rel);
+    const store = [...snapshot(join(s.ws, '.plan-execute'))].filter(([, e]) => e.kind === 'file' && e.content.includes(tamper)).map(([rel]) => rel);
     assertNone(store, 'the engine\'s store holds nothing the command wrote', o);
     assert.equal(readFileSync(join(s.ws, 'src/new.js'), 'utf8'), 'exports.fresh = true;\n', `the in-scope write landed${story(o)}`);
   });
