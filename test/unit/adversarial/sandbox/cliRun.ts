@@ -6,6 +6,7 @@
  *
  * dist/cli.js is used when it is newer than every source file (after `npm run build`, as `npm test` does);
  * otherwise the CLI is bundled once per test process, so a stale build never tests old code.
+ * PE_ESCAPE_CLI names another cli.js to test.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -35,6 +36,8 @@ let bundled: Promise<string> | undefined;
  * folder, removed when the process exits: several test files share it).
  */
 export function cliPath(): Promise<string> {
+  // PE_ESCAPE_CLI runs the suite against another build (e.g. one made from main, to see what the sandbox changed).
+  if (process.env.PE_ESCAPE_CLI) return Promise.resolve(resolve(process.env.PE_ESCAPE_CLI));
   const dist = join(REPO, 'dist', 'cli.js');
   if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(REPO, 'src'))) return Promise.resolve(dist);
   bundled ??= (async () => {
