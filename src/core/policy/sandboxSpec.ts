@@ -42,6 +42,8 @@ export interface HostFacts {
   home: string | undefined;
   /** PATH entries (absolute). */
   pathEntries: string[];
+  /** XDG_RUNTIME_DIR (session bus, agent sockets), wherever it is. */
+  runtimeDir?: string;
   /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
   listDir(abs: string): string[];
 }
@@ -85,7 +87,7 @@ function granted(policy: Policy, rel: string): boolean {
 /** Where commands may not look: home directories, the workspace's siblings, runtime sockets. */
 export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
   const parent = posix.dirname(root);
-  const common = [host.home, parent === '/' ? undefined : parent];
+  const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
   const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
   const out = [...common, ...perPlatform].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
   // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
