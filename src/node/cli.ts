@@ -62,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       }
       const client = createAnthropicModelClient({ apiKey: io.env.ANTHROPIC_API_KEY, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
       const { report, plan, byRole } = await runHeadless(
-        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
+        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), client, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
         io,
       );
       io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);

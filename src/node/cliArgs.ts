@@ -2,20 +2,25 @@
  * Argument parsing for the headless CLI. Errors are values: a bad command line yields a message and the
  * usage text, never a stack trace.
  *
- *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
- *                    [--constraint TEXT]... [--json]
+ *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off]
+ *                    [--trace FILE] [--max-cost USD] [--constraint TEXT]... [--json]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  */
+import type { SandboxMode } from '../core/contracts/sandbox';
+
 export const USAGE = `usage:
-  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
-                       [--constraint TEXT]... [--json]
+  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off]
+                       [--trace FILE] [--max-cost USD] [--constraint TEXT]... [--json]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
 
+  --sandbox: commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required (default on
+  Linux and macOS): refused where there is none; prefer (default on Windows): where there is none, each
+  command asks on the terminal, whatever --approve says, and runs unconfined; off: no sandbox.
   ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. Progress goes to stderr, the report to stdout.
   Exit code 0 only if every required step succeeded.`;
 
 export type CliCommand =
-  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean }
+  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; sandbox?: SandboxMode; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean }
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   | { kind: 'help' };
 
@@ -39,7 +44,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     i++;
   }
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
-  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--trace', '--max-cost', '--constraint'] : ['--trace', '--workspace'];
+  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--sandbox', '--trace', '--max-cost', '--constraint'] : ['--trace', '--workspace'];
   for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
 
   if (sub === 'run') {
@@ -49,6 +54,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (!task) return { ok: false, message: 'run needs --task TEXT' };
     const approve = one('--approve') ?? 'ask';
     if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
+    const sandbox = one('--sandbox');
+    if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
     const maxCost = one('--max-cost');
     let maxCostUsd: number | undefined;
     if (maxCost !== undefined) {
@@ -58,7 +65,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const trace = one('--trace');
     return {
       ok: true,
-      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
     };
   }
   if (sub === 'replay') {

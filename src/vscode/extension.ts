@@ -15,7 +15,8 @@ import { createMissionStore } from './mission/missionStore';
 import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import { ApiKeyStore } from './secrets';
-import { approveMode, baseURL, isTrusted } from './settings';
+import { approveMode, baseURL, isTrusted, sandboxMode } from './settings';
+import { sandboxStatus } from './sandboxStatus';
 import { SidebarModel } from './sidebar/sidebarModel';
 import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
 import { MissionStatusBar } from './statusBar';
@@ -27,12 +28,13 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan');
-  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey });
+  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey, sandbox: () => sandboxStatus(sandboxMode()) });
   const engine = lazyEngine(async () => {
     const [{ createCoreEngine }, { windowAdapters }] = await Promise.all([import('./mission/coreEngine'), import('./mission/adapters')]);
     return createCoreEngine({
       adapters: windowAdapters,
       approveMode,
+      sandboxMode,
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/contracts/traceEvents';
 import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/contracts/plan';
+import { ConfinementSchema, SandboxModeSchema } from '../core/contracts/sandbox';
 
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);
@@ -77,8 +78,23 @@ export const MissionViewSchema = z.object({
 /** A proposed edit or command waiting for the user. */
 export const ApprovalViewSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write'), requestId: Id, stepId: Id.nullable(), why: Text, path: Text, change: z.enum(['created', 'modified', 'deleted']) }),
-  z.object({ kind: z.literal('command'), requestId: Id, stepId: Id.nullable(), why: Text, command: Text, cwd: Text }),
+  z.object({
+    kind: z.literal('command'), requestId: Id, stepId: Id.nullable(), why: Text, command: Text, cwd: Text,
+    /** How it will run: in the OS sandbox, unsandboxed (no sandbox here: never remembered as a rule), or with the sandbox off. */
+    confinement: ConfinementSchema.optional(),
+    /** Whether the step's authority grants it the network. */
+    network: z.boolean().optional(),
+  }),
 ]);
+
+/** How this window's commands run (the `planExecute.sandbox` setting and what the machine offers). */
+export const SandboxStatusViewSchema = z.object({
+  mode: SandboxModeSchema,
+  /** sandboxed: confined; unsandboxed: no sandbox here, each command asks; refused: required but none here; off: the user turned it off. */
+  state: z.enum(['sandboxed', 'unsandboxed', 'refused', 'off']),
+  /** What confines them, or why nothing does and what to do about it. */
+  detail: Text,
+});
 
 /** An auto-approve rule the user set for this mission. */
 export const ApprovalRuleSchema = z.object({
@@ -102,6 +118,8 @@ export const SidebarStateSchema = z.object({
   rules: z.array(ApprovalRuleSchema),
   /** Text to prefill the task box with (the editor selection when the command ran). */
   taskPrefill: Text.nullable(),
+  /** How commands run here (shown on the plan tree's command steps). Additive; absent = not known yet. */
+  sandbox: SandboxStatusViewSchema.optional(),
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
@@ -110,6 +128,7 @@ export type PlanVersionView = z.infer<typeof PlanVersionViewSchema>;
 export type MissionView = z.infer<typeof MissionViewSchema>;
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
+export type SandboxStatusView = z.infer<typeof SandboxStatusViewSchema>;
 export type SidebarState = z.infer<typeof SidebarStateSchema>;
 
 // ───────────────────────────── host → webview ─────────────────────────────

@@ -18,6 +18,7 @@ export function hostFacts(env: Record<string, string>): HostFacts {
     platform: process.platform,
     home,
     pathEntries: (env.PATH ?? env.Path ?? '').split(nodePath.delimiter).filter((e) => nodePath.isAbsolute(e)),
+    ...(env.XDG_RUNTIME_DIR && nodePath.isAbsolute(env.XDG_RUNTIME_DIR) ? { runtimeDir: env.XDG_RUNTIME_DIR } : {}),
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);

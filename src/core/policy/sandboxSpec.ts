@@ -18,11 +18,20 @@
  */
 import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
-import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
+import type { SandboxEntry, SandboxMode, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf } from './writeScope';
+
+/**
+ * The default `sandbox` setting where the user set none: `required` where an OS sandbox can exist (Linux
+ * with bubblewrap, macOS), so a missing one is a clear refusal saying what to install rather than a silent
+ * downgrade; `prefer` where none can (Windows), so commands still run, each asking first.
+ */
+export function defaultSandboxMode(platform: NodeJS.Platform): SandboxMode {
+  return platform === 'linux' || platform === 'darwin' ? 'required' : 'prefer';
+}
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 export const MAX_OVERLAYS = 256;
@@ -33,6 +42,8 @@ export interface HostFacts {
   home: string | undefined;
   /** PATH entries (absolute). */
   pathEntries: string[];
+  /** XDG_RUNTIME_DIR (session bus, agent sockets), wherever it is. */
+  runtimeDir?: string;
   /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
   listDir(abs: string): string[];
 }
@@ -76,7 +87,7 @@ function granted(policy: Policy, rel: string): boolean {
 /** Where commands may not look: home directories, the workspace's siblings, runtime sockets. */
 export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
   const parent = posix.dirname(root);
-  const common = [host.home, parent === '/' ? undefined : parent];
+  const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
   const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
   const out = [...common, ...perPlatform].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
   // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).

@@ -13,7 +13,8 @@
  *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
  *   toolchains shown again read-only; the workspace read-only; its writable paths; read-only paths inside
- *   them; hidden workspace entries last.
+ *   them; hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then: mounts
+ *   that land inside one need to create their mount points first).
  * `--die-with-parent` and the pid namespace make sure nothing the command starts outlives it;
  * `--new-session` keeps it from pushing keystrokes into our terminal (TIOCSTI).
  */
@@ -37,8 +38,15 @@ export interface BwrapMounts {
   cwd: string;
 }
 
-function hide(entry: { path: string; kind: 'file' | 'directory' }): string[] {
-  return entry.kind === 'directory' ? ['--tmpfs', entry.path, '--remount-ro', entry.path] : ['--ro-bind', '/dev/null', entry.path];
+/**
+ * Hides one entry: a file under /dev/null, a folder under an empty tmpfs. The tmpfs is made read-only
+ * only at the very end (`remounts`): mounts that land inside it later (the workspace when its parent is
+ * hidden, a toolchain under a hidden folder) need to create their mount points first.
+ */
+function hide(entry: { path: string; kind: 'file' | 'directory' }, remounts: string[]): string[] {
+  if (entry.kind === 'file') return ['--ro-bind', '/dev/null', entry.path];
+  remounts.push(entry.path);
+  return ['--tmpfs', entry.path];
 }
 
 const depth = (p: string): number => p.split('/').length;
@@ -59,21 +67,26 @@ export function bwrapOptions(m: BwrapMounts): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
   ];
+  const remounts: string[] = [];
   const inVisible = (p: string): boolean => m.visibleOutside.some((v) => p.startsWith(`${v}/`));
-  for (const entry of shallowFirst(m.hiddenOutside)) {
-    if (m.home && entry.path === m.home.at) continue; // the home is replaced by the private one below
-    if (!inVisible(entry.path)) args.push(...hide(entry));
-  }
-  args.push('--bind', m.tmp, '/tmp');
-  if (m.home) args.push('--bind', m.home.from, m.home.at);
+  // Hidden areas and the private /tmp and home, shallowest first: /home is hidden before the private home
+  // lands in it, and the private /tmp before a hidden folder inside it (the workspace's parent).
+  const areas: { path: string; args: () => string[] }[] = [
+    ...m.hiddenOutside.filter((e) => !(m.home && e.path === m.home.at) && !inVisible(e.path)).map((e) => ({ path: e.path, args: () => hide(e, remounts) })),
+    { path: '/tmp', args: () => ['--bind', m.tmp, '/tmp'] },
+    ...(m.home ? [{ path: m.home.at, args: () => ['--bind', m.home!.from, m.home!.at] }] : []),
+  ];
+  for (const area of shallowFirst(areas)) args.push(...area.args());
   for (const dir of shallowFirst(m.visibleOutside)) args.push('--ro-bind', dir, dir);
   // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
-  for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry));
+  for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
   if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
   for (const w of shallowFirst(m.writable)) args.push('--bind', w, w);
   for (const r of shallowFirst(m.readOnly)) args.push('--ro-bind', r, r);
-  for (const h of shallowFirst(m.hidden)) args.push(...hide(h));
+  for (const h of shallowFirst(m.hidden)) args.push(...hide(h, remounts));
+  // Deepest first: a read-only parent would not let its child be remounted.
+  for (const dir of [...remounts].sort((a, b) => depth(b) - depth(a))) args.push('--remount-ro', dir);
   args.push('--chdir', m.cwd);
   return args;
 }

@@ -6,6 +6,7 @@
 import { createAnthropicModelClient } from '../../core/model/anthropicClient';
 import { resumeMission, startMission, type MissionHandle } from '../../core/mission/start';
 import type { ApproveMode } from '../../core/mission/options';
+import type { SandboxMode } from '../../core/contracts/sandbox';
 import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
@@ -20,6 +21,8 @@ export interface EngineHost {
   /** This window's Workspace and Terminal adapters for a workspace root. */
   adapters(root: string): Promise<{ workspace: Workspace; terminal: Terminal }>;
   approveMode(): ApproveMode;
+  /** planExecute.sandbox (the platform default when unset). */
+  sandboxMode(): SandboxMode;
   /** Asked on resume when steps were running at the interruption: re-run them? */
   consentToRerun(stepIds: string[]): Promise<boolean>;
 }
@@ -45,6 +48,8 @@ function toRun(handle: MissionHandle): MissionRun {
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
+  const sandbox = host.sandboxMode();
+  const support = await terminal.confinement();
   const roles = createRoles({ client: createAnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) }) });
   return {
     workspace,
@@ -60,6 +65,9 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     approve: host.approveMode(),
     // Commands never see the extension host's secrets (the API key included).
     env: scrubEnv(process.env),
+    toolSettings: { sandbox },
+    // Confined command steps with disjoint write scopes may run side by side.
+    commandsConfined: sandbox !== 'off' && support.available,
   };
 }
 

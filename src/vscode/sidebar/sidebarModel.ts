@@ -3,7 +3,7 @@
  * into one snapshot per tick (a burst of trace events makes one post); a step's status change alone goes
  * out at once as a small `didChangeStepStatus`.
  */
-import type { MissionView, SidebarState, ToWebview } from '../../webview/protocol';
+import type { MissionView, SandboxStatusView, SidebarState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 
 export interface SidebarSink {
@@ -13,6 +13,8 @@ export interface SidebarSink {
 export interface SidebarInputs {
   trusted(): boolean;
   hasApiKey(): boolean;
+  /** How commands run here (cheap after the first call: the sandbox probe is cached). */
+  sandbox?(): SandboxStatusView;
 }
 
 export class SidebarModel {
@@ -84,6 +86,7 @@ export class SidebarModel {
       planAwaitingApproval: approver.pendingPlan()?.plan.version ?? null,
       rules: approver.listRules(),
       taskPrefill: this.taskPrefill,
+      ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
     };
   }
 

@@ -39,6 +39,18 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
       : h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', {}, a.command));
   const details =
     a.kind === 'command' ? h('div', { className: 'muted' }, `in ${a.cwd}`) : null;
+  const unsandboxed = a.kind === 'command' && a.confinement === 'unsandboxed';
+  const confinement =
+    a.kind === 'command' && a.confinement
+      ? h(
+          'div',
+          { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
+          a.confinement === 'sandboxed'
+            ? h('span', { className: 'badge badge-sandboxed', attrs: { title: 'Runs in the OS sandbox, cut to the step\'s authority' } }, icon('shield'), ' sandboxed')
+            : h('span', { className: 'badge badge-unsandboxed', attrs: { title: a.confinement === 'unsandboxed' ? 'There is no OS sandbox here: this command can do anything you can' : 'The sandbox is off (planExecute.sandbox)' } }, icon('warning'), a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
+          h('span', { className: a.network ? 'badge badge-network' : 'badge', attrs: { title: a.network ? 'The step may use the network' : 'No network beyond loopback' } }, icon(a.network ? 'globe' : 'circle-slash'), a.network ? ' network' : ' no network'),
+        )
+      : null;
   const actions =
     a.kind === 'write'
       ? [
@@ -55,11 +67,13 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     { className: `card card-${a.kind}`, attrs: { 'data-request-id': a.requestId, 'data-testid': `approval-${a.kind}`, role: 'group', 'aria-label': `Approval needed for step ${a.stepId ?? ''}` } },
     heading,
     details,
+    confinement,
     a.stepId ? h('div', { className: 'muted' }, `step ${a.stepId}`) : null,
     a.why ? h('div', { className: 'why' }, a.why) : null,
     reasonBox(ctx, a.requestId),
     h('div', { className: 'row' }, ...actions),
-    remember,
+    // An unsandboxed run is never remembered as a rule: it asks every time.
+    unsandboxed ? null : remember,
   );
 }
 

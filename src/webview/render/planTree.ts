@@ -5,7 +5,7 @@
  */
 import { h, icon, type Child } from '../dom';
 import type { RenderContext } from '../context';
-import type { StepView } from '../protocol';
+import type { SandboxStatusView, StepView } from '../protocol';
 import { paintStatus } from './statusIcons';
 
 const FIRST_BATCH = 60;
@@ -17,13 +17,28 @@ function leaf(label: string, text: string): HTMLElement {
   return h('vscode-tree-item', { attrs: { title: `${label}: ${text}` } }, h('span', { className: 'leaf-label' }, `${label}: `), text || '—');
 }
 
-function authorityBadges(step: StepView): Child[] {
+/** Per command step: whether its commands run in the OS sandbox here. */
+const SANDBOX_BADGE: Record<SandboxStatusView['state'], { icon: string; text: string; className: string }> = {
+  sandboxed: { icon: 'shield', text: 'sandboxed', className: 'badge badge-sandboxed' },
+  unsandboxed: { icon: 'warning', text: 'unsandboxed', className: 'badge badge-unsandboxed' },
+  refused: { icon: 'error', text: 'no sandbox', className: 'badge badge-unsandboxed' },
+  off: { icon: 'warning', text: 'sandbox off', className: 'badge badge-unsandboxed' },
+};
+
+function authorityBadges(step: StepView, sandbox: SandboxStatusView | undefined): Child[] {
   const badges: Child[] = [];
   if (step.authority.edit.length > 0) {
     badges.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
   }
   if (step.authority.commands.length > 0) {
     badges.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
+    if (sandbox) {
+      const b = SANDBOX_BADGE[sandbox.state];
+      badges.push(h('span', { className: b.className, attrs: { title: sandbox.detail, 'data-testid': 'sandbox-badge' } }, icon(b.icon), ` ${b.text}`));
+    }
+  }
+  if (step.authority.network) {
+    badges.push(h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe'), ' network'));
   }
   return badges;
 }
@@ -53,7 +68,7 @@ export function stepLeaves(step: StepView): HTMLElement[] {
   ];
 }
 
-export function stepItem(step: StepView, selected: boolean): HTMLElement {
+export function stepItem(step: StepView, selected: boolean, sandbox?: SandboxStatusView): HTMLElement {
   const meta = `${step.required ? 'required' : 'optional'} · ${step.risk} risk · ${step.effort}`;
   const item = h(
     'vscode-tree-item',
@@ -72,7 +87,7 @@ export function stepItem(step: StepView, selected: boolean): HTMLElement {
     statusGlyph(step, 'icon-branch-opened'),
     h('span', { className: 'step-label' }, h('span', { className: 'step-id' }, step.id), ' ', h('span', { className: 'step-title' }, step.title)),
     h('span', { attrs: { slot: 'description' } }, meta),
-    h('span', { attrs: { slot: 'decoration' }, className: 'decorations' }, ...authorityBadges(step)),
+    h('span', { attrs: { slot: 'decoration' }, className: 'decorations' }, ...authorityBadges(step, sandbox)),
   );
   return item;
 }
@@ -100,14 +115,14 @@ export function renderPlanTree(ctx: RenderContext): HTMLElement | null {
         },
       },
     },
-    ...mission.steps.slice(0, FIRST_BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)),
+    ...mission.steps.slice(0, FIRST_BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId, ctx.state.sandbox)),
   );
   // Big plans: the first screenful renders at once, the rest in frame-sized batches, so the sidebar
   // is interactive immediately. A newer render detaches this tree, which stops the batches.
   let next = FIRST_BATCH;
   const appendBatch = (): void => {
     if (next >= mission.steps.length || (next > FIRST_BATCH && !tree.isConnected)) return;
-    tree.append(...mission.steps.slice(next, next + BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId)));
+    tree.append(...mission.steps.slice(next, next + BATCH).map((s) => stepItem(s, s.id === ctx.ui.selectedStepId, ctx.state.sandbox)));
     next += BATCH;
     afterPaint(appendBatch);
   };

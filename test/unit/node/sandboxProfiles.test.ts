@@ -54,7 +54,10 @@ describe('bubblewrap arguments (Linux)', () => {
     const env = args.indexOf('/home/ada/app/.env');
     assert.deepEqual(args.slice(env - 2, env + 1), ['--ro-bind', '/dev/null', '/home/ada/app/.env']);
     const store = args.indexOf('/home/ada/app/.plan-execute');
-    assert.deepEqual(args.slice(store - 1, store + 3), ['--tmpfs', '/home/ada/app/.plan-execute', '--remount-ro', '/home/ada/app/.plan-execute']);
+    assert.deepEqual(args.slice(store - 1, store + 1), ['--tmpfs', '/home/ada/app/.plan-execute']);
+    const remounts = args.flatMap((a, i) => (a === '--remount-ro' ? [args[i + 1]] : []));
+    assert.deepEqual(remounts, ['/home/ada/app/.plan-execute', '/home', '/run'], 'read-only at the end, deepest first');
+    assert.ok(args.indexOf('--remount-ro') > at(args, '--ro-bind', '/home/ada/app'), 'after every mount that lands inside a hidden folder');
   });
 
   it('shows the resolver configuration only with the network, and ends with the untouched argv', () => {

@@ -174,6 +174,32 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.equal(fs.readFileSync(path.join(root, 'docs', 'new.md'), 'utf8'), 'made inside');
   });
 
+  it('works for a workspace outside /tmp and the home, with a toolchain in a hidden neighbour folder on PATH', async () => {
+    // e.g. /srv/app or /work/app: the workspace's parent is hidden, and mounts land inside that hidden folder.
+    const results = path.join(__dirname, '..', '..', '..', 'test-results');
+    fs.mkdirSync(results, { recursive: true });
+    const outer = fs.realpathSync(fs.mkdtempSync(path.join(results, 'pe-sbx-')));
+    try {
+      const ws = path.join(outer, 'app');
+      const bin = path.join(outer, 'tools', 'bin');
+      fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+      fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
+      const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+      const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
+      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, ['src']), limit: 1000 });
+      const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+      assert.ok(built.ok);
+      const r = await terminal.run({ command: 'mytool', argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`], cwd: ws, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+      assert.match(r.output, /tool-ran/, r.output);
+      assert.equal(fs.readFileSync(path.join(ws, 'src', 'ok.txt'), 'utf8'), 'x\n');
+      assert.doesNotMatch(r.output, /canary-neighbour/, 'the toolchain is shown again, not the rest of the neighbouring folders');
+    } finally {
+      fs.rmSync(outer, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to run a sandboxed request when there is no sandbox, instead of running it unconfined', async () => {
     const spec = await specFor({ edit: ['src/**'] });
     const saved = process.env.PLAN_EXECUTE_BWRAP;

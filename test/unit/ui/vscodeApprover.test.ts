@@ -63,4 +63,15 @@ describe('VS Code approver (sidebar cards and rules)', () => {
     void approver.request(plan('p1'), new AbortController().signal);
     assert.equal(approver.pendingPlan()?.id, 'p1');
   });
+
+  it('never approves an unsandboxed command by approval mode or rule, and never remembers it', async () => {
+    const approver = new VsCodeApprover(() => undefined, () => true, () => true);
+    const unsandboxed: ApprovalRequest = { ...base, id: 'u1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/w', confinement: 'unsandboxed', network: false };
+    approver.addRule('command', 'npm test');
+    const pending = approver.request(unsandboxed, new AbortController().signal);
+    assert.deepEqual(approver.views().map((v) => v.kind === 'command' && v.confinement), ['unsandboxed'], 'it waits as a card');
+    assert.ok(approver.approve('u1', true));
+    assert.deepEqual(await pending, { decision: 'approved', by: 'user' });
+    assert.deepEqual(approver.listRules().map((r) => r.pattern), ['npm test'], 'no new rule was added');
+  });
 });
