@@ -6,7 +6,7 @@
  * edit grant, shared temporary folders, root's capabilities inside the sandbox, and a flood of output.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFile, seen, sh } from './sandbox/cliRun';
 import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
@@ -305,5 +305,31 @@ describe('escape suite: beyond the list', function () {
     });
     assert.ok(o.mission.report, `the CLI finished with a report (no hang, no crash)${story(o)}`);
     assertNone(outsideScope(o, ['src/*.js', 'scripts/odd.js']), 'what the command left outside the globs was rolled back', o);
+  });
+
+  it('a hard link the workspace already has (README.md and src/notes.md, as a tarball can ship) does not carry a write in scope to a file outside it', async () => {
+    const s = suite.scene((sc) => linkSync(join(sc.ws, 'README.md'), join(sc.ws, 'src/notes.md')));
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['node scripts/notes.js'] },
+        turns: [[createFile('w', 'scripts/notes.js', program(write('src/notes.md', '# pwned through an old hard link\n', true)))], [sh('run', 'node scripts/notes.js')]],
+      }],
+    });
+    assertNone(outsideScope(o, ['src/**', 'scripts/**']), 'README.md did not change', o);
+  });
+
+  it('an entry buried past PATH_MAX does not hide a leftover outside the globs from the rollback', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/*.js', 'scripts/deep.js'], commands: ['node scripts/deep.js'] },
+        turns: [[createFile('w', 'scripts/deep.js', program(
+          "const start = process.cwd(); process.chdir('src'); for (let i = 0; i < 600; i++) { fs.mkdirSync('deep-dir', { recursive: true }); process.chdir('deep-dir'); } fs.writeFileSync('payload.txt', 'left behind'); process.chdir(start); say('deep', 'ok');",
+        ))], [sh('run', 'node scripts/deep.js')]],
+      }],
+    });
+    assertNone(outsideScope(o, ['src/*.js', 'scripts/deep.js']).filter((c) => c.path === 'src/deep-dir'), 'the buried tree (src/deep-dir) was rolled back', o);
   });
 });

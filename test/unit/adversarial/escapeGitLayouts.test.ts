@@ -133,4 +133,29 @@ describe('escape suite: git layouts', function () {
     assert.equal(existsSync(marker), false, `the user's git status ran a command the step planted${story(o)}`);
     assert.equal(readFileSync(join(s.ws, '.git'), 'utf8').trim(), `gitdir: ${gitdir}`, `the .git file is unchanged${story(o)}`);
   });
+
+  it('a nested repository a command plants in its scope does not run code when the user (or VS Code, which opens nested repositories) runs git status in it', async () => {
+    const s = suite.scene();
+    const marker = join(s.root, 'nested-fsmonitor-ran');
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['node scripts/x.js'] },
+        turns: [
+          [createFile('w', 'scripts/x.js', program(
+            plantCommonDir('src/lib/.git', marker),
+            write('src/lib/.git/HEAD', 'ref: refs/heads/main\n'),
+            write('src/lib/index.js', 'exports.lib = 1;\n'),
+          ))],
+          [sh('x', 'node scripts/x.js')],
+        ],
+      }],
+    });
+    try {
+      execFileSync('git', ['status', '--porcelain'], { cwd: join(s.ws, 'src/lib'), stdio: 'ignore', timeout: 20_000, env: { PATH: process.env.PATH ?? '', HOME: s.home } });
+    } catch {
+      // no repository there is the good outcome
+    }
+    assert.equal(existsSync(marker), false, `git status in the nested repository ran a command the step planted${story(o)}`);
+  });
 });

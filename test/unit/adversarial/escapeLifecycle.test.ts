@@ -1,15 +1,16 @@
 /**
  * Escape suite, across commands, steps and missions: Ctrl-C while a command runs (the rollback still
  * happens), command steps side by side whose globs share a folder (neither rolls back the other's work),
- * an earlier mission's store (what one step was allowed to read is not readable by a later one), and a
- * TMPDIR that names a host folder.
+ * an earlier mission's store (what one step was allowed to read is not readable by a later one), a
+ * TMPDIR that names a host folder, and a replay of a recorded mission (its commands run for real, again).
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
+import { createFile, replayCli, seen, sh } from './sandbox/cliRun';
+import { assertNone, brief, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
 import { program, read, write } from './sandbox/payloads';
+import { changes, snapshot } from './sandbox/scene';
 
 const sleepThenWrite = (rel: string, text: string, ms: number): string => `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(rel)}, ${JSON.stringify(text)}), ${ms});\n`;
 
@@ -81,5 +82,26 @@ describe('escape suite: across commands, steps and missions', function () {
     assert.equal(readFileSync(join(s.ws, 'src/math.js'), 'utf8'), 'exports.add = (a, b) => a + b; // formatted\n', `the file was replaced${story(o)}`);
     assertNone(outsideScope(o, ['src/math.js']), 'no temporary file is left', o);
     assert.deepEqual(o.mission.report?.succeeded, ['s1'], story(o));
+  });
+
+  it('a replay of the recorded mission runs its commands confined too', async () => {
+    const s = suite.scene((sc) => cpSync(sc.ws, join(sc.root, 'replay-ws'), { recursive: true, verbatimSymlinks: true }));
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**', 'src/**'], commands: ['node scripts/build.js'] },
+        turns: [
+          [createFile('w', 'scripts/build.js', program(write(join(s.home, '.bashrc'), '\n# replayed\n', true), write(join(s.neighbour, 'victim.txt'), 'replayed\n'), write('src/generated.js', 'exports.generated = true;\n')))],
+          [sh('run', 'node scripts/build.js')],
+        ],
+      }],
+    });
+    assertNone(o.outside.filter((c) => !c.path.startsWith('replay-ws')), 'the live mission changed nothing outside the workspace', o);
+    const skip = (rel: string): boolean => rel === s.wsRel || rel === 'replay-ws' || rel === 'trace.jsonl';
+    const before = snapshot(s.root, skip);
+    const replay = await replayCli(s, join(s.root, 'trace.jsonl'), join(s.root, 'replay-ws'));
+    const after = changes(before, snapshot(s.root, skip));
+    assert.ok(existsSync(join(s.root, 'replay-ws/src/generated.js')), `the replay ran the command (exit ${replay.code}): ${replay.stderr.slice(-1500)}`);
+    assert.deepEqual(brief(after), [], `the replay changed nothing outside its workspace\n${replay.stderr.slice(-1500)}`);
   });
 });

@@ -50,6 +50,7 @@ describe('escape suite: --sandbox modes', function () {
     let machine: Pick<CliMissionOptions, 'path' | 'env'> = {};
     const s = suite.scene((sc) => {
       machine = withoutSandbox(sc, broken);
+      writeFileSync(join(sc.ws, 'scripts/check.js'), "require('fs').writeFileSync('src/checked.txt', 'checked');\n");
     });
     return [s, machine];
   };
@@ -80,6 +81,19 @@ describe('escape suite: --sandbox modes', function () {
     assert.match(o.mission.stderr, /sandbox/i, `the CLI asked about running without a sandbox${story(o)}`);
     assert.equal(ran(s), false, `the command did not run${story(o)}`);
     assertNone(o.outside, 'nothing outside the workspace changed', o);
+  });
+
+  it('prefer, with no sandbox available: an evidence check\'s command asks too', async () => {
+    const [s, machine] = sceneWithoutSandbox();
+    const o = await suite.run(s, {
+      ...machine,
+      args: ['--sandbox', 'prefer'],
+      stdin: 'n\n',
+      steps: [{ id: 's1', authority: { edit: ['src/**'], commands: ['node scripts/check.js'] }, turns: [[createFile('w', 'src/ok.js', 'exports.ok = 1;\n')]], evidence: [{ kind: 'command', command: 'node scripts/check.js', expectExitCode: 0 }] }],
+    });
+    assert.ok(existsSync(join(s.ws, 'src/ok.js')), `the step got as far as its evidence${story(o)}`);
+    assert.equal(existsSync(join(s.ws, 'src/checked.txt')), false, `the evidence command did not run unconfined without a yes${story(o)}`);
+    assert.match(o.mission.stderr, /sandbox/i, `the CLI asked${story(o)}`);
   });
 
   it('prefer, with no sandbox available: a "yes" runs it, marked unsandboxed in the CLI output and the trace', async () => {

@@ -129,6 +129,51 @@ export function planFor(steps: StepScript[]): Record<string, unknown> {
   };
 }
 
+export interface CliExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI (node + args) in its own process group; kills the group at the deadline. */
+function spawnCli(args: string[], env: Record<string, string>, o: Pick<CliMissionOptions, 'stdin' | 'timeoutMs' | 'interruptWhen'>): Promise<CliExit> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(o.stdin ?? '');
+    const timer = setTimeout(() => {
+      err += '\n[escape suite: the CLI timed out and was killed]\n';
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, o.timeoutMs ?? 60_000);
+    const poll = o.interruptWhen
+      ? setInterval(() => {
+          if (!o.interruptWhen?.()) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 50)
+      : undefined;
+    child.on('close', (c) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      done({ code: c, stdout: out, stderr: err });
+    });
+  });
+}
+
+/** `cli replay --trace TRACE --workspace WS` in the scene's environment (no model: answers come from the trace). */
+export async function replayCli(scene: Scene, trace: string, workspace: string): Promise<CliExit> {
+  const env = { PATH: process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8' };
+  return spawnCli([await cliPath(), 'replay', '--trace', trace, '--workspace', workspace], env, {});
+}
+
 export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise<CliMission> {
   const scenario: ScenarioInput = {
     name: 'escape',
@@ -143,35 +188,7 @@ export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise
     const trace = join(scene.root, 'trace.jsonl');
     const args = [cli, 'run', '--workspace', scene.ws, '--task', 'escape suite task', '--approve', 'all', '--json', '--trace', trace, ...(o.args ?? [])];
     const env = { PATH: o.path ?? process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8', ANTHROPIC_API_KEY: scene.canaries.apiKey, ANTHROPIC_BASE_URL: server.url, ...o.env };
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(o.stdin ?? '');
-      const timer = setTimeout(() => {
-        err += '\n[escape suite: the CLI timed out and was killed]\n';
-        try {
-          process.kill(-(child.pid ?? 0), 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }, o.timeoutMs ?? 60_000);
-      const poll = o.interruptWhen
-        ? setInterval(() => {
-            if (!o.interruptWhen?.()) return;
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }, 50)
-        : undefined;
-      child.on('close', (c) => {
-        clearTimeout(timer);
-        clearInterval(poll);
-        done({ code: c, stdout: out, stderr: err });
-      });
-    });
+    const { code, stdout, stderr } = await spawnCli(args, env, o);
     const traceText = existsSync(trace) ? readFileSync(trace, 'utf8') : '';
     const events = traceText.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as CliMission['events'][number]);
     let report: CliMission['report'];

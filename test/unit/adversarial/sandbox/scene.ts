@@ -18,7 +18,7 @@
  * PE_ESCAPE_BASE moves it.
  * The API key canary is put into the CLI's own environment by the runner.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -129,6 +129,8 @@ export function createWorld(): World {
       return { root, home, ws, wsRel, neighbour, run, canaries, tag: `pe-redteam-${process.pid}-${n}-${randomBytes(3).toString('hex')}` };
     },
     dispose(): void {
+      // rm(1) walks with openat, so it also removes trees deeper than PATH_MAX (rmSync cannot).
+      spawnSync('rm', ['-rf', base], { stdio: 'ignore' });
       rmSync(base, { recursive: true, force: true });
     },
   };
@@ -153,7 +155,13 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
     for (const name of names) {
       const r = rel ? `${rel}/${name}` : name;
       if (skip(r)) continue;
-      const st = lstatSync(join(dir, r));
+      let st: ReturnType<typeof lstatSync>;
+      try {
+        st = lstatSync(join(dir, r));
+      } catch {
+        out.set(r, { kind: 'special' }); // past PATH_MAX, or gone: there, but not comparable
+        continue;
+      }
       if (st.isSymbolicLink()) out.set(r, { kind: 'link', target: readlinkSync(join(dir, r)) });
       else if (st.isDirectory()) {
         out.set(r, { kind: 'dir' });
