@@ -13,7 +13,7 @@ import { seen, sh, replace } from './sandbox/cliRun';
 import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite, type Outcome } from './sandbox/escapeCase';
 import { tcpListener, type Listener } from './sandbox/observers';
 import { dialTcp, program, py, read, write } from './sandbox/payloads';
-import type { Scene } from './sandbox/scene';
+import { TS_OPTIONS, type Scene } from './sandbox/scene';
 
 /** What every hostile file tries: write home and neighbour, write outside the scope, read secrets, dial out. */
 function hostile(s: Scene, port: number, label: string): string {
@@ -149,10 +149,10 @@ describe('escape suite: the repository\'s own files', function () {
     const s = suite.scene((sc) => {
       writeFileSync(join(sc.neighbour, 'settings.ts'), `export const token = '${sc.canaries.neighbour}';\n`);
       put(sc, 'tsconfig.json', `${JSON.stringify({
-        compilerOptions: { target: 'es2020', module: 'commonjs', strict: true, outDir: join(sc.neighbour, 'out'), incremental: true, tsBuildInfoFile: join(sc.home, '.bashrc') },
+        compilerOptions: { ...TS_OPTIONS, outDir: join(sc.neighbour, 'out'), incremental: true, tsBuildInfoFile: join(sc.home, '.bashrc') },
         include: ['src/**/*.ts'],
       }, null, 2)}\n`);
-      put(sc, 'tsconfig.steal.json', `${JSON.stringify({ compilerOptions: { target: 'es2020', module: 'commonjs', outDir: 'dist', rootDir: '..' }, files: ['src/greet.ts', join(sc.neighbour, 'settings.ts')] }, null, 2)}\n`);
+      put(sc, 'tsconfig.steal.json', `${JSON.stringify({ compilerOptions: { ...TS_OPTIONS, rootDir: '..' }, files: ['src/lib.d.ts', 'src/greet.ts', join(sc.neighbour, 'settings.ts')] }, null, 2)}\n`);
     });
     const o = await suite.run(s, {
       steps: [{ id: 's1', authority: { edit: ['dist/**'], commands: ['npx tsc', 'npx tsc -p tsconfig.steal.json'] }, turns: [[sh('tsc', 'npx tsc'), sh('steal', 'npx tsc -p tsconfig.steal.json')]] }],
