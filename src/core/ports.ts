@@ -45,6 +45,8 @@ export interface ScanOptions {
   prune(path: string): boolean;
   /** The scan stops after this many entries and says so. */
   limit: number;
+  /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
+  under?: readonly string[];
 }
 
 /** One write in an all-or-nothing batch. `content: null` deletes the file. */

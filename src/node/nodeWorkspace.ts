@@ -120,7 +120,37 @@ export class NodeWorkspace implements Workspace {
    */
   async scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }> {
     const entries: ScanEntry[] = [];
-    const pending: string[] = [''];
+    const pending: string[] = [];
+    const entry = (rel: string): ScanEntry | undefined => {
+      let s: fsSync.BigIntStats;
+      try {
+        s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
+      } catch {
+        return undefined;
+      }
+      const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+      let target: string | undefined;
+      if (kind === 'symlink') {
+        try {
+          target = fsSync.readlinkSync(nodePath.join(this.root, rel));
+        } catch {
+          target = undefined;
+        }
+      }
+      return { path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, ...(target !== undefined ? { target } : {}) };
+    };
+    for (const start of options.under ?? ['']) {
+      if (start === '' || start === '.') {
+        pending.push('');
+        continue;
+      }
+      // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
+      if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
+      const e = entry(start);
+      if (!e) continue;
+      entries.push(e);
+      if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
+    }
     while (pending.length > 0) {
       const dir = pending.pop() as string;
       let names: fsSync.Dirent[];
@@ -134,23 +164,10 @@ export class NodeWorkspace implements Workspace {
       for (const d of names) {
         if (entries.length >= options.limit) return { entries, truncated: true };
         const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-        let s: fsSync.BigIntStats;
-        try {
-          s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
-        } catch {
-          continue;
-        }
-        const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-        let target: string | undefined;
-        if (kind === 'symlink') {
-          try {
-            target = fsSync.readlinkSync(nodePath.join(this.root, rel));
-          } catch {
-            target = undefined;
-          }
-        }
-        entries.push({ path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, ...(target !== undefined ? { target } : {}) });
-        if (kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
+        const e = entry(rel);
+        if (!e) continue;
+        entries.push(e);
+        if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
       }
       pending.push(...subdirs.reverse());
     }

@@ -74,21 +74,29 @@ function linkStaysInside(root: string, rel: string, target: string | undefined):
 }
 
 /**
- * One per step (its tools): remembers content hashes by scan signature, so the files a step's earlier
- * commands already stored are not read again.
+ * Content hashes by path and scan signature, per blob store and workspace root: a file a step's earlier
+ * command — or an earlier step — already put in the store is not read again while its signature holds.
  */
+const hashCaches = new WeakMap<Store, Map<string, Map<string, { signature: string; hash: string }>>>();
+
 export class CommandEffects {
-  readonly #hashes = new Map<string, { signature: string; hash: string }>();
+  readonly #hashes: Map<string, { signature: string; hash: string }>;
 
   constructor(
     private readonly workspace: Workspace,
     private readonly store: Store,
     private readonly policy: Policy,
-  ) {}
+  ) {
+    const byRoot = hashCaches.get(store) ?? new Map<string, Map<string, { signature: string; hash: string }>>();
+    hashCaches.set(store, byRoot);
+    const cache = byRoot.get(workspace.root) ?? new Map<string, { signature: string; hash: string }>();
+    byRoot.set(workspace.root, cache);
+    this.#hashes = cache;
+  }
 
-  /** One scan of the workspace (the sandbox spec and the snapshot share it). */
-  async scan(prune: (rel: string) => boolean): Promise<Scanned> {
-    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT });
+  /** One scan of the workspace (the sandbox spec and the snapshot share it), or of the write scope only. */
+  async scan(prune: (rel: string) => boolean, under?: readonly string[]): Promise<Scanned> {
+    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
     if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
     return { ok: true, entries };
   }
@@ -134,7 +142,8 @@ export class CommandEffects {
     const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
     // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged too.
     const prune = (rel: string): boolean => snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel));
-    const scanned = await this.scan(prune);
+    // Only the write scope can have changed (the rest was read-only to the command).
+    const scanned = await this.scan(prune, snapshot.scope.includes('') ? undefined : snapshot.scope);
     if (!scanned.ok) {
       result.unrestored.push(`(the workspace could not be compared after the command: ${scanned.reason})`);
       return result;
