@@ -46,6 +46,31 @@ export interface HostFacts {
   runtimeDir?: string;
   /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
   listDir(abs: string): string[];
+  /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
+  readText?(abs: string): string | undefined;
+}
+
+/** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
+export interface LinkedGit {
+  gitDir: string;
+  commonDir: string;
+}
+
+/**
+ * The repository behind a worktree's `.git` file (`gitdir: …`), trusted only when it points back: the
+ * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
+ * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
+ */
+export function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
+  if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
+  if (!pointer) return undefined;
+  const gitDir = posix.resolve(root, pointer);
+  if (host.readText(posix.join(gitDir, 'gitdir'))?.trim() !== posix.join(root, '.git')) return undefined;
+  const common = host.readText(posix.join(gitDir, 'commondir'))?.trim();
+  const commonDir = common ? posix.resolve(gitDir, common) : gitDir;
+  if (commonDir !== gitDir && posix.dirname(gitDir) !== posix.join(commonDir, 'worktrees')) return undefined;
+  return { gitDir, commonDir };
 }
 
 export interface SandboxSpecInput {
@@ -247,6 +272,9 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
+  // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
+  const linked = linkedGitOf(policy.root, input.entries, host);
+  const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
   const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
   return {
     ok: true,
@@ -256,7 +284,11 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       readOnly: readOnly.sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],
-      visibleOutside: tools.visible,
+      visibleOutside: [...tools.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
+      writableOutside: linked && linkedWritable
+        ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
+        : [],
+      readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
       network: policy.authority.network,
       env: sandboxEnv(input.env),
     },
