@@ -4,6 +4,7 @@
  * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
  * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
  */
+import { describeTrigger } from './triggerWords';
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
@@ -22,7 +23,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
   };
   const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
-  await run.setPhase('replanning', `${trigger.kind}${trigger.stepId ? ` on ${trigger.stepId}` : ''}: ${trigger.message}`);
+  await run.setPhase('replanning', `${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`);
   let feedback = '';
   // Read-only lookups, so the replanner can fetch raw results (of the failed step too) by tool-call id.
   const tools = replannerLookups(run);
@@ -66,7 +67,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       return false;
     }
     const version = run.history.nextVersion;
-    const reason = `replan (${mode === 'step' ? 'step-level' : 'rest of mission'}) after ${trigger.kind}${trigger.stepId ? ` of ${trigger.stepId}` : ''}: ${trigger.message}`;
+    const reason = `replan (${mode === 'step' ? 'step-level' : 'rest of mission'}) after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
     const check = checkReplan({
       current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
       validate: { maxSteps: run.options.maxPlanSteps, verifierCommands: run.options.verifierCommands },
