@@ -1,5 +1,6 @@
 /**
- * One small handler per sidebar command (the typed map makes the compiler prove each is handled). Each
+ * One small handler per webview command, shared by the sidebar and the mission board (the typed map makes
+ * the compiler prove each is handled). Each
  * validates against the live state — a message naming an unknown request, step or version is refused
  * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
  */
@@ -7,24 +8,26 @@ import type { FromWebviewHandlers } from '../../webview/protocol';
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { openBlobDiff } from '../diff/blobDiff';
-import type { SidebarModel } from '../sidebar/sidebarModel';
+import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
 import type { MissionController } from './missionController';
 
 export interface HandlerDeps {
   controller: MissionController;
   approver: VsCodeApprover;
-  model: SidebarModel;
+  model: SurfaceModel;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   trusted(): boolean;
-  /** Runs a registered command (export trace, set API key): the palette and the sidebar share them. */
-  command(id: string): Thenable<unknown>;
+  /** Runs a registered command (export trace, set API key, open the board…): the palette and the webviews share them. */
+  command(id: string, ...args: unknown[]): Thenable<unknown>;
   revertStep(stepId: string): Promise<Outcome>;
+  /** Keeps the unsent task text (survives reloads). */
+  saveTaskDraft(text: string): void;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
 
-export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
+export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
   const report = (outcome: Outcome): void => {
     if (!outcome.ok) d.notify('warning', outcome.message);
   };
@@ -93,6 +96,34 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     setApiKey: async () => {
       await d.command('planExecute.setApiKey');
+    },
+    openSettings: async () => {
+      await d.command('workbench.action.openSettings', '@ext:plan-execute.plan-execute');
+    },
+    openBoard: async (m) => {
+      if (m.stepId !== undefined && !d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      await d.command('planExecute.openBoard', m.stepId);
+    },
+    approveStep: (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      d.approver.approveStep(m.stepId);
+    },
+    saveTaskDraft: (m) => d.saveTaskDraft(m.text),
+    focusQueue: async () => {
+      await d.command('planExecute.focusQueue');
+    },
+    retryMission: async () => {
+      const mission = d.controller.mission;
+      if (!mission || mission.live) return d.notify('warning', 'There is no stopped mission to retry.');
+      // A mission that failed before it had a plan is planned again from the same task.
+      if (mission.planVersion === null) return report(await d.controller.start(mission.task));
+      d.notify('warning', 'This mission already has a plan: use Resume to continue it.');
+    },
+    dismissNotice: (m) => {
+      const before = d.model.notices.length;
+      d.model.notices = d.model.notices.filter((n) => n.id !== m.id);
+      if (d.model.notices.length !== before) d.model.changed();
     },
   };
 }

@@ -1,0 +1,20 @@
+/**
+ * The mission's controls, the same on both surfaces: cancel while it runs, resume after an interruption,
+ * export the trace, and (in the sidebar) open the board. Failed/stopped missions' Retry and Continue and
+ * "Revert mission" belong here too.
+ */
+import { button, h } from '../dom';
+import type { RenderContext } from '../context';
+import type { MissionView } from '../protocol';
+import { isResumable, missionIsActive } from './missionHeader';
+
+export function renderMissionControls(ctx: RenderContext, m: MissionView): HTMLElement {
+  return h(
+    'div',
+    { className: 'row mission-controls', attrs: { role: 'toolbar', 'aria-label': 'Mission controls' } },
+    ctx.surface === 'sidebar' ? button('Open board', () => ctx.post({ type: 'openBoard' }), { icon: 'layout', testId: 'open-board', ariaLabel: 'Open the mission board in an editor tab' }) : null,
+    missionIsActive(m) ? button('Cancel mission', () => ctx.post({ type: 'cancelMission' }), { secondary: true, icon: 'stop-circle', testId: 'cancel-mission' }) : null,
+    isResumable(m) ? button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', testId: 'resume' }) : null,
+    button('Export trace', () => ctx.post({ type: 'exportTrace' }), { secondary: true, icon: 'export', testId: 'export-trace' }),
+  );
+}
