@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { MissionView } from '../webview/protocol';
 import { stepCounts } from './view/uiMission';
-import type { Waiting } from './waiting';
+import type { Waiting } from './view/waitingSummary';
 
 export class MissionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('planExecute.status', vscode.StatusBarAlignment.Left, 50);
