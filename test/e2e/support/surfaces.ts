@@ -9,6 +9,7 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../support/host/hostPaths';
 import { findWebviewFrame } from '../../support/host/webviewFrame';
 import type { MessagesServer } from '../../support/messages-server/server';
+import { runFromPalette } from './palette';
 import { sharedHost } from './session';
 
 /** The mission board's frame, once it has rendered a snapshot. */
@@ -63,6 +64,17 @@ export async function updateUserSettings(values: Record<string, unknown>): Promi
   const settingsFile = join(host.userDataDir, 'User', 'settings.json');
   const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
   writeFileSync(settingsFile, JSON.stringify({ ...settings, ...values }, null, 2));
+}
+
+/** Picks a colour theme the way a user does: "Preferences: Color Theme", type its label, Enter. */
+export async function selectColorTheme(page: Page, label: string): Promise<void> {
+  await runFromPalette(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(label);
+  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
 /** Points the shared host's user settings at `server` (picked up live by open workbenches). */
