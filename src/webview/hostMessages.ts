@@ -10,7 +10,7 @@ import type { SidebarState, ToWebview } from './protocol';
 
 const STATUSES: Record<StepRunStatus, true> = {
   pending: true, ready: true, running: true, verifying: true, succeeded: true, failed: true,
-  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true,
+  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true, reverted: true,
 };
 const TYPES: Record<ToWebview['type'], true> = { state: true, didChangeStepStatus: true, didRequestTaskFocus: true, didNotify: true };
 

@@ -4,7 +4,8 @@
  * goes to the model client only — never into settings recorded in the trace.
  */
 import { createAnthropicModelClient } from '../../core/model/anthropicClient';
-import { resumeMission, startMission, type MissionHandle } from '../../core/mission/start';
+import { startMission, type MissionHandle } from '../../core/mission/start';
+import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
 import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
