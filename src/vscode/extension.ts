@@ -12,7 +12,9 @@ import { TeeLog } from './log';
 import { lazyEngine } from './mission/engineBridge';
 import { MissionController } from './mission/missionController';
 import { createMissionStore } from './mission/missionStore';
-import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
+import { sidebarHandlers } from './mission/sidebarHandlers';
+import { confirmAndRevert } from './mission/revertFlow';
+import { readLimits } from './limits';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import { ApiKeyStore } from './secrets';
 import { approveMode, baseURL, isTrusted } from './settings';
@@ -36,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });
-  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
+  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL, limits: () => readLimits((m) => log.warn(m)) });
   const handlers = sidebarHandlers({
     controller,
     approver,
@@ -44,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     notify: (level, message) => sidebar.notify(level, message),
     trusted: isTrusted,
     command: (id) => vscode.commands.executeCommand(id),
-    revertStep: (stepId) => confirmAndRevert(controller, stepId, (m, a) => confirmations.ask(m, a)),
+    revertStep: (stepId) => confirmAndRevert(controller, { steps: [stepId] }, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
   });
   const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
   const statusBar = new MissionStatusBar();

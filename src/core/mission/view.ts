@@ -103,7 +103,11 @@ export interface MissionView {
   usage: { inputTokens: number; outputTokens: number; costUsd: number; byRole: Record<string, RoleUsage> };
   replans: ReplanView[];
   budgets: Record<string, { used: number; limit: number; exceeded: boolean }>;
-  outcome: { outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; summary: string; failureClass: FailureClass | null; failure: FailureView | null } | null;
+  /**
+   * How the mission ended. `summary` is what is true now: after a revert it no longer claims work that was
+   * undone (`recorded` keeps the summary the mission ended with).
+   */
+  outcome: { outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; summary: string; recorded: string; failureClass: FailureClass | null; failure: FailureView | null } | null;
   /** Model calls waiting to try again, by `role:stepId` (cleared by the call's next model_call). */
   waits: Record<string, WaitView>;
   reverts: RevertView[];
@@ -202,21 +206,39 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       const wait: WaitView = { role: event.role, stepId: event.stepId, reason: event.reason, message: event.message, attempt: event.attempt, at: event.at, until };
       return { ...next, waits: { ...view.waits, [waitKey(event.role, event.stepId)]: wait } };
     }
-    case 'revert':
-      return { ...next, reverts: [...view.reverts, { at: event.at, stepIds: event.stepIds, files: event.files, overwrote: event.overwrote }] };
+    case 'revert': {
+      const reverts = [...view.reverts, { at: event.at, stepIds: event.stepIds, files: event.files, overwrote: event.overwrote }];
+      if (!view.outcome) return { ...next, reverts };
+      const steps = Object.values(view.steps).map((s) => ({ id: s.id, required: s.required, changed: s.changedFiles.length > 0, reverted: s.status === 'reverted' || event.stepIds.includes(s.id) }));
+      return { ...next, reverts, outcome: { ...view.outcome, summary: undoneSummary(view.outcome.recorded, steps) } };
+    }
     case 'mission_continued':
       // The mission goes on: it has no outcome until it finishes again.
       return { ...next, outcome: null };
     case 'budget':
       return { ...next, budgets: { ...view.budgets, [event.kind]: { used: event.used, limit: event.limit, exceeded: event.exceeded } } };
     case 'mission_finished':
-      return { ...next, outcome: { outcome: event.outcome, summary: event.summary, failureClass: event.failure?.class ?? null, failure: failureView(event.failure) }, pendingApprovals: [], waits: {} };
+      return { ...next, outcome: { outcome: event.outcome, summary: event.summary, recorded: event.summary, failureClass: event.failure?.class ?? null, failure: failureView(event.failure) }, pendingApprovals: [], waits: {} };
     case 'handoff':
     case 'tool_call':
     case 'policy_denied':
     case 'log':
       return next;
   }
+}
+
+/**
+ * The mission's summary once steps were reverted: it never goes on claiming verified work that was undone.
+ * `steps`: every step of the mission, whether it changed files and whether it is reverted now.
+ */
+export function undoneSummary(recorded: string, steps: readonly { id: string; required: boolean; changed: boolean; reverted: boolean }[]): string {
+  const reverted = steps.filter((s) => s.reverted).map((s) => s.id);
+  if (reverted.length === 0) return recorded;
+  const list = reverted.join(', ');
+  if (steps.every((s) => !s.changed || s.reverted)) return `every change of this mission was reverted (${list}): the workspace is as it was before the mission`;
+  const required = steps.filter((s) => s.reverted && s.required).map((s) => s.id);
+  if (required.length > 0) return `reverted ${list}: the work of required step${required.length > 1 ? 's' : ''} ${required.join(', ')} is undone, so the mission's result no longer holds`;
+  return `${recorded}; reverted ${list}`;
 }
 
 function failureView(f: Failure | undefined): FailureView | null {

@@ -55,13 +55,10 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       if (!d.approver.approve(m.requestId, m.remember)) d.notify('warning', 'That request is no longer waiting.');
     },
-    rejectAction: async (m) => {
-      const request = d.approver.get(m.requestId);
-      if (!request || !d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) return d.notify('warning', 'That request is no longer waiting.');
-      // The executor sees the refusal; the planner gets the reason as the user's correction.
-      const what = request.kind === 'write' ? `the edit to ${request.path}` : request.kind === 'command' ? `the command \`${request.command}\`` : 'the plan';
-      const run = d.controller.current;
-      if (run && request.kind !== 'plan') report(await run.correct(request.stepId, `I rejected ${what}: ${m.reason}`));
+    rejectAction: (m) => {
+      // The reason goes to the executor first, as the refused call's result: it may redo the action within
+      // the step. The planner hears it only if the step then fails or escalates (the engine carries it).
+      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
     },
     openDiff: async (m) => {
       if (m.target.kind === 'approval') {
@@ -95,23 +92,4 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       await d.command('planExecute.setApiKey');
     },
   };
-}
-
-/** Revert with a modal warning when later steps touched the same files. */
-export async function confirmAndRevert(
-  controller: MissionController,
-  stepId: string,
-  confirm: (message: string, action: string) => Promise<boolean>,
-): Promise<Outcome> {
-  const mission = controller.mission;
-  if (!mission?.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `There is no step ${stepId}.` };
-  const revert = (id: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> => controller.revertStep(id, dryRun);
-  const check = await revert(stepId, true);
-  if (!check.ok) return check;
-  const warning = check.value.conflicts.length
-    ? `Later steps (${check.value.conflicts.join(', ')}) changed the same files. Reverting step ${stepId} will undo their changes to those files too.`
-    : `Restore the files step ${stepId} changed to their checkpoint?`;
-  if (!(await confirm(warning, 'Revert step'))) return { ok: true, value: undefined };
-  const done = await revert(stepId, false);
-  return done.ok ? { ok: true, value: undefined } : done;
 }

@@ -7,6 +7,7 @@
 import { describeCheck } from '../../core/plan/describe';
 import type { Plan, Step } from '../../core/contracts/plan';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
+import { undoneSummary } from '../../core/mission/view';
 import type { ChangedFileView, MissionView, StepView } from '../../webview/protocol';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
@@ -137,12 +138,28 @@ export function applyEventToView(view: MissionView, event: TraceEvent): { struct
     case 'mission_finished':
       view.outcome = event.outcome;
       view.summary = event.summary;
+      recordedSummary.set(view, event.summary);
       if (!TERMINAL_PHASES.has(view.phase)) view.phase = event.outcome === 'succeeded' ? 'succeeded' : event.outcome === 'cancelled' ? 'cancelled' : 'failed';
+      return { structural: true };
+    case 'revert': {
+      const recorded = recordedSummary.get(view);
+      if (recorded === undefined) return { structural: true };
+      const steps = view.steps.map((s) => ({ id: s.id, required: s.required, changed: s.files.length > 0, reverted: s.status === 'reverted' || event.stepIds.includes(s.id) }));
+      view.summary = undoneSummary(recorded, steps);
+      return { structural: true };
+    }
+    case 'mission_continued':
+      // A Retry or Continue goes on in the same trace: no outcome until the mission ends again.
+      view.outcome = null;
+      view.summary = null;
       return { structural: true };
     default:
       return { structural: false };
   }
 }
+
+/** The summary each mission ended with (the view shows what is true now, e.g. after a revert). */
+const recordedSummary = new WeakMap<MissionView, string>();
 
 /**
  * The view of a mission read back from the store. A mission that never finished was cut off (window

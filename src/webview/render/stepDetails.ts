@@ -6,6 +6,9 @@ import { badge, button, h, icon } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { StepView } from '../protocol';
 import { statusIcon } from './statusIcons';
+import { missionIsActive } from './mission';
+
+const REVERTIBLE = new Set<StepView['status']>(['succeeded', 'failed', 'blocked', 'cancelled', 'interrupted', 'skipped']);
 
 function field(label: string, text: string): HTMLElement {
   return h('div', { className: 'field' }, h('div', { className: 'field-label' }, label), h('div', { className: 'field-text' }, text || '—'));
@@ -109,10 +112,10 @@ export function renderStepDetails(ctx: RenderContext): HTMLElement | null {
         ),
       )
     : field('Instructions', step.instructions);
-  // Reverting is offered for a finished step while nothing else runs (the host re-checks and warns about
-  // later steps that touched the same files).
-  const running = mission.steps.some((s) => s.status === 'running' || s.status === 'verifying');
-  const canRevert = !running && step.files.length > 0 && (step.status === 'succeeded' || step.status === 'failed');
+  // Reverting is offered once the mission has stopped, for any step that changed files and is not reverted
+  // already — succeeded, failed, cancelled or interrupted alike (the host re-checks, and names later steps
+  // that changed the same files and go too).
+  const canRevert = !missionIsActive(mission) && step.files.length > 0 && REVERTIBLE.has(step.status);
   return h(
     'div',
     { className: 'step-details', attrs: { 'data-testid': 'step-details', 'aria-label': `Step ${step.id} details` } },
