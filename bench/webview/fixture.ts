@@ -43,6 +43,10 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
     costUsd: 0.0123,
     outcome: null,
     summary: null,
+    failure: null,
+    actions: [],
+    replans: [],
+    waits: [],
     live: true,
     ...overrides,
   };

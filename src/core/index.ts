@@ -51,6 +51,7 @@ export * from './mission/outcome';
 export * from './mission/view';
 export * from './mission/state';
 export * from './mission/replan';
+export * from './mission/triggerWords';
 export * from './mission/gate';
 export * from './mission/budgets';
 export * from './mission/direct';

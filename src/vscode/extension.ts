@@ -45,8 +45,8 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     model,
     notify: (level, message) => sidebar.notify(level, message),
     trusted: isTrusted,
-    command: (id) => vscode.commands.executeCommand(id),
-    revertStep: (stepId) => confirmAndRevert(controller, { steps: [stepId] }, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
+    command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
+    revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
   });
   const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
   const statusBar = new MissionStatusBar();

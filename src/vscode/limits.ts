@@ -8,16 +8,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { DEFAULT_BUDGETS, type CapNames, type MissionBudgets } from '../core/mission/options';
 import { DEFAULT_MAX_STEPS } from '../core/plan/validate';
-
-/** Setting id per cap: named in the message that hits the cap, opened by "Open settings". */
-export const CAP_SETTINGS = {
-  planSteps: 'planExecute.limits.maxPlanSteps',
-  replans: 'planExecute.limits.maxReplans',
-  cost: 'planExecute.limits.maxCostUsd',
-  tokens: 'planExecute.limits.maxTokens',
-  wall_time: 'planExecute.limits.maxMinutes',
-  steps: 'planExecute.limits.maxStepAttempts',
-} as const satisfies Required<CapNames>;
+import { CAP_SETTINGS } from './limitNames';
 
 export interface Limits {
   maxPlanSteps: number;

@@ -34,7 +34,9 @@ function isMission(v: unknown): boolean {
   return (
     isObj(v) && isStr(v.missionId) && isStr(v.task) && isStr(v.phase) && isStr(v.goal) && arrayOf(v.constraints, isStr) &&
     (v.planVersion === null || isNum(v.planVersion)) && arrayOf(v.steps, isStep) && isNum(v.costUsd) && isBool(v.live) &&
-    arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author))
+    arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author)) &&
+    (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
+    arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && arrayOf(r.refusedBecause, isStr)) && arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason))
   );
 }
 

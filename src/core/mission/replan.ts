@@ -11,8 +11,7 @@
 import { validatePlan, type PlanError, type ValidatePlanOptions } from '../plan/validate';
 import { diffPlans } from '../plan/diff';
 import type { Plan } from '../contracts/plan';
-
-export type TriggerKind = 'step_failed' | 'step_blocked' | 'verification_failed' | 'escalation' | 'user_correction' | 'observation';
+import type { TriggerKind } from './triggerWords';
 
 export interface ReplanTrigger {
   kind: TriggerKind;
@@ -20,25 +19,6 @@ export interface ReplanTrigger {
   message: string;
   /** What backs the trigger (failure detail, failed checks, the user's words, the observation). */
   evidence: string;
-}
-
-/** The trigger in words for the user: "s2 failed", "your correction on s3". */
-export function describeTrigger(trigger: Pick<ReplanTrigger, 'kind' | 'stepId'>): string {
-  const step = trigger.stepId ?? 'a step';
-  switch (trigger.kind) {
-    case 'step_failed':
-      return `${step} failed`;
-    case 'step_blocked':
-      return `${step} was blocked`;
-    case 'verification_failed':
-      return `the evidence of ${step} did not hold`;
-    case 'escalation':
-      return `${step} asked for a new plan`;
-    case 'user_correction':
-      return trigger.stepId ? `your correction on ${trigger.stepId}` : 'your correction';
-    case 'observation':
-      return `${step} found something the plan did not expect`;
-  }
 }
 
 /**

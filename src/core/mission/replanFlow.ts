@@ -7,7 +7,8 @@
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
-import { checkReplan, describeTrigger, replanModeFor, type ReplanTrigger } from './replan';
+import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
+import { describeTrigger } from './triggerWords';
 import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
 import type { MissionContext } from './missionContext';

@@ -9,6 +9,7 @@ import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { openBlobDiff } from '../diff/blobDiff';
 import type { SidebarModel } from '../sidebar/sidebarModel';
 import type { Outcome } from './engineBridge';
+import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
 
 export interface HandlerDeps {
@@ -17,9 +18,10 @@ export interface HandlerDeps {
   model: SidebarModel;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   trusted(): boolean;
-  /** Runs a registered command (export trace, set API key): the palette and the sidebar share them. */
-  command(id: string): Thenable<unknown>;
-  revertStep(stepId: string): Promise<Outcome>;
+  /** Runs a registered command (export trace, set API key, open settings): the palette and the sidebar share them. */
+  command(id: string, ...args: unknown[]): Thenable<unknown>;
+  /** Reverts steps or the whole mission, after the user confirmed what it will do (./revertFlow.ts). */
+  revert(target: RevertTarget): Promise<Outcome>;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -72,14 +74,26 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
       await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus);
     },
-    revertStep: async (m) => report(await d.revertStep(m.stepId)),
+    revertStep: async (m) => report(await d.revert({ steps: [m.stepId] })),
+    revertMission: async () => report(await d.revert({ all: true })),
     cancelMission: () => report(d.controller.cancel()),
     exportTrace: async () => {
       await d.command('planExecute.exportTrace');
     },
     resume: async () => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
-      report(await d.controller.resume());
+      report(await d.controller.goOn('resume'));
+    },
+    retryMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('retry'));
+    },
+    continueMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('continue'));
+    },
+    openSettings: async (m) => {
+      await d.command('workbench.action.openSettings', m.query);
     },
     addRule: (m) => {
       if (!d.controller.mission) return d.notify('warning', 'Rules belong to a mission; start one first.');

@@ -5,6 +5,7 @@
  */
 import type { MissionView, SidebarState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
+import { missionActions } from '../view/missionActions';
 
 export interface SidebarSink {
   post(message: ToWebview): Promise<boolean>;
@@ -79,7 +80,8 @@ export class SidebarModel {
       trusted: this.inputs.trusted(),
       hasApiKey: this.inputs.hasApiKey(),
       busy: this.busy ? { label: this.busy } : null,
-      mission: this.mission,
+      // Actions depend on whether this window runs the mission, which changes without a trace event.
+      mission: this.mission && { ...this.mission, actions: missionActions(this.mission) },
       approvals: approver.views(),
       planAwaitingApproval: approver.pendingPlan()?.plan.version ?? null,
       rules: approver.listRules(),

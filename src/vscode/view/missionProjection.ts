@@ -8,6 +8,7 @@ import { describeCheck } from '../../core/plan/describe';
 import type { Plan, Step } from '../../core/contracts/plan';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
 import { undoneSummary } from '../../core/mission/view';
+import { describeTrigger, isTriggerKind } from '../../core/mission/triggerWords';
 import type { ChangedFileView, MissionView, StepView } from '../../webview/protocol';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
@@ -53,6 +54,10 @@ export function emptyMissionView(missionId: string, task: string): MissionView {
     outcome: null,
     summary: null,
     live: true,
+    failure: null,
+    actions: [],
+    replans: [],
+    waits: [],
   };
 }
 
@@ -115,6 +120,13 @@ export function applyEventToView(view: MissionView, event: TraceEvent): { struct
     case 'step_status': {
       const step = view.steps.find((s) => s.id === event.stepId);
       if (!step) return { structural: false };
+      if (event.status !== 'running' && event.status !== 'verifying' && view.waits.some((w) => w.stepId === event.stepId)) {
+        view.waits = view.waits.filter((w) => w.stepId !== event.stepId);
+        step.status = event.status;
+        step.attempt = event.attempt;
+        step.statusReason = event.reason;
+        return { structural: true };
+      }
       step.status = event.status;
       step.attempt = event.attempt;
       step.statusReason = event.reason;
@@ -131,6 +143,22 @@ export function applyEventToView(view: MissionView, event: TraceEvent): { struct
     }
     case 'model_call':
       view.costUsd += event.costUsd;
+      view.waits = view.waits.filter((w) => !(w.role === event.role && w.stepId === event.stepId));
+      return { structural: true };
+    case 'model_wait': {
+      const until = new Date(Date.parse(event.at) + event.waitMs).toISOString();
+      view.waits = [...view.waits.filter((w) => !(w.role === event.role && w.stepId === event.stepId)), { role: event.role, stepId: event.stepId, reason: event.reason, until, message: event.message }];
+      return { structural: true };
+    }
+    case 'replan':
+      view.replans.push({
+        at: event.at,
+        trigger: isTriggerKind(event.trigger) ? describeTrigger({ kind: event.trigger, stepId: event.stepId }) : event.trigger,
+        stepId: event.stepId,
+        fromVersion: event.fromVersion,
+        toVersion: event.toVersion,
+        refusedBecause: event.refusedBecause ?? [],
+      });
       return { structural: true };
     case 'mission_phase':
       view.phase = event.phase;
@@ -138,7 +166,9 @@ export function applyEventToView(view: MissionView, event: TraceEvent): { struct
     case 'mission_finished':
       view.outcome = event.outcome;
       view.summary = event.summary;
+      view.waits = [];
       recordedSummary.set(view, event.summary);
+      view.failure = event.failure ? { message: event.failure.message, cause: event.failure.cause ?? null, provider: event.failure.provider ?? null, detail: event.failure.detail ?? null } : null;
       if (!TERMINAL_PHASES.has(view.phase)) view.phase = event.outcome === 'succeeded' ? 'succeeded' : event.outcome === 'cancelled' ? 'cancelled' : 'failed';
       return { structural: true };
     case 'revert': {
@@ -152,6 +182,7 @@ export function applyEventToView(view: MissionView, event: TraceEvent): { struct
       // A Retry or Continue goes on in the same trace: no outcome until the mission ends again.
       view.outcome = null;
       view.summary = null;
+      view.failure = null;
       return { structural: true };
     default:
       return { structural: false };

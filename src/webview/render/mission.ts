@@ -5,6 +5,8 @@
 import { badge, button, h, icon, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { MissionView } from '../protocol';
+import { renderMissionActions } from './missionActions';
+import { renderModelWaits } from './modelWaits';
 
 const ACTIVE_PHASES = new Set(['planning', 'awaiting_approval', 'running', 'replanning']);
 
@@ -92,11 +94,12 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
       ? h('div', { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } }, ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)))
       : null,
     resumable ? h('div', { className: 'notice warn', attrs: { role: 'status' } }, icon('debug-pause'), ' This mission was interrupted.') : null,
+    renderModelWaits(m.waits),
+    renderMissionActions(ctx, m),
     h(
       'div',
       { className: 'row' },
       missionIsActive(m) ? button('Cancel mission', () => ctx.post({ type: 'cancelMission' }), { secondary: true, icon: 'stop-circle', testId: 'cancel-mission' }) : null,
-      resumable ? button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', testId: 'resume' }) : null,
       button('Export trace', () => ctx.post({ type: 'exportTrace' }), { secondary: true, icon: 'export', testId: 'export-trace' }),
     ),
   );
