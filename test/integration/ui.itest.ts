@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
-import type { SidebarState } from '../../src/webview/protocol';
+import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import { FAREWELL_JS, XSS_TITLE, uiScenario } from './uiScenario';
 
@@ -26,7 +26,7 @@ function workspaceRoot(): string {
   return root;
 }
 
-const phaseIs = (phase: string) => (s: SidebarState) => s.mission?.phase === phase;
+const phaseIs = (phase: string) => (s: SurfaceState) => s.mission?.phase === phase;
 
 describe('ui: the sidebar and the mission in a real VS Code', () => {
   let server: MessagesServer | undefined;

@@ -24,7 +24,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
   };
   const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
-  await run.setPhase('replanning', `${describeTrigger(trigger)}: ${trigger.message}`);
+  await run.setPhase('replanning', `${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`);
   let feedback = '';
   // Read-only lookups, so the replanner can fetch raw results (of the failed step too) by tool-call id.
   const tools = replannerLookups(run);
@@ -68,7 +68,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       return false;
     }
     const version = run.history.nextVersion;
-    const reason = `replanned ${mode === 'step' ? `step ${trigger.stepId}` : 'the rest of the mission'} after ${describeTrigger(trigger)}: ${trigger.message}`;
+    const reason = `replanned ${mode === 'step' ? `step ${trigger.stepId} and what depends on it` : 'the rest of the mission'} after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
     const check = checkReplan({
       current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
       validate: planLimits(run.options),

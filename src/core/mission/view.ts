@@ -5,7 +5,7 @@
  * never mutates its input, so a UI can keep the previous view for diffing; `missionViewFromEvents` folds a
  * whole trace (a live mission, a resumed one, or a replayed file) the same way.
  */
-import type { Plan } from '../contracts/plan';
+import type { Plan, Step } from '../contracts/plan';
 import type { CheckOutcome, Failure, FailureCause, FailureClass, FileChange } from '../contracts/results';
 import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contracts/traceEvents';
 import { isDirect } from './direct';
@@ -25,6 +25,8 @@ export interface StepView {
   changedFiles: FileChange[];
   commands: { command: string; exitCode: number | null }[];
   verification: { passed: boolean; checks: CheckOutcome[] } | null;
+  /** The step as the latest plan that holds it defines it (a step a replan dropped keeps its last definition). */
+  definition: Step;
 }
 
 export interface PlanVersionView {
@@ -35,6 +37,8 @@ export interface PlanVersionView {
   diff: PlanDiff | null;
   stepCount: number;
   at: string;
+  /** The plan of this version (a front end shows what changed field by field). */
+  plan: Plan;
 }
 
 export interface ReplanView {
@@ -152,10 +156,10 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       for (const s of plan.steps) {
         const old = steps[s.id];
         steps[s.id] = old
-          ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn] }
-          : { id: s.id, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], status: 'pending', attempt: 0, reason: null, output: null, failure: null, changedFiles: [], commands: [], verification: null };
+          ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], definition: s }
+          : { id: s.id, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], status: 'pending', attempt: 0, reason: null, output: null, failure: null, changedFiles: [], commands: [], verification: null, definition: s };
       }
-      const version: PlanVersionView = { version: plan.version, parentVersion: plan.parentVersion, author: event.author, reason: plan.reason, diff: event.diff, stepCount: plan.steps.length, at: event.at };
+      const version: PlanVersionView = { version: plan.version, parentVersion: plan.parentVersion, author: event.author, reason: plan.reason, diff: event.diff, stepCount: plan.steps.length, at: event.at, plan };
       return { ...next, plan, direct: isDirect(plan), versions: [...view.versions, version], stepOrder: plan.steps.map((s) => s.id), steps };
     }
     case 'plan_approved':
@@ -170,7 +174,8 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
         ...s,
         output: r.output,
         failure: r.failure ? { class: r.failure.class, message: r.failure.message } : null,
-        changedFiles: r.sideEffects.files,
+        // The step's net effect over all its attempts, including what a failed attempt left behind.
+        changedFiles: mergeFileChanges(s.changedFiles, [...r.sideEffects.files, ...(r.failure?.partialSideEffects.files ?? [])]),
         commands: r.sideEffects.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
         verification: null,
       }));
@@ -248,6 +253,18 @@ function failureView(f: Failure | undefined): FailureView | null {
 
 function withoutStep(waits: Record<string, WaitView>, stepId: string): Record<string, WaitView> {
   return Object.fromEntries(Object.entries(waits).filter(([, w]) => w.stepId !== stepId));
+}
+
+/** Per path: the earliest `before`, the latest `after`; the change kind follows from the two. */
+export function mergeFileChanges(existing: readonly FileChange[], added: readonly FileChange[]): FileChange[] {
+  const byPath = new Map(existing.map((f) => [f.path, f]));
+  for (const f of added) {
+    const first = byPath.get(f.path);
+    const beforeHash = first ? first.beforeHash : f.beforeHash;
+    const change: FileChange['change'] = f.afterHash === null ? 'deleted' : beforeHash === null ? 'created' : 'modified';
+    byPath.set(f.path, { ...f, beforeHash, change });
+  }
+  return [...byPath.values()];
 }
 
 function withStep(view: MissionView, stepId: string, change: (s: StepView) => StepView): MissionView {

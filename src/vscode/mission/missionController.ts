@@ -1,7 +1,8 @@
 /**
  * Runs missions for this window: starts one through the engine bridge, feeds every trace event into the
- * sidebar view, the status bar and the log, and restores the latest mission from the store after a
- * reload. The sidebar's commands are handled in ./sidebarHandlers.ts; this class owns the state they act on.
+ * surfaces' model (sidebar, board, status bar) and the log, and restores the latest mission from the store
+ * after a reload. The webviews' commands are handled in ./surfaceHandlers.ts; this class owns the state they
+ * act on.
  */
 import * as vscode from 'vscode';
 import type { EventSink, Store } from '../../core/ports';
@@ -10,9 +11,8 @@ import type { MissionView } from '../../webview/protocol';
 import { VsCodeApprover } from '../approvals/vscodeApprover';
 import type { ApiKeyStore } from '../secrets';
 import type { Log } from '../log';
-import type { SidebarModel } from '../sidebar/sidebarModel';
+import type { SurfaceModel } from '../surfaces/surfaceModel';
 import { mirrorToLog } from '../traceLog';
-import { applyEventToView, emptyMissionView, missionViewFromTrace } from '../view/missionProjection';
 import type { MissionEngine, MissionRun, Outcome } from './engineBridge';
 import type { ContinueMode } from '../../core/mission/resume';
 import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
@@ -20,7 +20,7 @@ import type { Limits } from '../limits';
 
 export interface ControllerDeps {
   engine: MissionEngine;
-  model: SidebarModel;
+  model: SurfaceModel;
   approver: VsCodeApprover;
   /** The mission store (created lazily; undefined when there is no place to keep it). */
   store(): Promise<Store | undefined>;
@@ -65,7 +65,7 @@ export class MissionController implements vscode.Disposable {
     if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
 
     this.deps.approver.reset('a new mission started');
-    this.deps.model.mission = null;
+    this.deps.model.clearMission();
     this.deps.model.taskPrefill = null;
     this.setBusy('Planning…');
     const outcome = await vscode.window.withProgress(
@@ -101,9 +101,8 @@ export class MissionController implements vscode.Disposable {
     if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder, an API key and the mission store.' };
     const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode });
     if (!resumed.ok) return resumed;
-    mission.live = true;
+    this.deps.model.setLive(true);
     this.attach(resumed.value);
-    this.deps.model.changed();
     return { ok: true, value: undefined };
   }
 
@@ -142,8 +141,7 @@ export class MissionController implements vscode.Disposable {
       if (events.length > 0 && (!latest || at > latest.at)) latest = { id, events, at };
     }
     if (!latest) return false;
-    this.deps.model.mission = missionViewFromTrace(latest.id, latest.events);
-    this.deps.model.changed();
+    this.deps.model.showMission(latest.events, false);
     return true;
   }
 
@@ -163,27 +161,18 @@ export class MissionController implements vscode.Disposable {
     this.run = run;
     void run.done.then(() => {
       if (this.run === run) this.run = null;
-      if (this.mission) this.mission.live = false;
-      this.deps.model.changed();
+      this.deps.model.setLive(false);
     });
   }
 
   private onEvent(event: TraceEvent): void {
     try {
       mirrorToLog(this.deps.log, event, (t) => this.deps.apiKeys.redact(t));
-      const model = this.deps.model;
-      if (!model.mission || model.mission.missionId !== event.missionId) model.mission = emptyMissionView(event.missionId, '');
-      const change = applyEventToView(model.mission, event);
-      if (change.structural) model.changed();
-      else if (change.stepId) {
-        const step = model.mission.steps.find((s) => s.id === change.stepId);
-        if (step) model.stepStatus(step.id, step.status, step.statusReason);
-        model.notifyListeners();
-      }
+      this.deps.model.applyEvent(event);
       for (const waiter of [...this.waiters]) waiter();
     } catch (error) {
       // EventSink.emit must not throw: a rendering problem never stops a mission.
-      this.deps.log.error(`sidebar: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.error(`surfaces: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

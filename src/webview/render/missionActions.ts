@@ -2,7 +2,7 @@
  * The mission's actions as buttons (Retry, Continue, Resume, Set API key, Open settings, Revert mission):
  * the host decides which apply (src/vscode/view/missionActions.ts); this only draws them, in its order.
  */
-import { button, h } from '../dom';
+import { button } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionAction, MissionView } from '../protocol';
 
@@ -26,7 +26,7 @@ function actionButton(ctx: RenderContext, m: MissionView, a: MissionAction, prim
   }
 }
 
-export function renderMissionActions(ctx: RenderContext, m: MissionView): HTMLElement | null {
-  if (m.actions.length === 0) return null;
-  return h('div', { className: 'row mission-actions', attrs: { 'data-testid': 'mission-actions' } }, ...m.actions.map((a, i) => actionButton(ctx, m, a, i === 0)));
+/** One button per action, the first (the way forward) primary. */
+export function missionActionButtons(ctx: RenderContext, m: MissionView): HTMLElement[] {
+  return m.actions.map((a, i) => actionButton(ctx, m, a, i === 0));
 }

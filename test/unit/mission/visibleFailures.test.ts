@@ -86,7 +86,7 @@ describe('failures the user can see and act on', () => {
     assert.equal(view.replans.length, 2);
     assert.deepEqual(view.replans[0]!.refusedBecause, ['the new plan changed finished step s1 (instructions) without saying why']);
     assert.equal(view.replans[1]!.refusedBecause, undefined);
-    assert.match(view.versions.at(-1)!.reason, /^replanned step s2 after s2 failed: broke/);
+    assert.match(view.versions.at(-1)!.reason, /^replanned step s2 and what depends on it after step s2 failed: broke/);
   });
 
   it('names the cap and the setting to raise when a budget runs out', async () => {

@@ -1,12 +1,16 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { PlanSchema } from '../../../src/core/contracts/plan';
-import { missionViewFromTrace } from '../../../src/vscode/view/missionProjection';
+import { missionViewFromEvents } from '../../../src/core/mission/view';
+import { toUiMission } from '../../../src/vscode/view/uiMission';
 import { missionActions } from '../../../src/vscode/view/missionActions';
 import type { MissionView } from '../../../src/webview/protocol';
 
 const plan = (version: number, ids: string[]) =>
   PlanSchema.parse({ goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r', steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })) });
+
+/** The mission as the surfaces show it, folded from a trace (live: this window runs it). */
+const missionViewFromTrace = (_id: string, events: TraceEvent[], live = false): MissionView => toUiMission(missionViewFromEvents(events), { live });
 
 function trace(...bodies: TraceEventBody[]): TraceEvent[] {
   return bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
@@ -60,7 +64,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
       { type: 'replan', trigger: 'user_correction', stepId: null, mode: 'rest', evidence: 'e', fromVersion: 1, toVersion: 2, invalidated: [] },
     ));
     assert.deepEqual(view.replans.map((r) => ({ trigger: r.trigger, to: r.toVersion, why: r.refusedBecause })), [
-      { trigger: 's2 failed', to: null, why: ['the new plan changed finished step s1 (instructions) without saying why'] },
+      { trigger: 'step s2 failed', to: null, why: ['the new plan changed finished step s1 (instructions) without saying why'] },
       { trigger: 'your correction', to: 2, why: [] },
     ]);
   });
@@ -68,9 +72,9 @@ describe('the mission as the user sees it: honest state and actions', () => {
   it('shows a model wait until the call goes on or the step ends', () => {
     const wait: TraceEventBody = { type: 'model_wait', role: 'executor', stepId: 's1', provider: 'anthropic', model: 'm', reason: 'rate_limited', waitMs: 8000, attempt: 1, message: '429' };
     const base = [{ type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null } as TraceEventBody, { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 } as TraceEventBody];
-    const waiting = missionViewFromTrace('m1', trace(...base, wait));
+    const waiting = missionViewFromTrace('m1', trace(...base, wait), true);
     assert.deepEqual(waiting.waits.map((w) => ({ stepId: w.stepId, reason: w.reason, until: w.until })), [{ stepId: 's1', reason: 'rate_limited', until: '2026-01-01T00:00:10.000Z' }]);
-    const ended = missionViewFromTrace('m1', trace(...base, wait, { type: 'step_status', stepId: 's1', status: 'failed', attempt: 1 }));
+    const ended = missionViewFromTrace('m1', trace(...base, wait, { type: 'step_status', stepId: 's1', status: 'failed', attempt: 1 }), true);
     assert.deepEqual(ended.waits, []);
   });
 

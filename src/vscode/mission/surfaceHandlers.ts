@@ -1,5 +1,6 @@
 /**
- * One small handler per sidebar command (the typed map makes the compiler prove each is handled). Each
+ * One small handler per webview command, shared by the sidebar and the mission board (the typed map makes
+ * the compiler prove each is handled). Each
  * validates against the live state — a message naming an unknown request, step or version is refused
  * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
  */
@@ -7,7 +8,7 @@ import type { FromWebviewHandlers } from '../../webview/protocol';
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { openBlobDiff } from '../diff/blobDiff';
-import type { SidebarModel } from '../sidebar/sidebarModel';
+import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
@@ -15,18 +16,20 @@ import type { MissionController } from './missionController';
 export interface HandlerDeps {
   controller: MissionController;
   approver: VsCodeApprover;
-  model: SidebarModel;
+  model: SurfaceModel;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   trusted(): boolean;
-  /** Runs a registered command (export trace, set API key, open settings): the palette and the sidebar share them. */
+  /** Runs a registered command (export trace, set API key, open the board, settings…): the palette and the webviews share them. */
   command(id: string, ...args: unknown[]): Thenable<unknown>;
   /** Reverts steps or the whole mission, after the user confirmed what it will do (./revertFlow.ts). */
   revert(target: RevertTarget): Promise<Outcome>;
+  /** Keeps the unsent task text (survives reloads). */
+  saveTaskDraft(text: string): void;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
 
-export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
+export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
   const report = (outcome: Outcome): void => {
     if (!outcome.ok) d.notify('warning', outcome.message);
   };
@@ -93,7 +96,8 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       report(await d.controller.goOn('continue'));
     },
     openSettings: async (m) => {
-      await d.command('workbench.action.openSettings', m.query);
+      // A cap to raise or the base URL when the failure named one; else every setting of the extension.
+      await d.command('workbench.action.openSettings', m.query ?? '@ext:plan-execute.plan-execute');
     },
     addRule: (m) => {
       if (!d.controller.mission) return d.notify('warning', 'Rules belong to a mission; start one first.');
@@ -104,6 +108,24 @@ export function sidebarHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     setApiKey: async () => {
       await d.command('planExecute.setApiKey');
+    },
+    openBoard: async (m) => {
+      if (m.stepId !== undefined && !d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      await d.command('planExecute.openBoard', m.stepId);
+    },
+    approveStep: (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      d.approver.approveStep(m.stepId);
+    },
+    saveTaskDraft: (m) => d.saveTaskDraft(m.text),
+    focusQueue: async () => {
+      await d.command('planExecute.focusQueue');
+    },
+    dismissNotice: (m) => {
+      const before = d.model.notices.length;
+      d.model.notices = d.model.notices.filter((n) => n.id !== m.id);
+      if (d.model.notices.length !== before) d.model.changed();
     },
   };
 }
