@@ -58,6 +58,9 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
     costUsd: 0.0123,
     outcome: null,
     summary: null,
+    failure: null,
+    actions: [],
+    waits: [],
     live: true,
     ...overrides,
   };

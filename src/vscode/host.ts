@@ -17,7 +17,9 @@ import { TeeLog } from './log';
 import { lazyEngine, type MissionEngine } from './mission/engineBridge';
 import { MissionController } from './mission/missionController';
 import { createMissionStore } from './mission/missionStore';
-import { confirmAndRevert, surfaceHandlers } from './mission/surfaceHandlers';
+import { surfaceHandlers } from './mission/surfaceHandlers';
+import { confirmAndRevert } from './mission/revertFlow';
+import { readLimits } from './limits';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import { ApiKeyStore } from './secrets';
 import { approveMode, baseURL, isDemo, isTrusted, notifyWhenWaiting } from './settings';
@@ -70,7 +72,7 @@ export function createHost(glue: HostGlue): Host {
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });
-  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
+  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL, limits: () => readLimits((m) => log.warn(m)) });
   const statusBar = new MissionStatusBar();
   const waiting = new WaitingIndicators({
     setBadge: (count, tooltip) => glue.sidebar.setBadge(count, tooltip),
@@ -92,7 +94,7 @@ export function createHost(glue: HostGlue): Host {
     notify: (level, message) => hub.notify(level, message),
     trusted: isTrusted,
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
-    revertStep: (stepId) => confirmAndRevert(controller, stepId, (m, a) => confirmations.ask(m, a)),
+    revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
     saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
     // Diffs open beside a visible board, never over it.
     diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),

@@ -10,7 +10,7 @@ import type { SurfaceState, ToWebview } from './protocol';
 
 const STATUSES: Record<StepRunStatus, true> = {
   pending: true, ready: true, running: true, verifying: true, succeeded: true, failed: true,
-  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true,
+  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true, reverted: true,
 };
 const TYPES: Record<ToWebview['type'], true> = { state: true, didChangeStepStatus: true, didRequestTaskFocus: true, didNotify: true, didSelectStep: true, didRequestQueueFocus: true };
 
@@ -36,7 +36,9 @@ function isMission(v: unknown): boolean {
     isObj(v) && isStr(v.missionId) && isStr(v.task) && isStr(v.phase) && isStr(v.goal) && arrayOf(v.constraints, isStr) &&
     (v.planVersion === null || isNum(v.planVersion)) && arrayOf(v.steps, isStep) && isNum(v.costUsd) && isBool(v.live) &&
     arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author) && arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after))) &&
-    arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion))
+    arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion) && arrayOf(r.refusedBecause, isStr)) &&
+    (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
+    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason))
   );
 }
 

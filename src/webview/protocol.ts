@@ -85,7 +85,44 @@ export const ReplanUiViewSchema = z.object({
   detail: Text,
   fromVersion: z.number().int(),
   toVersion: z.number().int().nullable(),
+  /** Why the proposed version was refused, one sentence each, in words (empty when it was not refused). */
+  refusedBecause: z.array(Text),
 });
+
+/** A model call waiting before it tries again (rate limit, overload): "waiting for the model, 8 s". */
+export const WaitViewSchema = z.object({
+  role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
+  stepId: Id.nullable(),
+  reason: z.enum(['rate_limited', 'overloaded', 'server_error', 'connection', 'stream_cut']),
+  /** When the next attempt is due (ISO); the webview counts down to it. */
+  until: z.string(),
+  message: Text,
+});
+
+/** The failure that ended the mission, with the provider's cause when it was the provider or the machine. */
+export const FailureViewSchema = z.object({
+  message: Text,
+  cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).nullable(),
+  provider: Text.nullable(),
+  /** The engine's detail: 'too_many_steps' (the plan-size cap), 'budget:<kind>' (a budget), a provider code. */
+  detail: Text.nullable(),
+});
+
+/** Something the user can do about the mission as it stands (computed by the host from the mission's state). */
+export const MissionActionSchema = z.discriminatedUnion('kind', [
+  /** Plan the task again (planning failed), or run the failed mission again from the failing step. */
+  z.object({ kind: z.literal('retry') }),
+  /** Go on with a cancelled or budget-stopped mission, finished work kept. */
+  z.object({ kind: z.literal('continue') }),
+  /** Go on with a mission interrupted by a reload or crash. */
+  z.object({ kind: z.literal('resume') }),
+  /** Revert every step that still has changes, newest first. */
+  z.object({ kind: z.literal('revertMission') }),
+  /** The model provider refused the key. */
+  z.object({ kind: z.literal('setApiKey') }),
+  /** A setting fixes it (a cap to raise, the base URL): opens the Settings editor on `query`. */
+  z.object({ kind: z.literal('openSettings'), query: z.string().min(1).max(200), label: Text }),
+]);
 
 export const MissionViewSchema = z.object({
   missionId: Id,
@@ -108,6 +145,12 @@ export const MissionViewSchema = z.object({
   summary: Text.nullable(),
   /** True while this window runs the mission (false after a reload until resumed). */
   live: z.boolean(),
+  /** Why the mission failed or stopped, when it did. */
+  failure: FailureViewSchema.nullable(),
+  /** What the user can do now (empty while the mission runs). */
+  actions: z.array(MissionActionSchema),
+  /** Model calls waiting to try again right now. */
+  waits: z.array(WaitViewSchema),
 });
 
 const ApprovalBaseShape = {
@@ -182,6 +225,9 @@ export const SurfaceStateSchema = z.object({
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
+export type FailureView = z.infer<typeof FailureViewSchema>;
+export type WaitView = z.infer<typeof WaitViewSchema>;
+export type MissionAction = z.infer<typeof MissionActionSchema>;
 export type StepView = z.infer<typeof StepViewSchema>;
 export type PlanVersionView = z.infer<typeof PlanVersionViewSchema>;
 export type MissionView = z.infer<typeof MissionViewSchema>;
@@ -260,8 +306,14 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revokeRule'), ruleId: Id }),
   /** Ask for the API key (runs "Plan & Execute: Set Anthropic API Key"). */
   z.object({ type: z.literal('setApiKey') }),
-  /** Open the extension's settings. */
-  z.object({ type: z.literal('openSettings') }),
+  /** Revert every step of the stopped mission that still has changes, newest first (the host confirms). */
+  z.object({ type: z.literal('revertMission') }),
+  /** Run the failed mission again from the failing step (or plan the task again if planning failed). */
+  z.object({ type: z.literal('retryMission') }),
+  /** Go on with a cancelled or budget-stopped mission, finished work kept. */
+  z.object({ type: z.literal('continueMission') }),
+  /** Open the Settings editor: on `query` (a cap to raise, the base URL), else on every setting of the extension. */
+  z.object({ type: z.literal('openSettings'), query: z.string().regex(/^planExecute(\.[A-Za-z]+)*$/).max(200).optional() }),
   /** Open the mission board in an editor tab, optionally with a step selected. */
   z.object({ type: z.literal('openBoard'), stepId: Id.optional() }),
   /** Approve every waiting request of a step, and the step's further requests while it runs (a step rule). */
@@ -272,8 +324,6 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusQueue') }),
   /** Dismiss a notice. */
   z.object({ type: z.literal('dismissNotice'), id: Id }),
-  /** Try the failed mission again (a planning failure: plan the same task again). */
-  z.object({ type: z.literal('retryMission') }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 export type FromWebviewType = FromWebview['type'];

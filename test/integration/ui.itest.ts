@@ -157,7 +157,18 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
       assert.equal(pe.test.postFromWebview({ type: 'revertStep', stepId: 's1' }), true);
       await waitFor(() => (existsSync(file) ? undefined : true), 15_000);
       assert.equal(existsSync(file), false, 'the file s1 created is gone again');
-      assert.match(pe.test.lastConfirmation() ?? '', /step s1/);
+      assert.match(pe.test.lastConfirmation() ?? '', /Revert step s1\? This deletes src\/farewell\.js\./);
+      // The state says so: s1 reads reverted, and the summary no longer claims its verified work.
+      const after = await pe.test.waitForState((s) => s.mission?.steps.find((x) => x.id === 's1')?.status === 'reverted', 15_000);
+      assert.doesNotMatch(after.mission?.summary ?? '', /all required steps verified/);
+      assert.match(after.mission?.summary ?? '', /every change of this mission was reverted \(s1\)/, 's1 was the only step that changed files');
+      assert.match(pe.test.recentLog(), /reverted s1: deleted src\/farewell\.js/);
+      // Reverting twice is impossible: the host refuses and nothing is recorded.
+      const store = await pe.test.missionStore();
+      const count = (await store!.readEvents(missionId)).length;
+      assert.equal(pe.test.postFromWebview({ type: 'revertStep', stepId: 's1' }), true);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal((await store!.readEvents(missionId)).length, count);
     } finally {
       pe.test.answerConfirmations(undefined);
     }

@@ -4,14 +4,15 @@
  * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
  * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
  */
-import { describeTrigger } from './triggerWords';
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
 import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
+import { describeTrigger } from './triggerWords';
 import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
 import type { MissionContext } from './missionContext';
+import { planLimits } from './options';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
 export async function replanOnce(run: MissionContext): Promise<boolean> {
@@ -67,14 +68,14 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       return false;
     }
     const version = run.history.nextVersion;
-    const reason = `replan (${mode === 'step' ? 'step-level' : 'rest of mission'}) after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
+    const reason = `replanned ${mode === 'step' ? `step ${trigger.stepId} and what depends on it` : 'the rest of the mission'} after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
     const check = checkReplan({
       current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
-      validate: { maxSteps: run.options.maxPlanSteps, verifierCommands: run.options.verifierCommands },
+      validate: planLimits(run.options),
     });
     if (!check.ok) {
       const errors = check.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [] });
+      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.reasons });
       feedback = `\nYour previous replan was refused: ${errors}`;
       continue;
     }

@@ -1,8 +1,10 @@
 /**
- * Replan triggers in words, for everything a person reads (plan-version reasons, the timeline, the
- * phase line). The trace keeps the raw kind; no surface shows it.
+ * Replan triggers: their kinds, and how everything a person reads (plan-version reasons, the timeline, the
+ * phase line) says them. The trace keeps the raw kind; no surface shows it. No imports: the projections
+ * use this too.
  */
-import type { TriggerKind } from './replan';
+export const TRIGGER_KINDS = ['step_failed', 'step_blocked', 'verification_failed', 'escalation', 'user_correction', 'observation'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 const WORDS: Record<TriggerKind, string> = {
   step_failed: 'a step failed',
@@ -13,11 +15,13 @@ const WORDS: Record<TriggerKind, string> = {
   observation: 'an observation changed what was known',
 };
 
-const isKind = (kind: string): kind is TriggerKind => Object.hasOwn(WORDS, kind);
+export function isTriggerKind(kind: string): kind is TriggerKind {
+  return Object.hasOwn(WORDS, kind);
+}
 
 /** The trigger in words; an unknown kind (a newer trace) is shown with its underscores made spaces. */
 export function describeTrigger(kind: string, stepId?: string | null): string {
-  const words = isKind(kind) ? WORDS[kind] : kind.replace(/_/g, ' ');
+  const words = isTriggerKind(kind) ? WORDS[kind] : kind.replace(/_/g, ' ');
   if (!stepId) return words;
   switch (kind) {
     case 'step_failed':
@@ -30,6 +34,8 @@ export function describeTrigger(kind: string, stepId?: string | null): string {
       return `the executor of step ${stepId} asked for a new plan`;
     case 'user_correction':
       return `your correction on step ${stepId}`;
+    case 'observation':
+      return `step ${stepId} found something the plan did not expect`;
     default:
       return `${words} (step ${stepId})`;
   }

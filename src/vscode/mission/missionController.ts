@@ -14,6 +14,9 @@ import type { Log } from '../log';
 import type { SurfaceModel } from '../surfaces/surfaceModel';
 import { mirrorToLog } from '../traceLog';
 import type { MissionEngine, MissionRun, Outcome } from './engineBridge';
+import type { ContinueMode } from '../../core/mission/resume';
+import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
+import type { Limits } from '../limits';
 
 export interface ControllerDeps {
   engine: MissionEngine;
@@ -24,6 +27,8 @@ export interface ControllerDeps {
   apiKeys: ApiKeyStore;
   log: Log;
   baseURL(): string | undefined;
+  /** The caps from settings (read at each start, retry and continue). */
+  limits(): Limits;
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -66,7 +71,7 @@ export class MissionController implements vscode.Disposable {
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
       async (_progress, token) => {
-        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
         if (!started.ok) return started;
         this.attach(started.value);
         // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
@@ -80,28 +85,42 @@ export class MissionController implements vscode.Disposable {
     return outcome;
   }
 
-  async resume(): Promise<Outcome> {
+  /**
+   * Goes on with the shown mission once it stopped: `resume` (interrupted), `retry` (failed, from the
+   * failing step) or `continue` (cancelled or budget-stopped). A mission that failed before it had a plan
+   * is planned again from its task (a new mission).
+   */
+  async goOn(mode: ContinueMode): Promise<Outcome> {
     const mission = this.mission;
-    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to resume.' };
+    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to go on with.' };
     if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
+    if (mode === 'retry' && mission.planVersion === null) return this.start(mission.task);
     const root = this.workspaceRoot();
     const apiKey = this.deps.apiKeys.get();
     const store = await this.deps.store();
-    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Resuming needs an open folder, an API key and the mission store.' };
-    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder, an API key and the mission store.' };
+    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode });
     if (!resumed.ok) return resumed;
     this.deps.model.setLive(true);
     this.attach(resumed.value);
     return { ok: true, value: undefined };
   }
 
-  /** Restores a finished step's checkpoint (dryRun: only list the later steps that touched its files). */
-  async revertStep(stepId: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> {
+  resume(): Promise<Outcome> {
+    return this.goOn('resume');
+  }
+
+  /**
+   * Reverts steps (or the whole mission) of the shown mission once it has stopped. `dryRun` only plans it
+   * (for the confirmation); `confirmed` is what the user agreed to.
+   */
+  async revert(target: RevertTarget, dryRun: boolean, confirmed?: { stepIds: string[]; changedSince: string[] }): Promise<Outcome<RevertPlan>> {
     const root = this.workspaceRoot();
     const store = await this.deps.store();
-    const missionId = this.mission?.missionId;
-    if (!root || !store || !missionId) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
-    return this.deps.engine.revertStep(missionId, stepId, { store, workspaceRoot: root, dryRun });
+    const mission = this.mission;
+    if (!root || !store || !mission) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
+    if (mission.live && this.run) return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
+    return this.deps.engine.revert(mission.missionId, target, { store, workspaceRoot: root, sink: this.sink, dryRun, ...(confirmed ? { confirmed } : {}) });
   }
 
   cancel(): Outcome {

@@ -11,6 +11,7 @@ import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { openBlobDiff } from '../diff/blobDiff';
 import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
+import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
 
 export interface HandlerDeps {
@@ -19,9 +20,10 @@ export interface HandlerDeps {
   model: SurfaceModel;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   trusted(): boolean;
-  /** Runs a registered command (export trace, set API key, open the board…): the palette and the webviews share them. */
+  /** Runs a registered command (export trace, set API key, open the board, settings…): the palette and the webviews share them. */
   command(id: string, ...args: unknown[]): Thenable<unknown>;
-  revertStep(stepId: string): Promise<Outcome>;
+  /** Reverts steps or the whole mission, after the user confirmed what it will do (./revertFlow.ts). */
+  revert(target: RevertTarget): Promise<Outcome>;
   /** Keeps the unsent task text (survives reloads). */
   saveTaskDraft(text: string): void;
   /** Where diffs open: never over a visible mission board. */
@@ -61,13 +63,10 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       if (!d.approver.approve(m.requestId, m.remember)) d.notify('warning', 'That request is no longer waiting.');
     },
-    rejectAction: async (m) => {
-      const request = d.approver.get(m.requestId);
-      if (!request || !d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) return d.notify('warning', 'That request is no longer waiting.');
-      // The executor sees the refusal; the planner gets the reason as the user's correction.
-      const what = request.kind === 'write' ? `the edit to ${request.path}` : request.kind === 'command' ? `the command \`${request.command}\`` : 'the plan';
-      const run = d.controller.current;
-      if (run && request.kind !== 'plan') report(await run.correct(request.stepId, `I rejected ${what}: ${m.reason}`));
+    rejectAction: (m) => {
+      // The reason goes to the executor first, as the refused call's result: it may redo the action within
+      // the step. The planner hears it only if the step then fails or escalates (the engine carries it).
+      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
     },
     openDiff: async (m) => {
       if (m.target.kind === 'approval') {
@@ -81,14 +80,27 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
       await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus, d.diffColumn());
     },
-    revertStep: async (m) => report(await d.revertStep(m.stepId)),
+    revertStep: async (m) => report(await d.revert({ steps: [m.stepId] })),
+    revertMission: async () => report(await d.revert({ all: true })),
     cancelMission: () => report(d.controller.cancel()),
     exportTrace: async () => {
       await d.command('planExecute.exportTrace');
     },
     resume: async () => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
-      report(await d.controller.resume());
+      report(await d.controller.goOn('resume'));
+    },
+    retryMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('retry'));
+    },
+    continueMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('continue'));
+    },
+    openSettings: async (m) => {
+      // A cap to raise or the base URL when the failure named one; else every setting of the extension.
+      await d.command('workbench.action.openSettings', m.query ?? '@ext:plan-execute.plan-execute');
     },
     addRule: (m) => {
       if (!d.controller.mission) return d.notify('warning', 'Rules belong to a mission; start one first.');
@@ -99,9 +111,6 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     setApiKey: async () => {
       await d.command('planExecute.setApiKey');
-    },
-    openSettings: async () => {
-      await d.command('workbench.action.openSettings', '@ext:plan-execute.plan-execute');
     },
     openBoard: async (m) => {
       if (m.stepId !== undefined && !d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
@@ -116,36 +125,10 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     focusQueue: async () => {
       await d.command('planExecute.focusQueue');
     },
-    retryMission: async () => {
-      const mission = d.controller.mission;
-      if (!mission || mission.live) return d.notify('warning', 'There is no stopped mission to retry.');
-      // A mission that failed before it had a plan is planned again from the same task.
-      if (mission.planVersion === null) return report(await d.controller.start(mission.task));
-      d.notify('warning', 'This mission already has a plan: use Resume to continue it.');
-    },
     dismissNotice: (m) => {
       const before = d.model.notices.length;
       d.model.notices = d.model.notices.filter((n) => n.id !== m.id);
       if (d.model.notices.length !== before) d.model.changed();
     },
   };
-}
-
-/** Revert with a modal warning when later steps touched the same files. */
-export async function confirmAndRevert(
-  controller: MissionController,
-  stepId: string,
-  confirm: (message: string, action: string) => Promise<boolean>,
-): Promise<Outcome> {
-  const mission = controller.mission;
-  if (!mission?.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `There is no step ${stepId}.` };
-  const revert = (id: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> => controller.revertStep(id, dryRun);
-  const check = await revert(stepId, true);
-  if (!check.ok) return check;
-  const warning = check.value.conflicts.length
-    ? `Later steps (${check.value.conflicts.join(', ')}) changed the same files. Reverting step ${stepId} will undo their changes to those files too.`
-    : `Restore the files step ${stepId} changed to their checkpoint?`;
-  if (!(await confirm(warning, 'Revert step'))) return { ok: true, value: undefined };
-  const done = await revert(stepId, false);
-  return done.ok ? { ok: true, value: undefined } : done;
 }

@@ -8,8 +8,9 @@
  */
 import { describeCheck } from '../../core/plan/describe';
 import type { Plan, Step } from '../../core/contracts/plan';
-import type { MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/mission/view';
-import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView } from '../../webview/protocol';
+import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/mission/view';
+import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView, WaitView as WaitUiView } from '../../webview/protocol';
+import { missionActions } from './missionActions';
 import { describeTrigger } from '../../core/mission/triggerWords';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
@@ -133,7 +134,15 @@ function versionView(version: CoreVersion, all: readonly CoreVersion[]): PlanVer
 }
 
 function replanView(r: ReplanView): ReplanUiView {
-  return { at: r.at, trigger: describeTrigger(r.trigger, r.stepId), stepId: r.stepId, mode: r.mode, detail: r.evidence, fromVersion: r.fromVersion, toVersion: r.toVersion };
+  return { at: r.at, trigger: describeTrigger(r.trigger, r.stepId), stepId: r.stepId, mode: r.mode, detail: r.evidence, fromVersion: r.fromVersion, toVersion: r.toVersion, refusedBecause: r.refusedBecause ?? [] };
+}
+
+function failureView(f: FailureView | null): MissionView['failure'] {
+  return f && { message: f.message, cause: f.cause, provider: f.provider, detail: f.detail };
+}
+
+function waitViews(core: CoreView): WaitUiView[] {
+  return Object.values(core.waits).map((w) => ({ role: w.role, stepId: w.stepId, reason: w.reason, until: w.until, message: w.message }));
 }
 
 export function toUiMission(core: CoreView, options: UiMissionOptions): MissionView {
@@ -155,6 +164,9 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     outcome: core.outcome?.outcome ?? null,
     summary: core.outcome?.summary ?? null,
     live: options.live,
+    failure: failureView(core.outcome?.failure ?? null),
+    actions: [],
+    waits: options.live ? waitViews(core) : [],
   };
   if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
     view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';
@@ -170,6 +182,7 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     }
     if (view.phase === 'running' || view.phase === 'replanning' || view.phase === 'planning') view.phase = 'interrupted';
   }
+  view.actions = missionActions(view);
   return view;
 }
 

@@ -1,12 +1,13 @@
 /**
- * The mission's controls, the same on both surfaces: cancel while it runs, resume after an interruption,
- * export the trace, and (in the sidebar) open the board. Failed/stopped missions' Retry and Continue and
- * "Revert mission" belong here too.
+ * The mission's controls, the same on both surfaces: cancel while it runs; once it stopped, the actions the
+ * host offers (Retry, Continue, Resume, Set API key, Open settings, Revert mission — ./missionActions.ts);
+ * export the trace, and (in the sidebar) open the board.
  */
 import { button, h } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionView } from '../protocol';
-import { isResumable, missionIsActive } from './missionHeader';
+import { missionIsActive } from './missionHeader';
+import { missionActionButtons } from './missionActions';
 
 export function renderMissionControls(ctx: RenderContext, m: MissionView): HTMLElement {
   return h(
@@ -14,7 +15,7 @@ export function renderMissionControls(ctx: RenderContext, m: MissionView): HTMLE
     { className: 'row mission-controls', attrs: { role: 'toolbar', 'aria-label': 'Mission controls' } },
     ctx.surface === 'sidebar' ? button('Open board', () => ctx.post({ type: 'openBoard' }), { icon: 'layout', testId: 'open-board', ariaLabel: 'Open the mission board in an editor tab' }) : null,
     missionIsActive(m) ? button('Cancel mission', () => ctx.post({ type: 'cancelMission' }), { secondary: true, icon: 'stop-circle', testId: 'cancel-mission' }) : null,
-    isResumable(m) ? button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', testId: 'resume' }) : null,
+    ...missionActionButtons(ctx, m),
     button('Export trace', () => ctx.post({ type: 'exportTrace' }), { secondary: true, icon: 'export', testId: 'export-trace' }),
   );
 }

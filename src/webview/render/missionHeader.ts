@@ -6,6 +6,7 @@ import { badge, h, icon } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionView } from '../protocol';
 import { renderMissionControls } from './missionControls';
+import { renderModelWaits } from './modelWaits';
 
 const ACTIVE_PHASES = new Set(['planning', 'awaiting_approval', 'running', 'replanning']);
 
@@ -57,6 +58,7 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
       ? h('div', { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } }, ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)))
       : null,
     isResumable(m) ? h('div', { className: 'notice warn', attrs: { role: 'status' } }, icon('debug-pause'), ' This mission was interrupted.') : null,
+    renderModelWaits(m.waits),
     renderMissionControls(ctx, m),
   );
 }

@@ -49,11 +49,16 @@ function versionItem(v: PlanVersionView, detailed: boolean): HTMLElement {
 }
 
 function replanItem(r: ReplanUiView): HTMLElement {
+  const refused = r.refusedBecause.length > 0;
   return h(
     'li',
     { className: 'replan-refused', attrs: { 'data-testid': 'replan-refused', 'data-from-version': String(r.fromVersion) } },
-    h('div', {}, icon('circle-slash'), h('strong', {}, ' No new version: '), `replanning after ${r.trigger} did not produce an accepted plan.`),
-    r.detail ? h('div', { className: 'muted replan-detail' }, r.detail) : null,
+    refused
+      ? h('div', {}, icon('circle-slash'), h('strong', {}, ' Replan refused: '), `after ${r.trigger}, the new plan was not accepted because`)
+      : h('div', {}, icon('circle-slash'), h('strong', {}, ' No new version: '), `replanning after ${r.trigger} did not produce an accepted plan.`),
+    refused
+      ? h('ul', { className: 'refusal-reasons' }, ...r.refusedBecause.map((reason) => h('li', { attrs: { 'data-testid': 'refusal-reason' } }, reason)))
+      : r.detail ? h('div', { className: 'muted replan-detail' }, r.detail) : null,
   );
 }
 
