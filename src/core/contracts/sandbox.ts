@@ -58,6 +58,15 @@ export const SandboxSupportSchema = z.discriminatedUnion('available', [
 export const ConfinementSchema = z.enum(['sandboxed', 'unsandboxed', 'sandbox_off']);
 
 export type Confinement = z.infer<typeof ConfinementSchema>;
+
+/**
+ * The default mode where the user set none: `required` where an OS sandbox can exist (Linux with
+ * bubblewrap, macOS), so a missing one is a clear refusal saying what to install rather than a silent
+ * downgrade; `prefer` where none can (Windows), so commands still run, each asking first.
+ */
+export function defaultSandboxMode(platform: NodeJS.Platform): z.infer<typeof SandboxModeSchema> {
+  return platform === 'linux' || platform === 'darwin' ? 'required' : 'prefer';
+}
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 export type SandboxSpec = z.infer<typeof SandboxSpecSchema>;
 export type SandboxEntry = z.infer<typeof EntrySchema>;

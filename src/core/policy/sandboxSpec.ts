@@ -18,20 +18,13 @@
  */
 import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
-import type { SandboxEntry, SandboxMode, SandboxSpec } from '../contracts/sandbox';
+import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf } from './writeScope';
 
-/**
- * The default `sandbox` setting where the user set none: `required` where an OS sandbox can exist (Linux
- * with bubblewrap, macOS), so a missing one is a clear refusal saying what to install rather than a silent
- * downgrade; `prefer` where none can (Windows), so commands still run, each asking first.
- */
-export function defaultSandboxMode(platform: NodeJS.Platform): SandboxMode {
-  return platform === 'linux' || platform === 'darwin' ? 'required' : 'prefer';
-}
+export { defaultSandboxMode } from '../contracts/sandbox';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 export const MAX_OVERLAYS = 256;

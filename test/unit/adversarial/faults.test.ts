@@ -5,6 +5,8 @@
  * and the finished step's files must be intact.
  */
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanup, bash, edit, ofType, plan, read, report, runAdversarialMission, step, write, type MissionRun, type Rule } from './harness';
 import type { Reply } from '../../support/messages-server/scenario';
 
@@ -147,6 +149,7 @@ describe('adversarial: model faults mid-mission', function () {
     const bashCall = ofType(run.events, 'tool_call').find((e) => e.record.tool === 'bash');
     assert.ok(bashCall && !bashCall.record.ok, 'the command call ended as failed (cancelled)');
     await new Promise((r) => setTimeout(r, 100));
-    assert.notEqual(read(run!.ws, 'src/two.js'), 'late', 'the process tree was killed');
+    // Under load the kill may come before the first write; either way the late write never happens.
+    assert.ok(!existsSync(join(run!.ws, 'src/two.js')) || read(run!.ws, 'src/two.js') !== 'late', 'the process tree was killed');
   });
 });
