@@ -12,7 +12,8 @@
  *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
  *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
  *                  sockets are hidden; toolchains on PATH that live there are shown again, read-only,
- *                  without their top-level secret files.
+ *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
+ *                  whose git data a step granted git writes may write.
  *   6. network   — only when the step's authority grants it; loopback always works.
  * A writable path that lies inside a read-only or hidden one is dropped (the stricter rule wins).
  */
