@@ -305,7 +305,7 @@ export class MissionRun implements MissionContext {
       const out = await runStepAttempt({
         missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(step.dependsOn), toolCalls: this.toolCalls,
         ports: this.options, approver: this.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...this.options.toolSettings },
-        contextBudget: this.contextBudget, env: this.options.env ?? {}, verifierCommands: this.options.verifierCommands ?? [], signal: this.abort.signal, hashOf: this.hashOf,
+        contextBudget: this.contextBudget, env: this.options.env ?? {}, verifierCommands: this.options.verifierCommands ?? [], signal: this.abort.signal, remainingMs: () => this.budget.remainingWallMs(), hashOf: this.hashOf,
         record: (body) => this.record(body),
         onVerifying: () => this.setStatus(stepId, 'verifying', attempt),
       });

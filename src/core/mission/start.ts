@@ -70,7 +70,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   if (proposed === undefined) {
     author = 'planner';
     const request: PlanRequest = { task: options.task, constraints: options.constraints ?? [], workspaceSummary: options.workspaceSummary ?? '' };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body) };
+    const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await options.planner.plan(request, ctx);

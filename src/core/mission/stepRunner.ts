@@ -33,6 +33,8 @@ export interface StepAttemptInput {
   /** Commands the verifier may run for evidence besides the step's allowlist. */
   verifierCommands: string[];
   signal: AbortSignal;
+  /** Milliseconds left of the mission's wall budget (bounds a model's wait for a rate limit). */
+  remainingMs?: () => number;
   hashOf: (path: string) => Promise<string | null>;
   record(body: TraceEventBody): Promise<void>;
   /** The engine records the 'verifying' transition. */
@@ -61,7 +63,7 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
     budget: input.contextBudget,
   });
   await input.record({ type: 'handoff', handoff });
-  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record };
+  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record, ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}) };
   const factory = input.ports.createStepTools ?? ((c: StepToolsContext) => createStepTools(c));
   const tools = factory(toolsContext(input, 'executor'));
 

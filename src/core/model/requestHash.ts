@@ -29,6 +29,8 @@ function shapeOfContent(content: unknown): unknown {
 
 export function requestHash(request: ModelRequest): string {
   const shape = {
+    // Absent for Anthropic, so traces recorded before other providers existed still replay.
+    ...(request.provider && request.provider !== 'anthropic' ? { provider: request.provider } : {}),
     model: request.model,
     system: request.system.map((b) => mask(b.text)),
     tools: request.tools.map((t) => JSON.stringify({ ...t, cache_control: undefined })),

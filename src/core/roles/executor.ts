@@ -39,6 +39,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
       const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
       const base = {
         role: 'executor' as const,
+        provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
         tools: cachedTools(EXECUTOR_TOOLS),

@@ -56,6 +56,7 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
       const m = modelFor(deps.settings, 'verifier');
       const base = {
         role: 'verifier' as const,
+        provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
         tools: cachedTools(VERIFIER_TOOLS),

@@ -48,6 +48,7 @@ export interface MissionRunOptions {
   mission?: Partial<MissionOptions>;
   /** Called with the handle once the mission is started (for cancellation). */
   onStart?: (handle: ReturnType<typeof startMission>, server: MessagesServer) => void;
+  /** Retries after the first attempt of a model call (default 2). */
   maxRetries?: number;
   /** The client's stream idle limit (default: the adapter's). */
   streamIdleMs?: number;
@@ -114,7 +115,7 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
   };
   const server = await startMessagesServer({ scenario });
   try {
-    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, maxRetries: o.maxRetries ?? 2, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) });
+    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, retry: { maxAttempts: (o.maxRetries ?? 2) + 1, rateLimitAttempts: (o.maxRetries ?? 2) + 1, baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) });
     const roles = createRoles({ client, settings: o.settings });
     const workspace = await NodeWorkspace.open(ws);
     const events: TraceEvent[] = [];

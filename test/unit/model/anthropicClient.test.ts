@@ -143,12 +143,14 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     }
   });
 
-  it('fails without retrying after the SDK exhausted its retries on a connection reset', async () => {
+  it('retries a connection reset, then fails with cause "connection" naming the base URL', async () => {
     await withServer([{ fault: 'connection_reset' }], async (server) => {
-      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 1, retry: { baseDelayMs: 1 } });
+      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
       const out = await c.call(request, new AbortController().signal);
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.detail, 'connection_error');
+      assert.equal(!out.ok && out.failure.cause, 'connection');
+      assert.equal(!out.ok && out.failure.provider, 'anthropic');
+      assert.ok(!out.ok && out.failure.message.includes(server.url), !out.ok ? out.failure.message : '');
       assert.equal(server.requests.length, 2);
     });
   });
