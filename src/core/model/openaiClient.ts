@@ -9,7 +9,7 @@
  * this client's `OpenAICompat` for the rest of its life and the attempt is sent again at once — that is
  * not a wait. A server without structured outputs gets the answer schema as a forced function call.
  */
-import OpenAI, { BadRequestError, UnprocessableEntityError } from 'openai';
+import OpenAI, { APIUserAbortError, BadRequestError, UnprocessableEntityError } from 'openai';
 import type { ModelClient, ModelRequest, ModelResponse } from './modelClient';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from './streamWatchdog';
 import { StalledStreamError } from './faults';
@@ -81,6 +81,9 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
         watchdog.arm();
         assembler.add(chunk);
       }
+      // The SDK ends an aborted stream quietly instead of throwing: say why it ended.
+      if (watchdog.stalled()) throw new StalledStreamError(assembler.chunks, idleMs);
+      if (signal.aborted) throw new APIUserAbortError();
     } catch (error) {
       if (watchdog.stalled()) throw new StalledStreamError(assembler.chunks, idleMs);
       throw error;

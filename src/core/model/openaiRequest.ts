@@ -47,6 +47,12 @@ const textOfBlocks = (blocks: readonly { type: string; text?: string }[]): strin
     .map((b) => b.text ?? '')
     .join('\n\n');
 
+/**
+ * Chat Completions has no error flag on a tool result: the text says it. Our failed results already start
+ * with an error line (after the tool_call_id reference); anything else flagged as an error gets one.
+ */
+export const ERROR_RESULT = /^(\[tool_call_id: [^\]\n]+\]\n)?error\b/;
+
 function toolResultText(block: ToolResultBlockParam): string {
   const c = block.content;
   if (c === undefined) return '';
@@ -90,7 +96,7 @@ export function toChatMessages(request: ModelRequest): ChatCompletionMessagePara
         const content = toolResultText(b);
         const i = pending.indexOf(b.tool_use_id);
         if (i >= 0) {
-          out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error && !/error/i.test(content) ? `error: ${content}` : content });
+          out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error && !ERROR_RESULT.test(content) ? `error: ${content}` : content });
           pending.splice(i, 1);
         } else {
           texts.push(`(result of tool call ${b.tool_use_id})\n${content}`);

@@ -81,6 +81,8 @@ export const cancelledCall = (): Failure => ({
   partialSideEffects: { files: [], commands: [] },
 });
 
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 const CAUSE_OF: Record<WaitReason, FailureCause> = {
   rate_limited: 'rate_limit',
   overloaded: 'overloaded',
@@ -122,7 +124,7 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
     const where = args.where ? ` at ${args.where}` : '';
     if (n >= limit) {
       return failWith(
-        providerFailure(args.provider, cause, `The ${label} model call${where} failed ${n} times (${fault.message}); giving up.`, {
+        providerFailure(args.provider, cause, `The model call to ${label}${where} failed ${n} times (${fault.message}); giving up.`, {
           recoverable: true,
           detail: 'retries_exhausted',
           suggestion: fault.reason === 'connection' ? 'Check that the endpoint is running and the base URL is right, then retry.' : 'The provider may be overloaded or rate-limiting; retry the mission later.',
@@ -135,7 +137,7 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
     if (waitMs > args.policy.maxWaitMs || (remaining !== undefined && waitMs > remaining)) {
       const why = waitMs > args.policy.maxWaitMs ? `longer than the ${Math.round(args.policy.maxWaitMs / 1000)} s we wait at most` : `longer than the ${Math.round((remaining ?? 0) / 1000)} s left of the mission's time budget`;
       return failWith(
-        providerFailure(args.provider, cause, `${label}${where} asks to wait ${Math.ceil(waitMs / 1000)} s before the next attempt (${fault.message}) — ${why}.`, {
+        providerFailure(args.provider, cause, `${capitalised(label)}${where} asks to wait ${Math.ceil(waitMs / 1000)} s before the next attempt (${fault.message}) — ${why}.`, {
           recoverable: true,
           detail: fault.reason,
           suggestion: 'Retry the mission once the limit has reset.',

@@ -8,6 +8,7 @@
  * - `messagesView` shows the request in the Messages shape the shared scenario matcher reads (system text,
  *   user/assistant turns, tool results inside user turns), so one scenario drives both servers.
  */
+import { ERROR_RESULT } from '../../../src/core/model/openaiRequest';
 import type { MessagesBody } from '../messages-server/scenario';
 
 export interface ChatMessage {
@@ -126,7 +127,9 @@ export function messagesView(body: ChatBody): MessagesBody {
       messages.push({ role: 'assistant', content: blocks });
     }
     if (m.role === 'tool') {
-      const block = { type: 'tool_result', tool_use_id: m.tool_call_id, content: contentText(m.content) };
+      // No error flag in Chat Completions: a result whose text opens with an error line is one.
+      const content = contentText(m.content);
+      const block = { type: 'tool_result', tool_use_id: m.tool_call_id, content, is_error: ERROR_RESULT.test(content) };
       const last = messages.at(-1);
       if (last?.role === 'user' && Array.isArray(last.content) && last.content.every((b) => b.type === 'tool_result')) last.content.push(block);
       else messages.push({ role: 'user', content: [block] });

@@ -5,7 +5,7 @@
  * step with a failure class — never a hang, a crash, a wrong edit or an unverified success.
  */
 import { strict as assert } from 'node:assert';
-import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun } from './harness';
+import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 const id = <T extends { name: string; input: unknown }>(toolId: string, use: T): T & { id: string } => ({ ...use, id: toolId });
@@ -20,7 +20,7 @@ function errorResult(run: MissionRun, toolId: string): string {
   return r.content;
 }
 
-describe('adversarial: misbehaving executor model', function () {
+describeEachProvider('adversarial: misbehaving executor model', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {
