@@ -10,7 +10,7 @@
  */
 import type { Approver } from '../ports';
 import type { Plan, Step } from '../contracts/plan';
-import type { StepResult } from '../contracts/results';
+import { MISSION_STOPPING_CAUSES, type StepResult } from '../contracts/results';
 import type { MissionPhase, StepRunStatus, TraceEventBody } from '../contracts/traceEvents';
 import { TraceRecorder } from '../trace/recorder';
 import { PlanHistory } from '../plan/history';
@@ -30,6 +30,8 @@ import type { MissionContext } from './missionContext';
 
 /** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
 const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
+
+const stopsMission = (failure: { cause?: string }): boolean => failure.cause !== undefined && MISSION_STOPPING_CAUSES.has(failure.cause);
 
 export interface RunInit {
   missionId: string;
@@ -326,7 +328,7 @@ export class MissionRun implements MissionContext {
         return;
       }
       const failure = out.verification ? verificationFailure(out.verification, out.result) : out.result.failure!;
-      const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false;
+      const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false && !stopsMission(failure);
       if (retryable && tries < retries) {
         previousFailure = failure;
         await this.record({ type: 'log', level: 'info', message: `step ${stepId} attempt ${attempt} failed (${failure.class}); retrying` });
@@ -343,6 +345,12 @@ export class MissionRun implements MissionContext {
     await this.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
     const blocked = this.scheduler!.finish(step.id, 'failed');
     for (const id of blocked) await this.setStatus(id, 'blocked', this.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
+    if (stopsMission(failure)) {
+      // The provider failed (key, quota, endpoint, model): a replan cannot fix that, and every other step
+      // would meet the same wall. Stop, and let the user act on the cause; finished steps stay finished.
+      this.fail(`step ${step.id} could not run: ${failure.message}`, failure);
+      return;
+    }
     const requiredHit = step.required || blocked.some((id) => this.stepById(id)?.required);
     if (!requiredHit) {
       await this.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });

@@ -149,6 +149,9 @@ function errorText(error: unknown): string {
 
 /** A verification failure expressed as the step's Failure (what a retry or replan is told). */
 export function verificationFailure(verification: Verification, result: StepResult): Failure {
+  // A review the provider kept from running is the provider's failure, not the step's.
+  const provider = verification.checks.find((c) => !c.passed && c.failure?.cause)?.failure;
+  if (provider) return { ...provider, partialSideEffects: result.sideEffects };
   const failedChecks = verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`);
   return {
     class: 'verification_failed',

@@ -28,7 +28,7 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
     run = undefined;
   });
 
-  it('plain text with no tool call, again and again, fails the step as invalid_output (after one nudge and one retry) and ends the mission', async () => {
+  it('plain text and no tool call from the very first answer is reported at once as a model that cannot call tools; no retry, the mission ends', async () => {
     run = await runAdversarialMission({
       plan: plan([editStep()], { direct: true }),
       setup: (ws) => write(ws, 'src/a.js', A_JS),
@@ -36,11 +36,27 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
     });
     assert.equal(run.report.outcome, 'failed');
     assert.deepEqual(run.report.failed, ['s1']);
+    assert.equal(run.report.failure?.cause, 'no_tool_support', JSON.stringify(run.report.failure));
+    assert.match(run.report.failure?.message ?? '', /does not seem to support tool calling/);
+    assert.equal(ofType(run.events, 'step_result').length, 1, 'no retry: another attempt would meet the same model');
+    assert.equal(run.requests.filter((r) => r.role === 'executor').length, 2, 'the answer and one nudge');
+    assert.equal(read(run.ws, 'src/a.js'), A_JS);
+  });
+
+  it('a model that called tools, then stops without a result twice, fails the step as invalid_output (after one nudge and one retry)', async () => {
+    run = await runAdversarialMission({
+      plan: plan([editStep()], { direct: true }),
+      setup: (ws) => write(ws, 'src/a.js', A_JS),
+      rules: [{ name: 'chatty', match: { role: 'executor' }, turns: [{ toolUse: [edit('src/a.js', { command: 'view' })] }, { text: 'I think the change is done.' }, { text: 'Really, it is done.' }] }],
+    });
+    assert.equal(run.report.outcome, 'failed');
+    assert.deepEqual(run.report.failed, ['s1']);
     assert.equal(run.report.failure?.class, 'invalid_output', JSON.stringify(run.report.failure));
+    assert.equal(run.report.failure?.cause, undefined);
     const results = ofType(run.events, 'step_result');
     assert.equal(results.length, 2, 'the first attempt and one retry');
     assert.ok(results.every((r) => r.result.failure?.class === 'invalid_output'));
-    assert.equal(run.requests.filter((r) => r.role === 'executor').length, 4, 'two turns (one nudge) per attempt');
+    assert.equal(run.requests.filter((r) => r.role === 'executor').length, 6, 'three turns (one nudge) per attempt');
     assert.equal(read(run.ws, 'src/a.js'), A_JS);
   });
 

@@ -68,8 +68,16 @@ describe('verifier role', () => {
   });
 
   it('counts a review without a verdict as not passed', async () => {
-    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
+    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ toolUse: [{ name: 'list_files', input: { path: '.' } }] }, { text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
     assert.equal(outcome.passed, false);
     assert.match(outcome.detail, /no verdict/);
+    assert.equal(outcome.failure, undefined);
+  });
+
+  it('names a reviewer that never calls a tool as a model without tool calling (the provider\'s failure, not the step\'s)', async () => {
+    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
+    assert.equal(outcome.passed, false);
+    assert.equal(outcome.failure?.cause, 'no_tool_support');
+    assert.match(outcome.detail, /does not seem to support tool calling/);
   });
 });
