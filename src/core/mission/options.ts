@@ -83,6 +83,11 @@ export interface MissionSettings {
   snapshotIntervalMs?: number;
   /** How long running steps get to stop after cancellation before they are reported interrupted anyway. */
   cancelGraceMs?: number;
+  /**
+   * The model settings the roles were built with (providers and models per role and tier; never keys or
+   * URLs). Recorded in mission_started, so a replay rebuilds roles that ask exactly what was asked.
+   */
+  models?: Record<string, unknown>;
 }
 
 export interface MissionOptions extends MissionPorts, MissionSettings {

@@ -53,7 +53,7 @@ export function startMission(options: MissionOptions): MissionHandle {
   const done = (async (): Promise<MissionReport> => {
     await run.record({
       type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root,
-      settings: { approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1, maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {} },
+      settings: { approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1, maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}) },
     });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
