@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Store } from '../core/ports';
-import type { ApiKeyStore } from './secrets';
+import type { KeyedProvider, ProviderKeys } from './models/providerKeys';
 import type { MissionController } from './mission/missionController';
 import type { SidebarModel } from './sidebar/sidebarModel';
 import type { SidebarProvider } from './sidebar/sidebarProvider';
@@ -15,7 +15,7 @@ export interface CommandDeps {
   controller: MissionController;
   model: SidebarModel;
   sidebar: SidebarProvider;
-  apiKeys: ApiKeyStore;
+  apiKeys: ProviderKeys;
   store(): Promise<Store | undefined>;
 }
 
@@ -46,7 +46,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       d.model.flush();
       await d.sidebar.post({ type: 'didRequestTaskFocus' });
     }),
-    vscode.commands.registerCommand('planExecute.setApiKey', () => d.apiKeys.prompt()),
+    vscode.commands.registerCommand('planExecute.setApiKey', (provider?: KeyedProvider) => d.apiKeys.prompt(provider === 'anthropic' || provider === 'openai' ? provider : undefined)),
+    vscode.commands.registerCommand('planExecute.chooseModel', async () => {
+      const { chooseModel } = await import('./models/modelPicker');
+      await chooseModel(d.apiKeys);
+    }),
     vscode.commands.registerCommand('planExecute.cancel', () => show(d.controller.cancel())),
     vscode.commands.registerCommand('planExecute.resume', async () => {
       if (!vscode.workspace.isTrusted) {

@@ -14,8 +14,8 @@ import { MissionController } from './mission/missionController';
 import { createMissionStore } from './mission/missionStore';
 import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
-import { ApiKeyStore } from './secrets';
-import { approveMode, baseURL, isTrusted } from './settings';
+import { ProviderKeys } from './models/providerKeys';
+import { approveMode, isTrusted } from './settings';
 import { SidebarModel } from './sidebar/sidebarModel';
 import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
 import { MissionStatusBar } from './statusBar';
@@ -23,11 +23,11 @@ import { MissionStatusBar } from './statusBar';
 export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
   const log = new TeeLog(channel);
-  const apiKeys = new ApiKeyStore(context.secrets);
+  const apiKeys = new ProviderKeys(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan');
-  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey });
+  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready });
   const engine = lazyEngine(async () => {
     const [{ createCoreEngine }, { windowAdapters }] = await Promise.all([import('./mission/coreEngine'), import('./mission/adapters')]);
     return createCoreEngine({
@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });
-  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
+  const controller = new MissionController({ engine, model, approver, store, log, modelSetup: () => apiKeys.setup(), redact: (t) => apiKeys.redact(t) });
   const handlers = sidebarHandlers({
     controller,
     approver,
@@ -61,6 +61,9 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(store)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => model.changed()),
     apiKeys.onDidChange(() => model.changed()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('planExecute')) model.changed();
+    }),
     ...registerCommands({ controller, model, sidebar, apiKeys, store }),
   );
   // After a window reload the sidebar shows the last mission from the store.
@@ -86,7 +89,11 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
         return restored;
       },
       recentLog: () => log.recent(),
-      setApiKey: (key) => apiKeys.set(key),
+      setApiKey: (key, provider) => (provider === 'openai' ? apiKeys.openai : apiKeys.anthropic).set(key),
+      listModels: async (provider) => {
+        const { listModels } = await import('./models/modelPicker');
+        return listModels(provider, apiKeys);
+      },
       answerConfirmations: (answer) => {
         confirmations.answer = answer;
       },

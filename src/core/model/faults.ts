@@ -44,7 +44,7 @@ export class StalledStreamError extends IncompleteStreamError {
 export type FaultDecision = AttemptFault;
 
 const SPEND_LIMIT_CODE = 'enforced_spend_limit_reached';
-const KEY_HINT = 'Set a valid key ("Plan & Execute: Set Anthropic API Key", or ANTHROPIC_API_KEY for the CLI).';
+const KEY_HINT = 'Set a valid key ("Plan & Execute: Set API Key", or ANTHROPIC_API_KEY for the CLI).';
 
 const fail = (failure: Failure): FaultDecision => ({ kind: 'fail', failure });
 

@@ -12,10 +12,10 @@
  * - structured output as `response_format: json_schema`, or, where the server lacks it, as a forced call of
  *   one `structured_output` function (the adapter turns its arguments back into the answer text).
  */
-import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions/completions';
 import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type FunctionTool } from './functionTools';
 import type { ModelRequest } from './modelClient';
+import { pairedTurns, systemText } from './pairedTurns';
 import { toStrictSchema } from './strictSchema';
 
 /** What this endpoint turned out to accept (learned from its 400s; see openaiClient.ts). */
@@ -41,76 +41,26 @@ function hostOf(url: string): string {
   }
 }
 
-const textOfBlocks = (blocks: readonly { type: string; text?: string }[]): string =>
-  blocks
-    .filter((b) => b.type === 'text')
-    .map((b) => b.text ?? '')
-    .join('\n\n');
-
 /**
  * Chat Completions has no error flag on a tool result: the text says it. Our failed results already start
  * with an error line (after the tool_call_id reference); anything else flagged as an error gets one.
  */
 export const ERROR_RESULT = /^(\[tool_call_id: [^\]\n]+\]\n)?error\b/;
 
-function toolResultText(block: ToolResultBlockParam): string {
-  const c = block.content;
-  if (c === undefined) return '';
-  if (typeof c === 'string') return c;
-  return c.map((b) => (b.type === 'text' ? b.text : `[${b.type} omitted]`)).join('\n\n');
-}
-
-function blocksOf(message: MessageParam): ContentBlockParam[] {
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-
 /** The conversation as Chat Completions messages, with every tool call paired with exactly one result. */
 export function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
-  const system = textOfBlocks(request.system);
+  const system = systemText(request.system);
   if (system) out.push({ role: 'system', content: system });
-  let pending: string[] = [];
-  const closePending = (): void => {
-    for (const id of pending) out.push({ role: 'tool', tool_call_id: id, content: 'error: no result was recorded for this call.' });
-    pending = [];
-  };
-  for (const message of request.messages) {
-    const blocks = blocksOf(message);
-    if (message.role === 'assistant') {
-      closePending();
-      const text = textOfBlocks(blocks as { type: string; text?: string }[]);
-      const calls = blocks.flatMap((b) =>
-        b.type === 'tool_use' ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }] : [],
-      );
-      if (calls.length > 0) {
-        out.push({ role: 'assistant', content: text || null, tool_calls: calls });
-        pending = calls.map((c) => c.id);
-      } else {
-        out.push({ role: 'assistant', content: text });
-      }
+  for (const turn of pairedTurns(request.messages)) {
+    if (turn.role === 'assistant') {
+      if (turn.calls.length === 0) out.push({ role: 'assistant', content: turn.text });
+      else out.push({ role: 'assistant', content: turn.text || null, tool_calls: turn.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) });
       continue;
     }
-    const texts: string[] = [];
-    for (const b of blocks) {
-      if (b.type === 'tool_result') {
-        const content = toolResultText(b);
-        const i = pending.indexOf(b.tool_use_id);
-        if (i >= 0) {
-          out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error && !ERROR_RESULT.test(content) ? `error: ${content}` : content });
-          pending.splice(i, 1);
-        } else {
-          texts.push(`(result of tool call ${b.tool_use_id})\n${content}`);
-        }
-      } else if (b.type === 'text') {
-        texts.push(b.text);
-      } else if (b.type !== 'thinking' && b.type !== 'redacted_thinking') {
-        texts.push(`[${b.type} omitted]`);
-      }
-    }
-    closePending();
-    if (texts.length > 0) out.push({ role: 'user', content: texts.join('\n\n') });
+    for (const r of turn.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.isError && !ERROR_RESULT.test(r.text) ? `error: ${r.text}` : r.text });
+    if (turn.text) out.push({ role: 'user', content: turn.text });
   }
-  closePending();
   return out;
 }
 

@@ -1,9 +1,9 @@
 /**
- * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built from
- * the user's API key, the sandboxed step tools, and this window's Workspace/Terminal adapters. The key
- * goes to the model client only — never into settings recorded in the trace.
+ * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built over the
+ * user's providers and keys, the sandboxed step tools, and this window's Workspace/Terminal adapters. Keys
+ * go to the model clients only — never into the settings recorded in the trace (which name the models).
  */
-import { createAnthropicModelClient } from '../../core/model/anthropicClient';
+import { createMissionModelClient } from '../models/modelClients';
 import { resumeMission, startMission, type MissionHandle } from '../../core/mission/start';
 import type { ApproveMode } from '../../core/mission/options';
 import type { Store, Terminal, Workspace } from '../../core/ports';
@@ -45,7 +45,7 @@ function toRun(handle: MissionHandle): MissionRun {
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
-  const roles = createRoles({ client: createAnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) }) });
+  const roles = createRoles({ client: createMissionModelClient(o.model), settings: o.model.models });
   return {
     workspace,
     terminal,
@@ -58,8 +58,9 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     verifier: roles.verifier,
     createStepTools,
     approve: host.approveMode(),
-    // Commands never see the extension host's secrets (the API key included).
+    // Commands never see the extension host's secrets (the API keys included).
     env: scrubEnv(process.env),
+    models: o.model.models as Record<string, unknown>,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { Approver, EventSink, Store } from '../../core/ports';
+import type { ModelSetup } from '../models/modelSetup';
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; reason: string; message: string };
 
@@ -23,8 +24,8 @@ export interface MissionRun {
 export interface StartOptions {
   task: string;
   workspaceRoot: string;
-  apiKey: string;
-  baseURL: string | undefined;
+  /** Providers, models and keys (see ../models/modelSetup.ts). */
+  model: ModelSetup;
   approver: Approver;
   store: Store;
   sink: EventSink;

@@ -8,7 +8,7 @@ import type { EventSink, Store } from '../../core/ports';
 import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionView } from '../../webview/protocol';
 import { VsCodeApprover } from '../approvals/vscodeApprover';
-import type { ApiKeyStore } from '../secrets';
+import type { ModelSetup } from '../models/modelSetup';
 import type { Log } from '../log';
 import type { SidebarModel } from '../sidebar/sidebarModel';
 import { mirrorToLog } from '../traceLog';
@@ -21,9 +21,11 @@ export interface ControllerDeps {
   approver: VsCodeApprover;
   /** The mission store (created lazily; undefined when there is no place to keep it). */
   store(): Promise<Store | undefined>;
-  apiKeys: ApiKeyStore;
+  /** Providers, models and keys for the next mission, or why there are none (a missing key: no_api_key). */
+  modelSetup(): Outcome<ModelSetup>;
+  /** Replaces any API key in text bound for the log. */
+  redact(text: string): string;
   log: Log;
-  baseURL(): string | undefined;
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -54,8 +56,8 @@ export class MissionController implements vscode.Disposable {
     }
     const root = this.workspaceRoot();
     if (!root) return { ok: false, reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' };
-    const apiKey = this.deps.apiKeys.get();
-    if (!apiKey) return { ok: false, reason: 'no_api_key', message: 'Set your Anthropic API key first ("Plan & Execute: Set Anthropic API Key").' };
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
     if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
 
@@ -66,7 +68,7 @@ export class MissionController implements vscode.Disposable {
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
       async (_progress, token) => {
-        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+        const started = await this.deps.engine.start({ task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink });
         if (!started.ok) return started;
         this.attach(started.value);
         // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
@@ -85,10 +87,11 @@ export class MissionController implements vscode.Disposable {
     if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to resume.' };
     if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
     const root = this.workspaceRoot();
-    const apiKey = this.deps.apiKeys.get();
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
-    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Resuming needs an open folder, an API key and the mission store.' };
-    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+    if (!root || !store) return { ok: false, reason: 'not_ready', message: 'Resuming needs an open folder and the mission store.' };
+    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink });
     if (!resumed.ok) return resumed;
     mission.live = true;
     this.attach(resumed.value);
@@ -151,7 +154,7 @@ export class MissionController implements vscode.Disposable {
 
   private onEvent(event: TraceEvent): void {
     try {
-      mirrorToLog(this.deps.log, event, (t) => this.deps.apiKeys.redact(t));
+      mirrorToLog(this.deps.log, event, (t) => this.deps.redact(t));
       const model = this.deps.model;
       if (!model.mission || model.mission.missionId !== event.missionId) model.mission = emptyMissionView(event.missionId, '');
       const change = applyEventToView(model.mission, event);
