@@ -18,15 +18,19 @@ const MODELS = [
   { id: 'scripted-tiny', family: 'tiny', toolCalling: true, maxInputTokens: 50 },
 ];
 
-/** A message as plain data: role and parts (text, tool calls, tool results). */
+/**
+ * A message as plain data: role and parts (text, tool calls, tool results). Parts are recognised by shape,
+ * not class: VS Code hands providers its own part classes (a tool result arrives as the internal
+ * LanguageModelToolResultPart2, with `isError`), which are not the ones an extension can import.
+ */
 function plain(message) {
+  const textOf = (c) => (c && typeof c.value === 'string' ? c.value : '');
   const parts = (Array.isArray(message.content) ? message.content : [message.content]).map((p) => {
-    if (p instanceof vscode.LanguageModelTextPart) return { type: 'text', text: p.value };
-    if (p instanceof vscode.LanguageModelToolCallPart) return { type: 'tool_call', callId: p.callId, name: p.name, input: p.input };
-    if (p instanceof vscode.LanguageModelToolResultPart) {
-      return { type: 'tool_result', callId: p.callId, text: p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') };
-    }
-    return { type: 'other', text: typeof p === 'string' ? p : JSON.stringify(p) };
+    if (typeof p === 'string') return { type: 'text', text: p };
+    if (p && typeof p.callId === 'string' && Array.isArray(p.content)) return { type: 'tool_result', callId: p.callId, text: p.content.map(textOf).join(''), isError: p.isError === true };
+    if (p && typeof p.callId === 'string' && typeof p.name === 'string') return { type: 'tool_call', callId: p.callId, name: p.name, input: p.input };
+    if (p && typeof p.value === 'string') return { type: 'text', text: p.value };
+    return { type: 'other', text: `${p && p.constructor ? p.constructor.name : typeof p}: ${JSON.stringify(p)}` };
   });
   return { role: message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', parts };
 }
