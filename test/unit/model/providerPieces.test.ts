@@ -10,6 +10,7 @@ import { runWithRetries, type AttemptFault } from '../../../src/core/model/retry
 import type { ModelRequest, ModelWait } from '../../../src/core/model/modelClient';
 import { functionToolOf } from '../../../src/core/model/functionTools';
 import { EXECUTOR_TOOLS, ReportResultInput, TextEditorInput } from '../../../src/core/roles/toolDefs';
+import { parseDraft } from '../../../src/core/roles/planDraft';
 
 describe('retry-after: how long a provider asks us to wait', () => {
   const now = Date.parse('2026-12-01T10:00:00Z');
@@ -207,5 +208,18 @@ describe('providers, model references, routing and prices', () => {
     assert.equal(!missing.ok && missing.failure.cause, 'model_unavailable');
     const noModel = await client.call({ ...request, provider: 'openai', model: '' }, new AbortController().signal);
     assert.match(!noModel.ok ? noModel.failure.message : '', /No model is set for the executor/);
+  });
+});
+
+describe('the plan draft from a lenient server', () => {
+  const draft = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+  it('finds the plan in a ```json fence or around a sentence, and still judges it by the schema', () => {
+    assert.ok(parseDraft(JSON.stringify(draft)).ok);
+    assert.ok(parseDraft(`Here is the plan:\n\`\`\`json\n${JSON.stringify(draft, null, 2)}\n\`\`\``).ok);
+    assert.ok(parseDraft(`Sure! ${JSON.stringify(draft)} Let me know.`).ok);
+    const bad = parseDraft('```json\n{"goal": 3}\n```');
+    assert.equal(bad.ok, false);
+    assert.ok(!bad.ok && bad.errors.some((e) => e.path === 'goal'));
+    assert.match(!parseDraft('no plan at all').ok ? JSON.stringify(parseDraft('no plan at all')) : '', /not valid JSON/);
   });
 });
