@@ -8,8 +8,11 @@
  *    plus the shortest chain that must follow the last one (`tail`) bounds the makespan from below.
  * The maximum of the two is still a lower bound, but not necessarily achievable: the true optimum of a
  * DAG with a conflict clique can be higher, so a ratio against it overstates the engine's loss.
- * The generated steps run no commands: the scheduler runs a command step alone among writers, which these
- * bounds do not model (index.ts checks that no step has commands and says so in its output).
+ * About a third of the generated steps are command steps (an allowlisted command, a one-file edit scope).
+ * With commands confined to their write scope, a command step conflicts only where its scope overlaps
+ * another step's writes, exactly like an edit step, so the same bounds hold. Unconfined, a command step
+ * runs alone among writers, which these bounds do not model: index.ts reports that run against the
+ * critical path only to show what confinement buys, not as a bound.
  */
 import type { PlanInput, StepInput } from '../../src/core/contracts/plan';
 
@@ -30,10 +33,12 @@ export interface BenchDag {
   deps: Map<string, string[]>;
   /** Steps that write the shared area (a conflict clique). */
   shared: Set<string>;
+  /** Steps that run a command (scope: their own output file, plus the shared area when they are in it). */
+  commands: Set<string>;
   latencyMs: Map<string, number>;
 }
 
-export function randomDag(n: number, seed: number, options: { sharedFraction: number; minMs: number; maxMs: number }): BenchDag {
+export function randomDag(n: number, seed: number, options: { sharedFraction: number; minMs: number; maxMs: number; commandFraction?: number }): BenchDag {
   const random = rng(seed);
   const layers = Math.max(2, Math.ceil(Math.sqrt(n)));
   const ids = Array.from({ length: n }, (_, i) => `s${i}`);
@@ -57,16 +62,21 @@ export function randomDag(n: number, seed: number, options: { sharedFraction: nu
   }
   const shared = new Set(ids.filter(() => random() < options.sharedFraction));
   const latencyMs = new Map(ids.map((id) => [id, options.minMs + random() * (options.maxMs - options.minMs)]));
-  return { ids: order.map((o) => o.id), deps, shared, latencyMs };
+  const commands = new Set(ids.filter(() => random() < (options.commandFraction ?? 0)));
+  return { ids: order.map((o) => o.id), deps, shared, commands, latencyMs };
 }
 
 export function asPlan(dag: BenchDag, withOverlaps: boolean): PlanInput {
   const steps: StepInput[] = dag.ids.map((id) => ({
     id,
     title: `bench ${id}`,
-    kind: 'edit',
+    kind: dag.commands.has(id) ? 'command' : 'edit',
     dependsOn: dag.deps.get(id) ?? [],
-    authority: { read: ['**'], edit: withOverlaps && dag.shared.has(id) ? ['shared/**', `out/${id}.txt`] : [`out/${id}.txt`], commands: [] },
+    authority: {
+      read: ['**'],
+      edit: withOverlaps && dag.shared.has(id) ? ['shared/**', `out/${id}.txt`] : [`out/${id}.txt`],
+      commands: dag.commands.has(id) ? [`node scripts/gen.js ${id}`] : [],
+    },
     evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] },
   }));
   return { goal: 'benchmark', steps };

@@ -94,7 +94,7 @@ export interface BenchRun {
   durations: Map<string, number>;
 }
 
-export function benchMission(plan: PlanInput, latencyMs: (id: string) => number, maxParallel: number, serialise = false): BenchRun {
+export function benchMission(plan: PlanInput, latencyMs: (id: string) => number, maxParallel: number, serialise = false, commandsConfined = true): BenchRun {
   const ws = new BenchWorkspace();
   const store = new BenchStore(serialise);
   const planner: PlannerRole = {
@@ -114,7 +114,7 @@ export function benchMission(plan: PlanInput, latencyMs: (id: string) => number,
   };
   const options: MissionOptions = {
     task: 'benchmark', plan, workspace: ws, terminal, approver, store, clock, planner, executor, verifier,
-    createStepTools: toolsFactory(ws), approve: 'all', maxParallel, maxPlanSteps: 10_000,
+    createStepTools: toolsFactory(ws), approve: 'all', maxParallel, maxPlanSteps: 10_000, commandsConfined,
     budgets: { maxSteps: 100_000, maxWallMs: 3_600_000, maxTokens: 1e12, maxCostUsd: 1e9, maxReplans: 0 },
   };
   return { options, store, durations };

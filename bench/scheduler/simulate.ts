@@ -8,11 +8,11 @@ import { Scheduler, scheduleNodeOf } from '../../src/core/mission/scheduler';
 import { validatePlan } from '../../src/core/plan/validate';
 import { asPlan, type BenchDag } from './dag';
 
-export function simulatedMakespanMs(dag: BenchDag, withOverlaps: boolean, maxParallel: number): number {
+export function simulatedMakespanMs(dag: BenchDag, withOverlaps: boolean, maxParallel: number, commandsConfined = true): number {
   // The same plan the engine runs, turned into scheduler nodes by the engine's own rule.
   const plan = validatePlan(asPlan(dag, withOverlaps), { maxSteps: 10_000 });
   if (!plan.ok) throw new Error(`bench plan invalid: ${plan.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
-  const scheduler = new Scheduler(plan.plan.steps.map(scheduleNodeOf), { maxParallel });
+  const scheduler = new Scheduler(plan.plan.steps.map(scheduleNodeOf), { maxParallel, commandsConfined });
   const running: { id: string; end: number }[] = [];
   let now = 0;
   for (;;) {

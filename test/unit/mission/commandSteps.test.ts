@@ -21,4 +21,23 @@ describe('mission engine: steps that run commands', () => {
     assert.ok(!overlap('install', 'edit') && !overlap('build', 'edit'), 'an edit step never races a command step');
     assert.ok(overlap('look', 'install') || overlap('look', 'build'), 'the research step ran alongside a command step');
   });
+
+  it('with commands confined to their step\'s write scope, runs command steps whose scopes do not overlap side by side', async () => {
+    const executor = new FakeExecutor({}, 40);
+    const command = (id: string, edit: string[]) => fileStep(id, { kind: 'command', authority: { read: ['**'], edit, commands: ['npm test'] } });
+    const h = harness(planOf([
+      command('api', ['packages/api/**']),
+      command('web', ['packages/web/**']),
+      command('all', ['packages/**']),
+      fileStep('edit-api', { authority: { read: ['**'], edit: ['packages/api/index.ts'], commands: [] } }),
+    ]), { executor, maxParallel: 4, commandsConfined: true });
+    const report = await runMission(h.options);
+    assert.equal(report.outcome, 'succeeded', report.summary);
+
+    const call = (id: string) => executor.calls.find((c) => c.stepId === id)!;
+    const overlap = (x: string, y: string): boolean => call(x).start < call(y).end && call(y).start < call(x).end;
+    assert.ok(overlap('api', 'web'), 'disjoint scopes ran side by side');
+    assert.ok(!overlap('all', 'api') && !overlap('all', 'web'), 'a scope containing theirs waited');
+    assert.ok(!overlap('edit-api', 'api'), 'an edit inside a command step\'s scope waited for it');
+  });
 });
