@@ -35,6 +35,8 @@ export * from './model/faults';
 export * from './model/retryLoop';
 export * from './model/retryAfter';
 export * from './model/providers';
+export * from './model/openaiClient';
+export * from './model/routedClient';
 export * from './model/pricing';
 export * from './model/modelSettings';
 export * from './model/requestHash';

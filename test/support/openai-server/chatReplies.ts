@@ -68,7 +68,7 @@ function pieces(text: string, parts: number): string[] {
 }
 
 /** The streamed chunks (without the final `[DONE]`); `usage` adds the usage chunk after the finish. */
-export function completionChunks(c: RenderedCompletion, usage: ChatUsage | undefined, withFinish = true): unknown[] {
+export function completionChunks(c: RenderedCompletion, usage: ChatUsage | undefined, withFinish = true, quirks: { noToolCallIds?: boolean; repeatToolName?: boolean; stopAfterToolCalls?: boolean } = {}): unknown[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
     id: c.id,
     object: 'chat.completion.chunk',
@@ -79,10 +79,10 @@ export function completionChunks(c: RenderedCompletion, usage: ChatUsage | undef
   const out: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (const p of pieces(c.content ?? '', 3)) out.push(chunk({ content: p }));
   c.toolCalls.forEach((t, index) => {
-    out.push(chunk({ tool_calls: [{ index, id: t.id, type: 'function', function: { name: t.name, arguments: '' } }] }));
-    for (const p of pieces(t.arguments, 3)) out.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+    out.push(chunk({ tool_calls: [{ index, ...(quirks.noToolCallIds ? {} : { id: t.id }), type: 'function', function: { name: t.name, arguments: '' } }] }));
+    for (const p of pieces(t.arguments, 3)) out.push(chunk({ tool_calls: [{ index, function: { ...(quirks.repeatToolName ? { name: t.name } : {}), arguments: p } }] }));
   });
-  if (withFinish) out.push(chunk({}, c.finishReason));
+  if (withFinish) out.push(chunk({}, quirks.stopAfterToolCalls && c.finishReason === 'tool_calls' ? 'stop' : c.finishReason));
   if (usage) out.push({ id: c.id, object: 'chat.completion.chunk', created: 1_800_000_000, model: c.model, choices: [], usage });
   return out;
 }

@@ -27,6 +27,11 @@ export interface ChatServerOptions {
   apiKey?: string;
   /** What GET /v1/models lists. */
   models?: string[];
+  /**
+   * Habits of local servers: tool calls streamed without ids, their name repeated in every chunk, and
+   * `finish_reason: "stop"` after tool calls (as Ollama streams them).
+   */
+  quirks?: { noToolCallIds?: boolean; repeatToolName?: boolean; stopAfterToolCalls?: boolean };
 }
 
 export interface ChatRecordedRequest extends Omit<RecordedRequest, 'body'> {
@@ -140,7 +145,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
     const withUsage = options.usage !== false && body.stream_options?.include_usage === true;
     const unfinished = reply.fault === 'no_finish' || reply.fault === 'no_message_stop';
-    const chunks = completionChunks(rendered, withUsage && !unfinished ? usage : undefined, !unfinished);
+    const chunks = completionChunks(rendered, withUsage && !unfinished ? usage : undefined, !unfinished, options.quirks);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': `req_${requests.length}` });
     const cutAt = reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream' ? Math.max(2, Math.floor(chunks.length / 2)) : chunks.length;
     for (const [i, chunk] of chunks.entries()) {

@@ -257,6 +257,25 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
     });
   });
 
+  it('copes with a local server\'s habits: no tool call ids, the name repeated per chunk, "stop" after tool calls, no usage', async () => {
+    const input = { command: 'create', path: 'a.txt', file_text: 'x' };
+    await withServer(
+      [{ toolUse: [{ name: 'str_replace_based_edit_tool', input }, { name: 'bash', input: { command: 'ls' } }] }],
+      async (server) => {
+        const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
+        assert.ok(out.ok, JSON.stringify(out));
+        const uses = out.response.content.filter((b) => b.type === 'tool_use');
+        assert.deepEqual(uses.map((u) => (u.type === 'tool_use' ? u.name : '')), ['str_replace_based_edit_tool', 'bash']);
+        assert.deepEqual(uses[0]?.type === 'tool_use' ? uses[0].input : null, input);
+        const ids = uses.map((u) => (u.type === 'tool_use' ? u.id : ''));
+        assert.ok(ids.every(Boolean) && new Set(ids).size === 2, 'ids made up, distinct');
+        assert.equal(out.response.stopReason, 'tool_use');
+        assert.ok(out.response.usage.inputTokens > 0, 'usage estimated when the server sends none');
+      },
+      { lenient: true, usage: false, quirks: { noToolCallIds: true, repeatToolName: true, stopAfterToolCalls: true } },
+    );
+  });
+
   it('reports a length stop as max_tokens and lists the endpoint models', async () => {
     await withServer(
       [{ text: 'a sentence that will be cut', fault: 'max_tokens' }],
