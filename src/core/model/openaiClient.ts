@@ -5,7 +5,8 @@
  *
  * The SDK's retries are off: retryLoop.ts waits as the server asks and records each wait. Servers differ
  * in what they accept, so a 400 that names a parameter the endpoint does not take (max_tokens vs
- * max_completion_tokens, response_format, temperature, reasoning_effort, stream_options, strict) adjusts
+ * max_completion_tokens, response_format, temperature, reasoning_effort, stream_options, strict,
+ * tool_choice) adjusts
  * this client's `OpenAICompat` for the rest of its life and the attempt is sent again at once — that is
  * not a wait. A server without structured outputs gets the answer schema as a forced function call.
  */
@@ -49,6 +50,7 @@ function adjustFor(message: string, request: ModelRequest, compat: OpenAICompat)
   if (compat.temperature && request.temperature !== undefined && refuses('temperature')) return { temperature: false };
   if (compat.reasoningEffort && request.effort !== undefined && refuses('reasoning_effort')) return { reasoningEffort: false };
   if (compat.strictTools && refuses('strict')) return { strictTools: false };
+  if (compat.toolChoice && refuses('tool_choice')) return { toolChoice: false };
   return undefined;
 }
 

@@ -26,11 +26,13 @@ export interface OpenAICompat {
   reasoningEffort: boolean;
   streamUsage: boolean;
   strictTools: boolean;
+  /** Some servers take tools but not `tool_choice` (or not "required"): then the choice is left to the model. */
+  toolChoice: boolean;
 }
 
 export function defaultCompat(baseURL: string): OpenAICompat {
   const official = /(^|\.)openai\.com$/.test(hostOf(baseURL)) || /\.openai\.azure\.com$/.test(hostOf(baseURL));
-  return { maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens', structuredOutput: 'json_schema', temperature: true, reasoningEffort: true, streamUsage: true, strictTools: true };
+  return { maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens', structuredOutput: 'json_schema', temperature: true, reasoningEffort: true, streamUsage: true, strictTools: true, toolChoice: true };
 }
 
 function hostOf(url: string): string {
@@ -96,7 +98,7 @@ export function toChatParams(request: ModelRequest, compat: OpenAICompat): ChatC
     ...(compat.maxTokensParam === 'max_completion_tokens' ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
   };
   if (tools.length > 0) params.tools = tools;
-  if (tools.length > 0 && toolChoice !== undefined) params.tool_choice = toolChoice;
+  if (tools.length > 0 && toolChoice !== undefined && compat.toolChoice) params.tool_choice = toolChoice;
   if (request.outputSchema && !structuredAsTool) {
     const strict = toStrictSchema(request.outputSchema);
     params.response_format = { type: 'json_schema', json_schema: { name: 'answer', schema: strict.schema, strict: strict.strict } };

@@ -17,6 +17,8 @@ export interface ChatServerOptions {
   port?: number;
   /** false: a `json_schema` response_format is refused with a 400, as some gateways and old servers do. */
   structuredOutputs?: boolean;
+  /** false: a request with `tool_choice` is refused (servers that take tools but not the choice). */
+  toolChoice?: boolean;
   /** 'max_completion_tokens': `max_tokens` is refused, as OpenAI's reasoning models do. Default: either. */
   maxTokensParam?: 'either' | 'max_completion_tokens';
   /** Accept anything (as Ollama and LM Studio do); default false: refuse what OpenAI refuses. */
@@ -93,7 +95,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const refusal =
       invalid ??
       (options.structuredOutputs === false && body.response_format?.type === 'json_schema' ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." : undefined) ??
-      (options.maxTokensParam === 'max_completion_tokens' && body.max_tokens !== undefined ? "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." : undefined);
+      (options.maxTokensParam === 'max_completion_tokens' && body.max_tokens !== undefined ? "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." : undefined) ??
+      (options.toolChoice === false && body.tool_choice !== undefined ? "'tool_choice' is not supported by this server" : undefined);
     if (refusal) {
       record.rejected = refusal;
       send(res, 400, chatError(refusal, 'invalid_request_error', null, null));

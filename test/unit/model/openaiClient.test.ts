@@ -151,6 +151,22 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
     );
   });
 
+  it('falls back to the function form and drops tool_choice on a server that takes neither response formats nor tool_choice', async () => {
+    const plan = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+    await withServer(
+      [{ structured: plan }],
+      async (server) => {
+        const c = client(server);
+        const out = await c.call({ ...request, outputSchema: PLAN_DRAFT_JSON_SCHEMA }, signal());
+        assert.ok(out.ok, JSON.stringify(out));
+        assert.deepEqual(JSON.parse(out.response.content[0]?.type === 'text' ? out.response.content[0].text : ''), plan);
+        assert.deepEqual({ structuredOutput: c.compat().structuredOutput, toolChoice: c.compat().toolChoice }, { structuredOutput: 'tool', toolChoice: false });
+        assert.equal(server.requests.at(-1)?.chat.tool_choice, undefined);
+      },
+      { structuredOutputs: false, toolChoice: false },
+    );
+  });
+
   it('switches to max_completion_tokens when the endpoint refuses max_tokens', async () => {
     await withServer(
       [{ text: 'ok' }],
