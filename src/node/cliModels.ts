@@ -10,7 +10,8 @@
 import { createAnthropicModelClient } from '../core/model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings } from '../core/model/modelSettings';
-import { createOpenAIModelClient, OPENAI_DEFAULT_BASE_URL } from '../core/model/openaiClient';
+import { createOpenAIModelClient } from '../core/model/openaiClient';
+import { OPENAI_DEFAULT_BASE_URL } from '../core/model/providers';
 import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
 import type { CliModels } from './cliArgs';
 

@@ -18,10 +18,9 @@ import { functionToolOf, STRUCTURED_OUTPUT_TOOL } from './functionTools';
 import { classifyOpenAIFault } from './openaiFaults';
 import { defaultCompat, toChatParams, type OpenAICompat } from './openaiRequest';
 import { ChatStreamAssembler } from './openaiStream';
-import { isLoopbackUrl } from './providers';
+import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from './providers';
 import { DEFAULT_RETRY, runWithRetries, type RetryPolicy, type Sleep } from './retryLoop';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export interface OpenAIClientOptions {
   /** Defaults to OPENAI_API_KEY; local servers need none (a placeholder is sent). */

@@ -10,6 +10,9 @@ export const PROVIDER_IDS = ['anthropic', 'openai', 'vscode-lm'] as const;
 export const ProviderIdSchema = z.enum(PROVIDER_IDS);
 export type ProviderId = z.infer<typeof ProviderIdSchema>;
 
+/** OpenAI's own API: the OpenAI-compatible adapter's endpoint when no base URL is set. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 export interface ModelRef {
   provider: ProviderId;
   model: string;

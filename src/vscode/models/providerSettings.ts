@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings, type ModelSettings } from '../../core/model/modelSettings';
-import { OPENAI_DEFAULT_BASE_URL } from '../../core/model/openaiClient';
+import { OPENAI_DEFAULT_BASE_URL } from '../../core/model/providers';
 import type { ProviderId } from '../../core/model/providers';
 
 export interface ProviderSettings {
