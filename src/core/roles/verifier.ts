@@ -78,7 +78,7 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
           if (v.success) return { check, passed: v.data.passed, detail: v.data.detail, ...(v.data.tool_call_id ? { toolCallId: v.data.tool_call_id } : {}) };
         }
         if (uses.length === 0) {
-          if (nudged && turn === 2) {
+          if (nudged && turn === 2 && m.provider !== 'anthropic') {
             const message = `The reviewer model ${m.model} (${m.provider}) answered in prose twice instead of calling report_verdict; it does not seem to support tool calling.`;
             return { check, passed: false, detail: `review could not run: ${message}`, failure: { class: 'invalid_output', message, recoverable: false, suggestion: 'Choose a model with tool (function) calling for the verifier.', detail: 'no_tool_calls', cause: 'no_tool_support', provider: m.provider, partialSideEffects: { files: [], commands: [] } } };
           }
