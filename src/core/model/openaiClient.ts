@@ -50,6 +50,7 @@ function adjustFor(message: string, request: ModelRequest, compat: OpenAICompat)
   if (compat.reasoningEffort && request.effort !== undefined && refuses('reasoning_effort')) return { reasoningEffort: false };
   if (compat.strictTools && refuses('strict')) return { strictTools: false };
   if (compat.toolChoice && refuses('tool_choice')) return { toolChoice: false };
+  if (compat.promptCacheKey && refuses('prompt_cache_key')) return { promptCacheKey: false };
   return undefined;
 }
 

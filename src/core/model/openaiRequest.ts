@@ -28,11 +28,13 @@ export interface OpenAICompat {
   strictTools: boolean;
   /** Some servers take tools but not `tool_choice` (or not "required"): then the choice is left to the model. */
   toolChoice: boolean;
+  /** OpenAI's own API routes requests with the same `prompt_cache_key` to the same cache: one key per role. */
+  promptCacheKey: boolean;
 }
 
 export function defaultCompat(baseURL: string): OpenAICompat {
   const official = /(^|\.)openai\.com$/.test(hostOf(baseURL)) || /\.openai\.azure\.com$/.test(hostOf(baseURL));
-  return { maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens', structuredOutput: 'json_schema', temperature: true, reasoningEffort: true, streamUsage: true, strictTools: true, toolChoice: true };
+  return { maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens', structuredOutput: 'json_schema', temperature: true, reasoningEffort: true, streamUsage: true, strictTools: true, toolChoice: true, promptCacheKey: official };
 }
 
 function hostOf(url: string): string {
@@ -103,6 +105,7 @@ export function toChatParams(request: ModelRequest, compat: OpenAICompat): ChatC
     const strict = toStrictSchema(request.outputSchema);
     params.response_format = { type: 'json_schema', json_schema: { name: 'answer', schema: strict.schema, strict: strict.strict } };
   }
+  if (compat.promptCacheKey) params.prompt_cache_key = `plan-execute-${request.role}`;
   if (request.temperature !== undefined && compat.temperature) params.temperature = request.temperature;
   if (request.effort !== undefined && compat.reasoningEffort) params.reasoning_effort = request.effort;
   return params;

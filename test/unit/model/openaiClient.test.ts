@@ -55,6 +55,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       assert.equal('tools' in sent.chat, false, 'no empty tools array');
       assert.deepEqual(sent.chat.messages?.map((m) => m.role), ['system', 'user']);
       assert.equal(JSON.stringify(sent.chat).includes('cache_control'), false);
+      assert.equal(sent.chat.prompt_cache_key, undefined, 'only OpenAI itself gets a prompt_cache_key');
       const second = await c.call({ ...request, messages: [...request.messages, { role: 'assistant', content: 'done' }, { role: 'user', content: 'more' }] }, signal());
       assert.ok(second.ok);
       assert.ok(second.response.usage.cacheReadTokens > 0, 'the stable prefix is read from the prefix cache');
@@ -165,6 +166,14 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       },
       { structuredOutputs: false, toolChoice: false },
     );
+  });
+
+  it('gives OpenAI a prompt_cache_key per role, so the stable prefix of each role lands in one cache', async () => {
+    await withServer([{ text: 'ok' }], async (server) => {
+      const out = await client(server, { compat: { promptCacheKey: true } }).call(request, signal());
+      assert.ok(out.ok);
+      assert.equal(server.requests[0]!.chat.prompt_cache_key, 'plan-execute-executor');
+    });
   });
 
   it('switches to max_completion_tokens when the endpoint refuses max_tokens', async () => {
