@@ -22,6 +22,9 @@ import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from './providers';
 import { DEFAULT_RETRY, runWithRetries, type RetryPolicy, type Sleep } from './retryLoop';
 
 
+/** Local servers load a model on its first request, silently: give them longer before calling it stalled. */
+export const LOCAL_STREAM_IDLE_MS = 300_000;
+
 export interface OpenAIClientOptions {
   /** Defaults to OPENAI_API_KEY; local servers need none (a placeholder is sent). */
   apiKey?: string;
@@ -30,7 +33,7 @@ export interface OpenAIClientOptions {
   /** Per attempt: how long to wait for the response headers. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /** A stream silent this long is abandoned and retried. Default 120 s (local models can be slow to start). */
+  /** A stream silent this long is abandoned and retried. Default 120 s; 300 s on a loopback endpoint (a local server may first load the model). */
   streamIdleMs?: number;
   sleep?: Sleep;
   /** Start from these compat settings (tests; a server known to lack structured outputs). */
@@ -64,9 +67,9 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const idleMs = options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   const compat: OpenAICompat = { ...defaultCompat(baseURL), ...options.compat };
   const local = isLoopbackUrl(baseURL);
+  const idleMs = options.streamIdleMs ?? (local ? LOCAL_STREAM_IDLE_MS : DEFAULT_STREAM_IDLE_MS);
 
   async function once(request: ModelRequest, signal: AbortSignal): Promise<Omit<ModelResponse, 'durationMs' | 'attempts'>> {
     const params = toChatParams(request, compat);
