@@ -80,6 +80,8 @@ interface ApprovalBase {
   actionHash: string;
   /** Why the executor wants this, in its words (shown, never trusted). */
   why: string;
+  /** Who asks: the step's executor, or the verifier running an evidence check (absent: the executor). */
+  role?: 'executor' | 'verifier';
 }
 
 export type ApprovalRequest =

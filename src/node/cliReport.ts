@@ -27,7 +27,7 @@ export function progressLine(event: TraceEvent): string | undefined {
     case 'verification':
       return `  ${event.verification.stepId}: verification ${event.verification.passed ? 'passed' : 'FAILED'}${event.verification.passed ? '' : ` — ${event.verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`).join('; ')}`}`;
     case 'replan':
-      return `· replan (${event.mode}) after ${event.trigger}${event.stepId ? ` at ${event.stepId}` : ''}`;
+      return `· replan (${event.mode}) after ${event.trigger}${event.stepId ? ` at ${event.stepId}` : ''}${event.refusedBecause?.length ? ` — refused: ${event.refusedBecause.join('; ')}` : ''}`;
     case 'budget':
       return event.exceeded ? `· budget exceeded: ${event.kind} ${event.used} / ${event.limit}` : undefined;
     case 'log':

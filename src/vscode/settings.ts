@@ -9,11 +9,19 @@ export function approveMode(): ApproveMode {
   return mode === 'plan' || mode === 'all' ? mode : 'ask';
 }
 
-/** The Messages API base URL: the setting, else the SDK's ANTHROPIC_BASE_URL, else the public API. */
-export function baseURL(): string | undefined {
-  return section().get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
-}
-
 export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;
+}
+
+/** Whether to announce waiting approvals with a notification when no Plan & Execute surface is in sight. */
+export function notifyWhenWaiting(): boolean {
+  return section().get<boolean>('notifyWhenWaiting', true);
+}
+
+/**
+ * True when `npm start -- --demo` started this window: a scripted demo model answers on loopback, and the
+ * surfaces say so plainly.
+ */
+export function isDemo(): boolean {
+  return process.env.PLAN_EXECUTE_DEMO === '1';
 }

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
-import type { SidebarState } from '../../src/webview/protocol';
+import type { SurfaceState } from '../../src/webview/protocol';
 
 export async function api(): Promise<PlanExecuteApi> {
   const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
@@ -21,10 +21,10 @@ export function workspaceRoot(): string {
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
 
-export async function runMission(pe: PlanExecuteApi, task: string, timeoutMs = 60_000): Promise<NonNullable<SidebarState['mission']>> {
+export async function runMission(pe: PlanExecuteApi, task: string, timeoutMs = 60_000): Promise<NonNullable<SurfaceState['mission']>> {
   const previous = pe.test.sidebarState().mission?.missionId;
   assert.equal(pe.test.postFromWebview({ type: 'runTask', task }), true);
-  const isNew = (s: SidebarState): boolean => s.mission !== null && s.mission.missionId !== previous;
+  const isNew = (s: SurfaceState): boolean => s.mission !== null && s.mission.missionId !== previous;
   const deadline = Date.now() + timeoutMs;
   const approved = new Set<number>();
   for (;;) {

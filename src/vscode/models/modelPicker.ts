@@ -1,17 +1,13 @@
 /**
  * "Plan & Execute: Choose Model": which role (every role, the planner, the verifier, an executor tier),
- * which provider, then a model from what that provider offers — the endpoint's `/v1/models`, VS Code's
- * `selectChatModels`, Anthropic's model list — or a name typed in. Writes the user settings
+ * which provider, then a model from what that provider offers (modelListing.ts) or a name typed in. Writes the user settings
  * (planExecute.provider + planExecute.model for every role; planExecute.models.<role> otherwise, with
  * a `provider:` prefix when it differs from planExecute.provider).
  */
 import * as vscode from 'vscode';
-import Anthropic from '@anthropic-ai/sdk';
-import { listOpenAIModels } from '../../core/model/openaiClient';
 import { PROVIDER_IDS, type ProviderId } from '../../core/model/providers';
-import type { ProviderKeys } from './providerKeys';
+import type { ModelList } from './modelListing';
 import { readProviderSettings } from './providerSettings';
-import { listLmModels } from './vscodeLmClient';
 
 export type ModelTarget = 'all' | 'planner' | 'verifier' | 'light' | 'standard' | 'heavy';
 
@@ -30,33 +26,6 @@ const PROVIDER_NAMES: Record<ProviderId, string> = {
   'vscode-lm': "VS Code's language models (GitHub Copilot, other extensions)",
 };
 
-export type ModelList = { ok: true; models: { label: string; description?: string; ref: string }[] } | { ok: false; message: string };
-
-/** What a provider offers, or why it cannot say. */
-export async function listModels(provider: ProviderId, keys: ProviderKeys): Promise<ModelList> {
-  const c = vscode.workspace.getConfiguration('planExecute');
-  if (provider === 'vscode-lm') {
-    const models = await listLmModels();
-    return models.length > 0 ? { ok: true, models } : { ok: false, message: 'VS Code offers no language model: install and sign in to a provider such as GitHub Copilot Chat.' };
-  }
-  if (provider === 'openai') {
-    const baseURL = c.get<string>('openai.baseUrl') || process.env.OPENAI_BASE_URL || undefined;
-    const out = await listOpenAIModels({ ...(baseURL ? { baseURL } : {}), env: {}, ...(keys.openai.get() ? { apiKey: keys.openai.get()! } : {}) });
-    return out.ok ? { ok: true, models: out.models.map((ref) => ({ label: ref, ref })) } : out;
-  }
-  const apiKey = keys.anthropic.get();
-  if (!apiKey) return { ok: false, message: 'Set the Anthropic API key first to list its models.' };
-  try {
-    const baseURL = c.get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
-    const sdk = new Anthropic({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: 1, timeout: 15_000 });
-    const models: { label: string; description?: string; ref: string }[] = [];
-    for await (const m of sdk.models.list()) models.push({ label: m.id, description: m.display_name, ref: m.id });
-    return { ok: true, models };
-  } catch (error) {
-    return { ok: false, message: `Could not list Anthropic's models: ${error instanceof Error ? error.message : String(error)}` };
-  }
-}
-
 /** Writes a choice to the user settings. */
 export async function applyModelChoice(target: ModelTarget, provider: ProviderId, model: string): Promise<void> {
   const c = vscode.workspace.getConfiguration('planExecute');
@@ -70,7 +39,8 @@ export async function applyModelChoice(target: ModelTarget, provider: ProviderId
   await c.update(`models.${target}`, provider === current ? model : `${provider}:${model}`, global);
 }
 
-export async function chooseModel(keys: ProviderKeys): Promise<void> {
+/** `list` asks a provider for its models (modelListing.ts, loaded with the engine). */
+export async function chooseModel(listFor: (provider: ProviderId) => Promise<ModelList>): Promise<void> {
   const target = await vscode.window.showQuickPick(TARGETS.map((t) => ({ ...t, description: undefined })), { title: 'Plan & Execute: choose the model for', ignoreFocusOut: true });
   if (!target) return;
   const settings = readProviderSettings();
@@ -80,7 +50,7 @@ export async function chooseModel(keys: ProviderKeys): Promise<void> {
     { title: `Plan & Execute: provider for ${target.label.toLowerCase()}`, ignoreFocusOut: true },
   );
   if (!provider) return;
-  const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: asking for the model list…' }, () => listModels(provider.provider, keys));
+  const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: asking for the model list…' }, () => listFor(provider.provider));
   const typed = { label: '$(edit) Enter a model name…', ref: '' };
   const items = list.ok ? [...list.models, typed] : [typed];
   const picked = await vscode.window.showQuickPick(items, {

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { ANTHROPIC_KEY, ApiKeyStore, OPENAI_KEY } from '../secrets';
+import type { ListingAccess } from './modelListing';
 import { prepareModelSetup, providerMissingKey, type KeySources } from './modelSetup';
 
 export type KeyedProvider = 'anthropic' | 'openai';
@@ -37,6 +38,17 @@ export class ProviderKeys implements vscode.Disposable, KeySources {
 
   setup(): ReturnType<typeof prepareModelSetup> {
     return prepareModelSetup(this);
+  }
+
+  /** Keys and endpoints for listing models (the same the next mission would use). */
+  listingAccess(): ListingAccess {
+    const c = vscode.workspace.getConfiguration('planExecute');
+    const anthropicBaseURL = c.get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
+    const openaiBaseURL = c.get<string>('openai.baseUrl') || process.env.OPENAI_BASE_URL || undefined;
+    return {
+      anthropic: { ...(this.anthropic.get() ? { apiKey: this.anthropic.get() } : {}), ...(anthropicBaseURL ? { baseURL: anthropicBaseURL } : {}) },
+      openai: { ...(this.openai.get() ? { apiKey: this.openai.get() } : {}), ...(openaiBaseURL ? { baseURL: openaiBaseURL } : {}) },
+    };
   }
 
   redact(text: string): string {
