@@ -38,6 +38,8 @@ export interface ScanEntry {
   signature: string;
   /** For a symlink: what it points to, as written (never followed). */
   target?: string;
+  /** Hard links to this entry (1 when unknown): a file with more can be written through another path. */
+  links?: number;
 }
 
 export interface ScanOptions {
@@ -47,6 +49,14 @@ export interface ScanOptions {
   limit: number;
   /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
   under?: readonly string[];
+}
+
+export interface ScanResult {
+  entries: ScanEntry[];
+  /** The limit was reached: entries are missing. */
+  truncated: boolean;
+  /** Folders that could not be listed (too deep for a path, no permission): their content is unknown. */
+  unreadable?: string[];
 }
 
 /** One write in an all-or-nothing batch. `content: null` deletes the file. */
@@ -71,13 +81,14 @@ export interface Workspace {
    */
   applyWrites(writes: FileWrite[], label: string): Promise<void>;
   /** Every entry below the root (symlinks are listed, never followed), parents before children. */
-  scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }>;
+  scan(options: ScanOptions): Promise<ScanResult>;
   /**
    * Removes each path without following links, deepest first: files, links and special files are
-   * unlinked, directories removed only when empty. A path whose parent is not really where it says
-   * (a link on the way) is left alone. Returns the paths that could not be removed, each with why.
+   * unlinked, directories removed only when empty — or, with `recursive`, whole (never following a link,
+   * however deep the tree). A path whose parent is not really where it says (a link on the way) is left
+   * alone. Returns the paths that could not be removed, each with why.
    */
-  removeEntries(paths: string[]): Promise<string[]>;
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]>;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────

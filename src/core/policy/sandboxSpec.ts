@@ -7,7 +7,8 @@
  *                  commands); none for the verifier, which only checks. Writes inside it that miss the
  *                  edit globs are rolled back after the command (src/core/tools/commandEffects.ts).
  *   3. read-only — protected paths inside a writable one (node_modules, .vscode, .husky, …; in `.git`, the
- *                  hooks and config, which run code), unless an `allowSensitive` glob grants them.
+ *                  hooks and config, which run code), unless an `allowSensitive` glob grants them; and
+ *                  any file there with more than one hard link (its other paths may lie outside).
  *   4. hidden    — secrets (.env*, keys, credentials) unless `allowSensitive` grants them or a read glob names
  *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
  *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
@@ -249,6 +250,11 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     }
     // Read-only matters inside the write scope, and for a protected folder that holds part of it.
     if (!(inScope(e.path) || scope.some((w) => pathWithin(w, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    if (e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
+      // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
+      readOnly.push(entry);
+      continue;
+    }
     if (granted(policy, e.path)) continue;
     if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
       // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
