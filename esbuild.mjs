@@ -27,6 +27,19 @@ const forbidVscode = (bundle) => ({
   },
 });
 
+/**
+ * Keeps the activation bundle small (issue 10, item 8): dist/extension.js may not pull in zod, the model SDK
+ * or the engine; those live in dist/host.js and dist/engine.js, which it loads on first use.
+ */
+const forbidHeavy = (bundle) => ({
+  name: 'forbid-heavy',
+  setup(build) {
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|openai)(\/.*)?$/ }, (resolveArgs) => ({
+      errors: [{ text: `${bundle} must not import '${resolveArgs.path}' (imported by ${relative(root, resolveArgs.importer)}); load it from dist/host.js or dist/engine.js instead` }],
+    }));
+  },
+});
+
 /** Prints one line per rebuild in watch mode so the developer sees when a bundle is fresh. */
 const reportRebuilds = (label) => ({
   name: 'report-rebuilds',
@@ -69,9 +82,21 @@ function targets() {
 
   const entry = (label, file, options) => (exists(file) ? list.push([label, { ...options, entryPoints: [file] }]) : skip(label, file));
 
+  // The extension in three bundles: activation (tiny), the host (on first use), the engine (first mission).
   entry('dist/extension.js', 'src/vscode/extension.ts', {
     ...nodeCommon,
     outfile: 'dist/extension.js',
+    external: ['vscode'],
+    plugins: [forbidHeavy('dist/extension.js')],
+  });
+  entry('dist/host.js', 'src/vscode/host.ts', {
+    ...nodeCommon,
+    outfile: 'dist/host.js',
+    external: ['vscode'],
+  });
+  entry('dist/engine.js', 'src/vscode/mission/engineEntry.ts', {
+    ...nodeCommon,
+    outfile: 'dist/engine.js',
     external: ['vscode'],
   });
   entry('dist/core.js', 'src/core/index.ts', {

@@ -2,7 +2,7 @@
  * Synthetic sidebar states for the webview bench and UI tests: an N-step plan with dependencies,
  * authority and evidence, plus a few approvals and versions. Pure data; no DOM, no vscode.
  */
-import type { MissionView, SidebarState, StepView } from '../../src/webview/protocol';
+import type { MissionView, StepView, SurfaceState } from '../../src/webview/protocol';
 
 export function syntheticStep(i: number, overrides: Partial<StepView> = {}): StepView {
   const id = `s${i}`;
@@ -22,6 +22,9 @@ export function syntheticStep(i: number, overrides: Partial<StepView> = {}): Ste
     status: 'pending',
     attempt: 0,
     files: [],
+    inPlan: true,
+    commands: [],
+    verification: null,
     ...overrides,
   };
 }
@@ -37,18 +40,33 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
     planVersion: 2,
     steps: Array.from({ length: steps }, (_, k) => syntheticStep(k + 1)),
     versions: [
-      { version: 1, parentVersion: null, author: 'planner', reason: 'initial plan', diff: null, at: '2026-01-01T00:00:00.000Z' },
-      { version: 2, parentVersion: 1, author: 'user', reason: 'user edited the instructions of s3', diff: { added: [], removed: [], changed: [{ stepId: 's3', fields: ['instructions'] }] }, at: '2026-01-01T00:01:00.000Z' },
+      { version: 1, parentVersion: null, author: 'planner', reason: 'initial plan', diff: null, at: '2026-01-01T00:00:00.000Z', stepCount: steps, changes: [] },
+      {
+        version: 2,
+        parentVersion: 1,
+        author: 'user',
+        reason: 'user edited the instructions of s3',
+        diff: { added: [], removed: [], changed: [{ stepId: 's3', fields: ['instructions'] }] },
+        at: '2026-01-01T00:01:00.000Z',
+        stepCount: steps,
+        changes: [{ stepId: 's3', field: 'instructions', before: 'Edit src/module3.ts.', after: 'Edit src/module3.ts: add the function, keep the old one as a wrapper.' }],
+      },
     ],
+    replans: [],
+    phaseReason: null,
+    approvedVersion: 2,
     costUsd: 0.0123,
     outcome: null,
     summary: null,
+    failure: null,
+    actions: [],
+    waits: [],
     live: true,
     ...overrides,
   };
 }
 
-export function syntheticState(steps: number, rev = 1): SidebarState {
+export function syntheticState(steps: number, rev = 1): SurfaceState {
   return {
     rev,
     trusted: true,
@@ -56,11 +74,14 @@ export function syntheticState(steps: number, rev = 1): SidebarState {
     busy: null,
     mission: syntheticMission(steps),
     approvals: [
-      { kind: 'write', requestId: 'r1', stepId: 's1', why: 'add foo()', path: 'src/module1.ts', change: 'modified' },
-      { kind: 'command', requestId: 'r2', stepId: 's3', why: 'run the tests', command: 'npm test', cwd: '/work/app' },
+      { kind: 'write', requestId: 'r1', stepId: 's1', stepTitle: 'Step 1: update module 1 and its tests', stepWhy: 'Module 1 must expose the new API.', why: 'add foo()', at: '2026-01-01T00:02:00.000Z', verification: false, path: 'src/module1.ts', change: 'modified', size: { added: 12, removed: 3 } },
+      { kind: 'command', requestId: 'r2', stepId: 's3', stepTitle: 'Step 3: update module 3 and its tests', stepWhy: 'Module 3 must expose the new API.', why: 'run the tests', at: '2026-01-01T00:02:01.000Z', verification: true, command: 'npm test', cwd: '/work/app' },
     ],
     planAwaitingApproval: null,
     rules: [{ id: 'rule-1', kind: 'write', pattern: 'test/**' }],
     taskPrefill: null,
+    taskDraft: null,
+    demo: false,
+    notices: [],
   };
 }

@@ -38,6 +38,8 @@ export interface ScanEntry {
   signature: string;
   /** For a symlink: what it points to, as written (never followed). */
   target?: string;
+  /** Hard links to this entry (1 when unknown): a file with more can be written through another path. */
+  links?: number;
 }
 
 export interface ScanOptions {
@@ -45,6 +47,16 @@ export interface ScanOptions {
   prune(path: string): boolean;
   /** The scan stops after this many entries and says so. */
   limit: number;
+  /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
+  under?: readonly string[];
+}
+
+export interface ScanResult {
+  entries: ScanEntry[];
+  /** The limit was reached: entries are missing. */
+  truncated: boolean;
+  /** Folders that could not be listed (too deep for a path, no permission): their content is unknown. */
+  unreadable?: string[];
 }
 
 /** One write in an all-or-nothing batch. `content: null` deletes the file. */
@@ -69,13 +81,14 @@ export interface Workspace {
    */
   applyWrites(writes: FileWrite[], label: string): Promise<void>;
   /** Every entry below the root (symlinks are listed, never followed), parents before children. */
-  scan(options: ScanOptions): Promise<{ entries: ScanEntry[]; truncated: boolean }>;
+  scan(options: ScanOptions): Promise<ScanResult>;
   /**
    * Removes each path without following links, deepest first: files, links and special files are
-   * unlinked, directories removed only when empty. A path whose parent is not really where it says
-   * (a link on the way) is left alone. Returns the paths that could not be removed, each with why.
+   * unlinked, directories removed only when empty — or, with `recursive`, whole (never following a link,
+   * however deep the tree). A path whose parent is not really where it says (a link on the way) is left
+   * alone. Returns the paths that could not be removed, each with why.
    */
-  removeEntries(paths: string[]): Promise<string[]>;
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]>;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────
@@ -117,6 +130,8 @@ interface ApprovalBase {
   actionHash: string;
   /** Why the executor wants this, in its words (shown, never trusted). */
   why: string;
+  /** Who asks: the step's executor, or the verifier running an evidence check (absent: the executor). */
+  role?: 'executor' | 'verifier';
 }
 
 export type ApprovalRequest =
@@ -216,6 +231,8 @@ export interface RoleContext {
   signal: AbortSignal;
   /** Appends a trace event (model_call, log, ...); resolves once persisted. */
   record(event: TraceEventBody): Promise<void>;
+  /** Milliseconds left of the mission's wall budget (a model call never starts a wait longer than this). */
+  remainingMs?(): number;
 }
 
 export interface PlanRequest {

@@ -1,22 +1,33 @@
 /**
- * The palette commands. Each is a thin call into the controller or the sidebar; user-facing failures are
- * shown as messages, never thrown.
+ * What each palette command does (the activation side registers the ids in COMMAND_IDS and forwards here).
+ * Each is a thin call into the controller or the surfaces; user-facing failures are shown as messages,
+ * never thrown.
  */
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
 import type { Store } from '../core/ports';
-import type { ApiKeyStore } from './secrets';
+import type { ProviderId } from '../core/model/providers';
+import type { ModelList } from './models/modelListing';
+import type { KeyedProvider, ProviderKeys } from './models/providerKeys';
 import type { MissionController } from './mission/missionController';
-import type { SidebarModel } from './sidebar/sidebarModel';
-import type { SidebarProvider } from './sidebar/sidebarProvider';
-import { SIDEBAR_VIEW_ID } from './sidebar/sidebarProvider';
+import type { SurfaceModel } from './surfaces/surfaceModel';
+import type { SurfaceHub } from './surfaces/surfaceHub';
+import { SIDEBAR_VIEW_ID } from './surfaces/sidebarView';
 import type { Outcome } from './mission/engineBridge';
+import type { CommandId } from './commandIds';
 
 export interface CommandDeps {
   controller: MissionController;
-  model: SidebarModel;
-  sidebar: SidebarProvider;
-  apiKeys: ApiKeyStore;
+  model: SurfaceModel;
+  hub: SurfaceHub;
+  apiKeys: ProviderKeys;
+  /** What a provider offers (loaded with the engine: it needs the model SDKs). */
+  listModels(provider: ProviderId): Promise<ModelList>;
   store(): Promise<Store | undefined>;
+  /** Opens (or reveals) the mission board, optionally with a step selected. */
+  showBoard(stepId?: string): Promise<void>;
+  /** Where the last trace export went (the save dialog starts there next time). */
+  exportDir: { get(): string | undefined; set(dir: string): Thenable<void> };
 }
 
 function show(outcome: Outcome): void {
@@ -34,46 +45,62 @@ export function selectionContext(editor: vscode.TextEditor | undefined): string 
   return `\n\nContext (${file}, lines ${from}-${to}):\n\`\`\`\n${text}\n\`\`\`\n`;
 }
 
-export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('planExecute.run', async () => {
+/** Shows the sidebar and waits (bounded) for its webview: a panel layout may keep it hidden. */
+async function focusSidebar(d: CommandDeps): Promise<boolean> {
+  await vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`);
+  return Promise.race([d.hub.whenReady('sidebar').then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+}
+
+export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unknown[]) => unknown> {
+  return {
+    'planExecute.run': async () => {
       const context = selectionContext(vscode.window.activeTextEditor);
       if (context) d.model.taskPrefill = context;
-      await vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`);
-      // The view may stay hidden (e.g. a panel layout without it); never hang the command on it.
-      const ready = await Promise.race([d.sidebar.whenReady().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
-      if (!ready) return;
+      if (!(await focusSidebar(d))) return;
       d.model.flush();
-      await d.sidebar.post({ type: 'didRequestTaskFocus' });
-    }),
-    vscode.commands.registerCommand('planExecute.setApiKey', () => d.apiKeys.prompt()),
-    vscode.commands.registerCommand('planExecute.cancel', () => show(d.controller.cancel())),
-    vscode.commands.registerCommand('planExecute.resume', async () => {
+      d.hub.postTo('sidebar', { type: 'didRequestTaskFocus' });
+    },
+    'planExecute.setApiKey': (provider?: unknown) => d.apiKeys.prompt(provider === 'anthropic' || provider === 'openai' ? (provider as KeyedProvider) : undefined),
+    'planExecute.chooseModel': async () => {
+      const { chooseModel } = await import('./models/modelPicker');
+      await chooseModel(d.listModels);
+    },
+    'planExecute.cancel': () => show(d.controller.cancel()),
+    'planExecute.resume': async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage('This workspace is not trusted: Plan & Execute can plan here but will not execute.');
         return;
       }
       show(await d.controller.resume());
-    }),
-    vscode.commands.registerCommand('planExecute.exportTrace', async (target?: vscode.Uri) => {
+    },
+    'planExecute.openBoard': (stepId?: unknown) => d.showBoard(typeof stepId === 'string' ? stepId : undefined),
+    'planExecute.focusQueue': async () => {
+      if (!(await focusSidebar(d))) return;
+      d.hub.postTo('sidebar', { type: 'didRequestQueueFocus' });
+    },
+    'planExecute.exportTrace': async (target?: unknown) => {
       const mission = d.controller.mission;
       const store = await d.store();
       if (!mission || !store) {
         void vscode.window.showWarningMessage('There is no mission trace to export.');
         return;
       }
+      // Not the workspace root: a trace is a record of the mission, not a file of the project.
+      const dir = d.exportDir.get() ?? homedir();
       const uri =
-        target ??
-        (await vscode.window.showSaveDialog({
-          title: 'Export mission trace',
-          defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file('/'), `plan-execute-${mission.missionId}.jsonl`),
-          filters: { 'JSON Lines': ['jsonl'] },
-        }));
+        target instanceof vscode.Uri
+          ? target
+          : await vscode.window.showSaveDialog({
+              title: 'Export mission trace',
+              defaultUri: vscode.Uri.joinPath(vscode.Uri.file(dir), `plan-execute-${mission.missionId}.jsonl`),
+              filters: { 'JSON Lines': ['jsonl'] },
+            });
       if (!uri) return;
       const events = await d.controller.readTrace(store, mission.missionId);
       const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      void vscode.window.showInformationMessage(`Exported ${events.length} trace events to ${vscode.workspace.asRelativePath(uri)}.`);
-    }),
-  ];
+      await d.exportDir.set(vscode.Uri.joinPath(uri, '..').fsPath);
+      void vscode.window.showInformationMessage(`Exported ${events.length} trace events to ${uri.fsPath}.`);
+    },
+  };
 }

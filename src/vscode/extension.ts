@@ -1,99 +1,52 @@
 /**
- * Activation: wiring only. Every registration goes to `context.subscriptions`; the logic lives in the
- * files these lines construct.
+ * Activation: registrations only, and nothing heavy. This file and what it imports are bundled to
+ * dist/extension.js, which must stay free of zod, the model SDK and the engine (the build refuses them):
+ * the host (dist/host.js: surfaces' model and protocol, controller, approver, status bar) is loaded the
+ * first time something needs it, and the engine (dist/engine.js) on the first mission.
  */
 import * as vscode from 'vscode';
+import { join } from 'node:path';
 import type { PlanExecuteApi } from './api';
-import { VsCodeApprover } from './approvals/vscodeApprover';
-import { registerCommands } from './commands';
-import { Confirmations } from './confirmations';
-import { BLOB_SCHEME, BlobContentProvider } from './diff/blobDiff';
-import { TeeLog } from './log';
-import { lazyEngine } from './mission/engineBridge';
-import { MissionController } from './mission/missionController';
-import { createMissionStore } from './mission/missionStore';
-import { confirmAndRevert, sidebarHandlers } from './mission/sidebarHandlers';
-import { lazyStore, missionStoreDir } from './mission/storeFactory';
-import { ApiKeyStore } from './secrets';
-import { approveMode, baseURL, isTrusted, sandboxMode } from './settings';
-import { sandboxStatus } from './sandboxStatus';
-import { SidebarModel } from './sidebar/sidebarModel';
-import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
-import { MissionStatusBar } from './statusBar';
+import { COMMAND_IDS } from './commandIds';
+import { BLOB_SCHEME } from './diff/blobDiff';
+import type { Host } from './host';
+import { BOARD_VIEW_TYPE, BoardPanel } from './surfaces/boardPanel';
+import { SIDEBAR_VIEW_ID, SidebarView } from './surfaces/sidebarView';
 
 export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
-  const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
-  const log = new TeeLog(channel);
-  const apiKeys = new ApiKeyStore(context.secrets);
-  const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
-  const confirmations = new Confirmations();
-  const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan');
-  const model: SidebarModel = new SidebarModel({ post: (m): Promise<boolean> => sidebar.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey, sandbox: () => sandboxStatus(sandboxMode()) });
-  const engine = lazyEngine(async () => {
-    const [{ createCoreEngine }, { windowAdapters }] = await Promise.all([import('./mission/coreEngine'), import('./mission/adapters')]);
-    return createCoreEngine({
-      adapters: windowAdapters,
-      approveMode,
-      sandboxMode,
-      consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
-    });
-  });
-  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL });
-  const handlers = sidebarHandlers({
-    controller,
-    approver,
-    model,
-    notify: (level, message) => sidebar.notify(level, message),
-    trusted: isTrusted,
-    command: (id) => vscode.commands.executeCommand(id),
-    revertStep: (stepId) => confirmAndRevert(controller, stepId, (m, a) => confirmations.ask(m, a)),
-  });
-  const sidebar: SidebarProvider = new SidebarProvider(context.extensionUri, { snapshot: () => model.snapshot(), handlers, log });
-  const statusBar = new MissionStatusBar();
-  model.onDidChange((state) => statusBar.update(state.mission, state.busy?.label ?? null));
+  let loaded: Host | undefined;
+  const host = (): Host => {
+    if (!loaded) {
+      const module = require(join(__dirname, 'host.js')) as typeof import('./host');
+      loaded = module.createHost({ context, sidebar, board });
+    }
+    return loaded;
+  };
+  const sidebar = new SidebarView(context.extensionUri, (webview, isVisible) => host().connect('sidebar', webview, isVisible));
+  const board = new BoardPanel(context.extensionUri, (webview, isVisible) => host().connect('board', webview, isVisible));
 
   context.subscriptions.push(
-    channel,
-    apiKeys,
-    sidebar,
-    statusBar,
-    controller,
-    { dispose: () => model.dispose() },
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
-    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(store)),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => model.changed()),
-    apiKeys.onDidChange(() => model.changed()),
-    ...registerCommands({ controller, model, sidebar, apiKeys, store }),
+    vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, board),
+    board,
+    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, { provideTextDocumentContent: (uri, token) => host().blobs.provideTextDocumentContent(uri, token) }),
+    ...COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => host().commands[id](...args))),
+    { dispose: () => loaded?.dispose() },
   );
-  // After a window reload the sidebar shows the last mission from the store.
-  void apiKeys.load().then(() => controller.restoreLatest()).then(() => model.changed());
+  // After a window reload the surfaces show the last mission from the store; not inside activation.
+  setTimeout(() => void host().restore(), 0);
 
   return {
-    whenSidebarReady: () => sidebar.whenReady(),
+    whenSidebarReady: () => host().api.whenSidebarReady(),
     get sidebarReadyCount() {
-      return sidebar.sidebarReadyCount;
+      return host().api.sidebarReadyCount;
     },
-    test: {
-      postFromWebview: (message) => sidebar.receive(message),
-      get droppedMessages() {
-        return sidebar.droppedMessages;
-      },
-      sidebarState: () => model.peek(),
-      lastPostedState: () => sidebar.lastPostedState,
-      missionStore: store,
-      restoreFromStore: async () => {
-        model.mission = null;
-        const restored = await controller.restoreLatest();
-        model.flush();
-        return restored;
-      },
-      recentLog: () => log.recent(),
-      setApiKey: (key) => apiKeys.set(key),
-      answerConfirmations: (answer) => {
-        confirmations.answer = answer;
-      },
-      lastConfirmation: () => confirmations.last,
-      waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
+    whenBoardReady: () => host().api.whenBoardReady(),
+    get boardReadyCount() {
+      return host().api.boardReadyCount;
+    },
+    get test() {
+      return host().api.test;
     },
   };
 }

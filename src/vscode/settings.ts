@@ -1,8 +1,7 @@
 /** The extension's settings, read when used (so a change applies to the next mission without a reload). */
 import * as vscode from 'vscode';
 import type { ApproveMode } from '../core/mission/options';
-import { SandboxModeSchema, type SandboxMode } from '../core/contracts/sandbox';
-import { defaultSandboxMode } from '../core/policy/sandboxSpec';
+import { defaultSandboxMode, SandboxModeSchema, type SandboxMode } from '../core/contracts/sandbox';
 
 const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('planExecute');
 
@@ -17,11 +16,19 @@ export function sandboxMode(): SandboxMode {
   return parsed.success ? parsed.data : defaultSandboxMode(process.platform);
 }
 
-/** The Messages API base URL: the setting, else the SDK's ANTHROPIC_BASE_URL, else the public API. */
-export function baseURL(): string | undefined {
-  return section().get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
-}
-
 export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;
+}
+
+/** Whether to announce waiting approvals with a notification when no Plan & Execute surface is in sight. */
+export function notifyWhenWaiting(): boolean {
+  return section().get<boolean>('notifyWhenWaiting', true);
+}
+
+/**
+ * True when `npm start -- --demo` started this window: a scripted demo model answers on loopback, and the
+ * surfaces say so plainly.
+ */
+export function isDemo(): boolean {
+  return process.env.PLAN_EXECUTE_DEMO === '1';
 }

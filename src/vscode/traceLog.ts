@@ -4,6 +4,7 @@
  */
 import type { Log } from './log';
 import type { TraceEvent } from '../core/contracts/traceEvents';
+import { describeFiles } from '../core/mission/revert';
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 
@@ -38,7 +39,11 @@ export function describeEvent(e: TraceEvent): string {
     case 'verification':
       return `verification ${e.verification.stepId}: ${e.verification.passed ? 'passed' : 'failed'} (${e.verification.checks.length} checks)`;
     case 'replan':
-      return `replan (${e.mode}) from v${e.fromVersion} → ${e.toVersion ?? 'none'}: ${clip(e.trigger)}`;
+      return `replan (${e.mode}) from v${e.fromVersion} → ${e.toVersion ?? 'none'}: ${clip(e.trigger)}${e.refusedBecause?.length ? `; refused: ${clip(e.refusedBecause.join('; '))}` : ''}`;
+    case 'revert':
+      return `reverted ${e.stepIds.join(', ')}: ${(describeFiles(e.files) || 'no file needed restoring')}${e.overwrote.length ? `; overwrote later changes to ${e.overwrote.join(', ')}` : ''}`;
+    case 'mission_continued':
+      return `mission continued (${e.mode}); re-opened: ${e.reopened.join(', ') || 'none'}${e.reset.length ? `; budgets reset: ${e.reset.join(', ')}` : ''}`;
     case 'budget':
       return `budget ${e.kind}: ${e.used}/${e.limit}${e.exceeded ? ' EXCEEDED' : ''}`;
     case 'mission_phase':

@@ -1,8 +1,11 @@
 /**
- * What every renderer gets: the last snapshot, the webview-local UI state (drafts, selection; kept with
- * setState so it survives the iframe being hidden and shown), and a way to post commands to the host.
+ * What every renderer gets: the last snapshot, which surface it draws (the sidebar or the board), the
+ * webview-local UI state (drafts, selection; kept with setState so it survives the iframe being hidden and
+ * shown, and the board's reload through its serializer), and a way to post commands to the host.
  */
-import type { FromWebviewInput, SidebarState } from './protocol';
+import type { FromWebviewInput, SurfaceKind, SurfaceState } from './protocol';
+
+export type BoardTab = 'details' | 'waiting' | 'versions' | 'rules';
 
 export interface UiState {
   selectedStepId: string | null;
@@ -10,16 +13,25 @@ export interface UiState {
   drafts: Record<string, string>;
   /** Collapsed sections by test id. */
   collapsed: Record<string, boolean>;
+  /** The task text last submitted: the box keeps it until that task has become a mission with a plan. */
+  submittedTask?: string | undefined;
+  /** The board's right-hand tab. */
+  boardTab?: BoardTab | undefined;
 }
 
 export interface RenderContext {
-  state: SidebarState;
+  state: SurfaceState;
+  surface: SurfaceKind;
   ui: UiState;
   post(message: FromWebviewInput): void;
   /** Persist the UI state (drafts are saved on every keystroke, without re-rendering). */
   saveUi(): void;
   /** Re-render from the current snapshot (after a local UI change such as selecting a step). */
   rerender(): void;
+  /** Select a step (the board updates its details in place; the sidebar opens the board on it). */
+  selectStep(stepId: string | null): void;
+  /** Ask for keyboard focus on the element with this test id after the next render. */
+  focusAfterRender(testId: string | null): void;
 }
 
 export function draft(ctx: RenderContext, key: string): string {

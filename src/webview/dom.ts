@@ -43,7 +43,11 @@ export function icon(name: string, label?: string, extraClass = ''): HTMLElement
 }
 
 /** A vscode-button with text and an optional codicon; `secondary` for the less prominent action. */
-export function button(label: string, onClick: () => void, options: { icon?: string; secondary?: boolean; ariaLabel?: string; testId?: string; disabled?: boolean } = {}): HTMLElement {
+export function button(
+  label: string,
+  onClick: (event: Event) => void,
+  options: { icon?: string; secondary?: boolean; ariaLabel?: string; testId?: string; disabled?: boolean; focusKey?: string; title?: string } = {},
+): HTMLElement {
   return h(
     'vscode-button',
     {
@@ -51,10 +55,13 @@ export function button(label: string, onClick: () => void, options: { icon?: str
         secondary: options.secondary ?? false,
         icon: options.icon,
         'aria-label': options.ariaLabel,
+        title: options.title,
         'data-testid': options.testId,
+        // Where keyboard focus can be sent after a re-render (see RenderContext.focusAfterRender).
+        'data-focus-key': options.focusKey,
         disabled: options.disabled ?? false,
       },
-      on: { click: () => onClick() },
+      on: { click: (event: Event) => onClick(event) },
     },
     label,
   );

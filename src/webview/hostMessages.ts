@@ -6,13 +6,13 @@
  * status or message type added to the protocol but not here.
  */
 import type { StepRunStatus } from '../core/contracts/traceEvents';
-import type { SidebarState, ToWebview } from './protocol';
+import type { SurfaceState, ToWebview } from './protocol';
 
 const STATUSES: Record<StepRunStatus, true> = {
   pending: true, ready: true, running: true, verifying: true, succeeded: true, failed: true,
-  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true,
+  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true, reverted: true,
 };
-const TYPES: Record<ToWebview['type'], true> = { state: true, didChangeStepStatus: true, didRequestTaskFocus: true, didNotify: true };
+const TYPES: Record<ToWebview['type'], true> = { state: true, didChangeStepStatus: true, didRequestTaskFocus: true, didNotify: true, didSelectStep: true, didRequestQueueFocus: true };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,7 +26,8 @@ function isStep(v: unknown): boolean {
   return (
     isObj(v) && isStr(v.id) && isStr(v.title) && isStr(v.why) && isStr(v.instructions) && isBool(v.required) && isStatus(v.status) &&
     arrayOf(v.dependsOn, isStr) && arrayOf(v.evidence, isStr) && isObj(v.authority) && arrayOf(v.authority.edit, isStr) &&
-    arrayOf(v.authority.commands, isStr) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path))
+    arrayOf(v.authority.commands, isStr) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) && isBool(v.inPlan) &&
+    arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) && (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
   );
 }
 
@@ -34,17 +35,28 @@ function isMission(v: unknown): boolean {
   return (
     isObj(v) && isStr(v.missionId) && isStr(v.task) && isStr(v.phase) && isStr(v.goal) && arrayOf(v.constraints, isStr) &&
     (v.planVersion === null || isNum(v.planVersion)) && arrayOf(v.steps, isStep) && isNum(v.costUsd) && isBool(v.live) &&
-    arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author))
+    arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author) && arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after))) &&
+    arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion) && arrayOf(r.refusedBecause, isStr)) &&
+    (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
+    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason))
   );
 }
 
-function isState(v: unknown): v is SidebarState {
+function isApproval(a: unknown): boolean {
+  if (!isObj(a) || !isStr(a.requestId) || !isStr(a.at) || !isBool(a.verification) || !isStr(a.why)) return false;
+  if (a.kind === 'write') return isStr(a.path) && (a.size === null || (isObj(a.size) && isNum(a.size.added) && isNum(a.size.removed)));
+  return a.kind === 'command' && isStr(a.command) && isStr(a.cwd);
+}
+
+const isNullableStr = (v: unknown): boolean => v === null || isStr(v);
+
+function isState(v: unknown): v is SurfaceState {
   return (
     isObj(v) && isNum(v.rev) && isBool(v.trusted) && isBool(v.hasApiKey) && (v.busy === null || (isObj(v.busy) && isStr(v.busy.label))) &&
-    (v.mission === null || isMission(v.mission)) &&
-    arrayOf(v.approvals, (a) => isObj(a) && isStr(a.requestId) && (a.kind === 'write' || a.kind === 'command')) &&
-    arrayOf(v.rules, (r) => isObj(r) && isStr(r.id) && isStr(r.pattern)) &&
-    (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) && (v.taskPrefill === null || isStr(v.taskPrefill))
+    (v.mission === null || isMission(v.mission)) && arrayOf(v.approvals, isApproval) &&
+    arrayOf(v.rules, (r) => isObj(r) && isStr(r.id) && isStr(r.pattern) && isStr(r.kind)) &&
+    (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) && isNullableStr(v.taskPrefill) && isNullableStr(v.taskDraft) && isBool(v.demo) &&
+    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr))
   );
 }
 
@@ -60,5 +72,9 @@ export function parseHostMessage(data: unknown): ToWebview | undefined {
       return data as ToWebview;
     case 'didNotify':
       return (data.level === 'info' || data.level === 'warning' || data.level === 'error') && isStr(data.message) ? (data as ToWebview) : undefined;
+    case 'didSelectStep':
+      return isStr(data.stepId) ? (data as ToWebview) : undefined;
+    case 'didRequestQueueFocus':
+      return data as ToWebview;
   }
 }

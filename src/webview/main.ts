@@ -1,8 +1,9 @@
 /**
- * The sidebar app's entry (bundled to media/webview.js, iife, browser). Posts `ready` once loaded, renders
- * every snapshot the host sends, paints `didChangeStepStatus` in place, and keeps drafts and selection with
- * getState/setState (no retainContextWhenHidden). Every host message is shape-checked (./hostMessages.ts);
- * malformed ones are dropped.
+ * The webview app of both surfaces (bundled to media/webview.js, iife, browser): the sidebar view and the
+ * mission board read `body[data-surface]` and render the same snapshot their own way. Posts `ready` once
+ * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place, and keeps drafts and
+ * selection with getState/setState (no retainContextWhenHidden). Every host message is shape-checked
+ * (./hostMessages.ts); malformed ones are dropped.
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -11,17 +12,16 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
-import '@vscode-elements/elements/dist/vscode-tree/index.js';
-import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
-import type { FromWebviewInput, SidebarState, ToWebview } from './protocol';
+import type { FromWebviewInput, StepView, SurfaceKind, SurfaceState, ToWebview } from './protocol';
 import { parseHostMessage } from './hostMessages';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { h } from './dom';
-import { renderApprovals, renderRules } from './render/approvals';
-import { renderBusy, renderMissionHeader, renderNotices, renderPlanActions, renderTaskForm } from './render/mission';
-import { renderPlanTree, updateStepStatus } from './render/planTree';
-import { renderStepDetails } from './render/stepDetails';
-import { renderTimeline } from './render/timeline';
+import { renderBoard, type BoardView } from './board/board';
+import { renderSidebar } from './sidebar/sidebar';
+import { trackCardPositions } from './render/approvals';
+import { paintStatus } from './render/statusIcons';
+import { settleSubmittedTask } from './render/taskForm';
+import { stepsDone } from './render/missionHeader';
 
 interface VsCodeApi {
   postMessage(message: FromWebviewInput): void;
@@ -32,60 +32,90 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscodeApi = acquireVsCodeApi();
 const root = document.getElementById('app') ?? document.body;
+const surface: SurfaceKind = document.body.dataset.surface === 'board' ? 'board' : 'sidebar';
 const saved = vscodeApi.getState();
 const ui: UiState = isUiState(saved) ? saved : { selectedStepId: null, drafts: {}, collapsed: {} };
-let state: SidebarState | null = null;
+let state: SurfaceState | null = null;
+let board: BoardView | null = null;
+let pendingFocus: string | null | undefined;
 
 const ctx: RenderContext = {
-  get state(): SidebarState {
+  get state(): SurfaceState {
     if (!state) throw new Error('no snapshot yet');
     return state;
   },
+  surface,
   ui,
   post: (message) => vscodeApi.postMessage(message),
   saveUi: () => vscodeApi.setState(ui),
   rerender: () => render(),
+  selectStep: (stepId) => {
+    if (surface === 'sidebar') {
+      if (stepId) vscodeApi.postMessage({ type: 'openBoard', stepId });
+      return;
+    }
+    ui.selectedStepId = stepId;
+    vscodeApi.setState(ui);
+    board?.select(stepId, true);
+  },
+  focusAfterRender: (key) => {
+    pendingFocus = key;
+  },
 };
 
-/** Keeps keyboard focus on the same logical control across a re-render. */
+/** The logical control that has keyboard focus, so a re-render can give it back. */
 function focusKey(): string | null {
   const active = document.activeElement as HTMLElement | null;
   if (!active || active === document.body) return null;
-  return active.getAttribute('data-testid') ?? active.id ?? null;
+  return active.getAttribute('data-focus-key') ?? active.getAttribute('data-testid') ?? (active.id || null);
+}
+
+function restoreFocus(key: string | null): void {
+  if (!key) return;
+  const q = CSS.escape(key);
+  root.querySelector<HTMLElement>(`[data-focus-key="${q}"], [data-testid="${q}"], #${q}`)?.focus();
 }
 
 function render(): void {
   if (!state) return;
   const key = focusKey();
   const scroll = document.scrollingElement?.scrollTop ?? 0;
-  const view = h(
-    'main',
-    { attrs: { 'data-rev': String(state.rev) } },
-    renderNotices(ctx),
-    renderTaskForm(ctx),
-    renderBusy(ctx),
-    renderMissionHeader(ctx),
-    renderApprovals(ctx),
-    renderPlanTree(ctx),
-    renderStepDetails(ctx),
-    renderPlanActions(ctx),
-    renderRules(ctx),
-    renderTimeline(ctx),
-  );
-  root.replaceChildren(view);
-  if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
-  if (key) {
-    const target = root.querySelector<HTMLElement>(`[data-testid="${CSS.escape(key)}"], #${CSS.escape(key)}`);
-    target?.focus();
+  if (surface === 'board') {
+    board = renderBoard(ctx);
+    root.replaceChildren(board.element);
+    board.mounted();
+  } else {
+    root.replaceChildren(renderSidebar(ctx));
+    if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
   }
+  trackCardPositions(root);
+  if (pendingFocus !== undefined) {
+    const target = pendingFocus;
+    pendingFocus = undefined;
+    if (target) restoreFocus(target);
+    else root.querySelector<HTMLElement>('[data-testid="approve-plan"], #task-input, [data-testid="mission-header"] vscode-button')?.focus();
+  } else restoreFocus(key);
+}
+
+/** Paints one step's new status wherever it is shown; false when it is not on screen. */
+function paintStepStatus(stepId: string, status: StepView['status']): boolean {
+  const shown = root.querySelectorAll<HTMLElement>(`[data-step-id="${CSS.escape(stepId)}"]`);
+  for (const el of shown) {
+    el.setAttribute('data-status', status);
+    for (const glyph of el.querySelectorAll<HTMLElement>('.status')) paintStatus(glyph, status);
+  }
+  return shown.length > 0;
 }
 
 const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type: K }>) => void } = {
   state: (m) => {
     if (state && m.state.rev < state.rev) return;
     state = m.state;
-    if (ui.selectedStepId && !state.mission?.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
+    // A snapshot without a mission (the host still reading it back after a reload) keeps the selection.
+    if (ui.selectedStepId && state.mission && !state.mission.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
+    if (surface === 'board' && !ui.selectedStepId) ui.selectedStepId = state.mission?.steps.find((s) => s.inPlan)?.id ?? null;
     if (m.state.taskPrefill && !ui.drafts.task) ui.drafts.task = m.state.taskPrefill;
+    settleSubmittedTask(ctx);
     render();
   },
   didChangeStepStatus: (m) => {
@@ -93,15 +123,31 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
     if (!state || !step) return;
     step.status = m.status;
     step.statusReason = m.reason;
-    if (!updateStepStatus(root, m.stepId, m.status) || ui.selectedStepId === m.stepId) render();
+    if (!paintStepStatus(m.stepId, m.status)) return render();
+    for (const el of root.querySelectorAll('[data-testid="steps-done"]')) el.textContent = stepsDone(state.mission!);
+    if (surface === 'board' && ui.selectedStepId === m.stepId) board?.refreshSide();
   },
   didRequestTaskFocus: () => {
     root.querySelector<HTMLElement>('#task-input')?.focus();
   },
   didNotify: (m) => {
-    const note = h('div', { className: `toast ${m.level}`, attrs: { role: m.level === 'error' ? 'alert' : 'status' } }, m.message);
+    const note = h('div', { className: `toast ${m.level}`, attrs: { role: m.level === 'error' ? 'alert' : 'status', 'data-testid': 'toast' } }, m.message);
     root.prepend(note);
     setTimeout(() => note.remove(), 8000);
+  },
+  didSelectStep: (m) => {
+    if (surface !== 'board') return;
+    if (!state?.mission?.steps.some((s) => s.id === m.stepId)) return;
+    ctx.selectStep(m.stepId);
+  },
+  didRequestQueueFocus: () => {
+    if (surface === 'board') {
+      ui.boardTab = 'waiting';
+      board?.refreshSide();
+    }
+    const first = root.querySelector<HTMLElement>('[data-testid="approvals"] [data-testid="approve-action"]');
+    first?.scrollIntoView({ block: 'center' });
+    first?.focus();
   },
 };
 

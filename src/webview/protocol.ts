@@ -1,5 +1,7 @@
 /**
- * The sidebar's message contract, imported by both the host (src/vscode) and the webview (src/webview).
+ * The message contract of both webview surfaces — the sidebar (the compact companion) and the mission
+ * board (an editor tab) — imported by the host (src/vscode) and the webview (src/webview). Both surfaces
+ * render the same `SurfaceState`; neither owns mission state.
  * Host → webview: a full `state` snapshot (sent on every `ready`: the iframe reloads) and `did…`
  * notifications. Webview → host: `ready` and commands. The host `safeParse`s every message it receives
  * against these schemas; one that does not parse is logged and dropped. The webview imports only the
@@ -14,7 +16,7 @@ import { ConfinementSchema, SandboxModeSchema } from '../core/contracts/sandbox'
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);
 
-// ───────────────────────────── view model (what the sidebar renders) ─────────────────────────────
+// ───────────────────────────── view model (what both surfaces render) ─────────────────────────────
 
 /** A file a step changed, with blob hashes for the diff. */
 export const ChangedFileViewSchema = z.object({
@@ -24,7 +26,10 @@ export const ChangedFileViewSchema = z.object({
   afterHash: z.string().nullable(),
 });
 
-/** One step as the sidebar shows it: the plan's fields plus its run state. */
+/** One evidence check as the verifier judged it. */
+export const CheckViewSchema = z.object({ check: Text, passed: z.boolean(), detail: Text });
+
+/** One step as the surfaces show it: the plan's fields plus its run state. */
 export const StepViewSchema = z.object({
   id: Id,
   title: Text,
@@ -46,7 +51,16 @@ export const StepViewSchema = z.object({
   /** The executor's summary once a result exists. */
   output: Text.optional(),
   files: z.array(ChangedFileViewSchema),
+  /** False for a step a later plan version dropped (shown crossed out, never hidden once it ran). */
+  inPlan: z.boolean(),
+  /** The commands the step ran, with their exit codes. */
+  commands: z.array(z.object({ command: Text, exitCode: z.number().int().nullable() })),
+  /** The verifier's record once it ran. */
+  verification: z.object({ passed: z.boolean(), checks: z.array(CheckViewSchema) }).nullable(),
 });
+
+/** One field of one step that a plan version changed, before and after (text, clipped). */
+export const FieldChangeViewSchema = z.object({ stepId: Id, field: Text, before: Text, after: Text });
 
 /** One entry of the plan-version timeline: what changed and why. */
 export const PlanVersionViewSchema = z.object({
@@ -56,30 +70,120 @@ export const PlanVersionViewSchema = z.object({
   reason: Text,
   diff: PlanDiffSchema.nullable(),
   at: z.string(),
+  stepCount: z.number().int().nonnegative(),
+  /** What changed against the parent version, field by field (empty for the first version). */
+  changes: z.array(FieldChangeViewSchema),
 });
+
+/** One replan attempt: what triggered it and whether it produced a version (null: refused or failed). */
+export const ReplanUiViewSchema = z.object({
+  at: z.string(),
+  /** The trigger in words (never a raw enum such as `user_correction`). */
+  trigger: Text,
+  stepId: Id.nullable(),
+  mode: z.enum(['step', 'rest']),
+  /** The evidence or refusal reason, in words. */
+  detail: Text,
+  fromVersion: z.number().int(),
+  toVersion: z.number().int().nullable(),
+  /** Why the proposed version was refused, one sentence each, in words (empty when it was not refused). */
+  refusedBecause: z.array(Text),
+});
+
+/** A model call waiting before it tries again (rate limit, overload): "waiting for the model, 8 s". */
+export const WaitViewSchema = z.object({
+  role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
+  stepId: Id.nullable(),
+  reason: z.enum(['rate_limited', 'overloaded', 'server_error', 'connection', 'stream_cut']),
+  /** When the next attempt is due (ISO); the webview counts down to it. */
+  until: z.string(),
+  message: Text,
+});
+
+/** The failure that ended the mission, with the provider's cause when it was the provider or the machine. */
+export const FailureViewSchema = z.object({
+  message: Text,
+  cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).nullable(),
+  provider: Text.nullable(),
+  /** The engine's detail: 'too_many_steps' (the plan-size cap), 'budget:<kind>' (a budget), a provider code. */
+  detail: Text.nullable(),
+});
+
+/** Something the user can do about the mission as it stands (computed by the host from the mission's state). */
+export const MissionActionSchema = z.discriminatedUnion('kind', [
+  /** Plan the task again (planning failed), or run the failed mission again from the failing step. */
+  z.object({ kind: z.literal('retry') }),
+  /** Go on with a cancelled or budget-stopped mission, finished work kept. */
+  z.object({ kind: z.literal('continue') }),
+  /** Go on with a mission interrupted by a reload or crash. */
+  z.object({ kind: z.literal('resume') }),
+  /** Revert every step that still has changes, newest first. */
+  z.object({ kind: z.literal('revertMission') }),
+  /** The model provider refused the key. */
+  z.object({ kind: z.literal('setApiKey') }),
+  /** A setting fixes it (a cap to raise, the base URL): opens the Settings editor on `query`. */
+  z.object({ kind: z.literal('openSettings'), query: z.string().min(1).max(200), label: Text }),
+]);
 
 export const MissionViewSchema = z.object({
   missionId: Id,
+  /** The user's own words, exactly as typed. */
   task: Text,
   phase: MissionPhaseSchema,
+  /** Why the phase is what it is (in words), when the engine said. */
+  phaseReason: Text.nullable(),
   goal: Text,
   assumptions: z.array(Text),
   constraints: z.array(Text),
   planVersion: z.number().int().nullable(),
+  /** The plan version the user approved last (null: none yet). */
+  approvedVersion: z.number().int().nullable(),
   steps: z.array(StepViewSchema),
   versions: z.array(PlanVersionViewSchema),
+  replans: z.array(ReplanUiViewSchema),
   costUsd: z.number().nonnegative(),
   outcome: z.enum(['succeeded', 'failed', 'cancelled', 'budget_exceeded']).nullable(),
   summary: Text.nullable(),
   /** True while this window runs the mission (false after a reload until resumed). */
   live: z.boolean(),
+  /** Why the mission failed or stopped, when it did. */
+  failure: FailureViewSchema.nullable(),
+  /** What the user can do now (empty while the mission runs). */
+  actions: z.array(MissionActionSchema),
+  /** Model calls waiting to try again right now. */
+  waits: z.array(WaitViewSchema),
 });
+
+const ApprovalBaseShape = {
+  requestId: Id,
+  stepId: Id.nullable(),
+  /** The step's title and its reason for existing (the plan's `why`), for the card. */
+  stepTitle: Text.nullable(),
+  stepWhy: Text.nullable(),
+  /** The executor's own words for this action (shown, never trusted). */
+  why: Text,
+  /** When the request arrived (ISO); cards are listed oldest first and never reshuffle. */
+  at: z.string(),
+  /** Asked by the verifier running the step's evidence check, not by the executor. */
+  verification: z.boolean(),
+};
 
 /** A proposed edit or command waiting for the user. */
 export const ApprovalViewSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('write'), requestId: Id, stepId: Id.nullable(), why: Text, path: Text, change: z.enum(['created', 'modified', 'deleted']) }),
   z.object({
-    kind: z.literal('command'), requestId: Id, stepId: Id.nullable(), why: Text, command: Text, cwd: Text,
+    ...ApprovalBaseShape,
+    kind: z.literal('write'),
+    path: Text,
+    change: z.enum(['created', 'modified', 'deleted']),
+    /** Lines added and removed (null: not text, or not computed yet). */
+    size: z.object({ added: z.number().int().nonnegative(), removed: z.number().int().nonnegative() }).nullable(),
+  }),
+  z.object({
+    ...ApprovalBaseShape,
+    kind: z.literal('command'),
+    command: Text,
+    /** The absolute directory the command runs in. */
+    cwd: Text,
     /** How it will run: in the OS sandbox, unsandboxed (no sandbox here: never remembered as a rule), or with the sandbox off. */
     confinement: ConfinementSchema.optional(),
     /** Whether the step's authority grants it the network. */
@@ -99,12 +203,20 @@ export const SandboxStatusViewSchema = z.object({
 /** An auto-approve rule the user set for this mission. */
 export const ApprovalRuleSchema = z.object({
   id: Id,
-  kind: z.enum(['write', 'command']),
-  /** write: a workspace-relative glob; command: an exact command line, or a prefix ending in ` *`. */
+  kind: z.enum(['write', 'command', 'step']),
+  /** write: a workspace-relative glob; command: an exact command line, or a prefix ending in ` *`; step: a step id. */
   pattern: z.string().min(1).max(500),
 });
 
-export const SidebarStateSchema = z.object({
+/** Something went wrong that the user can act on: the message in words, and the actions that help. */
+export const NoticeViewSchema = z.object({
+  id: Id,
+  level: z.enum(['info', 'warning', 'error']),
+  message: Text,
+  actions: z.array(z.enum(['setApiKey', 'openSettings', 'retry'])),
+});
+
+export const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
   trusted: z.boolean(),
@@ -118,30 +230,49 @@ export const SidebarStateSchema = z.object({
   rules: z.array(ApprovalRuleSchema),
   /** Text to prefill the task box with (the editor selection when the command ran). */
   taskPrefill: Text.nullable(),
+  /** The host's copy of the unsent task text (survives reloads, key setting and failed starts). */
+  taskDraft: Text.nullable(),
+  /** True when a scripted demo model answers (npm start -- --demo), said plainly in the UI. */
+  demo: z.boolean(),
+  /** Problems the user can act on (newest last). */
+  notices: z.array(NoticeViewSchema),
   /** How commands run here (shown on the plan tree's command steps). Additive; absent = not known yet. */
   sandbox: SandboxStatusViewSchema.optional(),
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
+export type FailureView = z.infer<typeof FailureViewSchema>;
+export type WaitView = z.infer<typeof WaitViewSchema>;
+export type MissionAction = z.infer<typeof MissionActionSchema>;
 export type StepView = z.infer<typeof StepViewSchema>;
 export type PlanVersionView = z.infer<typeof PlanVersionViewSchema>;
 export type MissionView = z.infer<typeof MissionViewSchema>;
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 export type SandboxStatusView = z.infer<typeof SandboxStatusViewSchema>;
-export type SidebarState = z.infer<typeof SidebarStateSchema>;
+export type CheckView = z.infer<typeof CheckViewSchema>;
+export type FieldChangeView = z.infer<typeof FieldChangeViewSchema>;
+export type ReplanUiView = z.infer<typeof ReplanUiViewSchema>;
+export type NoticeView = z.infer<typeof NoticeViewSchema>;
+export type SurfaceState = z.infer<typeof SurfaceStateSchema>;
+/** Which webview renders the state: the sidebar view or the mission board (an editor tab). */
+export type SurfaceKind = 'sidebar' | 'board';
 
 // ───────────────────────────── host → webview ─────────────────────────────
 
 export const ToWebviewSchema = z.discriminatedUnion('type', [
   /** The whole state; answers every `ready` and follows any structural change. */
-  z.object({ type: z.literal('state'), state: SidebarStateSchema }),
+  z.object({ type: z.literal('state'), state: SurfaceStateSchema }),
   /** One step's run status changed (cheap update; the next snapshot carries it too). */
   z.object({ type: z.literal('didChangeStepStatus'), rev: z.number().int(), stepId: Id, status: StepRunStatusSchema, reason: Text.optional() }),
   /** Move keyboard focus to the task box (the palette command ran). */
   z.object({ type: z.literal('didRequestTaskFocus') }),
   /** A one-line notice for the user (an action failed, or was refused). */
   z.object({ type: z.literal('didNotify'), level: z.enum(['info', 'warning', 'error']), message: Text }),
+  /** Select (and show) a step, e.g. the board opened from the sidebar's step list. */
+  z.object({ type: z.literal('didSelectStep'), stepId: Id }),
+  /** Move keyboard focus to the oldest waiting approval (the status-bar item was clicked). */
+  z.object({ type: z.literal('didRequestQueueFocus') }),
 ]);
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
 
@@ -190,8 +321,26 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addRule'), kind: z.enum(['write', 'command']), pattern: z.string().trim().min(1).max(500) }),
   /** Revoke an auto-approve rule. */
   z.object({ type: z.literal('revokeRule'), ruleId: Id }),
-  /** Ask for the API key (runs "Plan & Execute: Set Anthropic API Key"). */
+  /** Ask for the API key the settings miss (runs "Plan & Execute: Set API Key"). */
   z.object({ type: z.literal('setApiKey') }),
+  /** Revert every step of the stopped mission that still has changes, newest first (the host confirms). */
+  z.object({ type: z.literal('revertMission') }),
+  /** Run the failed mission again from the failing step (or plan the task again if planning failed). */
+  z.object({ type: z.literal('retryMission') }),
+  /** Go on with a cancelled or budget-stopped mission, finished work kept. */
+  z.object({ type: z.literal('continueMission') }),
+  /** Open the Settings editor: on `query` (a cap to raise, the base URL), else on every setting of the extension. */
+  z.object({ type: z.literal('openSettings'), query: z.string().regex(/^planExecute(\.[A-Za-z]+)*$/).max(200).optional() }),
+  /** Open the mission board in an editor tab, optionally with a step selected. */
+  z.object({ type: z.literal('openBoard'), stepId: Id.optional() }),
+  /** Approve every waiting request of a step, and the step's further requests while it runs (a step rule). */
+  z.object({ type: z.literal('approveStep'), stepId: Id }),
+  /** The unsent task text, kept by the host so a reload or a failed start never loses it. */
+  z.object({ type: z.literal('saveTaskDraft'), text: z.string().max(20_000) }),
+  /** Show the approval queue (the sidebar) with focus on the oldest waiting card. */
+  z.object({ type: z.literal('focusQueue') }),
+  /** Dismiss a notice. */
+  z.object({ type: z.literal('dismissNotice'), id: Id }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 export type FromWebviewType = FromWebview['type'];

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
-import type { SidebarState } from '../../src/webview/protocol';
+import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import { FAREWELL_JS, XSS_TITLE, uiScenario } from './uiScenario';
 
@@ -26,7 +26,7 @@ function workspaceRoot(): string {
   return root;
 }
 
-const phaseIs = (phase: string) => (s: SidebarState) => s.mission?.phase === phase;
+const phaseIs = (phase: string) => (s: SurfaceState) => s.mission?.phase === phase;
 
 describe('ui: the sidebar and the mission in a real VS Code', () => {
   let server: MessagesServer | undefined;
@@ -49,6 +49,21 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     // A well-formed message naming a request that does not exist is handled, and changes nothing.
     assert.equal(pe.test.postFromWebview({ type: 'approveAction', requestId: 'forged-request' }), true);
     assert.deepEqual(pe.test.sidebarState().approvals, []);
+  });
+
+  it('opens the mission board, whose inbound messages pass the same checks as the sidebar\'s', async function () {
+    this.timeout(60_000);
+    const pe = await api();
+    await vscode.commands.executeCommand('planExecute.openBoard');
+    await pe.whenBoardReady();
+    assert.ok(pe.boardReadyCount >= 1, 'the board answered the ready handshake');
+    const before = pe.test.droppedMessages;
+    assert.equal(pe.test.postFromWebview({ type: 'approveStep' }, 'board'), false, 'approveStep without a step does not parse');
+    assert.equal(pe.test.postFromWebview({ type: 'openBoard', stepId: 42 }, 'board'), false, 'a step id that is not a string does not parse');
+    assert.equal(pe.test.postFromWebview({ type: 'saveTaskDraft', text: 'x'.repeat(20_001) }, 'board'), false, 'an oversized draft does not parse');
+    assert.equal(pe.test.droppedMessages, before + 3);
+    assert.match(pe.test.recentLog(), /board: dropped an invalid message/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('prefills the task with the editor selection as context when run from the palette', async function () {
@@ -90,7 +105,13 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     const card = write.approvals.find((a) => a.kind === 'write');
     assert.ok(card && card.kind === 'write');
     assert.equal(card.path, 'src/farewell.js');
+    assert.equal(card.stepTitle, XSS_TITLE, 'the card names its step');
+    assert.equal(card.verification, false);
     assert.equal(existsSync(join(workspaceRoot(), 'src/farewell.js')), false, 'no write before approval');
+    // Waiting is visible outside the webviews: the status bar in the warning colour (and the view's badge once the view exists).
+    const bar = pe.test.statusBarItem();
+    assert.equal(bar.text.includes('1 waiting'), true, `status bar: ${bar.text}`);
+    assert.equal(bar.warning, true, 'the status bar item wears the warning colour');
 
     // "Review diff" opens VS Code's diff editor on the proposed content, served from the mission store.
     pe.test.postFromWebview({ type: 'openDiff', target: { kind: 'approval', requestId: card.requestId }, focus: false });
@@ -102,6 +123,7 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     const cmd = command.approvals.find((a) => a.kind === 'command');
     assert.ok(cmd && cmd.kind === 'command');
     assert.equal(cmd.command, 'node src/farewell.js');
+    assert.equal(cmd.cwd, workspaceRoot(), 'the command card shows the directory it really runs in');
     assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS);
 
     pe.test.postFromWebview({ type: 'rejectAction', requestId: cmd.requestId, reason: 'do not run it; just check the file' });
@@ -157,7 +179,18 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
       assert.equal(pe.test.postFromWebview({ type: 'revertStep', stepId: 's1' }), true);
       await waitFor(() => (existsSync(file) ? undefined : true), 15_000);
       assert.equal(existsSync(file), false, 'the file s1 created is gone again');
-      assert.match(pe.test.lastConfirmation() ?? '', /step s1/);
+      assert.match(pe.test.lastConfirmation() ?? '', /Revert step s1\? This deletes src\/farewell\.js\./);
+      // The state says so: s1 reads reverted, and the summary no longer claims its verified work.
+      const after = await pe.test.waitForState((s) => s.mission?.steps.find((x) => x.id === 's1')?.status === 'reverted', 15_000);
+      assert.doesNotMatch(after.mission?.summary ?? '', /all required steps verified/);
+      assert.match(after.mission?.summary ?? '', /every change of this mission was reverted \(s1\)/, 's1 was the only step that changed files');
+      assert.match(pe.test.recentLog(), /reverted s1: deleted src\/farewell\.js/);
+      // Reverting twice is impossible: the host refuses and nothing is recorded.
+      const store = await pe.test.missionStore();
+      const count = (await store!.readEvents(missionId)).length;
+      assert.equal(pe.test.postFromWebview({ type: 'revertStep', stepId: 's1' }), true);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal((await store!.readEvents(missionId)).length, count);
     } finally {
       pe.test.answerConfirmations(undefined);
     }

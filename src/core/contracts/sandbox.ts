@@ -31,8 +31,12 @@ export const SandboxSpecSchema = z.object({
   hidden: z.array(EntrySchema),
   /** Absolute paths outside the workspace the command cannot see (the user's home, neighbouring folders). */
   hiddenOutside: z.array(z.string()),
-  /** Absolute paths inside a hidden area shown again read-only (toolchains found on PATH). */
+  /** Absolute paths inside a hidden area shown again read-only (toolchains found on PATH, a worktree's repository). */
   visibleOutside: z.array(z.string()),
+  /** Absolute paths outside the workspace the command may write: git's data of a worktree's repository, for a step granted git writes. */
+  writableOutside: z.array(z.string()).default([]),
+  /** Absolute paths inside those that stay read-only (the links and config that redirect git). */
+  readOnlyOutside: z.array(z.string()).default([]),
   /** Whether the command may reach the network beyond loopback. */
   network: z.boolean(),
   /** The command's environment; the runner sets HOME and TMPDIR to its private directories on top. */
@@ -54,6 +58,15 @@ export const SandboxSupportSchema = z.discriminatedUnion('available', [
 export const ConfinementSchema = z.enum(['sandboxed', 'unsandboxed', 'sandbox_off']);
 
 export type Confinement = z.infer<typeof ConfinementSchema>;
+
+/**
+ * The default mode where the user set none: `required` where an OS sandbox can exist (Linux with
+ * bubblewrap, macOS), so a missing one is a clear refusal saying what to install rather than a silent
+ * downgrade; `prefer` where none can (Windows), so commands still run, each asking first.
+ */
+export function defaultSandboxMode(platform: NodeJS.Platform): z.infer<typeof SandboxModeSchema> {
+  return platform === 'linux' || platform === 'darwin' ? 'required' : 'prefer';
+}
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 export type SandboxSpec = z.infer<typeof SandboxSpecSchema>;
 export type SandboxEntry = z.infer<typeof EntrySchema>;

@@ -23,6 +23,8 @@ export const StepRunStatusSchema = z.enum([
   'interrupted',
   'cancelled',
   'replaced',
+  /** The step ran, then the user restored the files it changed to their checkpoint (its work is undone). */
+  'reverted',
 ]);
 
 export const MissionPhaseSchema = z.enum([
@@ -86,6 +88,14 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     /** Attempts the adapter needed (retries after mid-stream faults), and the failure if the call failed. */
     attempts: z.number().int().positive().optional(),
     failure: FailureSchema.optional(),
+    /** The provider that answered (anthropic, openai, vscode-lm). Additive; absent = anthropic. */
+    provider: z.string().optional(),
+    /**
+     * How `costUsd` was reached: from the price table (`priced`), a model on this machine (`local`, no
+     * cost), or a model with no known price (`unknown`: 0 is not a real figure). Additive; absent = as
+     * before (priced when the model was in the table).
+     */
+    pricing: z.enum(['priced', 'local', 'unknown']).optional(),
   }),
   /**
    * A model call is waiting before it tries again (rate limit, overload, a cut stream): the step goes on
@@ -144,6 +154,30 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     fromVersion: z.number().int(),
     toVersion: z.number().int().nullable(),
     invalidated: z.array(z.object({ stepId: z.string(), reason: z.string() })).default([]),
+    /** Why the proposed version was refused, one sentence each, in words for the user. Additive; absent = not refused. */
+    refusedBecause: z.array(z.string()).optional(),
+  }),
+  /**
+   * The user reverted steps: their files were restored to the checkpoints, newest step first. Each
+   * reverted step also gets a `step_status` 'reverted'. `overwrote` lists files that had changed since the
+   * mission wrote them and were overwritten with the user's consent.
+   */
+  z.object({
+    type: z.literal('revert'),
+    stepIds: z.array(z.string()),
+    files: z.array(z.object({ stepId: z.string(), path: z.string(), action: z.enum(['restored', 'deleted']) })),
+    overwrote: z.array(z.string()).default([]),
+  }),
+  /**
+   * A stopped mission goes on in the same trace: `resume` after an interruption, `retry` from the failing
+   * step, `continue` after a cancel or a budget stop. `reopened`: steps set back to pending; `reset`: the
+   * per-run budgets that start again from zero (cost and tokens never do).
+   */
+  z.object({
+    type: z.literal('mission_continued'),
+    mode: z.enum(['resume', 'retry', 'continue']),
+    reopened: z.array(z.string()),
+    reset: z.array(z.enum(['replans', 'steps', 'wall_time'])).default([]),
   }),
   /** A budget moved or ran out. */
   z.object({ type: z.literal('budget'), kind: z.enum(['replans', 'tokens', 'cost', 'wall_time', 'steps']), used: z.number(), limit: z.number(), exceeded: z.boolean() }),

@@ -11,25 +11,23 @@
 import type { Approver } from '../ports';
 import type { Plan, Step } from '../contracts/plan';
 import type { StepResult } from '../contracts/results';
-import type { MissionPhase, StepRunStatus, TraceEventBody } from '../contracts/traceEvents';
+import type { MissionPhase, StepRunStatus, TraceEvent, TraceEventBody } from '../contracts/traceEvents';
 import { TraceRecorder } from '../trace/recorder';
 import { PlanHistory } from '../plan/history';
 import { ToolCallStore } from '../handoff/toolCallStore';
 import { DEFAULT_CONTEXT_BUDGET, type ContextBudget } from '../handoff/contextBudget';
 import { Scheduler, scheduleNodeOf } from './scheduler';
 import { BudgetTracker, type BudgetExceeded } from './budgets';
-import { DEFAULT_BUDGETS, DEFAULT_TOOL_SETTINGS, type MissionOptions, type MissionReport, type MissionOutcome } from './options';
+import { DEFAULT_BUDGETS, type MissionOptions, type MissionReport, type MissionOutcome } from './options';
 import type { MissionState, StepState } from './state';
 import type { ReplanTrigger } from './replan';
-import { runStepAttempt, verificationFailure } from './stepRunner';
+import { runStepSafely } from './stepFlow';
+import { budgetStop, planOutcome } from './outcome';
 import { replanOnce } from './replanFlow';
 import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
-import type { MissionContext } from './missionContext';
-
-/** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
-const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
+import type { StepFlowContext } from './missionContext';
 
 export interface RunInit {
   missionId: string;
@@ -42,7 +40,7 @@ export interface RunInit {
   direct?: boolean;
 }
 
-export class MissionRun implements MissionContext {
+export class MissionRun implements StepFlowContext {
   readonly missionId: string;
   readonly recorder: TraceRecorder;
   readonly history: PlanHistory;
@@ -66,6 +64,9 @@ export class MissionRun implements MissionContext {
   readonly contextBudget: ContextBudget;
   readonly stepApprover: Approver;
   readonly hashOf: (path: string) => Promise<string | null>;
+  /** Rejection reasons per step in its current run, and which step each open request belongs to. */
+  readonly #rejections = new Map<string, string[]>();
+  readonly #requestStep = new Map<string, string>();
 
   constructor(readonly options: MissionOptions, init: RunInit) {
     this.missionId = init.missionId;
@@ -96,6 +97,7 @@ export class MissionRun implements MissionContext {
     );
     this.recorder.onEvent((event) => {
       this.budget.observe(event);
+      this.#noteRejection(event);
       if (event.type === 'model_call' && !this.#budgetHit) {
         const over = this.budget.exceeded();
         if (over) queueMicrotask(() => void this.exceed(over));
@@ -105,6 +107,21 @@ export class MissionRun implements MissionContext {
       if (options.signal.aborted) this.abort.abort();
       else options.signal.addEventListener('abort', () => this.cancel('the mission was cancelled'), { once: true });
     }
+  }
+
+  #noteRejection(event: TraceEvent): void {
+    if (event.type === 'approval_requested' && event.stepId !== null && event.kind !== 'plan') this.#requestStep.set(event.requestId, event.stepId);
+    else if (event.type === 'approval_decided') {
+      const stepId = this.#requestStep.get(event.requestId);
+      this.#requestStep.delete(event.requestId);
+      if (stepId !== undefined && event.decision.decision === 'rejected' && !this.abort.signal.aborted) {
+        this.#rejections.set(stepId, [...(this.#rejections.get(stepId) ?? []), event.decision.reason]);
+      }
+    } else if (event.type === 'step_status' && event.status === 'pending') this.#rejections.delete(event.stepId);
+  }
+
+  rejectionsOf(stepId: string): string[] {
+    return [...(this.#rejections.get(stepId) ?? [])];
   }
 
   /** Steps of the latest plan by id (cached per version: lookups happen on every step start). */
@@ -217,8 +234,8 @@ export class MissionRun implements MissionContext {
     const succeeded = [...this.steps].filter(([, s]) => s.status === 'succeeded').map(([id]) => id);
     // Steps that ended without success stay ended when the scheduler is rebuilt (a user edit mid-mission);
     // only a replan or a resume re-opens them, by setting them 'pending' first. 'skipped' inside the
-    // current plan means the user declined to re-run an interrupted step.
-    const ended = new Set<StepRunStatus>(['failed', 'blocked', 'skipped', 'interrupted', 'cancelled']);
+    // current plan means the user declined to re-run an interrupted step; 'reverted' means the user undid it.
+    const ended = new Set<StepRunStatus>(['failed', 'blocked', 'skipped', 'interrupted', 'cancelled', 'reverted']);
     const failed = [...this.steps].filter(([, s]) => ended.has(s.status)).map(([id]) => id);
     this.scheduler = new Scheduler(
       this.plan.steps.map(scheduleNodeOf),
@@ -244,7 +261,7 @@ export class MissionRun implements MissionContext {
         if (!this.stopping && this.triggers.length === 0) {
           for (const id of this.scheduler!.take()) {
             // Each finished step wakes the loop; racing all in-flight promises on every turn would cost O(n²).
-            inflight.set(id, this.runStepSafely(id).finally(() => {
+            inflight.set(id, runStepSafely(this, id).finally(() => {
               inflight.delete(id);
               this.#wake();
             }));
@@ -273,98 +290,6 @@ export class MissionRun implements MissionContext {
     }
   }
 
-  /** runStep, with an unexpected exception turned into the step's failure (recorded, never swallowed). */
-  async runStepSafely(stepId: string): Promise<void> {
-    try {
-      await this.runStep(stepId);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.record({ type: 'log', level: 'error', message: `step ${stepId} crashed the engine: ${error instanceof Error ? error.stack ?? message : message}` });
-      const step = this.stepById(stepId)!;
-      const failure = { class: 'tool_error' as const, message: `internal error: ${message}`, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: 'see the trace log' };
-      const result: StepResult = { stepId, status: 'failed', output: failure.message, evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure };
-      if (this.scheduler?.state(stepId) === 'running') await this.stepGaveUp(step, result, failure, this.steps.get(stepId)?.attempt ?? 1, false);
-    }
-  }
-
-  /** One step with its retries. Outcomes go to the scheduler; problems become replan triggers. */
-  async runStep(stepId: string): Promise<void> {
-    const step = this.stepById(stepId)!;
-    // Always the current scheduler: a plan edit may rebuild it while this step runs.
-    const scheduler = (): Scheduler => this.scheduler!;
-    const retries = this.options.retriesPerStep ?? 1;
-    let previousFailure: StepResult['failure'];
-    for (let tries = 0; ; tries++) {
-      const over = this.budget.canStartStep();
-      if (over || this.stopping) {
-        if (over) await this.exceed(over);
-        // A retry that never happens leaves the step failed; a first attempt that never starts is
-        // reported as never started by finish().
-        if (tries > 0) await this.setStatus(stepId, 'failed', this.steps.get(stepId)?.attempt ?? 1, `the mission stopped before its retry; last failure: ${previousFailure?.message ?? ''}`);
-        scheduler().finish(stepId, tries > 0 ? 'failed' : 'skipped');
-        return;
-      }
-      const attempt = (this.steps.get(stepId)?.attempt ?? 0) + 1;
-      this.budget.usage.stepAttempts += 1;
-      await this.setStatus(stepId, 'running', attempt, tries > 0 ? `retry after: ${previousFailure?.message ?? ''}` : undefined);
-      const out = await runStepAttempt({
-        missionId: this.missionId, plan: this.plan, step, attempt, previousFailure, results: this.results(step.dependsOn), toolCalls: this.toolCalls,
-        ports: this.options, approver: this.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...this.options.toolSettings },
-        contextBudget: this.contextBudget, env: this.options.env ?? {}, verifierCommands: this.options.verifierCommands ?? [], signal: this.abort.signal, hashOf: this.hashOf,
-        record: (body) => this.record(body),
-        onVerifying: () => this.setStatus(stepId, 'verifying', attempt),
-      });
-      const state = this.steps.get(stepId)!;
-      state.result = out.result;
-      state.verification = out.verification ?? undefined;
-      if (out.interrupted) {
-        await this.setStatus(stepId, 'interrupted', attempt, 'the mission stopped while this step ran');
-        scheduler().finish(stepId, 'failed');
-        return;
-      }
-      if (out.verification?.passed) {
-        await this.setStatus(stepId, 'succeeded', attempt);
-        scheduler().finish(stepId, 'succeeded');
-        if (out.result.observation && !this.direct) {
-          this.addTrigger({ kind: 'observation', stepId, message: out.result.observation, evidence: `step ${stepId} observed: ${out.result.observation}` });
-        }
-        return;
-      }
-      const failure = out.verification ? verificationFailure(out.verification, out.result) : out.result.failure!;
-      const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false;
-      if (retryable && tries < retries) {
-        previousFailure = failure;
-        await this.record({ type: 'log', level: 'info', message: `step ${stepId} attempt ${attempt} failed (${failure.class}); retrying` });
-        continue;
-      }
-      await this.stepGaveUp(step, out.result, failure, attempt, out.verification !== null);
-      return;
-    }
-  }
-
-  /** A step is out of retries: block what depends on it, then replan (or end the mission) if it matters. */
-  async stepGaveUp(step: Step, result: StepResult, failure: NonNullable<StepResult['failure']>, attempt: number, verificationFailed: boolean): Promise<void> {
-    const status = result.status === 'blocked' ? 'blocked' : 'failed';
-    await this.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
-    const blocked = this.scheduler!.finish(step.id, 'failed');
-    for (const id of blocked) await this.setStatus(id, 'blocked', this.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
-    const requiredHit = step.required || blocked.some((id) => this.stepById(id)?.required);
-    if (!requiredHit) {
-      await this.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });
-      return;
-    }
-    if (this.direct) {
-      this.fail(`step ${step.id} ${status} (${failure.class}): ${failure.message} — direct mode does not replan`, failure);
-      return;
-    }
-    const kind = result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';
-    // The failed attempt's raw tool output travels by reference: the replanner can fetch_tool_result these ids.
-    const checkCalls = verificationFailed ? (this.steps.get(step.id)?.verification?.checks ?? []).flatMap((c) => (c.toolCallId ? [c.toolCallId] : [])) : [];
-    const ids = [...result.toolCallIds, ...checkCalls];
-    const calls = ids.length > 0 ? `\n[tool_call_ids of the failed attempt: ${ids.join(', ')}]` : '';
-    this.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}${calls}` });
-  }
-
   /** Final results of the given steps that succeeded (what a dependent's handoff carries). */
   results(ids: readonly string[]): Map<string, StepResult> {
     const out = new Map<string, StepResult>();
@@ -380,9 +305,7 @@ export class MissionRun implements MissionContext {
    * was waiting (the planner, the plan's review) sees a cancellation; this says what really stopped it.
    */
   budgetOutcome(): [MissionOutcome, string, StepResult['failure']] | null {
-    const b = this.#budgetHit;
-    if (!b) return null;
-    return ['budget_exceeded', `the ${b.kind} budget ran out (${round(b.used)} of ${b.limit})`, { class: 'budget_exceeded', message: `${b.kind} budget exceeded: ${round(b.used)} > ${b.limit}`, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: `raise the ${b.kind} budget and resume` }];
+    return this.#budgetHit ? budgetStop(this.#budgetHit, this.options.capNames) : null;
   }
 
   outcome(): [MissionOutcome, string, StepResult['failure']?] {
@@ -390,10 +313,7 @@ export class MissionRun implements MissionContext {
     if (budget) return budget;
     if (this.abort.signal.aborted) return ['cancelled', 'the mission was cancelled'];
     if (this.#fatal) return ['failed', this.#fatal.message, this.#fatal.failure];
-    const missing = this.plan.steps.filter((s) => s.required && this.steps.get(s.id)?.status !== 'succeeded').map((s) => s.id);
-    if (missing.length > 0) return ['failed', `required steps not done: ${missing.join(', ')}`];
-    const optionalMissed = this.plan.steps.filter((s) => !s.required && this.steps.get(s.id)?.status !== 'succeeded').map((s) => s.id);
-    return ['succeeded', `all required steps verified${optionalMissed.length ? `; optional steps not done: ${optionalMissed.join(', ')}` : ''}`];
+    return planOutcome(this.plan, this.steps);
   }
 
   async finish(outcome: MissionOutcome, summary: string, failure?: StepResult['failure']): Promise<MissionReport> {
@@ -429,8 +349,4 @@ export class MissionRun implements MissionContext {
 
 function defaultsOf(options: MissionOptions): BudgetTracker['limits'] {
   return { ...DEFAULT_BUDGETS, ...options.budgets };
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

@@ -4,7 +4,7 @@
  * dependency points one way: engine.ts → helpers → missionContext.ts.
  */
 import type { Approver } from '../ports';
-import type { Plan } from '../contracts/plan';
+import type { Plan, Step } from '../contracts/plan';
 import type { StepResult } from '../contracts/results';
 import type { MissionPhase, StepRunStatus, TraceEventBody } from '../contracts/traceEvents';
 import type { PlanHistory } from '../plan/history';
@@ -14,6 +14,7 @@ import type { BudgetExceeded, BudgetTracker } from './budgets';
 import type { MissionOptions } from './options';
 import type { StepState } from './state';
 import type { ReplanTrigger } from './replan';
+import type { Scheduler } from './scheduler';
 
 export interface MissionContext {
   readonly missionId: string;
@@ -41,4 +42,19 @@ export interface MissionContext {
   fail(message: string, failure?: StepResult['failure']): void;
   /** Rebuilds the scheduler from the latest plan and the steps' states. */
   rebuildScheduler(): void;
+}
+
+/** What running one step needs besides the MissionContext (see stepFlow.ts). */
+export interface StepFlowContext extends MissionContext {
+  readonly scheduler: Scheduler | null;
+  /** Cancelled, failed or out of budget: nothing new starts. */
+  readonly stopping: boolean;
+  readonly direct: boolean;
+  readonly hashOf: (path: string) => Promise<string | null>;
+  stepById(id: string): Step | undefined;
+  /** Final results of the given steps that succeeded (what a dependent's handoff carries). */
+  results(ids: readonly string[]): Map<string, StepResult>;
+  addTrigger(trigger: ReplanTrigger): void;
+  /** The reasons the user gave when rejecting this step's actions in its current run. */
+  rejectionsOf(stepId: string): string[];
 }

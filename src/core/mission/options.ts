@@ -8,6 +8,7 @@ import type {
 import type { PlanInput } from '../contracts/plan';
 import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
+import type { ValidatePlanOptions } from '../plan/validate';
 
 /**
  * 'ask': the plan and every write/command go to the Approver. 'plan': the plan goes to the Approver;
@@ -84,7 +85,30 @@ export interface MissionSettings {
   snapshotIntervalMs?: number;
   /** How long running steps get to stop after cancellation before they are reported interrupted anyway. */
   cancelGraceMs?: number;
+  /**
+   * The model settings the roles were built with (providers and models per role and tier; never keys or
+   * URLs). Recorded in mission_started, so a replay rebuilds roles that ask exactly what was asked.
+   */
+  models?: Record<string, unknown>;
+  /**
+   * How the front end names each cap (a setting, a CLI flag), so the message that hits one says what to
+   * raise: e.g. `{ cost: 'planExecute.limits.maxCostUsd' }`. Absent: the message names the cap only.
+   */
+  capNames?: CapNames;
 }
+
+/** The validation options every plan version of the mission is checked with (size cap and its name). */
+export function planLimits(options: MissionSettings): ValidatePlanOptions {
+  return {
+    ...(options.maxPlanSteps !== undefined ? { maxSteps: options.maxPlanSteps } : {}),
+    ...(options.capNames?.planSteps ? { maxStepsName: options.capNames.planSteps } : {}),
+    ...(options.verifierCommands ? { verifierCommands: options.verifierCommands } : {}),
+  };
+}
+
+/** The caps a user can raise: the plan-size cap and the mission budgets. */
+export type CapKind = 'planSteps' | 'replans' | 'tokens' | 'cost' | 'wall_time' | 'steps';
+export type CapNames = Partial<Record<CapKind, string>>;
 
 export interface MissionOptions extends MissionPorts, MissionSettings {
   task: string;

@@ -11,8 +11,7 @@
 import { validatePlan, type PlanError, type ValidatePlanOptions } from '../plan/validate';
 import { diffPlans } from '../plan/diff';
 import type { Plan } from '../contracts/plan';
-
-export type TriggerKind = 'step_failed' | 'step_blocked' | 'verification_failed' | 'escalation' | 'user_correction' | 'observation';
+import type { TriggerKind } from './triggerWords';
 
 export interface ReplanTrigger {
   kind: TriggerKind;
@@ -57,21 +56,28 @@ export interface ReplanCheckInput {
 
 export type ReplanCheck =
   | { ok: true; plan: Plan; invalidated: { stepId: string; reason: string }[] }
-  | { ok: false; errors: PlanError[] };
+  /** `errors` are worded for the replanner (what to fix); `reasons` for the user (what was wrong). */
+  | { ok: false; errors: PlanError[]; reasons: string[] };
 
 export function checkReplan(input: ReplanCheckInput): ReplanCheck {
   const stamped = isRecord(input.proposed)
     ? { ...input.proposed, version: input.version, parentVersion: input.current.version, reason: input.reason }
     : input.proposed;
   const validated = validatePlan(stamped, input.validate);
-  if (!validated.ok) return validated;
+  if (!validated.ok) {
+    const shown = validated.errors.slice(0, 3).map((e) => `${e.path || 'the plan'}: ${e.message}`);
+    const more = validated.errors.length > 3 ? ` (and ${validated.errors.length - 3} more problems)` : '';
+    return { ok: false, errors: validated.errors, reasons: [`the new plan was not valid — ${shown.join('; ')}${more}`] };
+  }
   const plan = validated.plan;
   const errors: PlanError[] = [];
+  const reasons: string[] = [];
   const invalidated = plan.invalidated ?? [];
   const named = new Map(invalidated.map((i) => [i.stepId, i.reason]));
   invalidated.forEach((entry, i) => {
     if (!input.finished.has(entry.stepId)) {
       errors.push({ path: `invalidated[${i}].stepId`, message: `"${entry.stepId}" has not finished, so there is nothing to invalidate; remove it from invalidated` });
+      reasons.push(`the new plan asked to redo step ${entry.stepId}, which has not finished`);
     }
   });
   const diff = diffPlans(input.current, plan);
@@ -80,8 +86,10 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
     if (named.has(id)) continue;
     if (diff.removed.includes(id)) {
       errors.push({ path: 'steps', message: `finished step "${id}" was dropped; finished steps stay finished — keep it, or name it in invalidated with the reason it must be redone` });
+      reasons.push(`the new plan dropped finished step ${id} without saying why`);
     } else if (changedFields.has(id)) {
       errors.push({ path: `steps[${plan.steps.findIndex((s) => s.id === id)}]`, message: `finished step "${id}" was changed (${changedFields.get(id)!.join(', ')}) without saying why; keep it as it was, or name it in invalidated with a reason` });
+      reasons.push(`the new plan changed finished step ${id} (${changedFields.get(id)!.join(', ')}) without saying why`);
     }
   }
   if (input.mode === 'step' && input.stepId) {
@@ -89,10 +97,11 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
     for (const id of [...diff.removed, ...changedFields.keys()]) {
       if (!scope.has(id) && !input.finished.has(id)) {
         errors.push({ path: 'steps', message: `a step-level replan of "${input.stepId}" may only change it and its dependents, but it changes "${id}"; keep "${id}" as it was` });
+        reasons.push(`the new plan changed step ${id}, which neither is ${input.stepId} nor depends on it`);
       }
     }
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, plan, invalidated };
+  return errors.length > 0 ? { ok: false, errors, reasons } : { ok: true, plan, invalidated };
 }
 
 /** The step and everything that depends on it, transitively. */

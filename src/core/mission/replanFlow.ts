@@ -8,9 +8,11 @@ import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { capText } from '../handoff/contextBudget';
 import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
+import { describeTrigger } from './triggerWords';
 import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
 import type { MissionContext } from './missionContext';
+import { planLimits } from './options';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
 export async function replanOnce(run: MissionContext): Promise<boolean> {
@@ -22,7 +24,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
   };
   const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
-  await run.setPhase('replanning', `${trigger.kind}${trigger.stepId ? ` on ${trigger.stepId}` : ''}: ${trigger.message}`);
+  await run.setPhase('replanning', `${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`);
   let feedback = '';
   // Read-only lookups, so the replanner can fetch raw results (of the failed step too) by tool-call id.
   const tools = replannerLookups(run);
@@ -50,7 +52,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       history: run.history.summary(),
       tools,
     };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body) };
+    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await run.options.planner.replan(request, ctx);
@@ -66,14 +68,14 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       return false;
     }
     const version = run.history.nextVersion;
-    const reason = `replan (${mode === 'step' ? 'step-level' : 'rest of mission'}) after ${trigger.kind}${trigger.stepId ? ` of ${trigger.stepId}` : ''}: ${trigger.message}`;
+    const reason = `replanned ${mode === 'step' ? `step ${trigger.stepId} and what depends on it` : 'the rest of the mission'} after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
     const check = checkReplan({
       current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
-      validate: { maxSteps: run.options.maxPlanSteps, verifierCommands: run.options.verifierCommands },
+      validate: planLimits(run.options),
     });
     if (!check.ok) {
       const errors = check.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [] });
+      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.reasons });
       feedback = `\nYour previous replan was refused: ${errors}`;
       continue;
     }

@@ -87,6 +87,12 @@ export function catchUp(state: MissionState, events: readonly TraceEvent[]): Mis
       case 'mission_finished':
         next.finished = event.outcome !== 'budget_exceeded';
         break;
+      case 'mission_continued':
+        next.finished = false;
+        if (event.reset.includes('replans')) next.usage.replans = 0;
+        if (event.reset.includes('steps')) next.usage.stepAttempts = 0;
+        if (event.reset.includes('wall_time')) next.usage.elapsedMs = 0;
+        break;
       default:
         break;
     }

@@ -16,6 +16,8 @@ export interface PlanError {
   /** JSON path into the plan, e.g. "steps[2].dependsOn[0]" ("" for the whole plan). */
   path: string;
   message: string;
+  /** Set on the errors a front end acts on: the plan-size cap (the user can raise it). Additive. */
+  code?: 'too_many_steps';
 }
 
 export type PlanValidation = { ok: true; plan: Plan } | { ok: false; errors: PlanError[] };
@@ -23,6 +25,8 @@ export type PlanValidation = { ok: true; plan: Plan } | { ok: false; errors: Pla
 export interface ValidatePlanOptions {
   /** The "planning paralysis" guard: more steps than this is an error, never a truncation. Default 40. */
   maxSteps?: number;
+  /** How the front end names the size cap (a setting, a flag), so the message says what to raise. */
+  maxStepsName?: string;
   /** Commands the verifier may always run for evidence, besides each step's own allowlist. */
   verifierCommands?: string[];
 }
@@ -61,7 +65,8 @@ export function validatePlan(input: unknown, options: ValidatePlanOptions = {}):
   if (rawSteps && rawSteps.length > maxSteps) {
     errors.push({
       path: 'steps',
-      message: `the plan has ${rawSteps.length} steps, over the cap of ${maxSteps} (maxSteps); merge related steps or raise the cap — plans are never truncated`,
+      code: 'too_many_steps',
+      message: `the plan has ${rawSteps.length} steps, over the cap of ${maxSteps} (${options.maxStepsName ?? 'maxSteps'}); merge related steps or raise the cap — plans are never truncated`,
     });
   }
   if (isRecord(input) && typeof input.version === 'number' && typeof input.parentVersion === 'number' && input.parentVersion >= input.version) {

@@ -19,6 +19,13 @@ export function hostFacts(env: Record<string, string>): HostFacts {
     home,
     pathEntries: (env.PATH ?? env.Path ?? '').split(nodePath.delimiter).filter((e) => nodePath.isAbsolute(e)),
     ...(env.XDG_RUNTIME_DIR && nodePath.isAbsolute(env.XDG_RUNTIME_DIR) ? { runtimeDir: env.XDG_RUNTIME_DIR } : {}),
+    readText: (abs) => {
+      try {
+        return fs.readFileSync(abs, 'utf8').slice(0, 4096);
+      } catch {
+        return undefined;
+      }
+    },
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);

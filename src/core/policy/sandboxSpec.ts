@@ -7,31 +7,26 @@
  *                  commands); none for the verifier, which only checks. Writes inside it that miss the
  *                  edit globs are rolled back after the command (src/core/tools/commandEffects.ts).
  *   3. read-only — protected paths inside a writable one (node_modules, .vscode, .husky, …; in `.git`, the
- *                  hooks and config, which run code), unless an `allowSensitive` glob grants them.
+ *                  hooks and config, which run code), unless an `allowSensitive` glob grants them; and
+ *                  any file there with more than one hard link (its other paths may lie outside).
  *   4. hidden    — secrets (.env*, keys, credentials) unless `allowSensitive` grants them or a read glob names
  *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
  *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
  *                  sockets are hidden; toolchains on PATH that live there are shown again, read-only,
- *                  without their top-level secret files.
+ *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
+ *                  whose git data a step granted git writes may write.
  *   6. network   — only when the step's authority grants it; loopback always works.
  * A writable path that lies inside a read-only or hidden one is dropped (the stricter rule wins).
  */
 import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
-import type { SandboxEntry, SandboxMode, SandboxSpec } from '../contracts/sandbox';
+import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf } from './writeScope';
 
-/**
- * The default `sandbox` setting where the user set none: `required` where an OS sandbox can exist (Linux
- * with bubblewrap, macOS), so a missing one is a clear refusal saying what to install rather than a silent
- * downgrade; `prefer` where none can (Windows), so commands still run, each asking first.
- */
-export function defaultSandboxMode(platform: NodeJS.Platform): SandboxMode {
-  return platform === 'linux' || platform === 'darwin' ? 'required' : 'prefer';
-}
+export { defaultSandboxMode } from '../contracts/sandbox';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 export const MAX_OVERLAYS = 256;
@@ -46,6 +41,31 @@ export interface HostFacts {
   runtimeDir?: string;
   /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
   listDir(abs: string): string[];
+  /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
+  readText?(abs: string): string | undefined;
+}
+
+/** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
+export interface LinkedGit {
+  gitDir: string;
+  commonDir: string;
+}
+
+/**
+ * The repository behind a worktree's `.git` file (`gitdir: …`), trusted only when it points back: the
+ * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
+ * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
+ */
+export function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
+  if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
+  if (!pointer) return undefined;
+  const gitDir = posix.resolve(root, pointer);
+  if (host.readText(posix.join(gitDir, 'gitdir'))?.trim() !== posix.join(root, '.git')) return undefined;
+  const common = host.readText(posix.join(gitDir, 'commondir'))?.trim();
+  const commonDir = common ? posix.resolve(gitDir, common) : gitDir;
+  if (commonDir !== gitDir && posix.dirname(gitDir) !== posix.join(commonDir, 'worktrees')) return undefined;
+  return { gitDir, commonDir };
 }
 
 export interface SandboxSpecInput {
@@ -230,6 +250,11 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     }
     // Read-only matters inside the write scope, and for a protected folder that holds part of it.
     if (!(inScope(e.path) || scope.some((w) => pathWithin(w, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    if (e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
+      // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
+      readOnly.push(entry);
+      continue;
+    }
     if (granted(policy, e.path)) continue;
     if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
       // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
@@ -247,6 +272,9 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
+  // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
+  const linked = linkedGitOf(policy.root, input.entries, host);
+  const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
   const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
   return {
     ok: true,
@@ -256,7 +284,11 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       readOnly: readOnly.sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],
-      visibleOutside: tools.visible,
+      visibleOutside: [...tools.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
+      writableOutside: linked && linkedWritable
+        ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
+        : [],
+      readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
       network: policy.authority.network,
       env: sandboxEnv(input.env),
     },

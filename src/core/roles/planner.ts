@@ -8,6 +8,7 @@ import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropi
 import { modelFor } from '../model/modelSettings';
 import type { Failure } from '../contracts/results';
 import type { Plan } from '../contracts/plan';
+import type { PlanError } from '../plan/validate';
 import type { PlannerRole, PlanRequest, ReadOnlyTools, ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { assistantParams, textOf } from './conversation';
@@ -34,6 +35,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
     const lookups: ReadOnlyTools | undefined = request.tools;
     const base = {
       role: kind,
+      provider: m.provider,
       model: m.model,
       system: cachedSystem(prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE), missionBlock(request.task, request.constraints, request.workspaceSummary)),
       tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],
@@ -65,7 +67,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
 
   async function planWithRepair(kind: Kind, request: PlanRequest, userText: string, version: number, parent: number | null, ctx: RoleContext): Promise<RoleOutcome<Plan>> {
     const messages: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: userText }] }];
-    let lastErrors: { path: string; message: string }[] = [];
+    let lastErrors: PlanError[] = [];
     for (let attempt = 1; attempt <= 2; attempt++) {
       const a = await answer(kind, request, messages, ctx);
       if (!a.ok) return a;
@@ -85,6 +87,8 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
         ],
       });
     }
+    const tooBig = lastErrors.find((e) => e.code === 'too_many_steps');
+    if (tooBig) return fail(`The ${kind} returned an invalid plan twice: it did not fit under the size cap (${tooBig.message}).`, 'too_many_steps', true, 'Raise the plan-size cap, or narrow the task, and plan again.');
     return fail(
       `The ${kind} returned an invalid plan twice (after one repair attempt). Problems: ${lastErrors
         .slice(0, 8)

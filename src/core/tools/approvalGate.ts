@@ -28,6 +28,8 @@ export interface GateContext {
   newId(): string;
   /** Action hashes approved earlier in this scope → the request that approved them. */
   ledger: Map<string, string>;
+  /** Who asks: the step's executor, or the verifier running its evidence checks (absent: the executor). */
+  role?: 'executor' | 'verifier';
 }
 
 export type GateAction =
@@ -89,7 +91,7 @@ export async function runGated<T>(
   } else if (ctx.signal.aborted) {
     decision = { decision: 'rejected', reason: 'cancelled before approval' };
   } else {
-    const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '' };
+    const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
     const request: ApprovalRequest = action.kind === 'write'
       ? { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash }
       : { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network };

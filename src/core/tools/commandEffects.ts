@@ -74,21 +74,29 @@ function linkStaysInside(root: string, rel: string, target: string | undefined):
 }
 
 /**
- * One per step (its tools): remembers content hashes by scan signature, so the files a step's earlier
- * commands already stored are not read again.
+ * Content hashes by path and scan signature, per blob store and workspace root: a file a step's earlier
+ * command — or an earlier step — already put in the store is not read again while its signature holds.
  */
+const hashCaches = new WeakMap<Store, Map<string, Map<string, { signature: string; hash: string }>>>();
+
 export class CommandEffects {
-  readonly #hashes = new Map<string, { signature: string; hash: string }>();
+  readonly #hashes: Map<string, { signature: string; hash: string }>;
 
   constructor(
     private readonly workspace: Workspace,
     private readonly store: Store,
     private readonly policy: Policy,
-  ) {}
+  ) {
+    const byRoot = hashCaches.get(store) ?? new Map<string, Map<string, { signature: string; hash: string }>>();
+    hashCaches.set(store, byRoot);
+    const cache = byRoot.get(workspace.root) ?? new Map<string, { signature: string; hash: string }>();
+    byRoot.set(workspace.root, cache);
+    this.#hashes = cache;
+  }
 
-  /** One scan of the workspace (the sandbox spec and the snapshot share it). */
-  async scan(prune: (rel: string) => boolean): Promise<Scanned> {
-    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT });
+  /** One scan of the workspace (the sandbox spec and the snapshot share it), or of the write scope only. */
+  async scan(prune: (rel: string) => boolean, under?: readonly string[]): Promise<Scanned> {
+    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
     if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
     return { ok: true, entries };
   }
@@ -134,13 +142,24 @@ export class CommandEffects {
     const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
     // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged too.
     const prune = (rel: string): boolean => snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel));
-    const scanned = await this.scan(prune);
-    if (!scanned.ok) {
-      result.unrestored.push(`(the workspace could not be compared after the command: ${scanned.reason})`);
-      return result;
+    // Only the write scope can have changed (the rest was read-only to the command).
+    const under = snapshot.scope.includes('') ? undefined : snapshot.scope;
+    let listing = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+    let shallowListing = false;
+    if (listing.truncated) {
+      shallowListing = true;
+      // Too many new entries to list: fail closed — new folders are not entered, so each is judged (and
+      // removed) whole; what was there before is still compared file by file.
+      const shallow = (rel: string): boolean => prune(rel) || (inRegion(snapshot, rel) && !snapshot.entries.has(rel));
+      listing = await this.workspace.scan({ prune: shallow, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+      if (listing.truncated) {
+        result.unrestored.push(`(the write scope holds more than ${SCAN_LIMIT} entries after the command; it could not be compared)`);
+        return result;
+      }
+      result.uncovered.push('(the command made too many entries to list: new folders were judged whole)');
     }
     const now = new Map<string, ScanEntry>();
-    for (const e of scanned.entries) if (inRegion(snapshot, e.path)) now.set(e.path, e);
+    for (const e of listing.entries) if (inRegion(snapshot, e.path)) now.set(e.path, e);
 
     const removals: string[] = [];
     const restores: { path: string; hash: string; mode: number }[] = [];
@@ -197,8 +216,18 @@ export class CommandEffects {
       undo(path, was?.kind === 'directory' ? undefined : was, true);
     }
 
+    // A new folder that keeps nothing the step may make goes whole, unseen content (past PATH_MAX) included.
     const strayDirs = createdDirs.filter((d) => !keptDirs.has(d) && !this.#allowed(d, false));
-    await this.#undo(removals, strayDirs, restores, result, label);
+    const strayRoots = strayDirs.filter((d) => !strayDirs.some((o) => o !== d && pathWithin(d, o)));
+    // Named unless it was an empty folder: one holding folders, unseen content or too much to list is a change.
+    const holdsSomething = (d: string): boolean =>
+      [...now.keys()].some((p) => p !== d && pathWithin(p, d)) || (listing.unreadable ?? []).some((u) => pathWithin(u, d)) || shallowListing;
+    result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => pathWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
+    for (const dir of listing.unreadable ?? []) {
+      if (!inRegion(snapshot, dir) || strayRoots.some((d) => pathWithin(dir, d))) continue;
+      result.unrestored.push(`${dir} (could not be listed after the command: its content was not compared)`);
+    }
+    await this.#undo(removals, strayRoots, restores, result, label);
     return result;
   }
 
@@ -215,9 +244,9 @@ export class CommandEffects {
   async #undo(removals: string[], strayDirs: string[], restores: { path: string; hash: string; mode: number }[], result: Reconciled, label: string): Promise<void> {
     // Removal first, deepest first and without following links (a folder or link the command put where a
     // file was must go before the file can come back), then each restore on its own.
-    const failed = await this.workspace.removeEntries([...removals, ...strayDirs]).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
-    const strayFailures = new Set(strayDirs.map((d) => `${d} (not empty)`));
-    result.unrestored.push(...failed.filter((f) => !strayFailures.has(f)));
+    const failed = await this.workspace.removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d)))).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    result.unrestored.push(...failed, ...failedTrees);
     for (const r of restores) {
       const blob = await this.store.getBlob(r.hash);
       if (!blob || sha256Hex(blob) !== r.hash) {

@@ -55,6 +55,7 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
     signal: ctx.signal,
     newId: () => recorder.newId('_ap'),
     ledger: new Map(),
+    role: ctx.role,
   };
   const env: ToolEnv = { ctx, policy, recorder, gate };
   const reads = createReadTools(env);

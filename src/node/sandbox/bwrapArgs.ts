@@ -28,6 +28,9 @@ export interface BwrapMounts {
   hidden: { path: string; kind: 'file' | 'directory' }[];
   hiddenOutside: { path: string; kind: 'file' | 'directory' }[];
   visibleOutside: string[];
+  /** Absolute, existing; bound writable after the visible ones, then `readOnlyOutside` inside them. */
+  writableOutside?: string[];
+  readOnlyOutside?: string[];
   network: boolean;
   /** Where the private home is mounted (the user's real home path), and its host directory. */
   home: { at: string; from: string } | undefined;
@@ -78,6 +81,8 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   ];
   for (const area of shallowFirst(areas)) args.push(...area.args());
   for (const dir of shallowFirst(m.visibleOutside)) args.push('--ro-bind', dir, dir);
+  for (const dir of shallowFirst(m.writableOutside ?? [])) args.push('--bind', dir, dir);
+  for (const p of shallowFirst(m.readOnlyOutside ?? [])) args.push('--ro-bind', p, p);
   // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
   for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
   if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);

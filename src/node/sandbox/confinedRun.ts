@@ -201,6 +201,8 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
     const hiddenOutside = existing(spec.hiddenOutside);
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
+    const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
+    const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
     const home = realHome();
     // On Linux the private HOME is mounted at the real home's path; on macOS it is where it is.
     const homeInside = support.kind === 'bubblewrap' && home ? home : privateHome;
@@ -220,7 +222,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       })();
       const options = bwrapOptions(
         {
-          root, writable, readOnly, hidden, hiddenOutside, visibleOutside, network: spec.network,
+          root, writable, readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
         },
       );
@@ -228,7 +230,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, notes, cleanup };
     }
     const profile = seatbeltProfile({
-      root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside,
+      root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,
       network: spec.network, privateHome, privateTmp,
     });
     const { file, args } = seatbeltArgs(profile, argv);

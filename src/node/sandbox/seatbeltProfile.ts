@@ -24,6 +24,8 @@ export interface SeatbeltPaths {
   hidden: string[];
   hiddenOutside: string[];
   visibleOutside: string[];
+  writableOutside?: string[];
+  readOnlyOutside?: string[];
   network: boolean;
   privateHome: string;
   privateTmp: string;
@@ -84,6 +86,7 @@ export function seatbeltProfile(p: SeatbeltPaths): string {
 
   // Writes: writable paths minus read-only and hidden entries inside them; the private places; devices.
   for (const w of p.writable) lines.push(allowWhere('file-write*', subpath(w), [...p.readOnly, ...p.hidden].filter((x) => within(x, w))));
+  for (const w of p.writableOutside ?? []) lines.push(allowWhere('file-write*', subpath(w), (p.readOnlyOutside ?? []).filter((x) => within(x, w))));
   lines.push(
     allowWhere('file-write*', subpath(p.privateHome), []),
     allowWhere('file-write*', subpath(p.privateTmp), []),

@@ -1,9 +1,10 @@
 /**
  * The user's auto-approve rules for one mission. Pure (no vscode).
  *
- * Evaluation order: (1) plan approvals are never auto-approved here; (2) a request matches a rule only of
- * its own kind; (3) write rules match the workspace-relative path against the glob (picomatch, dotfiles
- * included only when the glob names them); (4) command rules match the exact command line, or, for a
+ * Evaluation order: (1) plan approvals are never auto-approved here; (2) a step rule ("Approve all for this
+ * step") matches every write and command of that step; (3) otherwise a request matches a rule only of its
+ * own kind; (4) write rules match the workspace-relative path against the glob (picomatch, dotfiles
+ * included only when the glob names them); (5) command rules match the exact command line, or, for a
  * pattern ending in ` *`, the words before it as a prefix followed by a space. The first match wins.
  * The policy has already allowed the action before any rule is consulted: a rule can only spare a click,
  * never widen a step's authority.
@@ -25,6 +26,7 @@ function commandMatches(pattern: string, command: string): boolean {
 export function matchingRule(rules: readonly ApprovalRule[], request: ApprovalRequest): ApprovalRule | undefined {
   if (request.kind === 'plan') return undefined;
   for (const rule of rules) {
+    if (rule.kind === 'step' && request.stepId === rule.pattern) return rule;
     if (rule.kind !== request.kind) continue;
     if (request.kind === 'write' && picomatch.isMatch(request.path, rule.pattern)) return rule;
     if (request.kind === 'command' && commandMatches(rule.pattern, request.command)) return rule;

@@ -1,24 +1,43 @@
 /**
- * The Approver port for VS Code: a proposed edit or command becomes a card in the sidebar and waits for
+ * The Approver port for VS Code: a proposed edit or command becomes a card on the surfaces and waits for
  * the user, unless one of the user's rules for this mission matches. The plan approval waits for
  * "Approve plan & run". An aborted wait resolves as a rejection (the port never rejects).
+ *
+ * Cards are listed oldest first, in the order the requests arrived, and never reshuffle: a decision removes
+ * its card and nothing else moves ahead of the others.
  */
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports';
 import type { ApprovalRule, ApprovalView } from '../../webview/protocol';
 import { matchingRule, ruleFor } from './rules';
 
+type LineCount = { added: number; removed: number };
+
 interface Pending {
   request: ApprovalRequest;
+  at: string;
+  /** Lines added/removed by a proposed write, once computed (null: not text, or not yet). */
+  size: LineCount | null;
   resolve(decision: ApprovalDecision): void;
+}
+
+/** What the cards need to know beyond the request: the step it belongs to, where commands run, diff sizes. */
+export interface ApprovalContext {
+  step(stepId: string): { title: string; why: string } | undefined;
+  /** The absolute directory a command runs in (requests carry it relative to the workspace). */
+  absoluteCwd(cwd: string): string;
+  /** Lines added and removed between two blobs (null when either is not text). */
+  lineCount(beforeHash: string | null, afterHash: string | null): Promise<LineCount | null>;
+  now(): number;
 }
 
 export class VsCodeApprover implements Approver {
   private readonly pending = new Map<string, Pending>();
   private rules: ApprovalRule[] = [];
   private nextRuleId = 1;
+  private readonly decidedListeners: ((request: ApprovalRequest) => void)[] = [];
 
   /**
-   * `changed` is called whenever the pending cards or the rules change (the sidebar re-renders).
+   * `changed` is called whenever the pending cards or the rules change (the surfaces re-render).
    * `canExecute` is false in an untrusted workspace: every write and command is then refused outright.
    */
   constructor(
@@ -26,6 +45,7 @@ export class VsCodeApprover implements Approver {
     private readonly canExecute: () => boolean = () => true,
     /** approvalMode 'plan': approving the plan approves the in-authority actions (the policy already checked them). */
     private readonly planApprovesActions: () => boolean = () => false,
+    private readonly context?: ApprovalContext,
   ) {}
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
@@ -43,15 +63,34 @@ export class VsCodeApprover implements Approver {
         this.decide(request.id, { decision: 'rejected', reason: 'cancelled' });
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.id, {
+      const entry: Pending = {
         request,
+        at: new Date(this.context?.now() ?? Date.now()).toISOString(),
+        size: null,
         resolve: (decision) => {
           signal.removeEventListener('abort', onAbort);
           resolve(decision);
         },
-      });
+      };
+      this.pending.set(request.id, entry);
+      if (request.kind === 'write' && this.context) {
+        // The card shows at once; its size follows when the blobs are read.
+        void this.context.lineCount(request.beforeHash, request.afterHash).then(
+          (size) => {
+            if (this.pending.get(request.id) !== entry || !size) return;
+            entry.size = size;
+            this.changed();
+          },
+          () => undefined,
+        );
+      }
       this.changed();
     });
+  }
+
+  /** Called with each request once it is decided (by the user, a rule, or cancellation). */
+  onDidDecide(listener: (request: ApprovalRequest) => void): void {
+    this.decidedListeners.push(listener);
   }
 
   /** Resolves a pending request; false when it is unknown (already decided, or forged). */
@@ -60,6 +99,7 @@ export class VsCodeApprover implements Approver {
     if (!p) return false;
     this.pending.delete(requestId);
     p.resolve(decision);
+    for (const l of this.decidedListeners) l(p.request);
     this.changed();
     return true;
   }
@@ -72,6 +112,16 @@ export class VsCodeApprover implements Approver {
       if (rule) this.addRule(rule.kind, rule.pattern);
     }
     return this.decide(requestId, { decision: 'approved', by: 'user' });
+  }
+
+  /**
+   * "Approve all for this step": approves what the step has waiting and, through a step rule, what it
+   * asks next (until the rule is revoked or the mission ends). Returns how many waiting requests it approved.
+   */
+  approveStep(stepId: string): number {
+    const waiting = [...this.pending.values()].filter((p) => p.request.kind !== 'plan' && p.request.stepId === stepId).length;
+    if (!this.rules.some((r) => r.kind === 'step' && r.pattern === stepId)) this.addRule('step', stepId);
+    return waiting;
   }
 
   get(requestId: string): ApprovalRequest | undefined {
@@ -97,14 +147,22 @@ export class VsCodeApprover implements Approver {
     }
   }
 
-  /** Cards for the sidebar (plan approval is shown as the plan's Approve button instead). */
+  /** Cards for the surfaces, oldest first (the plan approval is shown as the plan's Approve button instead). */
   views(): ApprovalView[] {
     const out: ApprovalView[] = [];
-    for (const { request: r } of this.pending.values()) {
-      if (r.kind === 'write') out.push({ kind: 'write', requestId: r.id, stepId: r.stepId, why: r.why, path: r.path, change: r.change });
-      else if (r.kind === 'command') out.push({ kind: 'command', requestId: r.id, stepId: r.stepId, why: r.why, command: r.command, cwd: r.cwd, confinement: r.confinement, network: r.network });
+    for (const { request: r, at, size } of this.pending.values()) {
+      if (r.kind === 'plan') continue;
+      const step = r.stepId ? this.context?.step(r.stepId) : undefined;
+      const base = { requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at, verification: r.role === 'verifier' };
+      if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
+      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network });
     }
     return out;
+  }
+
+  /** How many things wait for the user: the cards, plus the plan when it waits for approval. */
+  waitingCount(): number {
+    return this.pending.size;
   }
 
   listRules(): ApprovalRule[] {

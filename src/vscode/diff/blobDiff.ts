@@ -35,14 +35,24 @@ export interface DiffSides {
   afterLabel: string;
 }
 
-/** Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default). */
-export async function openBlobDiff(sides: DiffSides, focus: boolean): Promise<void> {
+/** Closes every open tab of this diff (a decided proposal's diff has nothing left to review). */
+export async function closeBlobDiff(sides: Pick<DiffSides, 'path' | 'afterHash' | 'afterLabel'>): Promise<void> {
+  const right = blobUri(sides.path, sides.afterHash, sides.afterLabel).toString();
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right);
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}
+
+/**
+ * Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default), in
+ * `column` (default: the first editor group).
+ */
+export async function openBlobDiff(sides: DiffSides, focus: boolean, column: vscode.ViewColumn = vscode.ViewColumn.One): Promise<void> {
   const left = blobUri(sides.path, sides.beforeHash, sides.beforeLabel);
   const right = blobUri(sides.path, sides.afterHash, sides.afterLabel);
   const title = `${sides.path} (${sides.beforeLabel} ↔ ${sides.afterLabel})`;
   await vscode.commands.executeCommand('vscode.diff', left, right, title, {
     preview: true,
     preserveFocus: !focus,
-    viewColumn: vscode.ViewColumn.One,
+    viewColumn: column,
   } satisfies vscode.TextDocumentShowOptions);
 }

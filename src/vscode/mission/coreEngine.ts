@@ -1,19 +1,20 @@
 /**
- * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built from
- * the user's API key, the sandboxed step tools, and this window's Workspace/Terminal adapters. The key
- * goes to the model client only — never into settings recorded in the trace.
+ * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built over the
+ * user's providers and keys, the sandboxed step tools, and this window's Workspace/Terminal adapters. Keys
+ * go to the model clients only — never into the settings recorded in the trace (which name the models).
  */
-import { createAnthropicModelClient } from '../../core/model/anthropicClient';
-import { resumeMission, startMission, type MissionHandle } from '../../core/mission/start';
+import { createMissionModelClient } from '../models/modelClients';
+import { startMission, type MissionHandle } from '../../core/mission/start';
+import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
 import type { SandboxMode } from '../../core/contracts/sandbox';
 import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
-import { revertStep } from '../../core/tools/checkpoints';
+import { revertMissionSteps, type RevertPlan } from '../../core/mission/revert';
+import { validatePlan } from '../../core/plan/validate';
 import { scrubEnv } from '../../core/policy/env';
 import { createStepTools } from '../../core/tools/stepTools';
-import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
 
@@ -50,7 +51,10 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
   const sandbox = host.sandboxMode();
   const support = await terminal.confinement();
-  const roles = createRoles({ client: createAnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) }) });
+  // The planner checks its own answer against the same size cap, named, so its repair turn and the
+  // message that ends planning say what to raise.
+  const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
+  const roles = createRoles({ client: createMissionModelClient(o.model), settings: o.model.models, validatePlan: (input) => validatePlan(input, limits) });
   return {
     workspace,
     terminal,
@@ -63,8 +67,12 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     verifier: roles.verifier,
     createStepTools,
     approve: host.approveMode(),
-    // Commands never see the extension host's secrets (the API key included).
+    maxPlanSteps: o.limits.maxPlanSteps,
+    budgets: o.limits.budgets,
+    capNames: o.limits.capNames,
+    // Commands never see the extension host's secrets (the API keys included).
     env: scrubEnv(process.env),
+    models: o.model.models as Record<string, unknown>,
     toolSettings: { sandbox },
     // Confined command steps with disjoint write scopes may run side by side.
     commandsConfined: sandbox !== 'off' && support.available,
@@ -85,40 +93,20 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
     async resume(missionId, o): Promise<Outcome<MissionRun>> {
       try {
         const p = await ports(host, o);
-        const out = await resumeMission({ ...p, missionId, consent: (ids) => host.consentToRerun(ids) });
+        const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: (ids) => host.consentToRerun(ids) });
         return out.ok ? { ok: true, value: toRun(out.handle) } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
         return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };
       }
     },
-    async revertStep(missionId, stepId, o): Promise<Outcome<{ conflicts: string[] }>> {
-      const events = (await o.store.readEvents(missionId)).flatMap((raw): TraceEvent[] => {
-        const parsed = TraceEventSchema.safeParse(raw);
-        return parsed.success ? [parsed.data] : [];
-      });
-      const results = events.flatMap((e) => (e.type === 'step_result' ? [e.result] : []));
-      const mine = results.filter((r) => r.stepId === stepId).flatMap((r) => r.sideEffects.files);
-      if (mine.length === 0) return { ok: false, reason: 'nothing', message: `Step ${stepId} changed no files.` };
-      const paths = new Set(mine.map((f) => f.path));
-      let lastOwnIndex = -1;
-      events.forEach((e, i) => {
-        if (e.type === 'step_result' && e.result.stepId === stepId) lastOwnIndex = i;
-      });
-      const later = events
-        .slice(lastOwnIndex + 1)
-        .flatMap((e) => (e.type === 'step_result' && e.result.stepId !== stepId && e.result.sideEffects.files.some((f) => paths.has(f.path)) ? [e.result.stepId] : []));
-      const conflicts = [...new Set(later)];
-      if (o.dryRun) return { ok: true, value: { conflicts } };
-      // The step's net effect per file: its first before and its last after.
-      const net = new Map<string, (typeof mine)[number]>();
-      for (const f of mine) {
-        const prev = net.get(f.path);
-        net.set(f.path, prev ? { ...f, beforeHash: prev.beforeHash } : f);
+    async revert(missionId, target, o): Promise<Outcome<RevertPlan>> {
+      try {
+        const { workspace } = await host.adapters(o.workspaceRoot);
+        const out = await revertMissionSteps({ missionId, store: o.store, workspace, clock: systemClock, events: o.sink, target, dryRun: o.dryRun, ...(o.confirmed ? { confirmed: o.confirmed } : {}) });
+        return out.ok ? { ok: true, value: out.plan } : { ok: false, reason: out.reason, message: out.message };
+      } catch (error) {
+        return { ok: false, reason: 'revert_failed', message: `Could not revert: ${error instanceof Error ? error.message : String(error)}` };
       }
-      const { workspace } = await host.adapters(o.workspaceRoot);
-      // The user confirmed after seeing the conflicts: later steps' changes to these files are overwritten.
-      const out = await revertStep(workspace, o.store, [...net.values()], { force: conflicts.length > 0, label: `Revert step ${stepId}` });
-      return out.ok ? { ok: true, value: { conflicts } } : { ok: false, reason: out.reason, message: out.message };
     },
   };
 }

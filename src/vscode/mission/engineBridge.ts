@@ -5,6 +5,10 @@
  */
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { Approver, EventSink, Store } from '../../core/ports';
+import type { CapNames, MissionBudgets } from '../../core/mission/options';
+import type { ContinueMode } from '../../core/mission/resume';
+import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
+import type { ModelSetup } from '../models/modelSetup';
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; reason: string; message: string };
 
@@ -23,25 +27,39 @@ export interface MissionRun {
 export interface StartOptions {
   task: string;
   workspaceRoot: string;
-  apiKey: string;
-  baseURL: string | undefined;
+  /** Providers, models and keys (see ../models/modelSetup.ts). */
+  model: ModelSetup;
   approver: Approver;
   store: Store;
   sink: EventSink;
+  /** The caps from settings, and their names for the messages that hit them. */
+  limits: { maxPlanSteps: number; budgets: MissionBudgets; capNames: CapNames };
+}
+
+export interface RevertOptions {
+  store: Store;
+  workspaceRoot: string;
+  /** Hears the revert's trace events (the window's live view). */
+  sink: EventSink;
+  /** Only plan the revert (for the confirmation). */
+  dryRun: boolean;
+  /** What the user confirmed (steps and changed-since files); a revert that grew since is refused. */
+  confirmed?: { stepIds: string[]; changedSince: string[] };
 }
 
 export interface MissionEngine {
   start(options: StartOptions): Promise<Outcome<MissionRun>>;
-  resume(missionId: string, options: Omit<StartOptions, 'task'>): Promise<Outcome<MissionRun>>;
-  /** Restores a finished step's checkpoint; lists later steps that touched the same files. */
-  revertStep(missionId: string, stepId: string, options: { store: Store; workspaceRoot: string; dryRun: boolean }): Promise<Outcome<{ conflicts: string[] }>>;
+  /** Goes on with a stopped mission: resume (interrupted), retry (failed), continue (cancelled or budget-stopped). */
+  resume(missionId: string, options: Omit<StartOptions, 'task'> & { mode: ContinueMode }): Promise<Outcome<MissionRun>>;
+  /** Reverts steps (or the whole mission) of a mission that is not running, from its trace. */
+  revert(missionId: string, target: RevertTarget, options: RevertOptions): Promise<Outcome<RevertPlan>>;
 }
 
 /** The engine before the core's mission loop is wired in: every action says so plainly. */
 export const unavailableEngine: MissionEngine = {
   start: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'The mission engine is not available in this build.' }),
   resume: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'The mission engine is not available in this build.' }),
-  revertStep: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'Reverting is not available in this build.' }),
+  revert: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'Reverting is not available in this build.' }),
 };
 
 /**
@@ -54,6 +72,6 @@ export function lazyEngine(load: () => Promise<MissionEngine>): MissionEngine {
   return {
     start: async (options) => (await get()).start(options),
     resume: async (missionId, options) => (await get()).resume(missionId, options),
-    revertStep: async (missionId, stepId, options) => (await get()).revertStep(missionId, stepId, options),
+    revert: async (missionId, target, options) => (await get()).revert(missionId, target, options),
   };
 }

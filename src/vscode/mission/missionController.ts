@@ -1,29 +1,36 @@
 /**
  * Runs missions for this window: starts one through the engine bridge, feeds every trace event into the
- * sidebar view, the status bar and the log, and restores the latest mission from the store after a
- * reload. The sidebar's commands are handled in ./sidebarHandlers.ts; this class owns the state they act on.
+ * surfaces' model (sidebar, board, status bar) and the log, and restores the latest mission from the store
+ * after a reload. The webviews' commands are handled in ./surfaceHandlers.ts; this class owns the state they
+ * act on.
  */
 import * as vscode from 'vscode';
 import type { EventSink, Store } from '../../core/ports';
 import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionView } from '../../webview/protocol';
 import { VsCodeApprover } from '../approvals/vscodeApprover';
-import type { ApiKeyStore } from '../secrets';
+import type { ModelSetup } from '../models/modelSetup';
 import type { Log } from '../log';
-import type { SidebarModel } from '../sidebar/sidebarModel';
+import type { SurfaceModel } from '../surfaces/surfaceModel';
 import { mirrorToLog } from '../traceLog';
-import { applyEventToView, emptyMissionView, missionViewFromTrace } from '../view/missionProjection';
 import type { MissionEngine, MissionRun, Outcome } from './engineBridge';
+import type { ContinueMode } from '../../core/mission/resume';
+import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
+import type { Limits } from '../limits';
 
 export interface ControllerDeps {
   engine: MissionEngine;
-  model: SidebarModel;
+  model: SurfaceModel;
   approver: VsCodeApprover;
   /** The mission store (created lazily; undefined when there is no place to keep it). */
   store(): Promise<Store | undefined>;
-  apiKeys: ApiKeyStore;
+  /** Providers, models and keys for the next mission, or why there are none (a missing key: no_api_key). */
+  modelSetup(): Outcome<ModelSetup>;
+  /** Replaces any API key in text bound for the log. */
+  redact(text: string): string;
   log: Log;
-  baseURL(): string | undefined;
+  /** The caps from settings (read at each start, retry and continue). */
+  limits(): Limits;
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -54,19 +61,19 @@ export class MissionController implements vscode.Disposable {
     }
     const root = this.workspaceRoot();
     if (!root) return { ok: false, reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' };
-    const apiKey = this.deps.apiKeys.get();
-    if (!apiKey) return { ok: false, reason: 'no_api_key', message: 'Set your Anthropic API key first ("Plan & Execute: Set Anthropic API Key").' };
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
     if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
 
     this.deps.approver.reset('a new mission started');
-    this.deps.model.mission = null;
+    this.deps.model.clearMission();
     this.deps.model.taskPrefill = null;
     this.setBusy('Planning…');
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
       async (_progress, token) => {
-        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+        const started = await this.deps.engine.start({ task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
         if (!started.ok) return started;
         this.attach(started.value);
         // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
@@ -80,29 +87,43 @@ export class MissionController implements vscode.Disposable {
     return outcome;
   }
 
-  async resume(): Promise<Outcome> {
+  /**
+   * Goes on with the shown mission once it stopped: `resume` (interrupted), `retry` (failed, from the
+   * failing step) or `continue` (cancelled or budget-stopped). A mission that failed before it had a plan
+   * is planned again from its task (a new mission).
+   */
+  async goOn(mode: ContinueMode): Promise<Outcome> {
     const mission = this.mission;
-    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to resume.' };
+    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to go on with.' };
     if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
+    if (mode === 'retry' && mission.planVersion === null) return this.start(mission.task);
     const root = this.workspaceRoot();
-    const apiKey = this.deps.apiKeys.get();
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
-    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Resuming needs an open folder, an API key and the mission store.' };
-    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink });
+    if (!root || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder and the mission store.' };
+    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode });
     if (!resumed.ok) return resumed;
-    mission.live = true;
+    this.deps.model.setLive(true);
     this.attach(resumed.value);
-    this.deps.model.changed();
     return { ok: true, value: undefined };
   }
 
-  /** Restores a finished step's checkpoint (dryRun: only list the later steps that touched its files). */
-  async revertStep(stepId: string, dryRun: boolean): Promise<Outcome<{ conflicts: string[] }>> {
+  resume(): Promise<Outcome> {
+    return this.goOn('resume');
+  }
+
+  /**
+   * Reverts steps (or the whole mission) of the shown mission once it has stopped. `dryRun` only plans it
+   * (for the confirmation); `confirmed` is what the user agreed to.
+   */
+  async revert(target: RevertTarget, dryRun: boolean, confirmed?: { stepIds: string[]; changedSince: string[] }): Promise<Outcome<RevertPlan>> {
     const root = this.workspaceRoot();
     const store = await this.deps.store();
-    const missionId = this.mission?.missionId;
-    if (!root || !store || !missionId) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
-    return this.deps.engine.revertStep(missionId, stepId, { store, workspaceRoot: root, dryRun });
+    const mission = this.mission;
+    if (!root || !store || !mission) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
+    if (mission.live && this.run) return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
+    return this.deps.engine.revert(mission.missionId, target, { store, workspaceRoot: root, sink: this.sink, dryRun, ...(confirmed ? { confirmed } : {}) });
   }
 
   cancel(): Outcome {
@@ -123,8 +144,7 @@ export class MissionController implements vscode.Disposable {
       if (events.length > 0 && (!latest || at > latest.at)) latest = { id, events, at };
     }
     if (!latest) return false;
-    this.deps.model.mission = missionViewFromTrace(latest.id, latest.events);
-    this.deps.model.changed();
+    this.deps.model.showMission(latest.events, false);
     return true;
   }
 
@@ -144,27 +164,18 @@ export class MissionController implements vscode.Disposable {
     this.run = run;
     void run.done.then(() => {
       if (this.run === run) this.run = null;
-      if (this.mission) this.mission.live = false;
-      this.deps.model.changed();
+      this.deps.model.setLive(false);
     });
   }
 
   private onEvent(event: TraceEvent): void {
     try {
-      mirrorToLog(this.deps.log, event, (t) => this.deps.apiKeys.redact(t));
-      const model = this.deps.model;
-      if (!model.mission || model.mission.missionId !== event.missionId) model.mission = emptyMissionView(event.missionId, '');
-      const change = applyEventToView(model.mission, event);
-      if (change.structural) model.changed();
-      else if (change.stepId) {
-        const step = model.mission.steps.find((s) => s.id === change.stepId);
-        if (step) model.stepStatus(step.id, step.status, step.statusReason);
-        model.notifyListeners();
-      }
+      mirrorToLog(this.deps.log, event, (t) => this.deps.redact(t));
+      this.deps.model.applyEvent(event);
       for (const waiter of [...this.waiters]) waiter();
     } catch (error) {
       // EventSink.emit must not throw: a rendering problem never stops a mission.
-      this.deps.log.error(`sidebar: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.error(`surfaces: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

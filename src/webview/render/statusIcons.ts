@@ -13,6 +13,7 @@ const ICONS: Record<StepView['status'], { icon: string; label: string; tone: str
   interrupted: { icon: 'debug-pause', label: 'interrupted', tone: 'warn' },
   cancelled: { icon: 'close', label: 'cancelled', tone: 'muted' },
   replaced: { icon: 'replace', label: 'replaced', tone: 'muted' },
+  reverted: { icon: 'discard', label: 'reverted', tone: 'muted' },
 };
 
 export function statusIcon(status: StepView['status']): { icon: string; label: string; tone: string } {

@@ -1,14 +1,19 @@
 /**
- * The selected step in full: why, instructions (editable before approval), evidence, binding, authority
- * (each glob and command can be unticked to tighten it), the files it changed (click → diff) and Revert.
+ * The selected step in full (the board's details pane): status and why it is so, why the step exists,
+ * instructions (editable before approval), evidence and how the verifier judged it, binding constraints,
+ * what it depends on and what needs it (click to go there), its authority (each glob and command can be
+ * unticked to tighten it), the commands it ran, the files it changed (click → diff), what it waits for,
+ * and its actions.
  */
 import { badge, button, h, icon } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
-import type { StepView } from '../protocol';
+import type { MissionView, StepView } from '../protocol';
+import { renderApprovals } from './approvals';
 import { statusIcon } from './statusIcons';
+import { renderStepActions } from './stepActions';
 
-function field(label: string, text: string): HTMLElement {
-  return h('div', { className: 'field' }, h('div', { className: 'field-label' }, label), h('div', { className: 'field-text' }, text || '—'));
+function field(label: string, text: string, testId?: string): HTMLElement {
+  return h('div', { className: 'field', attrs: { 'data-testid': testId } }, h('div', { className: 'field-label' }, label), h('div', { className: 'field-text' }, text || '—'));
 }
 
 function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
@@ -42,12 +47,31 @@ function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
   );
 }
 
+function authorityText(step: StepView): HTMLElement {
+  return field('Authority', `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'} · network: ${step.authority.network ? 'allowed' : 'off'}`);
+}
+
+function stepLinks(ctx: RenderContext, label: string, ids: string[], testId: string): HTMLElement {
+  return h(
+    'div',
+    { className: 'field', attrs: { 'data-testid': testId } },
+    h('div', { className: 'field-label' }, label),
+    ids.length === 0
+      ? h('div', { className: 'field-text muted' }, 'none')
+      : h(
+          'div',
+          { className: 'row chips' },
+          ...ids.map((id) => h('button', { className: 'chip link', attrs: { type: 'button', title: `Show step ${id}` }, on: { click: () => ctx.selectStep(id) } }, id)),
+        ),
+  );
+}
+
 function changedFiles(ctx: RenderContext, step: StepView): HTMLElement | null {
   if (step.files.length === 0) return null;
   return h(
     'div',
     { className: 'files' },
-    h('div', { className: 'field-label' }, 'Changed files'),
+    h('div', { className: 'field-label' }, `Changed files (${step.files.length})`),
     h(
       'ul',
       { className: 'file-list' },
@@ -75,68 +99,83 @@ function changedFiles(ctx: RenderContext, step: StepView): HTMLElement | null {
   );
 }
 
-export function renderStepDetails(ctx: RenderContext): HTMLElement | null {
-  const mission = ctx.state.mission;
-  const step = mission?.steps.find((s) => s.id === ctx.ui.selectedStepId);
-  if (!mission || !step) return null;
-  // Only steps of the plan under review that have not started can change (the engine enforces it too).
-  const editable = mission.phase === 'awaiting_approval' && mission.live && (step.status === 'pending' || step.status === 'ready');
-  const s = statusIcon(step.status);
-  const key = `instr:${step.id}`;
-  const instructions = editable
-    ? h(
-        'div',
-        { className: 'field' },
-        h('label', { className: 'field-label', attrs: { for: 'instructions-editor' } }, 'Instructions'),
-        h('vscode-textarea', {
-          attrs: { id: 'instructions-editor', rows: '6', resize: 'vertical', 'aria-label': `Instructions of step ${step.id}`, 'data-testid': 'instructions-editor' },
-          props: { value: ctx.ui.drafts[key] ?? step.instructions },
-          on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLTextAreaElement).value) },
-        }),
-        h(
-          'div',
-          { className: 'row' },
-          button(
-            'Save instructions',
-            () => {
-              const text = draft(ctx, key) || step.instructions;
-              setDraft(ctx, key, '');
-              ctx.post({ type: 'editStep', stepId: step.id, instructions: text });
-            },
-            { icon: 'save', testId: 'save-instructions' },
-          ),
-          !step.required ? button('Drop step', () => ctx.post({ type: 'dropStep', stepId: step.id }), { secondary: true, icon: 'trash', testId: 'drop-step' }) : null,
-        ),
-      )
-    : field('Instructions', step.instructions);
-  // Reverting is offered for a finished step while nothing else runs (the host re-checks and warns about
-  // later steps that touched the same files).
-  const running = mission.steps.some((s) => s.status === 'running' || s.status === 'verifying');
-  const canRevert = !running && step.files.length > 0 && (step.status === 'succeeded' || step.status === 'failed');
+function verification(step: StepView): HTMLElement | null {
+  if (!step.verification) return null;
   return h(
     'div',
-    { className: 'step-details', attrs: { 'data-testid': 'step-details', 'aria-label': `Step ${step.id} details` } },
+    { className: 'field', attrs: { 'data-testid': 'verification' } },
+    h('div', { className: 'field-label' }, step.verification.passed ? 'Verified' : 'Verification failed'),
+    h(
+      'ul',
+      { className: 'check-list' },
+      ...step.verification.checks.map((c) => h('li', {}, icon(c.passed ? 'pass' : 'error', c.passed ? 'passed' : 'failed', c.passed ? 'status-ok' : 'status-error'), ` ${c.check}`, c.detail ? h('span', { className: 'muted' }, ` — ${c.detail}`) : null)),
+    ),
+  );
+}
+
+function instructionsEditor(ctx: RenderContext, step: StepView): HTMLElement {
+  const key = `instr:${step.id}`;
+  return h(
+    'div',
+    { className: 'field' },
+    h('label', { className: 'field-label', attrs: { for: 'instructions-editor' } }, 'Instructions'),
+    h('vscode-textarea', {
+      attrs: { id: 'instructions-editor', rows: '6', resize: 'vertical', 'aria-label': `Instructions of step ${step.id}`, 'data-testid': 'instructions-editor' },
+      props: { label: `Instructions of step ${step.id}`, value: ctx.ui.drafts[key] ?? step.instructions },
+      on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLTextAreaElement).value) },
+    }),
+    h(
+      'div',
+      { className: 'row' },
+      button(
+        'Save instructions',
+        () => {
+          const text = draft(ctx, key) || step.instructions;
+          setDraft(ctx, key, '');
+          ctx.post({ type: 'editStep', stepId: step.id, instructions: text });
+        },
+        { icon: 'save', testId: 'save-instructions' },
+      ),
+      !step.required ? button('Drop step', () => ctx.post({ type: 'dropStep', stepId: step.id }), { secondary: true, icon: 'trash', testId: 'drop-step' }) : null,
+    ),
+  );
+}
+
+export function renderStepDetails(ctx: RenderContext, mission: MissionView, step: StepView): HTMLElement {
+  // Only steps of the plan under review that have not started can change (the engine enforces it too).
+  const editable = mission.phase === 'awaiting_approval' && mission.live && step.inPlan && (step.status === 'pending' || step.status === 'ready');
+  const s = statusIcon(step.status);
+  const dependents = mission.steps.filter((x) => x.inPlan && x.dependsOn.includes(step.id)).map((x) => x.id);
+  return h(
+    'div',
+    { className: 'step-details', attrs: { 'data-testid': 'step-details', 'data-step-id': step.id, 'aria-label': `Step ${step.id} details` } },
     h('h3', { className: 'details-title' }, icon(s.icon, s.label, `status status-${s.tone}`), ` ${step.id} `, h('span', {}, step.title)),
     h(
       'div',
       { className: 'row badges' },
+      badge(s.label, 'status', `badge status-badge tone-${s.tone}`),
       badge(step.required ? 'required' : 'optional'),
       badge(step.kind),
       badge(`${step.risk} risk`, undefined, `badge risk-${step.risk}`),
       badge(step.effort),
       step.attempt > 1 ? badge(`attempt ${step.attempt}`) : null,
+      !step.inPlan ? badge('not in the current plan') : null,
     ),
-    step.statusReason ? h('div', { className: 'status-reason' }, step.statusReason) : null,
+    step.statusReason ? h('div', { className: 'status-reason', attrs: { 'data-testid': 'status-reason' } }, step.statusReason) : null,
+    renderStepActions(ctx, mission, step),
+    renderApprovals(ctx, { stepId: step.id, title: 'Waiting for you (this step)' }),
     field('Why', step.why),
-    instructions,
+    editable ? instructionsEditor(ctx, step) : field('Instructions', step.instructions),
+    stepLinks(ctx, 'Depends on', step.dependsOn, 'depends-on'),
+    stepLinks(ctx, 'Needed by', dependents, 'needed-by'),
     field('Evidence', step.evidence.join('\n')),
+    verification(step),
+    step.output ? field('Result', step.output, 'step-output') : null,
+    changedFiles(ctx, step),
+    step.commands.length ? field('Commands run', step.commands.map((c) => `${c.command} → ${c.exitCode ?? 'no exit code'}`).join('\n')) : null,
     field('Prerequisite', step.binding.prerequisite),
     field('Fallback', step.binding.fallback),
     field('Consequence', step.binding.consequence),
-    field('Depends on', step.dependsOn.join(', ')),
-    editable ? authorityEditor(ctx, step) : field('Authority', `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'}`),
-    step.output ? field('Result', step.output) : null,
-    changedFiles(ctx, step),
-    canRevert ? button('Revert step', () => ctx.post({ type: 'revertStep', stepId: step.id }), { secondary: true, icon: 'discard', testId: 'revert-step' }) : null,
+    editable ? authorityEditor(ctx, step) : authorityText(step),
   );
 }

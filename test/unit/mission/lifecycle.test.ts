@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { resumeMission, runMission, startMission } from '../../../src/core/mission/start';
+import { runMission, startMission } from '../../../src/core/mission/start';
+import { resumeMission } from '../../../src/core/mission/resume';
 import { missionViewFromEvents, applyEvent, emptyMissionView } from '../../../src/core/mission/view';
 import { FakeExecutor, MemoryStore, ScriptedApprover, fileStep, harness, planOf, sleep } from './fakes';
 import type { ApprovalDecision } from '../../../src/core/ports';

@@ -5,6 +5,7 @@
  * tests fail (they never pass in silence); elsewhere they are pending.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -198,6 +199,44 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     } finally {
       fs.rmSync(outer, { recursive: true, force: true });
     }
+  });
+
+  it('lets git work in a worktree whose repository is a neighbouring folder, and commit when granted', async () => {
+    const main = path.join(base, 'main');
+    const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd, encoding: 'utf8' });
+    fs.mkdirSync(main);
+    git(main, 'init', '-q');
+    fs.writeFileSync(path.join(main, 'main-secret.txt'), 'canary-main-checkout\n');
+    git(main, 'add', '.');
+    git(main, 'commit', '-q', '-m', 'base');
+    const wt = path.join(base, 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    fs.mkdirSync(path.join(wt, 'src'));
+    fs.writeFileSync(path.join(wt, 'src', 'a.js'), 'a\n');
+    const policy = policyFor(wt, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false } }, { ignoreText: null });
+    const env = { ...scrubEnv(process.env), GIT_AUTHOR_NAME: 'S', GIT_AUTHOR_EMAIL: 's@e', GIT_COMMITTER_NAME: 'S', GIT_COMMITTER_EMAIL: 's@e' };
+    const { entries } = await new NodeWorkspace(wt).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 1000 });
+    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+    assert.ok(built.ok);
+    const inWt = (argv: string[]) => terminal.run({ command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+    const status = await inWt(['git', 'status', '--short']);
+    assert.equal(status.exitCode, 0, status.output);
+    assert.match(status.output, /\?\? src\//);
+    assert.equal((await inWt(['git', 'add', 'src/a.js'])).exitCode, 0);
+    const commit = await inWt(['git', 'commit', '-q', '-m', 'from the worktree']);
+    assert.equal(commit.exitCode, 0, commit.output);
+    assert.match(git(main, 'log', '--all', '--format=%s'), /from the worktree/);
+    const peek = await inWt(['cat', path.join(main, 'main-secret.txt')]);
+    assert.doesNotMatch(peek.output, /canary-main-checkout/, 'the main checkout\'s files stay hidden');
+  });
+
+  it('does not trust a .git file that points somewhere that does not point back', async () => {
+    fs.writeFileSync(path.join(neighbour, 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(root, '.git'), `gitdir: ${neighbour}\n`);
+    const spec = await specFor({ edit: ['src/**'], commands: ['git commit *'] });
+    assert.ok(!spec.visibleOutside.includes(neighbour) && spec.writableOutside.length === 0);
+    const r = await run(spec, `try { console.log(String(require('fs').readFileSync(${JSON.stringify(path.join(neighbour, 'secret.txt'))}))); } catch (e) { console.log(e.code); }`);
+    assert.doesNotMatch(r.output, /canary-neighbour/);
   });
 
   it('refuses to run a sandboxed request when there is no sandbox, instead of running it unconfined', async () => {

@@ -6,7 +6,8 @@ import { PlanSchema, type EvidenceCheck } from '../../../src/core/contracts/plan
 import { verifyStep } from '../../../src/core/mission/gate';
 import { renderHandoff } from '../../../src/core/roles/handoffRender';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
-import { missionViewFromTrace } from '../../../src/vscode/view/missionProjection';
+import { missionViewFromEvents } from '../../../src/core/mission/view';
+import { toUiMission } from '../../../src/vscode/view/uiMission';
 import { handoffFor } from '../roles/fakes';
 
 const CHECKS: EvidenceCheck[] = [
@@ -35,7 +36,7 @@ describe('evidence check descriptions', () => {
 
     const plan = PlanSchema.parse({ goal: 'g', steps: [step] });
     const events = [{ type: 'plan_version', plan, author: 'planner', diff: null }] as TraceEventBody[];
-    const view = missionViewFromTrace('m1', events.map((b, seq) => ({ missionId: 'm1', seq, at: '2026-01-01T00:00:00.000Z', ...b }) as TraceEvent));
+    const view = toUiMission(missionViewFromEvents(events.map((b, seq) => ({ missionId: 'm1', seq, at: '2026-01-01T00:00:00.000Z', ...b }) as TraceEvent)), { live: false });
     assert.deepEqual(view.steps[0]?.evidence, CHECKS.map(describeCheck));
 
     // The gate names each check's outcome with the same words (here every check fails to run: no files, no tools).

@@ -88,6 +88,40 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     assert.deepEqual(fs.readdirSync(path.join(h.dir, 'neighbour')), ['keep.txt'], 'and the folder it pointed at is intact');
   });
 
+  it('keeps a hard-linked file in the scope read-only: a write through it would land on its other path', async () => {
+    fs.linkSync(path.join(h.root, 'README.md'), path.join(h.root, 'src/notes.ts'));
+    const r = await createStepTools(real(h, authority())).bash(sh(`try { require("fs").appendFileSync("src/notes.ts", "planted"); console.log("wrote"); } catch (e) { console.log(e.code); }`));
+    assert.match(r.output, /EROFS|EACCES|EPERM/, r.output);
+    assert.equal(h.read('README.md'), 'readme\n', 'the other path is untouched');
+  });
+
+  it('removes, whole, a new folder too deep to list, and says so', async () => {
+    // 600 levels of a 9-character name: far past PATH_MAX (4096), made by relative chdir.
+    const r = await createStepTools(real(h, authority())).bash(sh(`const fs=require("fs"); process.chdir("src"); for (let i = 0; i < 600; i++) { fs.mkdirSync("deep-dir1"); process.chdir("deep-dir1"); } fs.writeFileSync("bottom.ts", "x");`));
+    assert.equal(r.ok, false, r.output);
+    assert.match(r.output, /src\/deep-dir1\//);
+    assert.ok(!fs.existsSync(path.join(h.root, 'src/deep-dir1')), 'the tree is gone');
+  });
+
+  it('fails closed when the command makes too many entries to list: new folders go whole, old files are compared', async () => {
+    const ctx = real(h, authority());
+    let scans = 0;
+    const inner = ctx.workspace;
+    const workspace: typeof inner = {
+      get root() { return inner.root; },
+      readFile: (p) => inner.readFile(p), stat: (p) => inner.stat(p), readDir: (p) => inner.readDir(p), applyWrites: (w, l) => inner.applyWrites(w, l),
+      removeEntries: (p, r) => inner.removeEntries(p, r),
+      // The first scan after the command pretends to hit the entry limit.
+      scan: async (o) => (++scans === 2 ? { entries: [], truncated: true } : inner.scan(o)),
+    };
+    const r = await createStepTools({ ...ctx, workspace }).bash(sh(`const fs=require("fs"); fs.writeFileSync("src/data.json","{}"); fs.mkdirSync("src/junk/a",{recursive:true}); fs.writeFileSync("src/junk/a/x","x"); fs.writeFileSync("src/a.ts","kept\\n");`));
+    assert.equal(r.ok, false, r.output);
+    assert.equal(h.read('src/data.json'), '{"v":1}\n', 'an old file outside the globs is restored');
+    assert.ok(!fs.existsSync(path.join(h.root, 'src/junk')), 'the new folder is removed whole');
+    assert.match(r.output, /src\/junk\//);
+    assert.equal(h.read('src/a.ts'), 'kept\n', 'the change the step may make stays');
+  });
+
   it('lets a step granted git commit commit, and undoes what it plants in .git', async () => {
     execFileSync('git', ['init', '-q'], { cwd: h.root });
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '--allow-empty', '-m', 'base'], { cwd: h.root });

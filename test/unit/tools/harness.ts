@@ -32,8 +32,8 @@ export class CountingWorkspace implements Workspace {
   scan(options: ScanOptions): ReturnType<Workspace['scan']> {
     return this.inner.scan(options);
   }
-  removeEntries(paths: string[]): Promise<string[]> {
-    return this.inner.removeEntries(paths);
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]> {
+    return this.inner.removeEntries(paths, recursive);
   }
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {
     this.writes++;

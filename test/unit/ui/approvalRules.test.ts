@@ -40,4 +40,12 @@ describe('auto-approve rules', () => {
     assert.equal(matchingRule([rule('write', odd.pattern)], write('src/i.ts')), undefined, 'and not what the brackets would match as a glob');
     assert.deepEqual(ruleFor(command('npm test')), { kind: 'command', pattern: 'npm test' });
   });
+
+  it('lets a step rule approve every write and command of that step only, never a plan', () => {
+    const rules = [rule('step', 's1')];
+    assert.equal(matchingRule(rules, write('anything/at/all.ts'))?.kind, 'step');
+    assert.equal(matchingRule(rules, command('npm test'))?.kind, 'step');
+    assert.equal(matchingRule(rules, { ...command('npm test'), stepId: 's2' }), undefined);
+    assert.equal(matchingRule(rules, { ...command('npm test'), stepId: null }), undefined);
+  });
 });

@@ -74,4 +74,60 @@ describe('VS Code approver (sidebar cards and rules)', () => {
     assert.deepEqual(await pending, { decision: 'approved', by: 'user' });
     assert.deepEqual(approver.listRules().map((r) => r.pattern), ['npm test'], 'no new rule was added');
   });
+
+  it('lists cards oldest first with the step, its reason, the real cwd and the verifier label, and adds the edit size when known', async () => {
+    let size: (v: { added: number; removed: number }) => void = () => undefined;
+    const changes: number[] = [];
+    let t = Date.parse('2026-01-01T00:00:00.000Z');
+    const approver = new VsCodeApprover(() => changes.push(1), () => true, () => false, {
+      step: (id) => (id === 's1' ? { title: 'Add farewell', why: 'The greeting needs a farewell.' } : undefined),
+      absoluteCwd: (cwd) => `/work/app/${cwd}`.replace(/\/\.$/, ''),
+      lineCount: () => new Promise((resolve) => (size = resolve)),
+      now: () => (t += 1000),
+    });
+    void approver.request(write('w1'), new AbortController().signal);
+    void approver.request({ ...base, id: 'c1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', role: 'verifier', confinement: 'sandboxed', network: false }, new AbortController().signal);
+    void approver.request(write('w2', 'src/b.ts'), new AbortController().signal);
+    approver.decide('w1', { decision: 'approved', by: 'user' });
+    void approver.request(write('w3', 'src/c.ts'), new AbortController().signal);
+    const views = approver.views();
+    assert.deepEqual(views.map((v) => v.requestId), ['c1', 'w2', 'w3'], 'oldest first; a decision moves nothing ahead of the others');
+    assert.deepEqual(views.map((v) => v.at), ['2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:04.000Z']);
+    const c1 = views[0]!;
+    assert.equal(c1.kind === 'command' && c1.cwd, '/work/app');
+    assert.equal(c1.verification, true);
+    assert.equal(views[1]!.verification, false);
+    assert.deepEqual([c1.stepTitle, c1.stepWhy], ['Add farewell', 'The greeting needs a farewell.']);
+    assert.equal(views[2]!.kind === 'write' && views[2]!.size, null, 'the size is unknown until the blobs are read');
+    size({ added: 12, removed: 3 });
+    await new Promise((r) => setTimeout(r, 0));
+    const w3 = approver.views().find((v) => v.requestId === 'w3');
+    assert.deepEqual(w3?.kind === 'write' && w3.size, { added: 12, removed: 3 });
+  });
+
+  it('"Approve all for this step" approves what the step waits for and what it asks next, and nothing of other steps', async () => {
+    const approver = new VsCodeApprover(() => undefined);
+    const a = approver.request(write('w1'), new AbortController().signal);
+    const b = approver.request(command('c1'), new AbortController().signal);
+    const other = approver.request({ ...write('w2'), stepId: 's2' }, new AbortController().signal);
+    assert.equal(approver.approveStep('s1'), 2);
+    assert.deepEqual(await a, { decision: 'approved', by: 'rule', rule: 'step:s1' });
+    assert.deepEqual(await b, { decision: 'approved', by: 'rule', rule: 'step:s1' });
+    assert.deepEqual(approver.views().map((v) => v.requestId), ['w2']);
+    assert.deepEqual(await approver.request(command('c2', 'npm run lint'), new AbortController().signal), { decision: 'approved', by: 'rule', rule: 'step:s1' });
+    assert.deepEqual(approver.listRules().map((r) => `${r.kind}:${r.pattern}`), ['step:s1'], 'the step rule is listed (and revocable)');
+    approver.decide('w2', { decision: 'rejected', reason: 'no' });
+    assert.equal((await other).decision, 'rejected');
+  });
+
+  it('tells listeners about every decided request (the host closes its diff tab)', () => {
+    const approver = new VsCodeApprover(() => undefined);
+    const decided: string[] = [];
+    approver.onDidDecide((r) => decided.push(r.id));
+    void approver.request(write('w1'), new AbortController().signal);
+    void approver.request(write('w2'), new AbortController().signal);
+    approver.approve('w1', false);
+    approver.reset('new mission');
+    assert.deepEqual(decided, ['w1', 'w2']);
+  });
 });

@@ -1,0 +1,82 @@
+/**
+ * Going on with a mission that stopped, in the same trace (a `mission_continued` event says how):
+ *  - `resume`: an interrupted mission (window closed, crash, budget stop). Finished steps never re-run;
+ *    steps that were running when it stopped re-run only if `consent` says so.
+ *  - `retry`: a failed mission, from the failing step: every step of the current plan that has not
+ *    succeeded is re-opened; finished work is kept.
+ *  - `continue`: a cancelled or budget-stopped mission, the same way.
+ * Retry and continue are the user's explicit request to go on, so they re-run interrupted steps without
+ * asking, and give the mission a fresh replan, step-attempt and wall-time budget (cost and tokens stay
+ * counted: they are money). A mission that succeeded, or never had a plan, cannot go on.
+ */
+import { PlanHistory } from '../plan/history';
+import { ToolCallStore } from '../handoff/toolCallStore';
+import { validateEvents } from '../trace/jsonl';
+import type { StepRunStatus } from '../contracts/traceEvents';
+import { MissionRun } from './engine';
+import { MissionStateSchema, catchUp, type StepState } from './state';
+import type { MissionOptions, MissionReport } from './options';
+import { handleFor, type MissionHandle } from './start';
+
+export type ContinueMode = 'resume' | 'retry' | 'continue';
+
+export interface ResumeOptions extends Omit<MissionOptions, 'task' | 'plan' | 'missionId'> {
+  missionId: string;
+  /** Default 'resume'. */
+  mode?: ContinueMode;
+  /** Asked once (resume only) with the steps that were running when the mission stopped; true re-runs them. */
+  consent(interrupted: string[]): Promise<boolean>;
+}
+
+export type ResumeOutcome =
+  | { ok: true; handle: MissionHandle }
+  | { ok: false; reason: 'no_state' | 'invalid_state' | 'finished' | 'no_plan'; message: string };
+
+/** Statuses that stay as they are when a mission goes on: done, or no longer part of the plan. */
+const KEPT = new Set<StepRunStatus>(['succeeded', 'replaced']);
+
+export async function resumeMission(options: ResumeOptions): Promise<ResumeOutcome> {
+  const mode = options.mode ?? 'resume';
+  const raw = await options.store.loadState(options.missionId);
+  if (raw === undefined) return { ok: false, reason: 'no_state', message: `no saved state for mission ${options.missionId}` };
+  const parsed = MissionStateSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, reason: 'invalid_state', message: `the saved state is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  const rawEvents = await options.store.readEvents(options.missionId);
+  const { events } = validateEvents(rawEvents);
+  const state = catchUp(parsed.data, events);
+  if (state.phase === 'succeeded') return { ok: false, reason: 'finished', message: `mission ${state.missionId} already succeeded` };
+  if (state.finished && mode === 'resume') return { ok: false, reason: 'finished', message: `mission ${state.missionId} already finished (${state.phase}); retry or continue it instead` };
+  if (state.versions.length === 0) return { ok: false, reason: 'no_plan', message: 'the mission stopped before it had a plan; plan it again' };
+
+  const fresh = mode !== 'resume';
+  const usage = fresh ? { ...state.usage, replans: 0, stepAttempts: 0, elapsedMs: 0 } : state.usage;
+  const toolCalls = new ToolCallStore(events.flatMap((e) => (e.type === 'tool_call' ? [e.record] : [])));
+  const nextSeq = Math.max(rawEvents.length, ...events.map((e) => e.seq + 1));
+  const steps = new Map<string, StepState>(Object.entries(state.steps));
+  const interrupted = [...steps].filter(([, s]) => ['running', 'verifying', 'interrupted'].includes(s.status)).map(([id]) => id);
+  const history = PlanHistory.from(state.versions);
+  const run = new MissionRun(
+    { ...options, task: state.task, constraints: state.constraints, workspaceSummary: state.workspaceSummary, missionId: state.missionId },
+    { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
+  );
+  const done = (async (): Promise<MissionReport> => {
+    await run.record({ type: 'log', level: 'info', message: `${mode === 'resume' ? 'resuming' : mode === 'retry' ? 'retrying' : 'continuing'} mission at plan v${run.plan.version}; interrupted steps: ${interrupted.join(', ') || 'none'}` });
+    const rerun = fresh || interrupted.length === 0 ? true : await options.consent(interrupted);
+    const inPlan = new Set(run.plan.steps.map((s) => s.id));
+    const why = mode === 'resume' ? 're-opened on resume' : mode === 'retry' ? 're-opened by Retry' : 're-opened by Continue';
+    // Recorded first, so a front end clears the old outcome before the re-opened steps repaint.
+    const pending = [...steps].filter(([id, s]) => inPlan.has(id) && !KEPT.has(s.status) && s.status !== 'pending').map(([id]) => id);
+    const willReopen = pending.filter((id) => rerun || !interrupted.includes(id));
+    await run.record({ type: 'mission_continued', mode, reopened: willReopen, reset: fresh ? ['replans', 'steps', 'wall_time'] : [] });
+    for (const id of pending) {
+      const s = steps.get(id)!;
+      if (interrupted.includes(id) && !fresh) {
+        await run.setStatus(id, rerun ? 'pending' : 'skipped', s.attempt, rerun ? 're-run after resume (the user agreed)' : 'interrupted; the user chose not to re-run it');
+      } else {
+        await run.setStatus(id, 'pending', s.attempt, why);
+      }
+    }
+    return run.run();
+  })();
+  return { ok: true, handle: handleFor(run, done, events) };
+}

@@ -1,0 +1,220 @@
+/**
+ * Undo, from the trace: restore the files that steps changed to their checkpoints, and say so in the trace
+ * (a `revert` event, then `step_status` 'reverted' for each step), so every front end shows the step as
+ * reverted and no summary goes on claiming its verified work.
+ *
+ * Planning a revert (pure, from the events):
+ *  1. every write a step made is known from its `step_result` side effects (partial ones of a failed or
+ *     cancelled attempt included), in trace order; writes of steps reverted since are gone;
+ *  2. the requested steps are closed over later writers: a step that changed one of their files after them
+ *     is reverted too (newest first), so nothing is silently overwritten and no state lies about it;
+ *  3. per file, the net change of the set is restored in one batch: the content before the set's earliest
+ *     write, checked against the content after its latest write. A file that changed since the mission wrote
+ *     it (the user edited it) is named, and overwritten only with the caller's consent for that path.
+ */
+import type { Clock, EventSink, Store, Workspace } from '../ports';
+import type { FileChange } from '../contracts/results';
+import { validateEvents } from '../trace/jsonl';
+import type { StepRunStatus, TraceEvent } from '../contracts/traceEvents';
+import { TraceRecorder } from '../trace/recorder';
+import { sha256Hex } from '../tools/hash';
+import { revertStep } from '../tools/checkpoints';
+
+interface Write {
+  stepId: string;
+  seq: number;
+  beforeHash: string | null;
+  afterHash: string | null;
+}
+
+/** What a revert would do (the confirmation shows it) and, once applied, what it did. */
+export interface RevertPlan {
+  /** Every step that is reverted, newest first. */
+  stepIds: string[];
+  /** Steps reverted because they changed the same files after a requested one. */
+  alsoLater: string[];
+  /** Per file: the step whose checkpoint is restored, and whether the file comes back or goes away. */
+  files: { stepId: string; path: string; action: 'restored' | 'deleted' }[];
+  /** Files that changed since the mission wrote them (reverting overwrites those changes). */
+  changedSince: string[];
+}
+
+export type RevertTarget = { steps: string[] } | { all: true };
+
+export type RevertOutcome =
+  | { ok: true; plan: RevertPlan; applied: boolean }
+  | { ok: false; reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob'; message: string };
+
+interface Ledger {
+  writes: Map<string, Write[]>;
+  status: Map<string, { status: StepRunStatus; attempt: number }>;
+  stepIds: Set<string>;
+}
+
+/** The writes still in effect, per file, in trace order; and each step's latest status. */
+function ledgerOf(events: readonly TraceEvent[]): Ledger {
+  const writes = new Map<string, Write[]>();
+  const status = new Map<string, { status: StepRunStatus; attempt: number }>();
+  const stepIds = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'plan_version') for (const s of e.plan.steps) stepIds.add(s.id);
+    else if (e.type === 'step_status') status.set(e.stepId, { status: e.status, attempt: e.attempt });
+    else if (e.type === 'step_result') {
+      const files = new Map<string, FileChange>();
+      for (const f of [...e.result.sideEffects.files, ...(e.result.failure?.partialSideEffects.files ?? [])]) {
+        const prev = files.get(f.path);
+        files.set(f.path, prev ? { ...f, beforeHash: prev.beforeHash } : f);
+      }
+      for (const f of files.values()) {
+        const list = writes.get(f.path) ?? [];
+        list.push({ stepId: e.result.stepId, seq: e.seq, beforeHash: f.beforeHash, afterHash: f.afterHash });
+        writes.set(f.path, list);
+      }
+    } else if (e.type === 'revert') {
+      const gone = new Set(e.stepIds);
+      for (const [path, list] of writes) writes.set(path, list.filter((w) => !gone.has(w.stepId)));
+    }
+  }
+  return { writes, status, stepIds };
+}
+
+function stepsWithWrites(ledger: Ledger): Set<string> {
+  const out = new Set<string>();
+  for (const list of ledger.writes.values()) for (const w of list) out.add(w.stepId);
+  return out;
+}
+
+/** The requested steps plus every step that wrote one of their files after them, to a fixpoint. */
+function closeOverLaterWriters(ledger: Ledger, requested: ReadonlySet<string>): Set<string> {
+  const set = new Set(requested);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const list of ledger.writes.values()) {
+      const first = list.findIndex((w) => set.has(w.stepId));
+      if (first < 0) continue;
+      for (const w of list.slice(first + 1)) {
+        if (!set.has(w.stepId)) {
+          set.add(w.stepId);
+          grew = true;
+        }
+      }
+    }
+  }
+  return set;
+}
+
+/** Plans a revert from the trace and the workspace's current content; changes nothing. */
+export async function planRevert(events: readonly TraceEvent[], target: RevertTarget, workspace: Workspace): Promise<RevertOutcome & { net?: FileChange[] }> {
+  const ledger = ledgerOf(events);
+  const changed = stepsWithWrites(ledger);
+  let requested: Set<string>;
+  if ('all' in target) {
+    requested = changed;
+    if (requested.size === 0) return { ok: false, reason: 'nothing_to_revert', message: 'No step of this mission has changes left to revert.' };
+  } else {
+    for (const id of target.steps) {
+      if (!ledger.stepIds.has(id)) return { ok: false, reason: 'unknown_step', message: `There is no step ${id} in this mission.` };
+      if (!changed.has(id)) {
+        return ledger.status.get(id)?.status === 'reverted'
+          ? { ok: false, reason: 'already_reverted', message: `Step ${id} is already reverted.` }
+          : { ok: false, reason: 'nothing_to_revert', message: `Step ${id} changed no files.` };
+      }
+    }
+    requested = new Set(target.steps);
+  }
+  const set = closeOverLaterWriters(ledger, requested);
+  const latestSeq = new Map<string, number>();
+  const net: FileChange[] = [];
+  const files: RevertPlan['files'] = [];
+  const changedSince: string[] = [];
+  for (const [path, list] of ledger.writes) {
+    const mine = list.filter((w) => set.has(w.stepId));
+    if (mine.length === 0) continue;
+    for (const w of mine) latestSeq.set(w.stepId, Math.max(latestSeq.get(w.stepId) ?? -1, w.seq));
+    const first = mine[0]!;
+    const last = mine[mine.length - 1]!;
+    const now = await currentHash(workspace, path);
+    if (now === first.beforeHash) continue; // already as before
+    if (now !== last.afterHash) changedSince.push(path);
+    net.push({ path, change: first.beforeHash === null ? 'created' : last.afterHash === null ? 'deleted' : 'modified', beforeHash: first.beforeHash, afterHash: last.afterHash });
+    files.push({ stepId: first.stepId, path, action: first.beforeHash === null ? 'deleted' : 'restored' });
+  }
+  const stepIds = [...set].sort((a, b) => (latestSeq.get(b) ?? -1) - (latestSeq.get(a) ?? -1));
+  const alsoLater = stepIds.filter((id) => !requested.has(id));
+  return { ok: true, plan: { stepIds, alsoLater, files, changedSince }, applied: false, net };
+}
+
+async function currentHash(workspace: Workspace, path: string): Promise<string | null> {
+  const stat = await workspace.stat(path);
+  if (!stat || stat.kind !== 'file') return null;
+  return sha256Hex(await workspace.readFile(path));
+}
+
+export interface RevertOptions {
+  missionId: string;
+  store: Store;
+  workspace: Workspace;
+  clock: Clock;
+  /** Receives the recorded events (the front end's live view). */
+  events?: EventSink;
+  target: RevertTarget;
+  /** Only plan (the confirmation); nothing changes and nothing is recorded. */
+  dryRun: boolean;
+  /**
+   * What the user confirmed: the steps and the changed-since files they agreed to. The revert is refused
+   * when the plan grew since (another step, another changed file) — the user never agreed to that.
+   */
+  confirmed?: { stepIds: readonly string[]; changedSince: readonly string[] };
+}
+
+/**
+ * Reverts the target steps of a mission that is not running (the caller makes sure of that: the trace is
+ * appended from here, after its last event).
+ */
+export async function revertMissionSteps(options: RevertOptions): Promise<RevertOutcome> {
+  const raw = await options.store.readEvents(options.missionId);
+  const { events } = validateEvents(raw);
+  const planned = await planRevert(events, options.target, options.workspace);
+  if (!planned.ok) return planned;
+  const { plan, net } = planned;
+  if (options.dryRun) return { ok: true, plan, applied: false };
+  const confirmed = options.confirmed;
+  if (confirmed) {
+    const newSteps = plan.stepIds.filter((id) => !confirmed.stepIds.includes(id));
+    const newChanges = plan.changedSince.filter((p) => !confirmed.changedSince.includes(p));
+    if (newSteps.length > 0 || newChanges.length > 0) {
+      return {
+        ok: false,
+        reason: 'changed',
+        message: `Nothing was reverted: since you confirmed, ${[newSteps.length ? `steps ${newSteps.join(', ')} joined the revert` : '', newChanges.length ? `${newChanges.join(', ')} changed` : ''].filter(Boolean).join(' and ')}. Review and revert again.`,
+      };
+    }
+  } else if (plan.changedSince.length > 0) {
+    return { ok: false, reason: 'conflict', message: `Changed since the mission wrote them: ${plan.changedSince.join(', ')}. Nothing was reverted.` };
+  }
+  const label = `Revert ${plan.stepIds.length === 1 ? `step ${plan.stepIds[0]}` : `steps ${plan.stepIds.join(', ')}`}`;
+  const out = await revertStep(options.workspace, options.store, net ?? [], { force: plan.changedSince.length > 0, label });
+  if (!out.ok) return { ok: false, reason: out.reason, message: `Nothing was reverted: ${out.message}` };
+
+  const ledger = ledgerOf(events);
+  const nextSeq = Math.max(raw.length, ...events.map((e) => e.seq + 1));
+  const recorder = new TraceRecorder(options.missionId, options.store, options.events, options.clock, nextSeq);
+  await recorder.record({ type: 'revert', stepIds: plan.stepIds, files: plan.files, overwrote: plan.changedSince });
+  for (const id of plan.stepIds) {
+    const mine = plan.files.filter((f) => f.stepId === id);
+    const what = describeFiles(mine);
+    const reason = plan.alsoLater.includes(id)
+      ? `reverted with ${plan.stepIds.filter((s) => !plan.alsoLater.includes(s)).join(', ')}: it changed the same files later${what ? `; ${what}` : ''}`
+      : `reverted by the user${what ? `: ${what}` : ''}`;
+    await recorder.record({ type: 'step_status', stepId: id, status: 'reverted', attempt: ledger.status.get(id)?.attempt ?? 0, reason });
+  }
+  await recorder.flush();
+  return { ok: true, plan, applied: true };
+}
+
+/** "restored src/a.js; deleted src/new.js" */
+export function describeFiles(files: readonly { path: string; action: 'restored' | 'deleted' }[]): string {
+  const restored = files.filter((f) => f.action === 'restored').map((f) => f.path);
+  const deleted = files.filter((f) => f.action === 'deleted').map((f) => f.path);
+  return [restored.length ? `restored ${restored.join(', ')}` : '', deleted.length ? `deleted ${deleted.join(', ')}` : ''].filter(Boolean).join('; ');
+}

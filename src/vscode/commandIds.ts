@@ -1,0 +1,13 @@
+/** The palette commands this extension contributes (package.json `contributes.commands` lists the same ids). */
+export const COMMAND_IDS = [
+  'planExecute.run',
+  'planExecute.setApiKey',
+  'planExecute.chooseModel',
+  'planExecute.cancel',
+  'planExecute.exportTrace',
+  'planExecute.resume',
+  'planExecute.openBoard',
+  'planExecute.focusQueue',
+] as const;
+
+export type CommandId = (typeof COMMAND_IDS)[number];

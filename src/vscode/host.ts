@@ -1,0 +1,184 @@
+/**
+ * Everything the extension does beyond activation, built on first use (bundled to dist/host.js and loaded
+ * by extension.ts when a surface, a command or the restore after a reload first needs it): the surfaces'
+ * model and protocol, the approver, the mission controller, the status bar and the waiting indicators.
+ * The mission engine (core + model SDK) is one more step away, in dist/engine.js, loaded on the first mission.
+ * Wiring only: the logic lives in the files constructed here.
+ */
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { PlanExecuteApi } from './api';
+import { VsCodeApprover } from './approvals/vscodeApprover';
+import { commandHandlers } from './commands';
+import type { CommandId } from './commandIds';
+import { Confirmations } from './confirmations';
+import { BlobContentProvider, closeBlobDiff } from './diff/blobDiff';
+import { TeeLog } from './log';
+import { lazyEngine, type MissionEngine } from './mission/engineBridge';
+import { MissionController } from './mission/missionController';
+import { createMissionStore } from './mission/missionStore';
+import { surfaceHandlers } from './mission/surfaceHandlers';
+import { confirmAndRevert } from './mission/revertFlow';
+import { readLimits } from './limits';
+import { lazyStore, missionStoreDir } from './mission/storeFactory';
+import type { ProviderId } from '../core/model/providers';
+import type { ModelList } from './models/modelListing';
+import { ProviderKeys } from './models/providerKeys';
+import { approveMode, isDemo, isTrusted, notifyWhenWaiting, sandboxMode } from './settings';
+import { sandboxStatus } from './sandboxStatus';
+import { MissionStatusBar } from './statusBar';
+import type { SurfaceConnection } from './surfaces/surfaceConnection';
+import { SurfaceHub } from './surfaces/surfaceHub';
+import { SurfaceModel } from './surfaces/surfaceModel';
+import { approvalContext } from './approvals/approvalContext';
+import { WaitingIndicators } from './waiting';
+import type { SurfaceKind } from '../webview/protocol';
+
+/** What the activation side owns and hands over. */
+export interface HostGlue {
+  context: vscode.ExtensionContext;
+  sidebar: { readonly visible: boolean; readonly badgeCount: number; setBadge(count: number, tooltip: string): void };
+  board: { readonly visible: boolean; readonly column: vscode.ViewColumn | undefined; show(stepId?: string): Promise<void> };
+}
+
+export interface Host extends vscode.Disposable {
+  connect(kind: SurfaceKind, webview: vscode.Webview, isVisible: () => boolean): SurfaceConnection;
+  commands: Record<CommandId, (...args: unknown[]) => unknown>;
+  blobs: vscode.TextDocumentContentProvider;
+  /** Shows the latest mission from the store (after a window reload). */
+  restore(): Promise<void>;
+  api: PlanExecuteApi;
+}
+
+const TASK_DRAFT_KEY = 'planExecute.taskDraft';
+const EXPORT_DIR_KEY = 'planExecute.lastExportDir';
+
+export function createHost(glue: HostGlue): Host {
+  const { context } = glue;
+  const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
+  const log = new TeeLog(channel);
+  const apiKeys = new ProviderKeys(context.secrets);
+  const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
+  const confirmations = new Confirmations();
+  const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()) });
+  const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
+  // A decided proposal's diff tab has nothing left to review.
+  approver.onDidDecide((r) => {
+    if (r.kind === 'write') void closeBlobDiff({ path: r.path, afterHash: r.afterHash, afterLabel: 'proposed' });
+  });
+  // dist/engine.js: src/core's mission loop, the model SDKs and this window's adapters (see engineEntry.ts).
+  const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
+  const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
+  const engine: MissionEngine = lazyEngine(async () => {
+    const entry = engineModule();
+    return entry.createWindowEngine({
+      approveMode,
+      sandboxMode,
+      consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
+    });
+  });
+  const controller = new MissionController({ engine, model, approver, store, log, modelSetup: () => apiKeys.setup(), redact: (t) => apiKeys.redact(t), limits: () => readLimits((m) => log.warn(m)) });
+  const statusBar = new MissionStatusBar();
+  const waiting = new WaitingIndicators({
+    setBadge: (count, tooltip) => glue.sidebar.setBadge(count, tooltip),
+    surfaceVisible: () => glue.sidebar.visible || glue.board.visible,
+    notifyEnabled: notifyWhenWaiting,
+    showQueue: () => vscode.commands.executeCommand('planExecute.focusQueue'),
+  });
+  model.onDidChange((state) => statusBar.update(state.mission, state.busy?.label ?? null, waiting.update(state)));
+  // The typed task leaves the host's keeping once it has become a mission with a plan.
+  model.onDidChange((state) => {
+    const draft = taskDraft();
+    if (draft !== null && state.mission?.planVersion !== null && state.mission?.task.trim() === draft.trim()) void context.workspaceState.update(TASK_DRAFT_KEY, undefined);
+  });
+
+  const handlers = surfaceHandlers({
+    controller,
+    approver,
+    model,
+    notify: (level, message) => hub.notify(level, message),
+    trusted: isTrusted,
+    command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
+    revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
+    saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
+    // Diffs open beside a visible board, never over it.
+    diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),
+  });
+  const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
+
+  // The demo suggests its task (npm start -- --demo); what the user typed always wins.
+  if (isDemo() && !taskDraft()) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
+
+  const commands = commandHandlers({
+    controller,
+    model,
+    hub,
+    apiKeys,
+    listModels,
+    store,
+    showBoard: (stepId) => glue.board.show(stepId),
+    exportDir: { get: () => context.globalState.get<string>(EXPORT_DIR_KEY), set: (dir) => context.globalState.update(EXPORT_DIR_KEY, dir) },
+  });
+
+  const disposables: vscode.Disposable[] = [
+    channel,
+    apiKeys,
+    statusBar,
+    controller,
+    { dispose: () => hub.dispose() },
+    { dispose: () => model.dispose() },
+    vscode.workspace.onDidGrantWorkspaceTrust(() => model.changed()),
+    vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('planExecute') ? model.changed() : undefined)),
+    apiKeys.onDidChange(() => model.changed()),
+  ];
+
+  return {
+    connect: (kind, webview, isVisible) => hub.attach(kind, webview, isVisible),
+    commands,
+    blobs: new BlobContentProvider(store),
+    restore: async () => {
+      await apiKeys.load();
+      await controller.restoreLatest();
+      model.changed();
+    },
+    api: {
+      whenSidebarReady: () => hub.whenReady('sidebar'),
+      get sidebarReadyCount() {
+        return hub.readyCount('sidebar');
+      },
+      whenBoardReady: () => hub.whenReady('board'),
+      get boardReadyCount() {
+        return hub.readyCount('board');
+      },
+      test: {
+        postFromWebview: (message, surface = 'sidebar') => hub.receive(surface, message),
+        get droppedMessages() {
+          return hub.droppedMessages;
+        },
+        sidebarState: () => model.peek(),
+        lastPostedState: () => hub.lastPostedState,
+        missionStore: store,
+        restoreFromStore: async () => {
+          model.clearMission();
+          const restored = await controller.restoreLatest();
+          model.flush();
+          return restored;
+        },
+        recentLog: () => log.recent(),
+        setApiKey: (key, provider) => (provider === 'openai' ? apiKeys.openai : apiKeys.anthropic).set(key),
+        listModels,
+        answerConfirmations: (answer) => {
+          confirmations.answer = answer;
+        },
+        lastConfirmation: () => confirmations.last,
+        waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
+        badgeCount: () => glue.sidebar.badgeCount,
+        statusBarItem: () => statusBar.shown,
+      },
+    },
+    dispose: () => {
+      for (const d of disposables.splice(0)) d.dispose();
+    },
+  };
+}

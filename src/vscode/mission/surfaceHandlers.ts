@@ -1,0 +1,136 @@
+/**
+ * One small handler per webview command, shared by the sidebar and the mission board (the typed map makes
+ * the compiler prove each is handled). Each
+ * validates against the live state — a message naming an unknown request, step or version is refused
+ * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
+ */
+import type { ViewColumn } from 'vscode';
+import type { FromWebviewHandlers } from '../../webview/protocol';
+import type { PlanEditInput } from '../../core/plan/edits';
+import type { VsCodeApprover } from '../approvals/vscodeApprover';
+import { openBlobDiff } from '../diff/blobDiff';
+import type { SurfaceModel } from '../surfaces/surfaceModel';
+import type { Outcome } from './engineBridge';
+import type { RevertTarget } from '../../core/mission/revert';
+import type { MissionController } from './missionController';
+
+export interface HandlerDeps {
+  controller: MissionController;
+  approver: VsCodeApprover;
+  model: SurfaceModel;
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  trusted(): boolean;
+  /** Runs a registered command (export trace, set API key, open the board, settings…): the palette and the webviews share them. */
+  command(id: string, ...args: unknown[]): Thenable<unknown>;
+  /** Reverts steps or the whole mission, after the user confirmed what it will do (./revertFlow.ts). */
+  revert(target: RevertTarget): Promise<Outcome>;
+  /** Keeps the unsent task text (survives reloads). */
+  saveTaskDraft(text: string): void;
+  /** Where diffs open: never over a visible mission board. */
+  diffColumn(): ViewColumn;
+}
+
+export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
+
+export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
+  const report = (outcome: Outcome): void => {
+    if (!outcome.ok) d.notify('warning', outcome.message);
+  };
+  const edit = async (e: PlanEditInput): Promise<void> => {
+    const run = d.controller.current;
+    if (!run || d.controller.mission?.phase !== 'awaiting_approval') {
+      d.notify('warning', 'The plan can be edited only while it waits for your approval.');
+      return;
+    }
+    report(await run.editPlan(e));
+  };
+  return {
+    runTask: async (m) => report(await d.controller.start(m.task)),
+    approvePlan: async (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      const pending = await d.approver.waitForPlan(m.version, 5_000);
+      if (!pending) {
+        const current = d.approver.pendingPlan()?.plan.version;
+        return d.notify('warning', current ? `Plan v${m.version} is no longer current (v${current} is). Review it and approve again.` : 'No plan is waiting for approval.');
+      }
+      d.approver.decide(pending.id, { decision: 'approved', by: 'user' });
+    },
+    editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),
+    dropStep: (m) => edit({ kind: 'drop_step', stepId: m.stepId }),
+    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands } }),
+    addConstraint: (m) => edit({ kind: 'add_constraint', text: m.text }),
+    approveAction: (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!d.approver.approve(m.requestId, m.remember)) d.notify('warning', 'That request is no longer waiting.');
+    },
+    rejectAction: (m) => {
+      // The reason goes to the executor first, as the refused call's result: it may redo the action within
+      // the step. The planner hears it only if the step then fails or escalates (the engine carries it).
+      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
+    },
+    openDiff: async (m) => {
+      if (m.target.kind === 'approval') {
+        const r = d.approver.get(m.target.requestId);
+        if (!r || r.kind !== 'write') return d.notify('warning', 'That proposed edit is no longer waiting.');
+        await openBlobDiff({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' }, m.focus, d.diffColumn());
+        return;
+      }
+      const { stepId, path } = m.target;
+      const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
+      if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
+      await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus, d.diffColumn());
+    },
+    revertStep: async (m) => report(await d.revert({ steps: [m.stepId] })),
+    revertMission: async () => report(await d.revert({ all: true })),
+    cancelMission: () => report(d.controller.cancel()),
+    exportTrace: async () => {
+      await d.command('planExecute.exportTrace');
+    },
+    resume: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('resume'));
+    },
+    retryMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('retry'));
+    },
+    continueMission: async () => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      report(await d.controller.goOn('continue'));
+    },
+    openSettings: async (m) => {
+      // A cap to raise or the base URL when the failure named one; else every setting of the extension.
+      await d.command('workbench.action.openSettings', m.query ?? '@ext:plan-execute.plan-execute');
+    },
+    addRule: (m) => {
+      if (!d.controller.mission) return d.notify('warning', 'Rules belong to a mission; start one first.');
+      d.approver.addRule(m.kind, m.pattern);
+    },
+    revokeRule: (m) => {
+      if (!d.approver.revokeRule(m.ruleId)) d.notify('warning', 'That rule no longer exists.');
+    },
+    setApiKey: async () => {
+      // After a refused key, the key of the provider that refused it; else the one the settings miss.
+      const provider = d.controller.mission?.failure?.cause === 'auth' ? d.controller.mission.failure.provider : undefined;
+      await d.command('planExecute.setApiKey', ...(provider ? [provider] : []));
+    },
+    openBoard: async (m) => {
+      if (m.stepId !== undefined && !d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      await d.command('planExecute.openBoard', m.stepId);
+    },
+    approveStep: (m) => {
+      if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
+      if (!d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);
+      d.approver.approveStep(m.stepId);
+    },
+    saveTaskDraft: (m) => d.saveTaskDraft(m.text),
+    focusQueue: async () => {
+      await d.command('planExecute.focusQueue');
+    },
+    dismissNotice: (m) => {
+      const before = d.model.notices.length;
+      d.model.notices = d.model.notices.filter((n) => n.id !== m.id);
+      if (d.model.notices.length !== before) d.model.changed();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The HTML shell of both webview surfaces: a strict CSP (nonce-only scripts, no inline script, resources
+ * only from media/), the one bundled webview script, and the stylesheets. The surface kind is the only
+ * value written into it (a fixed word, never data); the app reads it from `body[data-surface]`.
+ */
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { SurfaceKind } from '../../webview/protocol';
+
+export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, surface: SurfaceKind): string {
+  const nonce = randomBytes(18).toString('base64');
+  const media = (file: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', file)).toString();
+  const csp = [
+    "default-src 'none'",
+    `img-src ${webview.cspSource} data:`,
+    `style-src ${webview.cspSource} 'unsafe-inline'`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  const kind: SurfaceKind = surface === 'board' ? 'board' : 'sidebar';
+  const title = kind === 'board' ? 'Mission Board' : 'Plan &amp; Execute';
+  // 'unsafe-inline' for styles only: @vscode-elements uses constructable/inline styles in shadow roots.
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
+<link rel="stylesheet" href="${media('sidebar.css')}">
+${kind === 'board' ? `<link rel="stylesheet" href="${media('board.css')}">\n` : ''}<title>${title}</title>
+</head>
+<body data-surface="${kind}">
+<div id="app" aria-live="polite"></div>
+<script nonce="${nonce}" src="${media('webview.js')}"></script>
+</body>
+</html>`;
+}
+
+/** What every surface's webview may do: run its script, load from media/ only. */
+export function surfaceOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
+}

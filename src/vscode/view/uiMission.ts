@@ -1,0 +1,193 @@
+/**
+ * The surfaces' MissionView, derived from core's projection (src/core/mission/view.ts): that fold of the
+ * trace is the only one; this file only shapes it for the webviews — step details from the plan, evidence
+ * in words, field-by-field changes per plan version, replans in words, and the front end's own facts
+ * (`live`, and a mission cut off by a reload shown as interrupted). Pure (no vscode).
+ *
+ * Direction: core view → UI view only. Nothing here feeds back into the engine.
+ */
+import { describeCheck } from '../../core/plan/describe';
+import type { Plan, Step } from '../../core/contracts/plan';
+import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/mission/view';
+import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView, WaitView as WaitUiView } from '../../webview/protocol';
+import { missionActions } from './missionActions';
+import { describeTrigger } from '../../core/mission/triggerWords';
+
+const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
+const ACTIVE_STATUSES = new Set(['running', 'verifying']);
+/** Longest text kept per side of a field change (the details pane shows the full current text). */
+const CHANGE_CLIP = 2_000;
+
+export interface UiMissionOptions {
+  /** True while this window runs the mission; false for one read back from the store. */
+  live: boolean;
+}
+
+function evidenceLines(step: Step): string[] {
+  const lines = step.evidence.checks.map(describeCheck);
+  if (step.evidence.description) lines.unshift(step.evidence.description);
+  return lines;
+}
+
+function stepView(core: CoreStep, inPlan: boolean): StepView {
+  const d = core.definition;
+  return {
+    id: d.id,
+    title: d.title,
+    why: d.why,
+    required: d.required,
+    dependsOn: [...d.dependsOn],
+    kind: d.kind,
+    instructions: d.instructions,
+    authority: d.authority,
+    binding: d.binding,
+    evidence: evidenceLines(d),
+    risk: d.risk,
+    effort: d.effort,
+    status: core.status,
+    attempt: core.attempt,
+    ...(core.failure?.message ?? core.reason ? { statusReason: core.failure?.message ?? core.reason ?? undefined } : {}),
+    ...(core.output !== null ? { output: core.output } : {}),
+    files: core.changedFiles.map((f) => ({ ...f })),
+    inPlan,
+    commands: core.commands,
+    verification: core.verification ? { passed: core.verification.passed, checks: core.verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) } : null,
+  };
+}
+
+/** The last version whose plan holds `stepId`, and that plan's step order. */
+function lastPlanWith(versions: readonly CoreVersion[], stepId: string): Plan | undefined {
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const plan = versions[i]!.plan;
+    if (plan.steps.some((s) => s.id === stepId)) return plan;
+  }
+  return undefined;
+}
+
+/**
+ * The latest plan's steps in its order, plus the steps a replan dropped after they ran: those stay where
+ * they were (right after the step that preceded them), marked replaced unless they succeeded.
+ */
+function orderedSteps(core: CoreView): StepView[] {
+  const result = core.stepOrder.flatMap((id) => (core.steps[id] ? [stepView(core.steps[id], true)] : []));
+  const current = new Set(core.stepOrder);
+  for (const s of Object.values(core.steps)) {
+    if (current.has(s.id) || (s.status !== 'succeeded' && s.attempt === 0)) continue;
+    const view = stepView(s, false);
+    const lastPlan = lastPlanWith(core.versions, s.id);
+    if (s.status !== 'succeeded') {
+      const droppedIn = core.versions.find((v) => v.version > (lastPlan?.version ?? 0))?.version;
+      view.status = 'replaced';
+      view.statusReason = droppedIn !== undefined ? `not in plan v${droppedIn}` : 'not in the current plan';
+    }
+    const oldOrder = lastPlan?.steps.map((x) => x.id) ?? [];
+    let insertAt = 0;
+    for (let k = oldOrder.indexOf(s.id) - 1; k >= 0; k--) {
+      const j = result.findIndex((x) => x.id === oldOrder[k]);
+      if (j >= 0) {
+        insertAt = j + 1;
+        break;
+      }
+    }
+    result.splice(insertAt, 0, view);
+  }
+  return result;
+}
+
+const clip = (text: string): string => (text.length > CHANGE_CLIP ? `${text.slice(0, CHANGE_CLIP)}…` : text);
+
+function fieldText(step: Step, field: string): string {
+  const value: unknown = (step as Record<string, unknown>)[field];
+  if (field === 'evidence') return evidenceLines(step).join('\n');
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.join(', ');
+  return JSON.stringify(value ?? '');
+}
+
+/** Field-by-field before/after for the steps a version changed against its parent. */
+function fieldChanges(version: CoreVersion, parent: CoreVersion | undefined): FieldChangeView[] {
+  if (!version.diff || !parent) return [];
+  const before = new Map(parent.plan.steps.map((s) => [s.id, s]));
+  const after = new Map(version.plan.steps.map((s) => [s.id, s]));
+  const out: FieldChangeView[] = [];
+  for (const c of version.diff.changed) {
+    const b = before.get(c.stepId);
+    const a = after.get(c.stepId);
+    if (!b || !a) continue;
+    for (const field of c.fields) out.push({ stepId: c.stepId, field, before: clip(fieldText(b, field)), after: clip(fieldText(a, field)) });
+  }
+  return out;
+}
+
+function versionView(version: CoreVersion, all: readonly CoreVersion[]): PlanVersionView {
+  const parent = all.find((v) => v.version === version.parentVersion);
+  return {
+    version: version.version,
+    parentVersion: version.parentVersion,
+    author: version.author,
+    reason: version.reason,
+    diff: version.diff,
+    at: version.at,
+    stepCount: version.stepCount,
+    changes: fieldChanges(version, parent),
+  };
+}
+
+function replanView(r: ReplanView): ReplanUiView {
+  return { at: r.at, trigger: describeTrigger(r.trigger, r.stepId), stepId: r.stepId, mode: r.mode, detail: r.evidence, fromVersion: r.fromVersion, toVersion: r.toVersion, refusedBecause: r.refusedBecause ?? [] };
+}
+
+function failureView(f: FailureView | null): MissionView['failure'] {
+  return f && { message: f.message, cause: f.cause, provider: f.provider, detail: f.detail };
+}
+
+function waitViews(core: CoreView): WaitUiView[] {
+  return Object.values(core.waits).map((w) => ({ role: w.role, stepId: w.stepId, reason: w.reason, until: w.until, message: w.message }));
+}
+
+export function toUiMission(core: CoreView, options: UiMissionOptions): MissionView {
+  const plan = core.plan;
+  const view: MissionView = {
+    missionId: core.missionId ?? 'unknown',
+    task: core.task,
+    phase: core.phase,
+    phaseReason: core.phaseReason,
+    goal: plan?.goal ?? '',
+    assumptions: plan?.assumptions ?? [],
+    constraints: plan?.constraints ?? [],
+    planVersion: plan?.version ?? null,
+    approvedVersion: core.approvedVersion,
+    steps: orderedSteps(core),
+    versions: core.versions.map((v) => versionView(v, core.versions)),
+    replans: core.replans.map(replanView),
+    costUsd: core.usage.costUsd,
+    outcome: core.outcome?.outcome ?? null,
+    summary: core.outcome?.summary ?? null,
+    live: options.live,
+    failure: failureView(core.outcome?.failure ?? null),
+    actions: [],
+    waits: options.live ? waitViews(core) : [],
+  };
+  if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
+    view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';
+  }
+  // A mission read back that never finished was cut off (window reload, crash): its active steps are
+  // shown as interrupted and the mission as resumable.
+  if (!options.live && !TERMINAL_PHASES.has(view.phase) && core.outcome === null) {
+    for (const step of view.steps) {
+      if (ACTIVE_STATUSES.has(step.status)) {
+        step.status = 'interrupted';
+        step.statusReason = 'the window closed while this step ran';
+      }
+    }
+    if (view.phase === 'running' || view.phase === 'replanning' || view.phase === 'planning') view.phase = 'interrupted';
+  }
+  view.actions = missionActions(view);
+  return view;
+}
+
+/** Steps done and counted (replaced and skipped steps are not counted). */
+export function stepCounts(view: MissionView): { done: number; total: number } {
+  const counted = view.steps.filter((s) => s.status !== 'replaced' && s.status !== 'skipped');
+  return { done: counted.filter((s) => s.status === 'succeeded').length, total: counted.length };
+}

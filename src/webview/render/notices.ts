@@ -1,0 +1,74 @@
+/**
+ * Notices at the top of both surfaces: the workspace is not trusted, no API key, a scripted demo model
+ * answers, and problems the user can act on (each with its actions: set the key, open settings, retry).
+ */
+import { button, h, icon } from '../dom';
+import type { RenderContext } from '../context';
+import type { NoticeView } from '../protocol';
+
+const ACTION_LABELS: Record<NoticeView['actions'][number], { label: string; icon: string }> = {
+  setApiKey: { label: 'Set API key', icon: 'key' },
+  openSettings: { label: 'Open settings', icon: 'settings-gear' },
+  retry: { label: 'Retry', icon: 'refresh' },
+};
+
+function noticeAction(ctx: RenderContext, action: NoticeView['actions'][number]): HTMLElement {
+  const { label, icon: glyph } = ACTION_LABELS[action];
+  const run = (): void => {
+    if (action === 'setApiKey') ctx.post({ type: 'setApiKey' });
+    else if (action === 'openSettings') ctx.post({ type: 'openSettings' });
+    else ctx.post({ type: 'retryMission' });
+  };
+  return button(label, run, { secondary: true, icon: glyph, testId: `notice-${action}` });
+}
+
+export function renderNotices(ctx: RenderContext): HTMLElement | null {
+  const notes: HTMLElement[] = [];
+  if (ctx.state.demo) {
+    notes.push(
+      h(
+        'div',
+        { className: 'notice demo', attrs: { role: 'status', 'data-testid': 'demo-banner' } },
+        icon('beaker'),
+        h('strong', {}, ' Demo: a scripted model on this machine is answering, not Claude.'),
+        ' Nothing leaves this computer; plans and edits follow a fixed script.',
+        h(
+          'details',
+          { className: 'demo-tour' },
+          h('summary', {}, 'The tour'),
+          'Plan the suggested task. Reject the first edit of s1 with a reason, approve the rest. The tests fail; one replan is refused (see why under Versions) and the next fixes them. Then revert a step on the board.',
+        ),
+      ),
+    );
+  }
+  if (!ctx.state.trusted) {
+    notes.push(h('div', { className: 'notice warn', attrs: { role: 'status', 'data-testid': 'untrusted' } }, icon('shield'), ' This workspace is not trusted: you can plan, but execution is disabled.'));
+  }
+  if (!ctx.state.hasApiKey) {
+    notes.push(
+      h(
+        'div',
+        { className: 'notice', attrs: { role: 'status' } },
+        icon('key'),
+        ' No Anthropic API key set. ',
+        button('Set API key', () => ctx.post({ type: 'setApiKey' }), { secondary: true, testId: 'set-api-key' }),
+      ),
+    );
+  }
+  for (const n of ctx.state.notices) {
+    notes.push(
+      h(
+        'div',
+        { className: `notice ${n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : ''}`, attrs: { role: n.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice', 'data-notice-id': n.id } },
+        h('div', { className: 'notice-text' }, icon(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warning' : 'info'), ` ${n.message}`),
+        h(
+          'div',
+          { className: 'row' },
+          ...n.actions.map((a) => noticeAction(ctx, a)),
+          h('vscode-toolbar-button', { attrs: { icon: 'close', label: 'Dismiss', 'aria-label': 'Dismiss this notice', title: 'Dismiss' }, on: { click: () => ctx.post({ type: 'dismissNotice', id: n.id }) } }),
+        ),
+      ),
+    );
+  }
+  return notes.length ? h('div', { className: 'notices' }, ...notes) : null;
+}

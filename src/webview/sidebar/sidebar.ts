@@ -1,0 +1,31 @@
+/**
+ * The sidebar: the compact companion of the mission board. The task (or the user's own task once it runs),
+ * the mission's state and controls, the approval queue, a short step list, constraints and rules, the
+ * versions in brief — and "Approve plan & run" stuck to the bottom while a plan waits.
+ */
+import { h } from '../dom';
+import type { RenderContext } from '../context';
+import { renderApprovals, renderRules } from '../render/approvals';
+import { renderBusy, renderMissionHeader } from '../render/missionHeader';
+import { renderNotices } from '../render/notices';
+import { renderApproveBar, renderConstraints } from '../render/planActions';
+import { renderTaskForm } from '../render/taskForm';
+import { renderTimeline } from '../render/timeline';
+import { renderStepList } from './stepList';
+
+export function renderSidebar(ctx: RenderContext): HTMLElement {
+  return h(
+    'main',
+    { className: 'sidebar', attrs: { 'data-rev': String(ctx.state.rev) } },
+    renderNotices(ctx),
+    renderTaskForm(ctx),
+    renderBusy(ctx),
+    renderMissionHeader(ctx),
+    renderApprovals(ctx),
+    renderStepList(ctx),
+    renderConstraints(ctx),
+    renderRules(ctx),
+    renderTimeline(ctx, { detailed: false }),
+    renderApproveBar(ctx),
+  );
+}
