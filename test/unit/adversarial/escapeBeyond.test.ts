@@ -66,6 +66,19 @@ describe('escape suite: beyond the list', function () {
     assertNone(sockets.filter((l) => l.hits() > 0).map((l) => `${l.label} reached`), 'no host socket was reached', o);
   });
 
+  it('a network grant opens the network, not the host\'s abstract unix sockets (X11 at @/tmp/.X11-unix/X0, a D-Bus bus)', async () => {
+    const s = suite.scene();
+    const desktop = await suite.listen(unixListener('abstract (an X server or a bus)', `\0${s.tag}-x11`));
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**'], commands: ['node scripts/ipc.js'], network: true },
+        turns: [[createFile('w', 'scripts/ipc.js', program(dialUnix(desktop.address.path ?? '')))], [sh('run', 'node scripts/ipc.js')]],
+      }],
+    });
+    assert.equal(desktop.hits(), 0, `the host's abstract socket was reached from a step granted only the network${story(o)}`);
+  });
+
   it('the rollback does not follow symlinks swapped in for files and folders it restores or removes', async () => {
     const s = suite.scene((sc) => {
       writeFileSync(join(sc.ws, 'src/data.json'), '{"kept":true}\n');
