@@ -1,0 +1,138 @@
+/**
+ * Honest state and failures the user can act on, inside a real extension host through the surfaces' own
+ * message path (the messages server plays the model): a refused replan in words, a budget stop that names
+ * its setting and offers Continue, Retry of a failed mission from the failing step, and Revert step /
+ * Revert mission that the state and the summary then tell the truth about.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { PlanExecuteApi } from '../../src/vscode/api';
+import type { SurfaceState } from '../../src/webview/protocol';
+import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
+import { FAREWELL_JS, WAVE_JS, directScenario, stateScenario } from './stateScenario';
+
+async function api(): Promise<PlanExecuteApi> {
+  const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
+  assert.ok(ext, 'the extension is not installed in this host');
+  return ext.isActive ? ext.exports : ext.activate();
+}
+
+function workspaceRoot(): string {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(root, 'the integration host should open the fixture workspace');
+  return root;
+}
+
+const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && s.mission.outcome !== null;
+const kinds = (s: SurfaceState): string[] => (s.mission?.actions ?? []).map((a) => a.kind);
+
+describe('honest state: failures you can act on, and undo', () => {
+  let server: MessagesServer | undefined;
+  const limits = () => vscode.workspace.getConfiguration('planExecute.limits');
+
+  before(async () => {
+    const pe = await api();
+    await pe.test.setApiKey('sk-ant-honest-state-test');
+    await vscode.workspace.getConfiguration('planExecute').update('approvalMode', 'all', vscode.ConfigurationTarget.Global);
+  });
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    delete process.env.ANTHROPIC_BASE_URL;
+    for (const f of ['src/farewell.js', 'src/wave.js']) rmSync(join(workspaceRoot(), f), { force: true });
+  });
+
+  after(async () => {
+    await limits().update('maxReplans', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('planExecute').update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('shows a refused replan in words, names the setting the budget stop needs, and Continue finishes the mission', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    const s = stateScenario();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    await limits().update('maxReplans', 1, vscode.ConfigurationTarget.Global);
+
+    assert.equal(pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' }), true);
+    const stop = await pe.test.waitForState(stopped, 60_000);
+    const m = stop.mission!;
+    assert.equal(m.outcome, 'budget_exceeded', m.summary ?? '');
+    assert.match(m.summary ?? '', /the replan budget ran out: 1 of 1 replans used \(raise planExecute\.limits\.maxReplans, then continue the mission\)/);
+    assert.deepEqual(m.replans.map((r) => ({ trigger: r.trigger, to: r.toVersion, why: r.refusedBecause })), [
+      { trigger: 'step s2 failed', to: null, why: ['the new plan changed finished step s1 (instructions) without saying why'] },
+    ]);
+    assert.deepEqual(kinds(stop), ['continue', 'openSettings', 'revertMission']);
+    assert.deepEqual(m.actions.find((a) => a.kind === 'openSettings'), { kind: 'openSettings', query: 'planExecute.limits.maxReplans', label: 'Raise the limit' });
+    assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS, 'finished work is on disk');
+
+    s.fix();
+    const s1Runs = server.requests.filter((r) => r.rule === 's1').length;
+    assert.equal(pe.test.postFromWebview({ type: 'continueMission' }), true);
+    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    assert.equal(done.mission?.missionId, m.missionId, 'Continue goes on with the same mission');
+    assert.equal(server.requests.filter((r) => r.rule === 's1').length, s1Runs, 'finished s1 was not run again');
+    assert.equal(readFileSync(join(workspaceRoot(), 'src/wave.js'), 'utf8'), WAVE_JS);
+    assert.deepEqual(kinds(done), ['revertMission']);
+  });
+
+  it('reverts a step — state, summary and the offer follow — then the whole mission, newest first', async function () {
+    this.timeout(60_000);
+    const pe = await api();
+    const s = stateScenario();
+    s.fix();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
+    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    assert.equal(done.mission?.summary, 'all required steps verified');
+    const farewell = join(workspaceRoot(), 'src/farewell.js');
+    const wave = join(workspaceRoot(), 'src/wave.js');
+
+    pe.test.answerConfirmations(true);
+    try {
+      pe.test.postFromWebview({ type: 'revertStep', stepId: 's2' });
+      const one = await pe.test.waitForState((x) => x.mission?.steps.find((st) => st.id === 's2')?.status === 'reverted', 15_000);
+      assert.equal(existsSync(wave), false, "the file s2 created is gone");
+      assert.equal(existsSync(farewell), true, "s1's work stays");
+      assert.match(pe.test.lastConfirmation() ?? '', /^Revert step s2\? This deletes src\/wave\.js\.$/);
+      assert.equal(one.mission?.summary, "reverted s2: the work of required step s2 is undone, so the mission's result no longer holds");
+      assert.match(pe.test.recentLog(), /reverted s2: deleted src\/wave\.js/);
+      assert.deepEqual(kinds(one), ['revertMission'], 's1 still has changes; s2 is not offered again');
+
+      pe.test.postFromWebview({ type: 'revertMission' });
+      const all = await pe.test.waitForState((x) => x.mission?.steps.find((st) => st.id === 's1')?.status === 'reverted', 15_000);
+      assert.match(pe.test.lastConfirmation() ?? '', /^Revert the whole mission — steps s1, newest first\? This deletes src\/farewell\.js\.$/);
+      assert.equal(existsSync(farewell), false);
+      assert.match(all.mission?.summary ?? '', /^every change of this mission was reverted \(s1, s2\)/);
+      assert.deepEqual(kinds(all), [], 'nothing is left to undo');
+      assert.equal(all.mission?.steps.find((st) => st.id === 's3')?.status, 'succeeded', 's3 changed no file and stays as it was');
+    } finally {
+      pe.test.answerConfirmations(undefined);
+    }
+  });
+
+  it('retries a failed mission from the failing step: finished work is kept', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    const s = directScenario();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
+    const failed = await pe.test.waitForState(stopped, 60_000);
+    assert.equal(failed.mission?.outcome, 'failed', failed.mission?.summary ?? '');
+    assert.match(failed.mission?.summary ?? '', /step s2 failed .*the module layout is unknown — direct mode does not replan/);
+    assert.deepEqual(kinds(failed), ['retry', 'revertMission']);
+
+    s.fix();
+    pe.test.postFromWebview({ type: 'retryMission' });
+    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    assert.equal(done.mission?.missionId, failed.mission?.missionId);
+    assert.equal(server.requests.filter((r) => r.rule === 's1').length, 2, 's1 ran once (two turns), before the failure only');
+    assert.equal(readFileSync(join(workspaceRoot(), 'src/wave.js'), 'utf8'), WAVE_JS);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The scripted mission behind the honest-state tests (integration and E2E), on the fixture workspace
+ * (src/greet.js, package.json):
+ *   s1 (edit)     creates src/farewell.js
+ *   s2 (edit)     creates src/wave.js — fails while `broken` is set (the test fixes it before Continue/Retry)
+ *   s3 (verify, optional) checks greet.js, beside s2
+ *   replanner     proposes a plan that rewrites finished s1's instructions without saying why: refused
+ * With `planExecute.limits.maxReplans` = 1 the refused replan uses up the budget: the mission stops with
+ * the refusal in the timeline, and Continue (after the fix) finishes it.
+ * `directScenario` is the two-step variant: direct mode never replans, so a failing s2 fails the mission
+ * (Retry's case).
+ */
+import type { Reply, ScenarioInput } from '../support/messages-server/scenario';
+import { draftStep as step } from '../support/planDraft';
+
+export const FAREWELL_JS = "exports.farewell = (name) => `Goodbye, ${name}!`;\n";
+export const WAVE_JS = 'exports.wave = () => "o/";\n';
+
+const s1 = step('s1', {
+  title: 'Create the farewell module',
+  why: 'The greeting needs a matching farewell.',
+  kind: 'edit',
+  instructions: 'Create src/farewell.js exporting farewell(name).',
+  authority: { read: ['**'], edit: ['src/farewell.js'], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['src/farewell.js'] }], description: 'the module exists' },
+});
+
+const s2 = step('s2', {
+  title: 'Add a wave helper',
+  why: 'Waving goes with greeting.',
+  kind: 'edit',
+  dependsOn: ['s1'],
+  instructions: 'Create src/wave.js exporting wave().',
+  authority: { read: ['**'], edit: ['src/wave.js'], commands: [] },
+  evidence: { checks: [{ kind: 'file_contains', path: 'src/wave.js', text: 'wave' }], description: '' },
+});
+
+const s3 = step('s3', {
+  title: 'Confirm greet.js is untouched',
+  why: 'The farewell must not change the greeting.',
+  kind: 'verify',
+  required: false,
+  dependsOn: ['s1'],
+  instructions: 'Check src/greet.js still says Hello.',
+  authority: { read: ['**'], edit: [], commands: [] },
+  evidence: { checks: [{ kind: 'file_contains', path: 'src/greet.js', text: 'Hello' }], description: '' },
+});
+
+const planOf = (steps: unknown[], reason = 'initial plan') => ({ goal: 'Add farewell and wave helpers next to greet.js', assumptions: [], constraints: [], direct: false, reason, steps });
+
+/** A replan that quietly rewrites finished s1: the engine refuses it. */
+const sneakyReplan = planOf([{ ...s1, instructions: 'Create src/farewell.js again, differently.' }, s2, s3], 'try again');
+
+const report = (output: string): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
+const gaveUp: Reply = {
+  toolUse: [{ name: 'report_result', input: { status: 'failed', output: 'could not write the helper', evidence: [], failure: { class: 'tool_error', message: 'the module layout is unknown', recoverable: true, suggestion: '' } } }],
+};
+
+export interface StateScenario {
+  scenario: ScenarioInput;
+  /** s2 succeeds from now on. */
+  fix(): void;
+}
+
+function scenarioWith(steps: unknown[], name: string): StateScenario {
+  let broken = true;
+  return {
+    fix: () => {
+      broken = false;
+    },
+    scenario: {
+      name,
+      rules: [
+        { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planOf(steps) }] },
+        { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: sneakyReplan }] },
+        {
+          name: 's1',
+          match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+          turns: [{ toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] }, report('src/farewell.js created')],
+        },
+        {
+          name: 's2',
+          match: { role: 'executor', firstUserIncludes: '# Step s2:' },
+          respond: (request) => {
+            if (broken) return gaveUp;
+            return request.turn === 1
+              ? { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/wave.js', file_text: WAVE_JS } }] }
+              : report('src/wave.js created');
+          },
+        },
+        { name: 's3', match: { role: 'executor', firstUserIncludes: '# Step s3:' }, turns: [report('src/greet.js still says Hello')] },
+      ],
+    },
+  };
+}
+
+export function stateScenario(): StateScenario {
+  return scenarioWith([s1, s2, s3], 'honest state');
+}
+
+export function directScenario(): StateScenario {
+  return scenarioWith([s1, s2], 'honest state (direct)');
+}
