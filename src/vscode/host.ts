@@ -35,7 +35,7 @@ import type { SurfaceKind } from '../webview/protocol';
 export interface HostGlue {
   context: vscode.ExtensionContext;
   sidebar: { readonly visible: boolean; readonly badgeCount: number; setBadge(count: number, tooltip: string): void };
-  board: { readonly visible: boolean; show(stepId?: string): Promise<void> };
+  board: { readonly visible: boolean; readonly column: vscode.ViewColumn | undefined; show(stepId?: string): Promise<void> };
 }
 
 export interface Host extends vscode.Disposable {
@@ -96,6 +96,8 @@ export function createHost(glue: HostGlue): Host {
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
     revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
     saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
+    // Diffs open beside a visible board, never over it.
+    diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
 

@@ -110,7 +110,8 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
   state: (m) => {
     if (state && m.state.rev < state.rev) return;
     state = m.state;
-    if (ui.selectedStepId && !state.mission?.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
+    // A snapshot without a mission (the host still reading it back after a reload) keeps the selection.
+    if (ui.selectedStepId && state.mission && !state.mission.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
     if (surface === 'board' && !ui.selectedStepId) ui.selectedStepId = state.mission?.steps.find((s) => s.inPlan)?.id ?? null;
     if (m.state.taskPrefill && !ui.drafts.task) ui.drafts.task = m.state.taskPrefill;
     settleSubmittedTask(ctx);

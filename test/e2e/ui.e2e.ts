@@ -1,51 +1,23 @@
 /**
  * The whole flow in the real workbench (code-server + headless Chromium), the messages server playing the
- * model: palette → "Plan & Execute" → set the API key → type the task → plan tree → edit a step → approve
- * → review the proposed diff → approve it → skip a command with a reason → the replan in the timeline →
- * approve it → finished → files on disk. A screenshot per stage goes to test-results/ui/.
+ * model: palette → type the task → set the API key (the task stays) → plan in the sidebar → a step row opens
+ * the mission board → edit the step there (a new version, its field diff) → approve from the board → the
+ * edit waits: badge, "1 waiting" in the status bar → the status bar shows the queue → review the diff,
+ * approve (the diff tab closes, focus moves on) → skip the command (its real cwd shown) → the replan →
+ * approve → finished → files on disk. A screenshot per stage goes to test-results/ui/.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../support/host/hostPaths';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import { FAREWELL_JS, uiScenario } from '../integration/uiScenario';
 import { runFromPalette } from './support/palette';
-import { sharedHost, useWorkbench } from './support/session';
+import { useWorkbench } from './support/session';
+import { boardFrame, byTestId, ensureApiKey, shot as saveShot, statusBarItem, useModelServer, waitEnabled, waitForBadge } from './support/surfaces';
 
-const SHOTS = join(repoRoot, 'test-results', 'ui');
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-const button = (frame: Frame, testId: string) => frame.locator(`[data-testid="${testId}"]`).first();
-
-async function waitEnabled(frame: Frame, testId: string, timeoutMs: number): Promise<void> {
-  await frame.waitForSelector(`[data-testid="${testId}"]:not([disabled])`, { timeout: timeoutMs });
-}
-
-/** Stores a key through the sidebar's "Set API key" button (the command's password box) when none is set. */
-async function ensureApiKey(page: Page, frame: Frame): Promise<void> {
-  const setKey = button(frame, 'set-api-key');
-  if (!(await setKey.isVisible().catch(() => false))) return;
-  await setKey.click();
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill('sk-ant-e2e-key');
-  await page.keyboard.press('Enter');
-  await frame.waitForSelector('[data-testid="set-api-key"]', { state: 'detached', timeout: 15_000 });
-}
-
-/** Points the shared host's user settings at `server` (picked up live by open workbenches). */
-async function useModelServer(server: MessagesServer): Promise<void> {
-  const host = await sharedHost();
-  const settingsFile = join(host.userDataDir, 'User', 'settings.json');
-  const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, 'planExecute.baseUrl': server.url, 'planExecute.approvalMode': 'ask' }, null, 2));
-}
+const shot = (page: Parameters<typeof saveShot>[0], name: string) => saveShot(page, 'ui', name);
+const TASK = 'Add a farewell module next to greet.js';
 
 describe('ui (E2E): a mission from the palette to the files on disk', () => {
   let server: MessagesServer | undefined;
@@ -63,71 +35,100 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     await server?.close();
   });
 
-  it('plans, edits, approves, reviews a diff, skips a command, replans and finishes', async function () {
+  it('plans, edits on the board, approves, reviews a diff, skips a command, replans and finishes', async function () {
     this.timeout(300_000);
     const { page } = session;
 
     await runFromPalette(page, 'Plan & Execute');
     const frame = await session.sidebarFrame();
 
-    // The key goes into SecretStorage through the command's password box.
+    // The task typed before the key is set survives setting it.
+    await frame.locator('[data-testid="task-input"] textarea').fill(TASK);
     await ensureApiKey(page, frame);
-
-    await frame.locator('[data-testid="task-input"] textarea').fill('Add a farewell module next to greet.js');
+    assert.equal(await frame.locator('[data-testid="task-input"] textarea').inputValue(), TASK, 'setting the API key kept the typed task');
     await shot(page, '01-task');
-    await button(frame, 'run-task').click();
+    await byTestId(frame, 'run-task').click();
 
-    // The plan tree.
-    await frame.waitForSelector('vscode-tree-item[data-step-id="s2"]', { timeout: 60_000 });
+    // The plan in the sidebar: the user's own task, a short step list, and the approve bar in view.
+    await frame.waitForSelector('.step-row[data-step-id="s2"]', { timeout: 60_000 });
     await waitEnabled(frame, 'approve-plan', 30_000);
-    await shot(page, '02-plan-tree');
+    assert.equal((await byTestId(frame, 'mission-task').innerText()).trim(), TASK);
+    await shot(page, '02-plan');
 
-    // Edit one step: select it, change its instructions, save → plan v2 by the user.
-    await frame.locator('vscode-tree-item[data-step-id="s2"]').click();
-    await frame.waitForSelector('[data-testid="instructions-editor"]', { timeout: 15_000 });
-    await frame.locator('[data-testid="instructions-editor"] textarea').fill('Run node src/farewell.js once and show its output.');
-    await button(frame, 'save-instructions').click();
-    await frame.waitForSelector('[data-testid="plan-version"][data-version="2"][data-author="user"]', { timeout: 30_000 });
-    await shot(page, '03-step-edited');
+    // A step row opens the board on that step.
+    await frame.locator('.step-row[data-step-id="s2"] button').click();
+    const board = await boardFrame(page);
+    await board.waitForSelector('[data-testid="step-details"][data-step-id="s2"]', { timeout: 30_000 });
+    assert.equal((await byTestId(board, 'mission-task').innerText()).trim(), TASK, 'the board shows the task too');
+    await shot(page, '03-board');
 
-    // Approve plan v2 and run.
-    await waitEnabled(frame, 'approve-plan', 30_000);
-    await button(frame, 'approve-plan').click();
+    // Edit the step there: save → plan v2 by the user, with the field's before and after.
+    await board.locator('[data-testid="instructions-editor"] textarea').fill('Run node src/farewell.js once and show its output.');
+    await byTestId(board, 'save-instructions').click();
+    await byTestId(board, 'tab-versions').click();
+    await board.waitForSelector('[data-testid="plan-version"][data-version="2"][data-author="user"] [data-testid="field-change"]', { timeout: 30_000 });
+    await shot(page, '04-step-edited');
 
-    // The proposed edit: review the diff in VS Code's diff editor, then approve it.
+    // Approve plan v2 from the board's header.
+    await waitEnabled(board, 'approve-plan', 30_000);
+    await byTestId(board, 'approve-plan').click();
+
+    // The proposed edit waits: the view's badge and the status bar say so, in the warning colour.
     await frame.waitForSelector('[data-testid="approval-write"]', { timeout: 60_000 });
-    await button(frame, 'review-diff').click();
+    const item = statusBarItem(page);
+    await item.filter({ hasText: '1 waiting' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await item.getAttribute('class')) ?? '', /warning-kind/, 'the status-bar item wears the warning colour');
+    assert.equal(await waitForBadge(page, '1'), '1');
+    await shot(page, '05-waiting');
+
+    // Clicking the status-bar item shows the queue with the oldest card's primary action focused.
+    await item.click();
+    await frame.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'approve-action', undefined, { timeout: 15_000 });
+    const card = frame.locator('[data-testid="approval-write"]');
+    assert.match(await card.innerText(), /Step s1/);
+    await card.locator('[data-testid="change-size"]').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal((await card.locator('[data-testid="change-size"]').innerText()).replace(/\s+/g, ' '), '+1 −0');
+
+    // Review the diff in VS Code's diff editor, then approve: the diff tab closes.
+    await byTestId(frame, 'review-diff').click();
     const diffTab = page.locator('.tabs-container .tab', { hasText: 'farewell.js' }).first();
     await diffTab.waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
-    await shot(page, '04-proposed-diff');
+    await shot(page, '06-proposed-diff');
     assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing is written before approval');
-    await button(frame, 'approve-action').click();
+    await byTestId(frame, 'approve-action').click();
+    await diffTab.waitFor({ state: 'detached', timeout: 30_000 });
 
-    // The command: skip it with a reason (it goes to the planner as a correction).
+    // The command: its real working directory, then skip it with a reason (it goes back as a correction).
     await frame.waitForSelector('[data-testid="approval-command"]', { timeout: 60_000 });
+    assert.equal((await byTestId(frame, 'command-cwd').innerText()).trim(), `in ${session.workspace}`);
     await frame.locator('[data-testid="approval-command"] [data-testid="reject-reason"] input').fill('do not run it; just check the file');
-    await shot(page, '05-command-card');
-    await button(frame, 'reject-action').click();
+    await shot(page, '07-command-card');
+    await byTestId(frame, 'reject-action').click();
 
-    // The replan shows in the timeline, and waits for approval like the first plan.
-    await frame.waitForSelector('[data-testid="plan-version"][data-version="3"][data-author="replanner"]', { timeout: 60_000 });
-    await frame.waitForSelector('vscode-tree-item[data-step-id="s2b"]', { timeout: 30_000 });
-    await waitEnabled(frame, 'approve-plan', 30_000);
-    await frame.locator('vscode-tree-item[data-step-id="s2b"]').click();
-    await frame.locator('[data-testid="timeline"]').scrollIntoViewIfNeeded();
-    await shot(page, '06-replanned');
-    await button(frame, 'approve-plan').click();
+    // The replan shows in the timeline, and waits for approval like the first plan. (The diff opened beside
+    // the board, not over it: the board's frame is still the same one.)
+    assert.equal(board.isDetached(), false, 'the diff did not cover the board');
+    await board.waitForSelector('[data-testid="plan-version"][data-version="3"][data-author="replanner"]', { timeout: 60_000 });
+    await board.waitForSelector('.node[data-step-id="s2b"]', { timeout: 30_000 });
+    const reason = await board.locator('[data-testid="plan-version"][data-version="3"] .reason').innerText();
+    assert.doesNotMatch(reason, /user_correction|step_failed|_/, `the replan reason is in words: ${reason}`);
+    await waitEnabled(board, 'approve-plan', 30_000);
+    await shot(page, '08-replanned');
+    await byTestId(board, 'approve-plan').click();
 
-    // Finished.
-    await frame.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 60_000 });
-    await frame.locator('vscode-tree-item[data-step-id="s1"]').click();
-    await frame.waitForSelector('[data-testid="changed-file"]', { timeout: 15_000 });
-    await shot(page, '07-finished');
+    // Finished: nothing waits, the board shows the files s1 changed.
+    await board.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 60_000 });
+    await statusBarItem(page).filter({ hasNotText: 'waiting' }).waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await waitForBadge(page, null), null, 'the badge clears when nothing waits');
+    await board.locator('.node[data-step-id="s1"]').click();
+    await board.waitForSelector('[data-testid="step-details"][data-step-id="s1"] [data-testid="changed-file"]', { timeout: 15_000 });
+    await shot(page, '09-finished');
 
     assert.equal(readFileSync(join(session.workspace, 'src', 'farewell.js'), 'utf8'), FAREWELL_JS);
     assert.match(readFileSync(join(session.workspace, 'src', 'greet.js'), 'utf8'), /Hello/);
-    const timeline = await frame.locator('[data-testid="plan-version"]').allInnerTexts();
+    await byTestId(board, 'tab-versions').click();
+    const timeline = await board.locator('[data-testid="plan-version"]').allInnerTexts();
     assert.equal(timeline.length, 3, `timeline: ${timeline.join(' | ')}`);
     assert.ok(server && server.requests.some((r) => r.role === 'replanner'), 'the replanner was called');
   });
@@ -148,16 +149,16 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
       await page.keyboard.press('End');
     }
     await row.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (error: unknown) => {
-      await shot(page, '08-running-extensions-missing');
+      await shot(page, '10-running-extensions-missing');
       throw error;
     });
     const text = (await row.innerText()).replace(/\s+/g, ' ');
-    await shot(page, '08-running-extensions');
+    await shot(page, '10-running-extensions');
     const ms = /(\d+)\s*ms/.exec(text);
     assert.ok(ms, `no activation time in the row: ${text}`);
     console.log(`      activation time (workbench's Running Extensions): ${ms[1]} ms — row: ${text}`);
-    mkdirSync(SHOTS, { recursive: true });
-    writeFileSync(join(SHOTS, 'activation.txt'), `${text}\n`);
+    mkdirSync(join(repoRoot, 'test-results', 'ui'), { recursive: true });
+    writeFileSync(join(repoRoot, 'test-results', 'ui', 'activation.txt'), `${text}\n`);
   });
 });
 
@@ -183,11 +184,11 @@ describe('ui (E2E): a window reload mid-mission, then Resume', () => {
     await runFromPalette(page, 'Plan & Execute');
     let frame = await session.sidebarFrame();
     await ensureApiKey(page, frame);
-    await frame.locator('[data-testid="task-input"] textarea').fill('Add a farewell module next to greet.js');
-    await button(frame, 'run-task').click();
+    await frame.locator('[data-testid="task-input"] textarea').fill(TASK);
+    await byTestId(frame, 'run-task').click();
     await waitEnabled(frame, 'approve-plan', 60_000);
-    await button(frame, 'approve-plan').click();
-    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="running"]', { timeout: 60_000 });
+    await byTestId(frame, 'approve-plan').click();
+    await frame.waitForSelector('.step-row[data-step-id="s1"][data-status="running"]', { timeout: 60_000 });
 
     // The window reloads while s1 waits for the model: a new extension host reads the mission back.
     await page.reload();
@@ -196,24 +197,24 @@ describe('ui (E2E): a window reload mid-mission, then Resume', () => {
     // so open it through the command instead.
     await runFromPalette(page, 'Plan & Execute');
     frame = await session.sidebarFrame().catch(async (error: unknown) => {
-      await shot(page, '09-reload-no-sidebar');
+      await shot(page, '11-reload-no-sidebar');
       throw error;
     });
-    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="interrupted"]', { timeout: 60_000 });
+    await frame.waitForSelector('.step-row[data-step-id="s1"][data-status="interrupted"]', { timeout: 60_000 });
     await frame.waitForSelector('[data-testid="resume"]', { timeout: 30_000 });
-    await shot(page, '09-reloaded-interrupted');
+    await shot(page, '11-reloaded-interrupted');
 
     // Resume: VS Code asks whether to re-run the interrupted step; the mission then carries on.
-    await button(frame, 'resume').click();
+    await byTestId(frame, 'resume').click();
     const again = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Run again' }).first();
     await again.waitFor({ state: 'visible', timeout: 30_000 });
     await again.click();
     await frame.waitForSelector('[data-testid="approval-write"]', { timeout: 60_000 });
-    await shot(page, '10-resumed');
-    await button(frame, 'approve-action').click();
-    await frame.waitForSelector('vscode-tree-item[data-step-id="s1"][data-status="succeeded"]', { timeout: 60_000 });
+    await shot(page, '12-resumed');
+    await byTestId(frame, 'approve-action').click();
+    await frame.waitForSelector('.step-row[data-step-id="s1"][data-status="succeeded"]', { timeout: 60_000 });
     assert.equal(readFileSync(join(session.workspace, 'src', 'farewell.js'), 'utf8'), FAREWELL_JS);
-    await button(frame, 'cancel-mission').click();
+    await byTestId(frame, 'cancel-mission').click();
     await frame.waitForSelector('[data-testid="mission-header"][data-phase="cancelled"]', { timeout: 60_000 });
   });
 });

@@ -42,14 +42,17 @@ export async function closeBlobDiff(sides: Pick<DiffSides, 'path' | 'afterHash' 
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
 
-/** Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default). */
-export async function openBlobDiff(sides: DiffSides, focus: boolean): Promise<void> {
+/**
+ * Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default), in
+ * `column` (default: the first editor group).
+ */
+export async function openBlobDiff(sides: DiffSides, focus: boolean, column: vscode.ViewColumn = vscode.ViewColumn.One): Promise<void> {
   const left = blobUri(sides.path, sides.beforeHash, sides.beforeLabel);
   const right = blobUri(sides.path, sides.afterHash, sides.afterLabel);
   const title = `${sides.path} (${sides.beforeLabel} ↔ ${sides.afterLabel})`;
   await vscode.commands.executeCommand('vscode.diff', left, right, title, {
     preview: true,
     preserveFocus: !focus,
-    viewColumn: vscode.ViewColumn.One,
+    viewColumn: column,
   } satisfies vscode.TextDocumentShowOptions);
 }

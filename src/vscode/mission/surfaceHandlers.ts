@@ -4,6 +4,7 @@
  * validates against the live state — a message naming an unknown request, step or version is refused
  * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
  */
+import type { ViewColumn } from 'vscode';
 import type { FromWebviewHandlers } from '../../webview/protocol';
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
@@ -25,6 +26,8 @@ export interface HandlerDeps {
   revert(target: RevertTarget): Promise<Outcome>;
   /** Keeps the unsent task text (survives reloads). */
   saveTaskDraft(text: string): void;
+  /** Where diffs open: never over a visible mission board. */
+  diffColumn(): ViewColumn;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -69,13 +72,13 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (m.target.kind === 'approval') {
         const r = d.approver.get(m.target.requestId);
         if (!r || r.kind !== 'write') return d.notify('warning', 'That proposed edit is no longer waiting.');
-        await openBlobDiff({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' }, m.focus);
+        await openBlobDiff({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' }, m.focus, d.diffColumn());
         return;
       }
       const { stepId, path } = m.target;
       const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
       if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
-      await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus);
+      await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus, d.diffColumn());
     },
     revertStep: async (m) => report(await d.revert({ steps: [m.stepId] })),
     revertMission: async () => report(await d.revert({ all: true })),

@@ -22,6 +22,11 @@ export class BoardPanel implements vscode.WebviewPanelSerializer, vscode.Disposa
     return this.panel?.visible ?? false;
   }
 
+  /** The editor group the board shows in (undefined: not shown). */
+  get column(): vscode.ViewColumn | undefined {
+    return this.panel?.visible ? this.panel.viewColumn : undefined;
+  }
+
   /** Opens (or reveals) the board; with `stepId`, that step is selected once the board is ready. */
   async show(stepId?: string): Promise<void> {
     if (this.panel) this.panel.reveal(undefined, false);

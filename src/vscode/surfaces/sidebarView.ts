@@ -41,7 +41,9 @@ export class SidebarView implements vscode.WebviewViewProvider {
 
   /** The view's badge: how many things wait for the user (0 clears it). */
   setBadge(count: number, tooltip: string): void {
-    this.badge = count > 0 ? { value: count, tooltip } : undefined;
+    // Not `undefined` for "none": VS Code's webview view never clears a badge set back to undefined (its
+    // tree views do); a badge of 0 is not drawn.
+    this.badge = { value: Math.max(0, count), tooltip: count > 0 ? tooltip : '' };
     if (this.view) this.view.badge = this.badge;
   }
 }

@@ -22,9 +22,9 @@ export async function findInCommandPalette(page: Page, query: string, label: str
   for (;;) {
     try {
       if (!(await input.isVisible())) {
-        // Focus the workbench first (the editor area: clicking it opens nothing), so F1 is not swallowed by
-        // whatever had the focus, such as a webview frame.
-        await page.locator('.monaco-workbench .part.editor').click({ timeout: 5_000 });
+        // Take the focus back from whatever had it, such as a webview frame, so F1 reaches the workbench:
+        // blur it (a webview may cover the whole editor area, so a click there would land in the webview).
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
         await page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
       }

@@ -99,7 +99,8 @@ export function useWorkbench(options: SessionOptions = {}): Session {
         await item.click({ timeout: 5_000 }).catch(() => undefined);
         await shown.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
       }
-      const frame = await findWebviewFrame(page, '#app', { timeoutMs: 60_000 });
+      // The board's webview has an #app too: look for the sidebar's.
+      const frame = await findWebviewFrame(page, 'body[data-surface="sidebar"] #app', { timeoutMs: 60_000 });
       // Rendered means the host answered `ready` with a snapshot and the app drew it.
       await frame.waitForSelector('#app > *', { timeout: 60_000 });
       return frame;
