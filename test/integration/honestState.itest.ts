@@ -26,6 +26,13 @@ function workspaceRoot(): string {
 }
 
 const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && s.mission.outcome !== null;
+
+/** Starts a mission from the task box and waits until that mission (not the one shown before) stops. */
+async function runUntilStopped(pe: PlanExecuteApi, task: string): Promise<SurfaceState> {
+  const before = pe.test.sidebarState().mission?.missionId;
+  assert.equal(pe.test.postFromWebview({ type: 'runTask', task }), true);
+  return pe.test.waitForState((s) => stopped(s) && s.mission?.missionId !== before, 60_000);
+}
 const kinds = (s: SurfaceState): string[] => (s.mission?.actions ?? []).map((a) => a.kind);
 
 describe('honest state: failures you can act on, and undo', () => {
@@ -58,8 +65,7 @@ describe('honest state: failures you can act on, and undo', () => {
     process.env.ANTHROPIC_BASE_URL = server.url;
     await limits().update('maxReplans', 1, vscode.ConfigurationTarget.Global);
 
-    assert.equal(pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' }), true);
-    const stop = await pe.test.waitForState(stopped, 60_000);
+    const stop = await runUntilStopped(pe, 'Add farewell and wave helpers');
     const m = stop.mission!;
     assert.equal(m.outcome, 'budget_exceeded', m.summary ?? '');
     assert.match(m.summary ?? '', /the replan budget ran out: 1 of 1 replans used \(raise planExecute\.limits\.maxReplans, then continue the mission\)/);
@@ -87,8 +93,7 @@ describe('honest state: failures you can act on, and undo', () => {
     s.fix();
     server = await startMessagesServer({ scenario: s.scenario });
     process.env.ANTHROPIC_BASE_URL = server.url;
-    pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
-    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    const done = await runUntilStopped(pe, 'Add farewell and wave helpers');
     assert.equal(done.mission?.summary, 'all required steps verified');
     const farewell = join(workspaceRoot(), 'src/farewell.js');
     const wave = join(workspaceRoot(), 'src/wave.js');
@@ -122,8 +127,7 @@ describe('honest state: failures you can act on, and undo', () => {
     const s = directScenario();
     server = await startMessagesServer({ scenario: s.scenario });
     process.env.ANTHROPIC_BASE_URL = server.url;
-    pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
-    const failed = await pe.test.waitForState(stopped, 60_000);
+    const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
     assert.equal(failed.mission?.outcome, 'failed', failed.mission?.summary ?? '');
     assert.match(failed.mission?.summary ?? '', /step s2 failed .*the module layout is unknown — direct mode does not replan/);
     assert.deepEqual(kinds(failed), ['retry', 'revertMission']);
