@@ -129,7 +129,7 @@ describe('honest state: failures you can act on, and undo', () => {
     process.env.ANTHROPIC_BASE_URL = server.url;
     const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
     assert.equal(failed.mission?.outcome, 'failed', failed.mission?.summary ?? '');
-    assert.match(failed.mission?.summary ?? '', /step s2 failed .*the module layout is unknown — direct mode does not replan/);
+    assert.match(failed.mission?.summary ?? '', /^step s2 failed: the module layout is unknown \(direct mode: a short plan is not replanned\)$/);
     assert.deepEqual(kinds(failed), ['retry', 'revertMission']);
 
     s.fix();

@@ -7,8 +7,8 @@
  *   replanner     proposes a plan that rewrites finished s1's instructions without saying why: refused
  * With `planExecute.limits.maxReplans` = 1 the refused replan uses up the budget: the mission stops with
  * the refusal in the timeline, and Continue (after the fix) finishes it.
- * `directScenario` is the two-step variant: direct mode never replans, so a failing s2 fails the mission
- * (Retry's case).
+ * A task that says DIRECT_TASK gets the two-step plan (s1, s2): direct mode never replans, so a failing s2
+ * fails the mission (Retry's case). `directScenario` answers every task that way.
  */
 import type { Reply, ScenarioInput } from '../support/messages-server/scenario';
 import { draftStep as step } from '../support/planDraft';
@@ -56,10 +56,14 @@ const gaveUp: Reply = {
   toolUse: [{ name: 'report_result', input: { status: 'failed', output: 'could not write the helper', evidence: [], failure: { class: 'tool_error', message: 'the module layout is unknown', recoverable: true, suggestion: '' } } }],
 };
 
+export const DIRECT_TASK = 'Add the farewell and wave helpers, nothing else';
+
 export interface StateScenario {
   scenario: ScenarioInput;
   /** s2 succeeds from now on. */
   fix(): void;
+  /** s2 fails again from now on. */
+  breakAgain(): void;
 }
 
 function scenarioWith(steps: unknown[], name: string): StateScenario {
@@ -68,9 +72,13 @@ function scenarioWith(steps: unknown[], name: string): StateScenario {
     fix: () => {
       broken = false;
     },
+    breakAgain: () => {
+      broken = true;
+    },
     scenario: {
       name,
       rules: [
+        { name: 'plan-direct', match: { role: 'planner', firstUserIncludes: DIRECT_TASK }, turns: [{ structured: planOf([s1, s2]) }] },
         { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planOf(steps) }] },
         { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: sneakyReplan }] },
         {
