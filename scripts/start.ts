@@ -6,6 +6,10 @@
  * Stays in the foreground until Ctrl-C (or until the desktop window closes), then cleans up.
  *
  *   PLAN_EXECUTE_START=code-server npm start   use code-server even when `code` is on PATH
+ *   npm start -- --demo                        try it without a key: a scripted demo model (this project's
+ *                                              Messages-API server on loopback) answers, with a guided tour
+ *                                              through a rejection, a refused replan, a replan and a revert;
+ *                                              always code-server (a desktop window would not get its env)
  *   npm start -- --check                       (code-server) open the URL in headless Chromium, open the
  *                                              sidebar, save test-results/start.png, and exit: proves the
  *                                              printed workbench works without a person at the browser
@@ -13,7 +17,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCodeServer } from '../test/support/host/codeServer';
+import { startCodeServer, type CodeServer } from '../test/support/host/codeServer';
+import { startDemoHost, type DemoHost } from '../test/support/host/demoHost';
 import { onPath, repoRoot } from '../test/support/host/hostPaths';
 import { spawnGroup } from '../test/support/host/processGroups';
 import { findWebviewFrame } from '../test/support/host/webviewFrame';
@@ -24,6 +29,7 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
   const check = process.argv.includes('--check');
+  const demo = process.argv.includes('--demo');
   const build = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) return build.status ?? 1;
 
@@ -31,7 +37,7 @@ async function main(): Promise<number> {
   const workspace = copyWorkspace(DEMO_WORKSPACE);
 
   const code = onPath('code');
-  if (code && process.env.PLAN_EXECUTE_START !== 'code-server' && !check) {
+  if (code && process.env.PLAN_EXECUTE_START !== 'code-server' && !check && !demo) {
     say(`Opening VS Code (${code}) on ${workspace.path} with the extension from ${repoRoot}`);
     say('Close the window (or press Ctrl-C here) to finish.');
     const desktop = spawnGroup(code, ['--new-window', '--wait', `--extensionDevelopmentPath=${repoRoot}`, workspace.path], { stdio: 'inherit' });
@@ -39,7 +45,9 @@ async function main(): Promise<number> {
     return typeof status === 'number' ? status : 1;
   }
 
-  const host = await startCodeServer({ log: (line) => say(`[host] ${line}`) });
+  const log = (line: string): void => say(`[host] ${line}`);
+  const demoHost: DemoHost | undefined = demo ? await startDemoHost({ log }) : undefined;
+  const host: CodeServer = demoHost?.host ?? (await startCodeServer({ log }));
   const options = { folder: workspace.path, extensionDevelopmentPath: repoRoot };
   const url = workbenchUrl(host, options);
   if (check) return selfCheck(host, options);
@@ -51,6 +59,14 @@ async function main(): Promise<number> {
   say('');
   say(`Workspace: ${workspace.path} (a temporary copy of demo/)`);
   say('Open the Plan & Execute view in the activity bar, or run "Plan & Execute" from the command palette (F1).');
+  if (demoHost) {
+    say('');
+    say(`Demo: a scripted model at ${demoHost.model.url} answers (no API key, nothing leaves this machine).`);
+    say(`  1. Plan the suggested task: "${demoHost.task}".`);
+    say('  2. Reject the first edit of s1 (it adds a debug log line) with a reason; approve the clean one.');
+    say('  3. Approve the rest; npm test fails, the first replan is refused (see why in the Versions tab), the');
+    say('     second is approved; then open the board and try Revert on a step.');
+  }
   say('Press Ctrl-C to stop.');
   // The Ctrl-C handler (processGroups) stops code-server and exits; until then, stay in the foreground.
   await new Promise<never>(() => undefined);

@@ -101,6 +101,9 @@ export function createHost(glue: HostGlue): Host {
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
 
+  // The demo suggests its task (npm start -- --demo); what the user typed always wins.
+  if (isDemo() && !taskDraft()) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
+
   const commands = commandHandlers({
     controller,
     model,

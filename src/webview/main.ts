@@ -21,6 +21,7 @@ import { renderSidebar } from './sidebar/sidebar';
 import { trackCardPositions } from './render/approvals';
 import { paintStatus } from './render/statusIcons';
 import { settleSubmittedTask } from './render/taskForm';
+import { stepsDone } from './render/missionHeader';
 
 interface VsCodeApi {
   postMessage(message: FromWebviewInput): void;
@@ -122,8 +123,9 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
     if (!state || !step) return;
     step.status = m.status;
     step.statusReason = m.reason;
-    if (!paintStepStatus(m.stepId, m.status)) render();
-    else if (surface === 'board' && ui.selectedStepId === m.stepId) board?.refreshSide();
+    if (!paintStepStatus(m.stepId, m.status)) return render();
+    for (const el of root.querySelectorAll('[data-testid="steps-done"]')) el.textContent = stepsDone(state.mission!);
+    if (surface === 'board' && ui.selectedStepId === m.stepId) board?.refreshSide();
   },
   didRequestTaskFocus: () => {
     root.querySelector<HTMLElement>('#task-input')?.focus();

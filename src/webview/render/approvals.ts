@@ -33,8 +33,12 @@ export function trackCardPositions(root: ParentNode): void {
     const top = card.getBoundingClientRect().top;
     const before = placed.get(id);
     const moved = before !== undefined && Math.abs(before.top - top) > 2;
-    placed.set(id, { top, settledAt: moved ? now + SETTLE_MS : (before?.settledAt ?? 0) });
-    card.classList.toggle('settling', moved);
+    const settledAt = moved ? now + SETTLE_MS : (before?.settledAt ?? 0);
+    placed.set(id, { top, settledAt });
+    // `settling` marks a card that does not take pointer clicks yet (styled, and visible to tests).
+    const wait = settledAt - now;
+    card.classList.toggle('settling', wait > 0);
+    if (wait > 0) setTimeout(() => card.classList.remove('settling'), wait);
   }
   for (const id of [...placed.keys()]) if (!seen.has(id)) placed.delete(id);
 }

@@ -33,11 +33,15 @@ export function phaseWords(phase: MissionView['phase']): string {
   return PHASE_WORDS[phase];
 }
 
+/** "3/4 steps": succeeded of those that count (replaced and skipped steps do not). */
+export function stepsDone(m: MissionView): string {
+  const counted = m.steps.filter((s) => s.status !== 'replaced' && s.status !== 'skipped');
+  return `${counted.filter((s) => s.status === 'succeeded').length}/${counted.length} steps`;
+}
+
 export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
   const m = ctx.state.mission;
   if (!m) return null;
-  const counted = m.steps.filter((s) => s.status !== 'replaced' && s.status !== 'skipped');
-  const done = counted.filter((s) => s.status === 'succeeded').length;
   const running = m.steps.filter((s) => s.status === 'running' || s.status === 'verifying');
   return h(
     'div',
@@ -48,7 +52,7 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
       'div',
       { className: 'row badges' },
       badge(m.phaseLabel ?? phaseWords(m.phase), 'mission phase', `badge phase phase-${m.phase}`),
-      badge(`${done}/${counted.length} steps`),
+      h('span', { className: 'badge', attrs: { 'data-testid': 'steps-done', title: 'steps done' } }, stepsDone(m)),
       badge(`$${m.costUsd.toFixed(4)}`, 'cost so far'),
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),

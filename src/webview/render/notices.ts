@@ -30,7 +30,14 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
         'div',
         { className: 'notice demo', attrs: { role: 'status', 'data-testid': 'demo-banner' } },
         icon('beaker'),
-        ' Demo: a scripted model on this machine is answering, not Claude. Nothing leaves this computer; plans and edits follow a fixed script.',
+        h('strong', {}, ' Demo: a scripted model on this machine is answering, not Claude.'),
+        ' Nothing leaves this computer; plans and edits follow a fixed script.',
+        h(
+          'details',
+          { className: 'demo-tour' },
+          h('summary', {}, 'The tour'),
+          'Plan the suggested task. Reject the first edit of s1 with a reason, approve the rest. The tests fail; one replan is refused (see why under Versions) and the next fixes them. Then revert a step on the board.',
+        ),
       ),
     );
   }

@@ -83,27 +83,31 @@ export function useWorkbench(options: SessionOptions = {}): Session {
     get workspace() {
       return need(workspace, 'workspace').path;
     },
-    async sidebarFrame() {
-      const page = need(workbench, 'page').page;
-      // The activity-bar entry exists once the extension's contributions are in. Clicking the entry of the
-      // container already shown would hide the sidebar, so click only when it is not the checked one.
-      const entry = page.locator('[aria-label^="Plan & Execute"]');
-      const item = page.locator('.activitybar .action-item', { has: entry }).first();
-      const shown = page.locator('.activitybar .action-item.checked', { has: entry }).first();
-      await item.waitFor({ state: 'visible', timeout: 60_000 });
-      // A command run just before may open the container at any moment (after activating the extension), so
-      // one look is not enough: a click that crossed that opening closed it again. Click until it stays shown.
-      const deadline = Date.now() + 60_000;
-      while (!(await shown.isVisible())) {
-        if (Date.now() > deadline) throw new Error('the Plan & Execute sidebar did not open');
-        await item.click({ timeout: 5_000 }).catch(() => undefined);
-        await shown.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
-      }
-      // The board's webview has an #app too: look for the sidebar's.
-      const frame = await findWebviewFrame(page, 'body[data-surface="sidebar"] #app', { timeoutMs: 60_000 });
-      // Rendered means the host answered `ready` with a snapshot and the app drew it.
-      await frame.waitForSelector('#app > *', { timeout: 60_000 });
-      return frame;
+    sidebarFrame() {
+      return openSidebar(need(workbench, 'page').page);
     },
   };
+}
+
+/** Opens the Plan & Execute sidebar and returns the frame holding its `#app` root, once rendered. */
+export async function openSidebar(page: Page): Promise<Frame> {
+  // The activity-bar entry exists once the extension's contributions are in. Clicking the entry of the
+  // container already shown would hide the sidebar, so click only when it is not the checked one.
+  const entry = page.locator('[aria-label^="Plan & Execute"]');
+  const item = page.locator('.activitybar .action-item', { has: entry }).first();
+  const shown = page.locator('.activitybar .action-item.checked', { has: entry }).first();
+  await item.waitFor({ state: 'visible', timeout: 60_000 });
+  // A command run just before may open the container at any moment (after activating the extension), so
+  // one look is not enough: a click that crossed that opening closed it again. Click until it stays shown.
+  const deadline = Date.now() + 60_000;
+  while (!(await shown.isVisible())) {
+    if (Date.now() > deadline) throw new Error('the Plan & Execute sidebar did not open');
+    await item.click({ timeout: 5_000 }).catch(() => undefined);
+    await shown.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
+  }
+  // The board's webview has an #app too: look for the sidebar's.
+  const frame = await findWebviewFrame(page, 'body[data-surface="sidebar"] #app', { timeoutMs: 60_000 });
+  // Rendered means the host answered `ready` with a snapshot and the app drew it.
+  await frame.waitForSelector('#app > *', { timeout: 60_000 });
+  return frame;
 }

@@ -1,0 +1,146 @@
+/**
+ * `npm start -- --demo`, driven end to end: the same demo host the script starts (the guided scenario on
+ * the scriptable Messages-API server, code-server pointed at it) on a copy of demo/. The tour: the UI says
+ * plainly that a scripted model answers and suggests the task; s1's first edit is rejected with a reason and
+ * the executor proposes a clean one; npm test really fails; the first replan is refused (in words), the
+ * second is approved; the verifier's own test run is labelled; the mission succeeds; a step is reverted.
+ * Screenshots go to test-results/demo/ (the README's demo, refused-replan and revert images).
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { startDemoHost, type DemoHost } from '../support/host/demoHost';
+import { openWorkbench, type Workbench } from '../support/host/workbench';
+import { copyWorkspace, DEMO_WORKSPACE, type TempWorkspace } from '../support/host/workspace';
+import { runFromPalette } from './support/palette';
+import { openSidebar } from './support/session';
+import { boardFrame, byTestId, shot as saveShot, waitEnabled } from './support/surfaces';
+
+const shot = (page: Page, name: string) => saveShot(page, 'demo', name);
+
+/** Decides the cards as they come, oldest first, until `done` holds: s1's first edit is rejected, the rest approved. */
+async function decideCards(frame: Frame, done: () => Promise<boolean>, onCard: (card: { step: string; kind: string; index: number }) => Promise<'approve' | 'reject'>): Promise<void> {
+  let index = 0;
+  const deadline = Date.now() + 120_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('the demo did not reach the expected state');
+    // The oldest card, once it has settled (a card that just moved up ignores pointer clicks for a moment).
+    const first = frame.locator('[data-testid="approvals"] .card').first();
+    const card = frame.locator('[data-testid="approvals"] .card:not(.settling)').first();
+    if (!(await first.isVisible().catch(() => false)) || (await first.getAttribute('data-request-id')) !== (await card.getAttribute('data-request-id').catch(() => null))) {
+      await frame.waitForTimeout(200);
+      continue;
+    }
+    const label = (await card.getAttribute('aria-label')) ?? '';
+    const step = /step (s\d+)/.exec(label)?.[1] ?? '';
+    const kind = (await card.getAttribute('data-testid')) ?? '';
+    const id = await card.getAttribute('data-request-id');
+    const choice = await onCard({ step, kind, index: index++ });
+    if (choice === 'reject') {
+      await card.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
+      await card.locator('[data-testid="reject-action"]').click();
+    } else {
+      await card.locator('[data-testid="approve-action"]').click();
+    }
+    await frame.waitForSelector(`[data-request-id="${id}"]`, { state: 'detached', timeout: 30_000 });
+  }
+}
+
+describe('demo (E2E): npm start -- --demo, the guided tour', () => {
+  let demo: DemoHost | undefined;
+  let workspace: TempWorkspace | undefined;
+  let workbench: Workbench | undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    demo = await startDemoHost();
+    workspace = copyWorkspace(DEMO_WORKSPACE);
+    workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 } });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workspace?.remove();
+    await demo?.stop();
+  });
+
+  it('says a scripted model answers, and walks through a rejection, a refused replan, a replan and a revert', async function () {
+    this.timeout(480_000);
+    assert.ok(workbench && workspace && demo);
+    const { page } = workbench;
+    await runFromPalette(page, 'Plan & Execute');
+    const sidebar = await openSidebar(page);
+    await sidebar.waitForSelector('[data-testid="demo-banner"]', { timeout: 30_000 });
+    assert.match(await byTestId(sidebar, 'demo-banner').innerText(), /scripted model/);
+    assert.equal(await sidebar.locator('[data-testid="task-input"] textarea').inputValue(), demo.task, 'the demo suggests its task');
+    assert.equal(await sidebar.locator('[data-testid="set-api-key"]').count(), 0, 'no key is asked for');
+    await shot(page, '01-demo');
+    await byTestId(sidebar, 'run-task').click();
+    await waitEnabled(sidebar, 'approve-plan', 60_000);
+    await byTestId(sidebar, 'approve-plan').click();
+
+    // s1 and s2 run side by side; s1's first edit (with a debug log) is rejected with a reason.
+    let rejected = false;
+    await decideCards(
+      sidebar,
+      async () => (await sidebar.locator('[data-testid="approval-command"]').count()) > 0,
+      async ({ step, kind }) => {
+        if (step === 's1' && kind === 'approval-write' && !rejected) {
+          rejected = true;
+          return 'reject';
+        }
+        return 'approve';
+      },
+    );
+    assert.ok(rejected, "s1's first edit was offered and rejected");
+    const tasks = readFileSync(join(workspace.path, 'src', 'tasks.js'), 'utf8');
+    assert.match(tasks, /function removeTask/);
+    assert.doesNotMatch(tasks, /console\.log/, 'the rejected version never reached the disk');
+
+    // npm test (s3) really runs and fails: a retry cannot fix it, so the replanner is asked.
+    await byTestId(sidebar, 'approve-action').click();
+    const board = await (async () => {
+      await runFromPalette(page, 'Plan & Execute: Open Mission Board');
+      return boardFrame(page);
+    })();
+    await board.waitForSelector('[data-testid="plan-version"][data-version="2"]', { state: 'attached', timeout: 90_000 }).catch(() => undefined);
+    await byTestId(board, 'tab-versions').click();
+    await board.waitForSelector('[data-testid="plan-version"][data-version="2"][data-author="replanner"]', { timeout: 90_000 });
+    const refused = board.locator('[data-testid="replan-refused"]').first();
+    await refused.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await refused.innerText(), /changed finished step s2/, 'the refusal is given in words');
+    await shot(page, '02-refused-replan');
+
+    // Plan v2: fix the expectation (s4), run the tests again (s5); the verifier's own run is labelled.
+    await waitEnabled(board, 'approve-plan', 30_000);
+    await byTestId(board, 'approve-plan').click();
+    let sawVerification = false;
+    await decideCards(
+      sidebar,
+      async () => (await board.locator('[data-testid="mission-header"][data-phase="succeeded"]').count()) > 0,
+      async () => {
+        if ((await sidebar.locator('[data-testid="approvals"] .card').first().locator('[data-testid="verification-label"]').count()) > 0 && !sawVerification) {
+          sawVerification = true;
+          await shot(page, '03-verification-run');
+        }
+        return 'approve';
+      },
+    );
+    assert.ok(sawVerification, "the verifier's npm test run was labelled as a verification run");
+    assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/);
+
+    // Revert s4 from the board: the expectation goes back, and the step says so.
+    await byTestId(board, 'tab-details').click();
+    await board.locator('.node[data-step-id="s4"]').click();
+    await board.waitForSelector('[data-testid="step-details"][data-step-id="s4"] [data-testid="revert-step"]', { timeout: 15_000 });
+    await byTestId(board, 'revert-step').click();
+    const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Revert step' }).first();
+    await confirm.waitFor({ state: 'visible', timeout: 30_000 });
+    await confirm.click();
+    await board.waitForSelector('.node[data-step-id="s4"][data-status="reverted"]', { timeout: 30_000 });
+    assert.doesNotMatch(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/, "s4's change is gone from the disk");
+    await shot(page, '04-reverted');
+    assert.equal(demo.model.requests.filter((r) => r.role === 'replanner').length, 2, 'the scripted replanner answered twice: refused, then accepted');
+  });
+});
