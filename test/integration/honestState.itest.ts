@@ -121,6 +121,25 @@ describe('honest state: failures you can act on, and undo', () => {
     }
   });
 
+  it('reads the plan-size cap from settings and names it when a plan is over it, offering to raise it', async function () {
+    this.timeout(60_000);
+    const pe = await api();
+    const s = stateScenario();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    await limits().update('maxPlanSteps', 2, vscode.ConfigurationTarget.Global);
+    try {
+      const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
+      assert.equal(failed.mission?.outcome, 'failed');
+      assert.equal(failed.mission?.planVersion, null, 'no plan over the cap is kept');
+      assert.match(failed.mission?.summary ?? '', /the plan has 3 steps, over the cap of 2 \(planExecute\.limits\.maxPlanSteps\)/);
+      assert.deepEqual(failed.mission?.actions, [{ kind: 'retry' }, { kind: 'openSettings', query: 'planExecute.limits.maxPlanSteps', label: 'Raise the plan-size cap' }]);
+      assert.equal(server.requests.filter((r) => r.role === 'planner').length, 2, 'the planner got one repair turn');
+    } finally {
+      await limits().update('maxPlanSteps', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('retries a failed mission from the failing step: finished work is kept', async function () {
     this.timeout(120_000);
     const pe = await api();

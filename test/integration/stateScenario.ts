@@ -79,7 +79,8 @@ function scenarioWith(steps: unknown[], name: string): StateScenario {
       name,
       rules: [
         { name: 'plan-direct', match: { role: 'planner', firstUserIncludes: DIRECT_TASK }, turns: [{ structured: planOf([s1, s2]) }] },
-        { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planOf(steps) }] },
+        // A second turn answers the planner's repair turn (a plan over the size cap) the same way.
+        { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planOf(steps) }, { structured: planOf(steps) }] },
         { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: sneakyReplan }] },
         {
           name: 's1',
