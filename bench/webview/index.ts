@@ -1,16 +1,18 @@
 /**
- * Webview bench: renders a 500-step plan in headless Chromium (playwright-core, Debian's chromium) from
- * the real bundle media/webview.js in a plain page with a stubbed acquireVsCodeApi, then measures
- * (1) the full render of the snapshot and (2) painting one step's status change. Times are wall-clock
- * from posting the message to the next frame after the DOM settled, measured in the page.
+ * Webview bench: a 500-step plan rendered by the real bundle (media/webview.js) in headless Chromium
+ * (playwright-core, Debian's chromium), in a plain page shaped like each surface's shell with a stubbed
+ * acquireVsCodeApi (test/support/webview/webviewPage.ts). For the sidebar and for the mission board it
+ * measures (1) the first render of the snapshot, (2) painting one step's status change, and on the board
+ * (3) selecting another step (details pane and graph highlight). Times are wall-clock in the page, from
+ * posting the message to the next frame after the DOM settled; ratios are within one run.
  *
- *   node esbuild.mjs --production && npx tsx bench/webview/index.ts [--steps 500] [--runs 5] [--screenshot FILE]
+ *   node esbuild.mjs --production && npx tsx bench/webview/index.ts [--steps 500] [--runs 5] [--screenshot DIR]
  */
-import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium, openWebviewPage } from '../../test/support/webview/webviewPage';
+import type { SurfaceKind } from '../../src/webview/protocol';
 import { syntheticState } from './fixture';
 
 const root = resolve(__dirname, '..', '..');
@@ -20,143 +22,123 @@ const arg = (name: string, fallback: string): string => {
 };
 const STEPS = Number(arg('steps', '500'));
 const RUNS = Number(arg('runs', '5'));
-const SCREENSHOT = arg('screenshot', '');
-
-/** A few dark-theme variables, as VS Code would inject them, so screenshots look like the sidebar. */
-const THEME = `:root { --vscode-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-font-family: sans-serif; --vscode-font-size: 13px;
-  --vscode-badge-background: #616161; --vscode-badge-foreground: #f8f8f8; --vscode-focusBorder: #0078d4; --vscode-editorWidget-background: #202020;
-  --vscode-editor-font-family: monospace; --vscode-textLink-foreground: #4daafc; } body { background: #181818; }`;
+const SCREENSHOTS = arg('screenshot', '');
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
+const fmt = (xs: number[]): string => `${median(xs).toFixed(1)} ms   [runs: ${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 
-async function main(): Promise<void> {
-  const bundle = join(root, 'media', 'webview.js');
-  if (!existsSync(bundle)) throw new Error('media/webview.js is missing: run `node esbuild.mjs --production` first');
-  const browser = await chromium.launch({
-    executablePath: process.env.PLAN_EXECUTE_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+/** A plan with some width: each step depends on the one three before it (three parallel chains, joins every 7th). */
+function benchState(steps: number, rev: number): ReturnType<typeof syntheticState> {
+  const state = syntheticState(steps, rev);
+  const m = state.mission!;
+  m.steps = m.steps.map((s, k) => {
+    const i = k + 1;
+    return { ...s, dependsOn: i <= 3 ? [] : i % 7 === 0 ? [`s${i - 3}`, `s${i - 1}`] : [`s${i - 3}`] };
   });
-  try {
-    const renders: number[] = [];
-    const firsts: number[] = [];
-    const floors: number[] = [];
-    const updates: number[] = [];
-    const smallRenders: number[] = [];
-    let stepsInDom = 0;
-    // A file:// page, so codicon.css can load its font the way the webview loads it from media/.
-    const shell = join(mkdtempSync(join(tmpdir(), 'pe-bench-')), 'sidebar.html');
-    const media = pathToFileURL(join(root, 'media')).toString();
-    writeFileSync(shell, `<!DOCTYPE html><html><head><link rel="stylesheet" href="${media}/codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="${media}/sidebar.css"></head><body class="vscode-dark"><div id="app"></div></body></html>`);
-    for (let run = 0; run < RUNS; run++) {
-      const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
-      await page.goto(pathToFileURL(shell).toString());
-      // tsx compiles the page functions below with esbuild's keepNames helper; give the page that helper.
-      await page.addScriptTag({ content: 'window.__name = (f) => f;' });
-      await page.evaluate(() => {
-        const posted: unknown[] = [];
-        (window as unknown as { __posted: unknown[] }).__posted = posted;
-        (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
-          postMessage: (m: unknown) => posted.push(m),
-          getState: () => undefined,
-          setState: () => undefined,
-        });
-      });
-      await page.addStyleTag({ content: THEME });
-      await page.addScriptTag({ path: bundle });
-      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-
-      // A warm-up render of a small plan, so the big one does not pay for first-use element upgrades only.
-      smallRenders.push((await timeRender(page, syntheticState(5, 1), 5)).full);
-      const big = await timeRender(page, syntheticState(STEPS, 2), STEPS);
-      renders.push(big.full);
-      firsts.push(big.first);
-      floors.push(await frameFloor(page));
-      stepsInDom = await page.locator('vscode-tree-item[data-step-id]').count();
-
-      updates.push(
-        await page.evaluate(async (stepId) => {
-          const t0 = performance.now();
-          window.postMessage({ type: 'didChangeStepStatus', rev: 3, stepId, status: 'running' }, '*');
-          await new Promise<void>((r) => {
-            const poll = (): void => {
-              const el = document.querySelector(`vscode-tree-item[data-step-id="${stepId}"]`);
-              if (el?.getAttribute('data-status') === 'running') requestAnimationFrame(() => setTimeout(r, 0));
-              else setTimeout(poll, 0);
-            };
-            poll();
-          });
-          return performance.now() - t0;
-        }, `s${Math.ceil(STEPS / 2)}`),
-      );
-      if (SCREENSHOT && run === 0) await page.screenshot({ path: SCREENSHOT, fullPage: false });
-      await page.close();
-    }
-    const r = median(renders);
-    const u = median(updates);
-    console.log(`webview bench: ${STEPS}-step plan, ${RUNS} runs, Chromium headless, media/webview.js (${bundleKb(bundle)} KB)`);
-    console.log(`  steps in DOM after render:       ${stepsInDom}`);
-    console.log(`  first screen (median):           ${median(firsts).toFixed(1)} ms   [runs: ${firsts.map((x) => x.toFixed(0)).join(', ')}]`);
-    console.log(`  full render (median):            ${r.toFixed(1)} ms   [runs: ${renders.map((x) => x.toFixed(0)).join(', ')}]`);
-    console.log(`  5-step render (median):          ${median(smallRenders).toFixed(1)} ms`);
-    console.log(`  one status change (median):      ${u.toFixed(2)} ms   [runs: ${updates.map((x) => x.toFixed(1)).join(', ')}]`);
-    console.log(`  empty frame floor (median):      ${median(floors).toFixed(2)} ms`);
-    console.log(`  ratio full render / one update:  ${(r / u).toFixed(0)}x`);
-  } finally {
-    await browser.close();
-  }
+  return state;
 }
 
-function bundleKb(path: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { statSync } = require('node:fs') as typeof import('node:fs');
-  return (statSync(path).size / 1024).toFixed(0);
-}
-
-/**
- * Posts a snapshot; returns the time until the first step item has rendered (first screen) and until
- * `expected` step items exist and the last has rendered (complete), each followed by one more frame.
- */
-async function timeRender(page: import('playwright-core').Page, state: unknown, expected: number): Promise<{ first: number; full: number }> {
+/** Posts a snapshot; resolves when `expected` step elements exist (and, on the board, the curves are drawn), one frame later. */
+async function timeRender(page: Page, state: unknown, expected: number, surface: SurfaceKind): Promise<number> {
   return page.evaluate(
-    async ({ state, expected }) => {
+    async ({ state, expected, board }) => {
       const t0 = performance.now();
-      let first = NaN;
       window.postMessage({ type: 'state', state }, '*');
       await new Promise<void>((r) => {
         const poll = (): void => {
-          const items = document.querySelectorAll('vscode-tree-item[data-step-id]');
-          const screenful = Math.min(60, expected);
-          if (Number.isNaN(first) && items.length >= screenful) {
-            first = -1; // measuring
-            const item = items[screenful - 1] as HTMLElement & { updateComplete?: Promise<unknown> };
-            void (item.updateComplete ?? Promise.resolve()).then(() => requestAnimationFrame(() => (first = performance.now() - t0)));
-          }
-          const last = items[items.length - 1] as (HTMLElement & { updateComplete?: Promise<unknown> }) | undefined;
-          if (items.length === expected && last?.shadowRoot) {
-            void (last.updateComplete ?? Promise.resolve()).then(() => requestAnimationFrame(() => setTimeout(r, 0)));
-          } else setTimeout(poll, 0);
+          const items = document.querySelectorAll(board ? '.node[data-step-id]' : '.step-row[data-step-id]');
+          const drawn = !board || document.querySelectorAll('svg.edges path').length > 0;
+          if (items.length === expected && drawn) requestAnimationFrame(() => setTimeout(r, 0));
+          else setTimeout(poll, 0);
         };
         poll();
       });
-      const full = performance.now() - t0;
-      while (first < 0) await new Promise((r) => setTimeout(r, 1));
-      return { first, full };
+      return performance.now() - t0;
     },
-    { state, expected },
+    { state, expected, board: surface === 'board' },
   );
 }
 
-/** One frame with no change: the floor under every "until the next frame" figure above. */
-async function frameFloor(page: import('playwright-core').Page): Promise<number> {
+async function timeStatus(page: Page, stepId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const t0 = performance.now();
+    window.postMessage({ type: 'didChangeStepStatus', rev: 3, stepId: id, status: 'running' }, '*');
+    await new Promise<void>((r) => {
+      const poll = (): void => {
+        if (document.querySelector(`[data-step-id="${id}"]`)?.getAttribute('data-status') === 'running') requestAnimationFrame(() => setTimeout(r, 0));
+        else setTimeout(poll, 0);
+      };
+      poll();
+    });
+    return performance.now() - t0;
+  }, stepId);
+}
+
+async function timeSelect(page: Page, stepId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const t0 = performance.now();
+    window.postMessage({ type: 'didSelectStep', stepId: id }, '*');
+    await new Promise<void>((r) => {
+      const poll = (): void => {
+        if (document.querySelector(`[data-testid="step-details"][data-step-id="${id}"]`)) requestAnimationFrame(() => setTimeout(r, 0));
+        else setTimeout(poll, 0);
+      };
+      poll();
+    });
+    return performance.now() - t0;
+  }, stepId);
+}
+
+async function frameFloor(page: Page): Promise<number> {
   return page.evaluate(async () => {
     const t0 = performance.now();
     await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     return performance.now() - t0;
   });
+}
+
+async function main(): Promise<void> {
+  const bundle = join(root, 'media', 'webview.js');
+  if (!existsSync(bundle)) throw new Error('media/webview.js is missing: run `node esbuild.mjs --production` first');
+  const browser = await launchChromium();
+  const results: Record<SurfaceKind, { renders: number[]; small: number[]; updates: number[]; selects: number[]; floors: number[]; inDom: number }> = {
+    sidebar: { renders: [], small: [], updates: [], selects: [], floors: [], inDom: 0 },
+    board: { renders: [], small: [], updates: [], selects: [], floors: [], inDom: 0 },
+  };
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
+        const r = results[surface];
+        const view = await openWebviewPage(browser, { surface });
+        // A warm-up render of a small plan, so the big one does not pay only for first-use element upgrades.
+        r.small.push(await timeRender(view.page, benchState(5, 1), 5, surface));
+        r.renders.push(await timeRender(view.page, benchState(STEPS, 2), STEPS, surface));
+        r.inDom = await view.page.locator('[data-step-id]').count();
+        r.floors.push(await frameFloor(view.page));
+        r.updates.push(await timeStatus(view.page, `s${Math.ceil(STEPS / 2)}`));
+        if (surface === 'board') r.selects.push(await timeSelect(view.page, `s${STEPS - 1}`));
+        if (SCREENSHOTS && run === 0) await view.page.screenshot({ path: join(SCREENSHOTS, `bench-${surface}.png`) });
+        await view.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(`webview bench: ${STEPS}-step plan, ${RUNS} runs, Chromium headless, media/webview.js (${(statSync(bundle).size / 1024).toFixed(0)} KB)`);
+  for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
+    const r = results[surface];
+    console.log(`  ${surface}:`);
+    console.log(`    elements with a step id:        ${r.inDom}`);
+    console.log(`    first render (median):          ${fmt(r.renders)}`);
+    console.log(`    5-step render (median):         ${fmt(r.small)}`);
+    console.log(`    one status change (median):     ${fmt(r.updates)}`);
+    if (surface === 'board') console.log(`    select another step (median):   ${fmt(r.selects)}`);
+    console.log(`    empty frame floor (median):     ${median(r.floors).toFixed(2)} ms`);
+    console.log(`    ratio first render / one update: ${(median(r.renders) / median(r.updates)).toFixed(0)}x`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import type { ScenarioInput } from '../support/messages-server/scenario';
 import { draftStep } from '../support/planDraft';
+import { axeViolations } from '../support/webview/axe';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
 import { boardFrame, byTestId, ensureApiKey, selectColorTheme, shot as saveShot, useModelServer, waitEnabled } from './support/surfaces';
@@ -120,6 +121,8 @@ describe('ui board (E2E): a 40-step plan on the mission board', () => {
       const colours = await board.locator('.node[data-step-id="s7"] .node-title').evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
       assert.notEqual(colours[0], colours[1], `${theme}: text and background differ`);
       await shot(page, name);
+      // Accessibility under the real theme colours (contrast included).
+      assert.deepEqual(await axeViolations(board), [], `${theme}: axe-core violations`);
     }
   });
 

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { syntheticState } from '../../bench/webview/fixture';
+import { axeViolations } from '../support/webview/axe';
 import { launchChromium, openWebviewPage, type WebviewPage } from '../support/webview/webviewPage';
 import { FromWebviewSchema, type SurfaceKind, type SurfaceState } from '../../src/webview/protocol';
 
@@ -99,6 +100,11 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
       assert.deepEqual(unlabeled, []);
       const untabbable = await page.evaluate(`[...document.querySelectorAll('vscode-button')].filter((b) => b.tabIndex < 0 && !b.hasAttribute('disabled')).length`);
       assert.equal(untabbable, 0);
+    });
+
+    it('has no WCAG 2 A/AA violations that axe-core can find (structure, names, roles; colours are checked in the workbench)', async () => {
+      // The page here has only a few stand-in theme colours, so contrast is judged in uiBoard.e2e.ts under real themes.
+      assert.deepEqual(await axeViolations(view.page, { disableRules: ['color-contrast'] }), []);
     });
 
     it('posts only protocol-valid messages (reject needs a reason; approve names the request)', async () => {

@@ -51,6 +51,21 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     assert.deepEqual(pe.test.sidebarState().approvals, []);
   });
 
+  it('opens the mission board, whose inbound messages pass the same checks as the sidebar\'s', async function () {
+    this.timeout(60_000);
+    const pe = await api();
+    await vscode.commands.executeCommand('planExecute.openBoard');
+    await pe.whenBoardReady();
+    assert.ok(pe.boardReadyCount >= 1, 'the board answered the ready handshake');
+    const before = pe.test.droppedMessages;
+    assert.equal(pe.test.postFromWebview({ type: 'approveStep' }, 'board'), false, 'approveStep without a step does not parse');
+    assert.equal(pe.test.postFromWebview({ type: 'openBoard', stepId: 42 }, 'board'), false, 'a step id that is not a string does not parse');
+    assert.equal(pe.test.postFromWebview({ type: 'saveTaskDraft', text: 'x'.repeat(20_001) }, 'board'), false, 'an oversized draft does not parse');
+    assert.equal(pe.test.droppedMessages, before + 3);
+    assert.match(pe.test.recentLog(), /board: dropped an invalid message/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('prefills the task with the editor selection as context when run from the palette', async function () {
     this.timeout(60_000);
     const pe = await api();
@@ -90,7 +105,13 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     const card = write.approvals.find((a) => a.kind === 'write');
     assert.ok(card && card.kind === 'write');
     assert.equal(card.path, 'src/farewell.js');
+    assert.equal(card.stepTitle, XSS_TITLE, 'the card names its step');
+    assert.equal(card.verification, false);
     assert.equal(existsSync(join(workspaceRoot(), 'src/farewell.js')), false, 'no write before approval');
+    // Waiting is visible outside the webviews: the status bar in the warning colour (and the view's badge once the view exists).
+    const bar = pe.test.statusBarItem();
+    assert.equal(bar.text.includes('1 waiting'), true, `status bar: ${bar.text}`);
+    assert.equal(bar.warning, true, 'the status bar item wears the warning colour');
 
     // "Review diff" opens VS Code's diff editor on the proposed content, served from the mission store.
     pe.test.postFromWebview({ type: 'openDiff', target: { kind: 'approval', requestId: card.requestId }, focus: false });
@@ -102,6 +123,7 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     const cmd = command.approvals.find((a) => a.kind === 'command');
     assert.ok(cmd && cmd.kind === 'command');
     assert.equal(cmd.command, 'node src/farewell.js');
+    assert.equal(cmd.cwd, workspaceRoot(), 'the command card shows the directory it really runs in');
     assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS);
 
     pe.test.postFromWebview({ type: 'rejectAction', requestId: cmd.requestId, reason: 'do not run it; just check the file' });

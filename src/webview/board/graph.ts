@@ -38,11 +38,10 @@ function node(step: StepView, selected: boolean, waiting: number): HTMLElement {
         'data-step-id': step.id,
         'data-status': step.status,
         'data-testid': `step-${step.id}`,
-        'aria-label': `${step.id} ${step.title}, ${step.status}, ${deps}${waiting ? `, ${waiting} waiting for approval` : ''}`,
         title: step.title,
       },
     },
-    h('div', { className: 'node-head' }, glyph, h('span', { className: 'step-id' }, step.id), h('span', { className: 'node-kind muted' }, step.kind), waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for you` } }, icon('bell-dot'), ` ${waiting}`) : null, h('span', { className: 'decorations' }, ...nodeBadges(step))),
+    h('div', { className: 'node-head' }, glyph, h('span', { className: 'step-id' }, step.id), h('span', { className: 'node-kind muted' }, step.kind), waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null, h('span', { className: 'decorations' }, ...nodeBadges(step))),
     h('div', { className: 'node-title step-title' }, step.title),
     h('div', { className: 'node-meta muted' }, deps, step.required ? '' : ' · optional'),
   );

@@ -47,7 +47,7 @@ function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
   const key = `reason:${requestId}`;
   return h('vscode-textfield', {
     attrs: { placeholder: 'Reason (sent back as your correction)', 'aria-label': 'Reason for rejecting', 'data-testid': 'reject-reason' },
-    props: { value: draft(ctx, key) },
+    props: { label: 'Reason for rejecting', value: draft(ctx, key) },
     on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
   });
 }
@@ -197,11 +197,11 @@ export function renderRules(ctx: RenderContext): HTMLElement | null {
       { className: 'row' },
       h('vscode-textfield', {
         attrs: { placeholder: 'src/** or npm test', 'aria-label': 'Rule pattern', 'data-testid': 'rule-pattern' },
-        props: { value: draft(ctx, key) },
+        props: { label: 'Rule pattern', value: draft(ctx, key) },
         on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
       }),
-      button('Allow edits', () => add('write'), { secondary: true, icon: 'edit', testId: 'add-write-rule', ariaLabel: 'Auto-approve edits to files matching this glob' }),
-      button('Allow command', () => add('command'), { secondary: true, icon: 'terminal', testId: 'add-command-rule', ariaLabel: 'Auto-approve this command' }),
+      button('Allow edits', () => add('write'), { secondary: true, icon: 'edit', testId: 'add-write-rule', title: 'Auto-approve edits to files matching this glob' }),
+      button('Allow command', () => add('command'), { secondary: true, icon: 'terminal', testId: 'add-command-rule', title: 'Auto-approve this command (exact, or a prefix ending in " *")' }),
     ),
   );
 }

@@ -25,7 +25,7 @@ export function renderConstraints(ctx: RenderContext): HTMLElement | null {
       { className: 'row' },
       h('vscode-textfield', {
         attrs: { placeholder: 'e.g. never touch package.json', 'aria-label': 'New constraint', 'data-testid': 'constraint-input' },
-        props: { value: draft(ctx, 'constraint') },
+        props: { label: 'New constraint', value: draft(ctx, 'constraint') },
         on: { input: (event: Event) => setDraft(ctx, 'constraint', (event.target as HTMLInputElement).value) },
       }),
       button(

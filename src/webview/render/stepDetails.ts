@@ -121,7 +121,7 @@ function instructionsEditor(ctx: RenderContext, step: StepView): HTMLElement {
     h('label', { className: 'field-label', attrs: { for: 'instructions-editor' } }, 'Instructions'),
     h('vscode-textarea', {
       attrs: { id: 'instructions-editor', rows: '6', resize: 'vertical', 'aria-label': `Instructions of step ${step.id}`, 'data-testid': 'instructions-editor' },
-      props: { value: ctx.ui.drafts[key] ?? step.instructions },
+      props: { label: `Instructions of step ${step.id}`, value: ctx.ui.drafts[key] ?? step.instructions },
       on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLTextAreaElement).value) },
     }),
     h(

@@ -36,7 +36,7 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
     'task-form',
     h('vscode-textarea', {
       attrs: { id: 'task-input', rows: '5', resize: 'vertical', placeholder: 'What should be done? (Ctrl+Enter to plan)', 'aria-label': 'Task', 'data-testid': 'task-input' },
-      props: { value: taskText(ctx) },
+      props: { label: 'Task', value: taskText(ctx) },
       on: {
         input: (event: Event) => keepTaskDraft(ctx, (event.target as HTMLTextAreaElement).value),
         keydown: (event: Event) => {

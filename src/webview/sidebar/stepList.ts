@@ -17,13 +17,15 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
       'button',
       {
         className: 'step-row-button',
-        attrs: { type: 'button', 'data-testid': `step-${step.id}`, title: `Show step ${step.id} on the mission board`, 'aria-label': `${step.id} ${step.title}, ${step.status}${waiting ? `, ${waiting} waiting for approval` : ''}. Opens the mission board.` },
+        // The name comes from the content (status glyph, id, title, what waits), as the user sees it.
+        attrs: { type: 'button', 'data-testid': `step-${step.id}`, title: `Show step ${step.id} on the mission board` },
         on: { click: () => ctx.selectStep(step.id) },
       },
       glyph,
       h('span', { className: 'step-id' }, step.id),
+      ' ',
       h('span', { className: 'step-title' }, step.title),
-      waiting ? h('span', { className: 'badge waiting-badge' }, icon('bell-dot'), ` ${waiting}`) : null,
+      waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
     ),
   );
 }
