@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
-import { FAREWELL_JS, WAVE_JS, directScenario, stateScenario } from './stateScenario';
+import { FAREWELL_JS, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
 
 async function api(): Promise<PlanExecuteApi> {
   const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
@@ -55,6 +55,46 @@ describe('honest state: failures you can act on, and undo', () => {
   after(async () => {
     await limits().update('maxReplans', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('planExecute').update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('gives a rejection with a reason to the executor first: it fixes the edit, the step passes, nothing replans', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    server = await startMessagesServer({ scenario: rejectionScenario() });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    const settings = vscode.workspace.getConfiguration('planExecute');
+    await settings.update('approvalMode', 'ask', vscode.ConfigurationTarget.Global);
+    try {
+      const before = pe.test.sidebarState().mission?.missionId;
+      pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
+      const planned = await pe.test.waitForState((x) => x.mission?.missionId !== before && x.planAwaitingApproval === 1, 30_000);
+      pe.test.postFromWebview({ type: 'approvePlan', version: planned.planAwaitingApproval! });
+      let rejected = false;
+      const done = await (async () => {
+        for (;;) {
+          const state = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId !== before ? true : x.approvals.length > 0, 60_000);
+          if (stopped(state) && state.mission?.missionId !== before) return state;
+          for (const card of state.approvals) {
+            if (!rejected && card.kind === 'write' && card.path === 'src/farewell.js') {
+              rejected = true;
+              pe.test.postFromWebview({ type: 'rejectAction', requestId: card.requestId, reason: 'no debug logging in library code, please' });
+            } else {
+              pe.test.postFromWebview({ type: 'approveAction', requestId: card.requestId });
+            }
+          }
+          await pe.test.waitForState((x) => !x.approvals.some((a) => state.approvals.some((b) => b.requestId === a.requestId)), 15_000);
+        }
+      })();
+      assert.ok(rejected, 'the noisy edit was offered and rejected');
+      assert.equal(done.mission?.outcome, 'succeeded', done.mission?.summary ?? '');
+      assert.equal(server.requests.filter((r) => r.role === 'replanner').length, 0, 'the rejection did not make the mission replan');
+      assert.equal(done.mission?.versions.length, 1);
+      assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS, 'the clean version is on disk');
+      const s1Calls = server.requests.filter((r) => r.rule === 's1');
+      assert.ok(s1Calls.some((r) => JSON.stringify(r.body.messages).includes('no debug logging in library code, please')), "the executor read the user's reason");
+    } finally {
+      await settings.update('approvalMode', 'all', vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('shows a refused replan in words, names the setting the budget stop needs, and Continue finishes the mission', async function () {

@@ -107,6 +107,33 @@ export function stateScenario(): StateScenario {
   return scenarioWith([s1, s2, s3], 'honest state');
 }
 
+/**
+ * s1's executor first writes a farewell with a debug line; once that edit comes back rejected (the user's
+ * reason in the tool result), it writes the clean one and reports success. The replanner must never be asked.
+ */
+export function rejectionScenario(): ScenarioInput {
+  const noisy = "console.log('debug');\n" + FAREWELL_JS;
+  const working = stateScenario();
+  working.fix();
+  const base = working.scenario;
+  return {
+    name: 'a rejection the executor fixes',
+    rules: [
+      {
+        name: 's1',
+        match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+        respond: (request) => {
+          const last = JSON.stringify(request.body.messages?.at(-1) ?? '');
+          if (request.turn === 1) return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: noisy } }] };
+          if (last.includes('rejected_by_user')) return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] };
+          return report('src/farewell.js created without the debug line');
+        },
+      },
+      ...base.rules.filter((r) => r.name !== 's1'),
+    ],
+  };
+}
+
 export function directScenario(): StateScenario {
   return scenarioWith([s1, s2], 'honest state (direct)');
 }
