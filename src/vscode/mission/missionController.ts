@@ -160,7 +160,9 @@ export class MissionController implements vscode.Disposable {
       const at = events[0]?.at ?? '';
       if (events.length > 0 && (!latest || at > latest.at)) latest = { id, events, at };
     }
-    if (!latest) return false;
+    // A mission may have started while the store was read (a window restores while the user already typed
+    // and ran a task): showing the stored copy over it would mark the running mission as not live.
+    if (!latest || this.mission || this.run) return false;
     this.deps.model.showMission(latest.events, false);
     return true;
   }
