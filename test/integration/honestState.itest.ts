@@ -186,8 +186,16 @@ describe('honest state: failures you can act on, and undo', () => {
     const s = directScenario();
     server = await startMessagesServer({ scenario: s.scenario });
     process.env.ANTHROPIC_BASE_URL = server.url;
+    // With no surface in sight, the failure is announced once, with the way on.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
     assert.equal(failed.mission?.outcome, 'failed', failed.mission?.summary ?? '');
+    const notice = pe.test.lastStoppedNotice();
+    assert.ok(notice, 'a notification said the mission failed');
+    assert.match(notice.message, /^Plan & Execute: the mission failed — step s2 failed: the module layout is unknown/);
+    assert.deepEqual(notice.labels, ['Retry', 'Show']);
+    await vscode.commands.executeCommand('workbench.view.extension.planExecute');
     assert.match(failed.mission?.summary ?? '', /^step s2 failed: the module layout is unknown \(direct mode: a short plan is not replanned\)$/);
     assert.deepEqual(kinds(failed), ['retry', 'revertMission']);
 
