@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
-import { DIRECT_TASK, FAREWELL_JS, WAVE_JS, stateScenario } from '../integration/stateScenario';
+import { DIRECT_TASK, FAREWELL_JS, PATIENCE_JS, WAIT_TASK, WAVE_JS, stateScenario } from '../integration/stateScenario';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
 import { boardFrame, byTestId, ensureApiKey, shot as saveShot, updateUserSettings } from './support/surfaces';
@@ -123,5 +123,20 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     assert.equal(server!.requests.filter((r) => r.rule === 's1').length - s1Before, 2, 's1 ran once (two model turns), before the failure only');
     assert.equal(readFileSync(join(session.workspace, 'src', 'wave.js'), 'utf8'), WAVE_JS);
     await shot(page, '07-retried');
+  });
+
+  it('shows a model call that waits on a rate limit, counted down, and goes on', async function () {
+    this.timeout(180_000);
+    const { page } = session;
+    const sidebar = await session.sidebarFrame();
+    await sidebar.locator('[data-testid="task-input"] textarea').waitFor({ state: 'visible', timeout: 30_000 });
+    await startTask(page, sidebar, WAIT_TASK);
+    const wait = sidebar.locator('[data-testid="model-wait"]').first();
+    await wait.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match((await wait.innerText()).trim(), /^w1: waiting for the model \(rate limited\), \d s$/);
+    await shot(page, '08-waiting-for-the-model');
+    await sidebar.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 90_000 });
+    assert.equal(await sidebar.locator('[data-testid="model-wait"]').count(), 0, 'the wait line is gone');
+    assert.equal(readFileSync(join(session.workspace, 'src', 'patience.js'), 'utf8'), PATIENCE_JS);
   });
 });

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
-import { FAREWELL_JS, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
+import { FAREWELL_JS, PATIENCE_JS, WAIT_MS, WAIT_TASK, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
 
 async function api(): Promise<PlanExecuteApi> {
   const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
@@ -178,6 +178,63 @@ describe('honest state: failures you can act on, and undo', () => {
     } finally {
       await limits().update('maxPlanSteps', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('after a refused key during planning keeps the task and offers Set API key and Plan again, which then plans it', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    const s = stateScenario();
+    s.fix();
+    s.refuseKey();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
+    const m = failed.mission!;
+    assert.equal(m.outcome, 'failed', m.summary ?? '');
+    assert.equal(m.task, 'Add farewell and wave helpers', 'the task is kept');
+    assert.equal(m.failure?.cause, 'auth');
+    assert.deepEqual(kinds(failed), ['retry', 'setApiKey']);
+    assert.doesNotMatch(m.summary ?? '', /cancel/);
+
+    s.acceptKey();
+    pe.test.postFromWebview({ type: 'retryMission' });
+    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId !== m.missionId, 60_000);
+    assert.equal(done.mission?.outcome, 'succeeded', done.mission?.summary ?? '');
+    assert.equal(done.mission?.task, m.task, 'Plan again planned the same task');
+  });
+
+  it('names the unreachable server, and offers Retry and Open settings', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    process.env.ANTHROPIC_BASE_URL = 'http://127.0.0.1:9';
+    const failed = await runUntilStopped(pe, 'Add farewell and wave helpers');
+    const m = failed.mission!;
+    assert.equal(m.outcome, 'failed', m.summary ?? '');
+    assert.equal(m.failure?.cause, 'connection', JSON.stringify(m.failure));
+    assert.match(m.summary ?? '', /127\.0\.0\.1:9/, 'the message names where it tried to connect');
+    assert.deepEqual(kinds(failed), ['retry', 'openSettings']);
+    assert.deepEqual(m.actions[1], { kind: 'openSettings', query: 'planExecute.baseUrl', label: 'Open settings' });
+  });
+
+  it('shows a model call that waits on a rate limit, and clears it when the call goes on', async function () {
+    this.timeout(120_000);
+    const pe = await api();
+    const s = stateScenario();
+    server = await startMessagesServer({ scenario: s.scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    const before = pe.test.sidebarState().mission?.missionId;
+    pe.test.postFromWebview({ type: 'runTask', task: WAIT_TASK });
+    const waiting = await pe.test.waitForState((x) => x.mission?.missionId !== before && (x.mission?.waits.length ?? 0) > 0, 60_000);
+    const wait = waiting.mission!.waits[0]!;
+    assert.deepEqual({ role: wait.role, stepId: wait.stepId, reason: wait.reason }, { role: 'executor', stepId: 'w1', reason: 'rate_limited' });
+    const left = Date.parse(wait.until) - Date.now();
+    assert.ok(left > 0 && left <= WAIT_MS + 1_000, `the wait ends within the provider's retry-after (${left} ms left)`);
+    assert.match(pe.test.recentLog(), /waiting \d+ s \(rate_limited/);
+    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId === waiting.mission?.missionId, 60_000);
+    assert.equal(done.mission?.outcome, 'succeeded', done.mission?.summary ?? '');
+    assert.deepEqual(done.mission?.waits, []);
+    assert.equal(readFileSync(join(workspaceRoot(), 'src/patience.js'), 'utf8'), PATIENCE_JS);
+    rmSync(join(workspaceRoot(), 'src/patience.js'), { force: true });
   });
 
   it('retries a failed mission from the failing step: finished work is kept', async function () {

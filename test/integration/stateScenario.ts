@@ -10,7 +10,7 @@
  * A task that says DIRECT_TASK gets the two-step plan (s1, s2): direct mode never replans, so a failing s2
  * fails the mission (Retry's case). `directScenario` answers every task that way.
  */
-import type { Reply, ScenarioInput } from '../support/messages-server/scenario';
+import { messageText, type Reply, type ScenarioInput } from '../support/messages-server/scenario';
 import { draftStep as step } from '../support/planDraft';
 
 export const FAREWELL_JS = "exports.farewell = (name) => `Goodbye, ${name}!`;\n";
@@ -57,6 +57,19 @@ const gaveUp: Reply = {
 };
 
 export const DIRECT_TASK = 'Add the farewell and wave helpers, nothing else';
+/** A task whose one step's first model call is rate limited: the call waits `WAIT_MS` and goes on. */
+export const WAIT_TASK = 'Add a patience helper';
+export const WAIT_MS = 6_000;
+export const PATIENCE_JS = 'exports.patience = () => "…";\n';
+
+const w1 = step('w1', {
+  title: 'Create the patience helper',
+  why: 'Some things take time.',
+  kind: 'edit',
+  instructions: 'Create src/patience.js exporting patience().',
+  authority: { read: ['**'], edit: ['src/patience.js'], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['src/patience.js'] }], description: '' },
+});
 
 export interface StateScenario {
   scenario: ScenarioInput;
@@ -64,11 +77,21 @@ export interface StateScenario {
   fix(): void;
   /** s2 fails again from now on. */
   breakAgain(): void;
+  /** The planner's key is refused (401) while set; `acceptKey` ends it. */
+  refuseKey(): void;
+  acceptKey(): void;
 }
 
 function scenarioWith(steps: unknown[], name: string): StateScenario {
   let broken = true;
+  let keyRefused = false;
   return {
+    refuseKey: () => {
+      keyRefused = true;
+    },
+    acceptKey: () => {
+      keyRefused = false;
+    },
     fix: () => {
       broken = false;
     },
@@ -78,9 +101,26 @@ function scenarioWith(steps: unknown[], name: string): StateScenario {
     scenario: {
       name,
       rules: [
-        { name: 'plan-direct', match: { role: 'planner', firstUserIncludes: DIRECT_TASK }, turns: [{ structured: planOf([s1, s2]) }] },
-        // A second turn answers the planner's repair turn (a plan over the size cap) the same way.
-        { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planOf(steps) }, { structured: planOf(steps) }] },
+        {
+          name: 'w1',
+          match: { role: 'executor', firstUserIncludes: '# Step w1:' },
+          turns: [
+            [{ fault: 'rate_limit', retryAfterMs: WAIT_MS }, { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/patience.js', file_text: PATIENCE_JS } }] }],
+            report('src/patience.js created'),
+          ],
+        },
+        {
+          // Every planner turn (the repair turn of a plan over the size cap too) gets the plan for its task.
+          name: 'plan',
+          match: { role: 'planner' },
+          respond: (request) => {
+            if (keyRefused) return { fault: 'auth' };
+            const task = messageText(request.body.messages?.find((m) => m.role === 'user'));
+            if (task.includes(WAIT_TASK)) return { structured: { ...planOf([w1]), direct: true } };
+            if (task.includes(DIRECT_TASK)) return { structured: planOf([s1, s2]) };
+            return { structured: planOf(steps) };
+          },
+        },
         { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: sneakyReplan }] },
         {
           name: 's1',

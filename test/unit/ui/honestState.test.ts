@@ -115,7 +115,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
       finished('failed', 'replanning failed', { message: 'Could not reach the Messages API at http://127.0.0.1:9', cause: 'connection', provider: 'anthropic' }),
     );
     const view = missionViewFromTrace('m1', events);
-    assert.deepEqual(kinds(view), ['retry', 'openSettings:planExecute']);
+    assert.deepEqual(kinds(view), ['retry', 'openSettings:planExecute.baseUrl']);
     assert.deepEqual(missionActions({ ...view, live: true }), []);
   });
 
