@@ -132,6 +132,8 @@ export const MissionViewSchema = z.object({
   phase: MissionPhaseSchema,
   /** Why the phase is what it is (in words), when the engine said. */
   phaseReason: Text.nullable(),
+  /** The phase in words when the phase alone would mislead: "reverted", "partly reverted", "stopped: budget". */
+  phaseLabel: Text.nullable(),
   goal: Text,
   assumptions: z.array(Text),
   constraints: z.array(Text),

@@ -101,6 +101,10 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
 
     // The command: its real working directory, then skip it with a reason (it goes back as a correction).
     await frame.waitForSelector('[data-testid="approval-command"]', { timeout: 60_000 });
+    // s3 (no approvals) finishes beside s2; when it does, the running strip above the card goes and the card
+    // moves up (and settles, ignoring clicks for a moment). Let that happen before deciding the card.
+    await frame.waitForSelector('.step-row[data-step-id="s3"][data-status="succeeded"]', { timeout: 60_000 });
+    await frame.locator('[data-testid="approval-command"]:not(.settling)').first().waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal((await byTestId(frame, 'command-cwd').innerText()).trim(), `in ${session.workspace}`);
     await frame.locator('[data-testid="approval-command"] [data-testid="reject-reason"] input').fill('do not run it; just check the file');
     await shot(page, '07-command-card');
