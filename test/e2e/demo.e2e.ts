@@ -13,6 +13,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startDemoHost, type DemoHost } from '../support/host/demoHost';
 import { openWorkbench, type Workbench } from '../support/host/workbench';
 import { copyWorkspace, DEMO_WORKSPACE, type TempWorkspace } from '../support/host/workspace';
+import { decideCard } from './support/cards';
 import { runFromPalette } from './support/palette';
 import { openSidebar } from './support/session';
 import { boardFrame, byTestId, shot as saveShot, waitEnabled } from './support/surfaces';
@@ -25,25 +26,19 @@ async function decideCards(frame: Frame, done: () => Promise<boolean>, onCard: (
   const deadline = Date.now() + 120_000;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error('the demo did not reach the expected state');
-    // The oldest card, once it has settled (a card that just moved up ignores pointer clicks for a moment).
-    const first = frame.locator('[data-testid="approvals"] .card').first();
-    const card = frame.locator('[data-testid="approvals"] .card:not(.settling)').first();
-    if (!(await first.isVisible().catch(() => false)) || (await first.getAttribute('data-request-id')) !== (await card.getAttribute('data-request-id').catch(() => null))) {
+    const card = frame.locator('[data-testid="approvals"] .card').first();
+    if (!(await card.isVisible().catch(() => false))) {
       await frame.waitForTimeout(200);
       continue;
     }
     const label = (await card.getAttribute('aria-label')) ?? '';
     const step = /step (s\d+)/.exec(label)?.[1] ?? '';
     const kind = (await card.getAttribute('data-testid')) ?? '';
-    const id = await card.getAttribute('data-request-id');
+    // Pinned to its request: `card` would follow whichever card is first once this one goes.
+    const pinned = frame.locator(`[data-request-id="${(await card.getAttribute('data-request-id')) ?? ''}"]`);
     const choice = await onCard({ step, kind, index: index++ });
-    if (choice === 'reject') {
-      await card.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
-      await card.locator('[data-testid="reject-action"]').click();
-    } else {
-      await card.locator('[data-testid="approve-action"]').click();
-    }
-    await frame.waitForSelector(`[data-request-id="${id}"]`, { state: 'detached', timeout: 30_000 });
+    if (choice === 'reject') await pinned.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
+    await decideCard(frame, pinned, choice === 'reject' ? 'reject-action' : 'approve-action', 30_000);
   }
 }
 
@@ -99,7 +94,7 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     assert.doesNotMatch(tasks, /console\.log/, 'the rejected version never reached the disk');
 
     // npm test (s3) really runs and fails: a retry cannot fix it, so the replanner is asked.
-    await byTestId(sidebar, 'approve-action').click();
+    await decideCard(sidebar, sidebar.locator('[data-testid="approval-command"]').first(), 'approve-action');
     const board = await (async () => {
       await runFromPalette(page, 'Plan & Execute: Open Mission Board');
       return boardFrame(page);
