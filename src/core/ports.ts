@@ -172,6 +172,8 @@ export interface RoleContext {
   signal: AbortSignal;
   /** Appends a trace event (model_call, log, ...); resolves once persisted. */
   record(event: TraceEventBody): Promise<void>;
+  /** Milliseconds left of the mission's wall budget (a model call never starts a wait longer than this). */
+  remainingMs?(): number;
 }
 
 export interface PlanRequest {

@@ -1,6 +1,7 @@
 /**
  * The headless CLI (bundled to dist/cli.js):
  *   node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+ *                        [--provider anthropic|openai] [--base-url URL] [--model NAME] [--<role>-model NAME]
  *   node dist/cli.js replay --trace FILE [--workspace DIR]
  * Progress on stderr, the final report on stdout, exit 0 only if every required step succeeded
  * (1: the mission did not succeed; 2: bad command line or setup; 3: a replay diverged from its recording).
@@ -10,11 +11,12 @@
  * replay (rightly) reports a divergence.
  */
 import { readFileSync } from 'node:fs';
-import { createAnthropicModelClient } from '../core/model/anthropicClient';
+import { ModelSettingsInputSchema, type DeepPartialSettings } from '../core/model/modelSettings';
 import { createReplayModelClient } from '../core/model/replayClient';
 import { TraceEventSchema, type TraceEvent } from '../core/contracts/traceEvents';
 import { parseArgs, USAGE } from './cliArgs';
 import { runHeadless, type CliIO } from './cliMission';
+import { cliModelSetup } from './cliModels';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 
@@ -56,13 +58,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   try {
     if (cmd.kind === 'run') {
-      if (!io.env.ANTHROPIC_API_KEY) {
-        io.stderr.write('error: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)\n');
+      const setup = cliModelSetup(cmd.models, io.env);
+      if (!setup.ok) {
+        io.stderr.write(`error: ${setup.message}\n`);
         return EXIT.usage;
       }
-      const client = createAnthropicModelClient({ apiKey: io.env.ANTHROPIC_API_KEY, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
       const { report, plan, byRole } = await runHeadless(
-        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
+        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client: setup.client, models: setup.models, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
         io,
       );
       io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);
@@ -80,8 +82,15 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return EXIT.usage;
     }
     const client = createReplayModelClient(trace.events);
+    // The roles must ask what the recording asked: rebuild them with the recorded providers and models.
+    const recorded = ModelSettingsInputSchema.safeParse(started.settings.models ?? {});
+    if (!recorded.success) {
+      io.stderr.write(`error: ${cmd.trace} records model settings this version cannot read: ${recorded.error.issues[0]?.message ?? ''}\n`);
+      return EXIT.usage;
+    }
+    const models = recorded.data as DeepPartialSettings;
     const { report, plan } = await runHeadless(
-      { workspace: cmd.workspace ?? started.workspaceRoot, task: started.task, constraints: firstPlan?.plan.constraints ?? [], approve: 'all', approveByRule: 'cli:replay', client },
+      { workspace: cmd.workspace ?? started.workspaceRoot, task: started.task, constraints: firstPlan?.plan.constraints ?? [], approve: 'all', approveByRule: 'cli:replay', client, models },
       io,
     );
     const diverged = client.divergence();

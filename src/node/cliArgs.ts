@@ -3,19 +3,34 @@
  * usage text, never a stack trace.
  *
  *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
- *                    [--constraint TEXT]... [--json]
+ *                    [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
+ *                    [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  */
 export const USAGE = `usage:
   node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
-                       [--constraint TEXT]... [--json]
+                       [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
+                       [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
 
-  ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. Progress goes to stderr, the report to stdout.
+  --provider picks the API (default anthropic); --base-url its endpoint (e.g. http://localhost:11434/v1 for
+  Ollama); --model one model for every role and tier; --planner-model, --executor-model, --verifier-model
+  one role's model. A model may name another provider: --planner-model anthropic:claude-opus-5-5.
+  Keys and endpoints from the environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
+  OPENAI_BASE_URL (local servers need no key). Progress goes to stderr, the report to stdout.
   Exit code 0 only if every required step succeeded.`;
 
+export interface CliModels {
+  provider?: 'anthropic' | 'openai';
+  baseUrl?: string;
+  model?: string;
+  plannerModel?: string;
+  executorModel?: string;
+  verifierModel?: string;
+}
+
 export type CliCommand =
-  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean }
+  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean; models: CliModels }
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   | { kind: 'help' };
 
@@ -39,7 +54,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     i++;
   }
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
-  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--trace', '--max-cost', '--constraint'] : ['--trace', '--workspace'];
+  const modelFlags = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
+  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--trace', '--max-cost', '--constraint', ...modelFlags] : ['--trace', '--workspace'];
   for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
 
   if (sub === 'run') {
@@ -56,9 +72,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) return { ok: false, message: `--max-cost must be a positive number of USD (got "${maxCost}")` };
     }
     const trace = one('--trace');
+    const provider = one('--provider');
+    if (provider === 'vscode-lm') return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+    if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
+    const baseUrl = one('--base-url');
+    if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return { ok: false, message: `--base-url must be an http(s) URL (got "${baseUrl}")` };
+    const pick = (flag: string, key: keyof CliModels): Partial<CliModels> => (one(flag) ? { [key]: one(flag) } : {});
+    const models: CliModels = {
+      ...(provider ? { provider } : {}),
+      ...pick('--base-url', 'baseUrl'),
+      ...pick('--model', 'model'),
+      ...pick('--planner-model', 'plannerModel'),
+      ...pick('--executor-model', 'executorModel'),
+      ...pick('--verifier-model', 'verifierModel'),
+    };
     return {
       ok: true,
-      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, models, ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
     };
   }
   if (sub === 'replay') {

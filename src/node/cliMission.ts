@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import type { ApproveMode, MissionReport } from '../core/mission/options';
 import { startMission } from '../core/mission/start';
 import type { ModelClient } from '../core/model/modelClient';
+import type { DeepPartialSettings } from '../core/model/modelSettings';
 import type { Plan } from '../core/contracts/plan';
 import type { ApprovalDecision, Approver, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
@@ -41,13 +42,16 @@ export interface HeadlessMission {
   constraints: string[];
   approve: ApproveMode;
   client: ModelClient;
+  /** Providers and models per role (the defaults when absent); recorded in the trace for replay. */
+  models?: DeepPartialSettings;
   trace?: string;
   maxCostUsd?: number;
   /** Replays answer approvals by this rule instead of asking. */
   approveByRule?: string;
 }
 
-export type RoleCosts = Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number }>;
+/** Per role: calls, cost, cache use, and how many calls ran locally (no cost) or had no known price. */
+export type RoleCosts = Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number; local: number; unpriced: number }>;
 
 export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts }> {
   const byRole: RoleCosts = {};
@@ -59,8 +63,10 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     emit(event) {
       try {
         if (event.type === 'model_call') {
-          const r = (byRole[event.role] ??= { calls: 0, costUsd: 0, cacheReadTokens: 0, inputTokens: 0 });
+          const r = (byRole[event.role] ??= { calls: 0, costUsd: 0, cacheReadTokens: 0, inputTokens: 0, local: 0, unpriced: 0 });
           r.calls++;
+          if (event.pricing === 'local') r.local++;
+          if (event.pricing === 'unknown') r.unpriced++;
           r.costUsd += event.costUsd;
           r.cacheReadTokens += event.usage.cacheReadTokens;
           r.inputTokens += event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
@@ -75,7 +81,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   };
   const terminalApprover = m.approveByRule === undefined && m.approve !== 'all' ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
   const approver = terminalApprover ?? byRule(m.approveByRule ?? 'cli:approve=all');
-  const roles = createRoles({ client: m.client });
+  const roles = createRoles({ client: m.client, ...(m.models ? { settings: m.models } : {}) });
   const handle = startMission({
     task: m.task,
     constraints: m.constraints,
@@ -92,6 +98,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     createStepTools,
     approve: m.approveByRule !== undefined ? 'all' : m.approve,
     env: scrubEnv(io.env),
+    ...(m.models && Object.keys(m.models).length > 0 ? { models: m.models as Record<string, unknown> } : {}),
     ...(m.maxCostUsd !== undefined ? { budgets: { maxCostUsd: m.maxCostUsd } } : {}),
   });
   io.stderr.write(`· mission ${handle.missionId} in ${workspace.root}${tracePath ? `, trace ${tracePath}` : ''}\n`);

@@ -48,7 +48,18 @@ export function exitCodeFor(report: MissionReport, finalPlan: Plan | undefined):
   return report.outcome === 'succeeded' && unmetRequired(report, finalPlan).length === 0 ? 0 : 1;
 }
 
-export function formatReport(report: MissionReport, finalPlan: Plan | undefined, byRole: Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number }> = {}): string {
+type RoleCost = { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number; local?: number; unpriced?: number };
+
+/** What the cost figure means: "local — no cost" when every call ran on this machine; unpriced calls named. */
+function costNote(rows: RoleCost[]): string {
+  const calls = rows.reduce((n, r) => n + r.calls, 0);
+  const local = rows.reduce((n, r) => n + (r.local ?? 0), 0);
+  const unpriced = rows.reduce((n, r) => n + (r.unpriced ?? 0), 0);
+  if (calls > 0 && local === calls) return ' (local — no cost)';
+  return unpriced > 0 ? ` (+ ${unpriced} call(s) at unknown price)` : '';
+}
+
+export function formatReport(report: MissionReport, finalPlan: Plan | undefined, byRole: Record<string, RoleCost> = {}): string {
   const unmet = unmetRequired(report, finalPlan);
   const lines = [
     `Mission ${report.missionId}: ${report.outcome}`,
@@ -60,9 +71,9 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
     report.interrupted.length ? `Interrupted: ${report.interrupted.join(', ')}` : '',
     report.neverStarted.length ? `Never started: ${report.neverStarted.join(', ')}` : '',
     unmet.length ? `Required steps not done: ${unmet.join(', ')}` : 'Every required step succeeded.',
-    `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}`,
+    `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}${costNote(Object.values(byRole))}`,
     ...Object.entries(byRole).map(
-      ([role, r]) => `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
+      ([role, r]) => `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
     ),
   ];
   return lines.filter(Boolean).join('\n');

@@ -2,6 +2,7 @@
 export const COMMAND_IDS = [
   'planExecute.run',
   'planExecute.setApiKey',
+  'planExecute.chooseModel',
   'planExecute.cancel',
   'planExecute.exportTrace',
   'planExecute.resume',

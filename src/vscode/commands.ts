@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import type { Store } from '../core/ports';
-import type { ApiKeyStore } from './secrets';
+import type { ProviderId } from '../core/model/providers';
+import type { ModelList } from './models/modelListing';
+import type { KeyedProvider, ProviderKeys } from './models/providerKeys';
 import type { MissionController } from './mission/missionController';
 import type { SurfaceModel } from './surfaces/surfaceModel';
 import type { SurfaceHub } from './surfaces/surfaceHub';
@@ -18,7 +20,9 @@ export interface CommandDeps {
   controller: MissionController;
   model: SurfaceModel;
   hub: SurfaceHub;
-  apiKeys: ApiKeyStore;
+  apiKeys: ProviderKeys;
+  /** What a provider offers (loaded with the engine: it needs the model SDKs). */
+  listModels(provider: ProviderId): Promise<ModelList>;
   store(): Promise<Store | undefined>;
   /** Opens (or reveals) the mission board, optionally with a step selected. */
   showBoard(stepId?: string): Promise<void>;
@@ -56,7 +60,11 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
       d.model.flush();
       d.hub.postTo('sidebar', { type: 'didRequestTaskFocus' });
     },
-    'planExecute.setApiKey': () => d.apiKeys.prompt(),
+    'planExecute.setApiKey': (provider?: unknown) => d.apiKeys.prompt(provider === 'anthropic' || provider === 'openai' ? (provider as KeyedProvider) : undefined),
+    'planExecute.chooseModel': async () => {
+      const { chooseModel } = await import('./models/modelPicker');
+      await chooseModel(d.listModels);
+    },
     'planExecute.cancel': () => show(d.controller.cancel()),
     'planExecute.resume': async () => {
       if (!vscode.workspace.isTrusted) {

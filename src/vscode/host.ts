@@ -21,8 +21,10 @@ import { surfaceHandlers } from './mission/surfaceHandlers';
 import { confirmAndRevert } from './mission/revertFlow';
 import { readLimits } from './limits';
 import { lazyStore, missionStoreDir } from './mission/storeFactory';
-import { ApiKeyStore } from './secrets';
-import { approveMode, baseURL, isDemo, isTrusted, notifyWhenWaiting } from './settings';
+import type { ProviderId } from '../core/model/providers';
+import type { ModelList } from './models/modelListing';
+import { ProviderKeys } from './models/providerKeys';
+import { approveMode, isDemo, isTrusted, notifyWhenWaiting } from './settings';
 import { MissionStatusBar } from './statusBar';
 import type { SurfaceConnection } from './surfaces/surfaceConnection';
 import { SurfaceHub } from './surfaces/surfaceHub';
@@ -54,25 +56,27 @@ export function createHost(glue: HostGlue): Host {
   const { context } = glue;
   const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
   const log = new TeeLog(channel);
-  const apiKeys = new ApiKeyStore(context.secrets);
+  const apiKeys = new ProviderKeys(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.hasKey, demo: isDemo, taskDraft });
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft });
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
   // A decided proposal's diff tab has nothing left to review.
   approver.onDidDecide((r) => {
     if (r.kind === 'write') void closeBlobDiff({ path: r.path, afterHash: r.afterHash, afterLabel: 'proposed' });
   });
+  // dist/engine.js: src/core's mission loop, the model SDKs and this window's adapters (see engineEntry.ts).
+  const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
+  const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
   const engine: MissionEngine = lazyEngine(async () => {
-    // dist/engine.js: src/core's mission loop, the model SDK and this window's adapters (see engineEntry.ts).
-    const entry = require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
+    const entry = engineModule();
     return entry.createWindowEngine({
       approveMode,
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });
-  const controller = new MissionController({ engine, model, approver, store, apiKeys, log, baseURL, limits: () => readLimits((m) => log.warn(m)) });
+  const controller = new MissionController({ engine, model, approver, store, log, modelSetup: () => apiKeys.setup(), redact: (t) => apiKeys.redact(t), limits: () => readLimits((m) => log.warn(m)) });
   const statusBar = new MissionStatusBar();
   const waiting = new WaitingIndicators({
     setBadge: (count, tooltip) => glue.sidebar.setBadge(count, tooltip),
@@ -109,6 +113,7 @@ export function createHost(glue: HostGlue): Host {
     model,
     hub,
     apiKeys,
+    listModels,
     store,
     showBoard: (stepId) => glue.board.show(stepId),
     exportDir: { get: () => context.globalState.get<string>(EXPORT_DIR_KEY), set: (dir) => context.globalState.update(EXPORT_DIR_KEY, dir) },
@@ -159,7 +164,8 @@ export function createHost(glue: HostGlue): Host {
           return restored;
         },
         recentLog: () => log.recent(),
-        setApiKey: (key) => apiKeys.set(key),
+        setApiKey: (key, provider) => (provider === 'openai' ? apiKeys.openai : apiKeys.anthropic).set(key),
+        listModels,
         answerConfirmations: (answer) => {
           confirmations.answer = answer;
         },

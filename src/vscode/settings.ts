@@ -9,11 +9,6 @@ export function approveMode(): ApproveMode {
   return mode === 'plan' || mode === 'all' ? mode : 'ask';
 }
 
-/** The Messages API base URL: the setting, else the SDK's ANTHROPIC_BASE_URL, else the public API. */
-export function baseURL(): string | undefined {
-  return section().get<string>('baseUrl') || process.env.ANTHROPIC_BASE_URL || undefined;
-}
-
 export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;
 }

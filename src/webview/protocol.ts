@@ -304,7 +304,7 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addRule'), kind: z.enum(['write', 'command']), pattern: z.string().trim().min(1).max(500) }),
   /** Revoke an auto-approve rule. */
   z.object({ type: z.literal('revokeRule'), ruleId: Id }),
-  /** Ask for the API key (runs "Plan & Execute: Set Anthropic API Key"). */
+  /** Ask for the API key the settings miss (runs "Plan & Execute: Set API Key"). */
   z.object({ type: z.literal('setApiKey') }),
   /** Revert every step of the stopped mission that still has changes, newest first (the host confirms). */
   z.object({ type: z.literal('revertMission') }),

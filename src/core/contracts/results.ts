@@ -91,7 +91,12 @@ export const CheckOutcomeSchema = z.object({
   passed: z.boolean(),
   detail: z.string(),
   toolCallId: z.string().optional(),
+  /** A review that could not run because the model provider failed (auth, connection, …). Additive. */
+  failure: FailureSchema.optional(),
 });
+
+/** Provider causes that no retry or replan can fix: the mission stops and the user acts (key, settings, later). */
+export const MISSION_STOPPING_CAUSES: ReadonlySet<string> = new Set(['auth', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'rate_limit', 'overloaded']);
 
 /** The verifier's record. The engine never marks a step succeeded without one whose `passed` is true. */
 export const VerificationSchema = z.object({

@@ -87,6 +87,14 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     /** Attempts the adapter needed (retries after mid-stream faults), and the failure if the call failed. */
     attempts: z.number().int().positive().optional(),
     failure: FailureSchema.optional(),
+    /** The provider that answered (anthropic, openai, vscode-lm). Additive; absent = anthropic. */
+    provider: z.string().optional(),
+    /**
+     * How `costUsd` was reached: from the price table (`priced`), a model on this machine (`local`, no
+     * cost), or a model with no known price (`unknown`: 0 is not a real figure). Additive; absent = as
+     * before (priced when the model was in the table).
+     */
+    pricing: z.enum(['priced', 'local', 'unknown']).optional(),
   }),
   /**
    * A model call is waiting before it tries again (rate limit, overload, a cut stream): the step goes on

@@ -85,6 +85,11 @@ export interface MissionSettings {
   /** How long running steps get to stop after cancellation before they are reported interrupted anyway. */
   cancelGraceMs?: number;
   /**
+   * The model settings the roles were built with (providers and models per role and tier; never keys or
+   * URLs). Recorded in mission_started, so a replay rebuilds roles that ask exactly what was asked.
+   */
+  models?: Record<string, unknown>;
+  /**
    * How the front end names each cap (a setting, a CLI flag), so the message that hits one says what to
    * raise: e.g. `{ cost: 'planExecute.limits.maxCostUsd' }`. Absent: the message names the cap only.
    */

@@ -52,7 +52,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       history: run.history.summary(),
       tools,
     };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body) };
+    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await run.options.planner.replan(request, ctx);

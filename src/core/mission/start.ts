@@ -50,7 +50,7 @@ export function startMission(options: MissionOptions): MissionHandle {
   const done = (async (): Promise<MissionReport> => {
     await run.record({
       type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root,
-      settings: { approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1, maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {} },
+      settings: { approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1, maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}) },
     });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
@@ -67,7 +67,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   if (proposed === undefined) {
     author = 'planner';
     const request: PlanRequest = { task: options.task, constraints: options.constraints ?? [], workspaceSummary: options.workspaceSummary ?? '' };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body) };
+    const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await options.planner.plan(request, ctx);

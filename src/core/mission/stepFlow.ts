@@ -8,13 +8,16 @@
  * and the user's reasons travel in the trigger's evidence.
  */
 import type { Step } from '../contracts/plan';
-import type { StepResult } from '../contracts/results';
+import { MISSION_STOPPING_CAUSES, type StepResult } from '../contracts/results';
 import { DEFAULT_TOOL_SETTINGS } from './options';
 import { runStepAttempt, verificationFailure } from './stepRunner';
 import type { StepFlowContext } from './missionContext';
 
 /** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
 const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
+
+/** The provider failed in a way no retry or replan fixes (key, quota, endpoint, model, waits exhausted). */
+const stopsMission = (failure: { cause?: string }): boolean => failure.cause !== undefined && MISSION_STOPPING_CAUSES.has(failure.cause);
 
 /** runStep, with an unexpected exception turned into the step's failure (recorded, never swallowed). */
 export async function runStepSafely(run: StepFlowContext, stepId: string): Promise<void> {
@@ -53,7 +56,7 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
     const out = await runStepAttempt({
       missionId: run.missionId, plan: run.plan, step, attempt, previousFailure, results: run.results(step.dependsOn), toolCalls: run.toolCalls,
       ports: run.options, approver: run.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...run.options.toolSettings },
-      contextBudget: run.contextBudget, env: run.options.env ?? {}, verifierCommands: run.options.verifierCommands ?? [], signal: run.abort.signal, hashOf: run.hashOf,
+      contextBudget: run.contextBudget, env: run.options.env ?? {}, verifierCommands: run.options.verifierCommands ?? [], signal: run.abort.signal, remainingMs: () => run.budget.remainingWallMs(), hashOf: run.hashOf,
       record: (body) => run.record(body),
       onVerifying: () => run.setStatus(stepId, 'verifying', attempt),
     });
@@ -74,7 +77,7 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
       return;
     }
     const failure = out.verification ? verificationFailure(out.verification, out.result) : out.result.failure!;
-    const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false;
+    const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false && !stopsMission(failure);
     if (retryable && tries < retries) {
       previousFailure = failure;
       await run.record({ type: 'log', level: 'info', message: `step ${stepId} attempt ${attempt} failed (${failure.class}); retrying` });
@@ -91,6 +94,12 @@ async function stepGaveUp(run: StepFlowContext, step: Step, result: StepResult, 
   await run.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
   const blocked = run.scheduler!.finish(step.id, 'failed');
   for (const id of blocked) await run.setStatus(id, 'blocked', run.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
+  if (stopsMission(failure)) {
+    // The provider failed (key, quota, endpoint, model): a replan cannot fix that, and every other step
+    // would meet the same wall. Stop, and let the user act on the cause; finished steps stay finished.
+    run.fail(`step ${step.id} could not run: ${failure.message}`, failure);
+    return;
+  }
   const requiredHit = step.required || blocked.some((id) => run.stepById(id)?.required);
   if (!requiredHit) {
     await run.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });

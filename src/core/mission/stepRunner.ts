@@ -33,6 +33,8 @@ export interface StepAttemptInput {
   /** Commands the verifier may run for evidence besides the step's allowlist. */
   verifierCommands: string[];
   signal: AbortSignal;
+  /** Milliseconds left of the mission's wall budget (bounds a model's wait for a rate limit). */
+  remainingMs?: () => number;
   hashOf: (path: string) => Promise<string | null>;
   record(body: TraceEventBody): Promise<void>;
   /** The engine records the 'verifying' transition. */
@@ -61,7 +63,7 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
     budget: input.contextBudget,
   });
   await input.record({ type: 'handoff', handoff });
-  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record };
+  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record, ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}) };
   const factory = input.ports.createStepTools ?? ((c: StepToolsContext) => createStepTools(c));
   const tools = factory(toolsContext(input, 'executor'));
 
@@ -147,6 +149,9 @@ function errorText(error: unknown): string {
 
 /** A verification failure expressed as the step's Failure (what a retry or replan is told). */
 export function verificationFailure(verification: Verification, result: StepResult): Failure {
+  // A review the provider kept from running is the provider's failure, not the step's.
+  const provider = verification.checks.find((c) => !c.passed && c.failure?.cause)?.failure;
+  if (provider) return { ...provider, partialSideEffects: result.sideEffects };
   const failedChecks = verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`);
   return {
     class: 'verification_failed',

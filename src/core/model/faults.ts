@@ -1,33 +1,37 @@
 /**
- * What to do about an error from one Messages attempt: retry (with backoff) or stop with a `Failure`.
+ * What to do about an error from one Anthropic Messages attempt: wait and retry (retryLoop.ts), or stop
+ * with a `Failure` that names its cause, so the front ends can offer the matching action.
  *
- * The SDK already retried connection errors, 408/409/429/5xx before we see them, so those end here as
- * failures. We retry what the SDK cannot: an `error` event mid-stream after HTTP 200 (overloaded_error,
- * api_error), a stream cut off mid-message, and a stream that ends without `message_stop`.
- * Order of the checks: cancellation, spend limit, mid-stream faults, the SDK's HTTP errors, the rest.
+ * The SDK's own retries are off (maxRetries 0): every retry goes through our loop, which honours the
+ * server's retry-after and records each wait in the trace. Retried: 429 (not a spend limit), 529, 5xx,
+ * 408/409, connection errors, an `error` event mid-stream after HTTP 200 (overloaded_error, api_error), a
+ * stream cut off mid-message, and a stream that ends without `message_stop`.
+ * Order of the checks: cancellation, spend limit, our stream errors, mid-stream events, HTTP statuses,
+ * connection, the rest.
  */
 import {
   AnthropicError,
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
-  AuthenticationError,
   BadRequestError,
-  PermissionDeniedError,
-  RateLimitError,
+  NotFoundError,
 } from '@anthropic-ai/sdk';
 import type { Failure } from '../contracts/results';
+import { retryAfterMs } from './retryAfter';
+import { cancelledCall, providerFailure, type AttemptFault } from './retryLoop';
 
-/** Thrown by the adapter when a stream ended cleanly but never sent `message_stop`. */
+/** Thrown by an adapter when a stream ended cleanly but never said it was complete. */
 export class IncompleteStreamError extends Error {
-  constructor(readonly sawEvents: number) {
-    super(`stream ended without message_stop after ${sawEvents} events`);
+  constructor(readonly sawEvents: number, what = 'message_stop') {
+    super(`stream ended without ${what} after ${sawEvents} events`);
   }
 }
 
 /**
- * Thrown by the adapter when a stream (or the wait for its first event) went silent for longer than the
- * idle limit. The SDK's `timeout` ends only the wait for the response headers, so a stream that stalls
+ * Thrown by an adapter when a stream (or the wait for its first event) went silent for longer than the
+ * idle limit. The SDKs' `timeout` ends only the wait for the response headers, so a stream that stalls
  * after them would otherwise hold the step until the mission's wall-time budget runs out. Retried.
  */
 export class StalledStreamError extends IncompleteStreamError {
@@ -37,14 +41,12 @@ export class StalledStreamError extends IncompleteStreamError {
   }
 }
 
-export type FaultDecision = { kind: 'retry'; reason: string } | { kind: 'fail'; failure: Failure };
-
-const failure = (message: string, recoverable: boolean, detail: string, cls: Failure['class'] = 'tool_error', suggestion = ''): FaultDecision => ({
-  kind: 'fail',
-  failure: { class: cls, message, recoverable, detail, suggestion, partialSideEffects: { files: [], commands: [] } },
-});
+export type FaultDecision = AttemptFault;
 
 const SPEND_LIMIT_CODE = 'enforced_spend_limit_reached';
+const KEY_HINT = 'Set a valid key ("Plan & Execute: Set API Key", or ANTHROPIC_API_KEY for the CLI).';
+
+const fail = (failure: Failure): FaultDecision => ({ kind: 'fail', failure });
 
 /** True for both forms of "money ran out": the tier's monthly cap (429) and a user-set limit (400). */
 export function isSpendLimit(error: unknown): boolean {
@@ -53,55 +55,61 @@ export function isSpendLimit(error: unknown): boolean {
   return error instanceof BadRequestError && /reached your specified (workspace )?API usage limits/i.test(error.apiMessage ?? '');
 }
 
-export function classifyFault(error: unknown, aborted: boolean): FaultDecision {
-  if (aborted || error instanceof APIUserAbortError) {
-    return failure('The model call was cancelled.', false, 'cancelled', 'cancelled');
-  }
+/** The server's own "do not retry this" (x-should-retry: false). */
+function serverSaysNoRetry(error: APIError): boolean {
+  return error.headers?.get('x-should-retry') === 'false';
+}
+
+export function classifyFault(error: unknown, aborted: boolean, where = 'the Anthropic API'): FaultDecision {
+  if (aborted || error instanceof APIUserAbortError) return fail(cancelledCall());
   if (isSpendLimit(error)) {
     const e = error as APIError;
-    return failure(
-      `The API spend limit is reached (${e.status ?? ''} ${e.errorCode ?? e.type ?? ''}): ${e.apiMessage ?? e.message}. Not retried: requests fail until the limit resets or is raised.`,
-      false,
-      SPEND_LIMIT_CODE,
-      'budget_exceeded',
-      'Raise the spend limit in the Console, or wait until it resets, then resume the mission.',
+    return fail(
+      providerFailure('anthropic', 'spend_limit', `The Anthropic API spend limit is reached (${e.status ?? ''} ${e.errorCode ?? e.type ?? ''}): ${e.apiMessage ?? e.message}. Not retried: requests fail until the limit resets or is raised.`, {
+        recoverable: false,
+        detail: SPEND_LIMIT_CODE,
+        cls: 'budget_exceeded',
+        suggestion: 'Raise the spend limit in the Console, or wait until it resets, then resume the mission.',
+      }),
     );
   }
-  if (error instanceof IncompleteStreamError) return { kind: 'retry', reason: error.message };
+  if (error instanceof IncompleteStreamError) return { kind: 'retry', reason: 'stream_cut', message: error.message };
   if (error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError)) {
     // An `event: error` inside a 200 stream.
-    if (error.type === 'overloaded_error' || error.type === 'api_error') {
-      return { kind: 'retry', reason: `mid-stream ${error.type}` };
-    }
-    return failure(`The API reported ${error.type ?? 'an error'} mid-stream: ${error.apiMessage ?? error.message}`, false, error.type ?? 'stream_error');
-  }
-  if (error instanceof APIConnectionError) {
-    return failure(`Could not reach the Messages API (${error.message}); the SDK's retries are exhausted.`, true, 'connection_error', 'tool_error', 'Check the network and the base URL, then retry.');
-  }
-  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-    return failure(`The API refused the key (${error.status}): ${error.apiMessage ?? error.message}`, false, error.type ?? 'authentication_error', 'tool_error', 'Set a valid ANTHROPIC_API_KEY.');
-  }
-  if (error instanceof RateLimitError) {
-    return failure(`Rate limited by the API after the SDK's retries: ${error.apiMessage ?? error.message}`, true, 'rate_limit_error', 'tool_error', 'Wait a minute and resume.');
+    if (error.type === 'overloaded_error') return { kind: 'retry', reason: 'overloaded', message: `mid-stream ${error.type}` };
+    if (error.type === 'api_error') return { kind: 'retry', reason: 'server_error', message: `mid-stream ${error.type}` };
+    return fail(providerFailure('anthropic', undefined, `The Anthropic API reported ${error.type ?? 'an error'} mid-stream: ${error.apiMessage ?? error.message}`, { recoverable: false, detail: error.type ?? 'stream_error' }));
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    const transient = error.status >= 500;
-    return failure(
-      `The Messages API answered ${error.status} ${error.type ?? ''}: ${error.apiMessage ?? error.message}`,
-      transient,
-      error.type ?? `http_${error.status}`,
-    );
+    const s = error.status;
+    const text = `HTTP ${s} ${error.type ?? ''}: ${error.apiMessage ?? error.message}`.replace(/\s+:/, ':');
+    if (s === 401 || s === 403) {
+      return fail(providerFailure('anthropic', 'auth', `Anthropic refused the API key (${text}).`, { recoverable: false, detail: error.type ?? 'authentication_error', suggestion: KEY_HINT }));
+    }
+    if (error instanceof NotFoundError || s === 404) {
+      return fail(providerFailure('anthropic', 'model_unavailable', `The model is not available from ${where} (${text}).`, { recoverable: false, detail: error.type ?? 'not_found_error', suggestion: 'Pick another model in the settings (planExecute.model).' }));
+    }
+    if (s === 413 || (s === 400 && /prompt is too long|too many tokens|context window|maximum context/i.test(error.apiMessage ?? error.message))) {
+      return fail(providerFailure('anthropic', 'context_too_long', `The request is too long for the model (${text}).`, { recoverable: true, detail: 'context_too_long', suggestion: 'Split the step into smaller ones.' }));
+    }
+    const retryable = s === 408 || s === 409 || s === 429 || s >= 500;
+    if (retryable && !serverSaysNoRetry(error)) {
+      const wait = retryAfterMs(error.headers);
+      const reason = s === 429 ? 'rate_limited' : s === 529 || s === 503 ? 'overloaded' : 'server_error';
+      return { kind: 'retry', reason, message: text, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+    }
+    return fail(providerFailure('anthropic', s === 429 ? 'rate_limit' : undefined, `The Messages API answered ${text}`, { recoverable: s >= 500, detail: error.type ?? `http_${s}` }));
+  }
+  if (error instanceof APIConnectionTimeoutError) return { kind: 'retry', reason: 'connection', message: `no response from ${where} (timed out)` };
+  if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { kind: 'retry', reason: 'connection', message: `could not reach ${where} (${error.message}${cause})` };
   }
   if (error instanceof AnthropicError || error instanceof TypeError) {
     // A body cut after the 200 (socket closed mid-stream) surfaces as a wrapped fetch error.
-    return { kind: 'retry', reason: `stream interrupted: ${error.message}` };
+    return { kind: 'retry', reason: 'stream_cut', message: `stream interrupted: ${error.message}` };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return failure(`Unexpected error from the model adapter: ${message}`, false, 'unexpected');
+  return fail(providerFailure('anthropic', undefined, `Unexpected error from the model adapter: ${message}`, { recoverable: false, detail: 'unexpected' }));
 }
 
-/** Exponential backoff with up to 25% jitter. attempt is 1-based (the attempt that just failed). */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const raw = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-  return Math.round(raw * (1 - random() * 0.25));
-}

@@ -9,6 +9,9 @@ import type { ModelRequest } from './modelClient';
 
 const MASKS: [RegExp, string][] = [
   [/tool_call_id: [^\]\s,)]+/g, 'tool_call_id: *'],
+  // Tool-call ids are random per run (toolRecorder.ts): wherever they are listed (a replan request's
+  // "[tool_call_ids: …]", a failed attempt's ids), they must not make a replay diverge.
+  [/\btc_[A-Za-z0-9_.-]+?_[0-9a-f]{6}_\d+\b/g, 'tc_*'],
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g, '<time>'],
 ];
 
@@ -29,6 +32,8 @@ function shapeOfContent(content: unknown): unknown {
 
 export function requestHash(request: ModelRequest): string {
   const shape = {
+    // Absent for Anthropic, so traces recorded before other providers existed still replay.
+    ...(request.provider && request.provider !== 'anthropic' ? { provider: request.provider } : {}),
     model: request.model,
     system: request.system.map((b) => mask(b.text)),
     tools: request.tools.map((t) => JSON.stringify({ ...t, cache_control: undefined })),

@@ -39,6 +39,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
       const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
       const base = {
         role: 'executor' as const,
+        provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
         tools: cachedTools(EXECUTOR_TOOLS),
@@ -57,6 +58,13 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         messages.push({ role: 'assistant', content: assistantParams(content) });
         const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         if (uses.length === 0) {
+          if (nudged && turn === 2 && m.provider !== 'anthropic') {
+            // Prose twice from the very first answer, with tools on offer: the model is not calling tools at
+            // all. Say so now, by name, instead of failing mysteriously steps later. (Every Claude model
+            // calls tools; there the same answer is the step's failure, retried as before.)
+            const message = `The executor model ${m.model} (${m.provider}) answered in prose twice instead of calling a tool; it does not seem to support tool calling.`;
+            return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message, recoverable: false, suggestion: 'Choose a model with tool (function) calling for the executor.', detail: 'no_tool_calls', cause: 'no_tool_support', provider: m.provider, partialSideEffects: { files: [], commands: [] } }, message);
+          }
           if (nudged) {
             return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: 'The executor stopped without calling report_result or escalate, twice.', recoverable: true, suggestion: 'Retry the step.', partialSideEffects: { files: [], commands: [] } }, 'No result reported.');
           }

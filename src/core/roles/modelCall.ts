@@ -1,14 +1,15 @@
 /**
  * One model call on behalf of a role: places the rolling cache breakpoint, handles a `max_tokens` stop,
  * prices the usage and records a `model_call` trace event (with prompt version, request hash and the
- * response, so a replay can answer it).
+ * response, so a replay can answer it). Every wait the adapter makes before a retry (rate limit,
+ * overload, a cut stream) is recorded first as a `model_wait` event, so the front ends can show it.
  *
  * max_tokens, documented behaviour: the call is repeated once with twice the output budget (capped at
  * 64k); if it is cut off again, the role gets a structured `invalid_output` failure naming the budget.
  * Continuation is not attempted: a cut tool_use or cut JSON cannot be resumed reliably.
  */
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelClient, ModelOutcome, ModelRequest, ModelResponse } from '../model/modelClient';
+import type { CallHooks, ModelClient, ModelOutcome, ModelRequest, ModelResponse } from '../model/modelClient';
 import { costOf, type PriceTable } from '../model/pricing';
 import { requestHash } from '../model/requestHash';
 import type { Failure } from '../contracts/results';
@@ -41,6 +42,7 @@ export interface CallArgs {
 }
 
 async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome): Promise<void> {
+  const provider = request.provider ?? 'anthropic';
   const base = {
     type: 'model_call' as const,
     role: request.role,
@@ -48,14 +50,17 @@ async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome):
     model: request.model,
     promptVersion: args.promptVersion,
     requestHash: requestHash(request),
+    ...(request.provider ? { provider: request.provider } : {}),
   };
   if (out.ok) {
     const r = out.response;
+    const cost = r.local ? { costUsd: 0, priced: false } : costOf(r.model || request.model, r.usage, args.prices, provider);
     await args.ctx.record({
       ...base,
       model: r.model || request.model,
       usage: r.usage,
-      costUsd: costOf(r.model || request.model, r.usage, args.prices).costUsd,
+      costUsd: cost.costUsd,
+      pricing: r.local ? 'local' : cost.priced ? 'priced' : 'unknown',
       durationMs: r.durationMs,
       stopReason: r.stopReason,
       requestId: r.requestId,
@@ -76,10 +81,18 @@ async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome):
   }
 }
 
+function hooksFor(ctx: RoleContext, request: ModelRequest): CallHooks {
+  return {
+    onWait: (wait) =>
+      ctx.record({ type: 'model_wait', role: request.role, stepId: ctx.stepId, provider: wait.provider, model: wait.model, reason: wait.reason, waitMs: wait.waitMs, attempt: wait.attempt, message: wait.message }),
+    ...(ctx.remainingMs ? { remainingMs: ctx.remainingMs } : {}),
+  };
+}
+
 export async function callModel(args: CallArgs): Promise<CallResult> {
   let request: ModelRequest = { ...args.request, messages: withRollingBreakpoint(args.request.messages) };
   for (let attempt = 1; ; attempt++) {
-    const out = await args.client.call(request, args.ctx.signal);
+    const out = await args.client.call(request, args.ctx.signal, hooksFor(args.ctx, request));
     await record(args, request, out);
     if (!out.ok) return out;
     if (out.response.stopReason !== 'max_tokens') return out;

@@ -88,11 +88,35 @@ export function draftToPlanInput(draft: PlanDraft, version: number, parentVersio
 
 export type DraftParse = { ok: true; draft: PlanDraft } | { ok: false; errors: { path: string; message: string }[] };
 
+/**
+ * The JSON in a model's answer. Structured outputs give bare JSON; a server that ignores the response
+ * format may wrap it in a ```json fence or a sentence, so the one object in the text is tried next — the
+ * schema still judges what it holds.
+ */
+function jsonIn(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (first) {
+    const fenced = /```(?:json)?\s*\n([\s\S]*?)\n?```/.exec(text)?.[1];
+    const start = text.indexOf('{');
+    const end = text.lastIndexOf('}');
+    for (const candidate of [fenced, start >= 0 && end > start ? text.slice(start, end + 1) : undefined]) {
+      if (candidate === undefined) continue;
+      try {
+        return JSON.parse(candidate);
+      } catch {
+        // try the next form
+      }
+    }
+    throw first;
+  }
+}
+
 /** Parses the model's text: JSON first, then the draft shape. Errors name JSON paths for the repair turn. */
 export function parseDraft(text: string): DraftParse {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = jsonIn(text);
   } catch (e) {
     return { ok: false, errors: [{ path: '', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
   }

@@ -35,6 +35,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
     const lookups: ReadOnlyTools | undefined = request.tools;
     const base = {
       role: kind,
+      provider: m.provider,
       model: m.model,
       system: cachedSystem(prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE), missionBlock(request.task, request.constraints, request.workspaceSummary)),
       tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],

@@ -1,7 +1,9 @@
 /**
  * The tool sets, per role. Role separation is enforced here by construction: the planner gets read-only
  * lookups (or nothing), the verifier read-only tools plus report_verdict, and only the executor gets the
- * text editor and bash. The sandbox policy refuses writes from the verifier again, regardless.
+ * text editor and bash. The sandbox policy refuses writes from the verifier again, regardless. Providers
+ * without Anthropic's built-in tools get the same sets as function tools (model/functionTools.ts): an
+ * adapter translates declarations, it never adds or drops a tool.
  *
  * Inputs of our custom tools are zod schemas (safeParse at the boundary); their JSON schemas for the API are
  * generated from the same zod objects so the two cannot drift.
@@ -55,18 +57,8 @@ export const ReportVerdictInput = z.object({
   tool_call_id: z.string().optional().describe('The tool call whose output decided the verdict.'),
 });
 
-/** Input of Anthropic's text_editor_20250728 tool (all commands in one object, as the model sends it). */
-export const TextEditorInput = z.object({
-  command: z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']),
-  path: z.string().min(1),
-  view_range: z.tuple([z.number().int(), z.number().int()]).optional(),
-  file_text: z.string().optional(),
-  old_str: z.string().optional(),
-  new_str: z.string().optional(),
-  insert_line: z.number().int().nonnegative().optional(),
-  insert_text: z.string().optional(),
-});
-export const BashInput = z.object({ command: z.string().optional(), restart: z.boolean().optional() });
+/** The built-in tools' inputs live with their function-tool form (model/functionTools.ts): one schema for both. */
+export { BashInput, TextEditorInput } from '../model/functionTools';
 
 function custom(name: string, description: string, schema: z.ZodObject): Tool {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;

@@ -56,6 +56,7 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
       const m = modelFor(deps.settings, 'verifier');
       const base = {
         role: 'verifier' as const,
+        provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
         tools: cachedTools(VERIFIER_TOOLS),
@@ -68,7 +69,7 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
       const maxTurns = deps.settings.maxLookupTurns + 2;
       for (let turn = 1; turn <= maxTurns; turn++) {
         const out = await callModel({ client: deps.client, request: { ...base, messages }, ctx, promptVersion: `verifier.${prompt.prompt.version}`, prices: deps.settings.prices });
-        if (!out.ok) return { check, passed: false, detail: `review could not run: ${out.failure.message}` };
+        if (!out.ok) return { check, passed: false, detail: `review could not run: ${out.failure.message}`, ...(out.failure.cause ? { failure: out.failure } : {}) };
         messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
         const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         const verdict = uses.find((u) => u.name === 'report_verdict');
@@ -77,6 +78,10 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
           if (v.success) return { check, passed: v.data.passed, detail: v.data.detail, ...(v.data.tool_call_id ? { toolCallId: v.data.tool_call_id } : {}) };
         }
         if (uses.length === 0) {
+          if (nudged && turn === 2 && m.provider !== 'anthropic') {
+            const message = `The reviewer model ${m.model} (${m.provider}) answered in prose twice instead of calling report_verdict; it does not seem to support tool calling.`;
+            return { check, passed: false, detail: `review could not run: ${message}`, failure: { class: 'invalid_output', message, recoverable: false, suggestion: 'Choose a model with tool (function) calling for the verifier.', detail: 'no_tool_calls', cause: 'no_tool_support', provider: m.provider, partialSideEffects: { files: [], commands: [] } } };
+          }
           if (nudged) break;
           nudged = true;
           messages.push({ role: 'user', content: [{ type: 'text', text: 'Give your verdict now with report_verdict.' }] });

@@ -1,9 +1,9 @@
 /**
- * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built from
- * the user's API key, the sandboxed step tools, and this window's Workspace/Terminal adapters. The key
- * goes to the model client only — never into settings recorded in the trace.
+ * The MissionEngine the extension uses: src/core's startMission/resumeMission with the roles built over the
+ * user's providers and keys, the sandboxed step tools, and this window's Workspace/Terminal adapters. Keys
+ * go to the model clients only — never into the settings recorded in the trace (which name the models).
  */
-import { createAnthropicModelClient } from '../../core/model/anthropicClient';
+import { createMissionModelClient } from '../models/modelClients';
 import { startMission, type MissionHandle } from '../../core/mission/start';
 import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
@@ -49,7 +49,7 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
   // The planner checks its own answer against the same size cap, named, so its repair turn and the
   // message that ends planning say what to raise.
   const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
-  const roles = createRoles({ client: createAnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) }), validatePlan: (input) => validatePlan(input, limits) });
+  const roles = createRoles({ client: createMissionModelClient(o.model), settings: o.model.models, validatePlan: (input) => validatePlan(input, limits) });
   return {
     workspace,
     terminal,
@@ -65,8 +65,9 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     maxPlanSteps: o.limits.maxPlanSteps,
     budgets: o.limits.budgets,
     capNames: o.limits.capNames,
-    // Commands never see the extension host's secrets (the API key included).
+    // Commands never see the extension host's secrets (the API keys included).
     env: scrubEnv(process.env),
+    models: o.model.models as Record<string, unknown>,
   };
 }
 

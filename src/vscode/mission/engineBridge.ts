@@ -8,6 +8,7 @@ import type { Approver, EventSink, Store } from '../../core/ports';
 import type { CapNames, MissionBudgets } from '../../core/mission/options';
 import type { ContinueMode } from '../../core/mission/resume';
 import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
+import type { ModelSetup } from '../models/modelSetup';
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; reason: string; message: string };
 
@@ -26,8 +27,8 @@ export interface MissionRun {
 export interface StartOptions {
   task: string;
   workspaceRoot: string;
-  apiKey: string;
-  baseURL: string | undefined;
+  /** Providers, models and keys (see ../models/modelSetup.ts). */
+  model: ModelSetup;
   approver: Approver;
   store: Store;
   sink: EventSink;

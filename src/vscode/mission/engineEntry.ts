@@ -10,3 +10,6 @@ import type { MissionEngine } from './engineBridge';
 export function createWindowEngine(host: Omit<EngineHost, 'adapters'>): MissionEngine {
   return createCoreEngine({ ...host, adapters: windowAdapters });
 }
+
+/** What a provider offers, for "Choose Model" (needs the model SDKs, so it lives here). */
+export { listModels } from '../models/modelListing';

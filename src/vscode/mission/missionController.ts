@@ -9,7 +9,7 @@ import type { EventSink, Store } from '../../core/ports';
 import { TraceEventSchema, type TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionView } from '../../webview/protocol';
 import { VsCodeApprover } from '../approvals/vscodeApprover';
-import type { ApiKeyStore } from '../secrets';
+import type { ModelSetup } from '../models/modelSetup';
 import type { Log } from '../log';
 import type { SurfaceModel } from '../surfaces/surfaceModel';
 import { mirrorToLog } from '../traceLog';
@@ -24,9 +24,11 @@ export interface ControllerDeps {
   approver: VsCodeApprover;
   /** The mission store (created lazily; undefined when there is no place to keep it). */
   store(): Promise<Store | undefined>;
-  apiKeys: ApiKeyStore;
+  /** Providers, models and keys for the next mission, or why there are none (a missing key: no_api_key). */
+  modelSetup(): Outcome<ModelSetup>;
+  /** Replaces any API key in text bound for the log. */
+  redact(text: string): string;
   log: Log;
-  baseURL(): string | undefined;
   /** The caps from settings (read at each start, retry and continue). */
   limits(): Limits;
 }
@@ -59,8 +61,8 @@ export class MissionController implements vscode.Disposable {
     }
     const root = this.workspaceRoot();
     if (!root) return { ok: false, reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' };
-    const apiKey = this.deps.apiKeys.get();
-    if (!apiKey) return { ok: false, reason: 'no_api_key', message: 'Set your Anthropic API key first ("Plan & Execute: Set Anthropic API Key").' };
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
     if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
 
@@ -71,7 +73,7 @@ export class MissionController implements vscode.Disposable {
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
       async (_progress, token) => {
-        const started = await this.deps.engine.start({ task, workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
+        const started = await this.deps.engine.start({ task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
         if (!started.ok) return started;
         this.attach(started.value);
         // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
@@ -96,10 +98,11 @@ export class MissionController implements vscode.Disposable {
     if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
     if (mode === 'retry' && mission.planVersion === null) return this.start(mission.task);
     const root = this.workspaceRoot();
-    const apiKey = this.deps.apiKeys.get();
+    const model = this.deps.modelSetup();
+    if (!model.ok) return model;
     const store = await this.deps.store();
-    if (!root || !apiKey || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder, an API key and the mission store.' };
-    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, apiKey, baseURL: this.deps.baseURL(), approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode });
+    if (!root || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder and the mission store.' };
+    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode });
     if (!resumed.ok) return resumed;
     this.deps.model.setLive(true);
     this.attach(resumed.value);
@@ -167,7 +170,7 @@ export class MissionController implements vscode.Disposable {
 
   private onEvent(event: TraceEvent): void {
     try {
-      mirrorToLog(this.deps.log, event, (t) => this.deps.apiKeys.redact(t));
+      mirrorToLog(this.deps.log, event, (t) => this.deps.redact(t));
       this.deps.model.applyEvent(event);
       for (const waiter of [...this.waiters]) waiter();
     } catch (error) {

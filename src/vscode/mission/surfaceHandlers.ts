@@ -110,7 +110,9 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!d.approver.revokeRule(m.ruleId)) d.notify('warning', 'That rule no longer exists.');
     },
     setApiKey: async () => {
-      await d.command('planExecute.setApiKey');
+      // After a refused key, the key of the provider that refused it; else the one the settings miss.
+      const provider = d.controller.mission?.failure?.cause === 'auth' ? d.controller.mission.failure.provider : undefined;
+      await d.command('planExecute.setApiKey', ...(provider ? [provider] : []));
     },
     openBoard: async (m) => {
       if (m.stepId !== undefined && !d.controller.mission?.steps.some((s) => s.id === m.stepId)) return d.notify('warning', `There is no step ${m.stepId}.`);

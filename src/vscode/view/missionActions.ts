@@ -29,7 +29,8 @@ export function missionActions(m: MissionView): MissionAction[] {
 /** The action that fixes a failure's cause, if one does. */
 function fixesFor(failure: MissionView['failure']): MissionAction[] {
   if (!failure) return [];
-  if (failure.cause === 'auth') return [{ kind: 'setApiKey' }];
+  // VS Code's language models have no key: a refusal there is consent, given again by retrying.
+  if (failure.cause === 'auth') return failure.provider === 'vscode-lm' ? [] : [{ kind: 'setApiKey' }];
   if (failure.cause === 'connection' || failure.cause === 'model_unavailable' || failure.cause === 'no_tool_support') {
     return [{ kind: 'openSettings', query: 'planExecute', label: 'Open settings' }];
   }

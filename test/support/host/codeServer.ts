@@ -3,7 +3,7 @@
  * it (its whole process group: server, extension hosts, terminals) when asked or when the run ends.
  * Port 0 lets the kernel pick the port; code-server prints the one it got, so two runs never collide.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCodeServer } from './installCodeServer';
@@ -32,6 +32,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** How long to wait for "HTTP server listening" (the first start after an install is the slowest). */
   startTimeoutMs?: number;
+  /** Extension folders (unpacked, with a package.json) installed into the throw-away extensions dir. */
+  extensions?: string[];
 }
 
 export interface CodeServer {
@@ -59,6 +61,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   for (const dir of [join(userDataDir, 'User'), extensionsDir, configDir]) mkdirSync(dir, { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_HOST_SETTINGS, ...options.settings }, null, 2));
   writeFileSync(join(configDir, 'config.yaml'), 'auth: none\ncert: false\n');
+  installExtensions(extensionsDir, options.extensions ?? []);
   const logFile = join(tmp, 'code-server.log');
   const logStream = createWriteStream(logFile);
 
@@ -123,4 +126,27 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+/**
+ * Installs unpacked extensions the way VS Code keeps installed ones: each folder copied to
+ * `<publisher>.<name>-<version>` in the extensions dir, and listed in its `extensions.json` (VS Code scans
+ * that list, not the folder). Used for test fixtures such as a second extension that provides models.
+ */
+function installExtensions(extensionsDir: string, folders: string[]): void {
+  if (folders.length === 0) return;
+  const entries = folders.map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const relativeLocation = `${manifest.publisher}.${manifest.name}-${manifest.version}`;
+    const location = join(extensionsDir, relativeLocation);
+    cpSync(folder, location, { recursive: true });
+    return {
+      identifier: { id: `${manifest.publisher}.${manifest.name}` },
+      version: manifest.version,
+      location: { $mid: 1, path: location, scheme: 'file' },
+      relativeLocation,
+      metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+    };
+  });
+  writeFileSync(join(extensionsDir, 'extensions.json'), JSON.stringify(entries));
 }

@@ -41,6 +41,9 @@ export interface IntegrationOutcome {
 
 export const INTEGRATION_TESTS_MODULE = join(repoRoot, 'out', 'test', 'integration', 'index');
 
+/** A second extension in the host: scripted language models registered through VS Code's provider API. */
+export const LM_FIXTURE_EXTENSION = join(repoRoot, 'test', 'support', 'host', 'lmFixture');
+
 export async function runIntegrationTier(options: IntegrationOptions): Promise<IntegrationOutcome> {
   if (!existsSync(`${INTEGRATION_TESTS_MODULE}.js`)) {
     return { passed: 0, failed: 0, pending: 0, problems: [`${INTEGRATION_TESTS_MODULE}.js is missing: run the build first`] };
@@ -54,10 +57,11 @@ export async function runIntegrationTier(options: IntegrationOptions): Promise<I
   try {
     const env: Record<string, string> = { [RESULTS_ENV]: resultsFile };
     if (options.grep) env[GREP_ENV] = options.grep;
-    host = await startCodeServer({ log: options.log, env });
+    host = await startCodeServer({ log: options.log, env, extensions: [LM_FIXTURE_EXTENSION] });
     workbench = await openWorkbench(host, {
       folder: workspace.path,
       extensionTestsPath: INTEGRATION_TESTS_MODULE,
+      enableProposedApi: true,
       onConsole: (line) => {
         consoleTail.push(line);
         if (consoleTail.length > 80) consoleTail.shift();

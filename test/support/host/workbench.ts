@@ -32,6 +32,12 @@ export interface WorkbenchOptions {
   extensionDevelopmentPath?: string | null;
   /** The tests module the extension host runs (absolute path, without .js), for the integration tier. */
   extensionTestsPath?: string;
+  /**
+   * Lets extensions use the API proposals they declare (the web embedder's `enableProposedApi`, as
+   * `--enable-proposed-api` without an id does on the desktop). The integration tier needs it for the
+   * fixture extension that registers language models through the `chatProvider` proposal.
+   */
+  enableProposedApi?: boolean;
   viewport?: { width: number; height: number };
   /** Called with every browser console line (the extension host forwards its console there too). */
   onConsole?: (line: string) => void;
@@ -52,6 +58,7 @@ export function workbenchUrl(host: CodeServer, options: WorkbenchOptions): strin
   const dev = options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
   if (dev) payload.push(['extensionDevelopmentPath', remote(dev)]);
   if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
+  if (options.enableProposedApi) payload.push(['enableProposedApi', '']);
   const query = new URLSearchParams({ folder: options.folder });
   if (payload.length > 0) query.set('payload', JSON.stringify(payload));
   return `${host.url}?${query.toString()}`;

@@ -18,6 +18,16 @@ export const FaultSchema = z.enum([
   'no_message_stop',
   'max_tokens',
   'hang',
+  /** 401: the key is refused. */
+  'auth',
+  /** 404: the model does not exist at this endpoint. */
+  'model_not_found',
+  /** 400: the prompt is longer than the model's context. */
+  'context_length',
+  /** 400: the model cannot call tools (Ollama's wording). */
+  'no_tools',
+  /** A stream that ends cleanly without saying it finished (no message_stop / no finish_reason). */
+  'no_finish',
 ]);
 
 export const ReplySchema = z.object({
@@ -155,4 +165,38 @@ export function matches(match: Match, body: MessagesBody, role: string | null): 
   if (match.turn !== undefined && match.turn !== turnOf(body)) return false;
   if (match.hasTool && !(body.tools ?? []).some((t) => t.name === match.hasTool)) return false;
   return true;
+}
+
+/**
+ * Picks the reply for a request: the first matching rule answers; `turns` advance per attempt of the same
+ * turn of the same conversation (same rule, turn and first user message), `replies` are a shared queue.
+ * Shared by the Messages server and the Chat Completions server, so one scenario drives both.
+ */
+export function createPicker(scenario: Scenario): (body: MessagesBody, role: string | null, recorded: RecordedRequest) => { reply: Reply; rule: string } | undefined {
+  const attempts = new Map<string, number>();
+  const queues = new Map<number, number>();
+  return (body, role, recorded) => {
+    for (const [i, rule] of scenario.rules.entries()) {
+      if (!matches(rule.match, body, role)) continue;
+      const name = rule.name ?? `rule${i}`;
+      if (rule.respond) return { reply: rule.respond(recorded), rule: name };
+      if (rule.turns) {
+        const turn = turnOf(body);
+        const entry = rule.turns[turn - 1];
+        if (entry === undefined) continue;
+        const list = Array.isArray(entry) ? entry : [entry];
+        const key = `${i}|${turn}|${messageText((body.messages ?? []).find((m) => m.role === 'user'))}`;
+        const n = attempts.get(key) ?? 0;
+        attempts.set(key, n + 1);
+        return { reply: list[Math.min(n, list.length - 1)]!, rule: name };
+      }
+      if (rule.replies) {
+        const n = queues.get(i) ?? 0;
+        if (n >= rule.replies.length) continue;
+        queues.set(i, n + 1);
+        return { reply: rule.replies[n]!, rule: name };
+      }
+    }
+    return undefined;
+  };
 }

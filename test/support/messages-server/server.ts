@@ -9,10 +9,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CacheSim, estimateTokens, segments } from './cacheSim';
 import { errorBody, renderMessage, sseEvents } from './replies';
 import {
+  createPicker,
   detectRole,
   loadScenario,
-  matches,
-  messageText,
   parseScenario,
   turnOf,
   type MessagesBody,
@@ -45,36 +44,12 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
   const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : parseScenario(options.scenario);
   const requests: RecordedRequest[] = [];
   const cache = new CacheSim(scenario.minCacheTokens);
-  const attempts = new Map<string, number>();
-  const queues = new Map<number, number>();
+  const pickReply = createPicker(scenario);
   const sockets = new Set<Socket>();
   let messageCounter = 0;
   let toolCounter = 0;
 
-  function pick(body: MessagesBody, role: string | null): { reply: Reply; rule: string } | undefined {
-    for (const [i, rule] of scenario.rules.entries()) {
-      if (!matches(rule.match, body, role)) continue;
-      const name = rule.name ?? `rule${i}`;
-      if (rule.respond) return { reply: rule.respond(requests.at(-1)!), rule: name };
-      if (rule.turns) {
-        const turn = turnOf(body);
-        const entry = rule.turns[turn - 1];
-        if (entry === undefined) continue;
-        const list = Array.isArray(entry) ? entry : [entry];
-        const key = `${i}|${turn}|${messageText((body.messages ?? []).find((m) => m.role === 'user'))}`;
-        const n = attempts.get(key) ?? 0;
-        attempts.set(key, n + 1);
-        return { reply: list[Math.min(n, list.length - 1)]!, rule: name };
-      }
-      if (rule.replies) {
-        const n = queues.get(i) ?? 0;
-        if (n >= rule.replies.length) continue;
-        queues.set(i, n + 1);
-        return { reply: rule.replies[n]!, rule: name };
-      }
-    }
-    return undefined;
-  }
+  const pick = (body: MessagesBody, role: string | null): { reply: Reply; rule: string } | undefined => pickReply(body, role, requests.at(-1)!);
 
   function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
@@ -119,12 +94,24 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
       case 'server_error':
         sendJson(res, 500, errorBody('api_error', 'Internal server error'), retryHeaders(reply));
         return;
+      case 'auth':
+        sendJson(res, 401, errorBody('authentication_error', 'invalid x-api-key'));
+        return;
+      case 'model_not_found':
+        sendJson(res, 404, errorBody('not_found_error', `model: ${body.model ?? ''}`));
+        return;
+      case 'context_length':
+        sendJson(res, 400, errorBody('invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'));
+        return;
+      case 'no_tools':
+        sendJson(res, 400, errorBody('invalid_request_error', 'tools are not supported for this model'));
+        return;
       default:
     }
     const usage = cache.usageFor(body);
     const message = renderMessage(reply, body.model ?? 'unknown', `msg_${++messageCounter}`, usage, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
     if (!record.stream) {
-      if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream' || reply.fault === 'no_message_stop') {
+      if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream' || reply.fault === 'no_message_stop' || reply.fault === 'no_finish') {
         req.socket.destroy();
         return;
       }
@@ -135,7 +122,7 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     const events = sseEvents(message);
     let cutAt = events.length;
     if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream') cutAt = Math.max(3, Math.floor(events.length / 2));
-    if (reply.fault === 'no_message_stop') cutAt = events.length - 1;
+    if (reply.fault === 'no_message_stop' || reply.fault === 'no_finish') cutAt = events.length - 1;
     for (const [i, ev] of events.entries()) {
       if (i >= cutAt) break;
       if (res.destroyed) return;

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, edit, bash, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun } from './harness';
+import { cleanup, edit, bash, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 const id = <T extends { name: string; input: unknown }>(toolId: string, use: T): T & { id: string } => ({ ...use, id: toolId });
@@ -19,7 +19,7 @@ function assertDenied(run: MissionRun, toolId: string, rule: RegExp): void {
   assert.match(r.content, rule, `${toolId}: ${r.content}`);
 }
 
-describe('adversarial: executor outside its authority', function () {
+describeEachProvider('adversarial: executor outside its authority', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {

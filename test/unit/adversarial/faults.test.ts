@@ -5,7 +5,7 @@
  * and the finished step's files must be intact.
  */
 import { strict as assert } from 'node:assert';
-import { cleanup, bash, edit, ofType, plan, read, report, runAdversarialMission, step, write, type MissionRun, type Rule } from './harness';
+import { cleanup, bash, edit, ofType, plan, read, report, runAdversarialMission, step, write, type MissionRun, type Rule, describeEachProvider } from './harness';
 import type { Reply } from '../../support/messages-server/scenario';
 
 const s1 = step('s1', { authority: { read: ['**'], edit: ['src/one.js'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/one.js'] }], description: '' } });
@@ -33,7 +33,7 @@ function assertPartialReport(run: MissionRun, outcome: string, s2Status: 'failed
   assert.equal(finished.length, 1);
 }
 
-describe('adversarial: model faults mid-mission', function () {
+describeEachProvider('adversarial: model faults mid-mission', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {
@@ -45,7 +45,7 @@ describe('adversarial: model faults mid-mission', function () {
     { name: 'HTTP 529 overloaded on every call', reply: { fault: 'overloaded', retryAfterMs: 1 }, detail: /529|overloaded/i },
     { name: 'an overloaded_error mid-stream on every call', reply: { text: 'working on it', fault: 'overloaded_midstream' }, detail: /overloaded_error.*giving up|giving up/ },
     { name: 'the stream cut on every call', reply: { text: 'working on it', fault: 'stream_cut' }, detail: /giving up/ },
-    { name: 'a connection reset on every call', reply: { fault: 'connection_reset' }, detail: /reach the Messages API|connection/i },
+    { name: 'a connection reset on every call', reply: { fault: 'connection_reset' }, detail: /could not reach|connection/i },
   ];
   for (const p of permanent) {
     it(`${p.name}: the step fails with a readable failure, s1 stays done, s3 never starts`, async () => {
@@ -59,6 +59,51 @@ describe('adversarial: model faults mid-mission', function () {
       assert.match(run.report.failure?.message ?? '', p.detail, JSON.stringify(run.report.failure));
       const failedCalls = ofType(run.events, 'model_call').filter((e) => e.stepId === 's2' && e.failure);
       assert.ok(failedCalls.length >= 1, 'the failed model calls are in the trace');
+    });
+  }
+
+  it('a rate limit mid-step waits as long as the provider asks, in the trace as model_wait, and the step goes on: no replan, no new approval', async () => {
+    run = await runAdversarialMission({
+      plan: threeSteps,
+      setup: (ws) => write(ws, 'src/a.js', ''),
+      rules: [
+        s1Rule,
+        {
+          name: 's2',
+          match: { role: 'executor', firstUserIncludes: '# Step s2:' },
+          turns: [[{ fault: 'rate_limit', retryAfterMs: 40 }, { fault: 'rate_limit', retryAfterMs: 40 }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], report('two')],
+        },
+        s3Rule,
+      ],
+    });
+    assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
+    const waits = ofType(run.events, 'model_wait');
+    assert.deepEqual(waits.map((w) => [w.role, w.stepId, w.provider, w.reason, w.waitMs, w.attempt]), [
+      ['executor', 's2', run.provider, 'rate_limited', 40, 1],
+      ['executor', 's2', run.provider, 'rate_limited', 40, 2],
+    ]);
+    assert.ok(waits.every((w) => w.model === 'test-model' || w.model.startsWith('claude-')));
+    const calls = ofType(run.events, 'model_call').filter((e) => e.stepId === 's2');
+    assert.equal(calls[0]?.attempts, 3, 'one model call that took three attempts');
+    assert.ok(run.events.indexOf(waits[0]!) < run.events.indexOf(calls[0]!), 'the wait is recorded while it happens, before the call ends');
+    assert.equal(ofType(run.events, 'replan').length, 0);
+    assert.equal(ofType(run.events, 'plan_approved').length, 1);
+    assert.equal(read(run.ws, 'src/two.js'), 'two\n');
+  });
+
+  for (const [fault, cause] of [['auth', 'auth'], ['model_not_found', 'model_unavailable'], ['spend_limit', 'spend_limit']] as const) {
+    it(`a ${fault} answer mid-mission stops it with cause ${cause} and the provider named: no retry, no replan, finished steps stay`, async () => {
+      run = await runAdversarialMission({
+        plan: plan([s1, s2, s3]),
+        setup: (ws) => write(ws, 'src/a.js', ''),
+        rules: [s1Rule, s2Always({ fault }), s3Rule],
+      });
+      assertPartialReport(run, 'failed', 'failed');
+      assert.equal(run.report.failure?.cause, cause, JSON.stringify(run.report.failure));
+      assert.equal(run.report.failure?.provider, run.provider);
+      assert.equal(ofType(run.events, 'replan').length, 0, 'a replan cannot fix the provider');
+      assert.equal(run.requests.filter((r) => r.rule === 's2').length, 1, 'asked once');
+      assert.equal(ofType(run.events, 'mission_finished')[0]?.failure?.cause, cause, 'the cause reaches the front ends');
     });
   }
 

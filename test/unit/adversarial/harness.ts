@@ -1,7 +1,11 @@
 /**
- * Adversarial mission harness: the real engine (startMission) with the real roles over the real SDK client,
- * talking to the scriptable Messages server, on a real temp workspace through the Node adapters. A test
- * scripts what a misbehaving or hostile model answers and asserts what the engine let happen.
+ * Adversarial mission harness: the real engine (startMission) with the real roles over a real SDK client,
+ * talking to a scriptable server, on a real temp workspace through the Node adapters. A test scripts what
+ * a misbehaving or hostile model answers and asserts what the engine let happen.
+ *
+ * Every suite written with `describeEachProvider` runs twice: once over the Anthropic SDK against the
+ * Messages server, once over the `openai` SDK against the Chat Completions server — the same scenario,
+ * the same assertions, so nothing forbidden happens whatever the provider.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { startMission } from '../../../src/core/mission/start';
 import type { MissionOptions, MissionReport } from '../../../src/core/mission/options';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createOpenAIModelClient } from '../../../src/core/model/openaiClient';
 import type { DeepPartialSettings } from '../../../src/core/model/modelSettings';
 import type { EventSink } from '../../../src/core/ports';
 import { createRoles } from '../../../src/core/roles/createRoles';
@@ -19,8 +24,32 @@ import { FileStore } from '../../../src/node/fileStore';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { systemClock } from '../../../src/node/systemClock';
-import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
-import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';
+import { startMessagesServer } from '../../support/messages-server/server';
+import { startChatServer } from '../../support/openai-server/server';
+import type { Fault, MessagesBody, ScenarioInput } from '../../support/messages-server/scenario';
+
+export type HarnessProvider = 'anthropic' | 'openai';
+export const HARNESS_PROVIDERS: readonly HarnessProvider[] = ['anthropic', 'openai'];
+let currentProvider: HarnessProvider = 'anthropic';
+
+/** A describe block per provider; runAdversarialMission inside it uses that provider unless told otherwise. */
+export function describeEachProvider(title: string, body: (this: Mocha.Suite, provider: HarnessProvider) => void): void {
+  for (const provider of HARNESS_PROVIDERS) {
+    describe(`${title} [${provider}]`, function () {
+      before(() => {
+        currentProvider = provider;
+      });
+      body.call(this, provider);
+    });
+  }
+}
+
+/** What a test reads of either server: the requests (in the Messages shape) and close(). */
+export interface ScriptedServer {
+  url: string;
+  requests: { body: MessagesBody; role: string | null; turn: number; rule: string | null; fault: Fault | null; at: number }[];
+  close(): Promise<void>;
+}
 
 export type Rule = ScenarioInput['rules'][number];
 
@@ -47,7 +76,10 @@ export interface MissionRunOptions {
   settings?: DeepPartialSettings;
   mission?: Partial<MissionOptions>;
   /** Called with the handle once the mission is started (for cancellation). */
-  onStart?: (handle: ReturnType<typeof startMission>, server: MessagesServer) => void;
+  onStart?: (handle: ReturnType<typeof startMission>, server: ScriptedServer) => void;
+  /** Default: the provider of the enclosing describeEachProvider block (else anthropic). */
+  provider?: HarnessProvider;
+  /** Retries after the first attempt of a model call (default 2). */
   maxRetries?: number;
   /** The client's stream idle limit (default: the adapter's). */
   streamIdleMs?: number;
@@ -58,10 +90,11 @@ export interface MissionRun {
   outside: string;
   report: MissionReport;
   events: TraceEvent[];
-  server: MessagesServer;
+  provider: HarnessProvider;
+  server: ScriptedServer;
   /** Every tool_result block the executor model was sent, by tool_use id. */
   toolResults: Map<string, { content: string; isError: boolean }>;
-  requests: RecordedRequest[];
+  requests: ScriptedServer['requests'];
 }
 
 export function write(root: string, rel: string, content: string | Uint8Array): void {
@@ -84,7 +117,7 @@ export function tree(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
-function collectToolResults(requests: RecordedRequest[]): Map<string, { content: string; isError: boolean }> {
+function collectToolResults(requests: ScriptedServer['requests']): Map<string, { content: string; isError: boolean }> {
   const out = new Map<string, { content: string; isError: boolean }>();
   for (const r of requests) {
     for (const m of r.body.messages ?? []) {
@@ -112,10 +145,12 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
     name: 'adversarial',
     rules: [{ name: 'plan', match: { role: 'planner' }, turns: planTurns as never }, ...(typeof o.rules === 'function' ? o.rules(ws, outside) : o.rules)],
   };
-  const server = await startMessagesServer({ scenario });
+  const provider = o.provider ?? currentProvider;
+  const server: ScriptedServer = provider === 'openai' ? await startChatServer({ scenario }) : await startMessagesServer({ scenario });
   try {
-    const client = createAnthropicModelClient({ apiKey: 'test', baseURL: server.url, maxRetries: o.maxRetries ?? 2, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) });
-    const roles = createRoles({ client, settings: o.settings });
+    const clientOptions = { apiKey: 'test', baseURL: server.url, retry: { maxAttempts: (o.maxRetries ?? 2) + 1, rateLimitAttempts: (o.maxRetries ?? 2) + 1, baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) };
+    const client = provider === 'openai' ? createOpenAIModelClient({ ...clientOptions, env: {} }) : createAnthropicModelClient(clientOptions);
+    const roles = createRoles({ client, settings: { ...(provider === 'openai' ? { provider: 'openai', model: 'test-model' } : {}), ...o.settings } });
     const workspace = await NodeWorkspace.open(ws);
     const events: TraceEvent[] = [];
     const sink: EventSink = { emit: (e) => void events.push(e) };
@@ -139,7 +174,7 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
     });
     o.onStart?.(handle, server);
     const report = await handle.done;
-    return { ws, outside, report, events, server, toolResults: collectToolResults(server.requests), requests: server.requests };
+    return { ws, outside, report, events, provider, server, toolResults: collectToolResults(server.requests), requests: server.requests };
   } catch (error) {
     await server.close();
     rmSync(base, { recursive: true, force: true });

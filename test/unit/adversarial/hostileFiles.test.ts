@@ -8,11 +8,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, edit, plan, read, report, runAdversarialMission, step, write, type MissionRun } from './harness';
+import { cleanup, edit, plan, read, report, runAdversarialMission, step, write, type MissionRun, describeEachProvider } from './harness';
 
 const id = <T extends { name: string; input: unknown }>(toolId: string, use: T): T & { id: string } => ({ ...use, id: toolId });
 
-describe('adversarial: hostile files behind symlinks inside the workspace', function () {
+describeEachProvider('adversarial: hostile files behind symlinks inside the workspace', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {

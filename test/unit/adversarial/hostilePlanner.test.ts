@@ -4,7 +4,7 @@
  * executor ever called. A replanner that quietly rewrites a finished step is refused every time.
  */
 import { strict as assert } from 'node:assert';
-import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun } from './harness';
+import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 
@@ -30,7 +30,7 @@ const cases: { name: string; answer: unknown; error: RegExp }[] = [
   { name: 'a plan with no steps', answer: plan([]), error: /no steps/ },
 ];
 
-describe('adversarial: hostile or broken planner output', function () {
+describeEachProvider('adversarial: hostile or broken planner output', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {

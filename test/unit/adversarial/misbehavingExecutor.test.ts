@@ -5,7 +5,7 @@
  * step with a failure class — never a hang, a crash, a wrong edit or an unverified success.
  */
 import { strict as assert } from 'node:assert';
-import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun } from './harness';
+import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 const id = <T extends { name: string; input: unknown }>(toolId: string, use: T): T & { id: string } => ({ ...use, id: toolId });
@@ -20,7 +20,7 @@ function errorResult(run: MissionRun, toolId: string): string {
   return r.content;
 }
 
-describe('adversarial: misbehaving executor model', function () {
+describeEachProvider('adversarial: misbehaving executor model', function () {
   this.timeout(30_000);
   let run: MissionRun | undefined;
   afterEach(async () => {
@@ -28,7 +28,7 @@ describe('adversarial: misbehaving executor model', function () {
     run = undefined;
   });
 
-  it('plain text with no tool call, again and again, fails the step as invalid_output (after one nudge and one retry) and ends the mission', async () => {
+  it('plain text and no tool call from the very first answer: a model without tool calling is named at once (no retry, the mission ends); on Anthropic it is the step\'s failure', async () => {
     run = await runAdversarialMission({
       plan: plan([editStep()], { direct: true }),
       setup: (ws) => write(ws, 'src/a.js', A_JS),
@@ -36,11 +36,35 @@ describe('adversarial: misbehaving executor model', function () {
     });
     assert.equal(run.report.outcome, 'failed');
     assert.deepEqual(run.report.failed, ['s1']);
+    const executorCalls = run.requests.filter((r) => r.role === 'executor').length;
+    if (run.provider === 'anthropic') {
+      assert.equal(run.report.failure?.class, 'invalid_output', JSON.stringify(run.report.failure));
+      assert.equal(run.report.failure?.cause, undefined, 'every Claude model calls tools: not a provider failure');
+      assert.equal(ofType(run.events, 'step_result').length, 2, 'the first attempt and one retry');
+      assert.equal(executorCalls, 4, 'two turns (one nudge) per attempt');
+    } else {
+      assert.equal(run.report.failure?.cause, 'no_tool_support', JSON.stringify(run.report.failure));
+      assert.match(run.report.failure?.message ?? '', /does not seem to support tool calling/);
+      assert.equal(ofType(run.events, 'step_result').length, 1, 'no retry: another attempt would meet the same model');
+      assert.equal(executorCalls, 2, 'the answer and one nudge');
+    }
+    assert.equal(read(run.ws, 'src/a.js'), A_JS);
+  });
+
+  it('a model that called tools, then stops without a result twice, fails the step as invalid_output (after one nudge and one retry)', async () => {
+    run = await runAdversarialMission({
+      plan: plan([editStep()], { direct: true }),
+      setup: (ws) => write(ws, 'src/a.js', A_JS),
+      rules: [{ name: 'chatty', match: { role: 'executor' }, turns: [{ toolUse: [edit('src/a.js', { command: 'view' })] }, { text: 'I think the change is done.' }, { text: 'Really, it is done.' }] }],
+    });
+    assert.equal(run.report.outcome, 'failed');
+    assert.deepEqual(run.report.failed, ['s1']);
     assert.equal(run.report.failure?.class, 'invalid_output', JSON.stringify(run.report.failure));
+    assert.equal(run.report.failure?.cause, undefined);
     const results = ofType(run.events, 'step_result');
     assert.equal(results.length, 2, 'the first attempt and one retry');
     assert.ok(results.every((r) => r.result.failure?.class === 'invalid_output'));
-    assert.equal(run.requests.filter((r) => r.role === 'executor').length, 4, 'two turns (one nudge) per attempt');
+    assert.equal(run.requests.filter((r) => r.role === 'executor').length, 6, 'three turns (one nudge) per attempt');
     assert.equal(read(run.ws, 'src/a.js'), A_JS);
   });
 

@@ -5,26 +5,31 @@
  */
 import { strict as assert } from 'node:assert';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createOpenAIModelClient } from '../../../src/core/model/openaiClient';
 import type { ReadOnlyTools, ToolOutcome } from '../../../src/core/ports';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
+import { startChatServer, type ChatServer } from '../../support/openai-server/server';
+import { describeEachProvider } from './harness';
 
 const ok = async (): Promise<ToolOutcome> => ({ ok: true, output: 'x', toolCallId: 'tc_1' });
 const lookups: ReadOnlyTools = { view: ok, list: ok, search: ok, fetchToolResult: ok };
 
-describe('adversarial: a planner model that never stops looking things up', function () {
+describeEachProvider('adversarial: a planner model that never stops looking things up', function (provider) {
   this.timeout(20_000);
-  let server: MessagesServer | undefined;
+  let server: MessagesServer | ChatServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
 
   it('ends after the lookup turns with a structured failure instead of looping', async () => {
-    server = await startMessagesServer({
-      scenario: { rules: [{ match: { role: 'planner' }, respond: () => ({ toolUse: [{ name: 'list_files', input: { path: '.' } }] }) }] },
-    });
-    const roles = createRoles({ client: createAnthropicModelClient({ apiKey: 'k', baseURL: server.url }), settings: { maxLookupTurns: 3 } });
+    const scenario = { rules: [{ match: { role: 'planner' as const }, respond: () => ({ toolUse: [{ name: 'list_files', input: { path: '.' } }] }) }] };
+    const chat = provider === 'openai' ? await startChatServer({ scenario }) : undefined;
+    const messages = provider === 'anthropic' ? await startMessagesServer({ scenario }) : undefined;
+    server = chat ?? messages!;
+    const client = chat ? createOpenAIModelClient({ baseURL: chat.url, env: {} }) : createAnthropicModelClient({ apiKey: 'k', baseURL: server.url });
+    const roles = createRoles({ client, settings: { provider, model: 'some-model', maxLookupTurns: 3 } });
     const abort = new AbortController();
     const stop = setTimeout(() => abort.abort(), 10_000);
     try {
@@ -36,7 +41,8 @@ describe('adversarial: a planner model that never stops looking things up', func
       assert.equal(!out.ok && out.failure.class, 'invalid_output', JSON.stringify(out));
       assert.ok(!abort.signal.aborted, 'ended on its own, not by the safety abort');
       assert.ok(server.requests.length <= 4, `bounded: ${server.requests.length} calls`);
-      assert.deepEqual(server.requests.at(-1)?.body.tool_choice, { type: 'none' }, 'the last call closed the tools');
+      const last = chat ? chat.requests.at(-1)?.chat.tool_choice : messages?.requests.at(-1)?.body.tool_choice;
+      assert.deepEqual(last, chat ? 'none' : { type: 'none' }, 'the last call closed the tools');
     } finally {
       clearTimeout(stop);
     }

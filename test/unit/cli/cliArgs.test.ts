@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { modelFor, resolveModelSettings } from '../../../src/core/model/modelSettings';
+import { modelSettingsFromFlags } from '../../../src/node/cliModels';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from '../../../src/node/cliArgs';
 import { createTerminalApprover } from '../../../src/node/cliApprover';
@@ -7,7 +9,19 @@ import { PlanSchema } from '../../../src/core/contracts/plan';
 describe('cli arguments', () => {
   it('parses a run with every option', () => {
     const out = parseArgs(['run', '--workspace', '/tmp/ws', '--task', 'fix it', '--approve', 'all', '--trace', 't.jsonl', '--max-cost', '0.5', '--constraint', 'a', '--constraint', 'b']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', maxCostUsd: 0.5, constraints: ['a', 'b'], json: false } });
+    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', maxCostUsd: 0.5, constraints: ['a', 'b'], json: false, models: {} } });
+  });
+
+  it('parses the provider and model options; --model alone is enough', () => {
+    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1', '--model', 'qwen2.5-coder:7b', '--planner-model', 'anthropic:claude-opus-5-5']);
+    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.models : null, { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'qwen2.5-coder:7b', plannerModel: 'anthropic:claude-opus-5-5' });
+    const models = modelSettingsFromFlags({ provider: 'openai', model: 'qwen2.5-coder:7b', plannerModel: 'anthropic:claude-opus-5-5' });
+    const settings = resolveModelSettings(models);
+    assert.deepEqual(modelFor(settings, 'executor', 'light'), { provider: 'openai', model: 'qwen2.5-coder:7b', temperature: 0, maxTokens: 8000 }, 'an Ollama tag is a model name, not a provider');
+    assert.equal(modelFor(settings, 'verifier').model, 'qwen2.5-coder:7b');
+    assert.deepEqual([modelFor(settings, 'planner').provider, modelFor(settings, 'replanner').model], ['anthropic', 'claude-opus-5-5'], 'a strong planner on another provider');
+    assert.match(parseArgs(['run', '--workspace', 'w', '--task', 't', '--provider', 'ollama']).ok ? '' : 'x', /x/);
+    assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--base-url', 'localhost:1234']).ok, false);
   });
 
   it('defaults to ask mode', () => {

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
-import { e2eScenario } from '../e2e-mission/scenario';
+import { startChatServer, type ChatServer } from '../../support/openai-server/server';
+import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
+import { e2eReplanScenario, e2eScenario } from '../e2e-mission/scenario';
 
 interface Run {
   code: number | null;
@@ -30,7 +32,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   this.timeout(60_000);
   let dir: string;
   let cli: string;
-  let server: MessagesServer | undefined;
+  let server: MessagesServer | ChatServer | undefined;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pe-cli-'));
@@ -102,6 +104,45 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
     assert.equal(replay.code, 3);
     assert.match(replay.stderr, /REPLAY DIVERGED: planner call differs/);
+  });
+
+  it('runs a whole mission on an OpenAI-compatible endpoint with --model alone (plan, parallel steps, a replan, a review), then replays it', async () => {
+    const chat = await startChatServer({ scenario: e2eReplanScenario({ parallelLatencyMs: 150 }) });
+    server = chat;
+    const ws = fresh('openai1');
+    const trace = join(dir, 'openai1.jsonl');
+    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /replans: 1/);
+    assert.match(run.stdout, /local — no cost/);
+    assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /farewell\('world'\)/);
+    assert.deepEqual(chat.requests.filter((r) => r.rejected).map((r) => r.rejected), [], 'every request was one OpenAI accepts');
+    assert.deepEqual([...new Set(chat.requests.map((r) => r.role))].sort(), ['executor', 'planner', 'replanner', 'verifier']);
+    assert.ok(chat.requests.every((r) => r.chat.model === 'local-coder'), '--model reached every role and tier');
+    const started = (id: string): number => chat.requests.find((r) => r.rule === id)!.at;
+    const s2Done = chat.requests.filter((r) => r.rule === 's2').at(-1)!.at;
+    assert.ok(started('s1') < s2Done && started('s2') < chat.requests.filter((r) => r.rule === 's1').at(-1)!.at, 's1 and s2 ran side by side');
+    const events: TraceEvent[] = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+    const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call');
+    assert.ok(calls.length > 0 && calls.every((c) => c.provider === 'openai' && c.pricing === 'local' && c.costUsd === 0));
+    assert.ok(calls.every((c) => c.usage.inputTokens + c.usage.cacheReadTokens > 0), 'usage from the endpoint');
+
+    const requests = chat.requests.length;
+    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
+    assert.equal(replay.code, 0, replay.stderr + replay.stdout);
+    assert.equal(chat.requests.length, requests, 'the replay never called the endpoint');
+  });
+
+  it('refuses an OpenAI run without a key for the public API, and a provider that exists only in VS Code', async () => {
+    const noKey = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /set OPENAI_API_KEY/);
+    const noModel = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
+    assert.equal(noModel.code, 2);
+    assert.match(noModel.stderr, /no model for the light tier on openai.*--model NAME/);
+    const lm = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'vscode-lm'], {});
+    assert.equal(lm.code, 2);
+    assert.match(lm.stderr, /only inside VS Code/);
   });
 
   it('explains a bad command line and exits 2', async () => {

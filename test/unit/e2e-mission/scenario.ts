@@ -116,3 +116,44 @@ export function e2eScenario(options: { parallelLatencyMs?: number } = {}): Scena
     ],
   };
 }
+
+/**
+ * The same mission with a replan: s4's executor escalates (the command is ambiguous), the replanner keeps
+ * s1–s3 as they finished and replaces s4 with s4b, which runs the program and succeeds.
+ */
+export const REPLANNED_PLAN = {
+  ...E2E_PLAN,
+  reason: 's4 escalated: run the program through its own step',
+  steps: [
+    ...E2E_PLAN.steps.slice(0, 3),
+    step('s4b', {
+      title: 'Run the program (again)',
+      kind: 'command',
+      dependsOn: ['s3'],
+      instructions: 'Run node src/index.js.',
+      authority: { read: ['**'], edit: [], commands: ['node src/index.js'] },
+      evidence: { checks: [{ kind: 'command', command: 'node src/index.js', expectExitCode: 0, expectOutputIncludes: 'Goodbye, world' }], description: '' },
+    }),
+  ],
+};
+
+export function e2eReplanScenario(options: { parallelLatencyMs?: number } = {}): ScenarioInput {
+  const base = e2eScenario(options).rules.filter((r) => r.name !== 's4');
+  return {
+    name: 'issue-4 e2e with a replan',
+    rules: [
+      ...base,
+      {
+        name: 's4',
+        match: { role: 'executor', firstUserIncludes: '# Step s4:' },
+        turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'ambiguity', message: 'Which greeting should the program print first?' } }] }],
+      },
+      { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: REPLANNED_PLAN }] },
+      {
+        name: 's4b',
+        match: { role: 'executor', firstUserIncludes: '# Step s4b:' },
+        turns: [{ toolUse: [{ name: 'bash', input: { command: 'node src/index.js' } }] }, report('prints both lines')],
+      },
+    ],
+  };
+}

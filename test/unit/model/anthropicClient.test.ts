@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import type { ModelRequest } from '../../../src/core/model/modelClient';
+import type { ModelRequest, ModelWait } from '../../../src/core/model/modelClient';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { Reply } from '../../support/messages-server/scenario';
 
@@ -86,20 +86,31 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     });
   });
 
-  it('lets the SDK retry a 429 with retry-after, a 529 and a 500', async () => {
+  it('waits out a 429 as long as retry-after-ms says, then a 529 and a 500, announcing every wait (the SDK retries nothing itself)', async () => {
     await withServer(
-      [{ fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }, { text: 'fine' }],
+      [{ fault: 'rate_limit', retryAfterMs: 60 }, { fault: 'overloaded', retryAfterMs: 20 }, { fault: 'server_error' }, { text: 'fine' }],
       async (server) => {
-        const out = await client(server).call(request, new AbortController().signal);
+        const waits: ModelWait[] = [];
+        const out = await client(server).call(request, new AbortController().signal, { onWait: (w) => void waits.push(w) });
         assert.ok(out.ok, JSON.stringify(out));
-        assert.deepEqual(server.requests.map((r) => r.fault), ['rate_limit', 'overloaded', null]);
+        assert.deepEqual(server.requests.map((r) => r.fault), ['rate_limit', 'overloaded', 'server_error', null]);
+        assert.deepEqual(waits.map((w) => [w.provider, w.reason, w.attempt]), [['anthropic', 'rate_limited', 1], ['anthropic', 'overloaded', 2], ['anthropic', 'server_error', 3]]);
+        assert.deepEqual(waits.slice(0, 2).map((w) => w.waitMs), [60, 20], 'the server\'s own wait, not our backoff');
+        assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 55, 'it really waited');
+        assert.equal(out.response.attempts, 4);
       },
     );
-    await withServer([{ fault: 'server_error', retryAfterMs: 5 }, { text: 'fine' }], async (server) => {
-      const out = await client(server).call(request, new AbortController().signal);
-      assert.ok(out.ok);
-      assert.equal(server.requests.length, 2);
-    });
+  });
+
+  it('names auth, a missing model and a too-long prompt as causes, without retrying them', async () => {
+    for (const [fault, cause] of [['auth', 'auth'], ['model_not_found', 'model_unavailable'], ['context_length', 'context_too_long']] as const) {
+      await withServer([{ fault }, { text: 'never' }], async (server) => {
+        const out = await client(server).call(request, new AbortController().signal);
+        assert.equal(!out.ok && out.failure.cause, cause, JSON.stringify(out));
+        assert.equal(!out.ok && out.failure.provider, 'anthropic');
+        assert.equal(server.requests.length, 1);
+      });
+    }
   });
 
   it('does not retry a spend-limit 429 and returns a budget_exceeded failure', async () => {
@@ -143,12 +154,14 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     }
   });
 
-  it('fails without retrying after the SDK exhausted its retries on a connection reset', async () => {
+  it('retries a connection reset, then fails with cause "connection" naming the base URL', async () => {
     await withServer([{ fault: 'connection_reset' }], async (server) => {
-      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 1, retry: { baseDelayMs: 1 } });
+      const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
       const out = await c.call(request, new AbortController().signal);
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.detail, 'connection_error');
+      assert.equal(!out.ok && out.failure.cause, 'connection');
+      assert.equal(!out.ok && out.failure.provider, 'anthropic');
+      assert.ok(!out.ok && out.failure.message.includes(server.url), !out.ok ? out.failure.message : '');
       assert.equal(server.requests.length, 2);
     });
   });

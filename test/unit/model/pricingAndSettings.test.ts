@@ -38,8 +38,8 @@ describe('model settings', () => {
 
   it('sends temperature only to models that accept it, effort otherwise', () => {
     const s = resolveModelSettings({ tiers: { light: 'claude-haiku-4-5' } });
-    assert.deepEqual(modelFor(s, 'executor', 'light'), { model: 'claude-haiku-4-5', temperature: 0, maxTokens: 8000 });
-    assert.deepEqual(modelFor(s, 'planner'), { model: 'claude-opus-5-5', effort: 'high', maxTokens: 16000 });
+    assert.deepEqual(modelFor(s, 'executor', 'light'), { provider: 'anthropic', model: 'claude-haiku-4-5', temperature: 0, maxTokens: 8000 });
+    assert.deepEqual(modelFor(s, 'planner'), { provider: 'anthropic', model: 'claude-opus-5-5', effort: 'high', maxTokens: 16000 });
     assert.equal(acceptsTemperature('claude-sonnet-4-5-20250929'), true);
     assert.equal(acceptsTemperature('claude-sonnet-5-5'), false);
     assert.equal(resolveModelSettings().planner.temperature, 0.4);

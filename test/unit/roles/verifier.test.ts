@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createOpenAIModelClient } from '../../../src/core/model/openaiClient';
+import { startChatServer } from '../../support/openai-server/server';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import type { StepResult } from '../../../src/core/contracts/results';
 import { startMessagesServer } from '../../support/messages-server/server';
@@ -16,10 +18,11 @@ const result: StepResult = {
   toolCallIds: ['tc9'],
 };
 
-async function review(scenario: ScenarioInput) {
-  const server = await startMessagesServer({ scenario });
+async function review(scenario: ScenarioInput, provider: 'anthropic' | 'openai' = 'anthropic') {
+  const server = provider === 'openai' ? await startChatServer({ scenario }) : await startMessagesServer({ scenario });
   try {
-    const roles = createRoles({ client: createAnthropicModelClient({ apiKey: 'k', baseURL: server.url }) });
+    const client = provider === 'openai' ? createOpenAIModelClient({ baseURL: server.url, env: {} }) : createAnthropicModelClient({ apiKey: 'k', baseURL: server.url });
+    const roles = createRoles({ client, settings: provider === 'openai' ? { provider, model: 'local' } : {} });
     const tools = fakeTools({ 'README.md': '## greet(name)\nReturns a greeting.' });
     const outcome = await roles.verifier.review(handoffFor(step), result, 'README explains greet()', tools, fakeContext('r1'));
     return { outcome, requests: [...server.requests], tools };
@@ -68,8 +71,16 @@ describe('verifier role', () => {
   });
 
   it('counts a review without a verdict as not passed', async () => {
-    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
+    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ toolUse: [{ name: 'list_files', input: { path: '.' } }] }, { text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
     assert.equal(outcome.passed, false);
     assert.match(outcome.detail, /no verdict/);
+    assert.equal(outcome.failure, undefined);
+  });
+
+  it('names a reviewer that never calls a tool as a model without tool calling (the provider\'s failure, not the step\'s)', async () => {
+    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] }, 'openai');
+    assert.equal(outcome.passed, false);
+    assert.equal(outcome.failure?.cause, 'no_tool_support');
+    assert.match(outcome.detail, /does not seem to support tool calling/);
   });
 });

@@ -89,6 +89,14 @@ describe('the mission as the user sees it: honest state and actions', () => {
     assert.deepEqual(kinds(view), ['retry', 'setApiKey']);
   });
 
+  it('offers no key to set when VS Code\'s language models refused access (consent: Retry asks again)', () => {
+    const view = missionViewFromTrace('m1', trace(
+      { type: 'mission_started', task: 't', workspaceRoot: '/w', settings: {} },
+      finished('failed', 'planning failed: VS Code did not let Plan & Execute use this model', { message: 'VS Code did not let Plan & Execute use this model', cause: 'auth', provider: 'vscode-lm' }),
+    ));
+    assert.deepEqual(kinds(view), ['retry']);
+  });
+
   it('offers Continue and the setting to raise when a budget stopped the mission', () => {
     const view = missionViewFromTrace('m1', trace(
       { type: 'plan_version', plan: plan(1, ['s1', 's2']), author: 'planner', diff: null },

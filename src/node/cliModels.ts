@@ -1,0 +1,59 @@
+/**
+ * The CLI's model setup: from `--provider/--base-url/--model/--<role>-model` and the environment to the
+ * model settings the roles are built with and one routed client over the providers they use. Errors are
+ * values (a missing key or model is a usage error naming what to set), never a stack trace.
+ *
+ * Endpoints: `--base-url` is the chosen provider's; otherwise ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the
+ * public APIs. Keys: ANTHROPIC_API_KEY (required when a role uses Anthropic), OPENAI_API_KEY (required only
+ * for OpenAI's own API: local servers and gateways may need none).
+ */
+import { createAnthropicModelClient } from '../core/model/anthropicClient';
+import type { ModelClient } from '../core/model/modelClient';
+import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings } from '../core/model/modelSettings';
+import { createOpenAIModelClient } from '../core/model/openaiClient';
+import { OPENAI_DEFAULT_BASE_URL } from '../core/model/providers';
+import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
+import type { CliModels } from './cliArgs';
+
+export type CliModelSetup = { ok: true; client: ModelClient; models: DeepPartialSettings } | { ok: false; message: string };
+
+/** The model settings the flags ask for (only what was given; the rest are the defaults). */
+export function modelSettingsFromFlags(flags: CliModels): DeepPartialSettings {
+  const role = (model: string | undefined): { model: string } | undefined => (model ? { model } : undefined);
+  const planner = role(flags.plannerModel);
+  const executor = role(flags.executorModel);
+  const verifier = role(flags.verifierModel);
+  return {
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(planner ? { planner, replanner: planner } : {}),
+    ...(executor ? { executor } : {}),
+    ...(verifier ? { verifier } : {}),
+  };
+}
+
+export function cliModelSetup(flags: CliModels, env: Record<string, string | undefined>): CliModelSetup {
+  const models = modelSettingsFromFlags(flags);
+  const parsed = parseModelSettings(models);
+  if (!parsed.ok) return { ok: false, message: `bad model settings: ${parsed.errors.map((e) => `${e.path || '(settings)'}: ${e.message}`).join('; ')}` };
+  const problems = routingProblems(parsed.settings);
+  if (problems.length > 0) return { ok: false, message: `${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role` };
+  const clients: ProviderClients = {};
+  for (const provider of providersInUse(parsed.settings)) {
+    if (provider === 'vscode-lm') return { ok: false, message: "vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+    if (provider === 'anthropic') {
+      if (!env.ANTHROPIC_API_KEY) return { ok: false, message: 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint): a role uses Anthropic' };
+      const baseURL = (flags.provider ?? 'anthropic') === 'anthropic' && flags.baseUrl ? flags.baseUrl : env.ANTHROPIC_BASE_URL;
+      clients.anthropic = createAnthropicModelClient({ apiKey: env.ANTHROPIC_API_KEY, ...(baseURL ? { baseURL } : {}) });
+    }
+    if (provider === 'openai') {
+      const baseURL = (flags.provider === 'openai' && flags.baseUrl) || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;
+      if (!URL.canParse(baseURL)) return { ok: false, message: `the OpenAI-compatible base URL is not a URL: "${baseURL}"` };
+      if (!env.OPENAI_API_KEY && /(^|\.)openai\.com$/.test(new URL(baseURL).hostname)) {
+        return { ok: false, message: `set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)` };
+      }
+      clients.openai = createOpenAIModelClient({ baseURL, env, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) });
+    }
+  }
+  return { ok: true, client: createRoutedModelClient(clients), models };
+}

@@ -1,0 +1,52 @@
+/**
+ * What a mission needs to reach its models, gathered on the host when it starts: the validated provider
+ * settings and the key of every provider a role uses. A missing key is refused here, before any
+ * planning, with the provider named (reason `no_api_key`, so the surfaces offer "Set API key"); keys go
+ * to the model clients only, never into the recorded settings.
+ */
+import type { DeepPartialSettings } from '../../core/model/modelSettings';
+import type { ProviderId } from '../../core/model/providers';
+import type { Outcome } from '../mission/engineBridge';
+import { openaiNeedsKey, readProviderSettings } from './providerSettings';
+
+export interface ModelSetup {
+  /** Providers and models per role and tier (recorded in the trace; no keys, no URLs). */
+  models: DeepPartialSettings;
+  anthropic?: { apiKey: string; baseURL?: string };
+  openai?: { apiKey?: string; baseURL: string };
+  vscodeLm: boolean;
+}
+
+export interface KeySource {
+  get(): string | undefined;
+}
+
+export type KeySources = Record<'anthropic' | 'openai', KeySource>;
+
+const KEY_COMMAND = 'Plan & Execute: Set API Key';
+
+export function prepareModelSetup(keys: KeySources): Outcome<ModelSetup> & { provider?: ProviderId } {
+  const read = readProviderSettings();
+  if (!read.ok) return { ok: false, reason: 'model_settings', message: read.message };
+  const s = read.value;
+  const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm') };
+  if (s.providers.includes('anthropic')) {
+    const apiKey = keys.anthropic.get();
+    if (!apiKey) return { ok: false, reason: 'no_api_key', provider: 'anthropic', message: `Set your Anthropic API key first ("${KEY_COMMAND}").` };
+    setup.anthropic = { apiKey, ...(s.anthropicBaseURL ? { baseURL: s.anthropicBaseURL } : {}) };
+  }
+  if (s.providers.includes('openai')) {
+    const apiKey = keys.openai.get();
+    if (!apiKey && openaiNeedsKey(s.openaiBaseURL)) {
+      return { ok: false, reason: 'no_api_key', provider: 'openai', message: `Set your API key for ${s.openaiBaseURL} first ("${KEY_COMMAND}"), or point planExecute.openai.baseUrl at a local server.` };
+    }
+    setup.openai = { baseURL: s.openaiBaseURL, ...(apiKey ? { apiKey } : {}) };
+  }
+  return { ok: true, value: setup };
+}
+
+/** The provider whose key is missing for the current settings, if any (for "Set API key"). */
+export function providerMissingKey(keys: KeySources): ProviderId | undefined {
+  const out = prepareModelSetup(keys);
+  return !out.ok && out.reason === 'no_api_key' ? out.provider : undefined;
+}
