@@ -15,28 +15,41 @@ import { openWorkbench, type Workbench } from '../support/host/workbench';
 import { copyWorkspace, DEMO_WORKSPACE, type TempWorkspace } from '../support/host/workspace';
 import { decideCard } from './support/cards';
 import { runFromPalette } from './support/palette';
+import { consoleRecorder, postMortemOnFailure } from './support/postMortem';
 import { openSidebar } from './support/session';
 import { boardFrame, byTestId, shot as saveShot, waitEnabled } from './support/surfaces';
 
 const shot = (page: Page, name: string) => saveShot(page, 'demo', name);
 
-/** Decides the cards as they come, oldest first, until `done` holds: s1's first edit is rejected, the rest approved. */
-async function decideCards(frame: Frame, done: () => Promise<boolean>, onCard: (card: { step: string; kind: string; index: number }) => Promise<'approve' | 'reject'>): Promise<void> {
+interface CardSeen {
+  step: string;
+  kind: string;
+  index: number;
+}
+
+/**
+ * Decides the cards as they come, oldest first: `choose` says approve or reject. Stops before deciding a card
+ * that `stopAt` picks (judged on the card itself: a separate look at the queue could see the stopping card
+ * arrive and then decide it), or once `done` holds.
+ */
+async function decideCards(
+  frame: Frame,
+  options: { done?: () => Promise<boolean>; stopAt?: (card: CardSeen) => boolean; choose: (card: CardSeen) => Promise<'approve' | 'reject'> },
+): Promise<void> {
   let index = 0;
   const deadline = Date.now() + 120_000;
-  while (!(await done())) {
+  while (!(await options.done?.())) {
     if (Date.now() > deadline) throw new Error('the demo did not reach the expected state');
-    const card = frame.locator('[data-testid="approvals"] .card').first();
-    if (!(await card.isVisible().catch(() => false))) {
-      await frame.waitForTimeout(200);
-      continue;
-    }
-    const label = (await card.getAttribute('aria-label')) ?? '';
-    const step = /step (s\d+)/.exec(label)?.[1] ?? '';
-    const kind = (await card.getAttribute('data-testid')) ?? '';
-    // Pinned to its request: `card` would follow whichever card is first once this one goes.
-    const pinned = frame.locator(`[data-request-id="${(await card.getAttribute('data-request-id')) ?? ''}"]`);
-    const choice = await onCard({ step, kind, index: index++ });
+    const first = frame.locator('[data-testid="approvals"] .card').first();
+    // One look at the card: what it is and which request it is.
+    const seen = await first.evaluate((el) => ({ label: el.getAttribute('aria-label') ?? '', kind: el.getAttribute('data-testid') ?? '', id: el.getAttribute('data-request-id') ?? '' }), undefined, { timeout: 1_000 }).catch(() => null);
+    if (!seen) continue;
+    const card: CardSeen = { step: /step (s\d+)/.exec(seen.label)?.[1] ?? '', kind: seen.kind, index };
+    if (options.stopAt?.(card)) return;
+    index += 1;
+    // Pinned to its request: `first` would follow whichever card is first once this one goes.
+    const pinned = frame.locator(`[data-request-id="${seen.id}"]`);
+    const choice = await options.choose(card);
     if (choice === 'reject') await pinned.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
     await decideCard(frame, pinned, choice === 'reject' ? 'reject-action' : 'approve-action', 30_000);
   }
@@ -46,13 +59,16 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
   let demo: DemoHost | undefined;
   let workspace: TempWorkspace | undefined;
   let workbench: Workbench | undefined;
+  const browserConsole = consoleRecorder();
 
   before(async function () {
     this.timeout(300_000);
     demo = await startDemoHost();
     workspace = copyWorkspace(DEMO_WORKSPACE);
-    workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 } });
+    workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 }, onConsole: browserConsole.record });
   });
+
+  postMortemOnFailure(async () => (workbench && demo ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: demo.host.userDataDir } : undefined));
 
   after(async () => {
     await workbench?.close();
@@ -77,17 +93,16 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
 
     // s1 and s2 run side by side; s1's first edit (with a debug log) is rejected with a reason.
     let rejected = false;
-    await decideCards(
-      sidebar,
-      async () => (await sidebar.locator('[data-testid="approval-command"]').count()) > 0,
-      async ({ step, kind }) => {
+    await decideCards(sidebar, {
+      stopAt: ({ kind }) => kind === 'approval-command',
+      choose: async ({ step, kind }) => {
         if (step === 's1' && kind === 'approval-write' && !rejected) {
           rejected = true;
           return 'reject';
         }
         return 'approve';
       },
-    );
+    });
     assert.ok(rejected, "s1's first edit was offered and rejected");
     const tasks = readFileSync(join(workspace.path, 'src', 'tasks.js'), 'utf8');
     assert.match(tasks, /function removeTask/);
@@ -111,17 +126,16 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await waitEnabled(board, 'approve-plan', 30_000);
     await byTestId(board, 'approve-plan').click();
     let sawVerification = false;
-    await decideCards(
-      sidebar,
-      async () => (await board.locator('[data-testid="mission-header"][data-phase="succeeded"]').count()) > 0,
-      async () => {
+    await decideCards(sidebar, {
+      done: async () => (await board.locator('[data-testid="mission-header"][data-phase="succeeded"]').count()) > 0,
+      choose: async () => {
         if ((await sidebar.locator('[data-testid="approvals"] .card').first().locator('[data-testid="verification-label"]').count()) > 0 && !sawVerification) {
           sawVerification = true;
           await shot(page, '03-verification-run');
         }
         return 'approve';
       },
-    );
+    });
     assert.ok(sawVerification, "the verifier's npm test run was labelled as a verification run");
     assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/);
 

@@ -11,14 +11,12 @@
  *     });
  *   });
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { repoRoot } from '../../support/host/hostPaths';
 import { startCodeServer, type CodeServer, type CodeServerOptions } from '../../support/host/codeServer';
 import { findWebviewFrame } from '../../support/host/webviewFrame';
 import { openWorkbench, type Workbench } from '../../support/host/workbench';
 import { copyWorkspace, type TempWorkspace } from '../../support/host/workspace';
+import { consoleRecorder, postMortemOnFailure } from './postMortem';
 
 let shared: Promise<CodeServer> | undefined;
 
@@ -55,8 +53,7 @@ export interface Session {
 export function useWorkbench(options: SessionOptions = {}): Session {
   let workbench: Workbench | undefined;
   let workspace: TempWorkspace | undefined;
-  // The browser's console (the workbench, the webviews, and the extension host it forwards), for post-mortems.
-  const consoleLines: string[] = [];
+  const browserConsole = consoleRecorder();
 
   before(async function () {
     // Generous: run on its own (not through scripts/test.ts), the first use may install code-server.
@@ -66,22 +63,11 @@ export function useWorkbench(options: SessionOptions = {}): Session {
     workbench = await openWorkbench(host, {
       folder: workspace.path,
       ...(options.viewport ? { viewport: options.viewport } : {}),
-      onConsole: (line) => {
-        consoleLines.push(`${new Date().toISOString()} ${line}`);
-        if (consoleLines.length > 400) consoleLines.shift();
-      },
+      onConsole: browserConsole.record,
     });
   });
 
-  // A failed test leaves what it saw: a screenshot, every webview's DOM and the console's last lines.
-  afterEach(async function () {
-    const test = this.currentTest;
-    if (!workbench || test?.state !== 'failed') return;
-    this.timeout(30_000);
-    const host = await sharedHost();
-    const dir = await saveFailure(workbench.page, test.fullTitle(), consoleLines, host.userDataDir).catch((error: unknown) => `(not saved: ${String(error)})`);
-    console.log(`      post-mortem: ${dir}`);
-  });
+  postMortemOnFailure(async () => (workbench ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: (await sharedHost()).userDataDir } : undefined));
 
   after(async () => {
     await workbench?.close();
@@ -132,44 +118,4 @@ export async function openSidebar(page: Page): Promise<Frame> {
   // Rendered means the host answered `ready` with a snapshot and the app drew it.
   await frame.waitForSelector('#app > *', { timeout: 60_000 });
   return frame;
-}
-
-/**
- * Writes test-results/failures/<title>/: page.png, console.txt, the body of every webview frame, the host's
- * user settings and the extension's newest log (the mission as the output channel showed it).
- */
-async function saveFailure(page: Page, title: string, consoleLines: readonly string[], userDataDir: string): Promise<string> {
-  const dir = join(repoRoot, 'test-results', 'failures', title.replace(/[^\w-]+/g, '-').slice(0, 80));
-  mkdirSync(dir, { recursive: true });
-  const copy = (from: string | undefined, to: string): void => {
-    if (from && existsSync(from)) copyFileSync(from, join(dir, to));
-  };
-  copy(join(userDataDir, 'User', 'settings.json'), 'settings.json');
-  copy(newestFile(join(userDataDir, 'logs'), 'Plan & Execute.log'), 'extension.log');
-  await page.screenshot({ path: join(dir, 'page.png') }).catch(() => undefined);
-  writeFileSync(join(dir, 'console.txt'), `${consoleLines.join('\n')}\n`);
-  let n = 0;
-  for (const frame of page.frames()) {
-    if (frame.isDetached()) continue;
-    const html = await frame.evaluate(() => (document.body.dataset.surface ? document.body.outerHTML : null)).catch(() => null);
-    if (html) writeFileSync(join(dir, `webview-${++n}.html`), html);
-  }
-  return dir;
-}
-
-/** The most recently written file called `name` under `root` (the extension host of the newest window). */
-function newestFile(root: string, name: string): string | undefined {
-  let best: { path: string; mtime: number } | undefined;
-  const walk = (dir: string): void => {
-    for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name === name) {
-        const mtime = statSync(path).mtimeMs;
-        if (!best || mtime > best.mtime) best = { path, mtime };
-      }
-    }
-  };
-  walk(root);
-  return best?.path;
 }
