@@ -20,6 +20,7 @@ import { repoRoot } from '../test/support/host/hostPaths';
 import { ensureCodeServer } from '../test/support/host/installCodeServer';
 import { runIntegrationTier } from '../test/support/host/integrationTier';
 import { spawnGroup } from '../test/support/host/processGroups';
+import { ensureUnitPackages } from '../test/support/host/systemPackages';
 
 const TIERS = ['typecheck', 'build', 'unit', 'integration', 'e2e'] as const;
 type TierName = (typeof TIERS)[number];
@@ -115,6 +116,7 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
     case 'build':
       return step(name, process.execPath, [join(repoRoot, 'esbuild.mjs')]);
     case 'unit':
+      ensureUnitPackages({ log });
       // --exit: a test that leaves a timer or socket open must not hold the run until the tier times out.
       return mochaTier(name, ['--config', join(repoRoot, '.mocharc.json'), '--exit'], grep);
     case 'integration': {

@@ -33,6 +33,8 @@ class BenchWorkspace implements Workspace {
     return f ? { kind: 'file' as const, size: f.length, mode: 0o644 } : undefined;
   }
   async readDir() { return []; }
+  async scan() { return { entries: [], truncated: false }; }
+  async removeEntries(): Promise<string[]> { return []; }
   async applyWrites(writes: { path: string; content: Uint8Array | null }[]): Promise<void> {
     for (const w of writes) if (w.content) this.files.set(w.path, w.content); else this.files.delete(w.path);
   }
@@ -64,7 +66,7 @@ class BenchStore implements Store {
   async listMissions() { return []; }
 }
 
-const terminal: Terminal = { run: async () => { throw new Error('unused'); } };
+const terminal: Terminal = { run: async () => { throw new Error('unused'); }, confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }) };
 const approver: Approver = { request: async () => ({ decision: 'approved', by: 'user' }) };
 const verifier: VerifierRole = { review: async (_h, _r, criterion) => ({ check: criterion, passed: true, detail: '' }) };
 

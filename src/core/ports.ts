@@ -10,6 +10,7 @@ import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from 
 import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
 import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
+import type { Confinement, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -23,6 +24,39 @@ export interface FileStat {
 export interface DirEntry {
   name: string;
   kind: FileStat['kind'];
+}
+
+/** One entry of a workspace scan. */
+export interface ScanEntry {
+  /** Workspace-relative, POSIX. */
+  path: string;
+  kind: FileStat['kind'];
+  size: number;
+  /** POSIX mode bits (0 where the platform has none). */
+  mode: number;
+  /** Changes whenever the entry may have changed (inode, size, modification and change times). */
+  signature: string;
+  /** For a symlink: what it points to, as written (never followed). */
+  target?: string;
+  /** Hard links to this entry (1 when unknown): a file with more can be written through another path. */
+  links?: number;
+}
+
+export interface ScanOptions {
+  /** Directories (workspace-relative) the scan lists but does not enter. */
+  prune(path: string): boolean;
+  /** The scan stops after this many entries and says so. */
+  limit: number;
+  /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
+  under?: readonly string[];
+}
+
+export interface ScanResult {
+  entries: ScanEntry[];
+  /** The limit was reached: entries are missing. */
+  truncated: boolean;
+  /** Folders that could not be listed (too deep for a path, no permission): their content is unknown. */
+  unreadable?: string[];
 }
 
 /** One write in an all-or-nothing batch. `content: null` deletes the file. */
@@ -46,6 +80,15 @@ export interface Workspace {
    * VS Code: one WorkspaceEdit). Never called without a recorded approval.
    */
   applyWrites(writes: FileWrite[], label: string): Promise<void>;
+  /** Every entry below the root (symlinks are listed, never followed), parents before children. */
+  scan(options: ScanOptions): Promise<ScanResult>;
+  /**
+   * Removes each path without following links, deepest first: files, links and special files are
+   * unlinked, directories removed only when empty — or, with `recursive`, whole (never following a link,
+   * however deep the tree). A path whose parent is not really where it says (a link on the way) is left
+   * alone. Returns the paths that could not be removed, each with why.
+   */
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]>;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────
@@ -62,11 +105,18 @@ export interface CommandRequest {
   maxOutputBytes: number;
   /** The complete, already scrubbed environment. Adapters must not merge process.env into it. */
   env: Record<string, string>;
+  /**
+   * The OS sandbox the command must run in. The adapter enforces it or refuses to run the command;
+   * null only for a command the engine decided to run unconfined (sandbox off, or approved unsandboxed).
+   */
+  sandbox: SandboxSpec | null;
 }
 
 export interface Terminal {
   /** Runs to completion; on abort, kills the whole process tree and resolves with signal set. */
   run(request: CommandRequest, signal: AbortSignal): Promise<CommandRun>;
+  /** Which OS sandbox this terminal can enforce here (asked before a command is offered for approval). */
+  confinement(): Promise<SandboxSupport>;
 }
 
 // ───────────────────────────── approvals ─────────────────────────────
@@ -94,7 +144,16 @@ export type ApprovalRequest =
       beforeHash: string | null;
       afterHash: string | null;
     })
-  | (ApprovalBase & { kind: 'command'; command: string; argv: string[]; cwd: string });
+  | (ApprovalBase & {
+      kind: 'command';
+      command: string;
+      argv: string[];
+      cwd: string;
+      /** `unsandboxed`: an approver must ask the user, never a rule or the approval mode. */
+      confinement: Confinement;
+      /** Whether the step's authority lets the command reach the network. */
+      network: boolean;
+    });
 
 export type ApprovalDecision =
   | { decision: 'approved'; by: 'user' }
@@ -235,6 +294,8 @@ export interface ToolSettings {
   maxFileBytes: number;
   /** Sensitive-path globs the user explicitly allowed for this mission (default none). */
   allowSensitive: string[];
+  /** Whether commands must, should or need not run in the OS sandbox. */
+  sandbox: SandboxMode;
 }
 
 /** What `createStepTools` (src/core/tools) needs to build one step's sandboxed tools. */

@@ -64,7 +64,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return EXIT.usage;
       }
       const { report, plan, byRole } = await runHeadless(
-        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, client: setup.client, models: setup.models, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
+        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), client: setup.client, models: setup.models, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
         io,
       );
       io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);

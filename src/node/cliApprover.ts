@@ -2,7 +2,9 @@
  * The terminal Approver. In `ask` mode every request (plan, write, command) is shown on stderr and
  * answered on stdin ("y" approves, anything else rejects, with the text as the reason). In `plan` mode only
  * the plan is asked; writes and commands inside the approved plan's authority are approved by the rule
- * "cli:approve=plan". Requests are answered one at a time, in order, even when steps run in parallel.
+ * "cli:approve=plan". In `all` mode nothing is asked — except, in every mode, a command that would run
+ * without the OS sandbox (`--sandbox prefer` on a machine without one): that one is always asked.
+ * Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
@@ -43,18 +45,21 @@ function describe(request: ApprovalRequest): string {
             `  ${s.id}${s.required ? '' : ' (optional)'} [${s.kind}] ${s.title}` +
             `${s.dependsOn.length ? ` ← ${s.dependsOn.join(', ')}` : ''}` +
             `${s.authority.edit.length ? `\n      edit: ${s.authority.edit.join(', ')}` : ''}` +
-            `${s.authority.commands.length ? `\n      run: ${s.authority.commands.join(' | ')}` : ''}`,
+            `${s.authority.commands.length ? `\n      run: ${s.authority.commands.join(' | ')}` : ''}` +
+            `${s.authority.network ? '\n      network: granted' : ''}`,
         ),
         'Approve this plan?',
       ].join('\n');
     case 'write':
       return `Step ${request.stepId ?? '-'} wants to ${request.change === 'created' ? 'create' : request.change === 'deleted' ? 'delete' : 'modify'} ${request.path}\n  why: ${request.why}\nAllow?`;
-    case 'command':
-      return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}\n  why: ${request.why}\nAllow?`;
+    case 'command': {
+      const where = request.confinement === 'sandboxed' ? 'inside the OS sandbox' : request.confinement === 'unsandboxed' ? 'UNSANDBOXED: there is no OS sandbox here; it can do anything you can' : 'unsandboxed (sandbox off)';
+      return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}\n  runs: ${where}; network ${request.network ? 'granted' : 'off'}\n  why: ${request.why}\nAllow?`;
+    }
   }
 }
 
-export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO, store?: Store): Approver & { close(): void } {
+export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: TerminalIO, store?: Store): Approver & { close(): void } {
   let rl: Interface | undefined;
   const lines: string[] = [];
   const waiters: ((line: string | undefined) => void)[] = [];
@@ -85,7 +90,9 @@ export function createTerminalApprover(mode: 'ask' | 'plan', io: TerminalIO, sto
 
   return {
     request(request, signal): Promise<ApprovalDecision> {
-      if (mode === 'plan' && request.kind !== 'plan') {
+      const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+      if (!mustAsk && mode === 'all') return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'cli:approve=all' });
+      if (!mustAsk && mode === 'plan' && request.kind !== 'plan') {
         return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'cli:approve=plan' });
       }
       const ask = async (): Promise<ApprovalDecision> => {

@@ -2,13 +2,15 @@
  * Argument parsing for the headless CLI. Errors are values: a bad command line yields a message and the
  * usage text, never a stack trace.
  *
- *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+ *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off] [--trace FILE] [--max-cost USD]
  *                    [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
  *                    [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  */
+import type { SandboxMode } from '../core/contracts/sandbox';
+
 export const USAGE = `usage:
-  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off] [--trace FILE] [--max-cost USD]
                        [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
                        [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
@@ -16,6 +18,9 @@ export const USAGE = `usage:
   --provider picks the API (default anthropic); --base-url its endpoint (e.g. http://localhost:11434/v1 for
   Ollama); --model one model for every role and tier; --planner-model, --executor-model, --verifier-model
   one role's model. A model may name another provider: --planner-model anthropic:claude-opus-5-5.
+  --sandbox: commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required (default on
+  Linux and macOS): refused where there is none; prefer (default on Windows): where there is none, each
+  command asks on the terminal, whatever --approve says, and runs unconfined; off: no sandbox.
   Keys and endpoints from the environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
   OPENAI_BASE_URL (local servers need no key). Progress goes to stderr, the report to stdout.
   Exit code 0 only if every required step succeeded.`;
@@ -30,7 +35,7 @@ export interface CliModels {
 }
 
 export type CliCommand =
-  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean; models: CliModels }
+  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; sandbox?: SandboxMode; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean; models: CliModels }
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   | { kind: 'help' };
 
@@ -55,7 +60,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const modelFlags = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
-  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--trace', '--max-cost', '--constraint', ...modelFlags] : ['--trace', '--workspace'];
+  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--sandbox', '--trace', '--max-cost', '--constraint', ...modelFlags] : ['--trace', '--workspace'];
   for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
 
   if (sub === 'run') {
@@ -65,6 +70,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (!task) return { ok: false, message: 'run needs --task TEXT' };
     const approve = one('--approve') ?? 'ask';
     if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
+    const sandbox = one('--sandbox');
+    if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
     const maxCost = one('--max-cost');
     let maxCostUsd: number | undefined;
     if (maxCost !== undefined) {
@@ -88,7 +95,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     };
     return {
       ok: true,
-      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, models, ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, models, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
     };
   }
   if (sub === 'replay') {

@@ -13,6 +13,7 @@ import type { ApprovalDecision, Approver, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
 import { scrubEnv } from '../core/policy/env';
+import { defaultSandboxMode, type SandboxMode, type SandboxSupport } from '../core/contracts/sandbox';
 import { createStepTools } from '../core/tools/stepTools';
 import { createTerminalApprover } from './cliApprover';
 import { progressLine } from './cliReport';
@@ -32,8 +33,12 @@ export interface CliIO {
   env: Record<string, string | undefined>;
 }
 
+/** Approves by rule; a replay never runs a command without the sandbox (nobody is there to say yes). */
 const byRule = (rule: string): Approver => ({
-  request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'rule', rule }),
+  request: async (request): Promise<ApprovalDecision> =>
+    request.kind === 'command' && request.confinement === 'unsandboxed'
+      ? { decision: 'rejected', reason: `${rule}: a command that would run without the OS sandbox needs a person to approve it` }
+      : { decision: 'approved', by: 'rule', rule },
 });
 
 export interface HeadlessMission {
@@ -41,6 +46,8 @@ export interface HeadlessMission {
   task: string;
   constraints: string[];
   approve: ApproveMode;
+  /** Default: required on Linux and macOS, prefer elsewhere (defaultSandboxMode). */
+  sandbox?: SandboxMode;
   client: ModelClient;
   /** Providers and models per role (the defaults when absent); recorded in the trace for replay. */
   models?: DeepPartialSettings;
@@ -48,6 +55,14 @@ export interface HeadlessMission {
   maxCostUsd?: number;
   /** Replays answer approvals by this rule instead of asking. */
   approveByRule?: string;
+}
+
+/** The first progress line: how commands will run, and what to do when that is not the OS sandbox. */
+export function sandboxLine(mode: SandboxMode, support: SandboxSupport): string {
+  if (mode === 'off') return '· sandbox: off (--sandbox off) — commands run UNSANDBOXED, with everything you can do';
+  if (support.available) return `· sandbox: commands run in ${support.kind} (${support.detail}), cut to each step's authority`;
+  if (mode === 'prefer') return `· sandbox: none here (${support.reason}) — every command will ask before it runs UNSANDBOXED. ${support.remedy}`;
+  return `· sandbox: none here (${support.reason}) — commands will be refused (--sandbox required). ${support.remedy}`;
 }
 
 /** Per role: calls, cost, cache use, and how many calls ran locally (no cost) or had no known price. */
@@ -79,7 +94,12 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
       }
     },
   };
-  const terminalApprover = m.approveByRule === undefined && m.approve !== 'all' ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
+  const sandbox = m.sandbox ?? defaultSandboxMode(process.platform);
+  const terminal = new NodeTerminal();
+  const support = await terminal.confinement();
+  io.stderr.write(`${sandboxLine(sandbox, support)}\n`);
+  // In `all` mode the terminal approver still asks for commands that would run without the sandbox.
+  const terminalApprover = m.approveByRule === undefined ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
   const approver = terminalApprover ?? byRule(m.approveByRule ?? 'cli:approve=all');
   const roles = createRoles({ client: m.client, ...(m.models ? { settings: m.models } : {}) });
   const handle = startMission({
@@ -87,7 +107,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     constraints: m.constraints,
     workspaceSummary: await summarizeWorkspace(workspace),
     workspace,
-    terminal: new NodeTerminal(),
+    terminal,
     approver,
     store,
     clock: systemClock,
@@ -99,6 +119,8 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     approve: m.approveByRule !== undefined ? 'all' : m.approve,
     env: scrubEnv(io.env),
     ...(m.models && Object.keys(m.models).length > 0 ? { models: m.models as Record<string, unknown> } : {}),
+    toolSettings: { sandbox },
+    commandsConfined: sandbox !== 'off' && support.available,
     ...(m.maxCostUsd !== undefined ? { budgets: { maxCostUsd: m.maxCostUsd } } : {}),
   });
   io.stderr.write(`· mission ${handle.missionId} in ${workspace.root}${tracePath ? `, trace ${tracePath}` : ''}\n`);

@@ -20,6 +20,12 @@ export function progressLine(event: TraceEvent): string | undefined {
       return `    ${event.record.stepId} ${event.record.tool}${event.record.ok ? '' : ' (failed)'}`;
     case 'policy_denied':
       return `    denied: ${event.action} (${event.rule}) — ${event.reason}`;
+    case 'command_sandbox': {
+      const how = event.confinement === 'sandboxed' ? `sandboxed (${event.sandbox})` : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
+      const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
+      const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
+      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? 'granted' : 'off'}${undone}${kept}`;
+    }
     case 'model_call':
       return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;
     case 'model_wait':

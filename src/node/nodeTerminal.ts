@@ -1,5 +1,7 @@
-/** The Terminal port for the headless CLI: runs argv without a shell (see processRunner.ts). */
+/** The Terminal port for the headless CLI: runs argv without a shell, inside the OS sandbox (see processRunner.ts). */
 import type { CommandRun } from '../core/contracts/results';
+import type { SandboxSupport } from '../core/contracts/sandbox';
+import { detectSandbox } from './sandbox/detect';
 import type { CommandRequest, Terminal } from '../core/ports';
 import { runProcess } from './processRunner';
 
@@ -8,5 +10,9 @@ export class NodeTerminal implements Terminal {
 
   run(request: CommandRequest, signal: AbortSignal): Promise<CommandRun> {
     return runProcess(request, signal, this.onOutput ? (chunk) => this.onOutput?.(chunk, request) : undefined);
+  }
+
+  confinement(): Promise<SandboxSupport> {
+    return Promise.resolve(detectSandbox());
   }
 }

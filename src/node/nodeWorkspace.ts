@@ -12,13 +12,14 @@
  * `recover()` (run on construction by `NodeWorkspace.open`) rolls an uncommitted journal back and a
  * committed one forward, so a crash at any point leaves all old or all new content, never a mix.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from '../core/policy/policyFs';
-import { resolveWorkspacePath } from '../core/policy/workspacePath';
+import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
 
 interface JournalEntry {
   target: string;
@@ -73,6 +74,19 @@ function journalShaped(fileName: string, journal: Journal): boolean {
   });
 }
 
+/**
+ * Removes a whole tree without following links. `rm -rf` walks with file descriptors, so a tree buried
+ * past PATH_MAX goes too (fs.rmSync gives up there); Windows has no such depth to fear.
+ */
+function removeTree(abs: string): void {
+  if (process.platform === 'win32') {
+    fsSync.rmSync(abs, { recursive: true, force: true });
+    return;
+  }
+  const r = spawnSync('rm', ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000 });
+  if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
+}
+
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly #journalDir: string;
@@ -112,6 +126,96 @@ export class NodeWorkspace implements Workspace {
   async readDir(path: string): Promise<DirEntry[]> {
     const entries = await fs.readdir(this.#abs(path), { withFileTypes: true });
     return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other' }));
+  }
+
+  /**
+   * Synchronous on purpose: a scan brackets every command (before and after), and thousands of awaited
+   * lstat calls cost far more than the same calls made in one go.
+   */
+  async scan(options: ScanOptions): Promise<ScanResult> {
+    const entries: ScanEntry[] = [];
+    const unreadable: string[] = [];
+    const pending: string[] = [];
+    const entry = (rel: string): ScanEntry | undefined => {
+      let s: fsSync.BigIntStats;
+      try {
+        s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
+      } catch {
+        return undefined;
+      }
+      const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+      let target: string | undefined;
+      if (kind === 'symlink') {
+        try {
+          target = fsSync.readlinkSync(nodePath.join(this.root, rel));
+        } catch {
+          target = undefined;
+        }
+      }
+      return { path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, links: Number(s.nlink), ...(target !== undefined ? { target } : {}) };
+    };
+    for (const start of options.under ?? ['']) {
+      if (start === '' || start === '.') {
+        pending.push('');
+        continue;
+      }
+      // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
+      if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
+      const e = entry(start);
+      if (!e) continue;
+      entries.push(e);
+      if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
+    }
+    while (pending.length > 0) {
+      const dir = pending.pop() as string;
+      let names: fsSync.Dirent[];
+      try {
+        names = fsSync.readdirSync(dir === '' ? this.root : nodePath.join(this.root, dir), { withFileTypes: true });
+      } catch (error) {
+        // Vanished is nothing; anything else (a path past PATH_MAX, no permission) is content we cannot see.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(dir);
+        continue;
+      }
+      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subdirs: string[] = [];
+      for (const d of names) {
+        if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
+        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+        const e = entry(rel);
+        if (!e) continue;
+        entries.push(e);
+        if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
+      }
+      pending.push(...subdirs.reverse());
+    }
+    return { entries, truncated: false, unreadable };
+  }
+
+  async removeEntries(paths: string[], recursive = false): Promise<string[]> {
+    const failures: string[] = [];
+    const deepestFirst = [...new Set(paths)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
+    for (const rel of deepestFirst) {
+      const syntax = checkPathSyntax(rel);
+      if (!syntax.ok || syntax.rel === '.') {
+        failures.push(`${rel} (not a workspace path)`);
+        continue;
+      }
+      const abs = nodePath.join(this.root, ...syntax.rel.split('/'));
+      const parent = nodePath.dirname(abs);
+      try {
+        // The parent must be a real directory at its own place inside the workspace: no link on the way.
+        if (fsSync.realpathSync.native(parent) !== parent) throw new Error('a symbolic link is on its path');
+        const s = fsSync.lstatSync(abs);
+        if (s.isDirectory() && recursive) removeTree(abs);
+        else if (s.isDirectory()) fsSync.rmdirSync(abs);
+        else fsSync.unlinkSync(abs);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        failures.push(`${rel} (${code === 'ENOTEMPTY' ? 'not empty' : error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    return failures;
   }
 
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {

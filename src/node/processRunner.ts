@@ -5,12 +5,21 @@
  * - On timeout or abort: SIGTERM to the group, SIGKILL after a grace period. When the leader exits on its
  *   own, leftovers in its group are killed too: nothing a command started outlives it, and a grandchild
  *   holding the pipes open cannot hang us.
+ * - A request with a sandbox spec runs inside the OS sandbox (sandbox/confinedRun.ts) or not at all: when
+ *   this machine has none, the run fails with the reason instead of running unconfined. Only a request
+ *   whose `sandbox` is null (decided, and approved, by the engine) runs unconfined.
+ * - On Windows the program is resolved through PATH and PATHEXT, never the working directory
+ *   (windowsCommand.ts).
  * Used by the Node Terminal and by the VS Code terminal adapter (which also streams output to a pty).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type StdioOptions } from 'node:child_process';
+import * as fs from 'node:fs';
 import type { CommandRun } from '../core/contracts/results';
 import type { CommandRequest } from '../core/ports';
 import { OutputCapture } from '../core/tools/outputCap';
+import { detectSandbox } from './sandbox/detect';
+import { prepareConfined } from './sandbox/confinedRun';
+import { windowsSpawn } from './windowsCommand';
 
 export const KILL_GRACE_MS = 2000;
 
@@ -35,21 +44,32 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     return { command: request.command, cwd: request.cwd, exitCode, signal: sig, durationMs: Date.now() - started, output: capture.text(), truncated: capture.truncated };
   };
   if (signal.aborted) return Promise.resolve(result(null, 'SIGKILL', 'cancelled before it started\n'));
-  const [file, ...args] = request.argv;
-  if (file === undefined) return Promise.resolve(result(null, null, 'empty argv\n'));
+  const target = spawnTarget(request);
+  if ('refused' in target) return Promise.resolve(result(null, null, `not run: ${target.refused}\n`));
+  const { file, args, env, fd3, cleanup, verbatim } = target;
+  for (const note of target.notes) capture.push(`[sandbox: ${note}]\n`);
 
-  return new Promise<CommandRun>((resolve) => {
+  const running = new Promise<CommandRun>((resolve) => {
     let settled = false;
     let killedWith: NodeJS.Signals | null = null;
     let graceTimer: NodeJS.Timeout | undefined;
+    const stdio: StdioOptions = fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
-      env: request.env,
+      env,
       shell: false,
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio,
       windowsHide: true,
+      windowsVerbatimArguments: verbatim,
     });
+    if (fd3) {
+      const pipe = child.stdio[3];
+      if (pipe && 'end' in pipe) {
+        pipe.on('error', () => undefined); // bwrap failing early closes it; its exit status says why
+        pipe.end(fd3);
+      }
+    }
     const onChunk = (chunk: Buffer): void => {
       capture.push(chunk);
       onOutput?.(chunk);
@@ -84,4 +104,32 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     child.on('error', (err) => finish(result(null, null, `failed to start ${file}: ${err.message}\n`)));
     child.on('close', (code, sig) => finish(result(code, sig ?? killedWith)));
   });
+  return running.finally(cleanup);
+}
+
+interface SpawnTarget {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  fd3?: Buffer;
+  verbatim: boolean;
+  notes: string[];
+  cleanup(): void;
+}
+
+/** What to spawn for a request: the sandbox wrapper around it, or the program itself. */
+function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string } {
+  if (request.argv.length === 0) return { refused: 'empty argv' };
+  if (request.sandbox !== null) {
+    const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd);
+    if ('refused' in prepared) return prepared;
+    return { ...prepared, verbatim: false };
+  }
+  if (process.platform === 'win32') {
+    const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));
+    if (!resolved.ok) return { refused: resolved.reason };
+    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, notes: [], cleanup: () => undefined };
+  }
+  const [file, ...args] = request.argv as [string, ...string[]];
+  return { file, args, env: request.env, verbatim: false, notes: [], cleanup: () => undefined };
 }

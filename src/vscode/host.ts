@@ -24,7 +24,8 @@ import { lazyStore, missionStoreDir } from './mission/storeFactory';
 import type { ProviderId } from '../core/model/providers';
 import type { ModelList } from './models/modelListing';
 import { ProviderKeys } from './models/providerKeys';
-import { approveMode, isDemo, isTrusted, notifyWhenWaiting } from './settings';
+import { approveMode, isDemo, isTrusted, notifyWhenWaiting, sandboxMode } from './settings';
+import { sandboxStatus } from './sandboxStatus';
 import { MissionStatusBar } from './statusBar';
 import type { SurfaceConnection } from './surfaces/surfaceConnection';
 import { SurfaceHub } from './surfaces/surfaceHub';
@@ -60,7 +61,7 @@ export function createHost(glue: HostGlue): Host {
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft });
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()) });
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
   // A decided proposal's diff tab has nothing left to review.
   approver.onDidDecide((r) => {
@@ -73,6 +74,7 @@ export function createHost(glue: HostGlue): Host {
     const entry = engineModule();
     return entry.createWindowEngine({
       approveMode,
+      sandboxMode,
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });

@@ -1,12 +1,19 @@
 /** The extension's settings, read when used (so a change applies to the next mission without a reload). */
 import * as vscode from 'vscode';
 import type { ApproveMode } from '../core/mission/options';
+import { defaultSandboxMode, SandboxModeSchema, type SandboxMode } from '../core/contracts/sandbox';
 
 const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('planExecute');
 
 export function approveMode(): ApproveMode {
   const mode = section().get<string>('approvalMode', 'ask');
   return mode === 'plan' || mode === 'all' ? mode : 'ask';
+}
+
+/** `planExecute.sandbox`; unset (or not a known value): the platform's default (defaultSandboxMode). */
+export function sandboxMode(): SandboxMode {
+  const parsed = SandboxModeSchema.safeParse(section().get<unknown>('sandbox'));
+  return parsed.success ? parsed.data : defaultSandboxMode(process.platform);
 }
 
 export function isTrusted(): boolean {

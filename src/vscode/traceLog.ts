@@ -28,6 +28,8 @@ export function describeEvent(e: TraceEvent): string {
       return `tool ${e.record.tool} (${e.record.stepId}) ${e.record.ok ? 'ok' : 'failed'}: ${clip(e.record.output, 160)}`;
     case 'policy_denied':
       return `policy denied ${e.action} (${e.rule}): ${e.reason}`;
+    case 'command_sandbox':
+      return `command ${e.stepId ?? ''} \`${clip(e.command, 120)}\`: ${e.confinement === 'sandboxed' ? `sandboxed (${e.sandbox})` : `${e.confinement.toUpperCase()}${e.reason ? ` — ${e.reason}` : ''}`}, network ${e.network ? 'granted' : 'off'}${e.rolledBack.length ? `; rolled back ${e.rolledBack.join(', ')}` : ''}${e.unrestored.length ? `; NOT restored ${e.unrestored.join(', ')}` : ''}`;
     case 'approval_requested':
       return `approval requested (${e.kind}) ${e.requestId}: ${clip(e.summary)}`;
     case 'approval_decided':
@@ -57,7 +59,7 @@ export function mirrorToLog(log: Log, event: TraceEvent, redact: (text: string) 
   const line = redact(`[${event.missionId}#${event.seq}] ${describeEvent(event)}`);
   if (event.type === 'log') {
     log[event.level](line);
-  } else if (event.type === 'policy_denied' || (event.type === 'mission_finished' && event.outcome !== 'succeeded')) {
+  } else if (event.type === 'policy_denied' || (event.type === 'command_sandbox' && (event.confinement !== 'sandboxed' || event.rolledBack.length > 0 || event.unrestored.length > 0)) || (event.type === 'mission_finished' && event.outcome !== 'succeeded')) {
     log.warn(line);
   } else if (event.type === 'tool_call' || event.type === 'handoff') {
     log.debug(line);

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/contracts/traceEvents';
 import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/contracts/plan';
+import { ConfinementSchema, SandboxModeSchema } from '../core/contracts/sandbox';
 
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);
@@ -183,8 +184,21 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
     command: Text,
     /** The absolute directory the command runs in. */
     cwd: Text,
+    /** How it will run: in the OS sandbox, unsandboxed (no sandbox here: never remembered as a rule), or with the sandbox off. */
+    confinement: ConfinementSchema.optional(),
+    /** Whether the step's authority grants it the network. */
+    network: z.boolean().optional(),
   }),
 ]);
+
+/** How this window's commands run (the `planExecute.sandbox` setting and what the machine offers). */
+export const SandboxStatusViewSchema = z.object({
+  mode: SandboxModeSchema,
+  /** sandboxed: confined; unsandboxed: no sandbox here, each command asks; refused: required but none here; off: the user turned it off. */
+  state: z.enum(['sandboxed', 'unsandboxed', 'refused', 'off']),
+  /** What confines them, or why nothing does and what to do about it. */
+  detail: Text,
+});
 
 /** An auto-approve rule the user set for this mission. */
 export const ApprovalRuleSchema = z.object({
@@ -222,6 +236,8 @@ export const SurfaceStateSchema = z.object({
   demo: z.boolean(),
   /** Problems the user can act on (newest last). */
   notices: z.array(NoticeViewSchema),
+  /** How commands run here (shown on the plan tree's command steps). Additive; absent = not known yet. */
+  sandbox: SandboxStatusViewSchema.optional(),
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
@@ -233,6 +249,7 @@ export type PlanVersionView = z.infer<typeof PlanVersionViewSchema>;
 export type MissionView = z.infer<typeof MissionViewSchema>;
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
+export type SandboxStatusView = z.infer<typeof SandboxStatusViewSchema>;
 export type CheckView = z.infer<typeof CheckViewSchema>;
 export type FieldChangeView = z.infer<typeof FieldChangeViewSchema>;
 export type ReplanUiView = z.infer<typeof ReplanUiViewSchema>;

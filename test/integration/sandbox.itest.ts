@@ -61,7 +61,7 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
     toolCalls: new ToolCallStore(),
     record: async (e) => void events.push(e),
-    settings: { commandTimeoutMs: 20_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [] },
+    settings: { commandTimeoutMs: 20_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
     env: { PATH: process.env.PATH ?? '' },
     signal: new AbortController().signal,
   };
@@ -177,6 +177,7 @@ describe('sandbox: executor tools in VS Code', () => {
         timeoutMs: 20_000,
         maxOutputBytes: 10_000,
         env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
+        sandbox: null,
       },
       new AbortController().signal,
     );
@@ -194,7 +195,7 @@ describe('sandbox: executor tools in VS Code', () => {
     const s = await setup(terminal);
     const ac = new AbortController();
     const pending = terminal.run(
-      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' } },
+      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' }, sandbox: null },
       ac.signal,
     );
     setTimeout(() => ac.abort(), 500);
@@ -202,5 +203,47 @@ describe('sandbox: executor tools in VS Code', () => {
     assert.notEqual(run.signal, null);
     assert.ok(run.durationMs < 10_000);
     terminal.dispose();
+  });
+
+  it('confines a command started through the terminal adapter the same way as the CLI (bubblewrap on Linux)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const terminal = new VscodeTerminal();
+    const s = await setup(terminal);
+    const support = await terminal.confinement();
+    assert.ok(support.available && support.kind === 'bubblewrap', `bubblewrap must be installed and working: ${JSON.stringify(support)}`);
+    fs.writeFileSync(path.join(s.root, '.env'), 'TOKEN=canary-env-itest\n');
+    const neighbour = path.join(path.dirname(s.root), `${path.basename(s.root)}-neighbour.txt`);
+    fs.writeFileSync(neighbour, 'canary-neighbour-itest\n');
+    try {
+      const ctx = {
+        ...s.ctx,
+        step: { ...s.ctx.step, authority: { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false } },
+        // The system's node: the extension host's PATH may start with code-server's own (under the home).
+        env: { PATH: '/usr/bin:/bin' },
+      };
+      const tools = createStepTools(ctx);
+      const script = [
+        'const fs = require("fs");',
+        'const read = (p) => { try { return String(fs.readFileSync(p)); } catch (e) { return e.code; } };',
+        'fs.writeFileSync("src/made.ts", "export const made = 1;\\n");',
+        'fs.writeFileSync("src/notes.md", "outside the globs");',
+        'let readme; try { fs.writeFileSync("README.md", "x"); readme = "wrote"; } catch (e) { readme = e.code; }',
+        `console.log(JSON.stringify({ env: read(".env"), neighbour: read(${JSON.stringify(neighbour)}), readme }));`,
+      ].join(' ');
+      const r = await tools.bash(`node -e '${script}'`);
+      assert.equal(r.ok, false, 'a change outside the globs fails the call');
+      assert.ok(!r.ok && r.failure.detail === 'sandbox.outside_edit_scope', r.output);
+      assert.doesNotMatch(r.output, /canary-/, 'no secret and no neighbour reached the output');
+      assert.match(r.output, /"readme":"E/, 'the rest of the workspace is read-only');
+      assert.equal(fs.readFileSync(path.join(s.root, 'src/made.ts'), 'utf8'), 'export const made = 1;\n', 'the change inside the globs is kept');
+      assert.equal(fs.existsSync(path.join(s.root, 'src/notes.md')), false, 'the change outside them is undone');
+      assert.deepEqual(tools.sideEffects().files.map((f) => [f.path, f.change]), [['src/made.ts', 'created']], 'and the kept one is in the step checkpoint');
+      assert.ok(terminal.lastTerminal && vscode.window.terminals.includes(terminal.lastTerminal), 'it ran in a visible terminal');
+      const event = s.events.find((e) => e.type === 'command_sandbox');
+      assert.ok(event && event.type === 'command_sandbox' && event.sandbox === 'bubblewrap' && event.rolledBack.includes('src/notes.md'));
+    } finally {
+      fs.rmSync(neighbour, { force: true });
+      terminal.dispose();
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { StepIdSchema } from './plan';
+import { ConfinementSchema } from './sandbox';
 
 export const FailureClassSchema = z.enum([
   'tool_error',
@@ -36,6 +37,8 @@ export const CommandRunSchema = z.object({
   /** Captured output, capped (head and tail kept). */
   output: z.string(),
   truncated: z.boolean().default(false),
+  /** How the command was confined (see contracts/sandbox.ts). Additive; absent in older traces. */
+  confinement: ConfinementSchema.optional(),
 });
 
 export const SideEffectsSchema = z.object({

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PlanSchema } from './plan';
 import { FailureSchema, StepResultSchema, VerificationSchema } from './results';
 import { HandoffSchema, ToolCallRecordSchema } from './handoff';
+import { ConfinementSchema } from './sandbox';
 
 export const StepRunStatusSchema = z.enum([
   'pending',
@@ -114,6 +115,25 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   }),
   /** A tool call and its raw (capped) result. */
   z.object({ type: z.literal('tool_call'), record: ToolCallRecordSchema }),
+  /**
+   * How a command ran: inside the OS sandbox or not (and why), with its network grant, and what was rolled
+   * back after it because it changed paths outside the step's edit globs.
+   */
+  z.object({
+    type: z.literal('command_sandbox'),
+    stepId: z.string().nullable(),
+    command: z.string(),
+    confinement: ConfinementSchema,
+    /** The sandbox that confined it (bubblewrap, seatbelt) or `none`. */
+    sandbox: z.string(),
+    network: z.boolean(),
+    /** Why it ran unconfined, when it did. */
+    reason: z.string().optional(),
+    /** Paths outside the edit globs the command changed; they were restored. */
+    rolledBack: z.array(z.string()).default([]),
+    /** Changes that could not be restored, each with why. */
+    unrestored: z.array(z.string()).default([]),
+  }),
   /** The policy refused an action (before any approval was asked). */
   z.object({ type: z.literal('policy_denied'), stepId: z.string().nullable(), action: z.string(), rule: z.string(), reason: z.string() }),
   /** An approval was requested (recorded before the user sees it). */

@@ -81,8 +81,13 @@ export class MissionRun implements StepFlowContext {
       replans: init.usage.replans, stepAttempts: init.usage.stepAttempts, priorElapsedMs: init.usage.elapsedMs,
     });
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
+    // 'all' approves by rule — except a command that would run without the OS sandbox: the user says.
     this.stepApprover = options.approve === 'all'
-      ? { request: async () => ({ decision: 'approved', by: 'rule', rule: 'approve=all' }) }
+      ? {
+        request: async (request, signal) => request.kind === 'command' && request.confinement === 'unsandboxed'
+          ? options.approver.request(request, signal)
+          : { decision: 'approved', by: 'rule', rule: 'approve=all' },
+      }
       : options.approver;
     this.hashOf = contentHasher(options.workspace);
     this.#snapshots = new SnapshotWriter(

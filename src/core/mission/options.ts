@@ -43,6 +43,7 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
   maxOutputBytes: 64_000,
   maxFileBytes: 1_000_000,
   allowSensitive: [],
+  sandbox: 'required',
 };
 
 export interface MissionPorts {

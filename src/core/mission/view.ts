@@ -227,6 +227,7 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
     case 'handoff':
     case 'tool_call':
     case 'policy_denied':
+    case 'command_sandbox':
     case 'log':
       return next;
   }

@@ -56,6 +56,8 @@ export function renderHandoff(h: Handoff, stepContextTokenCap: number): string {
     `- read:\n${list(h.authority.read, '(nothing)')}`,
     `- edit:\n${list(h.authority.edit, 'nothing: this step may not write files')}`,
     `- commands:\n${list(h.authority.commands, 'none: this step may not run commands')}`,
+    `- network: ${h.authority.network ? 'granted to your commands' : 'none (loopback only); a download or external call fails'}`,
+    '- your commands run in an OS sandbox: writes outside the edit globs are undone and reported; your home, secrets and neighbouring folders are invisible',
     '',
     '## Evidence the verifier will check',
     list(s.evidence.checks.map(describeCheck), 'the reviewer reads your report'),

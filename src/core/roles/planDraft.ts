@@ -32,6 +32,8 @@ const StepDraft = z.object({
     read: z.array(z.string()).describe('Globs the step may read (e.g. ["**"]).'),
     edit: z.array(z.string()).describe('Globs the step may write; [] for none.'),
     commands: z.array(z.string()).describe('Allowed command lines; a trailing " *" allows extra arguments.'),
+    // Required in the JSON schema the model gets (output type); a scripted or older draft without it parses as false.
+    network: z.boolean().default(false).describe('true only if the step\'s commands must reach the internet (installing packages, fetching); loopback works without it.'),
   }),
   binding: z.object({
     prerequisite: z.string(),

@@ -3,7 +3,7 @@
  *   1. policy      — `resolveAction`; a refusal records `policy_denied` and stops (no approval is asked);
  *   2. request     — `approval_requested` is recorded, then the Approver (user, or one of the user's rules)
  *                    decides; an identical action already approved in this scope (same action hash) is
- *                    re-approved by rule, and still recorded;
+ *                    re-approved by rule, and still recorded — except an unsandboxed command, asked every time;
  *   3. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
  *   4. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
  *                    still has the content the diff was computed from);
@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
+import type { Confinement } from '../contracts/sandbox';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
 import type { TraceEventBody } from '../contracts/traceEvents';
 import { commandActionHash, writeActionHash, type ChangeKind } from './actionHash';
@@ -33,7 +34,7 @@ export interface GateContext {
 
 export type GateAction =
   | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
-  | { kind: 'command'; command: string; argv: string[]; cwd: string; why?: string };
+  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; why?: string };
 
 export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
 
@@ -76,11 +77,15 @@ export async function runGated<T>(
 
   const actionHash = actionHashOf(action);
   const requestId = ctx.newId();
-  const summary = action.kind === 'write' ? `${action.change} ${action.path}` : `run \`${action.command}\` in ${action.cwd}`;
+  const summary = action.kind === 'write'
+    ? `${action.change} ${action.path}`
+    : `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? ' with network' : ''}`;
   await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary });
 
   let decision: ApprovalDecision;
-  const earlier = ctx.ledger.get(actionHash);
+  // An unsandboxed command is asked every time: the user's consent to run it unconfined is not reused.
+  const unconfinedAsk = action.kind === 'command' && action.confinement === 'unsandboxed';
+  const earlier = unconfinedAsk ? undefined : ctx.ledger.get(actionHash);
   if (earlier !== undefined) {
     decision = { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
   } else if (ctx.signal.aborted) {
@@ -89,7 +94,7 @@ export async function runGated<T>(
     const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
     const request: ApprovalRequest = action.kind === 'write'
       ? { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash }
-      : { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd };
+      : { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network };
     try {
       const raw: unknown = await ctx.approver.request(request, ctx.signal);
       const parsed = DecisionSchema.safeParse(raw);

@@ -6,14 +6,18 @@
  *
  * Before the first write to a file in this step its prior content is put in the blob store (checkpoint),
  * so `sideEffects().files` carries `beforeHash`/`afterHash` that `revertStep`/`stepDiff` can use later.
+ * Commands run in the OS sandbox (commandRun.ts); the files they change inside the edit globs join the
+ * same checkpoint.
  */
 import type { CommandRun, FileChange, SideEffects } from '../contracts/results';
 import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
 import { applyEdit } from '../edits/applyEdit';
 import { checkPolicy, runGated, type GateContext } from './approvalGate';
-import { cancelled, timedOut, toolError } from './failures';
+import { toolError } from './failures';
+import { CommandEffects } from './commandEffects';
+import { runCommand, type CommandSink } from './commandRun';
 import { sha256Hex } from './hash';
-import { policyFor, resolveAction, type Policy } from '../policy/policy';
+import { policyFor, type Policy } from '../policy/policy';
 import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
 import { decodeText, encodeText, toEol } from '../edits/textFile';
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
@@ -163,25 +167,17 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       return r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r;
     });
 
-  const bash = (command: string): Promise<ToolOutcome> =>
-    recorder.call('bash', { command }, async () => {
-      const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
-      const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
-      const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
-      const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.' }, () =>
-        ctx.terminal.run({ command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env } }, ctx.signal),
-      );
-      if (!outcome.ok) return failed(outcome.failure);
-      const run = outcome.value;
-      commands.push(run);
-      const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
-      const output = `${head}\n${run.output}`;
-      if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: { files: [], commands: [run] } });
-      if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
-        return { ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: { files: [], commands: [run] } }), output: `timeout: ${output}` };
+  const effects = new CommandEffects(ctx.workspace, ctx.store, policy);
+  const sink: CommandSink = {
+    commands,
+    addFileChanges: (changes) => {
+      for (const c of changes) {
+        const prior = files.get(c.path);
+        files.set(c.path, { beforeHash: prior ? prior.beforeHash : c.beforeHash, afterHash: c.afterHash });
       }
-      return { ok: true, output };
-    });
+    },
+  };
+  const bash = (command: string): Promise<ToolOutcome> => recorder.call('bash', { command }, () => runCommand(env, sink, effects, command));
 
   const sideEffects = (): SideEffects => ({
     files: [...files.entries()].map(([path, f]): FileChange => ({

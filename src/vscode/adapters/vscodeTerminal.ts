@@ -16,6 +16,8 @@ import * as vscode from 'vscode';
 import type { CommandRun } from '../../core/contracts/results';
 import type { CommandRequest, Terminal } from '../../core/ports';
 import { runProcess } from '../../node/processRunner';
+import { detectSandbox } from '../../node/sandbox/detect';
+import type { SandboxSupport } from '../../core/contracts/sandbox';
 
 export interface VscodeTerminalOptions {
   /** Terminal tab name prefix. */
@@ -76,6 +78,11 @@ export class VscodeTerminal implements Terminal {
     write.fire(`\r\n\x1b[2m[${status} after ${Math.round(run.durationMs)} ms]\x1b[0m\r\n`);
     this.#retire(terminal);
     return run;
+  }
+
+  /** The same OS sandbox as the CLI: the pty only displays; the process is spawned by runProcess. */
+  confinement(): Promise<SandboxSupport> {
+    return Promise.resolve(detectSandbox());
   }
 
   #retire(terminal: vscode.Terminal): void {

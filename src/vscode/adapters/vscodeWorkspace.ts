@@ -10,7 +10,7 @@
  * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
  */
 import * as vscode from 'vscode';
-import type { DirEntry, FileStat, FileWrite, Workspace } from '../../core/ports';
+import type { DirEntry, FileStat, FileWrite, ScanOptions, ScanResult, Workspace } from '../../core/ports';
 import { NodeWorkspace } from '../../node/nodeWorkspace';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -53,6 +53,15 @@ export class VscodeWorkspace implements Workspace {
 
   readDir(path: string): Promise<DirEntry[]> {
     return this.#disk.readDir(path);
+  }
+
+  scan(options: ScanOptions): Promise<ScanResult> {
+    return this.#disk.scan(options);
+  }
+
+  /** What a command left outside its globs is removed on disk (the explorer follows the file watcher). */
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]> {
+    return this.#disk.removeEntries(paths, recursive);
   }
 
   #uri(path: string): vscode.Uri {

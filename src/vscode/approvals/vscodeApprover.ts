@@ -52,8 +52,10 @@ export class VsCodeApprover implements Approver {
     if (request.kind !== 'plan' && !this.canExecute()) {
       return Promise.resolve({ decision: 'rejected', reason: 'the workspace is not trusted: Plan & Execute does not change files or run commands in it' });
     }
-    if (request.kind !== 'plan' && this.planApprovesActions()) return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
-    const rule = matchingRule(this.rules, request);
+    // A command that would run without the OS sandbox is the user's call every time: no mode, no rule.
+    const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+    if (!mustAsk && request.kind !== 'plan' && this.planApprovesActions()) return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
+    const rule = mustAsk ? undefined : matchingRule(this.rules, request);
     if (rule) return Promise.resolve({ decision: 'approved', by: 'rule', rule: `${rule.kind}:${rule.pattern}` });
     if (signal.aborted) return Promise.resolve({ decision: 'rejected', reason: 'cancelled' });
     return new Promise((resolve) => {
@@ -105,7 +107,7 @@ export class VsCodeApprover implements Approver {
   approve(requestId: string, remember: boolean): boolean {
     const p = this.pending.get(requestId);
     if (!p) return false;
-    if (remember) {
+    if (remember && !(p.request.kind === 'command' && p.request.confinement === 'unsandboxed')) {
       const rule = ruleFor(p.request);
       if (rule) this.addRule(rule.kind, rule.pattern);
     }
@@ -153,7 +155,7 @@ export class VsCodeApprover implements Approver {
       const step = r.stepId ? this.context?.step(r.stepId) : undefined;
       const base = { requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at, verification: r.role === 'verifier' };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
-      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd });
+      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network });
     }
     return out;
   }
@@ -172,6 +174,7 @@ export class VsCodeApprover implements Approver {
     this.rules.push(rule);
     // Requests already waiting that the new rule covers are approved now, as the user would expect.
     for (const [id, p] of [...this.pending]) {
+      if (p.request.kind === 'command' && p.request.confinement === 'unsandboxed') continue;
       if (matchingRule([rule], p.request)) this.decide(id, { decision: 'approved', by: 'rule', rule: `${rule.kind}:${rule.pattern}` });
     }
     this.changed();

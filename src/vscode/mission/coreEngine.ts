@@ -7,6 +7,7 @@ import { createMissionModelClient } from '../models/modelClients';
 import { startMission, type MissionHandle } from '../../core/mission/start';
 import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
+import type { SandboxMode } from '../../core/contracts/sandbox';
 import type { Store, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
@@ -21,6 +22,8 @@ export interface EngineHost {
   /** This window's Workspace and Terminal adapters for a workspace root. */
   adapters(root: string): Promise<{ workspace: Workspace; terminal: Terminal }>;
   approveMode(): ApproveMode;
+  /** planExecute.sandbox (the platform default when unset). */
+  sandboxMode(): SandboxMode;
   /** Asked on resume when steps were running at the interruption: re-run them? */
   consentToRerun(stepIds: string[]): Promise<boolean>;
 }
@@ -46,6 +49,8 @@ function toRun(handle: MissionHandle): MissionRun {
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
+  const sandbox = host.sandboxMode();
+  const support = await terminal.confinement();
   // The planner checks its own answer against the same size cap, named, so its repair turn and the
   // message that ends planning say what to raise.
   const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
@@ -68,6 +73,9 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     // Commands never see the extension host's secrets (the API keys included).
     env: scrubEnv(process.env),
     models: o.model.models as Record<string, unknown>,
+    toolSettings: { sandbox },
+    // Confined command steps with disjoint write scopes may run side by side.
+    commandsConfined: sandbox !== 'off' && support.available,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { applyEvent, emptyMissionView, type MissionView as CoreView } from '../../core/mission/view';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
-import type { MissionView, NoticeView, SurfaceState, ToWebview } from '../../webview/protocol';
+import type { MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { toUiMission } from '../view/uiMission';
 
@@ -17,6 +17,8 @@ export interface SurfaceSink {
 export interface SurfaceInputs {
   trusted(): boolean;
   hasApiKey(): boolean;
+  /** How commands run here (cheap after the first call: the sandbox probe is cached). */
+  sandbox?(): SandboxStatusView;
   /** True when a scripted demo model answers (npm start -- --demo). */
   demo(): boolean;
   /** The host's copy of the unsent task text. */
@@ -156,6 +158,7 @@ export class SurfaceModel {
       taskDraft: this.inputs.taskDraft(),
       demo: this.inputs.demo(),
       notices: this.notices,
+      ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
     };
   }
 

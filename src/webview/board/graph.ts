@@ -7,22 +7,31 @@
  */
 import { h, icon, type Child } from '../dom';
 import type { RenderContext } from '../context';
-import type { StepView } from '../protocol';
+import type { SandboxStatusView, StepView } from '../protocol';
 import { paintStatus } from '../render/statusIcons';
 import { layoutGraph, type GraphLayout } from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function nodeBadges(step: StepView): Child[] {
+/** Whether a command step's commands run in the OS sandbox here. */
+function sandboxBadge(sandbox: SandboxStatusView): HTMLElement {
+  const confined = sandbox.state === 'sandboxed';
+  const text = confined ? 'sandboxed' : sandbox.state === 'refused' ? 'no sandbox' : sandbox.state === 'off' ? 'sandbox off' : 'unsandboxed';
+  return h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title: sandbox.detail, 'data-testid': 'sandbox-badge' } }, icon(confined ? 'shield' : 'warning'), ` ${text}`);
+}
+
+function nodeBadges(step: StepView, sandbox: SandboxStatusView | undefined): Child[] {
   const out: Child[] = [];
   if (step.authority.edit.length) out.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
   if (step.authority.commands.length) out.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
+  if (step.authority.commands.length && sandbox) out.push(sandboxBadge(sandbox));
+  if (step.authority.network) out.push(h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe'), ' network'));
   if (step.files.length) out.push(h('span', { className: 'badge badge-files', attrs: { title: `changed ${step.files.length} file(s)` } }, icon('files'), ` ${step.files.length}`));
   if (step.risk === 'high') out.push(h('span', { className: 'badge risk-high', attrs: { title: 'high risk' } }, icon('warning')));
   return out;
 }
 
-function node(step: StepView, selected: boolean, waiting: number): HTMLElement {
+function node(step: StepView, selected: boolean, waiting: number, sandbox: SandboxStatusView | undefined): HTMLElement {
   const glyph = h('span', { attrs: { role: 'img' } });
   paintStatus(glyph, step.status);
   const deps = step.dependsOn.length ? `after ${step.dependsOn.join(', ')}` : 'no dependencies';
@@ -41,7 +50,7 @@ function node(step: StepView, selected: boolean, waiting: number): HTMLElement {
         title: step.title,
       },
     },
-    h('div', { className: 'node-head' }, glyph, h('span', { className: 'step-id' }, step.id), h('span', { className: 'node-kind muted' }, step.kind), waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null, h('span', { className: 'decorations' }, ...nodeBadges(step))),
+    h('div', { className: 'node-head' }, glyph, h('span', { className: 'step-id' }, step.id), h('span', { className: 'node-kind muted' }, step.kind), waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null, h('span', { className: 'decorations' }, ...nodeBadges(step, sandbox))),
     h('div', { className: 'node-title step-title' }, step.title),
     h('div', { className: 'node-meta muted' }, deps, step.required ? '' : ' · optional'),
   );
@@ -69,7 +78,7 @@ export function renderGraph(ctx: RenderContext, steps: StepView[]): GraphView {
       'div',
       { className: 'wave', attrs: { 'data-wave': String(i + 1), role: 'presentation' } },
       h('div', { className: 'wave-label', attrs: { 'aria-hidden': 'true', title: i === 0 ? 'Wave 1: needs nothing' : `Wave ${i + 1}: after wave ${i}` } }, String(i + 1)),
-      h('div', { className: 'wave-nodes', attrs: { role: 'presentation' } }, ...ids.map((id) => node(byId.get(id)!, id === selected, waitingBy.get(id) ?? 0))),
+      h('div', { className: 'wave-nodes', attrs: { role: 'presentation' } }, ...ids.map((id) => node(byId.get(id)!, id === selected, waitingBy.get(id) ?? 0, ctx.state.sandbox))),
     ),
   );
   const order = layout.waves.flat();

@@ -111,6 +111,21 @@ function heading(a: ApprovalView): HTMLElement {
   return h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', {}, a.command));
 }
 
+/** How a command will run — sandboxed, or not and why — and whether it may use the network. */
+function confinementRow(a: ApprovalView): HTMLElement | null {
+  if (a.kind !== 'command' || !a.confinement) return null;
+  const confined = a.confinement === 'sandboxed';
+  const title = confined
+    ? 'Runs in the OS sandbox, cut to the step\'s authority'
+    : a.confinement === 'unsandboxed' ? 'There is no OS sandbox here: this command can do anything you can' : 'The sandbox is off (planExecute.sandbox)';
+  return h(
+    'div',
+    { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
+    h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } }, icon(confined ? 'shield' : 'warning'), confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
+    h('span', { className: a.network ? 'badge badge-network' : 'badge', attrs: { title: a.network ? 'The step may use the network' : 'No network beyond loopback' } }, icon(a.network ? 'globe' : 'circle-slash'), a.network ? ' network' : ' no network'),
+  );
+}
+
 function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const remember = h('vscode-checkbox', {
     attrs: { label: a.kind === 'write' ? 'Always allow edits to this file (this mission)' : 'Always allow this command (this mission)', 'data-testid': 'remember' },
@@ -124,6 +139,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember.checked === true });
   };
   const primary = a.kind === 'write' ? 'Approve' : 'Run';
+  const unsandboxed = a.kind === 'command' && a.confinement === 'unsandboxed';
   const stepLine = a.stepId
     ? h('div', { className: 'card-step' }, icon('list-tree'), ` Step ${a.stepId}`, a.stepTitle ? h('span', {}, ` · ${a.stepTitle}`) : null)
     : null;
@@ -149,6 +165,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     a.verification ? h('div', { className: 'card-label', attrs: { 'data-testid': 'verification-label' } }, icon('beaker'), ' Verification run: the evidence check of this step') : null,
     heading(a),
     a.kind === 'command' ? h('div', { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } }, icon('folder'), ` in ${a.cwd}`) : null,
+    confinementRow(a),
     stepLine,
     a.stepWhy ? h('div', { className: 'muted step-why', attrs: { 'data-testid': 'step-why' } }, a.stepWhy) : null,
     a.why ? h('div', { className: 'why', attrs: { title: 'In the executor’s words' } }, `“${a.why}”`) : null,
@@ -157,8 +174,9 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     h(
       'div',
       { className: 'row card-footer' },
-      remember,
-      a.stepId
+      // An unsandboxed run is never remembered as a rule: it asks every time.
+      unsandboxed ? null : remember,
+      a.stepId && !unsandboxed
         ? button('Approve all for this step', guarded(() => ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' })), {
             secondary: true,
             icon: 'check-all',

@@ -25,6 +25,7 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
       h('span', { className: 'step-id' }, step.id),
       ' ',
       h('span', { className: 'step-title' }, step.title),
+      step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe')) : null,
       waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
     ),
   );

@@ -1,7 +1,10 @@
 /**
  * The Debian packages the test host needs: Chromium (the browser that runs the workbench), ripgrep (the
  * `rg` that code-server's @vscode/ripgrep would otherwise download) and, only to build code-server's
- * native modules, libkrb5-dev plus a compiler toolchain. As root they are installed with apt-get; anyone
+ * native modules, libkrb5-dev plus a compiler toolchain; bubblewrap, the OS sandbox every command runs in on
+ * Linux; for the unit tier's escape suite, Debian's pytest
+ * (a command in the OS sandbox may not see a python under the user's home, such as pyenv's, and then
+ * runs the system's /usr/bin/python3). As root they are installed with apt-get; anyone
  * else is told the exact command, because a half-working host wastes more time than a clear stop.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +20,7 @@ interface Requirement {
 const RUNTIME: Requirement[] = [
   { debian: 'chromium', present: () => existsSync(chromiumPath()) },
   { debian: 'ripgrep', present: () => onPath('rg') !== undefined },
+  { debian: 'bubblewrap', present: () => existsSync('/usr/bin/bwrap') || onPath('bwrap') !== undefined },
 ];
 
 const BUILD: Requirement[] = [
@@ -27,14 +31,31 @@ const BUILD: Requirement[] = [
   { debian: 'g++', present: () => onPath('g++') !== undefined },
 ];
 
+/** bubblewrap: every command runs inside it on Linux (src/node/sandbox); tests of the sandbox need the real one. */
+const SANDBOX: Requirement = { debian: 'bubblewrap', present: () => existsSync('/usr/bin/bwrap') || onPath('bwrap') !== undefined };
+
+/** What the unit tier needs: the escape suite runs `python3 -m pytest` inside the sandbox. */
+const UNIT: Requirement[] = [
+  SANDBOX,
+  { debian: 'python3-pytest', present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 },
+];
+
 export type Log = (line: string) => void;
+
+/** Makes sure what the unit tier needs is there (see ensureSystemPackages). */
+export function ensureUnitPackages(options: { log: Log }): void {
+  ensure(UNIT, options.log);
+}
 
 /**
  * Makes sure the packages are there. `forBuild` adds what compiling code-server's native modules needs.
  * Throws with the install command when something is missing and this process cannot install it.
  */
 export function ensureSystemPackages(options: { forBuild: boolean; log: Log }): void {
-  const wanted = [...RUNTIME, ...(options.forBuild ? BUILD : [])];
+  ensure([...RUNTIME, ...(options.forBuild ? BUILD : [])], options.log);
+}
+
+function ensure(wanted: Requirement[], log: Log): void {
   const missing = wanted.filter((requirement) => !requirement.present()).map((requirement) => requirement.debian);
   if (missing.length === 0) return;
   const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
@@ -45,7 +66,7 @@ export function ensureSystemPackages(options: { forBuild: boolean; log: Log }): 
         'or point PLAN_EXECUTE_CHROMIUM at a Chromium binary if you have one elsewhere.',
     );
   }
-  options.log(`installing Debian packages: ${missing.join(' ')}`);
+  log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Another apt (a second CI run, unattended upgrades) may hold the dpkg lock for a while: wait for it
   // rather than fail the run on "Could not get lock".

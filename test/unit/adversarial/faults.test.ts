@@ -5,6 +5,8 @@
  * and the finished step's files must be intact.
  */
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanup, bash, edit, ofType, plan, read, report, runAdversarialMission, step, write, type MissionRun, type Rule, describeEachProvider } from './harness';
 import type { Reply } from '../../support/messages-server/scenario';
 
@@ -176,7 +178,8 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
     run = await runAdversarialMission({
       plan: threeSteps,
       mission: { signal: abort.signal },
-      setup: (ws) => write(ws, 'src/slow.js', "require('fs').writeFileSync('src/started.txt', 'y');\nsetTimeout(() => require('fs').writeFileSync('src/late.txt', 'x'), 20000);\n"),
+      // Writes only inside s2's edit glob (src/two.js): the OS sandbox would refuse anything else.
+      setup: (ws) => write(ws, 'src/slow.js', "require('fs').writeFileSync('src/two.js', 'started');\nsetTimeout(() => require('fs').writeFileSync('src/two.js', 'late'), 20000);\n"),
       rules: [s1Rule, { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [bash('node src/slow.js')] }, report('two')] }, s3Rule],
       onStart: (_handle, server) => {
         const timer = setInterval(() => {
@@ -191,6 +194,7 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
     const bashCall = ofType(run.events, 'tool_call').find((e) => e.record.tool === 'bash');
     assert.ok(bashCall && !bashCall.record.ok, 'the command call ended as failed (cancelled)');
     await new Promise((r) => setTimeout(r, 100));
-    assert.throws(() => read(run!.ws, 'src/late.txt'), 'the process tree was killed');
+    // Under load the kill may come before the first write; either way the late write never happens.
+    assert.ok(!existsSync(join(run!.ws, 'src/two.js')) || read(run!.ws, 'src/two.js') !== 'late', 'the process tree was killed');
   });
 });

@@ -38,6 +38,15 @@ describe('cli arguments', () => {
     assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--bogus', 'x']).ok, false);
   });
 
+  it('parses --sandbox and refuses an unknown mode', () => {
+    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--sandbox', 'prefer']);
+    assert.ok(out.ok && out.command.kind === 'run' && out.command.sandbox === 'prefer');
+    const none = parseArgs(['run', '--workspace', 'w', '--task', 't']);
+    assert.ok(none.ok && none.command.kind === 'run' && none.command.sandbox === undefined, 'unset: the platform default applies');
+    const bad = parseArgs(['run', '--workspace', 'w', '--task', 't', '--sandbox', 'maybe']);
+    assert.deepEqual(bad, { ok: false, message: '--sandbox must be required, prefer or off (got "maybe")' });
+  });
+
   it('parses replay', () => {
     assert.deepEqual(parseArgs(['replay', '--trace', 'x.jsonl']), { ok: true, command: { kind: 'replay', trace: 'x.jsonl', json: false } });
   });
@@ -53,7 +62,7 @@ describe('terminal approver', () => {
     const approver = createTerminalApprover('ask', { input, output });
     const signal = new AbortController().signal;
     const a = approver.request({ ...base, kind: 'plan', plan }, signal);
-    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', stepId: 's1' }, signal);
+    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', confinement: 'sandboxed', network: false, stepId: 's1' }, signal);
     input.write('y\nnot now\n');
     assert.deepEqual(await a, { decision: 'approved', by: 'user' });
     assert.deepEqual(await b, { decision: 'rejected', reason: 'not now' });
@@ -67,6 +76,23 @@ describe('terminal approver', () => {
     const approver = createTerminalApprover('plan', { input: new PassThrough(), output: new PassThrough() });
     const d = await approver.request({ ...base, kind: 'write', path: 'a.txt', change: 'created', beforeHash: null, afterHash: 'x' }, new AbortController().signal);
     assert.deepEqual(d, { decision: 'approved', by: 'rule', rule: 'cli:approve=plan' });
+  });
+
+  it('asks for an unsandboxed command in every mode, all included, and says it is unsandboxed', async () => {
+    for (const mode of ['all', 'plan'] as const) {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const approver = createTerminalApprover(mode, { input, output });
+      const sandboxed = await approver.request({ ...base, id: 'r1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'sandboxed', network: false }, new AbortController().signal);
+      assert.equal(sandboxed.decision, 'approved');
+      const asked = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'unsandboxed', network: true }, new AbortController().signal);
+      input.write('n\n');
+      assert.deepEqual(await asked, { decision: 'rejected', reason: 'n' }, mode);
+      const shown = output.read()?.toString() ?? '';
+      assert.match(shown, /UNSANDBOXED/);
+      assert.match(shown, /network granted/);
+      approver.close();
+    }
   });
 
   it('rejects when stdin closes without an answer', async () => {

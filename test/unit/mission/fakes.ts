@@ -4,6 +4,7 @@
  * and scriptable planner / executor / verifier roles.
  */
 import type {
+  ScanEntry,
   ApprovalDecision, ApprovalRequest, Approver, Clock, DirEntry, EventSink, ExecutorRole, FileStat, FileWrite, PlannerRole,
   ReplanRequest, RoleContext, RoleOutcome, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
 } from '../../../src/core/ports';
@@ -30,6 +31,16 @@ export class MemoryWorkspace implements Workspace {
   async readDir(): Promise<DirEntry[]> {
     return [...this.files.keys()].map((name) => ({ name, kind: 'file' as const }));
   }
+  async scan(): Promise<{ entries: ScanEntry[]; truncated: boolean }> {
+    const dirs = new Set<string>();
+    for (const path of this.files.keys()) for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) dirs.add(path.slice(0, i));
+    const entries: ScanEntry[] = [
+      ...[...dirs].map((path) => ({ path, kind: 'directory' as const, size: 0, mode: 0o755, signature: '' })),
+      ...[...this.files].map(([path, text]) => ({ path, kind: 'file' as const, size: text.length, mode: 0o644, signature: sha256Hex(text) })),
+    ];
+    return { entries: entries.sort((a, b) => (a.path < b.path ? -1 : 1)), truncated: false };
+  }
+  async removeEntries(): Promise<string[]> { return []; }
   async applyWrites(writes: FileWrite[], _label?: string): Promise<void> {
     for (const w of writes) {
       if (w.content === null) this.files.delete(w.path);
@@ -100,7 +111,10 @@ export class ScriptedApprover implements Approver {
   }
 }
 
-const unusedTerminal: Terminal = { run: async () => { throw new Error('the fake tools never use the terminal'); } };
+const unusedTerminal: Terminal = {
+  run: async () => { throw new Error('the fake tools never use the terminal'); },
+  confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'fake' }),
+};
 
 /** Scripted command results for the fake bash: command → exit code and output. */
 export type CommandScript = Map<string, { exitCode: number; output: string }>;

@@ -14,6 +14,7 @@ describe('mission engine with the sandbox tools (the default factory)', () => {
         ran.push(request.argv);
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '12 passing', truncated: false };
       },
+      confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'fake' }),
     };
     const executor = new FakeExecutor({
       t1: async (h, tools) => {
@@ -36,6 +37,64 @@ describe('mission engine with the sandbox tools (the default factory)', () => {
     assert.equal(h.ws.files.get('src/a.ts'), 'export const a = 1;\n');
     const v = h.store.trace(report.missionId).find((e) => e.type === 'verification');
     assert.ok(v && v.type === 'verification' && v.verification.passed);
+  });
+});
+
+describe('commands without a sandbox under `prefer`', () => {
+  it('are asked of the user even in approval mode `all`, marked unsandboxed, and run only when approved', async () => {
+    const ran: (string | null)[] = [];
+    const terminal: Terminal = {
+      run: async (request) => {
+        ran.push(request.sandbox === null ? 'unconfined' : 'confined');
+        return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '12 passing', truncated: false };
+      },
+      confinement: async () => ({ available: false, reason: 'no bwrap here', remedy: 'install bubblewrap' }),
+    };
+    const executor = new FakeExecutor({
+      t1: async (h, tools) => {
+        const r = await tools.bash('npm test');
+        assert.ok(r.ok, r.output);
+        return succeeded(h.step.id, [r.toolCallId]);
+      },
+    });
+    const step = fileStep('t1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test'] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] } });
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
+    after(() => rmSync(root, { recursive: true, force: true }));
+    const h = harness(planOf([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'prefer' } });
+    const report = await runMission(h.options);
+    assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
+    const asked = h.approver.requests.filter((r) => r.kind === 'command');
+    assert.equal(asked.length, 2, 'the executor\'s run and the verifier\'s evidence run were both asked');
+    assert.ok(asked.every((r) => r.kind === 'command' && r.confinement === 'unsandboxed'));
+    assert.deepEqual(ran, ['unconfined', 'unconfined']);
+    const marks = h.store.trace(report.missionId).filter((e) => e.type === 'command_sandbox');
+    assert.ok(marks.length === 2 && marks.every((e) => e.type === 'command_sandbox' && e.confinement === 'unsandboxed' && e.sandbox === 'none'));
+  });
+
+  it('are refused under `required`, naming what to install, and nothing runs', async () => {
+    const ran: string[] = [];
+    const terminal: Terminal = {
+      run: async (request) => {
+        ran.push(request.command);
+        return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '', truncated: false };
+      },
+      confinement: async () => ({ available: false, reason: 'bubblewrap (bwrap) is not installed', remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)' }),
+    };
+    const executor = new FakeExecutor({
+      t1: async (h, tools) => {
+        const r = await tools.bash('npm test');
+        assert.ok(!r.ok && r.failure.cause === 'sandbox_unavailable', r.output);
+        return { stepId: h.step.id, status: 'failed', output: r.output, evidence: [], sideEffects: { files: [], commands: [] }, failure: r.failure, toolCallIds: [r.toolCallId] };
+      },
+    });
+    const step = fileStep('t1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test'] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] } });
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
+    after(() => rmSync(root, { recursive: true, force: true }));
+    const h = harness(planOf([step], { direct: true }), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'required' } });
+    const report = await runMission(h.options);
+    assert.notEqual(report.outcome, 'succeeded');
+    assert.deepEqual(ran, []);
+    assert.ok(h.store.trace(report.missionId).some((e) => e.type === 'policy_denied' && e.rule === 'sandbox.unavailable' && /apt-get install bubblewrap/.test(e.reason)));
   });
 });
 

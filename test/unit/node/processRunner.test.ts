@@ -6,7 +6,7 @@ import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import type { CommandRequest } from '../../../src/core/ports';
 
 function request(argv: string[], extra: Partial<CommandRequest> = {}): CommandRequest {
-  return { command: argv.join(' '), argv, cwd: os.tmpdir(), timeoutMs: 10_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '' }, ...extra };
+  return { command: argv.join(' '), argv, cwd: os.tmpdir(), timeoutMs: 10_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '' }, sandbox: null, ...extra };
 }
 
 /** Running, not merely a zombie waiting for an init that may never reap it (containers). */

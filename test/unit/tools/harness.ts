@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CommandRun } from '../../../src/core/contracts/results';
-import type { ApprovalDecision, ApprovalRequest, Approver, CommandRequest, StepToolsContext, Terminal, Workspace, FileWrite } from '../../../src/core/ports';
+import type { ApprovalDecision, ApprovalRequest, Approver, CommandRequest, ScanOptions, StepToolsContext, Terminal, Workspace, FileWrite } from '../../../src/core/ports';
+import type { SandboxSupport } from '../../../src/core/contracts/sandbox';
 import type { Step } from '../../../src/core/contracts/plan';
 import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
@@ -28,6 +29,12 @@ export class CountingWorkspace implements Workspace {
   readDir(p: string): ReturnType<Workspace['readDir']> {
     return this.inner.readDir(p);
   }
+  scan(options: ScanOptions): ReturnType<Workspace['scan']> {
+    return this.inner.scan(options);
+  }
+  removeEntries(paths: string[], recursive?: boolean): Promise<string[]> {
+    return this.inner.removeEntries(paths, recursive);
+  }
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {
     this.writes++;
     this.log.push({ kind: 'write', paths: writes.map((w) => w.path) });
@@ -37,7 +44,12 @@ export class CountingWorkspace implements Workspace {
 
 export class CountingTerminal implements Terminal {
   runs: CommandRequest[] = [];
+  /** What the fake says the machine can enforce (a sandbox, unless a test says otherwise). */
+  support: SandboxSupport = { available: true, kind: 'bubblewrap', detail: 'fake' };
   constructor(private readonly log: LogEntry[], public answer: (r: CommandRequest) => Partial<CommandRun> = () => ({})) {}
+  async confinement(): Promise<SandboxSupport> {
+    return this.support;
+  }
   async run(request: CommandRequest): Promise<CommandRun> {
     this.runs.push(request);
     this.log.push({ kind: 'run', argv: request.argv });
@@ -106,7 +118,7 @@ export function makeHarness(files: Record<string, string> = {}): Harness {
         events.push(event);
         log.push({ kind: 'event', event });
       },
-      settings: { commandTimeoutMs: 10_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [] },
+      settings: { commandTimeoutMs: 10_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       signal,
     }),

@@ -215,7 +215,7 @@ describe('createStepTools', () => {
       assert.notEqual(actionHashOf(base), actionHashOf({ ...base, afterHash: 'h2' }));
       assert.notEqual(actionHashOf(base), actionHashOf({ ...base, path: 'src/b.ts' }));
       assert.notEqual(actionHashOf(base), actionHashOf({ ...base, change: 'created' }));
-      const cmd = { kind: 'command' as const, command: 'npm test', argv: ['npm', 'test'], cwd: '.' };
+      const cmd = { kind: 'command' as const, command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'sandboxed' as const, network: false };
       assert.notEqual(actionHashOf(cmd), actionHashOf({ ...cmd, cwd: 'src' }));
       assert.notEqual(actionHashOf(cmd), actionHashOf({ ...cmd, argv: ['npm', 'test', '--', 'x'] }));
     });

@@ -5,7 +5,7 @@ import type { ApprovalRule } from '../../../src/webview/protocol';
 
 const base = { id: 'r', missionId: 'm', stepId: 's1', actionHash: 'h', why: '' };
 const write = (path: string): ApprovalRequest => ({ ...base, kind: 'write', path, change: 'modified', beforeHash: null, afterHash: null });
-const command = (line: string): ApprovalRequest => ({ ...base, kind: 'command', command: line, argv: line.split(' '), cwd: '/w' });
+const command = (line: string): ApprovalRequest => ({ ...base, kind: 'command', command: line, argv: line.split(' '), cwd: '/w', confinement: 'sandboxed', network: false });
 const rule = (kind: ApprovalRule['kind'], pattern: string): ApprovalRule => ({ id: `${kind}:${pattern}`, kind, pattern });
 
 describe('auto-approve rules', () => {

@@ -5,7 +5,7 @@ import { VsCodeApprover } from '../../../src/vscode/approvals/vscodeApprover';
 
 const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };
 const write = (id: string, path = 'src/a.ts'): ApprovalRequest => ({ ...base, id, kind: 'write', path, change: 'modified', beforeHash: 'b', afterHash: 'a' });
-const command = (id: string, line = 'npm test'): ApprovalRequest => ({ ...base, id, kind: 'command', command: line, argv: line.split(' '), cwd: '/w' });
+const command = (id: string, line = 'npm test'): ApprovalRequest => ({ ...base, id, kind: 'command', command: line, argv: line.split(' '), cwd: '/w', confinement: 'sandboxed', network: false });
 const plan = (id: string): ApprovalRequest => ({ ...base, id, stepId: null, kind: 'plan', plan: PlanSchema.parse({ goal: 'g', steps: [] }) });
 
 describe('VS Code approver (sidebar cards and rules)', () => {
@@ -64,6 +64,17 @@ describe('VS Code approver (sidebar cards and rules)', () => {
     assert.equal(approver.pendingPlan()?.id, 'p1');
   });
 
+  it('never approves an unsandboxed command by approval mode or rule, and never remembers it', async () => {
+    const approver = new VsCodeApprover(() => undefined, () => true, () => true);
+    const unsandboxed: ApprovalRequest = { ...base, id: 'u1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/w', confinement: 'unsandboxed', network: false };
+    approver.addRule('command', 'npm test');
+    const pending = approver.request(unsandboxed, new AbortController().signal);
+    assert.deepEqual(approver.views().map((v) => v.kind === 'command' && v.confinement), ['unsandboxed'], 'it waits as a card');
+    assert.ok(approver.approve('u1', true));
+    assert.deepEqual(await pending, { decision: 'approved', by: 'user' });
+    assert.deepEqual(approver.listRules().map((r) => r.pattern), ['npm test'], 'no new rule was added');
+  });
+
   it('lists cards oldest first with the step, its reason, the real cwd and the verifier label, and adds the edit size when known', async () => {
     let size: (v: { added: number; removed: number }) => void = () => undefined;
     const changes: number[] = [];
@@ -75,7 +86,7 @@ describe('VS Code approver (sidebar cards and rules)', () => {
       now: () => (t += 1000),
     });
     void approver.request(write('w1'), new AbortController().signal);
-    void approver.request({ ...base, id: 'c1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', role: 'verifier' }, new AbortController().signal);
+    void approver.request({ ...base, id: 'c1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', role: 'verifier', confinement: 'sandboxed', network: false }, new AbortController().signal);
     void approver.request(write('w2', 'src/b.ts'), new AbortController().signal);
     approver.decide('w1', { decision: 'approved', by: 'user' });
     void approver.request(write('w3', 'src/c.ts'), new AbortController().signal);

@@ -14,7 +14,11 @@ Return the plan as JSON matching the response schema. Rules that make a plan goo
   research steps only, a review criterion.
 - Authority is minimal and explicit: "edit" globs cover exactly the files the step changes; "commands"
   lists the exact commands it may run (a trailing " *" allows extra arguments). A step without an edit
-  glob cannot write anything; a step without a command entry cannot run anything.
+  glob cannot write anything; a step without a command entry cannot run anything. Commands run in an OS
+  sandbox cut to this authority: they can write only under the edit globs (other changes are undone),
+  cannot see the user's home or secrets, and reach the network only when "network" is true — grant it
+  only to steps that must download or call out; tests on localhost need no grant. Evidence commands run
+  read-only: prefer checks that do not write (e.g. "tsc --noEmit").
 - "dependsOn" lists only real data or state dependencies. Steps that touch disjoint files and do not need
   each other's output must not depend on each other, so they can run in parallel.
 - State that must survive the handoff goes in "binding", not in prose: "prerequisite" (what must hold

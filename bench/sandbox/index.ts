@@ -1,0 +1,142 @@
+/**
+ * bench/sandbox — what the OS sandbox costs per command: `npx tsx bench/sandbox/index.ts`. Every figure is
+ * measured in this run, on this machine (Linux with bubblewrap; elsewhere it says so and stops).
+ *  1. `node -e 0` through the Node terminal, outside vs inside the sandbox (the runner alone: private
+ *     folders, mounts, namespaces), interleaved so that machine load hits both alike; median and mean.
+ *     Target: under 50 ms added per command.
+ *  2. The whole `bash` tool path around the same command, with the step's checkpoint (scan, spec, snapshot,
+ *     run, compare): for a write scope of 200, 2,000 and 20,000 files — the first command of a step (every
+ *     file read into the checkpoint) and the next ones (unchanged files known by their scan signature).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Step } from '../../src/core/contracts/plan';
+import type { ApprovalDecision, StepToolsContext } from '../../src/core/ports';
+import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
+import { scrubEnv } from '../../src/core/policy/env';
+import { hostFacts } from '../../src/core/policy/hostFacts';
+import { policyFor } from '../../src/core/policy/policy';
+import { commandWriteScope, sandboxSpec, scanPrune } from '../../src/core/policy/sandboxSpec';
+import { createStepTools } from '../../src/core/tools/stepTools';
+import { FileStore } from '../../src/node/fileStore';
+import { NodeTerminal } from '../../src/node/nodeTerminal';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { detectSandbox } from '../../src/node/sandbox/detect';
+
+const ROUNDS = 40;
+const node = '/usr/bin/node';
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmt = (ms: number): string => `${ms.toFixed(1).padStart(7)} ms`;
+
+function workspace(files: number): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-sbx-')));
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(root, 'src', `m${i % 50}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(20));
+  }
+  fs.writeFileSync(path.join(root, '.env'), 'TOKEN=x\n');
+  return root;
+}
+
+async function runnerOverhead(): Promise<{ outside: number[]; inside: number[] }> {
+  const root = workspace(10);
+  try {
+    const terminal = new NodeTerminal();
+    const env = scrubEnv(process.env);
+    const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+    const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
+    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+    if (!built.ok) throw new Error(built.reason);
+    const outside: number[] = [];
+    const inside: number[] = [];
+    const once = async (sandbox: typeof built.spec | null): Promise<number> => {
+      const t0 = performance.now();
+      const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox }, new AbortController().signal);
+      if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
+      return performance.now() - t0;
+    };
+    await once(null);
+    await once(built.spec); // warm both paths (the sandbox probe is cached after the first call)
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i % 2 === 0) {
+        outside.push(await once(null));
+        inside.push(await once(built.spec));
+      } else {
+        inside.push(await once(built.spec));
+        outside.push(await once(null));
+      }
+    }
+    return { outside, inside };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function toolPath(files: number): Promise<{ first: number; next: number[] }> {
+  const root = workspace(files);
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
+  try {
+    const step: Step = {
+      id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
+      authority: { read: ['**'], edit: ['src/**'], commands: ['node -e *'], network: false },
+      binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
+      risk: 'low', effort: 'small', modelTier: 'light',
+    };
+    const ctx: StepToolsContext = {
+      missionId: 'bench', step, role: 'executor', workspace: new NodeWorkspace(root), terminal: new NodeTerminal(),
+      approver: { request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'user' }) },
+      store: new FileStore(storeDir), clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      toolCalls: new ToolCallStore(), record: async () => undefined,
+      settings: { commandTimeoutMs: 60_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
+      env: scrubEnv(process.env), signal: new AbortController().signal,
+    };
+    const tools = createStepTools(ctx);
+    const once = async (): Promise<number> => {
+      const t0 = performance.now();
+      const r = await tools.bash('node -e 0');
+      if (!r.ok) throw new Error(r.output);
+      return performance.now() - t0;
+    };
+    const first = await once();
+    const next: number[] = [];
+    for (let i = 0; i < 8; i++) next.push(await once());
+    return { first, next };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (process.platform !== 'linux') {
+    console.log(`bench/sandbox measures bubblewrap; this is ${process.platform}: nothing measured.`);
+    return;
+  }
+  const support = detectSandbox();
+  if (!support.available) throw new Error(`no sandbox to measure: ${support.reason}`);
+  console.log(`sandbox: ${support.detail}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  const { outside, inside } = await runnerOverhead();
+  const added = median(inside) - median(outside);
+  console.log(`\n1. node -e 0, ${ROUNDS} runs each, interleaved           median      mean`);
+  console.log(`   outside the sandbox                          ${fmt(median(outside))} ${fmt(mean(outside))}`);
+  console.log(`   inside the sandbox                           ${fmt(median(inside))} ${fmt(mean(inside))}`);
+  console.log(`   added per command                            ${fmt(added)} ${fmt(mean(inside) - mean(outside))}   (target < 50 ms: ${added < 50 ? 'met' : 'MISSED'})`);
+  console.log(`   inside / outside                             ${(median(inside) / median(outside)).toFixed(2).padStart(10)}`);
+
+  console.log('\n2. the bash tool with the checkpoint, node -e 0   first command   next (median)   next / bare run');
+  for (const files of (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000])) {
+    const t = await toolPath(files);
+    console.log(`   write scope of ${String(files).padStart(6)} files              ${fmt(t.first)}      ${fmt(median(t.next))}   ${(median(t.next) / median(inside)).toFixed(2).padStart(8)}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});

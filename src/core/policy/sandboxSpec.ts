@@ -1,0 +1,296 @@
+/**
+ * The sandbox spec for one command: pure data from the step's policy, a listing of the workspace and a few
+ * host facts (no I/O of its own; the lister is injected). Platform runners enforce it (src/node/sandbox).
+ * Rules, in order — a later rule wins over an earlier one for the same path:
+ *   1. Everything readable, nothing writable (the system, toolchains, the workspace).
+ *   2. writable  — the step's write scope (writeScopeOf: edit globs' literal roots, `.git` for git write
+ *                  commands); none for the verifier, which only checks. Writes inside it that miss the
+ *                  edit globs are rolled back after the command (src/core/tools/commandEffects.ts).
+ *   3. read-only — protected paths inside a writable one (node_modules, .vscode, .husky, …; in `.git`, the
+ *                  hooks and config, which run code), unless an `allowSensitive` glob grants them; and
+ *                  any file there with more than one hard link (its other paths may lie outside).
+ *   4. hidden    — secrets (.env*, keys, credentials) unless `allowSensitive` grants them or a read glob names
+ *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
+ *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
+ *                  sockets are hidden; toolchains on PATH that live there are shown again, read-only,
+ *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
+ *                  whose git data a step granted git writes may write.
+ *   6. network   — only when the step's authority grants it; loopback always works.
+ * A writable path that lies inside a read-only or hidden one is dropped (the stricter rule wins).
+ */
+import picomatch from 'picomatch';
+import * as posix from 'node:path/posix';
+import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
+import type { ScanEntry } from '../ports';
+import type { Policy } from './policy';
+import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
+import { pathWithin, patternWritesGit, writeScopeOf } from './writeScope';
+
+export { defaultSandboxMode } from '../contracts/sandbox';
+
+/** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
+export const MAX_OVERLAYS = 256;
+
+export interface HostFacts {
+  platform: NodeJS.Platform;
+  /** The user's real home directory (absolute), if known. */
+  home: string | undefined;
+  /** PATH entries (absolute). */
+  pathEntries: string[];
+  /** XDG_RUNTIME_DIR (session bus, agent sockets), wherever it is. */
+  runtimeDir?: string;
+  /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
+  listDir(abs: string): string[];
+  /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
+  readText?(abs: string): string | undefined;
+}
+
+/** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
+export interface LinkedGit {
+  gitDir: string;
+  commonDir: string;
+}
+
+/**
+ * The repository behind a worktree's `.git` file (`gitdir: …`), trusted only when it points back: the
+ * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
+ * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
+ */
+export function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
+  if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
+  if (!pointer) return undefined;
+  const gitDir = posix.resolve(root, pointer);
+  if (host.readText(posix.join(gitDir, 'gitdir'))?.trim() !== posix.join(root, '.git')) return undefined;
+  const common = host.readText(posix.join(gitDir, 'commondir'))?.trim();
+  const commonDir = common ? posix.resolve(gitDir, common) : gitDir;
+  if (commonDir !== gitDir && posix.dirname(gitDir) !== posix.join(commonDir, 'worktrees')) return undefined;
+  return { gitDir, commonDir };
+}
+
+export interface SandboxSpecInput {
+  policy: Policy;
+  /** The workspace listing (src/core/tools/workspaceScan.ts), protected and ignored directories not entered. */
+  entries: readonly ScanEntry[];
+  env: Record<string, string>;
+  host: HostFacts;
+}
+
+export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; reason: string };
+
+const SENSITIVE = { dot: true, nocase: true } as const;
+const secretMatch = picomatch(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
+const protectedMatch = picomatch(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
+const gitMatch = picomatch(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
+
+/** Our own store: never visible to a command (it holds every checkpoint and tool output). */
+export const STORE_DIR = '.plan-execute';
+
+/** True when a directory is, or lies inside, something the glob set protects. */
+function coversDir(match: (p: string) => boolean, rel: string): boolean {
+  return match(rel) || match(`${rel}/x`);
+}
+
+/** A read glob names a secret when it matches it and its last segment is more than wildcards (`**` does not). */
+function namedBy(globs: readonly string[], rel: string): boolean {
+  return globs.some((g) => {
+    const last = g.split('/').pop() ?? '';
+    return /[^*?]/.test(last) && picomatch(g, { dot: true })(rel);
+  });
+}
+
+/** Whether a secret, protected or ignored path is exposed by the mission's explicit grant. */
+function granted(policy: Policy, rel: string): boolean {
+  return policy.allowSensitiveMatch(rel);
+}
+
+/** Where commands may not look: home directories, the workspace's siblings, runtime sockets. */
+export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
+  const parent = posix.dirname(root);
+  const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
+  const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
+  const out = [...common, ...perPlatform].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
+  // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
+  return [...new Set(out)].filter((p) => !pathWithinAbs(p, root)).sort();
+}
+
+function pathWithinAbs(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
+}
+
+/**
+ * Toolchains on PATH inside a hidden area (nvm, pyenv, cargo under the home): their install root (the
+ * parent of a `bin`/`shims` entry) is shown again, read-only, minus its top-level secret files (cargo's
+ * credentials). Never the home itself, a hidden area root, or `~/.local` whole.
+ */
+export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): { visible: string[]; secrets: string[] } {
+  const roots = new Set<string>();
+  for (const entry of host.pathEntries) {
+    if (!posix.isAbsolute(entry) || !hiddenOutside.some((h) => pathWithinAbs(entry, h))) continue;
+    const parent = posix.dirname(entry);
+    const isBin = ['bin', 'sbin', 'shims'].includes(posix.basename(entry));
+    if (!isBin || parent === host.home || hiddenOutside.includes(parent)) roots.add(entry);
+    else if (posix.basename(parent) === '.local') {
+      // ~/.local holds share/ and state/ (histories, keyrings): only its programs and their libraries.
+      roots.add(entry);
+      roots.add(posix.join(parent, 'lib'));
+    } else roots.add(parent);
+  }
+  const sorted = [...roots].sort();
+  const visible = sorted.filter((r) => !sorted.some((o) => o !== r && pathWithinAbs(r, o)));
+  const secrets = visible.flatMap((r) => host.listDir(r).filter((name) => secretMatch(name)).map((name) => posix.join(r, name)));
+  return { visible, secrets };
+}
+
+/** The command's environment: the scrubbed one, minus variables that point into hidden places. */
+function sandboxEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name === 'XDG_RUNTIME_DIR' || name === 'HOME' || name === 'TMPDIR' || name === 'TMP' || name === 'TEMP') continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Directories whose contents are installed packages: a bundled `cacert.pem` there is no user secret. */
+const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', '.nox', 'site-packages', 'dist-packages', 'vendor', 'bower_components', '.yarn', '.gradle', '.bundle', 'Pods']);
+
+function underDependencyDir(rel: string): boolean {
+  return rel.split('/').slice(0, -1).some((segment) => DEPENDENCY_DIRS.has(segment));
+}
+
+/** What a command's write scope is: none for the verifier, which only checks. */
+export function commandWriteScope(policy: Policy): string[] {
+  return policy.role === 'verifier' ? [] : writeScopeOf(policy.authority);
+}
+
+/**
+ * What git writes as data when it commits, fetches or rebases — accepted after a command as it is (not
+ * checkpointed). Anything else new or changed in `.git` (hooks, config, commondir, info…) is undone: it
+ * would make the user's own git run what the step planted.
+ */
+const GIT_DATA = new Set([
+  'objects', 'refs', 'logs', 'index', 'index.lock', 'HEAD', 'HEAD.lock', 'ORIG_HEAD', 'FETCH_HEAD', 'MERGE_HEAD', 'MERGE_MSG',
+  'MERGE_MODE', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'COMMIT_EDITMSG', 'TAG_EDITMSG', 'packed-refs', 'packed-refs.lock',
+  'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV', 'BISECT_ANCESTORS_OK',
+  'BISECT_NAMES', 'rebase-merge', 'rebase-apply', 'sequencer', 'shallow', 'gc.pid', 'gc.log', 'rr-cache', 'lost-found',
+]);
+
+/** Whether a path is git's own data in the workspace's `.git` folder. */
+export function isGitData(rel: string): boolean {
+  if (!rel.startsWith('.git/')) return false;
+  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '');
+}
+
+/**
+ * Whether this step's commands may write the repository (`git commit`, …) — its scope then holds `.git`.
+ * Only an existing repository: a `.git` a command creates is judged path by path like any other new
+ * folder (and, being protected, undone whole — never half a repository).
+ */
+export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
+  const granted = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  return granted && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+}
+
+/**
+ * Directories the workspace listing need not enter: our store and ignored paths (hidden whole), secret
+ * folders (hidden whole), dependency folders no write scope reaches (node_modules is mounted read-only
+ * whole), git's data, and `.git` itself unless the step may write it. Protected folders such as `.vscode`
+ * or `.devcontainer` ARE entered: a `.env` inside them must be found to be hidden.
+ */
+export function scanPrune(policy: Policy, scope: readonly string[]): (rel: string) => boolean {
+  const gitWritable = gitWritableFor(policy);
+  return (rel) => {
+    if (rel === STORE_DIR || policy.ignored(rel, true) || coversDir(secretMatch, rel)) return true;
+    if (rel === '.git') return !gitWritable;
+    if (rel.startsWith('.git/')) return isGitData(rel) || rel === '.git/modules' || rel === '.git/worktrees';
+    if (coversDir(gitMatch, rel)) return true; // a nested repository's .git
+    const base = posix.basename(rel);
+    if (base === 'node_modules') return true;
+    const reached = scope.some((w) => pathWithin(rel, w) || pathWithin(w, rel));
+    return DEPENDENCY_DIRS.has(base) && !reached;
+  };
+}
+
+/** What, inside the write scope, a command cannot change: read-only and hidden mounts, our store, git's data. */
+export function untouchableIn(spec: Pick<SandboxSpec, 'readOnly' | 'hidden'>, gitWritable: boolean): (rel: string) => boolean {
+  const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
+  return (rel) => pathWithin(rel, STORE_DIR) || blocked.some((b) => pathWithin(rel, b)) || (gitWritable && isGitData(rel));
+}
+
+/** An existing entry's kind; a missing one is a file when an edit glob names exactly it, else a directory. */
+function writableKind(path: string, entries: readonly ScanEntry[], edit: readonly string[]): 'file' | 'directory' {
+  if (path === '' || path === '.git') return 'directory';
+  const existing = entries.find((e) => e.path === path);
+  if (existing) return existing.kind === 'file' ? 'file' : 'directory';
+  return edit.some((g) => g.replace(/^\.\//, '') === path) ? 'file' : 'directory';
+}
+
+export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
+  const { policy, host } = input;
+  const scope = commandWriteScope(policy);
+  const inScope = (rel: string): boolean => scope.some((w) => pathWithin(rel, w));
+  const gitWritable = gitWritableFor(policy, input.entries);
+
+  const hidden: SandboxEntry[] = [];
+  const readOnly: SandboxEntry[] = [];
+  for (const e of input.entries) {
+    if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
+    const entry: SandboxEntry = { path: e.path, kind: e.kind };
+    const isDir = e.kind === 'directory';
+    if (hidden.some((h) => pathWithin(e.path, h.path))) continue;
+    if (e.path === STORE_DIR || (policy.ignored(e.path, isDir) && !granted(policy, e.path))) {
+      hidden.push(entry);
+      continue;
+    }
+    const secret = isDir ? coversDir(secretMatch, e.path) : secretMatch(e.path);
+    if (secret && !underDependencyDir(e.path) && !granted(policy, e.path) && !namedBy(policy.authority.read, e.path)) {
+      hidden.push(entry);
+      continue;
+    }
+    // Read-only matters inside the write scope, and for a protected folder that holds part of it.
+    if (!(inScope(e.path) || scope.some((w) => pathWithin(w, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    if (e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
+      // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
+      readOnly.push(entry);
+      continue;
+    }
+    if (granted(policy, e.path)) continue;
+    if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
+      // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
+      // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
+      const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
+      const codeRunning = ['.git/hooks', '.git/config', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir'].includes(e.path);
+      if (!gitWritable || !ownGit || codeRunning) readOnly.push(entry);
+      continue;
+    }
+    if (isDir ? coversDir(protectedMatch, e.path) : protectedMatch(e.path)) readOnly.push(entry);
+  }
+  const blocked = [...readOnly, ...hidden];
+  if (blocked.length > MAX_OVERLAYS) {
+    return { ok: false, reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files` };
+  }
+  const hiddenOutside = hiddenOutsideOf(policy.root, host);
+  const tools = toolRootsOf(hiddenOutside, host);
+  // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
+  const linked = linkedGitOf(policy.root, input.entries, host);
+  const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
+  return {
+    ok: true,
+    spec: {
+      root: policy.root,
+      writable: scope.filter((w) => !blocked.some((b) => pathWithin(w, b.path)) && (w !== '.git' || gitWritable)).map((w) => ({ path: w, kind: writableKind(w, input.entries, policy.authority.edit) })),
+      readOnly: readOnly.sort(byDepth),
+      hidden: hidden.sort(byDepth),
+      hiddenOutside: [...hiddenOutside, ...tools.secrets],
+      visibleOutside: [...tools.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
+      writableOutside: linked && linkedWritable
+        ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
+        : [],
+      readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
+      network: policy.authority.network,
+      env: sandboxEnv(input.env),
+    },
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * What a command did to the workspace, and undoing what it had no right to do. Around every command:
+ *   1. before — one scan of the workspace; every file in the step's write scope is put in the blob store
+ *      (files already stored are recognised by their scan signature and not read again), so any change can
+ *      be both reviewed and undone;
+ *   2. after  — a second scan (entering every folder the command created, whatever its name); each entry
+ *      whose signature moved is compared by content;
+ *   3. a change the text editor could have made (policy.ts: the edit globs, sensitive and ignored paths)
+ *      joins the step's checkpoint — its diff and Revert step cover it. Any other change is undone:
+ *      what the command created is removed (links unlinked, never followed), what it changed or deleted is
+ *      restored from the blob store, and the call fails with permission_denied naming the paths.
+ * Paths the sandbox mounts read-only or hides are not looked at (the kernel keeps them as they were), and
+ * neither is git's own data (objects, refs, index…) in a step granted git writes — Revert step does not
+ * undo a commit. Host-side reading is bounded: only regular files are read, and none over 64 MB (such a
+ * file is kept or removed by the same rules, and reported as not covered by the checkpoint).
+ */
+import * as posix from 'node:path/posix';
+import type { FileChange } from '../contracts/results';
+import type { ScanEntry, Store, Workspace } from '../ports';
+import { resolveAction, type Policy } from '../policy/policy';
+import { pathWithin } from '../policy/writeScope';
+import { sha256Hex } from './hash';
+
+/** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
+export const SCAN_LIMIT = 200_000;
+export const SNAPSHOT_MAX_FILES = 50_000;
+export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
+/** Larger files are not read into the checkpoint (a command can leave a sparse 64 GB file). */
+export const CHECKPOINT_MAX_FILE = 64 * 1024 * 1024;
+
+interface Known {
+  kind: ScanEntry['kind'];
+  signature: string;
+  mode: number;
+  /** Content hash (in the blob store) for a regular file that could be read; null otherwise. */
+  hash: string | null;
+}
+
+/** Where the command may write, what inside it the sandbox keeps as is, and what the scan need not enter. */
+export interface Region {
+  scope: readonly string[];
+  untouchable: (rel: string) => boolean;
+  prune: (rel: string) => boolean;
+}
+
+export interface Snapshot extends Region {
+  entries: Map<string, Known>;
+}
+
+export interface Reconciled {
+  /** Changes the step may make, with checkpoint hashes. */
+  accepted: FileChange[];
+  /** Paths changed outside what the step may change; they were undone. */
+  rolledBack: string[];
+  /** Changes that could not be undone, each with why. */
+  unrestored: string[];
+  /** Allowed changes the checkpoint does not cover (links, files over the size cap), each with why. */
+  uncovered: string[];
+}
+
+export type Scanned = { ok: true; entries: ScanEntry[] } | { ok: false; reason: string };
+export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
+
+function inRegion(region: Region, rel: string): boolean {
+  return region.scope.some((w) => pathWithin(rel, w)) && !region.untouchable(rel);
+}
+
+/** A link whose target, read lexically, stays inside the workspace. */
+function linkStaysInside(root: string, rel: string, target: string | undefined): boolean {
+  if (target === undefined || target === '') return false;
+  const resolved = posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(rel), target);
+  const normal = posix.normalize(resolved);
+  return normal === root || normal.startsWith(`${root}/`);
+}
+
+/**
+ * Content hashes by path and scan signature, per blob store and workspace root: a file a step's earlier
+ * command — or an earlier step — already put in the store is not read again while its signature holds.
+ */
+const hashCaches = new WeakMap<Store, Map<string, Map<string, { signature: string; hash: string }>>>();
+
+export class CommandEffects {
+  readonly #hashes: Map<string, { signature: string; hash: string }>;
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly store: Store,
+    private readonly policy: Policy,
+  ) {
+    const byRoot = hashCaches.get(store) ?? new Map<string, Map<string, { signature: string; hash: string }>>();
+    hashCaches.set(store, byRoot);
+    const cache = byRoot.get(workspace.root) ?? new Map<string, { signature: string; hash: string }>();
+    byRoot.set(workspace.root, cache);
+    this.#hashes = cache;
+  }
+
+  /** One scan of the workspace (the sandbox spec and the snapshot share it), or of the write scope only. */
+  async scan(prune: (rel: string) => boolean, under?: readonly string[]): Promise<Scanned> {
+    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+    if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+    return { ok: true, entries };
+  }
+
+  /** Hash of a regular file, read only when its signature changed since the step last stored it. */
+  async #hashOf(e: ScanEntry): Promise<string | null> {
+    if (e.kind !== 'file' || e.size > CHECKPOINT_MAX_FILE) return null;
+    const known = this.#hashes.get(e.path);
+    if (known && known.signature === e.signature) return known.hash;
+    try {
+      const hash = await this.store.putBlob(await this.workspace.readFile(e.path));
+      this.#hashes.set(e.path, { signature: e.signature, hash });
+      return hash;
+    } catch {
+      return null; // vanished or unreadable: treated as not covered
+    }
+  }
+
+  async before(entries: readonly ScanEntry[], region: Region): Promise<SnapshotResult> {
+    const known = new Map<string, Known>();
+    let files = 0;
+    let bytes = 0;
+    for (const e of entries) {
+      if (!inRegion(region, e.path)) continue;
+      if (e.kind === 'file') {
+        files += 1;
+        bytes += Math.min(e.size, CHECKPOINT_MAX_FILE);
+        if (files > SNAPSHOT_MAX_FILES || bytes > SNAPSHOT_MAX_BYTES) {
+          return { ok: false, reason: `the step's write scope (${region.scope.map((w) => w || '.').join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
+        }
+      }
+      known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash: await this.#hashOf(e) });
+    }
+    return { ok: true, snapshot: { ...region, entries: known } };
+  }
+
+  /** Whether the step may leave this change (the text editor's rules: edit globs, sensitive paths, ignore file). */
+  #allowed(rel: string, deleted: boolean): boolean {
+    return resolveAction(this.policy, { kind: deleted ? 'delete' : 'write', path: rel }).allowed;
+  }
+
+  async after(snapshot: Snapshot, label: string): Promise<Reconciled> {
+    const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
+    // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged too.
+    const prune = (rel: string): boolean => snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel));
+    // Only the write scope can have changed (the rest was read-only to the command).
+    const under = snapshot.scope.includes('') ? undefined : snapshot.scope;
+    let listing = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+    let shallowListing = false;
+    if (listing.truncated) {
+      shallowListing = true;
+      // Too many new entries to list: fail closed — new folders are not entered, so each is judged (and
+      // removed) whole; what was there before is still compared file by file.
+      const shallow = (rel: string): boolean => prune(rel) || (inRegion(snapshot, rel) && !snapshot.entries.has(rel));
+      listing = await this.workspace.scan({ prune: shallow, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+      if (listing.truncated) {
+        result.unrestored.push(`(the write scope holds more than ${SCAN_LIMIT} entries after the command; it could not be compared)`);
+        return result;
+      }
+      result.uncovered.push('(the command made too many entries to list: new folders were judged whole)');
+    }
+    const now = new Map<string, ScanEntry>();
+    for (const e of listing.entries) if (inRegion(snapshot, e.path)) now.set(e.path, e);
+
+    const removals: string[] = [];
+    const restores: { path: string; hash: string; mode: number }[] = [];
+    const createdDirs: string[] = [];
+    const keptDirs = new Set<string>();
+    const keep = (rel: string): void => {
+      for (let p = rel; p.includes('/'); ) {
+        p = p.slice(0, p.lastIndexOf('/'));
+        keptDirs.add(p);
+      }
+    };
+    /** Undo: remove what is there now (if anything) and put the old file back (if there was one). */
+    const undo = (path: string, was: Known | undefined, present: boolean): void => {
+      result.rolledBack.push(path);
+      if (present) removals.push(path);
+      if (was?.kind === 'file' && was.hash !== null) restores.push({ path, hash: was.hash, mode: was.mode });
+      else if (was && was.kind !== 'directory') result.unrestored.push(`${path} (the ${was.kind === 'file' ? 'file was too large for the checkpoint' : `${was.kind} cannot be recreated`})`);
+    };
+
+    for (const path of [...new Set([...snapshot.entries.keys(), ...now.keys()])].sort()) {
+      const was = snapshot.entries.get(path);
+      const is = now.get(path);
+      if (was && is && was.kind === is.kind && was.signature === is.signature) continue;
+      if (is?.kind === 'directory') {
+        if (was?.kind !== 'directory') {
+          createdDirs.push(path);
+          if (was) this.#gone(path, was, result, undo);
+        }
+        continue;
+      }
+      if (!is) {
+        if (was && was.kind !== 'directory') this.#gone(path, was, result, undo);
+        continue;
+      }
+      if (is.kind === 'file') {
+        const afterHash = await this.#hashOf(is);
+        if (was?.kind === 'file' && was.hash !== null && was.hash === afterHash) continue; // touched, not changed
+        if (!this.#allowed(path, false)) {
+          undo(path, was?.kind === 'directory' ? undefined : was, true);
+          continue;
+        }
+        keep(path);
+        if (afterHash === null) result.uncovered.push(`${path} (over ${CHECKPOINT_MAX_FILE >> 20} MB or unreadable: kept, not in the checkpoint)`);
+        else if (was?.kind === 'file' && was.hash === null) result.uncovered.push(`${path} (its earlier content was too large for the checkpoint)`);
+        else result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
+        continue;
+      }
+      // A link or a special file (FIFO, socket, device) appeared or changed.
+      if (is.kind === 'symlink' && this.#allowed(path, false) && linkStaysInside(this.policy.root, path, is.target)) {
+        keep(path);
+        result.uncovered.push(`${path} (a symbolic link the command made: kept, not covered by Revert step)`);
+        continue;
+      }
+      undo(path, was?.kind === 'directory' ? undefined : was, true);
+    }
+
+    // A new folder that keeps nothing the step may make goes whole, unseen content (past PATH_MAX) included.
+    const strayDirs = createdDirs.filter((d) => !keptDirs.has(d) && !this.#allowed(d, false));
+    const strayRoots = strayDirs.filter((d) => !strayDirs.some((o) => o !== d && pathWithin(d, o)));
+    // Named unless it was an empty folder: one holding folders, unseen content or too much to list is a change.
+    const holdsSomething = (d: string): boolean =>
+      [...now.keys()].some((p) => p !== d && pathWithin(p, d)) || (listing.unreadable ?? []).some((u) => pathWithin(u, d)) || shallowListing;
+    result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => pathWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
+    for (const dir of listing.unreadable ?? []) {
+      if (!inRegion(snapshot, dir) || strayRoots.some((d) => pathWithin(dir, d))) continue;
+      result.unrestored.push(`${dir} (could not be listed after the command: its content was not compared)`);
+    }
+    await this.#undo(removals, strayRoots, restores, result, label);
+    return result;
+  }
+
+  /** A file, link or special file that existed before and is gone (or replaced by a folder). */
+  #gone(path: string, was: Known, result: Reconciled, undo: (path: string, was: Known | undefined, present: boolean) => void): void {
+    if (!this.#allowed(path, true)) {
+      undo(path, was, false);
+      return;
+    }
+    if (was.kind === 'file' && was.hash !== null) result.accepted.push({ path, change: 'deleted', beforeHash: was.hash, afterHash: null });
+    else result.uncovered.push(`${path} (removed by the command; not in the checkpoint)`);
+  }
+
+  async #undo(removals: string[], strayDirs: string[], restores: { path: string; hash: string; mode: number }[], result: Reconciled, label: string): Promise<void> {
+    // Removal first, deepest first and without following links (a folder or link the command put where a
+    // file was must go before the file can come back), then each restore on its own.
+    const failed = await this.workspace.removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d)))).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    result.unrestored.push(...failed, ...failedTrees);
+    for (const r of restores) {
+      const blob = await this.store.getBlob(r.hash);
+      if (!blob || sha256Hex(blob) !== r.hash) {
+        result.unrestored.push(`${r.path} (its checkpoint content is missing)`);
+        continue;
+      }
+      try {
+        await this.workspace.applyWrites([{ path: r.path, content: blob, mode: r.mode }], `${label}: restore`);
+      } catch (error) {
+        result.unrestored.push(`${r.path} (could not be restored: ${messageOf(error)})`);
+      }
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,106 @@
+/**
+ * The bubblewrap command line for one sandbox spec (Linux). Pure: the runner (confinedRun.ts) checks the
+ * paths on disk first and passes only those that exist, with their kinds.
+ *
+ * Why bubblewrap directly, not @anthropic-ai/sandbox-runtime (evaluated, 0.0.83): the runtime takes a
+ * shell string (our commands are argv, checked as argv by the policy — a shell in between re-opens what
+ * the policy closed), routes any network through host proxies that need socat and honour only proxy-aware
+ * clients (a boolean grant must be the real network or none), keeps its policy in a process-wide
+ * singleton, and asks for Node 22. bubblewrap takes the per-step policy as plain arguments, in ~5 ms.
+ *
+ * Mount order matters — a later mount covers an earlier one:
+ *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted);
+ *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
+ *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
+ *   toolchains shown again read-only; the workspace read-only; its writable paths; read-only paths inside
+ *   them; hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then: mounts
+ *   that land inside one need to create their mount points first).
+ * `--die-with-parent` and the pid namespace make sure nothing the command starts outlives it;
+ * `--new-session` keeps it from pushing keystrokes into our terminal (TIOCSTI).
+ */
+import * as posix from 'node:path/posix';
+
+export interface BwrapMounts {
+  root: string;
+  /** Absolute paths, existing. */
+  writable: string[];
+  readOnly: string[];
+  hidden: { path: string; kind: 'file' | 'directory' }[];
+  hiddenOutside: { path: string; kind: 'file' | 'directory' }[];
+  visibleOutside: string[];
+  /** Absolute, existing; bound writable after the visible ones, then `readOnlyOutside` inside them. */
+  writableOutside?: string[];
+  readOnlyOutside?: string[];
+  network: boolean;
+  /** Where the private home is mounted (the user's real home path), and its host directory. */
+  home: { at: string; from: string } | undefined;
+  /** The host directory mounted at /tmp. */
+  tmp: string;
+  /** Files to show again read-only when the network is granted (the resolver config behind a symlink). */
+  networkFiles: string[];
+  cwd: string;
+}
+
+/**
+ * Hides one entry: a file under /dev/null, a folder under an empty tmpfs. The tmpfs is made read-only
+ * only at the very end (`remounts`): mounts that land inside it later (the workspace when its parent is
+ * hidden, a toolchain under a hidden folder) need to create their mount points first.
+ */
+function hide(entry: { path: string; kind: 'file' | 'directory' }, remounts: string[]): string[] {
+  if (entry.kind === 'file') return ['--ro-bind', '/dev/null', entry.path];
+  remounts.push(entry.path);
+  return ['--tmpfs', entry.path];
+}
+
+const depth = (p: string): number => p.split('/').length;
+const shallowFirst = <T extends { path: string } | string>(items: T[]): T[] =>
+  [...items].sort((a, b) => {
+    const pa = typeof a === 'string' ? a : a.path;
+    const pb = typeof b === 'string' ? b : b.path;
+    return depth(pa) - depth(pb) || (pa < pb ? -1 : pa > pb ? 1 : 0);
+  });
+
+/** The options (mounts, namespaces); the command follows them after `--`. */
+export function bwrapOptions(m: BwrapMounts): string[] {
+  const args = [
+    '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    ...(m.network ? [] : ['--unshare-net']),
+    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+  ];
+  const remounts: string[] = [];
+  const inVisible = (p: string): boolean => m.visibleOutside.some((v) => p.startsWith(`${v}/`));
+  // Hidden areas and the private /tmp and home, shallowest first: /home is hidden before the private home
+  // lands in it, and the private /tmp before a hidden folder inside it (the workspace's parent).
+  const areas: { path: string; args: () => string[] }[] = [
+    ...m.hiddenOutside.filter((e) => !(m.home && e.path === m.home.at) && !inVisible(e.path)).map((e) => ({ path: e.path, args: () => hide(e, remounts) })),
+    { path: '/tmp', args: () => ['--bind', m.tmp, '/tmp'] },
+    ...(m.home ? [{ path: m.home.at, args: () => ['--bind', m.home!.from, m.home!.at] }] : []),
+  ];
+  for (const area of shallowFirst(areas)) args.push(...area.args());
+  for (const dir of shallowFirst(m.visibleOutside)) args.push('--ro-bind', dir, dir);
+  for (const dir of shallowFirst(m.writableOutside ?? [])) args.push('--bind', dir, dir);
+  for (const p of shallowFirst(m.readOnlyOutside ?? [])) args.push('--ro-bind', p, p);
+  // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
+  for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
+  if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
+  args.push('--ro-bind', m.root, m.root);
+  for (const w of shallowFirst(m.writable)) args.push('--bind', w, w);
+  for (const r of shallowFirst(m.readOnly)) args.push('--ro-bind', r, r);
+  for (const h of shallowFirst(m.hidden)) args.push(...hide(h, remounts));
+  // Deepest first: a read-only parent would not let its child be remounted.
+  for (const dir of [...remounts].sort((a, b) => depth(b) - depth(a))) args.push('--remount-ro', dir);
+  args.push('--chdir', m.cwd);
+  return args;
+}
+
+export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
+  return [...bwrapOptions(m), '--', ...argv];
+}
+
+/** Absolute path of a workspace-relative spec path. */
+export function inWorkspace(root: string, rel: string): string {
+  return rel === '' ? root : posix.join(root, rel);
+}

@@ -1,0 +1,242 @@
+/**
+ * Turns a sandbox spec into the command to spawn on this machine, and cleans up after it. Before: the
+ * spec's paths are checked on disk (what is missing is left out, except writable paths, which are created
+ * empty so they can be mounted; a writable path whose real location is outside the workspace is dropped),
+ * and a private HOME and temp directory are made. After: the private directories are removed, and so are
+ * the empty placeholders the command did not touch.
+ * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
+ * path that cannot be confined as asked makes the run fail, with the reason).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
+import { bwrapOptions, inWorkspace } from './bwrapArgs';
+import { bwrapPath } from './detect';
+import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
+
+export interface Prepared {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
+  fd3?: Buffer;
+  /** What the sandbox had to narrow, shown above the command's output. */
+  notes: string[];
+  cleanup(): void;
+}
+
+type Kind = 'file' | 'directory';
+
+function kindOf(abs: string): Kind | 'symlink' | 'other' | undefined {
+  try {
+    const s = fs.lstatSync(abs);
+    return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(root: string, p: string): boolean {
+  return p === root || p.startsWith(`${root}/`);
+}
+
+interface Placeholder {
+  path: string;
+  kind: Kind;
+  /** Signature right after creation: unchanged means the command did not touch it. */
+  signature: string;
+}
+
+function signatureOf(abs: string): string {
+  try {
+    const s = fs.lstatSync(abs, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Whether an existing path is where it says: no symbolic link anywhere on it. */
+function isReal(abs: string): boolean {
+  try {
+    return fs.realpathSync.native(abs) === abs;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The writable paths to mount, after checking each on disk: an existing one must have no link on its path
+ * (a repository can ship `out -> ../neighbour`); a missing one is created, with its missing parents, only
+ * below a real folder of the workspace. Anything else is left read-only, and said so.
+ */
+function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { paths: string[]; created: Placeholder[]; parents: string[] } {
+  const paths: string[] = [];
+  const created: Placeholder[] = [];
+  const parents: string[] = [];
+  for (const w of spec.writable) {
+    const abs = inWorkspace(root, w.path);
+    const kind = kindOf(abs);
+    if (kind !== undefined) {
+      if ((kind === 'file' || kind === 'directory') && isReal(abs)) paths.push(abs);
+      else notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      continue;
+    }
+    let dir = nodePath.dirname(abs);
+    const missing: string[] = [];
+    while (isInside(root, dir) && dir !== root && kindOf(dir) === undefined) {
+      missing.unshift(dir);
+      dir = nodePath.dirname(dir);
+    }
+    if (!isInside(root, dir) || kindOf(dir) !== 'directory' || !isReal(dir)) {
+      notes.push(`${w.path} cannot be created (a symbolic link or a file is on its path): it stays read-only`);
+      continue;
+    }
+    for (const m of missing) {
+      fs.mkdirSync(m);
+      parents.push(m);
+    }
+    if (w.kind === 'directory') fs.mkdirSync(abs);
+    else fs.writeFileSync(abs, '', { flag: 'wx' });
+    created.push({ path: abs, kind: w.kind, signature: signatureOf(abs) });
+    paths.push(abs);
+  }
+  return { paths, created, parents };
+}
+
+function removePlaceholders(created: Placeholder[], parents: string[]): void {
+  for (const p of created) {
+    if (signatureOf(p.path) !== p.signature) continue; // the command wrote it: it stays
+    try {
+      if (p.kind === 'directory') fs.rmdirSync(p.path);
+      else fs.unlinkSync(p.path);
+    } catch {
+      // not empty, or gone
+    }
+  }
+  for (const dir of [...parents].reverse()) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // not empty: the command put something there
+    }
+  }
+}
+
+/** Real path of an existing spec path, or undefined when it resolves outside `root` (or nowhere). */
+function realInside(root: string, abs: string): string | undefined {
+  try {
+    const real = fs.realpathSync.native(abs);
+    return isInside(root, real) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let gitIdentity: string | undefined;
+
+/**
+ * The user's git identity (user.name, user.email) and nothing else of their git config — which can hold
+ * credentials, helpers and `insteadOf` URLs with tokens — so that a granted `git commit` is theirs.
+ */
+function writeGitIdentity(privateHome: string): void {
+  if (gitIdentity === undefined) {
+    const get = (key: string): string => {
+      const r = spawnSync('git', ['config', '--global', '--get', key], { encoding: 'utf8', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() } });
+      return r.status === 0 ? r.stdout.trim().replace(/[\r\n"\\]/g, '') : '';
+    };
+    const name = get('user.name');
+    const email = get('user.email');
+    gitIdentity = name || email ? `[user]\n${name ? `\tname = "${name}"\n` : ''}${email ? `\temail = "${email}"\n` : ''}` : '';
+  }
+  if (gitIdentity) fs.writeFileSync(nodePath.join(privateHome, '.gitconfig'), gitIdentity, { mode: 0o600 });
+}
+
+function realHome(): string | undefined {
+  try {
+    const home = fs.realpathSync.native(os.homedir());
+    return home === '/' ? undefined : home;
+  } catch {
+    return undefined;
+  }
+}
+
+function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
+  return paths.flatMap((p) => {
+    const k = kindOf(p);
+    return k === 'file' || k === 'directory' ? [{ path: p, kind: k }] : [];
+  });
+}
+
+export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv: readonly string[], cwd: string): Prepared | { refused: string } {
+  if (!support.available) return { refused: `no OS sandbox: ${support.reason}` };
+  let root: string;
+  try {
+    root = fs.realpathSync.native(spec.root);
+  } catch {
+    return { refused: `the workspace root ${spec.root} does not exist` };
+  }
+  const realCwd = realInside(root, cwd);
+  if (realCwd === undefined) return { refused: 'the working directory is not inside the workspace' };
+  const privateDir = fs.realpathSync.native(fs.mkdtempSync(nodePath.join(os.tmpdir(), 'pe-sandbox-')));
+  const privateHome = nodePath.join(privateDir, 'home');
+  const privateTmp = nodePath.join(privateDir, 'tmp');
+  fs.mkdirSync(privateHome, { mode: 0o700 });
+  fs.mkdirSync(privateTmp, { mode: 0o700 });
+  let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
+  const notes: string[] = [];
+  const cleanup = (): void => {
+    removePlaceholders(placeholders.created, placeholders.parents);
+    fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 2 });
+  };
+  try {
+    const made = writablePaths(root, spec, notes);
+    placeholders = made;
+    const writable = made.paths;
+    writeGitIdentity(privateHome);
+    const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
+    const readOnly = spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined);
+    const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
+    const hiddenOutside = existing(spec.hiddenOutside);
+    const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
+    const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
+    const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
+    const home = realHome();
+    // On Linux the private HOME is mounted at the real home's path; on macOS it is where it is.
+    const homeInside = support.kind === 'bubblewrap' && home ? home : privateHome;
+    const tmpInside = support.kind === 'bubblewrap' ? '/tmp' : privateTmp;
+    const env: Record<string, string> = { ...spec.env, HOME: homeInside, TMPDIR: tmpInside, TMP: tmpInside, TEMP: tmpInside };
+
+    if (support.kind === 'bubblewrap') {
+      const bwrap = bwrapPath();
+      if (bwrap === undefined) throw new Error('bubblewrap disappeared');
+      const resolv = (() => {
+        try {
+          const real = fs.realpathSync.native('/etc/resolv.conf');
+          return real === '/etc/resolv.conf' ? [] : [real];
+        } catch {
+          return [];
+        }
+      })();
+      const options = bwrapOptions(
+        {
+          root, writable, readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
+          home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
+        },
+      );
+      // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
+      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, notes, cleanup };
+    }
+    const profile = seatbeltProfile({
+      root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,
+      network: spec.network, privateHome, privateTmp,
+    });
+    const { file, args } = seatbeltArgs(profile, argv);
+    return { file, args, env, notes, cleanup };
+  } catch (error) {
+    cleanup();
+    return { refused: `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

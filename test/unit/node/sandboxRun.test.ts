@@ -1,0 +1,256 @@
+/**
+ * The OS sandbox for real (Linux, bubblewrap): commands run through the Node terminal with a spec built
+ * from a step's authority, and every assertion looks at what the process did — files on disk, connections
+ * that arrived, processes still alive — not at what a function returned. On Linux without bubblewrap these
+ * tests fail (they never pass in silence); elsewhere they are pending.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Authority } from '../../../src/core/contracts/plan';
+import type { SandboxSpec } from '../../../src/core/contracts/sandbox';
+import { scrubEnv } from '../../../src/core/policy/env';
+import { hostFacts } from '../../../src/core/policy/hostFacts';
+import { policyFor } from '../../../src/core/policy/policy';
+import { commandWriteScope, sandboxSpec, scanPrune } from '../../../src/core/policy/sandboxSpec';
+import { NodeTerminal } from '../../../src/node/nodeTerminal';
+import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { detectSandbox } from '../../../src/node/sandbox/detect';
+
+const node = '/usr/bin/node';
+
+describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
+  this.timeout(30_000);
+  let base: string;
+  let root: string;
+  let neighbour: string;
+  const terminal = new NodeTerminal();
+
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+    const support = detectSandbox();
+    assert.ok(support.available, `bubblewrap must be installed and working for these tests: ${support.available ? '' : `${support.reason} — ${support.remedy}`}`);
+  });
+
+  beforeEach(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-sbx-')));
+    root = path.join(base, 'ws');
+    neighbour = path.join(base, 'neighbour');
+    fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+    fs.mkdirSync(neighbour);
+    fs.writeFileSync(path.join(root, 'README.md'), 'readme\n');
+    fs.writeFileSync(path.join(root, 'src', 'a.js'), 'a\n');
+    fs.writeFileSync(path.join(root, '.env'), 'TOKEN=canary-env\n');
+    fs.writeFileSync(path.join(neighbour, 'secret.txt'), 'canary-neighbour\n');
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  async function specFor(authority: Partial<Authority>): Promise<SandboxSpec> {
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { ignoreText: null });
+    const ws = new NodeWorkspace(root);
+    const { entries } = await ws.scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
+    const env = scrubEnv(process.env);
+    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+    assert.ok(built.ok);
+    return built.spec;
+  }
+
+  async function run(spec: SandboxSpec, script: string, timeoutMs = 15_000) {
+    return terminal.run({ command: 'node -e …', argv: [node, '-e', script], cwd: root, timeoutMs, maxOutputBytes: 64_000, env: spec.env, sandbox: spec }, new AbortController().signal);
+  }
+
+  it('writes inside the write scope and nowhere else: not the rest of the workspace, not a neighbour, not the host /tmp', async () => {
+    const spec = await specFor({ edit: ['src/**'] });
+    const marker = `pe-sbx-tmp-${process.pid}-${Date.now()}`;
+    const r = await run(spec, `
+      const fs = require('fs');
+      const tryWrite = (p) => { try { fs.writeFileSync(p, 'x'); return 'wrote'; } catch (e) { return e.code; } };
+      console.log(JSON.stringify({
+        inside: tryWrite('src/new.js'),
+        readme: tryWrite('README.md'),
+        neighbour: tryWrite(${JSON.stringify(path.join(neighbour, 'planted.txt'))}),
+        tmp: tryWrite('/tmp/${marker}'),
+      }));`);
+    const seen = JSON.parse(r.output.trim().split('\n').pop() ?? '{}') as Record<string, string>;
+    assert.equal(seen.inside, 'wrote', r.output);
+    assert.notEqual(seen.readme, 'wrote');
+    assert.equal(fs.readFileSync(path.join(root, 'src', 'new.js'), 'utf8'), 'x');
+    assert.equal(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'readme\n');
+    assert.ok(!fs.existsSync(path.join(neighbour, 'planted.txt')), 'nothing planted next door');
+    assert.ok(!fs.existsSync(path.join(os.tmpdir(), marker)), 'the sandbox /tmp is private');
+  });
+
+  it('cannot read .env, the neighbours, the home or this process\'s environment through /proc', async () => {
+    const spec = await specFor({ edit: ['src/**'] });
+    const r = await run(spec, `
+      const fs = require('fs');
+      const read = (p) => { try { return String(fs.readFileSync(p)); } catch (e) { return e.code; } };
+      const list = (p) => { try { return fs.readdirSync(p).join(','); } catch (e) { return e.code; } };
+      console.log(JSON.stringify({
+        env: read('.env'), neighbour: read(${JSON.stringify(path.join(neighbour, 'secret.txt'))}),
+        home: list(${JSON.stringify(os.homedir())}), parent: read('/proc/${process.pid}/environ'), pids: list('/proc').split(',').filter((x) => /^\\d+$/.test(x)).length,
+      }));`);
+    const out = r.output;
+    assert.doesNotMatch(out, /canary-env|canary-neighbour/);
+    const seen = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, string | number>;
+    assert.notEqual(seen.parent, undefined);
+    assert.doesNotMatch(String(seen.parent), /PATH=/, 'the parent\'s /proc is not visible');
+    assert.ok(Number(seen.pids) < 10, `own pid namespace (saw ${seen.pids} pids)`);
+    // The home is a private, empty one, except the toolchains on PATH shown again (and our git identity).
+    const home = fs.realpathSync(os.homedir());
+    const shown = new Set(['.gitconfig', ...spec.visibleOutside.filter((v) => v.startsWith(`${home}/`)).map((v) => v.slice(home.length + 1).split('/')[0] ?? '')]);
+    const listed = String(seen.home).split(',').filter((e) => e !== '');
+    assert.deepEqual(listed.filter((e) => !shown.has(e)), [], `the home shows only toolchains: ${listed.join(', ')}`);
+  });
+
+  it('reaches the network only when granted; loopback inside the sandbox always works', async () => {
+    let arrived = 0;
+    const server = net.createServer((s) => {
+      arrived += 1;
+      s.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const probe = `
+      const net = require('net');
+      const own = net.createServer((s) => s.end('pong')).listen(0, '127.0.0.1', () => {
+        const c = net.connect(own.address().port, '127.0.0.1', () => {});
+        c.on('data', () => {
+          const h = net.connect(${port}, '127.0.0.1');
+          h.on('connect', () => { console.log('host:connected'); process.exit(0); });
+          h.on('error', (e) => { console.log('host:' + e.code); process.exit(0); });
+        });
+      });`;
+    try {
+      const denied = await run(await specFor({}), `console.log('loopback:ok');${probe}`);
+      assert.match(denied.output, /loopback:ok/);
+      assert.match(denied.output, /host:E/, denied.output);
+      assert.equal(arrived, 0, 'no connection reached the host');
+      const granted = await run(await specFor({ network: true }), probe);
+      assert.match(granted.output, /host:connected/, granted.output);
+      assert.equal(arrived, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('leaves nothing running: a daemon in its own session dies with the command', async () => {
+    const marker = `pe-daemon-${process.pid}-${Date.now()}`;
+    const spec = await specFor({});
+    const r = await run(spec, `
+      const { spawn } = require('child_process');
+      const child = spawn('/usr/bin/node', ['-e', 'setInterval(() => {}, 1000)', '${marker}'], { detached: true, stdio: 'ignore' });
+      child.unref();
+      console.log('started ' + child.pid);`);
+    assert.match(r.output, /started \d+/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const alive = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(alive, [], 'no process with the marker survives');
+  });
+
+  it('does not follow a symlinked folder out of the workspace, and removes a placeholder the command left untouched', async () => {
+    fs.symlinkSync('../neighbour', path.join(root, 'out'));
+    const spec = await specFor({ edit: ['out/**', 'docs/new.md'] });
+    const r = await run(spec, `
+      const fs = require('fs');
+      try { fs.writeFileSync('out/planted.txt', 'x'); console.log('wrote'); } catch (e) { console.log(e.code); }`);
+    assert.ok(!fs.existsSync(path.join(neighbour, 'planted.txt')), r.output);
+    assert.match(r.output, /out is a symbolic link: it stays read-only/);
+    assert.ok(!fs.existsSync(path.join(root, 'docs', 'new.md')), 'the empty placeholder is gone');
+    assert.ok(!fs.existsSync(path.join(root, 'docs')), 'and so is the folder made for it');
+  });
+
+  it('lets a command create a missing file its scope names', async () => {
+    const spec = await specFor({ edit: ['docs/new.md'] });
+    await run(spec, `require('fs').writeFileSync('docs/new.md', 'made inside');`);
+    assert.equal(fs.readFileSync(path.join(root, 'docs', 'new.md'), 'utf8'), 'made inside');
+  });
+
+  it('works for a workspace outside /tmp and the home, with a toolchain in a hidden neighbour folder on PATH', async () => {
+    // e.g. /srv/app or /work/app: the workspace's parent is hidden, and mounts land inside that hidden folder.
+    const results = path.join(__dirname, '..', '..', '..', 'test-results');
+    fs.mkdirSync(results, { recursive: true });
+    const outer = fs.realpathSync(fs.mkdtempSync(path.join(results, 'pe-sbx-')));
+    try {
+      const ws = path.join(outer, 'app');
+      const bin = path.join(outer, 'tools', 'bin');
+      fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+      fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
+      const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+      const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
+      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, ['src']), limit: 1000 });
+      const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+      assert.ok(built.ok);
+      const r = await terminal.run({ command: 'mytool', argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`], cwd: ws, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+      assert.match(r.output, /tool-ran/, r.output);
+      assert.equal(fs.readFileSync(path.join(ws, 'src', 'ok.txt'), 'utf8'), 'x\n');
+      assert.doesNotMatch(r.output, /canary-neighbour/, 'the toolchain is shown again, not the rest of the neighbouring folders');
+    } finally {
+      fs.rmSync(outer, { recursive: true, force: true });
+    }
+  });
+
+  it('lets git work in a worktree whose repository is a neighbouring folder, and commit when granted', async () => {
+    const main = path.join(base, 'main');
+    const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd, encoding: 'utf8' });
+    fs.mkdirSync(main);
+    git(main, 'init', '-q');
+    fs.writeFileSync(path.join(main, 'main-secret.txt'), 'canary-main-checkout\n');
+    git(main, 'add', '.');
+    git(main, 'commit', '-q', '-m', 'base');
+    const wt = path.join(base, 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    fs.mkdirSync(path.join(wt, 'src'));
+    fs.writeFileSync(path.join(wt, 'src', 'a.js'), 'a\n');
+    const policy = policyFor(wt, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false } }, { ignoreText: null });
+    const env = { ...scrubEnv(process.env), GIT_AUTHOR_NAME: 'S', GIT_AUTHOR_EMAIL: 's@e', GIT_COMMITTER_NAME: 'S', GIT_COMMITTER_EMAIL: 's@e' };
+    const { entries } = await new NodeWorkspace(wt).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 1000 });
+    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+    assert.ok(built.ok);
+    const inWt = (argv: string[]) => terminal.run({ command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+    const status = await inWt(['git', 'status', '--short']);
+    assert.equal(status.exitCode, 0, status.output);
+    assert.match(status.output, /\?\? src\//);
+    assert.equal((await inWt(['git', 'add', 'src/a.js'])).exitCode, 0);
+    const commit = await inWt(['git', 'commit', '-q', '-m', 'from the worktree']);
+    assert.equal(commit.exitCode, 0, commit.output);
+    assert.match(git(main, 'log', '--all', '--format=%s'), /from the worktree/);
+    const peek = await inWt(['cat', path.join(main, 'main-secret.txt')]);
+    assert.doesNotMatch(peek.output, /canary-main-checkout/, 'the main checkout\'s files stay hidden');
+  });
+
+  it('does not trust a .git file that points somewhere that does not point back', async () => {
+    fs.writeFileSync(path.join(neighbour, 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(root, '.git'), `gitdir: ${neighbour}\n`);
+    const spec = await specFor({ edit: ['src/**'], commands: ['git commit *'] });
+    assert.ok(!spec.visibleOutside.includes(neighbour) && spec.writableOutside.length === 0);
+    const r = await run(spec, `try { console.log(String(require('fs').readFileSync(${JSON.stringify(path.join(neighbour, 'secret.txt'))}))); } catch (e) { console.log(e.code); }`);
+    assert.doesNotMatch(r.output, /canary-neighbour/);
+  });
+
+  it('refuses to run a sandboxed request when there is no sandbox, instead of running it unconfined', async () => {
+    const spec = await specFor({ edit: ['src/**'] });
+    const saved = process.env.PLAN_EXECUTE_BWRAP;
+    process.env.PLAN_EXECUTE_BWRAP = path.join(base, 'no-bwrap-here');
+    try {
+      const r = await run(spec, `require('fs').writeFileSync('src/ran.txt', 'x')`);
+      assert.equal(r.exitCode, null);
+      assert.match(r.output, /not run: no OS sandbox: bubblewrap \(bwrap\) is not installed/);
+      assert.ok(!fs.existsSync(path.join(root, 'src', 'ran.txt')));
+    } finally {
+      if (saved === undefined) delete process.env.PLAN_EXECUTE_BWRAP;
+      else process.env.PLAN_EXECUTE_BWRAP = saved;
+    }
+  });
+});

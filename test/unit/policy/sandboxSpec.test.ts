@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Authority } from '../../../src/core/contracts/plan';
+import type { ScanEntry } from '../../../src/core/ports';
+import { policyFor } from '../../../src/core/policy/policy';
+import { hiddenOutsideOf, isGitData, sandboxSpec, scanPrune, toolRootsOf, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+
+/** The spec is pure: a listing and host facts made by hand; only the policy needs a real (empty) root. */
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-spec-')));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const host: HostFacts = {
+  platform: 'linux',
+  home: '/home/ada',
+  pathEntries: ['/home/ada/.nvm/versions/node/v20/bin', '/home/ada/.local/bin', '/home/ada/.cargo/bin', '/usr/bin', '/bin'],
+  listDir: (abs) => (abs === '/home/ada/.cargo' ? ['bin', 'credentials.toml', 'env'] : []),
+};
+
+function entries(...paths: string[]): ScanEntry[] {
+  return paths.map((p) => ({ path: p.replace(/\/$/, ''), kind: p.endsWith('/') ? 'directory' : 'file', size: 1, mode: 0o644, signature: p }));
+}
+
+function spec(authority: Partial<Authority>, list: ScanEntry[], options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {}) {
+  const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null });
+  const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin', HOME: '/home/ada', TMPDIR: '/tmp/ada', XDG_RUNTIME_DIR: '/run/user/1000', LANG: 'C' }, host });
+  assert.ok(built.ok, built.ok ? '' : built.reason);
+  return built.spec;
+}
+
+const paths = (list: { path: string }[]): string[] => list.map((e) => e.path);
+
+describe('sandbox spec (what a command may touch, from the step\'s authority)', () => {
+  it('makes the write scope writable and nothing else; the verifier writes nothing', () => {
+    const list = entries('src/', 'src/a.ts', 'README.md');
+    assert.deepEqual(spec({ edit: ['src/**/*.ts', 'README.md'] }, list).writable, [{ path: 'README.md', kind: 'file' }, { path: 'src', kind: 'directory' }]);
+    assert.deepEqual(spec({ edit: ['src/**'] }, list, { role: 'verifier' }).writable, []);
+    assert.deepEqual(spec({ edit: [] }, list).writable, []);
+    assert.deepEqual(spec({ edit: ['gen/**', 'docs/new.md'] }, list).writable, [{ path: 'docs/new.md', kind: 'file' }, { path: 'gen', kind: 'directory' }], 'a missing path gets the kind its glob implies');
+  });
+
+  it('hides secrets everywhere, unless a read glob names them or the user allowed them', () => {
+    const list = entries('.env', '.env.test', 'src/', 'src/server.pem', '.vscode/', '.vscode/.env', '.devcontainer/', '.devcontainer/.env', 'config/', 'config/credentials.json', '.venv/', '.venv/lib/', '.venv/lib/cacert.pem');
+    assert.deepEqual(paths(spec({ edit: ['src/**'] }, list).hidden), ['.env', '.env.test', '.devcontainer/.env', '.vscode/.env', 'config/credentials.json', 'src/server.pem']);
+    assert.deepEqual(paths(spec({ edit: ['src/**'], read: ['**', '.env.test'] }, list).hidden), ['.env', '.devcontainer/.env', '.vscode/.env', 'config/credentials.json', 'src/server.pem'], 'a read glob that names the file');
+    assert.ok(!paths(spec({ read: ['**/*'] }, list).hidden).includes('.env.test') === false, 'a pure wildcard does not name it');
+    assert.ok(!paths(spec({}, list, { allowSensitive: ['**/*.pem'] }).hidden).includes('src/server.pem'), 'the mission grant');
+  });
+
+  it('hides our own store and what .planexecuteignore excludes', () => {
+    const hidden = paths(spec({ edit: ['**'] }, entries('.plan-execute/', 'data/', 'data/big.bin', 'src/', 'src/a.ts'), { ignoreText: 'data/\n' }).hidden);
+    assert.deepEqual(hidden, ['.plan-execute', 'data']);
+  });
+
+  it('keeps protected paths inside the write scope read-only, unless the user allowed them', () => {
+    const list = entries('.git/', '.git/hooks/', '.git/config', '.git/objects/', '.vscode/', '.vscode/tasks.json', 'node_modules/', '.husky/', 'src/');
+    assert.deepEqual(paths(spec({ edit: ['**'] }, list).readOnly), ['.git', '.husky', '.vscode', 'node_modules']);
+    assert.deepEqual(paths(spec({ edit: ['src/**'] }, list).readOnly), [], 'outside the write scope everything is read-only anyway');
+    assert.deepEqual(paths(spec({ edit: ['**'] }, list, { allowSensitive: ['.vscode/**'] }).readOnly), ['.git', '.husky', 'node_modules']);
+  });
+
+  it('lets a step granted git writes write .git, except what runs code or redirects git', () => {
+    const list = entries('.git/', '.git/hooks/', '.git/config', '.git/info/', '.git/objects/', '.git/refs/', '.git/HEAD', 'src/');
+    const s = spec({ edit: ['src/**'], commands: ['git commit *'] }, list);
+    assert.deepEqual(paths(s.writable), ['.git', 'src']);
+    assert.deepEqual(paths(s.readOnly), ['.git/config', '.git/hooks', '.git/info']);
+    const untouchable = untouchableIn(s, true);
+    assert.ok(untouchable('.git/objects/ab/cdef') && untouchable('.git/HEAD') && untouchable('.git/hooks/pre-commit'));
+    assert.ok(!untouchable('.git/commondir') && !untouchable('.git/config.worktree'), 'new redirecting files are judged (and undone) after the command');
+    assert.ok(isGitData('.git/refs/heads/main') && !isGitData('.git/hooks/x') && !isGitData('src/.git/objects'));
+  });
+
+  it('keeps a worktree\'s .git file read-only, even for a step granted git writes', () => {
+    const s = spec({ edit: ['**'], commands: ['git commit *'] }, [{ path: '.git', kind: 'file', size: 40, mode: 0o644, signature: 'x' }]);
+    assert.deepEqual(paths(s.readOnly), ['.git']);
+  });
+
+  it('drops a writable path that lies inside a read-only or hidden one', () => {
+    const s = spec({ edit: ['node_modules/foo/**', 'src/**'] }, entries('node_modules/', 'src/'));
+    assert.deepEqual(paths(s.writable), ['node_modules/foo', 'src'].filter((p) => p === 'src'));
+  });
+
+  it('hides the home, the workspace\'s neighbours and runtime sockets; shows toolchains again without their secrets', () => {
+    const outside = hiddenOutsideOf('/work/projects/app', host);
+    for (const p of ['/home/ada', '/work/projects', '/home', '/root', '/run', '/var/tmp']) assert.ok(outside.includes(p), p);
+    assert.ok(!outside.includes('/work/projects/app'));
+    const tools = toolRootsOf(outside, host);
+    assert.deepEqual(tools.visible, ['/home/ada/.cargo', '/home/ada/.local/bin', '/home/ada/.local/lib', '/home/ada/.nvm/versions/node/v20']);
+    assert.deepEqual(tools.secrets, ['/home/ada/.cargo/credentials.toml']);
+    assert.deepEqual(hiddenOutsideOf('/Users/ada/app', { ...host, platform: 'darwin', home: '/Users/ada' }), ['/Users', '/Users/ada', '/Volumes']);
+  });
+
+  it('passes the network only when the authority grants it, and drops variables that point into hidden places', () => {
+    const s = spec({ network: true }, []);
+    assert.equal(s.network, true);
+    assert.equal(spec({}, []).network, false);
+    assert.deepEqual(s.env, { PATH: '/usr/bin', LANG: 'C' });
+  });
+
+  it('refuses, with a reason, a spec that would need too many mounts', () => {
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { ignoreText: null });
+    const many = entries(...Array.from({ length: 300 }, (_, i) => `keys/k${i}.pem`));
+    const built = sandboxSpec({ policy, entries: many, env: {}, host });
+    assert.ok(!built.ok);
+    assert.match(built.reason, /300 separate mounts/);
+  });
+
+  it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: 'data/\n' });
+    const prune = scanPrune(policy, ['src']);
+    for (const dir of ['.plan-execute', 'data', '.ssh', 'node_modules', 'a/node_modules', '.git', 'sub/.git', '.venv']) assert.ok(prune(dir), dir);
+    for (const dir of ['src', '.vscode', '.devcontainer', 'src/.venv']) assert.ok(!prune(dir), dir);
+    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } }, { ignoreText: null }), ['.git', 'src']);
+    assert.ok(!gitPrune('.git') && !gitPrune('.git/hooks') && gitPrune('.git/objects') && gitPrune('.git/refs'));
+  });
+});
