@@ -1,7 +1,7 @@
 /**
  * What a failed E2E test leaves behind, so a timeout on a loaded machine says what the product did:
  * test-results/failures/<title>/ with a screenshot, the body of every webview frame, the browser console's
- * last lines (the extension host forwards its console there too), the host's user settings and the
+ * last lines (the extension host forwards its console there too), the host's user and machine settings and the
  * extension's newest log (the mission as its output channel showed it).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -54,6 +54,7 @@ export async function savePostMortem(from: PostMortemSource, title: string): Pro
     if (path && existsSync(path)) copyFileSync(path, join(dir, to));
   };
   copy(join(from.userDataDir, 'User', 'settings.json'), 'settings.json');
+  copy(join(from.userDataDir, 'Machine', 'settings.json'), 'machine-settings.json');
   copy(newestFile(join(from.userDataDir, 'logs'), 'Plan & Execute.log'), 'extension.log');
   await from.page.screenshot({ path: join(dir, 'page.png') }).catch(() => undefined);
   writeFileSync(join(dir, 'console.txt'), `${from.consoleLines.join('\n')}\n`);
