@@ -5,10 +5,10 @@
  * Why: a snapshot re-renders a surface by replacing its elements. When that lands between a press and its
  * release, the element pressed is gone at the release and the browser sends no click at all (checked in
  * Chromium) — the user's Approve or Skip is lost without a trace. During a running mission snapshots come
- * often, so this is not rare. A press held longer than `maxHoldMs` (a drag, a pointer released outside the
- * frame) stops holding, so the surface never falls behind for long.
+ * often, so this is not rare. A press held longer than `maxHoldMs` (a drag, a release the frame never saw)
+ * stops holding, so the surface never falls behind for long.
  */
-export function holdWhilePressed<T>(target: Document, deliver: (item: T) => void, maxHoldMs = 1000): (item: T) => void {
+export function holdWhilePressed<T>(target: Document, deliver: (item: T) => void, maxHoldMs = 3000): (item: T) => void {
   const held: T[] = [];
   let pressed = false;
   let cap: ReturnType<typeof setTimeout> | undefined;

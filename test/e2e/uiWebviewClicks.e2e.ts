@@ -43,11 +43,15 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     assert.ok(box);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
+    // A snapshot lands while the pointer is down; one look, soon after, at what the page shows (well inside
+    // the hold's 3 s limit even on a loaded machine: a single round trip).
     const next = snapshot(false);
-    await view.send({ type: 'state', state: next });
-    // Give the snapshot every chance to be drawn (it must not be while the pointer is down).
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
-    assert.equal(await shownRev(), String(next.rev - 1), 'nothing is re-rendered under a pressed pointer');
+    const shownWhilePressed = await page.evaluate(async (state) => {
+      window.postMessage({ type: 'state', state }, '*');
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+      return document.querySelector('main')?.getAttribute('data-rev') ?? null;
+    }, next);
+    assert.equal(shownWhilePressed, String(next.rev - 1), 'nothing is re-rendered under a pressed pointer');
     await page.mouse.up();
     await page.waitForFunction((r) => document.querySelector('main')?.getAttribute('data-rev') === r, String(next.rev));
     assert.deepEqual(
@@ -64,19 +68,20 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     await page.waitForSelector('[data-request-id="r1"]:not(.settling)');
     // The notice goes, the cards move up, and a pointer click lands right then (as a stray second click would).
     const clicked = await page.evaluate((state) => {
-      return new Promise<boolean>((resolve) => {
+      return new Promise<{ settling: boolean } | null>((resolve) => {
         // Registered after the app's own listener, so it runs once the snapshot is drawn.
         window.addEventListener('message', () => {
-          const approve = document.querySelector('[data-request-id="r1"] [data-testid="approve-action"]');
-          if (!approve) return resolve(false);
+          const card = document.querySelector('[data-request-id="r1"]');
+          const approve = card?.querySelector('[data-testid="approve-action"]');
+          if (!card || !approve) return resolve(null);
+          const settling = card.classList.contains('settling');
           approve.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, detail: 1 }));
-          resolve(true);
+          resolve({ settling });
         }, { once: true });
         window.postMessage({ type: 'state', state }, '*');
       });
     }, snapshot(false));
-    assert.ok(clicked, 'the card was there to click');
-    assert.equal(await page.locator('[data-request-id="r1"]').getAttribute('class').then((c) => /settling/.test(c ?? '')), true, 'the card that moved is settling');
+    assert.deepEqual(clicked, { settling: true }, 'the card that moved was there, settling, when clicked');
     assert.deepEqual((await view.posted()).filter((m) => (m as { type: string }).type !== 'ready'), [], 'the click on the moving card decided nothing');
     await page.waitForSelector('[data-request-id="r1"][data-ignored-clicks="1"] [data-testid="click-ignored"]');
     assert.match(await page.locator('[data-request-id="r1"] [data-testid="click-ignored"]').innerText(), /Not taken.*Click again/);
