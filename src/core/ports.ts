@@ -47,7 +47,7 @@ export interface ScanOptions {
   prune(path: string): boolean;
   /** The scan stops after this many entries and says so. */
   limit: number;
-  /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
+  /** Scan only below these workspace-relative paths (each listed itself too; they may nest, each path comes once); default: the whole workspace. */
   under?: readonly string[];
 }
 

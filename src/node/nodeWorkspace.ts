@@ -136,6 +136,8 @@ export class NodeWorkspace implements Workspace {
     const entries: ScanEntry[] = [];
     const unreadable: string[] = [];
     const pending: string[] = [];
+    // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
+    const listed = new Set<string>();
     const entry = (rel: string): ScanEntry | undefined => {
       let s: fsSync.BigIntStats;
       try {
@@ -162,7 +164,8 @@ export class NodeWorkspace implements Workspace {
       // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
       if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
       const e = entry(start);
-      if (!e) continue;
+      if (!e || listed.has(start)) continue;
+      listed.add(start);
       entries.push(e);
       if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
     }
@@ -181,6 +184,7 @@ export class NodeWorkspace implements Workspace {
       for (const d of names) {
         if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
         const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+        if (listed.has(rel)) continue;
         const e = entry(rel);
         if (!e) continue;
         entries.push(e);

@@ -12,9 +12,10 @@
  *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted);
  *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
- *   toolchains shown again read-only; the workspace read-only; its writable paths; read-only paths inside
- *   them; hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then: mounts
- *   that land inside one need to create their mount points first).
+ *   toolchains shown again read-only; the workspace read-only; its writable paths and the read-only paths
+ *   inside them, together, shallowest first (a folder root's subfolder is read-only, a write root below it
+ *   writable again); hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then:
+ *   mounts that land inside one need to create their mount points first).
  * `--die-with-parent` and the pid namespace make sure nothing the command starts outlives it;
  * `--new-session` keeps it from pushing keystrokes into our terminal (TIOCSTI).
  */
@@ -87,8 +88,9 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
   if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
-  for (const w of shallowFirst(m.writable)) args.push('--bind', w, w);
-  for (const r of shallowFirst(m.readOnly)) args.push('--ro-bind', r, r);
+  // At equal depth two mounts never share a path (the spec drops a write root that a read-only path covers).
+  const layered = [...m.writable.map((path) => ({ path, flag: '--bind' })), ...m.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
+  for (const { path, flag } of shallowFirst(layered)) args.push(flag, path, path);
   for (const h of shallowFirst(m.hidden)) args.push(...hide(h, remounts));
   // Deepest first: a read-only parent would not let its child be remounted.
   for (const dir of [...remounts].sort((a, b) => depth(b) - depth(a))) args.push('--remount-ro', dir);

@@ -80,8 +80,10 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
     const abs = inWorkspace(root, w.path);
     const kind = kindOf(abs);
     if (kind !== undefined) {
-      if ((kind === 'file' || kind === 'directory') && isReal(abs)) paths.push(abs);
-      else notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      // A write root is a folder: a file (or anything else) at its path stays as it is.
+      if (kind === w.kind && isReal(abs)) paths.push(abs);
+      else if (kind === 'symlink' || kind === w.kind) notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      else notes.push(`${w.path || '.'} is not a ${w.kind === 'directory' ? 'folder' : 'file'}: it stays read-only`);
       continue;
     }
     let dir = nodePath.dirname(abs);
@@ -95,8 +97,13 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
       continue;
     }
     for (const m of missing) {
-      fs.mkdirSync(m);
-      parents.push(m);
+      // Another step's sandbox may have made the same parent a moment ago: then it is not ours to remove.
+      try {
+        fs.mkdirSync(m);
+        parents.push(m);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || kindOf(m) !== 'directory' || !isReal(m)) throw error;
+      }
     }
     if (w.kind === 'directory') fs.mkdirSync(abs);
     else fs.writeFileSync(abs, '', { flag: 'wx' });

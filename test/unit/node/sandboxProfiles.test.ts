@@ -47,6 +47,21 @@ describe('bubblewrap arguments (Linux)', () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order, args.join(' '));
   });
 
+  it('mounts a folder root, its read-only subfolders and a write root below one of them shallowest first, so the deepest decides', () => {
+    const folder = bwrapArgs({ ...mounts, writable: ['/home/ada/app', '/home/ada/app/src/gen'], readOnly: ['/home/ada/app/src', '/home/ada/app/docs', '/home/ada/app/src/gen/node_modules'] }, ['x']);
+    const order = [
+      at(folder, '--ro-bind', '/home/ada/app'),
+      at(folder, '--bind', '/home/ada/app'),
+      at(folder, '--ro-bind', '/home/ada/app/src'),
+      at(folder, '--bind', '/home/ada/app/src/gen'),
+      at(folder, '--ro-bind', '/home/ada/app/src/gen/node_modules'),
+      at(folder, '--ro-bind', '/home/ada/app/.env'),
+    ];
+    assert.ok(order.every((i) => i >= 0), JSON.stringify(order));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, folder.join(' '));
+    assert.ok(at(folder, '--ro-bind', '/home/ada/app/docs') > at(folder, '--bind', '/home/ada/app'));
+  });
+
   it('replaces the home and /tmp with private folders, and hides files with /dev/null, folders with a read-only tmpfs', () => {
     assert.deepEqual(args.slice(at(args, '--bind', '/tmp'), at(args, '--bind', '/tmp') + 3), ['--bind', '/tmp/pe-sandbox-1/tmp', '/tmp']);
     assert.deepEqual(args.slice(at(args, '--bind', '/home/ada'), at(args, '--bind', '/home/ada') + 3), ['--bind', '/tmp/pe-sandbox-1/home', '/home/ada']);

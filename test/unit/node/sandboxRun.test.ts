@@ -189,7 +189,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
       const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
       const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
-      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, ['src']), limit: 1000 });
+      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, [{ path: 'src', kind: 'tree' }]), limit: 1000 });
       const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
       assert.ok(built.ok);
       const r = await terminal.run({ command: 'mytool', argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`], cwd: ws, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
