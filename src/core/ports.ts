@@ -153,6 +153,11 @@ export type ApprovalRequest =
       confinement: Confinement;
       /** Whether the step's authority lets the command reach the network. */
       network: boolean;
+      /**
+       * With the network granted: whether it is the host's, so that this machine's own loopback services
+       * (debugger ports, databases, code-server) are reached too. False: the sandbox's own network.
+       */
+      hostLoopback?: boolean;
     });
 
 export type ApprovalDecision =

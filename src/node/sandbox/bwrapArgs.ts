@@ -9,7 +9,8 @@
  * singleton, and asks for Node 22. bubblewrap takes the per-step policy as plain arguments, in ~5 ms.
  *
  * Mount order matters — a later mount covers an earlier one:
- *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted);
+ *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted — a
+ *   granted network of its own is made around bubblewrap instead, see ownNetwork.ts);
  *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
  *   toolchains shown again read-only; the workspace read-only; its writable paths and the read-only paths
@@ -20,6 +21,7 @@
  * `--new-session` keeps it from pushing keystrokes into our terminal (TIOCSTI).
  */
 import * as posix from 'node:path/posix';
+import { OWN_NETWORK_FDS } from './ownNetwork';
 
 export interface BwrapMounts {
   root: string;
@@ -39,6 +41,12 @@ export interface BwrapMounts {
   tmp: string;
   /** Files to show again read-only when the network is granted (the resolver config behind a symlink). */
   networkFiles: string[];
+  /**
+   * A granted network that is the command's own (ownNetwork.ts): bubblewrap then runs inside a user
+   * namespace that already owns a fresh network namespace, keeps the user's ids, waits for slirp4netns,
+   * and gets a resolver naming slirp's DNS forwarder instead of `networkFiles`.
+   */
+  ownNetwork?: { uid: number; gid: number; resolver: { from: string; at: string } };
   cwd: string;
 }
 
@@ -66,6 +74,7 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   const args = [
     '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     ...(m.network ? [] : ['--unshare-net']),
+    ...(m.network && m.ownNetwork ? [...OWN_NETWORK_FDS, '--uid', String(m.ownNetwork.uid), '--gid', String(m.ownNetwork.gid)] : []),
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--ro-bind', '/', '/',
     '--dev', '/dev',
@@ -86,7 +95,8 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   for (const p of shallowFirst(m.readOnlyOutside ?? [])) args.push('--ro-bind', p, p);
   // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
   for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
-  if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
+  if (m.network && m.ownNetwork) args.push('--ro-bind', m.ownNetwork.resolver.from, m.ownNetwork.resolver.at);
+  else if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
   // At equal depth two mounts never share a path (the spec drops a write root that a read-only path covers).
   const layered = [...m.writable.map((path) => ({ path, flag: '--bind' })), ...m.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];

@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
 import { bwrapOptions, inWorkspace } from './bwrapArgs';
-import { bwrapPath } from './detect';
+import { bwrapPath, ownNetworkTools } from './detect';
+import { ownNetworkLauncher, ownResolver } from './ownNetwork';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 
 export interface Prepared {
@@ -22,6 +23,8 @@ export interface Prepared {
   env: Record<string, string>;
   /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
   fd3?: Buffer;
+  /** Set when the granted network is the command's own: the runner starts slirp4netns (ownNetwork.ts). */
+  ownNetwork?: { slirp4netns: string };
   /** What the sandbox had to narrow, shown above the command's output. */
   notes: string[];
   cleanup(): void;
@@ -227,14 +230,22 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
           return [];
         }
       })();
+      const own = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
+      if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
       const options = bwrapOptions(
         {
           root, writable, readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
+          ...(own ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: ownResolver(privateDir) } } : {}),
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
-      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, notes, cleanup };
+      const fd3 = Buffer.from(`${options.join('\0')}\0`);
+      if (own) {
+        const launcher = ownNetworkLauncher(own.unshare, bwrap);
+        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };
+      }
+      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, env, notes, cleanup };
     }
     const profile = seatbeltProfile({
       root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,

@@ -75,6 +75,15 @@ describe('bubblewrap arguments (Linux)', () => {
     assert.ok(args.indexOf('--remount-ro') > at(args, '--ro-bind', '/home/ada/app'), 'after every mount that lands inside a hidden folder');
   });
 
+  it('with a network of its own: keeps the user\'s ids, hands its pid over and waits, and shows slirp\'s resolver, not the host\'s', () => {
+    const own = bwrapArgs({ ...mounts, network: true, ownNetwork: { uid: 1000, gid: 1001, resolver: { from: '/tmp/pe-sandbox-1/resolv.conf', at: '/run/systemd/resolve/stub-resolv.conf' } } }, ['npm', 'install']);
+    assert.ok(!own.includes('--unshare-net'), 'the network namespace is made around bubblewrap (unshare), with slirp4netns on it');
+    for (const [flag, value] of [['--info-fd', '4'], ['--block-fd', '5'], ['--uid', '1000'], ['--gid', '1001']]) assert.equal(own[own.indexOf(flag as string) + 1], value, flag);
+    assert.ok(at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') > at(own, '--tmpfs', '/run'));
+    assert.equal(own[at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') + 1], '/tmp/pe-sandbox-1/resolv.conf');
+    assert.ok(!bwrapArgs({ ...mounts, ownNetwork: { uid: 1, gid: 1, resolver: { from: 'x', at: 'y' } } }, ['x']).includes('--block-fd'), 'without the grant: nothing to wait for');
+  });
+
   it('shows the resolver configuration only with the network, and ends with the untouched argv', () => {
     assert.equal(args.indexOf('/run/systemd/resolve/stub-resolv.conf'), -1);
     assert.ok(bwrapArgs({ ...mounts, network: true }, ['x']).includes('/run/systemd/resolve/stub-resolv.conf'));

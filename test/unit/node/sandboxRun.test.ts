@@ -106,35 +106,84 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.deepEqual(listed.filter((e) => !shown.has(e)), [], `the home shows only toolchains: ${listed.join(', ')}`);
   });
 
-  it('reaches the network only when granted; loopback inside the sandbox always works', async () => {
-    let arrived = 0;
-    const server = net.createServer((s) => {
-      arrived += 1;
-      s.end();
+  describe('the network', () => {
+    let arrived: Record<string, number>;
+    let servers: net.Server[];
+    let targets: Record<string, [string | number, string?]>;
+    const lan = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    const listen = async (name: string, ...where: [number, string] | [string]): Promise<net.AddressInfo | string> => {
+      const server = net.createServer((sock) => {
+        arrived[name] = (arrived[name] ?? 0) + 1;
+        sock.end();
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(...(where as [number, string]), resolve));
+      return server.address() as net.AddressInfo | string;
+    };
+    beforeEach(async () => {
+      arrived = {};
+      servers = [];
+      const loopback = await listen('loopback', 0, '127.0.0.1') as net.AddressInfo;
+      const abstract = `\0pe-sbx-${process.pid}-${Date.now()}`;
+      targets = { loopback: [loopback.port, '127.0.0.1'], abstract: [abstract] };
+      await listen('abstract', abstract);
+      if (lan) targets.lan = [(await listen('lan', 0, lan) as net.AddressInfo).port, lan];
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    const probe = `
+    afterEach(() => servers.forEach((server) => server.close()));
+
+    /** Inside: a loopback server of its own, then each host target; one line per target. */
+    const probe = (): string => `
       const net = require('net');
-      const own = net.createServer((s) => s.end('pong')).listen(0, '127.0.0.1', () => {
-        const c = net.connect(own.address().port, '127.0.0.1', () => {});
-        c.on('data', () => {
-          const h = net.connect(${port}, '127.0.0.1');
-          h.on('connect', () => { console.log('host:connected'); process.exit(0); });
-          h.on('error', (e) => { console.log('host:' + e.code); process.exit(0); });
-        });
+      const targets = ${JSON.stringify(targets)};
+      const own = net.createServer((s) => s.end('pong')).listen(0, '127.0.0.1', async () => {
+        const c = net.connect(own.address().port, '127.0.0.1');
+        await new Promise((r) => c.on('data', r));
+        console.log('loopback-inside:ok');
+        for (const [name, [where, host]] of Object.entries(targets)) {
+          await new Promise((r) => {
+            const h = host ? net.connect(where, host) : net.connect(where);
+            const t = setTimeout(() => { console.log(name + ':timeout'); h.destroy(); r(); }, 3000);
+            h.on('connect', () => { console.log(name + ':connected'); clearTimeout(t); h.destroy(); r(); });
+            h.on('error', (e) => { console.log(name + ':' + e.code); clearTimeout(t); r(); });
+          });
+        }
+        console.log('resolver:' + require('fs').readFileSync('/etc/resolv.conf', 'utf8').split('\\n').filter((l) => l.startsWith('nameserver')).join(','));
+        process.exit(0);
       });`;
-    try {
-      const denied = await run(await specFor({}), `console.log('loopback:ok');${probe}`);
-      assert.match(denied.output, /loopback:ok/);
-      assert.match(denied.output, /host:E/, denied.output);
-      assert.equal(arrived, 0, 'no connection reached the host');
-      const granted = await run(await specFor({ network: true }), probe);
-      assert.match(granted.output, /host:connected/, granted.output);
-      assert.equal(arrived, 1);
-    } finally {
-      server.close();
-    }
+
+    it('is cut when not granted: nothing of the host is reached, loopback inside the sandbox works', async () => {
+      const denied = await run(await specFor({}), probe());
+      assert.match(denied.output, /loopback-inside:ok/, denied.output);
+      for (const name of Object.keys(targets)) assert.doesNotMatch(denied.output, new RegExp(`${name}:connected`), denied.output);
+      assert.deepEqual(arrived, {}, 'no connection reached the host');
+    });
+
+    it('is the command\'s own when granted: the LAN is reached, this machine\'s loopback services and abstract sockets are not', async () => {
+      const support = detectSandbox();
+      assert.ok(support.available && support.ownNetwork === true, `slirp4netns must be installed for this test: ${JSON.stringify(support)}`);
+      assert.ok(lan, 'this machine has a non-loopback IPv4 address to stand for the network');
+      const granted = await run(await specFor({ network: true }), probe());
+      assert.match(granted.output, /loopback-inside:ok/, granted.output);
+      assert.match(granted.output, /lan:connected/, granted.output);
+      assert.doesNotMatch(granted.output, /loopback:connected|abstract:connected/, granted.output);
+      assert.match(granted.output, /resolver:nameserver 10\.0\.2\.3/, granted.output);
+      assert.deepEqual(arrived, { lan: 1 }, 'only the LAN listener saw a connection');
+    });
+
+    it('is the host\'s when slirp4netns is missing: then this machine\'s loopback is reached too (the card says so)', async () => {
+      const before = process.env.PLAN_EXECUTE_SLIRP4NETNS;
+      process.env.PLAN_EXECUTE_SLIRP4NETNS = path.join(base, 'no-slirp4netns');
+      try {
+        const fallback = detectSandbox();
+        assert.ok(fallback.available && fallback.ownNetwork === false, JSON.stringify(fallback));
+        const granted = await run(await specFor({ network: true }), probe());
+        assert.match(granted.output, /loopback:connected/, granted.output);
+        assert.equal(arrived.loopback, 1);
+      } finally {
+        if (before === undefined) delete process.env.PLAN_EXECUTE_SLIRP4NETNS;
+        else process.env.PLAN_EXECUTE_SLIRP4NETNS = before;
+      }
+    });
   });
 
   it('leaves nothing running: a daemon in its own session dies with the command', async () => {
