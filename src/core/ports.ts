@@ -49,6 +49,12 @@ export interface ScanOptions {
   limit: number;
   /** Scan only below these workspace-relative paths (each listed itself too; they may nest, each path comes once); default: the whole workspace. */
   under?: readonly string[];
+  /**
+   * Entries that need more than a name and a kind (size, mode, signature, links, a link's target); the
+   * others come from the directory listing alone — size 0, mode 0, signature '' — which spares one stat
+   * per file where only names matter (the sandbox spec outside the write scope). Default: every entry.
+   */
+  detail?(path: string): boolean;
 }
 
 export interface ScanResult {

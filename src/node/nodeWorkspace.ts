@@ -156,6 +156,10 @@ export class NodeWorkspace implements Workspace {
       }
       return { path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, links: Number(s.nlink), ...(target !== undefined ? { target } : {}) };
     };
+    // Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none).
+    const light = (rel: string, d: fsSync.Dirent): ScanEntry => ({
+      path: rel, kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other', size: 0, mode: 0, signature: '',
+    });
     for (const start of options.under ?? ['']) {
       if (start === '' || start === '.') {
         pending.push('');
@@ -185,7 +189,7 @@ export class NodeWorkspace implements Workspace {
         if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
         const rel = dir === '' ? d.name : `${dir}/${d.name}`;
         if (listed.has(rel)) continue;
-        const e = entry(rel);
+        const e = options.detail && !options.detail(rel) ? light(rel, d) : entry(rel);
         if (!e) continue;
         entries.push(e);
         if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);

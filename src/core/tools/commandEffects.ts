@@ -94,9 +94,14 @@ export class CommandEffects {
     this.#hashes = cache;
   }
 
-  /** One scan of the workspace (the sandbox spec and the snapshot share it), or of the write scope only. */
-  async scan(prune: (rel: string) => boolean, under?: readonly string[]): Promise<Scanned> {
-    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+  /**
+   * One scan of the workspace (the sandbox spec and the snapshot share it). Only entries the write scope may
+   * hold are stat'ed (`detail`: the snapshot needs their signatures, the spec their link counts); elsewhere
+   * the spec needs names and kinds, which the directory listing gives.
+   */
+  async scan(prune: (rel: string) => boolean, scope: readonly WriteRoot[]): Promise<Scanned> {
+    const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? pathWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
+    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
     if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
     return { ok: true, entries };
   }
@@ -264,6 +269,12 @@ export class CommandEffects {
       }
     }
   }
+}
+
+/** The folder a workspace path is in ('' at the top). */
+function parentOf(rel: string): string {
+  const at = rel.lastIndexOf('/');
+  return at === -1 ? '' : rel.slice(0, at);
 }
 
 function messageOf(error: unknown): string {

@@ -76,7 +76,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     // The spec and the snapshot come from the workspace as it is now, after the approval wait.
     const scope = commandWriteScope(policy);
     const prune = scanPrune(policy, scope);
-    const scanned = await effects.scan(prune);
+    const scanned = await effects.scan(prune, scope);
     if (!scanned.ok) return { refused: scanned.reason } as const;
     const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host: hostFacts(ctx.env) });
     if (!built.ok) return { refused: built.reason } as const;
