@@ -27,6 +27,7 @@ import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
 import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
+import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
@@ -84,9 +85,9 @@ export interface SandboxSpecInput {
 export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; reason: string };
 
 const SENSITIVE = { dot: true, nocase: true } as const;
-const secretMatch = picomatch(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
-const protectedMatch = picomatch(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
-const gitMatch = picomatch(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
+const secretMatch = globMatcher(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
+const protectedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
+const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
 
 /** Our own store: never visible to a command (it holds every checkpoint and tool output). */
 export const STORE_DIR = '.plan-execute';
