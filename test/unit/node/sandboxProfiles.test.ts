@@ -129,6 +129,15 @@ describe('Seatbelt profile (macOS)', () => {
     assert.ok(!profile.includes('(allow file-write* (subpath "/Users/ada/app")'), 'not the whole workspace');
   });
 
+  it('writes a folder root\'s own entries, not its read-only subfolders, and a write root below one of them', () => {
+    const folder = seatbeltProfile({ ...paths, writable: ['/Users/ada/app', '/Users/ada/app/src/gen'], readOnly: ['/Users/ada/app/src', '/Users/ada/app/docs'] });
+    const writes = folder.split('\n(allow ').filter((r) => r.startsWith('file-write*'));
+    const top = writes.find((r) => r.includes('(subpath "/Users/ada/app")'));
+    assert.ok(top && ['/Users/ada/app/src', '/Users/ada/app/docs', '/Users/ada/app/.env'].every((x) => top.includes(`(require-not (subpath "${x}"))`)), top);
+    const gen = writes.find((r) => r.includes('(subpath "/Users/ada/app/src/gen")'));
+    assert.ok(gen && !gen.includes('require-not (subpath "/Users/ada/app/src")'), 'its own allow rule, not narrowed by the subfolder above it');
+  });
+
   it('allows loopback only, unless the network is granted; no keychain service', () => {
     assert.match(profile, /\(allow network\* \(remote ip "localhost:\*"\)\)/);
     assert.doesNotMatch(profile, /\(allow network\*\)\n/);
