@@ -173,6 +173,24 @@ function realHome(): string | undefined {
   }
 }
 
+/**
+ * Whether a folder is there and empty: hiding it would show the same nothing, at the cost of two mounts
+ * (a tmpfs and its remount) — it stays read-only under the read-only root all the same. Unreadable
+ * counts as not empty.
+ */
+function emptyFolder(abs: string): boolean {
+  try {
+    const dir = fs.opendirSync(abs);
+    try {
+      return dir.readSync() === null;
+    } finally {
+      dir.closeSync();
+    }
+  } catch {
+    return false;
+  }
+}
+
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -209,7 +227,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
     const readOnly = spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined);
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
-    const hiddenOutside = existing(spec.hiddenOutside);
+    const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
     const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
     const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);

@@ -18,6 +18,7 @@ import { policyFor } from '../../../src/core/policy/policy';
 import { commandWriteScope, sandboxSpec, scanPrune } from '../../../src/core/policy/sandboxSpec';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { prepareConfined } from '../../../src/node/sandbox/confinedRun';
 import { detectSandbox } from '../../../src/node/sandbox/detect';
 
 const node = '/usr/bin/node';
@@ -247,6 +248,36 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       assert.doesNotMatch(r.output, /canary-neighbour/, 'the toolchain is shown again, not the rest of the neighbouring folders');
     } finally {
       fs.rmSync(outer, { recursive: true, force: true });
+    }
+  });
+
+  it('does not spend mounts hiding an empty folder, which stays read-only and empty all the same', async () => {
+    // Outside /tmp and the workspace's parent, which the sandbox hides anyway.
+    const results = path.resolve(__dirname, '../../../test-results');
+    fs.mkdirSync(results, { recursive: true });
+    const areas = fs.realpathSync(fs.mkdtempSync(path.join(results, 'pe-sbx-areas-')));
+    try {
+      const empty = path.join(areas, 'empty-area');
+      const full = path.join(areas, 'full-area');
+      fs.mkdirSync(empty);
+      fs.mkdirSync(full);
+      fs.writeFileSync(path.join(full, 'secret.txt'), 'canary-full\n');
+      const spec = { ...(await specFor({ edit: ['src/**'] })), hiddenOutside: [empty, full] };
+      const prepared = prepareConfined(spec, detectSandbox(), ['true'], root);
+      assert.ok(!('refused' in prepared));
+      const options = prepared.fd3?.toString().split('\0') ?? [];
+      prepared.cleanup();
+      assert.equal(options.indexOf(empty), -1, 'no tmpfs, no remount for the empty folder');
+      assert.ok(options.includes(full));
+      const r = await run(spec, `
+        const fs = require('fs');
+        try { fs.writeFileSync(${JSON.stringify(path.join(empty, 'x'))}, 'x'); console.log('empty:wrote'); } catch (e) { console.log('empty:' + e.code); }
+        console.log('full:' + fs.readdirSync(${JSON.stringify(full)}).length);`);
+      assert.match(r.output, /empty:(EROFS|EACCES)/, r.output);
+      assert.match(r.output, /full:0/, r.output);
+      assert.deepEqual(fs.readdirSync(empty), []);
+    } finally {
+      fs.rmSync(areas, { recursive: true, force: true });
     }
   });
 
