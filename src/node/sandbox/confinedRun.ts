@@ -2,8 +2,8 @@
  * Turns a sandbox spec into the command to spawn on this machine, and cleans up after it. Before: the
  * spec's paths are checked on disk (what is missing is left out, except writable paths, which are created
  * empty so they can be mounted; a writable path whose real location is outside the workspace is dropped),
- * and a private HOME and temp directory are made. After: the private directories are removed, and so are
- * the empty placeholders the command did not touch.
+ * and a private HOME and temp directory are taken (privateDirs.ts). After: the private directories are
+ * emptied or removed, and so are the empty placeholders the command did not touch.
  * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
  * path that cannot be confined as asked makes the run fail, with the reason).
  */
@@ -15,6 +15,7 @@ import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
 import { bwrapOptions, inWorkspace } from './bwrapArgs';
 import { bwrapPath, ownNetworkTools } from './detect';
 import { ownNetworkLauncher, ownResolver } from './ownNetwork';
+import { takePrivateDirs } from './privateDirs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 
 export interface Prepared {
@@ -208,16 +209,13 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
   }
   const realCwd = realInside(root, cwd);
   if (realCwd === undefined) return { refused: 'the working directory is not inside the workspace' };
-  const privateDir = fs.realpathSync.native(fs.mkdtempSync(nodePath.join(os.tmpdir(), 'pe-sandbox-')));
-  const privateHome = nodePath.join(privateDir, 'home');
-  const privateTmp = nodePath.join(privateDir, 'tmp');
-  fs.mkdirSync(privateHome, { mode: 0o700 });
-  fs.mkdirSync(privateTmp, { mode: 0o700 });
+  const own = takePrivateDirs(support.kind === 'bubblewrap');
+  const { dir: privateDir, home: privateHome, tmp: privateTmp } = own;
   let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
   const notes: string[] = [];
   const cleanup = (): void => {
     removePlaceholders(placeholders.created, placeholders.parents);
-    fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 2 });
+    own.release();
   };
   try {
     const made = writablePaths(root, spec, notes);

@@ -251,6 +251,21 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     }
   });
 
+  it('gives every command an empty private /tmp and home: nothing one command leaves there reaches the next', async () => {
+    const spec = await specFor({ edit: ['src/**'] });
+    const plant = await run(spec, `
+      const fs = require('fs'), os = require('os');
+      fs.writeFileSync('/tmp/payload.sh', 'x'); fs.mkdirSync(os.homedir() + '/.cache/x', { recursive: true });
+      console.log('planted');`);
+    assert.match(plant.output, /planted/, plant.output);
+    const look = await run(spec, `
+      const fs = require('fs'), os = require('os');
+      console.log('tmp=' + fs.readdirSync('/tmp').join(',') + ';home=' + fs.readdirSync(os.homedir()).join(','));`);
+    // What is listed there besides is mount points (this workspace's path, toolchains shown again).
+    assert.match(look.output, /^tmp=.*;home=/m, look.output);
+    assert.doesNotMatch(look.output, /payload\.sh|\.cache/, look.output);
+  });
+
   it('does not spend mounts hiding an empty folder, which stays read-only and empty all the same', async () => {
     // Outside /tmp and the workspace's parent, which the sandbox hides anyway.
     const results = path.resolve(__dirname, '../../../test-results');
