@@ -190,6 +190,8 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
     confinement: ConfinementSchema.optional(),
     /** Whether the step's authority grants it the network. */
     network: z.boolean().optional(),
+    /** With the network: whether it is the host's, this machine's loopback services included (else the sandbox's own). */
+    hostLoopback: z.boolean().optional(),
   }),
 ]);
 

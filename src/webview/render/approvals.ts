@@ -122,7 +122,21 @@ function confinementRow(a: ApprovalView): HTMLElement | null {
     'div',
     { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
     h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } }, icon(confined ? 'shield' : 'warning'), confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
-    h('span', { className: a.network ? 'badge badge-network' : 'badge', attrs: { title: a.network ? 'The step may use the network' : 'No network beyond loopback' } }, icon(a.network ? 'globe' : 'circle-slash'), a.network ? ' network' : ' no network'),
+    networkBadge(a),
+  );
+}
+
+/** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
+function networkBadge(a: ApprovalView & { kind: 'command' }): HTMLElement {
+  if (!a.network) return h('span', { className: 'badge', attrs: { title: 'No network beyond loopback inside the sandbox' } }, icon('circle-slash'), ' no network');
+  const title = a.hostLoopback
+    ? "The step may use the network — the host's own, so also this machine's services on 127.0.0.1 (debugger ports, databases, code-server). Install slirp4netns to keep those closed."
+    : "The step may use the network — a network of its own: this machine's loopback services stay closed";
+  return h(
+    'span',
+    { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } },
+    icon('globe'),
+    a.hostLoopback ? ' network, host loopback included' : ' network',
   );
 }
 
