@@ -7,6 +7,9 @@
  *  2. The whole `bash` tool path around the same command, with the step's checkpoint (scan, spec, snapshot,
  *     run, compare): for a write scope of 200, 2,000 and 20,000 files — the first command of a step (every
  *     file read into the checkpoint) and the next ones (unchanged files known by their scan signature).
+ *  3. The same in one workspace of 20,000 files in subfolders, for scopes that hold few of them: a
+ *     top-level literal glob (`package.json`: the root's direct entries, its subfolders read-only) beside
+ *     a small tree (`src/m0/**`, 400 files) and the whole `src/**`. Target: package.json near the small tree.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -34,6 +37,7 @@ const fmt = (ms: number): string => `${ms.toFixed(1).padStart(7)} ms`;
 
 function workspace(files: number): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-sbx-')));
+  fs.writeFileSync(path.join(root, 'package.json'), '{"name":"bench"}\n');
   for (let i = 0; i < files; i++) {
     const dir = path.join(root, 'src', `m${i % 50}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -77,13 +81,13 @@ async function runnerOverhead(): Promise<{ outside: number[]; inside: number[] }
   }
 }
 
-async function toolPath(files: number): Promise<{ first: number; next: number[] }> {
-  const root = workspace(files);
+async function toolPath(files: number, edit: string[] = ['src/**'], made?: string): Promise<{ first: number; next: number[] }> {
+  const root = made ?? workspace(files);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
   try {
     const step: Step = {
       id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
-      authority: { read: ['**'], edit: ['src/**'], commands: ['node -e *'], network: false },
+      authority: { read: ['**'], edit, commands: ['node -e *'], network: false },
       binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
       risk: 'low', effort: 'small', modelTier: 'light',
     };
@@ -107,7 +111,7 @@ async function toolPath(files: number): Promise<{ first: number; next: number[] 
     for (let i = 0; i < 8; i++) next.push(await once());
     return { first, next };
   } finally {
-    fs.rmSync(root, { recursive: true, force: true });
+    if (made === undefined) fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(storeDir, { recursive: true, force: true });
   }
 }
@@ -133,6 +137,21 @@ async function main(): Promise<void> {
   for (const files of (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000])) {
     const t = await toolPath(files);
     console.log(`   write scope of ${String(files).padStart(6)} files              ${fmt(t.first)}      ${fmt(median(t.next))}   ${(median(t.next) / median(inside)).toFixed(2).padStart(8)}`);
+  }
+
+  console.log('\n3. one workspace of 20,000 files, node -e 0       first command   next (median)   next / bare run');
+  const big = workspace(20_000);
+  try {
+    const rows: [string, string[]][] = [['package.json (the root\'s files)', ['package.json']], ['src/m0/** (400 files)', ['src/m0/**']], ['src/** (20,000 files)', ['src/**']]];
+    const nexts: number[] = [];
+    for (const [label, edit] of rows) {
+      const t = await toolPath(0, edit, big);
+      nexts.push(median(t.next));
+      console.log(`   ${label.padEnd(43)}${fmt(t.first)}      ${fmt(median(t.next))}   ${(median(t.next) / median(inside)).toFixed(2).padStart(8)}`);
+    }
+    console.log(`   package.json / src/m0/**                                        ${(nexts[0]! / nexts[1]!).toFixed(2).padStart(8)}`);
+  } finally {
+    fs.rmSync(big, { recursive: true, force: true });
   }
 }
 

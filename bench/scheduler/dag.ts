@@ -8,7 +8,9 @@
  *    plus the shortest chain that must follow the last one (`tail`) bounds the makespan from below.
  * The maximum of the two is still a lower bound, but not necessarily achievable: the true optimum of a
  * DAG with a conflict clique can be higher, so a ratio against it overstates the engine's loss.
- * About a third of the generated steps are command steps (an allowlisted command, a one-file edit scope).
+ * About a third of the generated steps are command steps (an allowlisted command). Every step writes its
+ * own folder, `out/<id>/**` (a tree root): a literal `out/<id>.txt` would give every command step the same
+ * write root, the folder `out` (policy/writeScope.ts), and serialise them all, which measures nothing.
  * With commands confined to their write scope, a command step conflicts only where its scope overlaps
  * another step's writes, exactly like an edit step, so the same bounds hold. Unconfined, a command step
  * runs alone among writers, which these bounds do not model: index.ts reports that run against the
@@ -74,10 +76,10 @@ export function asPlan(dag: BenchDag, withOverlaps: boolean): PlanInput {
     dependsOn: dag.deps.get(id) ?? [],
     authority: {
       read: ['**'],
-      edit: withOverlaps && dag.shared.has(id) ? ['shared/**', `out/${id}.txt`] : [`out/${id}.txt`],
+      edit: withOverlaps && dag.shared.has(id) ? ['shared/**', `out/${id}/**`] : [`out/${id}/**`],
       commands: dag.commands.has(id) ? [`node scripts/gen.js ${id}`] : [],
     },
-    evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] },
+    evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}/result.txt`] }] },
   }));
   return { goal: 'benchmark', steps };
 }

@@ -2,7 +2,8 @@
  * Scheduler benchmark: `npx tsx bench/scheduler/index.ts`. Every figure is measured in this run.
  *
  * For random DAGs of 20, 100 and 500 steps (simulated executor latency 20–60 ms; about a third of them command
- * steps whose commands are confined to their own write scope, see dag.ts):
+ * steps whose commands are confined to their own write scope; each step writes its own folder `out/<id>/**`,
+ * not a literal `out/<id>.txt`, whose write root would be the folder `out` shared by all — see dag.ts):
  *  1. wall / critical path through the full engine at maxParallel = steps (≥ any width), on the DAG
  *     without write overlaps — the critical path is then the exact lower bound;
  *  2. the same DAG with ~10% of steps writing a shared area (a conflict clique the engine must serialise):

@@ -109,7 +109,7 @@ export function benchMission(plan: PlanInput, latencyMs: (id: string) => number,
       const t0 = performance.now();
       const ms = latencyMs(handoff.step.id);
       if (ms > 0) await clock.sleep(ms);
-      const made = await tools.create(`out/${handoff.step.id}.txt`, 'done');
+      const made = await tools.create(`out/${handoff.step.id}/result.txt`, 'done');
       durations.set(handoff.step.id, performance.now() - t0);
       return { stepId: handoff.step.id, status: 'succeeded', output: 'done', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [made.toolCallId] };
     },

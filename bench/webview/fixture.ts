@@ -54,6 +54,7 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
     ],
     replans: [],
     phaseReason: null,
+    phaseLabel: null,
     approvedVersion: 2,
     costUsd: 0.0123,
     outcome: null,

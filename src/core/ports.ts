@@ -47,8 +47,14 @@ export interface ScanOptions {
   prune(path: string): boolean;
   /** The scan stops after this many entries and says so. */
   limit: number;
-  /** Scan only below these workspace-relative paths (each listed itself too); default: the whole workspace. */
+  /** Scan only below these workspace-relative paths (each listed itself too; they may nest, each path comes once); default: the whole workspace. */
   under?: readonly string[];
+  /**
+   * Entries that need more than a name and a kind (size, mode, signature, links, a link's target); the
+   * others come from the directory listing alone — size 0, mode 0, signature '' — which spares one stat
+   * per file where only names matter (the sandbox spec outside the write scope). Default: every entry.
+   */
+  detail?(path: string): boolean;
 }
 
 export interface ScanResult {
@@ -153,6 +159,11 @@ export type ApprovalRequest =
       confinement: Confinement;
       /** Whether the step's authority lets the command reach the network. */
       network: boolean;
+      /**
+       * With the network granted: whether it is the host's, so that this machine's own loopback services
+       * (debugger ports, databases, code-server) are reached too. False: the sandbox's own network.
+       */
+      hostLoopback?: boolean;
     });
 
 export type ApprovalDecision =

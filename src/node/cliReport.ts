@@ -24,7 +24,7 @@ export function progressLine(event: TraceEvent): string | undefined {
       const how = event.confinement === 'sandboxed' ? `sandboxed (${event.sandbox})` : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
       const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
       const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
-      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? 'granted' : 'off'}${undone}${kept}`;
+      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${undone}${kept}`;
     }
     case 'model_call':
       return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;

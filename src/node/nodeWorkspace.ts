@@ -136,6 +136,8 @@ export class NodeWorkspace implements Workspace {
     const entries: ScanEntry[] = [];
     const unreadable: string[] = [];
     const pending: string[] = [];
+    // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
+    const listed = new Set<string>();
     const entry = (rel: string): ScanEntry | undefined => {
       let s: fsSync.BigIntStats;
       try {
@@ -154,6 +156,10 @@ export class NodeWorkspace implements Workspace {
       }
       return { path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, links: Number(s.nlink), ...(target !== undefined ? { target } : {}) };
     };
+    // Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none).
+    const light = (rel: string, d: fsSync.Dirent): ScanEntry => ({
+      path: rel, kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other', size: 0, mode: 0, signature: '',
+    });
     for (const start of options.under ?? ['']) {
       if (start === '' || start === '.') {
         pending.push('');
@@ -162,7 +168,8 @@ export class NodeWorkspace implements Workspace {
       // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
       if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
       const e = entry(start);
-      if (!e) continue;
+      if (!e || listed.has(start)) continue;
+      listed.add(start);
       entries.push(e);
       if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
     }
@@ -181,7 +188,8 @@ export class NodeWorkspace implements Workspace {
       for (const d of names) {
         if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
         const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-        const e = entry(rel);
+        if (listed.has(rel)) continue;
+        const e = options.detail && !options.detail(rel) ? light(rel, d) : entry(rel);
         if (!e) continue;
         entries.push(e);
         if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);

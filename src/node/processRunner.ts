@@ -19,6 +19,7 @@ import type { CommandRequest } from '../core/ports';
 import { OutputCapture } from '../core/tools/outputCap';
 import { detectSandbox } from './sandbox/detect';
 import { prepareConfined } from './sandbox/confinedRun';
+import { startOwnNetwork } from './sandbox/ownNetwork';
 import { windowsSpawn } from './windowsCommand';
 
 export const KILL_GRACE_MS = 2000;
@@ -46,14 +47,16 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
   if (signal.aborted) return Promise.resolve(result(null, 'SIGKILL', 'cancelled before it started\n'));
   const target = spawnTarget(request);
   if ('refused' in target) return Promise.resolve(result(null, null, `not run: ${target.refused}\n`));
-  const { file, args, env, fd3, cleanup, verbatim } = target;
+  const { file, args, env, fd3, cleanup, verbatim, ownNetwork } = target;
+  let stopNetwork = (): void => undefined;
   for (const note of target.notes) capture.push(`[sandbox: ${note}]\n`);
 
   const running = new Promise<CommandRun>((resolve) => {
     let settled = false;
     let killedWith: NodeJS.Signals | null = null;
     let graceTimer: NodeJS.Timeout | undefined;
-    const stdio: StdioOptions = fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
+    // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go).
+    const stdio: StdioOptions = ownNetwork ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
       env,
@@ -89,6 +92,17 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       graceTimer.unref?.();
     };
     const timer = setTimeout(() => stop(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
+    if (ownNetwork) {
+      void startOwnNetwork(child, ownNetwork.slirp4netns).then((net) => {
+        if (net.ok) {
+          stopNetwork = net.stop;
+          if (settled) net.stop();
+        } else {
+          capture.push(`[sandbox: the command's network could not be set up: ${net.reason}]\n`);
+          stop('no network');
+        }
+      });
+    }
     const onAbort = (): void => stop('cancelled');
     signal.addEventListener('abort', onAbort, { once: true });
 
@@ -98,6 +112,7 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       clearTimeout(timer);
       if (graceTimer) clearTimeout(graceTimer);
       signal.removeEventListener('abort', onAbort);
+      stopNetwork();
       resolve(run);
     };
     child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
@@ -112,6 +127,7 @@ interface SpawnTarget {
   args: string[];
   env: Record<string, string>;
   fd3?: Buffer;
+  ownNetwork?: { slirp4netns: string };
   verbatim: boolean;
   notes: string[];
   cleanup(): void;

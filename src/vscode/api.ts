@@ -45,6 +45,8 @@ export interface PlanExecuteTestHooks {
   badgeCount(): number;
   /** The status-bar item's text and whether it wears the warning colour. */
   statusBarItem(): { text: string; warning: boolean; visible: boolean };
+  /** The last "mission failed/stopped" notification shown while no surface was in sight (null: none yet). */
+  lastStoppedNotice(): { message: string; labels: string[] } | null;
   /** Resolves when the sidebar state satisfies `predicate` (checked after every change), or rejects after `timeoutMs`. */
   waitForState(predicate: (state: SurfaceState) => boolean, timeoutMs: number): Promise<SurfaceState>;
 }

@@ -32,6 +32,7 @@ import { SurfaceHub } from './surfaces/surfaceHub';
 import { SurfaceModel } from './surfaces/surfaceModel';
 import { approvalContext } from './approvals/approvalContext';
 import { WaitingIndicators } from './waiting';
+import { StoppedNotice } from './stoppedNotice';
 import type { SurfaceKind } from '../webview/protocol';
 
 /** What the activation side owns and hands over. */
@@ -106,6 +107,24 @@ export function createHost(glue: HostGlue): Host {
     diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
+  const stopped = new StoppedNotice({
+    surfaceVisible: () => glue.sidebar.visible || glue.board.visible,
+    act: (action) => {
+      switch (action.kind) {
+        case 'retry':
+          return handlers.retryMission({ type: 'retryMission' });
+        case 'continue':
+          return handlers.continueMission({ type: 'continueMission' });
+        case 'setApiKey':
+          return handlers.setApiKey({ type: 'setApiKey' });
+        case 'openSettings':
+          return handlers.openSettings({ type: 'openSettings', query: action.query });
+        default:
+          return glue.board.show();
+      }
+    },
+  });
+  model.onDidChange((state) => stopped.update(state));
 
   // The demo suggests its task (npm start -- --demo); what the user typed always wins.
   if (isDemo() && !taskDraft()) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
@@ -175,6 +194,7 @@ export function createHost(glue: HostGlue): Host {
         waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
         badgeCount: () => glue.sidebar.badgeCount,
         statusBarItem: () => statusBar.shown,
+        lastStoppedNotice: () => stopped.last,
       },
     },
     dispose: () => {

@@ -45,7 +45,7 @@ export class MissionStatusBar implements vscode.Disposable {
     const icon = busy || mission?.phase === 'running' || mission?.phase === 'replanning' ? '$(loading~spin)' : mission?.phase === 'succeeded' ? '$(pass)' : mission?.phase === 'failed' ? '$(error)' : '$(checklist)';
     if (mission) {
       const { done, total } = stepCounts(mission);
-      const phase = busy ?? mission.phase.replace('_', ' ');
+      const phase = busy ?? mission.phaseLabel ?? mission.phase.replace('_', ' ');
       this.item.text = `${icon} ${phase} ${done}/${total} · $${mission.costUsd.toFixed(2)}`;
       this.item.tooltip = `Plan & Execute: ${mission.goal || mission.task}\n${phase}, ${done} of ${total} steps done, $${mission.costUsd.toFixed(4)} so far. Click to open the mission board.`;
     } else {

@@ -38,7 +38,7 @@ function isMission(v: unknown): boolean {
     arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author) && arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after))) &&
     arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion) && arrayOf(r.refusedBecause, isStr)) &&
     (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
-    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason))
+    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason)) && (v.phaseLabel === null || isStr(v.phaseLabel))
   );
 }
 

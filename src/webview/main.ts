@@ -3,7 +3,7 @@
  * mission board read `body[data-surface]` and render the same snapshot their own way. Posts `ready` once
  * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place, and keeps drafts and
  * selection with getState/setState (no retainContextWhenHidden). Every host message is shape-checked
- * (./hostMessages.ts); malformed ones are dropped.
+ * (./hostMessages.ts); malformed ones are dropped; none is handled while a pointer is pressed (./pressHold.ts).
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -14,6 +14,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { FromWebviewInput, StepView, SurfaceKind, SurfaceState, ToWebview } from './protocol';
 import { parseHostMessage } from './hostMessages';
+import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { h } from './dom';
 import { renderBoard, type BoardView } from './board/board';
@@ -151,13 +152,16 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
   },
 };
 
+// A message that would re-render under a pressed pointer waits for the release (./pressHold.ts).
+const deliver = holdWhilePressed<ToWebview>(document, (message) => (handlers[message.type] as (m: ToWebview) => void)(message));
+
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = parseHostMessage(event.data);
   if (!message) {
     console.warn('plan-execute: dropped a malformed host message');
     return;
   }
-  (handlers[message.type] as (m: ToWebview) => void)(message);
+  deliver(message);
 });
 
 vscodeApi.postMessage({ type: 'ready' });

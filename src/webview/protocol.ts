@@ -132,6 +132,8 @@ export const MissionViewSchema = z.object({
   phase: MissionPhaseSchema,
   /** Why the phase is what it is (in words), when the engine said. */
   phaseReason: Text.nullable(),
+  /** The phase in words when the phase alone would mislead: "reverted", "partly reverted", "stopped: budget". */
+  phaseLabel: Text.nullable(),
   goal: Text,
   assumptions: z.array(Text),
   constraints: z.array(Text),
@@ -188,6 +190,8 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
     confinement: ConfinementSchema.optional(),
     /** Whether the step's authority grants it the network. */
     network: z.boolean().optional(),
+    /** With the network: whether it is the host's, this machine's loopback services included (else the sandbox's own). */
+    hostLoopback: z.boolean().optional(),
   }),
 ]);
 

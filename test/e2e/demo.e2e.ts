@@ -13,37 +13,47 @@ import type { Frame, Page } from 'playwright-core';
 import { startDemoHost, type DemoHost } from '../support/host/demoHost';
 import { openWorkbench, type Workbench } from '../support/host/workbench';
 import { copyWorkspace, DEMO_WORKSPACE, type TempWorkspace } from '../support/host/workspace';
+import { decideCard } from './support/cards';
 import { runFromPalette } from './support/palette';
+import { consoleRecorder, postMortemOnFailure } from './support/postMortem';
 import { openSidebar } from './support/session';
 import { boardFrame, byTestId, shot as saveShot, waitEnabled } from './support/surfaces';
 
 const shot = (page: Page, name: string) => saveShot(page, 'demo', name);
 
-/** Decides the cards as they come, oldest first, until `done` holds: s1's first edit is rejected, the rest approved. */
-async function decideCards(frame: Frame, done: () => Promise<boolean>, onCard: (card: { step: string; kind: string; index: number }) => Promise<'approve' | 'reject'>): Promise<void> {
+interface CardSeen {
+  step: string;
+  kind: string;
+  index: number;
+}
+
+/**
+ * Decides the cards as they come, oldest first: `choose` says approve or reject. Stops before deciding a card
+ * that `stopAt` picks (judged on the card itself: a separate look at the queue could see the stopping card
+ * arrive and then decide it), or once `done` holds.
+ */
+async function decideCards(
+  frame: Frame,
+  options: { done?: () => Promise<boolean>; stopAt?: (card: CardSeen) => boolean; choose: (card: CardSeen) => Promise<'approve' | 'reject'> },
+): Promise<void> {
   let index = 0;
-  const deadline = Date.now() + 120_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('the demo did not reach the expected state');
-    // The oldest card, once it has settled (a card that just moved up ignores pointer clicks for a moment).
+  // A liveness bound, not a total: the mission runs npm test a few times, slow on a loaded machine.
+  let deadline = Date.now() + 120_000;
+  while (!(await options.done?.())) {
+    if (Date.now() > deadline) throw new Error('the demo made no progress for 120 s (no card to decide, and not done)');
     const first = frame.locator('[data-testid="approvals"] .card').first();
-    const card = frame.locator('[data-testid="approvals"] .card:not(.settling)').first();
-    if (!(await first.isVisible().catch(() => false)) || (await first.getAttribute('data-request-id')) !== (await card.getAttribute('data-request-id').catch(() => null))) {
-      await frame.waitForTimeout(200);
-      continue;
-    }
-    const label = (await card.getAttribute('aria-label')) ?? '';
-    const step = /step (s\d+)/.exec(label)?.[1] ?? '';
-    const kind = (await card.getAttribute('data-testid')) ?? '';
-    const id = await card.getAttribute('data-request-id');
-    const choice = await onCard({ step, kind, index: index++ });
-    if (choice === 'reject') {
-      await card.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
-      await card.locator('[data-testid="reject-action"]').click();
-    } else {
-      await card.locator('[data-testid="approve-action"]').click();
-    }
-    await frame.waitForSelector(`[data-request-id="${id}"]`, { state: 'detached', timeout: 30_000 });
+    // One look at the card: what it is and which request it is.
+    const seen = await first.evaluate((el) => ({ label: el.getAttribute('aria-label') ?? '', kind: el.getAttribute('data-testid') ?? '', id: el.getAttribute('data-request-id') ?? '' }), undefined, { timeout: 1_000 }).catch(() => null);
+    if (!seen) continue;
+    const card: CardSeen = { step: /step (s\d+)/.exec(seen.label)?.[1] ?? '', kind: seen.kind, index };
+    if (options.stopAt?.(card)) return;
+    index += 1;
+    // Pinned to its request: `first` would follow whichever card is first once this one goes.
+    const pinned = frame.locator(`[data-request-id="${seen.id}"]`);
+    const choice = await options.choose(card);
+    if (choice === 'reject') await pinned.locator('[data-testid="reject-reason"] input').fill('no debug logging in library code, please');
+    await decideCard(frame, pinned, choice === 'reject' ? 'reject-action' : 'approve-action', 30_000);
+    deadline = Date.now() + 120_000;
   }
 }
 
@@ -51,13 +61,16 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
   let demo: DemoHost | undefined;
   let workspace: TempWorkspace | undefined;
   let workbench: Workbench | undefined;
+  const browserConsole = consoleRecorder();
 
   before(async function () {
     this.timeout(300_000);
     demo = await startDemoHost();
     workspace = copyWorkspace(DEMO_WORKSPACE);
-    workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 } });
+    workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 }, onConsole: browserConsole.record });
   });
+
+  postMortemOnFailure(async () => (workbench && demo ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: demo.host.userDataDir } : undefined));
 
   after(async () => {
     await workbench?.close();
@@ -82,24 +95,23 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
 
     // s1 and s2 run side by side; s1's first edit (with a debug log) is rejected with a reason.
     let rejected = false;
-    await decideCards(
-      sidebar,
-      async () => (await sidebar.locator('[data-testid="approval-command"]').count()) > 0,
-      async ({ step, kind }) => {
+    await decideCards(sidebar, {
+      stopAt: ({ kind }) => kind === 'approval-command',
+      choose: async ({ step, kind }) => {
         if (step === 's1' && kind === 'approval-write' && !rejected) {
           rejected = true;
           return 'reject';
         }
         return 'approve';
       },
-    );
+    });
     assert.ok(rejected, "s1's first edit was offered and rejected");
     const tasks = readFileSync(join(workspace.path, 'src', 'tasks.js'), 'utf8');
     assert.match(tasks, /function removeTask/);
     assert.doesNotMatch(tasks, /console\.log/, 'the rejected version never reached the disk');
 
     // npm test (s3) really runs and fails: a retry cannot fix it, so the replanner is asked.
-    await byTestId(sidebar, 'approve-action').click();
+    await decideCard(sidebar, sidebar.locator('[data-testid="approval-command"]').first(), 'approve-action');
     const board = await (async () => {
       await runFromPalette(page, 'Plan & Execute: Open Mission Board');
       return boardFrame(page);
@@ -116,17 +128,16 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await waitEnabled(board, 'approve-plan', 30_000);
     await byTestId(board, 'approve-plan').click();
     let sawVerification = false;
-    await decideCards(
-      sidebar,
-      async () => (await board.locator('[data-testid="mission-header"][data-phase="succeeded"]').count()) > 0,
-      async () => {
+    await decideCards(sidebar, {
+      done: async () => (await board.locator('[data-testid="mission-header"][data-phase="succeeded"]').count()) > 0,
+      choose: async () => {
         if ((await sidebar.locator('[data-testid="approvals"] .card').first().locator('[data-testid="verification-label"]').count()) > 0 && !sawVerification) {
           sawVerification = true;
           await shot(page, '03-verification-run');
         }
         return 'approve';
       },
-    );
+    });
     assert.ok(sawVerification, "the verifier's npm test run was labelled as a verification run");
     assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/);
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../support/host/hostPaths';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import { FAREWELL_JS, uiScenario } from '../integration/uiScenario';
+import { decideCard } from './support/cards';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
 import { boardFrame, byTestId, ensureApiKey, shot as saveShot, statusBarItem, useModelServer, waitEnabled, waitForBadge } from './support/surfaces';
@@ -96,15 +97,21 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
     await shot(page, '06-proposed-diff');
     assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing is written before approval');
-    await byTestId(frame, 'approve-action').click();
+    await decideCard(frame, card, 'approve-action');
     await diffTab.waitFor({ state: 'detached', timeout: 30_000 });
 
     // The command: its real working directory, then skip it with a reason (it goes back as a correction).
     await frame.waitForSelector('[data-testid="approval-command"]', { timeout: 60_000 });
+    // s3 (no approvals) finishes beside s2; when it does, the running strip above the card goes and the card
+    // moves up (and settles, ignoring clicks for a moment). Let that happen before deciding the card.
+    await frame.waitForSelector('.step-row[data-step-id="s3"][data-status="succeeded"]', { timeout: 60_000 });
+    await frame.locator('[data-testid="approval-command"]:not(.settling)').first().waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal((await byTestId(frame, 'command-cwd').innerText()).trim(), `in ${session.workspace}`);
-    await frame.locator('[data-testid="approval-command"] [data-testid="reject-reason"] input').fill('do not run it; just check the file');
+    const command = frame.locator('[data-testid="approval-command"]').first();
+    await command.locator('[data-testid="reject-reason"] input').fill('do not run it; just check the file');
     await shot(page, '07-command-card');
-    await byTestId(frame, 'reject-action').click();
+    // s3 runs beside s2 and may end now, changing the header above the queue: the card moves and settles.
+    await decideCard(frame, command, 'reject-action');
 
     // The replan shows in the timeline, and waits for approval like the first plan. (The diff opened beside
     // the board, not over it: the board's frame is still the same one.)
@@ -211,7 +218,7 @@ describe('ui (E2E): a window reload mid-mission, then Resume', () => {
     await again.click();
     await frame.waitForSelector('[data-testid="approval-write"]', { timeout: 60_000 });
     await shot(page, '12-resumed');
-    await byTestId(frame, 'approve-action').click();
+    await decideCard(frame, frame.locator('[data-testid="approval-write"]').first(), 'approve-action');
     await frame.waitForSelector('.step-row[data-step-id="s1"][data-status="succeeded"]', { timeout: 60_000 });
     assert.equal(readFileSync(join(session.workspace, 'src', 'farewell.js'), 'utf8'), FAREWELL_JS);
     await byTestId(frame, 'cancel-mission').click();

@@ -45,7 +45,17 @@ export const SandboxSpecSchema = z.object({
 
 /** What the machine can enforce (asked of the Terminal port before a command is offered for approval). */
 export const SandboxSupportSchema = z.discriminatedUnion('available', [
-  z.object({ available: z.literal(true), kind: z.enum(['bubblewrap', 'seatbelt']), detail: z.string() }),
+  z.object({
+    available: z.literal(true),
+    kind: z.enum(['bubblewrap', 'seatbelt']),
+    detail: z.string(),
+    /**
+     * Whether a granted network is a network of the command's own (Linux with slirp4netns): the internet and
+     * the LAN, but not this machine's loopback services (debugger ports, databases, code-server) nor its
+     * abstract unix sockets (X11, D-Bus). Absent or false: a granted network is the host's, those included.
+     */
+    ownNetwork: z.boolean().optional(),
+  }),
   /** `remedy`: what the user can do about it (the package to install, the setting to change). */
   z.object({ available: z.literal(false), reason: z.string(), remedy: z.string() }),
 ]);

@@ -127,6 +127,8 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     /** The sandbox that confined it (bubblewrap, seatbelt) or `none`. */
     sandbox: z.string(),
     network: z.boolean(),
+    /** A granted network that was the host's: this machine's loopback services were reachable too. */
+    hostLoopback: z.boolean().optional(),
     /** Why it ran unconfined, when it did. */
     reason: z.string().optional(),
     /** Paths outside the edit globs the command changed; they were restored. */

@@ -14,7 +14,9 @@ const NO_EFFECTS = { files: [], commands: [] };
 export function budgetStop(over: BudgetExceeded, names: CapNames = {}): [MissionOutcome, string, Failure] {
   const amount = amountOf(over);
   const name = names[over.kind];
-  const raise = name ? `raise ${name}, then continue the mission` : `raise the ${noun(over.kind)} budget, then continue the mission`;
+  // A front end that names its caps also offers to continue the stopped mission; the library and the CLI
+  // (which cannot continue one) say only what to raise.
+  const raise = name ? `raise ${name}, then continue the mission` : `raise the ${noun(over.kind)} budget to go on`;
   return [
     'budget_exceeded',
     `the ${noun(over.kind)} budget ran out: ${amount} (${raise})`,

@@ -41,9 +41,12 @@ export interface RevertPlan {
 
 export type RevertTarget = { steps: string[] } | { all: true };
 
-export type RevertOutcome =
-  | { ok: true; plan: RevertPlan; applied: boolean }
-  | { ok: false; reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob'; message: string };
+export type RevertRefusal = { ok: false; reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob'; message: string };
+
+export type RevertOutcome = { ok: true; plan: RevertPlan; applied: boolean } | RevertRefusal;
+
+/** A planned revert: what the user is shown, and the net change per file that restores it. */
+export type PlannedRevert = { ok: true; plan: RevertPlan; net: FileChange[] } | RevertRefusal;
 
 interface Ledger {
   writes: Map<string, Write[]>;
@@ -104,7 +107,7 @@ function closeOverLaterWriters(ledger: Ledger, requested: ReadonlySet<string>): 
 }
 
 /** Plans a revert from the trace and the workspace's current content; changes nothing. */
-export async function planRevert(events: readonly TraceEvent[], target: RevertTarget, workspace: Workspace): Promise<RevertOutcome & { net?: FileChange[] }> {
+export async function planRevert(events: readonly TraceEvent[], target: RevertTarget, workspace: Workspace): Promise<PlannedRevert> {
   const ledger = ledgerOf(events);
   const changed = stepsWithWrites(ledger);
   let requested: Set<string>;
@@ -141,7 +144,7 @@ export async function planRevert(events: readonly TraceEvent[], target: RevertTa
   }
   const stepIds = [...set].sort((a, b) => (latestSeq.get(b) ?? -1) - (latestSeq.get(a) ?? -1));
   const alsoLater = stepIds.filter((id) => !requested.has(id));
-  return { ok: true, plan: { stepIds, alsoLater, files, changedSince }, applied: false, net };
+  return { ok: true, plan: { stepIds, alsoLater, files, changedSince }, net };
 }
 
 async function currentHash(workspace: Workspace, path: string): Promise<string | null> {
@@ -193,7 +196,7 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
     return { ok: false, reason: 'conflict', message: `Changed since the mission wrote them: ${plan.changedSince.join(', ')}. Nothing was reverted.` };
   }
   const label = `Revert ${plan.stepIds.length === 1 ? `step ${plan.stepIds[0]}` : `steps ${plan.stepIds.join(', ')}`}`;
-  const out = await revertStep(options.workspace, options.store, net ?? [], { force: plan.changedSince.length > 0, label });
+  const out = await revertStep(options.workspace, options.store, net, { force: plan.changedSince.length > 0, label });
   if (!out.ok) return { ok: false, reason: out.reason, message: `Nothing was reverted: ${out.message}` };
 
   const ledger = ledgerOf(events);

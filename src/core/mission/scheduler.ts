@@ -15,7 +15,7 @@
  * mission is the engine's decision, not the scheduler's.
  */
 import { overlappingPairs } from '../plan/globs';
-import { scopeGlobs, writeScopeOf } from '../policy/writeScope';
+import { scopeGlobs, writeScopeOf, type WriteRoot } from '../policy/writeScope';
 import type { Step } from '../contracts/plan';
 
 export interface ScheduleNode {
@@ -26,10 +26,11 @@ export interface ScheduleNode {
   /** The step may run commands (its own allowlist, or a command its verification runs). */
   runsCommands: boolean;
   /**
-   * Where the step's own commands may write when they are confined (policy/writeScope.ts; [] = nowhere,
-   * '' = the whole workspace). Verification commands run read-only and add nothing. Absent: anywhere.
+   * Where the step's own commands may write when they are confined (policy/writeScope.ts; [] = nowhere; a
+   * root of either kind counts as its path and everything below it, see the overlap rule there).
+   * Verification commands run read-only and add nothing. Absent: anywhere.
    */
-  commandScope?: readonly string[];
+  commandScope?: readonly WriteRoot[];
 }
 
 /** What the scheduler needs of a plan step. */
@@ -253,7 +254,7 @@ export class Scheduler {
   /** What a step may write, as globs: its edit globs, plus its command scope when commands are confined. */
   #footprint(node: ScheduleNode): readonly string[] {
     if (!this.#confined || !node.runsCommands) return node.editGlobs;
-    return [...node.editGlobs, ...scopeGlobs(node.commandScope ?? [''])];
+    return [...node.editGlobs, ...scopeGlobs(node.commandScope ?? [{ path: '', kind: 'tree' }])];
   }
 
   #computeConflicts(nodes: readonly ScheduleNode[]): void {

@@ -106,7 +106,7 @@ async function stepGaveUp(run: StepFlowContext, step: Step, result: StepResult, 
     return;
   }
   if (run.direct) {
-    run.fail(`step ${step.id} ${status} (${failure.class}): ${failure.message} — direct mode does not replan`, failure);
+    run.fail(`step ${step.id} ${status}: ${failure.message} (direct mode: a short plan is not replanned)`, failure);
     return;
   }
   const kind = result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';

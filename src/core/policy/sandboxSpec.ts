@@ -4,11 +4,14 @@
  * Rules, in order — a later rule wins over an earlier one for the same path:
  *   1. Everything readable, nothing writable (the system, toolchains, the workspace).
  *   2. writable  — the step's write scope (writeScopeOf: edit globs' literal roots, `.git` for git write
- *                  commands); none for the verifier, which only checks. Writes inside it that miss the
- *                  edit globs are rolled back after the command (src/core/tools/commandEffects.ts).
- *   3. read-only — protected paths inside a writable one (node_modules, .vscode, .husky, …; in `.git`, the
- *                  hooks and config, which run code), unless an `allowSensitive` glob grants them; and
- *                  any file there with more than one hard link (its other paths may lie outside).
+ *                  commands), each root a directory; none for the verifier, which only checks. Writes
+ *                  inside it that miss the edit globs are rolled back after the command
+ *                  (src/core/tools/commandEffects.ts).
+ *   3. read-only — every existing subfolder of a `folder` root (it may write that folder's direct entries
+ *                  only), unless it is a write root itself; protected paths inside a writable one
+ *                  (node_modules, .vscode, .husky, …; in `.git`, the hooks and config, which run code),
+ *                  unless an `allowSensitive` glob grants them; and any file there with more than one hard
+ *                  link (its other paths may lie outside).
  *   4. hidden    — secrets (.env*, keys, credentials) unless `allowSensitive` grants them or a read glob names
  *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
  *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
@@ -16,15 +19,18 @@
  *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
  *                  whose git data a step granted git writes may write.
  *   6. network   — only when the step's authority grants it; loopback always works.
- * A writable path that lies inside a read-only or hidden one is dropped (the stricter rule wins).
+ * A writable root that lies inside a protected or hidden path is dropped (the stricter rule wins). A write
+ * root may lie inside a folder root's read-only subfolder (`src/a.js` with `src/gen/**`): mounts then
+ * nest, and the deepest one that holds a path decides it (`writableAt`; at equal depth, read-only wins).
  */
 import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
 import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
+import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
-import { pathWithin, patternWritesGit, writeScopeOf } from './writeScope';
+import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 
 export { defaultSandboxMode } from '../contracts/sandbox';
 
@@ -79,9 +85,9 @@ export interface SandboxSpecInput {
 export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; reason: string };
 
 const SENSITIVE = { dot: true, nocase: true } as const;
-const secretMatch = picomatch(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
-const protectedMatch = picomatch(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
-const gitMatch = picomatch(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
+const secretMatch = globMatcher(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
+const protectedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
+const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
 
 /** Our own store: never visible to a command (it holds every checkpoint and tool output). */
 export const STORE_DIR = '.plan-execute';
@@ -160,7 +166,7 @@ function underDependencyDir(rel: string): boolean {
 }
 
 /** What a command's write scope is: none for the verifier, which only checks. */
-export function commandWriteScope(policy: Policy): string[] {
+export function commandWriteScope(policy: Policy): WriteRoot[] {
   return policy.role === 'verifier' ? [] : writeScopeOf(policy.authority);
 }
 
@@ -198,7 +204,7 @@ export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): 
  * whole), git's data, and `.git` itself unless the step may write it. Protected folders such as `.vscode`
  * or `.devcontainer` ARE entered: a `.env` inside them must be found to be hidden.
  */
-export function scanPrune(policy: Policy, scope: readonly string[]): (rel: string) => boolean {
+export function scanPrune(policy: Policy, scope: readonly WriteRoot[]): (rel: string) => boolean {
   const gitWritable = gitWritableFor(policy);
   return (rel) => {
     if (rel === STORE_DIR || policy.ignored(rel, true) || coversDir(secretMatch, rel)) return true;
@@ -207,29 +213,60 @@ export function scanPrune(policy: Policy, scope: readonly string[]): (rel: strin
     if (coversDir(gitMatch, rel)) return true; // a nested repository's .git
     const base = posix.basename(rel);
     if (base === 'node_modules') return true;
-    const reached = scope.some((w) => pathWithin(rel, w) || pathWithin(w, rel));
+    // A folder root reaches no existing subfolder (each is mounted read-only whole); a tree root reaches all.
+    const reached = scope.some((w) => pathWithin(w.path, rel) || (w.kind === 'tree' && pathWithin(rel, w.path)));
     return DEPENDENCY_DIRS.has(base) && !reached;
   };
 }
 
-/** What, inside the write scope, a command cannot change: read-only and hidden mounts, our store, git's data. */
-export function untouchableIn(spec: Pick<SandboxSpec, 'readOnly' | 'hidden'>, gitWritable: boolean): (rel: string) => boolean {
-  const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
-  return (rel) => pathWithin(rel, STORE_DIR) || blocked.some((b) => pathWithin(rel, b)) || (gitWritable && isGitData(rel));
+/** Depth of a workspace path: '' is 0, `src` 1, `src/a` 2. */
+const depthOf = (rel: string): number => (rel === '' ? 0 : rel.split('/').length);
+
+/**
+ * Whether the mounts leave a path writable: the deepest mount that holds it decides, and at equal depth a
+ * read-only or hidden one wins over a writable one (a folder root's subfolder is read-only, a write root
+ * below it writable again).
+ */
+export function writableAt(rel: string, writable: readonly string[], blocked: readonly string[]): boolean {
+  let w = -1;
+  let b = -1;
+  for (const p of writable) if (pathWithin(rel, p)) w = Math.max(w, depthOf(p));
+  for (const p of blocked) if (pathWithin(rel, p)) b = Math.max(b, depthOf(p));
+  return w >= 0 && w > b;
 }
 
-/** An existing entry's kind; a missing one is a file when an edit glob names exactly it, else a directory. */
-function writableKind(path: string, entries: readonly ScanEntry[], edit: readonly string[]): 'file' | 'directory' {
-  if (path === '' || path === '.git') return 'directory';
-  const existing = entries.find((e) => e.path === path);
-  if (existing) return existing.kind === 'file' ? 'file' : 'directory';
-  return edit.some((g) => g.replace(/^\.\//, '') === path) ? 'file' : 'directory';
+/** What, inside the write scope, a command cannot change: what its mounts keep (read-only, hidden), our store, git's data. */
+export function untouchableIn(spec: Pick<SandboxSpec, 'writable' | 'readOnly' | 'hidden'>, gitWritable: boolean): (rel: string) => boolean {
+  const writable = spec.writable.map((e) => e.path);
+  const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
+  return (rel) => pathWithin(rel, STORE_DIR) || !writableAt(rel, writable, blocked) || (gitWritable && isGitData(rel));
+}
+
+/** More read-only subfolders of folder roots than this, and the step is refused (each is one mount). */
+export const MAX_FOLDER_SUBFOLDERS = 256;
+
+/**
+ * The existing subfolders of each folder root, to be mounted read-only so the command writes the folder's
+ * direct entries only — except those that are write roots themselves. Links are not bound (the kernel
+ * resolves them inside the sandbox, where their targets are read-only anyway).
+ */
+function folderSubfolders(scope: readonly WriteRoot[], entries: readonly ScanEntry[]): SandboxEntry[] {
+  const folders = new Set(scope.filter((r) => r.kind === 'folder').map((r) => r.path));
+  if (folders.size === 0) return [];
+  const roots = new Set(scope.map((r) => r.path));
+  return entries
+    .filter((e) => e.kind === 'directory' && folders.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !roots.has(e.path))
+    .map((e) => ({ path: e.path, kind: 'directory' as const }));
 }
 
 export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const { policy, host } = input;
   const scope = commandWriteScope(policy);
-  const inScope = (rel: string): boolean => scope.some((w) => pathWithin(rel, w));
+  const rootPaths = scope.map((w) => w.path);
+  const subfolders = folderSubfolders(scope, input.entries);
+  const subfolderPaths = subfolders.map((e) => e.path);
+  // Writable once mounted: inside a root, and not inside a folder root's read-only subfolder (unless a deeper root).
+  const inScope = (rel: string): boolean => writableAt(rel, rootPaths, subfolderPaths);
   const gitWritable = gitWritableFor(policy, input.entries);
 
   const hidden: SandboxEntry[] = [];
@@ -249,7 +286,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       continue;
     }
     // Read-only matters inside the write scope, and for a protected folder that holds part of it.
-    if (!(inScope(e.path) || scope.some((w) => pathWithin(w, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    if (!(inScope(e.path) || scope.some((w) => pathWithin(w.path, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
     if (e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
       // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
       readOnly.push(entry);
@@ -270,6 +307,14 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   if (blocked.length > MAX_OVERLAYS) {
     return { ok: false, reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files` };
   }
+  const writable = scope.filter((w) => !blocked.some((b) => pathWithin(w.path, b.path)) && (w.path !== '.git' || gitWritable));
+  // A folder root's subfolders, bound back read-only — those already read-only or hidden need no second mount.
+  const kept = new Set(writable.map((w) => w.path));
+  const boundBack = subfolders.filter((e) => kept.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !blocked.some((b) => pathWithin(e.path, b.path)));
+  if (boundBack.length > MAX_FOLDER_SUBFOLDERS) {
+    const folders = [...new Set(boundBack.map((e) => posix.dirname(e.path)))].map((f) => (f === '.' ? 'the workspace root' : f));
+    return { ok: false, reason: `${folders.join(', ')} holds ${boundBack.length} subfolders, each mounted read-only for a one-file edit glob there (limit ${MAX_FOLDER_SUBFOLDERS}); give the step a glob instead (for example ${folders[0] === 'the workspace root' ? '*.json' : `${folders[0]}/*`})` };
+  }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
@@ -280,8 +325,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     ok: true,
     spec: {
       root: policy.root,
-      writable: scope.filter((w) => !blocked.some((b) => pathWithin(w, b.path)) && (w !== '.git' || gitWritable)).map((w) => ({ path: w, kind: writableKind(w, input.entries, policy.authority.edit) })),
-      readOnly: readOnly.sort(byDepth),
+      writable: writable.map((w) => ({ path: w.path, kind: 'directory' as const })),
+      readOnly: [...readOnly, ...boundBack].sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],
       visibleOutside: [...tools.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],

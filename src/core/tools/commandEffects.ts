@@ -18,7 +18,7 @@ import * as posix from 'node:path/posix';
 import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { pathWithin } from '../policy/writeScope';
+import { pathWithin, type WriteRoot } from '../policy/writeScope';
 import { sha256Hex } from './hash';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
@@ -38,7 +38,7 @@ interface Known {
 
 /** Where the command may write, what inside it the sandbox keeps as is, and what the scan need not enter. */
 export interface Region {
-  scope: readonly string[];
+  scope: readonly WriteRoot[];
   untouchable: (rel: string) => boolean;
   prune: (rel: string) => boolean;
 }
@@ -62,7 +62,7 @@ export type Scanned = { ok: true; entries: ScanEntry[] } | { ok: false; reason: 
 export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
 
 function inRegion(region: Region, rel: string): boolean {
-  return region.scope.some((w) => pathWithin(rel, w)) && !region.untouchable(rel);
+  return region.scope.some((w) => pathWithin(rel, w.path)) && !region.untouchable(rel);
 }
 
 /** A link whose target, read lexically, stays inside the workspace. */
@@ -94,9 +94,14 @@ export class CommandEffects {
     this.#hashes = cache;
   }
 
-  /** One scan of the workspace (the sandbox spec and the snapshot share it), or of the write scope only. */
-  async scan(prune: (rel: string) => boolean, under?: readonly string[]): Promise<Scanned> {
-    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+  /**
+   * One scan of the workspace (the sandbox spec and the snapshot share it). Only entries the write scope may
+   * hold are stat'ed (`detail`: the snapshot needs their signatures, the spec their link counts); elsewhere
+   * the spec needs names and kinds, which the directory listing gives.
+   */
+  async scan(prune: (rel: string) => boolean, scope: readonly WriteRoot[]): Promise<Scanned> {
+    const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? pathWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
+    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
     if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
     return { ok: true, entries };
   }
@@ -125,7 +130,7 @@ export class CommandEffects {
         files += 1;
         bytes += Math.min(e.size, CHECKPOINT_MAX_FILE);
         if (files > SNAPSHOT_MAX_FILES || bytes > SNAPSHOT_MAX_BYTES) {
-          return { ok: false, reason: `the step's write scope (${region.scope.map((w) => w || '.').join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
+          return { ok: false, reason: `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
         }
       }
       known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash: await this.#hashOf(e) });
@@ -140,18 +145,22 @@ export class CommandEffects {
 
   async after(snapshot: Snapshot, label: string): Promise<Reconciled> {
     const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
-    // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged too.
-    const prune = (rel: string): boolean => snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel));
+    // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged
+    // too. What its mounts kept (a folder root's old subfolders, protected and hidden paths) is not entered:
+    // so the scan of a folder root stays shallow, however much lies below it. A write root below one of
+    // those is a scan root of its own.
+    const prune = (rel: string): boolean =>
+      snapshot.untouchable(rel) || (snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel)));
     // Only the write scope can have changed (the rest was read-only to the command).
-    const under = snapshot.scope.includes('') ? undefined : snapshot.scope;
-    let listing = await this.workspace.scan({ prune, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+    const under = snapshot.scope.map((w) => w.path);
+    let listing = await this.workspace.scan({ prune, limit: SCAN_LIMIT, under });
     let shallowListing = false;
     if (listing.truncated) {
       shallowListing = true;
       // Too many new entries to list: fail closed — new folders are not entered, so each is judged (and
       // removed) whole; what was there before is still compared file by file.
       const shallow = (rel: string): boolean => prune(rel) || (inRegion(snapshot, rel) && !snapshot.entries.has(rel));
-      listing = await this.workspace.scan({ prune: shallow, limit: SCAN_LIMIT, ...(under ? { under } : {}) });
+      listing = await this.workspace.scan({ prune: shallow, limit: SCAN_LIMIT, under });
       if (listing.truncated) {
         result.unrestored.push(`(the write scope holds more than ${SCAN_LIMIT} entries after the command; it could not be compared)`);
         return result;
@@ -260,6 +269,12 @@ export class CommandEffects {
       }
     }
   }
+}
+
+/** The folder a workspace path is in ('' at the top). */
+function parentOf(rel: string): string {
+  const at = rel.lastIndexOf('/');
+  return at === -1 ? '' : rel.slice(0, at);
 }
 
 function messageOf(error: unknown): string {

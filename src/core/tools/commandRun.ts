@@ -67,14 +67,16 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   }
   const confinement = decision.kind === 'run' ? decision.confinement : 'sandboxed';
   const network = policy.authority.network;
+  // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
+  const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
   const label = `${ctx.step.id}: ${command}`;
 
   let reconciled: Reconciled = NOTHING;
-  const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.', confinement, network }, async () => {
+  const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.', confinement, network, ...(network ? { hostLoopback } : {}) }, async () => {
     // The spec and the snapshot come from the workspace as it is now, after the approval wait.
     const scope = commandWriteScope(policy);
     const prune = scanPrune(policy, scope);
-    const scanned = await effects.scan(prune);
+    const scanned = await effects.scan(prune, scope);
     if (!scanned.ok) return { refused: scanned.reason } as const;
     const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host: hostFacts(ctx.env) });
     if (!built.ok) return { refused: built.reason } as const;
@@ -100,7 +102,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   sink.commands.push(run);
   sink.addFileChanges(reconciled.accepted);
   await ctx.record({
-    type: 'command_sandbox', stepId: ctx.step.id, command, confinement, network,
+    type: 'command_sandbox', stepId: ctx.step.id, command, confinement, network, ...(network ? { hostLoopback } : {}),
     sandbox: confinement === 'sandboxed' && support.available ? support.kind : 'none',
     ...(decision.kind === 'run' && decision.reason ? { reason: decision.reason } : {}),
     rolledBack: reconciled.rolledBack, unrestored: reconciled.unrestored,

@@ -9,16 +9,19 @@
  * singleton, and asks for Node 22. bubblewrap takes the per-step policy as plain arguments, in ~5 ms.
  *
  * Mount order matters — a later mount covers an earlier one:
- *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted);
+ *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted — a
+ *   granted network of its own is made around bubblewrap instead, see ownNetwork.ts);
  *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
- *   toolchains shown again read-only; the workspace read-only; its writable paths; read-only paths inside
- *   them; hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then: mounts
- *   that land inside one need to create their mount points first).
+ *   toolchains shown again read-only; the workspace read-only; its writable paths and the read-only paths
+ *   inside them, together, shallowest first (a folder root's subfolder is read-only, a write root below it
+ *   writable again); hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then:
+ *   mounts that land inside one need to create their mount points first).
  * `--die-with-parent` and the pid namespace make sure nothing the command starts outlives it;
  * `--new-session` keeps it from pushing keystrokes into our terminal (TIOCSTI).
  */
 import * as posix from 'node:path/posix';
+import { OWN_NETWORK_FDS } from './ownNetwork';
 
 export interface BwrapMounts {
   root: string;
@@ -38,6 +41,12 @@ export interface BwrapMounts {
   tmp: string;
   /** Files to show again read-only when the network is granted (the resolver config behind a symlink). */
   networkFiles: string[];
+  /**
+   * A granted network that is the command's own (ownNetwork.ts): bubblewrap then runs inside a user
+   * namespace that already owns a fresh network namespace, keeps the user's ids, waits for slirp4netns,
+   * and gets a resolver naming slirp's DNS forwarder instead of `networkFiles`.
+   */
+  ownNetwork?: { uid: number; gid: number; resolver: { from: string; at: string } };
   cwd: string;
 }
 
@@ -65,6 +74,7 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   const args = [
     '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     ...(m.network ? [] : ['--unshare-net']),
+    ...(m.network && m.ownNetwork ? [...OWN_NETWORK_FDS, '--uid', String(m.ownNetwork.uid), '--gid', String(m.ownNetwork.gid)] : []),
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--ro-bind', '/', '/',
     '--dev', '/dev',
@@ -85,10 +95,12 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   for (const p of shallowFirst(m.readOnlyOutside ?? [])) args.push('--ro-bind', p, p);
   // A toolchain's own secret files (e.g. a credentials file in its root) stay hidden.
   for (const entry of shallowFirst(m.hiddenOutside)) if (inVisible(entry.path)) args.push(...hide(entry, remounts));
-  if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
+  if (m.network && m.ownNetwork) args.push('--ro-bind', m.ownNetwork.resolver.from, m.ownNetwork.resolver.at);
+  else if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
-  for (const w of shallowFirst(m.writable)) args.push('--bind', w, w);
-  for (const r of shallowFirst(m.readOnly)) args.push('--ro-bind', r, r);
+  // At equal depth two mounts never share a path (the spec drops a write root that a read-only path covers).
+  const layered = [...m.writable.map((path) => ({ path, flag: '--bind' })), ...m.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
+  for (const { path, flag } of shallowFirst(layered)) args.push(flag, path, path);
   for (const h of shallowFirst(m.hidden)) args.push(...hide(h, remounts));
   // Deepest first: a read-only parent would not let its child be remounted.
   for (const dir of [...remounts].sort((a, b) => depth(b) - depth(a))) args.push('--remount-ro', dir);

@@ -2,8 +2,8 @@
  * Turns a sandbox spec into the command to spawn on this machine, and cleans up after it. Before: the
  * spec's paths are checked on disk (what is missing is left out, except writable paths, which are created
  * empty so they can be mounted; a writable path whose real location is outside the workspace is dropped),
- * and a private HOME and temp directory are made. After: the private directories are removed, and so are
- * the empty placeholders the command did not touch.
+ * and a private HOME and temp directory are taken (privateDirs.ts). After: the private directories are
+ * emptied or removed, and so are the empty placeholders the command did not touch.
  * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
  * path that cannot be confined as asked makes the run fail, with the reason).
  */
@@ -13,7 +13,9 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
 import { bwrapOptions, inWorkspace } from './bwrapArgs';
-import { bwrapPath } from './detect';
+import { bwrapPath, ownNetworkTools } from './detect';
+import { ownNetworkLauncher, ownResolver } from './ownNetwork';
+import { takePrivateDirs } from './privateDirs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 
 export interface Prepared {
@@ -22,6 +24,8 @@ export interface Prepared {
   env: Record<string, string>;
   /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
   fd3?: Buffer;
+  /** Set when the granted network is the command's own: the runner starts slirp4netns (ownNetwork.ts). */
+  ownNetwork?: { slirp4netns: string };
   /** What the sandbox had to narrow, shown above the command's output. */
   notes: string[];
   cleanup(): void;
@@ -80,8 +84,10 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
     const abs = inWorkspace(root, w.path);
     const kind = kindOf(abs);
     if (kind !== undefined) {
-      if ((kind === 'file' || kind === 'directory') && isReal(abs)) paths.push(abs);
-      else notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      // A write root is a folder: a file (or anything else) at its path stays as it is.
+      if (kind === w.kind && isReal(abs)) paths.push(abs);
+      else if (kind === 'symlink' || kind === w.kind) notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      else notes.push(`${w.path || '.'} is not a ${w.kind === 'directory' ? 'folder' : 'file'}: it stays read-only`);
       continue;
     }
     let dir = nodePath.dirname(abs);
@@ -95,8 +101,13 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
       continue;
     }
     for (const m of missing) {
-      fs.mkdirSync(m);
-      parents.push(m);
+      // Another step's sandbox may have made the same parent a moment ago: then it is not ours to remove.
+      try {
+        fs.mkdirSync(m);
+        parents.push(m);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || kindOf(m) !== 'directory' || !isReal(m)) throw error;
+      }
     }
     if (w.kind === 'directory') fs.mkdirSync(abs);
     else fs.writeFileSync(abs, '', { flag: 'wx' });
@@ -163,6 +174,24 @@ function realHome(): string | undefined {
   }
 }
 
+/**
+ * Whether a folder is there and empty: hiding it would show the same nothing, at the cost of two mounts
+ * (a tmpfs and its remount) — it stays read-only under the read-only root all the same. Unreadable
+ * counts as not empty.
+ */
+function emptyFolder(abs: string): boolean {
+  try {
+    const dir = fs.opendirSync(abs);
+    try {
+      return dir.readSync() === null;
+    } finally {
+      dir.closeSync();
+    }
+  } catch {
+    return false;
+  }
+}
+
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -180,16 +209,13 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
   }
   const realCwd = realInside(root, cwd);
   if (realCwd === undefined) return { refused: 'the working directory is not inside the workspace' };
-  const privateDir = fs.realpathSync.native(fs.mkdtempSync(nodePath.join(os.tmpdir(), 'pe-sandbox-')));
-  const privateHome = nodePath.join(privateDir, 'home');
-  const privateTmp = nodePath.join(privateDir, 'tmp');
-  fs.mkdirSync(privateHome, { mode: 0o700 });
-  fs.mkdirSync(privateTmp, { mode: 0o700 });
+  const own = takePrivateDirs(support.kind === 'bubblewrap');
+  const { dir: privateDir, home: privateHome, tmp: privateTmp } = own;
   let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
   const notes: string[] = [];
   const cleanup = (): void => {
     removePlaceholders(placeholders.created, placeholders.parents);
-    fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 2 });
+    own.release();
   };
   try {
     const made = writablePaths(root, spec, notes);
@@ -199,7 +225,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
     const readOnly = spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined);
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
-    const hiddenOutside = existing(spec.hiddenOutside);
+    const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
     const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
     const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
@@ -220,14 +246,22 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
           return [];
         }
       })();
+      const own = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
+      if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
       const options = bwrapOptions(
         {
           root, writable, readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
+          ...(own ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: ownResolver(privateDir) } } : {}),
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
-      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3: Buffer.from(`${options.join('\0')}\0`), env, notes, cleanup };
+      const fd3 = Buffer.from(`${options.join('\0')}\0`);
+      if (own) {
+        const launcher = ownNetworkLauncher(own.unshare, bwrap);
+        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };
+      }
+      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, env, notes, cleanup };
     }
     const profile = seatbeltProfile({
       root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,

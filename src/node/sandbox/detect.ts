@@ -3,6 +3,8 @@
  * be switched off by the kernel or an AppArmor policy), Seatbelt (`sandbox-exec`) on macOS, none on
  * Windows. The answer is cached per process and binary: it is asked before every command.
  * `PLAN_EXECUTE_BWRAP` names another bubblewrap binary (packagers, tests of the missing case).
+ * A granted network gets a network stack of its own when slirp4netns and util-linux's `unshare` are there
+ * (ownNetwork.ts); `PLAN_EXECUTE_SLIRP4NETNS` names another slirp4netns (a missing path: the host's network).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -29,6 +31,14 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
+/** slirp4netns and unshare, when both are installed: a granted network can then be the command's own. */
+export function ownNetworkTools(): { slirp4netns: string; unshare: string } | undefined {
+  const override = process.env.PLAN_EXECUTE_SLIRP4NETNS;
+  const slirp4netns = override !== undefined && override !== '' ? override : ['/usr/bin/slirp4netns', '/bin/slirp4netns'].find((p) => fs.existsSync(p)) ?? onPath('slirp4netns');
+  const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((p) => fs.existsSync(p)) ?? onPath('unshare');
+  return slirp4netns !== undefined && fs.existsSync(slirp4netns) && unshare !== undefined ? { slirp4netns, unshare } : undefined;
+}
+
 /** The bubblewrap binary to use, or undefined when there is none. */
 export function bwrapPath(): string | undefined {
   const override = process.env.PLAN_EXECUTE_BWRAP;
@@ -45,7 +55,8 @@ function probeBwrap(bwrap: string): SandboxSupport {
   });
   if (probe.status === 0) {
     const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5000 }).stdout?.trim() || 'bubblewrap';
-    return { available: true, kind: 'bubblewrap', detail: `${version} (${bwrap})` };
+    const own = ownNetworkTools();
+    return { available: true, kind: 'bubblewrap', detail: `${version} (${bwrap})${own ? `; granted network: its own (${own.slirp4netns})` : ''}`, ownNetwork: own !== undefined };
   }
   const why = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim().split('\n')[0] ?? '';
   return {
@@ -59,10 +70,11 @@ export function detectSandbox(platform: NodeJS.Platform = process.platform): San
   if (platform === 'linux') {
     const bwrap = bwrapPath();
     if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed', remedy: LINUX_REMEDY };
-    const known = cache.get(bwrap);
+    const key = `${bwrap}\u0000${process.env.PLAN_EXECUTE_SLIRP4NETNS ?? ''}`;
+    const known = cache.get(key);
     if (known) return known;
     const found = probeBwrap(bwrap);
-    cache.set(bwrap, found);
+    cache.set(key, found);
     return found;
   }
   if (platform === 'darwin') {

@@ -155,7 +155,7 @@ export class VsCodeApprover implements Approver {
       const step = r.stepId ? this.context?.step(r.stepId) : undefined;
       const base = { requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at, verification: r.role === 'verifier' };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
-      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network });
+      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network, ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}) });
     }
     return out;
   }

@@ -92,7 +92,11 @@ export class MissionController implements vscode.Disposable {
    * failing step) or `continue` (cancelled or budget-stopped). A mission that failed before it had a plan
    * is planned again from its task (a new mission).
    */
-  async goOn(mode: ContinueMode): Promise<Outcome> {
+  goOn(mode: ContinueMode): Promise<Outcome> {
+    return this.exclusive(() => this.goOnNow(mode));
+  }
+
+  private async goOnNow(mode: ContinueMode): Promise<Outcome> {
     const mission = this.mission;
     if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to go on with.' };
     if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
@@ -117,7 +121,11 @@ export class MissionController implements vscode.Disposable {
    * Reverts steps (or the whole mission) of the shown mission once it has stopped. `dryRun` only plans it
    * (for the confirmation); `confirmed` is what the user agreed to.
    */
-  async revert(target: RevertTarget, dryRun: boolean, confirmed?: { stepIds: string[]; changedSince: string[] }): Promise<Outcome<RevertPlan>> {
+  revert(target: RevertTarget, dryRun: boolean, confirmed?: { stepIds: string[]; changedSince: string[] }): Promise<Outcome<RevertPlan>> {
+    return dryRun ? this.revertNow(target, true) : this.exclusive(() => this.revertNow(target, false, confirmed));
+  }
+
+  private async revertNow(target: RevertTarget, dryRun: boolean, confirmed?: { stepIds: string[]; changedSince: string[] }): Promise<Outcome<RevertPlan>> {
     const root = this.workspaceRoot();
     const store = await this.deps.store();
     const mission = this.mission;
@@ -125,6 +133,18 @@ export class MissionController implements vscode.Disposable {
     if (mission.live && this.run) return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
     return this.deps.engine.revert(mission.missionId, target, { store, workspaceRoot: root, sink: this.sink, dryRun, ...(confirmed ? { confirmed } : {}) });
   }
+
+  /**
+   * Runs what appends to a stopped mission's trace (a revert, going on with it) one at a time: two reverts
+   * from two surfaces, or a revert racing Continue, would otherwise number their events from the same end.
+   */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(work, work);
+    this.tail = next.then(() => undefined, () => undefined);
+    return next;
+  }
+
+  private tail: Promise<void> = Promise.resolve();
 
   cancel(): Outcome {
     if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
@@ -143,7 +163,9 @@ export class MissionController implements vscode.Disposable {
       const at = events[0]?.at ?? '';
       if (events.length > 0 && (!latest || at > latest.at)) latest = { id, events, at };
     }
-    if (!latest) return false;
+    // A mission may have started while the store was read (a window restores while the user already typed
+    // and ran a task): showing the stored copy over it would mark the running mission as not live.
+    if (!latest || this.mission || this.run) return false;
     this.deps.model.showMission(latest.events, false);
     return true;
   }

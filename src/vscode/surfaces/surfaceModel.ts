@@ -87,7 +87,10 @@ export class SurfaceModel {
       this.ui = null;
     }
     this.core = applyEvent(this.core, event);
-    const cached = event.type === 'step_status' ? this.ui?.steps.find((s) => s.id === event.stepId && s.inPlan) : undefined;
+    // The fast path repaints one step; it is taken only while the mission runs here and the step has no model
+    // wait showing — otherwise the mission's actions or its waits depend on the change, and a snapshot goes out.
+    const fast = event.type === 'step_status' && this.live && !this.ui?.waits.some((w) => w.stepId === event.stepId);
+    const cached = fast ? this.ui?.steps.find((s) => s.id === event.stepId && s.inPlan) : undefined;
     if (event.type === 'step_status' && cached) {
       cached.status = event.status;
       cached.attempt = event.attempt;

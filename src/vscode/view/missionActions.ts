@@ -31,9 +31,12 @@ function fixesFor(failure: MissionView['failure']): MissionAction[] {
   if (!failure) return [];
   // VS Code's language models have no key: a refusal there is consent, given again by retrying.
   if (failure.cause === 'auth') return failure.provider === 'vscode-lm' ? [] : [{ kind: 'setApiKey' }];
-  if (failure.cause === 'connection' || failure.cause === 'model_unavailable' || failure.cause === 'no_tool_support') {
-    return [{ kind: 'openSettings', query: 'planExecute', label: 'Open settings' }];
+  if (failure.cause === 'connection') {
+    // Where the provider is reached: its base URL setting.
+    const query = failure.provider === 'anthropic' ? 'planExecute.baseUrl' : failure.provider === 'openai' ? 'planExecute.openai.baseUrl' : 'planExecute';
+    return [{ kind: 'openSettings', query, label: 'Open settings' }];
   }
+  if (failure.cause === 'model_unavailable' || failure.cause === 'no_tool_support') return [{ kind: 'openSettings', query: 'planExecute.model', label: 'Choose another model' }];
   if (failure.detail === 'too_many_steps') return [{ kind: 'openSettings', query: CAP_SETTINGS.planSteps, label: 'Raise the plan-size cap' }];
   const budget = /^budget:(\w+)$/.exec(failure.detail ?? '')?.[1];
   if (budget && budget in CAP_SETTINGS) return [{ kind: 'openSettings', query: CAP_SETTINGS[budget as keyof typeof CAP_SETTINGS], label: 'Raise the limit' }];

@@ -152,6 +152,7 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     task: core.task,
     phase: core.phase,
     phaseReason: core.phaseReason,
+    phaseLabel: null,
     goal: plan?.goal ?? '',
     assumptions: plan?.assumptions ?? [],
     constraints: plan?.constraints ?? [],
@@ -182,8 +183,18 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     }
     if (view.phase === 'running' || view.phase === 'replanning' || view.phase === 'planning') view.phase = 'interrupted';
   }
+  view.phaseLabel = phaseLabel(view);
   view.actions = missionActions(view);
   return view;
+}
+
+/** What the phase badge says when the phase alone would mislead (after a revert, after a budget stop). */
+function phaseLabel(view: MissionView): string | null {
+  if (view.outcome === 'budget_exceeded' && !view.live) return 'stopped: budget';
+  const changed = view.steps.filter((s) => s.files.length > 0);
+  const reverted = changed.filter((s) => s.status === 'reverted');
+  if (reverted.length === 0 || view.outcome === null) return null;
+  return reverted.length === changed.length ? 'reverted' : 'partly reverted';
 }
 
 /** Steps done and counted (replaced and skipped steps are not counted). */

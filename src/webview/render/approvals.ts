@@ -5,7 +5,8 @@
  * says which step asks and why the step exists, the size of an edit (+12 −3) or the command with the
  * directory it really runs in, and whether it is the verifier's evidence run. After a decision, keyboard
  * focus moves to the next card. A card that has just moved under the pointer (the one above it was decided)
- * ignores pointer clicks for a moment, so a double click never decides two different requests.
+ * ignores pointer clicks for a moment, so a double click never decides two different requests; a click it
+ * ignored is said on the card, never dropped silently.
  * A rejection needs a reason: it goes back as the user's correction.
  */
 import { button, h, icon, section } from '../dom';
@@ -17,10 +18,27 @@ const SETTLE_MS = 450;
 /** Where each card was at the last render, and until when it ignores clicks. */
 const placed = new Map<string, { top: number; settledAt: number }>();
 
+/** How many pointer clicks each card ignored while it settled (shown on the card, so none is lost silently). */
+const ignored = new Map<string, number>();
+
 function settled(requestId: string, event: Event): boolean {
   // Keyboard activation (Enter/Space) has detail 0 and is always deliberate.
   if (event instanceof MouseEvent && event.detail === 0) return true;
   return performance.now() >= (placed.get(requestId)?.settledAt ?? 0);
+}
+
+function ignoredNote(): HTMLElement {
+  return h('div', { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'click-ignored' } }, icon('info'), ' Not taken: this card moved just as you clicked. Click again.');
+}
+
+/** Says on the card that a click was ignored (now, and in every later render of the card). */
+function noteIgnoredClick(requestId: string, event: Event): void {
+  const count = (ignored.get(requestId) ?? 0) + 1;
+  ignored.set(requestId, count);
+  const card = event.currentTarget instanceof Element ? event.currentTarget.closest<HTMLElement>('.card') : null;
+  if (!card) return;
+  card.dataset.ignoredClicks = String(count);
+  if (!card.querySelector('.click-ignored')) card.append(ignoredNote());
 }
 
 /** After a render: notes each card's position; one that moved settles before it takes pointer clicks. */
@@ -41,6 +59,7 @@ export function trackCardPositions(root: ParentNode): void {
     if (wait > 0) setTimeout(() => card.classList.remove('settling'), wait);
   }
   for (const id of [...placed.keys()]) if (!seen.has(id)) placed.delete(id);
+  for (const id of [...ignored.keys()]) if (!seen.has(id)) ignored.delete(id);
 }
 
 function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
@@ -103,7 +122,21 @@ function confinementRow(a: ApprovalView): HTMLElement | null {
     'div',
     { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
     h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } }, icon(confined ? 'shield' : 'warning'), confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
-    h('span', { className: a.network ? 'badge badge-network' : 'badge', attrs: { title: a.network ? 'The step may use the network' : 'No network beyond loopback' } }, icon(a.network ? 'globe' : 'circle-slash'), a.network ? ' network' : ' no network'),
+    networkBadge(a),
+  );
+}
+
+/** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
+function networkBadge(a: ApprovalView & { kind: 'command' }): HTMLElement {
+  if (!a.network) return h('span', { className: 'badge', attrs: { title: 'No network beyond loopback inside the sandbox' } }, icon('circle-slash'), ' no network');
+  const title = a.hostLoopback
+    ? "The step may use the network — the host's own, so also this machine's services on 127.0.0.1 (debugger ports, databases, code-server). Install slirp4netns to keep those closed."
+    : "The step may use the network — a network of its own: this machine's loopback services stay closed";
+  return h(
+    'span',
+    { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } },
+    icon('globe'),
+    a.hostLoopback ? ' network, host loopback included' : ' network',
   );
 }
 
@@ -112,7 +145,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
     attrs: { label: a.kind === 'write' ? 'Always allow edits to this file (this mission)' : 'Always allow this command (this mission)', 'data-testid': 'remember' },
   }) as HTMLElement & { checked?: boolean };
   const guarded = (action: () => void) => (event: Event) => {
-    if (!settled(a.requestId, event)) return;
+    if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
     action();
   };
   const approve = (): void => {
@@ -138,6 +171,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
       attrs: {
         'data-request-id': a.requestId,
         'data-testid': `approval-${a.kind}`,
+        'data-ignored-clicks': ignored.has(a.requestId) ? String(ignored.get(a.requestId)) : undefined,
         role: 'group',
         'aria-label': `${a.kind === 'write' ? 'Edit' : 'Command'} waiting for approval${a.stepId ? `, step ${a.stepId}` : ''}${a.verification ? ', verification run' : ''}`,
       },
@@ -165,6 +199,7 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
           })
         : null,
     ),
+    ignored.has(a.requestId) ? ignoredNote() : null,
   );
 }
 

@@ -51,12 +51,12 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
     h(
       'div',
       { className: 'row badges' },
-      badge(phaseWords(m.phase), 'mission phase', `badge phase phase-${m.phase}`),
+      badge(m.phaseLabel ?? phaseWords(m.phase), 'mission phase', `badge phase phase-${m.phase}`),
       h('span', { className: 'badge', attrs: { 'data-testid': 'steps-done', title: 'steps done' } }, stepsDone(m)),
       badge(`$${m.costUsd.toFixed(4)}`, 'cost so far'),
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),
-    m.phaseReason && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled') ? h('div', { className: 'muted phase-reason' }, m.phaseReason) : null,
+    m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled') ? h('div', { className: 'muted phase-reason' }, m.phaseReason) : null,
     m.summary ? h('div', { className: 'summary', attrs: { 'data-testid': 'mission-summary' } }, m.summary) : null,
     running.length > 1
       ? h('div', { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } }, ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)))

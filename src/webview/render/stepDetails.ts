@@ -71,7 +71,7 @@ function changedFiles(ctx: RenderContext, step: StepView): HTMLElement | null {
   return h(
     'div',
     { className: 'files' },
-    h('div', { className: 'field-label' }, `Changed files (${step.files.length})`),
+    h('div', { className: 'field-label' }, step.status === 'reverted' ? `Changed files (${step.files.length}, reverted since)` : `Changed files (${step.files.length})`),
     h(
       'ul',
       { className: 'file-list' },
@@ -104,7 +104,7 @@ function verification(step: StepView): HTMLElement | null {
   return h(
     'div',
     { className: 'field', attrs: { 'data-testid': 'verification' } },
-    h('div', { className: 'field-label' }, step.verification.passed ? 'Verified' : 'Verification failed'),
+    h('div', { className: 'field-label' }, step.verification.passed ? (step.status === 'reverted' ? 'Verified before it was reverted' : 'Verified') : 'Verification failed'),
     h(
       'ul',
       { className: 'check-list' },

@@ -16,6 +16,7 @@ import { startCodeServer, type CodeServer, type CodeServerOptions } from '../../
 import { findWebviewFrame } from '../../support/host/webviewFrame';
 import { openWorkbench, type Workbench } from '../../support/host/workbench';
 import { copyWorkspace, type TempWorkspace } from '../../support/host/workspace';
+import { consoleRecorder, postMortemOnFailure } from './postMortem';
 
 let shared: Promise<CodeServer> | undefined;
 
@@ -52,14 +53,21 @@ export interface Session {
 export function useWorkbench(options: SessionOptions = {}): Session {
   let workbench: Workbench | undefined;
   let workspace: TempWorkspace | undefined;
+  const browserConsole = consoleRecorder();
 
   before(async function () {
     // Generous: run on its own (not through scripts/test.ts), the first use may install code-server.
     this.timeout(30 * 60_000);
     const host = await sharedHost();
     workspace = copyWorkspace(options.workspace);
-    workbench = await openWorkbench(host, { folder: workspace.path, ...(options.viewport ? { viewport: options.viewport } : {}) });
+    workbench = await openWorkbench(host, {
+      folder: workspace.path,
+      ...(options.viewport ? { viewport: options.viewport } : {}),
+      onConsole: browserConsole.record,
+    });
   });
+
+  postMortemOnFailure(async () => (workbench ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: (await sharedHost()).userDataDir } : undefined));
 
   after(async () => {
     await workbench?.close();

@@ -4,7 +4,7 @@
  * and the shared host's settings pointed at a scripted model server.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../support/host/hostPaths';
 import { findWebviewFrame } from '../../support/host/webviewFrame';
@@ -60,10 +60,24 @@ export async function ensureApiKey(page: Page, frame: Frame): Promise<void> {
 
 /** Merges `values` into the shared host's user settings (picked up live by open workbenches). */
 export async function updateUserSettings(values: Record<string, unknown>): Promise<void> {
-  const host = await sharedHost();
-  const settingsFile = join(host.userDataDir, 'User', 'settings.json');
-  const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, ...values }, null, 2));
+  mergeSettingsFile(join((await sharedHost()).userDataDir, 'User', 'settings.json'), values);
+}
+
+/**
+ * Merges `values` into the shared host's remote settings (code-server's Machine/settings.json; the Settings
+ * editor's Remote tab), where a remote window reads machine-scoped settings such as planExecute.baseUrl.
+ * Written into the User file instead, such a setting counts only while the workbench has not yet learnt
+ * the extension's schema when it parses that file: after a window reload it often has, drops the value,
+ * and the extension falls back to the public API (seen: "could not reach https://api.anthropic.com").
+ */
+export async function updateMachineSettings(values: Record<string, unknown>): Promise<void> {
+  mergeSettingsFile(join((await sharedHost()).userDataDir, 'Machine', 'settings.json'), values);
+}
+
+function mergeSettingsFile(file: string, values: Record<string, unknown>): void {
+  const settings = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...settings, ...values }, null, 2));
 }
 
 /** Picks a colour theme the way a user does: "Preferences: Color Theme", type its label, Enter. */
@@ -77,9 +91,10 @@ export async function selectColorTheme(page: Page, label: string): Promise<void>
   await input.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
-/** Points the shared host's user settings at `server` (picked up live by open workbenches). */
+/** Points the shared host at `server` (before the workbench opens; open workbenches pick it up live). */
 export async function useModelServer(server: MessagesServer): Promise<void> {
-  await updateUserSettings({ 'planExecute.baseUrl': server.url, 'planExecute.approvalMode': 'ask' });
+  await updateMachineSettings({ 'planExecute.baseUrl': server.url });
+  await updateUserSettings({ 'planExecute.approvalMode': 'ask' });
 }
 
 /** Saves a screenshot of the page under test-results/<dir>/<name>.png. */

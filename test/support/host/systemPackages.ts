@@ -2,7 +2,8 @@
  * The Debian packages the test host needs: Chromium (the browser that runs the workbench), ripgrep (the
  * `rg` that code-server's @vscode/ripgrep would otherwise download) and, only to build code-server's
  * native modules, libkrb5-dev plus a compiler toolchain; bubblewrap, the OS sandbox every command runs in on
- * Linux; for the unit tier's escape suite, Debian's pytest
+ * Linux, and slirp4netns, which gives a command granted the network a network of its own; for the unit
+ * tier's escape suite, Debian's pytest
  * (a command in the OS sandbox may not see a python under the user's home, such as pyenv's, and then
  * runs the system's /usr/bin/python3). As root they are installed with apt-get; anyone
  * else is told the exact command, because a half-working host wastes more time than a clear stop.
@@ -21,6 +22,7 @@ const RUNTIME: Requirement[] = [
   { debian: 'chromium', present: () => existsSync(chromiumPath()) },
   { debian: 'ripgrep', present: () => onPath('rg') !== undefined },
   { debian: 'bubblewrap', present: () => existsSync('/usr/bin/bwrap') || onPath('bwrap') !== undefined },
+  { debian: 'slirp4netns', present: () => existsSync('/usr/bin/slirp4netns') || onPath('slirp4netns') !== undefined },
 ];
 
 const BUILD: Requirement[] = [
@@ -34,9 +36,13 @@ const BUILD: Requirement[] = [
 /** bubblewrap: every command runs inside it on Linux (src/node/sandbox); tests of the sandbox need the real one. */
 const SANDBOX: Requirement = { debian: 'bubblewrap', present: () => existsSync('/usr/bin/bwrap') || onPath('bwrap') !== undefined };
 
+/** slirp4netns: a granted network of the command's own, without this machine's loopback (src/node/sandbox/ownNetwork.ts). */
+const OWN_NETWORK: Requirement = { debian: 'slirp4netns', present: () => existsSync('/usr/bin/slirp4netns') || onPath('slirp4netns') !== undefined };
+
 /** What the unit tier needs: the escape suite runs `python3 -m pytest` inside the sandbox. */
 const UNIT: Requirement[] = [
   SANDBOX,
+  OWN_NETWORK,
   { debian: 'python3-pytest', present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 },
 ];
 

@@ -95,6 +95,21 @@ describe('terminal approver', () => {
     }
   });
 
+  it('says plainly whether a granted network also reaches this machine\'s loopback services', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const approver = createTerminalApprover('ask', { input, output });
+    for (const [id, hostLoopback] of [['h1', true], ['h2', false]] as const) {
+      const asked = approver.request({ ...base, id, kind: 'command', command: 'npm install', argv: ['npm', 'install'], cwd: '.', confinement: 'sandboxed', network: true, hostLoopback }, new AbortController().signal);
+      input.write('n\n');
+      await asked;
+      const shown = output.read()?.toString() ?? '';
+      if (hostLoopback) assert.match(shown, /network granted — the host's, so this machine's own services on 127\.0\.0\.1 \(debugger ports, databases, code-server\) too/);
+      else assert.match(shown, /network granted \(its own: this machine's loopback services stay closed\)/);
+    }
+    approver.close();
+  });
+
   it('rejects when stdin closes without an answer', async () => {
     const input = new PassThrough();
     const approver = createTerminalApprover('ask', { input, output: new PassThrough() });

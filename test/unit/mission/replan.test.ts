@@ -99,7 +99,7 @@ describe('replanning', () => {
     const h = harness(plan, { executor, planner });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'failed');
-    assert.match(report.summary, /direct mode does not replan/);
+    assert.match(report.summary, /direct mode: a short plan is not replanned/);
     assert.equal(planner.replans.length, 0);
   });
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type { Step } from '../../../src/core/contracts/plan';
 import { Scheduler, runSchedule, scheduleNodeOf, type ScheduleNode } from '../../../src/core/mission/scheduler';
+import type { WriteRoot } from '../../../src/core/policy/writeScope';
 
 const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`], runsCommands = false): ScheduleNode => ({ id, dependsOn, editGlobs, runsCommands });
 
@@ -58,7 +60,7 @@ describe('scheduler', () => {
   });
 
   describe('with commands confined to their write scope', () => {
-    const cmd = (id: string, commandScope: string[], editGlobs: string[] = []): ScheduleNode => ({ id, dependsOn: [], editGlobs, runsCommands: true, commandScope });
+    const cmd = (id: string, scope: string[], editGlobs: string[] = []): ScheduleNode => ({ id, dependsOn: [], editGlobs, runsCommands: true, commandScope: scope.map((path): WriteRoot => ({ path, kind: 'tree' })) });
 
     it('runs command steps whose write scopes do not overlap side by side', () => {
       const s = new Scheduler([cmd('test-api', ['packages/api']), cmd('test-web', ['packages/web']), cmd('lint', [])], { maxParallel: 4, commandsConfined: true });
@@ -98,11 +100,40 @@ describe('scheduler', () => {
       const test = scheduleNodeOf({ ...base, id: 'a', authority: { read: ['**'], edit: ['src/api/**/*.ts'], commands: ['npm test'], network: false } });
       const commit = scheduleNodeOf({ ...base, id: 'b', authority: { read: ['**'], edit: ['docs/CHANGELOG.md'], commands: ['git commit *'], network: false } });
       const checkOnly = scheduleNodeOf({ ...base, id: 'c', authority: { read: ['**'], edit: [], commands: [], network: false }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' } });
-      assert.deepEqual(test.commandScope, ['src/api']);
-      assert.deepEqual(commit.commandScope, ['.git', 'docs/CHANGELOG.md']);
+      assert.deepEqual(test.commandScope, [{ path: 'src/api', kind: 'tree' }]);
+      assert.deepEqual(commit.commandScope, [{ path: '.git', kind: 'tree' }, { path: 'docs', kind: 'folder' }]);
       assert.deepEqual(checkOnly.commandScope, [], 'verification commands run read-only');
       const s = new Scheduler([test, commit, checkOnly], { maxParallel: 3, commandsConfined: true });
       assert.equal(s.take().length, 3);
+    });
+  });
+
+  describe('with literal edit globs (folder roots: the command may write beside its file)', () => {
+    const base = { title: 't', why: '', required: true, dependsOn: [], kind: 'command' as const, instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' }, risk: 'low' as const, effort: 'small' as const, modelTier: 'standard' as const };
+    const step = (id: string, edit: string[], commands: string[] = ['node x.js']): ScheduleNode =>
+      scheduleNodeOf({ ...base, id, kind: commands.length > 0 ? 'command' : 'edit', authority: { read: ['**'], edit, commands, network: false } } satisfies Step);
+    const started = (nodes: ScheduleNode[]): string[] => new Scheduler(nodes, { maxParallel: 8, commandsConfined: true }).take().sort();
+
+    it('keeps command steps whose files share a folder apart: one\'s rollback must not undo the other\'s writes', () => {
+      const s = new Scheduler([step('a', ['src/a.js']), step('b', ['src/b.js'])], { maxParallel: 2, commandsConfined: true });
+      assert.deepEqual(s.take(), ['a']);
+      s.finish('a', 'succeeded');
+      assert.deepEqual(s.take(), ['b']);
+    });
+
+    it('runs command steps whose files lie in sibling folders side by side', () => {
+      assert.deepEqual(started([step('a', ['src/a/x.js']), step('b', ['src/b/y.js']), step('d', ['docs/**'])]), ['a', 'b', 'd']);
+    });
+
+    it('keeps a folder away from any root or edit glob below it, at any depth, and from a tree above it', () => {
+      assert.deepEqual(started([step('file', ['src/a.js']), step('deep', ['src/gen/out/**'])]), ['file'], 'the folder step may create src/gen');
+      assert.deepEqual(started([step('file', ['src/a.js']), step('nested', ['src/lib/b.js'])]), ['file'], 'one folder is an ancestor of the other');
+      assert.deepEqual(started([step('file', ['src/a.js']), step('editor', ['src/lib/new.ts'], [])]), ['file'], 'an editor writing below the folder');
+      assert.deepEqual(started([step('tree', ['src/**']), step('file', ['src/lib/b.js'])]), ['tree']);
+    });
+
+    it('keeps a top-level literal glob (package.json) away from every writer, but not from a step that writes nothing', () => {
+      assert.deepEqual(started([step('pkg', ['package.json']), step('docs', ['docs/**']), step('editor', ['src/a.ts'], []), step('lint', [])]), ['lint', 'pkg']);
     });
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMission } from '../../../src/core/mission/start';
+import { runMission, startMission } from '../../../src/core/mission/start';
 import { revertMissionSteps } from '../../../src/core/mission/revert';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import type { MissionOptions } from '../../../src/core/mission/options';
@@ -150,6 +150,32 @@ describe('undo: reverting steps from the trace', () => {
     const out = await revert(h, report.missionId, { steps: ['s1'] });
     assert.ok(out.ok && out.applied, JSON.stringify(out));
     assert.equal(h.ws.files.has('src/half.js'), false);
+  });
+
+  it('reverts what a step changed before the mission was cancelled under it', async () => {
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const executor = new FakeExecutor({
+      s1: async (h, tools, ctx) => {
+        const a = await tools.create('src/partial.js', 'partial\n');
+        assert.ok(a.ok);
+        wrote();
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        return { ...failedResult(h.step.id, 'cancelled', 'cancelled'), sideEffects: tools.sideEffects() };
+      },
+    });
+    const h = threeSteps({ executor });
+    roots.push(h.root);
+    const handle = startMission(h.options);
+    await written;
+    handle.cancel();
+    const report = await handle.done;
+    assert.equal(report.outcome, 'cancelled');
+    const view = missionViewFromEvents(h.store.trace(report.missionId));
+    assert.equal(view.steps.s1!.status, 'interrupted');
+    const out = await revert(h, report.missionId, { steps: ['s1'] });
+    assert.ok(out.ok && out.applied, JSON.stringify(out));
+    assert.equal(h.ws.files.has('src/partial.js'), false);
   });
 
   it('refuses an unknown step and a step that changed nothing, without recording', async () => {

@@ -91,4 +91,28 @@ describe('NodeWorkspace', () => {
     assert.equal(new TextDecoder().decode(await ws.readFile('up/ws/src/a.txt')), 'old a');
     await assert.rejects(ws.applyWrites([{ path: '/etc/x', content: enc('x') }], 'x'), /refused/);
   });
+
+  it('scans below nested roots once each: a root inside another is listed and entered a single time', async () => {
+    fs.mkdirSync(path.join(root, 'src/gen/deep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src/gen/deep/x.txt'), 'x');
+    const ws = new NodeWorkspace(root, { journalDir: journal });
+    const { entries } = await ws.scan({ prune: () => false, limit: 100, under: ['src', 'src/gen', ''] });
+    const listed = entries.map((e) => e.path);
+    assert.deepEqual([...listed].sort(), ['src', 'src/a.txt', 'src/b.txt', 'src/gen', 'src/gen/deep', 'src/gen/deep/x.txt']);
+    assert.equal(new Set(listed).size, listed.length);
+    const pruned = await ws.scan({ prune: (rel) => rel === 'src', limit: 100, under: ['', 'src/gen'] });
+    assert.deepEqual(pruned.entries.map((e) => e.path).sort(), ['src', 'src/gen', 'src/gen/deep', 'src/gen/deep/x.txt'], 'a pruned folder does not hide a root below it');
+  });
+
+  it('stats only the entries asked for in detail; the others carry their name and kind from the listing', async () => {
+    fs.mkdirSync(path.join(root, 'lib'));
+    fs.symlinkSync('../src/a.txt', path.join(root, 'lib/link'));
+    const ws = new NodeWorkspace(root, { journalDir: journal });
+    const { entries } = await ws.scan({ prune: () => false, limit: 100, detail: (rel) => rel.startsWith('src/') });
+    const byPath = new Map(entries.map((e) => [e.path, e]));
+    assert.deepEqual([...byPath.keys()].sort(), ['lib', 'lib/link', 'src', 'src/a.txt', 'src/b.txt']);
+    assert.equal(byPath.get('src/a.txt')?.size, 5);
+    assert.notEqual(byPath.get('src/a.txt')?.signature, '');
+    assert.deepEqual([byPath.get('lib')?.kind, byPath.get('lib/link')?.kind, byPath.get('lib/link')?.signature], ['directory', 'symlink', '']);
+  });
 });

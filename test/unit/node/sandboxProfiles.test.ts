@@ -47,6 +47,21 @@ describe('bubblewrap arguments (Linux)', () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order, args.join(' '));
   });
 
+  it('mounts a folder root, its read-only subfolders and a write root below one of them shallowest first, so the deepest decides', () => {
+    const folder = bwrapArgs({ ...mounts, writable: ['/home/ada/app', '/home/ada/app/src/gen'], readOnly: ['/home/ada/app/src', '/home/ada/app/docs', '/home/ada/app/src/gen/node_modules'] }, ['x']);
+    const order = [
+      at(folder, '--ro-bind', '/home/ada/app'),
+      at(folder, '--bind', '/home/ada/app'),
+      at(folder, '--ro-bind', '/home/ada/app/src'),
+      at(folder, '--bind', '/home/ada/app/src/gen'),
+      at(folder, '--ro-bind', '/home/ada/app/src/gen/node_modules'),
+      at(folder, '--ro-bind', '/home/ada/app/.env'),
+    ];
+    assert.ok(order.every((i) => i >= 0), JSON.stringify(order));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, folder.join(' '));
+    assert.ok(at(folder, '--ro-bind', '/home/ada/app/docs') > at(folder, '--bind', '/home/ada/app'));
+  });
+
   it('replaces the home and /tmp with private folders, and hides files with /dev/null, folders with a read-only tmpfs', () => {
     assert.deepEqual(args.slice(at(args, '--bind', '/tmp'), at(args, '--bind', '/tmp') + 3), ['--bind', '/tmp/pe-sandbox-1/tmp', '/tmp']);
     assert.deepEqual(args.slice(at(args, '--bind', '/home/ada'), at(args, '--bind', '/home/ada') + 3), ['--bind', '/tmp/pe-sandbox-1/home', '/home/ada']);
@@ -58,6 +73,15 @@ describe('bubblewrap arguments (Linux)', () => {
     const remounts = args.flatMap((a, i) => (a === '--remount-ro' ? [args[i + 1]] : []));
     assert.deepEqual(remounts, ['/home/ada/app/.plan-execute', '/home', '/run'], 'read-only at the end, deepest first');
     assert.ok(args.indexOf('--remount-ro') > at(args, '--ro-bind', '/home/ada/app'), 'after every mount that lands inside a hidden folder');
+  });
+
+  it('with a network of its own: keeps the user\'s ids, hands its pid over and waits, and shows slirp\'s resolver, not the host\'s', () => {
+    const own = bwrapArgs({ ...mounts, network: true, ownNetwork: { uid: 1000, gid: 1001, resolver: { from: '/tmp/pe-sandbox-1/resolv.conf', at: '/run/systemd/resolve/stub-resolv.conf' } } }, ['npm', 'install']);
+    assert.ok(!own.includes('--unshare-net'), 'the network namespace is made around bubblewrap (unshare), with slirp4netns on it');
+    for (const [flag, value] of [['--info-fd', '4'], ['--block-fd', '5'], ['--uid', '1000'], ['--gid', '1001']]) assert.equal(own[own.indexOf(flag as string) + 1], value, flag);
+    assert.ok(at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') > at(own, '--tmpfs', '/run'));
+    assert.equal(own[at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') + 1], '/tmp/pe-sandbox-1/resolv.conf');
+    assert.ok(!bwrapArgs({ ...mounts, ownNetwork: { uid: 1, gid: 1, resolver: { from: 'x', at: 'y' } } }, ['x']).includes('--block-fd'), 'without the grant: nothing to wait for');
   });
 
   it('shows the resolver configuration only with the network, and ends with the untouched argv', () => {
@@ -103,6 +127,15 @@ describe('Seatbelt profile (macOS)', () => {
     assert.ok(git.includes('(require-not (subpath "/Users/ada/app/.git/hooks"))') && git.includes('(require-not (subpath "/Users/ada/app/.git/config"))'), git);
     assert.ok(writes.some((l) => l.includes('(subpath "/private/var/folders/x/pe-sandbox-1/home")')));
     assert.ok(!profile.includes('(allow file-write* (subpath "/Users/ada/app")'), 'not the whole workspace');
+  });
+
+  it('writes a folder root\'s own entries, not its read-only subfolders, and a write root below one of them', () => {
+    const folder = seatbeltProfile({ ...paths, writable: ['/Users/ada/app', '/Users/ada/app/src/gen'], readOnly: ['/Users/ada/app/src', '/Users/ada/app/docs'] });
+    const writes = folder.split('\n(allow ').filter((r) => r.startsWith('file-write*'));
+    const top = writes.find((r) => r.includes('(subpath "/Users/ada/app")'));
+    assert.ok(top && ['/Users/ada/app/src', '/Users/ada/app/docs', '/Users/ada/app/.env'].every((x) => top.includes(`(require-not (subpath "${x}"))`)), top);
+    const gen = writes.find((r) => r.includes('(subpath "/Users/ada/app/src/gen")'));
+    assert.ok(gen && !gen.includes('require-not (subpath "/Users/ada/app/src")'), 'its own allow rule, not narrowed by the subfolder above it');
   });
 
   it('allows loopback only, unless the network is granted; no keychain service', () => {

@@ -18,6 +18,7 @@ import { policyFor } from '../../../src/core/policy/policy';
 import { commandWriteScope, sandboxSpec, scanPrune } from '../../../src/core/policy/sandboxSpec';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { prepareConfined } from '../../../src/node/sandbox/confinedRun';
 import { detectSandbox } from '../../../src/node/sandbox/detect';
 
 const node = '/usr/bin/node';
@@ -106,35 +107,84 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.deepEqual(listed.filter((e) => !shown.has(e)), [], `the home shows only toolchains: ${listed.join(', ')}`);
   });
 
-  it('reaches the network only when granted; loopback inside the sandbox always works', async () => {
-    let arrived = 0;
-    const server = net.createServer((s) => {
-      arrived += 1;
-      s.end();
+  describe('the network', () => {
+    let arrived: Record<string, number>;
+    let servers: net.Server[];
+    let targets: Record<string, [string | number, string?]>;
+    const lan = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    const listen = async (name: string, ...where: [number, string] | [string]): Promise<net.AddressInfo | string> => {
+      const server = net.createServer((sock) => {
+        arrived[name] = (arrived[name] ?? 0) + 1;
+        sock.end();
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(...(where as [number, string]), resolve));
+      return server.address() as net.AddressInfo | string;
+    };
+    beforeEach(async () => {
+      arrived = {};
+      servers = [];
+      const loopback = await listen('loopback', 0, '127.0.0.1') as net.AddressInfo;
+      const abstract = `\0pe-sbx-${process.pid}-${Date.now()}`;
+      targets = { loopback: [loopback.port, '127.0.0.1'], abstract: [abstract] };
+      await listen('abstract', abstract);
+      if (lan) targets.lan = [(await listen('lan', 0, lan) as net.AddressInfo).port, lan];
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    const probe = `
+    afterEach(() => servers.forEach((server) => server.close()));
+
+    /** Inside: a loopback server of its own, then each host target; one line per target. */
+    const probe = (): string => `
       const net = require('net');
-      const own = net.createServer((s) => s.end('pong')).listen(0, '127.0.0.1', () => {
-        const c = net.connect(own.address().port, '127.0.0.1', () => {});
-        c.on('data', () => {
-          const h = net.connect(${port}, '127.0.0.1');
-          h.on('connect', () => { console.log('host:connected'); process.exit(0); });
-          h.on('error', (e) => { console.log('host:' + e.code); process.exit(0); });
-        });
+      const targets = ${JSON.stringify(targets)};
+      const own = net.createServer((s) => s.end('pong')).listen(0, '127.0.0.1', async () => {
+        const c = net.connect(own.address().port, '127.0.0.1');
+        await new Promise((r) => c.on('data', r));
+        console.log('loopback-inside:ok');
+        for (const [name, [where, host]] of Object.entries(targets)) {
+          await new Promise((r) => {
+            const h = host ? net.connect(where, host) : net.connect(where);
+            const t = setTimeout(() => { console.log(name + ':timeout'); h.destroy(); r(); }, 3000);
+            h.on('connect', () => { console.log(name + ':connected'); clearTimeout(t); h.destroy(); r(); });
+            h.on('error', (e) => { console.log(name + ':' + e.code); clearTimeout(t); r(); });
+          });
+        }
+        console.log('resolver:' + require('fs').readFileSync('/etc/resolv.conf', 'utf8').split('\\n').filter((l) => l.startsWith('nameserver')).join(','));
+        process.exit(0);
       });`;
-    try {
-      const denied = await run(await specFor({}), `console.log('loopback:ok');${probe}`);
-      assert.match(denied.output, /loopback:ok/);
-      assert.match(denied.output, /host:E/, denied.output);
-      assert.equal(arrived, 0, 'no connection reached the host');
-      const granted = await run(await specFor({ network: true }), probe);
-      assert.match(granted.output, /host:connected/, granted.output);
-      assert.equal(arrived, 1);
-    } finally {
-      server.close();
-    }
+
+    it('is cut when not granted: nothing of the host is reached, loopback inside the sandbox works', async () => {
+      const denied = await run(await specFor({}), probe());
+      assert.match(denied.output, /loopback-inside:ok/, denied.output);
+      for (const name of Object.keys(targets)) assert.doesNotMatch(denied.output, new RegExp(`${name}:connected`), denied.output);
+      assert.deepEqual(arrived, {}, 'no connection reached the host');
+    });
+
+    it('is the command\'s own when granted: the LAN is reached, this machine\'s loopback services and abstract sockets are not', async () => {
+      const support = detectSandbox();
+      assert.ok(support.available && support.ownNetwork === true, `slirp4netns must be installed for this test: ${JSON.stringify(support)}`);
+      assert.ok(lan, 'this machine has a non-loopback IPv4 address to stand for the network');
+      const granted = await run(await specFor({ network: true }), probe());
+      assert.match(granted.output, /loopback-inside:ok/, granted.output);
+      assert.match(granted.output, /lan:connected/, granted.output);
+      assert.doesNotMatch(granted.output, /loopback:connected|abstract:connected/, granted.output);
+      assert.match(granted.output, /resolver:nameserver 10\.0\.2\.3/, granted.output);
+      assert.deepEqual(arrived, { lan: 1 }, 'only the LAN listener saw a connection');
+    });
+
+    it('is the host\'s when slirp4netns is missing: then this machine\'s loopback is reached too (the card says so)', async () => {
+      const before = process.env.PLAN_EXECUTE_SLIRP4NETNS;
+      process.env.PLAN_EXECUTE_SLIRP4NETNS = path.join(base, 'no-slirp4netns');
+      try {
+        const fallback = detectSandbox();
+        assert.ok(fallback.available && fallback.ownNetwork === false, JSON.stringify(fallback));
+        const granted = await run(await specFor({ network: true }), probe());
+        assert.match(granted.output, /loopback:connected/, granted.output);
+        assert.equal(arrived.loopback, 1);
+      } finally {
+        if (before === undefined) delete process.env.PLAN_EXECUTE_SLIRP4NETNS;
+        else process.env.PLAN_EXECUTE_SLIRP4NETNS = before;
+      }
+    });
   });
 
   it('leaves nothing running: a daemon in its own session dies with the command', async () => {
@@ -189,7 +239,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
       const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
       const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
-      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, ['src']), limit: 1000 });
+      const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, [{ path: 'src', kind: 'tree' }]), limit: 1000 });
       const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
       assert.ok(built.ok);
       const r = await terminal.run({ command: 'mytool', argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`], cwd: ws, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
@@ -198,6 +248,51 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       assert.doesNotMatch(r.output, /canary-neighbour/, 'the toolchain is shown again, not the rest of the neighbouring folders');
     } finally {
       fs.rmSync(outer, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every command an empty private /tmp and home: nothing one command leaves there reaches the next', async () => {
+    const spec = await specFor({ edit: ['src/**'] });
+    const plant = await run(spec, `
+      const fs = require('fs'), os = require('os');
+      fs.writeFileSync('/tmp/payload.sh', 'x'); fs.mkdirSync(os.homedir() + '/.cache/x', { recursive: true });
+      console.log('planted');`);
+    assert.match(plant.output, /planted/, plant.output);
+    const look = await run(spec, `
+      const fs = require('fs'), os = require('os');
+      console.log('tmp=' + fs.readdirSync('/tmp').join(',') + ';home=' + fs.readdirSync(os.homedir()).join(','));`);
+    // What is listed there besides is mount points (this workspace's path, toolchains shown again).
+    assert.match(look.output, /^tmp=.*;home=/m, look.output);
+    assert.doesNotMatch(look.output, /payload\.sh|\.cache/, look.output);
+  });
+
+  it('does not spend mounts hiding an empty folder, which stays read-only and empty all the same', async () => {
+    // Outside /tmp and the workspace's parent, which the sandbox hides anyway.
+    const results = path.resolve(__dirname, '../../../test-results');
+    fs.mkdirSync(results, { recursive: true });
+    const areas = fs.realpathSync(fs.mkdtempSync(path.join(results, 'pe-sbx-areas-')));
+    try {
+      const empty = path.join(areas, 'empty-area');
+      const full = path.join(areas, 'full-area');
+      fs.mkdirSync(empty);
+      fs.mkdirSync(full);
+      fs.writeFileSync(path.join(full, 'secret.txt'), 'canary-full\n');
+      const spec = { ...(await specFor({ edit: ['src/**'] })), hiddenOutside: [empty, full] };
+      const prepared = prepareConfined(spec, detectSandbox(), ['true'], root);
+      assert.ok(!('refused' in prepared));
+      const options = prepared.fd3?.toString().split('\0') ?? [];
+      prepared.cleanup();
+      assert.equal(options.indexOf(empty), -1, 'no tmpfs, no remount for the empty folder');
+      assert.ok(options.includes(full));
+      const r = await run(spec, `
+        const fs = require('fs');
+        try { fs.writeFileSync(${JSON.stringify(path.join(empty, 'x'))}, 'x'); console.log('empty:wrote'); } catch (e) { console.log('empty:' + e.code); }
+        console.log('full:' + fs.readdirSync(${JSON.stringify(full)}).length);`);
+      assert.match(r.output, /empty:(EROFS|EACCES)/, r.output);
+      assert.match(r.output, /full:0/, r.output);
+      assert.deepEqual(fs.readdirSync(empty), []);
+    } finally {
+      fs.rmSync(areas, { recursive: true, force: true });
     }
   });
 

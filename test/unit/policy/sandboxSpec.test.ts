@@ -34,10 +34,38 @@ const paths = (list: { path: string }[]): string[] => list.map((e) => e.path);
 describe('sandbox spec (what a command may touch, from the step\'s authority)', () => {
   it('makes the write scope writable and nothing else; the verifier writes nothing', () => {
     const list = entries('src/', 'src/a.ts', 'README.md');
-    assert.deepEqual(spec({ edit: ['src/**/*.ts', 'README.md'] }, list).writable, [{ path: 'README.md', kind: 'file' }, { path: 'src', kind: 'directory' }]);
+    assert.deepEqual(spec({ edit: ['src/**/*.ts', 'docs/README.md'] }, list).writable, [{ path: 'docs', kind: 'directory' }, { path: 'src', kind: 'directory' }]);
     assert.deepEqual(spec({ edit: ['src/**'] }, list, { role: 'verifier' }).writable, []);
     assert.deepEqual(spec({ edit: [] }, list).writable, []);
-    assert.deepEqual(spec({ edit: ['gen/**', 'docs/new.md'] }, list).writable, [{ path: 'docs/new.md', kind: 'file' }, { path: 'gen', kind: 'directory' }], 'a missing path gets the kind its glob implies');
+    assert.deepEqual(spec({ edit: ['gen/**', 'docs/new.md'] }, list).writable, [{ path: 'docs', kind: 'directory' }, { path: 'gen', kind: 'directory' }], 'a missing root is a folder too');
+  });
+
+  it('gives a literal glob its folder writable with every existing subfolder mounted back read-only', () => {
+    const list = entries('src/', 'src/math.js', 'src/lib/', 'src/lib/x.js', 'src/lib/deep/', 'src/gen/', 'src/node_modules/', 'src/.env', 'src/link');
+    const s = spec({ edit: ['src/math.js'] }, list);
+    assert.deepEqual(s.writable, [{ path: 'src', kind: 'directory' }]);
+    assert.deepEqual(paths(s.readOnly), ['src/gen', 'src/lib', 'src/node_modules'], 'each subfolder once, nothing inside them again');
+    assert.deepEqual(paths(s.hidden), ['src/.env']);
+    const untouchable = untouchableIn(s, false);
+    assert.ok(!untouchable('src/math.js') && !untouchable('src/math.js.tmp-1') && !untouchable('src/new-dir/x'), 'direct entries and new folders are the command\'s');
+    assert.ok(untouchable('src/lib/x.js') && untouchable('src/lib') && untouchable('src/.env'), 'old subfolders and hidden entries are not');
+  });
+
+  it('mounts a write root below a folder root\'s read-only subfolder writable again (the deepest mount decides)', () => {
+    const list = entries('package.json', 'src/', 'src/gen/', 'src/gen/a.ts', 'docs/', '.git/', '.git/hooks/', '.git/objects/', '.vscode/', '.vscode/settings.json', 'README.md', '.gitmodules');
+    const s = spec({ edit: ['package.json', 'src/gen/**'], commands: ['git commit *'] }, list);
+    assert.deepEqual(paths(s.writable), ['', '.git', 'src/gen']);
+    assert.deepEqual(paths(s.readOnly), ['.gitmodules', '.vscode', 'docs', 'src', '.git/hooks'], 'a protected top-level file, the subfolders but .git (a root), git\'s hooks');
+    const untouchable = untouchableIn(s, true);
+    assert.ok(untouchable('src/x.ts') && !untouchable('src/gen/a.ts') && !untouchable('src/gen/new/b.ts'));
+    assert.ok(!untouchable('package.json') && !untouchable('package-lock.json') && untouchable('.gitmodules') && untouchable('.vscode/tasks.json'));
+  });
+
+  it('refuses, with what to do instead, a one-file glob in a folder of too many subfolders', () => {
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } }, { ignoreText: null });
+    const built = sandboxSpec({ policy, entries: entries('packages/', ...Array.from({ length: 300 }, (_, i) => `packages/p${i}/`)), env: {}, host });
+    assert.ok(!built.ok);
+    assert.match(built.reason, /packages holds 300 subfolders[\s\S]*packages\/\*/);
   });
 
   it('hides secrets everywhere, unless a read glob names them or the user allowed them', () => {
@@ -108,10 +136,12 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
 
   it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {
     const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: 'data/\n' });
-    const prune = scanPrune(policy, ['src']);
+    const prune = scanPrune(policy, [{ path: 'src', kind: 'tree' }]);
     for (const dir of ['.plan-execute', 'data', '.ssh', 'node_modules', 'a/node_modules', '.git', 'sub/.git', '.venv']) assert.ok(prune(dir), dir);
     for (const dir of ['src', '.vscode', '.devcontainer', 'src/.venv']) assert.ok(!prune(dir), dir);
-    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } }, { ignoreText: null }), ['.git', 'src']);
+    const folderPrune = scanPrune(policy, [{ path: '', kind: 'folder' }]);
+    assert.ok(folderPrune('.venv') && folderPrune('vendor'), 'a folder root reaches none of its old subfolders: a dependency folder there is not entered');
+    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } }, { ignoreText: null }), [{ path: '.git', kind: 'tree' }, { path: 'src', kind: 'tree' }]);
     assert.ok(!gitPrune('.git') && !gitPrune('.git/hooks') && gitPrune('.git/objects') && gitPrune('.git/refs'));
   });
 });

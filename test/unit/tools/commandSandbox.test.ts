@@ -143,6 +143,20 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     assert.match(status, /\?\? README\.md/, 'the repository still works (the harness files are untracked)');
   });
 
+  it('tells the approver and the trace whether a granted network is the sandbox\'s own or the host\'s (its loopback services included)', async () => {
+    for (const ownNetwork of [true, false]) {
+      h.terminal.support = { available: true, kind: 'bubblewrap', detail: 'fake', ownNetwork };
+      await createStepTools(h.ctx({ authority: authority({ network: true }) })).bash(`node -e ${ownNetwork ? 1 : 2}`);
+      const asked = h.approver.requests.at(-1);
+      assert.ok(asked?.kind === 'command' && asked.network && asked.hostLoopback === !ownNetwork, JSON.stringify(asked));
+      const event = h.events.filter((e) => e.type === 'command_sandbox').at(-1);
+      assert.ok(event?.type === 'command_sandbox' && event.hostLoopback === !ownNetwork, JSON.stringify(event));
+    }
+    await createStepTools(h.ctx({ authority: authority() })).bash('node -e 3');
+    const denied = h.approver.requests.at(-1);
+    assert.ok(denied?.kind === 'command' && !denied.network && denied.hostLoopback === undefined, 'no network: nothing to say about it');
+  });
+
   it('refuses, under `required`, when the machine has no sandbox — before asking anyone, saying what to install', async () => {
     const ctx = h.ctx({ authority: authority() });
     h.terminal.support = { available: false, reason: 'bubblewrap (bwrap) is not installed', remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)' };

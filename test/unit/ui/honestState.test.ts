@@ -44,6 +44,8 @@ describe('the mission as the user sees it: honest state and actions', () => {
     assert.equal(view.steps.find((s) => s.id === 's2')?.status, 'reverted');
     assert.equal(view.summary, "reverted s2: the work of required step s2 is undone, so the mission's result no longer holds");
     assert.deepEqual(kinds(view), ['revertMission'], 's1 still has changes to revert; s2 is not offered again');
+    assert.equal(view.phase, 'succeeded', 'history stays history');
+    assert.equal(view.phaseLabel, 'partly reverted', 'but the badge does not say "succeeded" alone');
   });
 
   it('says every change was reverted after Revert mission, and offers nothing more to undo', () => {
@@ -55,6 +57,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
     ));
     assert.match(view.summary ?? '', /^every change of this mission was reverted \(s1, s2\)/);
     assert.deepEqual(kinds(view), []);
+    assert.equal(view.phaseLabel, 'reverted');
   });
 
   it('lists refused replans with their reasons in words, and the trigger in words', () => {
@@ -103,6 +106,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
       finished('budget_exceeded', 'the replan budget ran out: 3 of 3 replans used (raise planExecute.limits.maxReplans, then continue the mission)', { class: 'budget_exceeded', message: 'the replan budget ran out', detail: 'budget:replans' }),
     ));
     assert.deepEqual(kinds(view), ['continue', 'openSettings:planExecute.limits.maxReplans']);
+    assert.equal(view.phaseLabel, 'stopped: budget');
   });
 
   it('offers Retry for a failed mission with a plan, Open settings for an unreachable server, nothing while live', () => {
@@ -111,7 +115,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
       finished('failed', 'replanning failed', { message: 'Could not reach the Messages API at http://127.0.0.1:9', cause: 'connection', provider: 'anthropic' }),
     );
     const view = missionViewFromTrace('m1', events);
-    assert.deepEqual(kinds(view), ['retry', 'openSettings:planExecute']);
+    assert.deepEqual(kinds(view), ['retry', 'openSettings:planExecute.baseUrl']);
     assert.deepEqual(missionActions({ ...view, live: true }), []);
   });
 

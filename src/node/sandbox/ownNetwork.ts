@@ -1,0 +1,101 @@
+/**
+ * A granted network as the command's own (Linux, red-team F21 and F28): the sandbox gets a fresh network
+ * namespace, and slirp4netns connects it to the outside from user space. The command reaches the
+ * internet and the LAN; it does not reach this machine's loopback services (a `node --inspect` port,
+ * databases, code-server: `--disable-host-loopback` also closes slirp's 10.0.2.2 alias for them), nor the
+ * host's abstract unix sockets (an X server, a D-Bus bus), which live in the host's network namespace.
+ *
+ * How: `unshare --user --map-root-user --net -- bwrap …` makes a user namespace that owns a new network
+ * namespace, bubblewrap runs inside it without `--unshare-net` (its own user namespace nests inside, its
+ * mapped ids are the user's, `--uid`/`--gid`), and waits on `--block-fd` until slirp4netns — joining that
+ * user namespace, which its creator may do without privileges — has brought the interface up
+ * (`--ready-fd`). The resolver inside is slirp's (10.0.2.3), which forwards to the host's own resolver.
+ * slirp4netns is stopped when the command ends.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+
+/** The sandbox's DNS forwarder on slirp4netns's default network (10.0.2.0/24). */
+export const SLIRP_DNS = '10.0.2.3';
+
+/** How long slirp4netns may take to bring the network up before the command is abandoned. */
+const READY_TIMEOUT_MS = 10_000;
+
+/** The bubblewrap options that hand the set-up over to us: child pid on fd 4, wait on fd 5. */
+export const OWN_NETWORK_FDS = ['--info-fd', '4', '--block-fd', '5'];
+
+/** The command line that puts bubblewrap in a user namespace owning a fresh network namespace. */
+export function ownNetworkLauncher(unshare: string, bwrap: string): { file: string; args: string[] } {
+  return { file: unshare, args: ['--user', '--map-root-user', '--net', '--', bwrap] };
+}
+
+/**
+ * A resolver configuration naming slirp's DNS forwarder, with the host's search domains and options, and
+ * where to mount it (the real /etc/resolv.conf, which may be a link into a hidden /run).
+ */
+export function ownResolver(privateDir: string): { from: string; at: string } {
+  let at = '/etc/resolv.conf';
+  let host = '';
+  try {
+    at = fs.realpathSync.native('/etc/resolv.conf');
+    host = fs.readFileSync(at, 'utf8');
+  } catch {
+    // no resolver configuration on the host: ours alone
+  }
+  const kept = host.split('\n').filter((line) => /^\s*(search|domain|options)\s/.test(line));
+  const from = nodePath.join(privateDir, 'resolv.conf');
+  fs.writeFileSync(from, [`nameserver ${SLIRP_DNS}`, ...kept, ''].join('\n'));
+  return { from, at };
+}
+
+export type OwnNetwork = { ok: true; stop(): void } | { ok: false; reason: string };
+
+/**
+ * Once bubblewrap (started through `ownNetworkLauncher`, with `OWN_NETWORK_FDS`) has said it is set up,
+ * starts slirp4netns on its namespaces, waits until the interface is up, then lets the command start.
+ */
+export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promise<OwnNetwork> {
+  const pipes: readonly (NodeJS.ReadableStream | NodeJS.WritableStream | null | undefined)[] = child.stdio;
+  const info = pipes[4] as NodeJS.ReadableStream | null | undefined;
+  const block = pipes[5] as NodeJS.WritableStream | null | undefined;
+  return new Promise<OwnNetwork>((resolve) => {
+    let slirp: ChildProcess | undefined;
+    let done = false;
+    let stderr = '';
+    const finish = (result: OwnNetwork): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (!result.ok) slirp?.kill('SIGKILL');
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ ok: false, reason: `slirp4netns did not bring the network up within ${READY_TIMEOUT_MS / 1000} s${stderr ? `: ${stderr.trim()}` : ''}` }), READY_TIMEOUT_MS);
+    if (!info || !block || child.pid === undefined) {
+      finish({ ok: false, reason: 'the sandbox did not open its set-up pipes' });
+      return;
+    }
+    block.on('error', () => undefined);
+    info.once('error', () => undefined);
+    // bubblewrap writes its JSON info (the child's pid) once the namespaces exist; then they can be joined.
+    info.once('data', () => {
+      const ns = `/proc/${child.pid}/ns`;
+      slirp = spawn(slirp4netns, ['--configure', '--mtu=65520', '--disable-host-loopback', '--netns-type=path', `--userns-path=${ns}/user`, '--ready-fd=3', `${ns}/net`, 'tap0'], {
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      });
+      slirp.stderr?.on('data', (chunk: Buffer) => {
+        if (stderr.length < 2000) stderr += chunk.toString('utf8');
+      });
+      slirp.on('error', (error) => finish({ ok: false, reason: `slirp4netns could not start: ${error.message}` }));
+      slirp.on('exit', (code, signal) => finish({ ok: false, reason: `slirp4netns stopped (${code ?? signal})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}` }));
+      slirp.stdio[3]?.once('data', () => {
+        block.end('1');
+        const running = slirp;
+        finish({ ok: true, stop: () => running?.kill('SIGTERM') });
+      });
+    });
+    info.once('close', () => {
+      if (slirp === undefined) finish({ ok: false, reason: 'the sandbox ended before its network was set up' });
+    });
+  });
+}
