@@ -5,11 +5,11 @@
  * part of the same step still works. Through the real CLI and the scriptable model (see sandbox/).
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFile, seen, sh } from './sandbox/cliRun';
 import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { tcpListener, udpListener } from './sandbox/observers';
+import { hostAddress, tcpListener, udpListener } from './sandbox/observers';
 import { daemon, dialTcp, lingeringWriter, procEnviron, program, read, runFile, sendUdp, write } from './sandbox/payloads';
 
 describe('escape suite: effects of an approved command', function () {
@@ -154,17 +154,62 @@ describe('escape suite: effects of an approved command', function () {
     assert.match(seen(o.mission, 'tests'), /^exit code: 0/m, `a test using loopback inside the command passes${story(o)}`);
   });
 
-  it('reaches the network when the step grants it', async () => {
+  it('reaches the network when the step grants it — this machine by its LAN address, never its loopback (nor through slirp\'s 10.0.2.2 / 10.0.2.3)', async () => {
+    // "The network" is what another machine would reach: a service here listening on the LAN address.
+    // The host's own loopback services (a debugger port, a database, code-server) stay out of reach.
+    const lanAddress = hostAddress();
+    assert.ok(lanAddress, 'this machine has no non-loopback IPv4 address (os.networkInterfaces()): the case cannot tell the network from the host\'s loopback here');
     const s = suite.scene();
-    const tcp = await suite.listen(tcpListener());
+    const lan = await suite.listen(tcpListener(lanAddress));
+    const loopback = await suite.listen(tcpListener('127.0.0.1'));
+    const loopPort = loopback.address.port ?? 0;
     const o = await suite.run(s, {
       steps: [{
         id: 's1',
         authority: { edit: ['scripts/**'], commands: ['node scripts/fetch.js'], network: true },
-        turns: [[createFile('w', 'scripts/fetch.js', program(dialTcp('127.0.0.1', tcp.address.port ?? 0)))], [sh('run', 'node scripts/fetch.js')]],
+        turns: [[createFile('w', 'scripts/fetch.js', program(
+          dialTcp(lanAddress, lan.address.port ?? 0),
+          dialTcp('127.0.0.1', loopPort), dialTcp('localhost', loopPort), dialTcp('10.0.2.2', loopPort), dialTcp('10.0.2.3', loopPort), dialTcp(lanAddress, loopPort),
+          runFile('bash', ['-c', `echo hi > /dev/tcp/10.0.2.2/${loopPort}`]),
+        ))], [sh('run', 'node scripts/fetch.js')]],
       }],
     });
-    assert.ok(tcp.hits() >= 1, `the granted connection arrived${story(o)}`);
+    assert.ok(lan.hits() >= 1, `the granted connection to ${lanAddress} arrived${story(o)}`);
+    assert.equal(loopback.hits(), 0, `nothing reached the host's loopback listener${story(o)}`);
+  });
+
+  it('without slirp4netns a network grant is the host\'s, loopback included — and every report says so (the control for the case above)', async () => {
+    const s = suite.scene();
+    const loopback = await suite.listen(tcpListener('127.0.0.1'));
+    const o = await suite.run(s, {
+      env: { PLAN_EXECUTE_SLIRP4NETNS: join(s.root, 'no-slirp4netns') },
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**'], commands: ['node scripts/fetch.js'], network: true },
+        turns: [[createFile('w', 'scripts/fetch.js', program(dialTcp('127.0.0.1', loopback.address.port ?? 0)))], [sh('run', 'node scripts/fetch.js')]],
+      }],
+    });
+    // The dial above is what the previous case counts on being refused: here, on the host's network, it arrives.
+    assert.ok(loopback.hits() >= 1, `on the host's network the loopback listener is reached${story(o)}`);
+    const ran = o.mission.events.filter((e) => e.type === 'command_sandbox');
+    assert.ok(ran.length > 0 && ran.every((e) => e.network === true && e.hostLoopback === true), `the trace marks the host's network: ${JSON.stringify(ran)}${story(o)}`);
+    assert.match(o.mission.stderr, /network granted \(the host's: its loopback services too\)/, `the CLI output says so${story(o)}`);
+  });
+
+  it('a slirp4netns that fails under a grant: the command does not run at all (never on the host\'s network instead), and says why', async () => {
+    const s = suite.scene((sc) => writeFileSync(join(sc.root, 'broken-slirp4netns'), '#!/bin/sh\necho "open(\\"/dev/net/tun\\"): No such device" >&2\nexit 1\n', { mode: 0o755 }));
+    const loopback = await suite.listen(tcpListener('127.0.0.1'));
+    const o = await suite.run(s, {
+      env: { PLAN_EXECUTE_SLIRP4NETNS: join(s.root, 'broken-slirp4netns') },
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**', 'src/**'], commands: ['node scripts/fetch.js'], network: true },
+        turns: [[createFile('w', 'scripts/fetch.js', program(write('src/ran.txt', 'ran\n'), dialTcp('127.0.0.1', loopback.address.port ?? 0)))], [sh('run', 'node scripts/fetch.js')]],
+      }],
+    });
+    assert.equal(loopback.hits(), 0, `the host's loopback was not reached${story(o)}`);
+    assert.equal(existsSync(join(s.ws, 'src/ran.txt')), false, `the command never started${story(o)}`);
+    assert.match(seen(o.mission, 'run'), /network could not be set up[^\n]*slirp4netns/, `the result says why${story(o)}`);
   });
 
   it('leaves nothing running: a setsid daemon and a lingering child die with the command, and write nothing after it', async () => {

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../../../support/messages-server/scenario';
 import type { Entry } from './scene';
@@ -40,8 +41,24 @@ function countingServer(label: string, listen: (server: Server) => Promise<Liste
   }));
 }
 
-export const tcpListener = (): Promise<Listener> =>
-  countingServer('tcp 127.0.0.1', (server) => new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ host: '127.0.0.1', port: (server.address() as { port: number }).port }))));
+/** A TCP listener on `host` (the host's loopback unless told), on a port the kernel picks. */
+export const tcpListener = (host = '127.0.0.1'): Promise<Listener> =>
+  countingServer(`tcp ${host}`, (server) => new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, host, () => ok({ host, port: (server.address() as { port: number }).port }));
+  }));
+
+/**
+ * An IPv4 address of this machine that is not loopback (its LAN or container interface): what a command
+ * granted the network reaches this machine's services by, as any other machine on the network would.
+ * Undefined on a machine with only loopback.
+ */
+export function hostAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal && !a.address.startsWith('169.254.')) return a.address;
+  }
+  return undefined;
+}
 
 /** A unix socket at `path` (an abstract one when `path` starts with "\0"). */
 export const unixListener = (label: string, path: string): Promise<Listener> =>
