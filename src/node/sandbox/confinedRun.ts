@@ -192,6 +192,28 @@ function emptyFolder(abs: string): boolean {
   }
 }
 
+/**
+ * The folders between a write root and a path inside it that the sandbox keeps read-only or hidden (a
+ * `.env`, a nested repository's `.git`, `node_modules`, `.vscode`), each bound onto itself, still writable
+ * (red-team F29). A mount point cannot be renamed or removed (EBUSY): without this, a command renames the
+ * folder that holds such a path (`mv src/conf src/conf2`), the mount travels with it, and after the command
+ * the kept content sits at a path that is new — which the rollback undoes by removing it: the user's `.env`,
+ * a nested repository's history, deleted by a step that could never touch them.
+ */
+function pinnedFolders(writable: readonly string[], kept: readonly string[]): string[] {
+  const pinned = new Set<string>();
+  for (const path of kept) {
+    const root = writable.filter((w) => w !== path && isInside(w, path)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) continue;
+    for (let dir = nodePath.dirname(path); dir !== root && isInside(root, dir); dir = nodePath.dirname(dir)) {
+      // A folder inside a read-only or hidden path stays as it is (binding it writable would widen the scope).
+      if (kept.some((k) => isInside(k, dir)) || writable.includes(dir)) continue;
+      if (kindOf(dir) === 'directory' && isReal(dir)) pinned.add(dir);
+    }
+  }
+  return [...pinned];
+}
+
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -229,6 +251,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
     const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
     const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
+    const pinned = support.kind === 'bubblewrap' ? pinnedFolders(writable, [...readOnly, ...hidden.map((h) => h.path)]) : [];
     const home = realHome();
     // On Linux the private HOME is mounted at the real home's path; on macOS it is where it is.
     const homeInside = support.kind === 'bubblewrap' && home ? home : privateHome;
@@ -250,7 +273,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
       const options = bwrapOptions(
         {
-          root, writable, readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
+          root, writable: [...writable, ...pinned], readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
           ...(own ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: ownResolver(privateDir) } } : {}),
         },

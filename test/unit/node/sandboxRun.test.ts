@@ -219,6 +219,26 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.ok(!fs.existsSync(path.join(root, 'docs')), 'and so is the folder made for it');
   });
 
+  it('pins the folders that hold what it hides or keeps read-only: they cannot be renamed away from their mounts (red-team F29)', async () => {
+    fs.mkdirSync(path.join(root, 'src', 'conf', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'conf', 'deep', '.env'), 'TOKEN=canary-deep\n');
+    fs.mkdirSync(path.join(root, 'src', 'ui', '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'ui', '.vscode', 'settings.json'), '{}\n');
+    const spec = await specFor({ edit: ['src/**'] });
+    const r = await run(spec, `
+      const fs = require('fs');
+      for (const [from, to] of [['src/conf', 'src/moved'], ['src/conf/deep', 'src/deep'], ['src/ui', 'src/ui2']]) {
+        try { fs.renameSync(from, to); console.log(from + ':moved'); } catch (e) { console.log(from + ':' + e.code); }
+      }
+      fs.writeFileSync('src/conf/deep/app.json', '{}'); fs.renameSync('src/conf/deep/app.json', 'src/conf/deep/app2.json'); console.log('wrote');`);
+    assert.match(r.output, /src\/conf:EBUSY/, r.output);
+    assert.match(r.output, /src\/conf\/deep:(EBUSY|EXDEV)/, r.output);
+    assert.match(r.output, /src\/ui:EBUSY/, r.output);
+    assert.match(r.output, /wrote/, 'the pinned folders are still writable');
+    assert.equal(fs.readFileSync(path.join(root, 'src', 'conf', 'deep', '.env'), 'utf8'), 'TOKEN=canary-deep\n');
+    assert.ok(fs.existsSync(path.join(root, 'src', 'conf', 'deep', 'app2.json')));
+  });
+
   it('lets a command create a missing file its scope names', async () => {
     const spec = await specFor({ edit: ['docs/new.md'] });
     await run(spec, `require('fs').writeFileSync('docs/new.md', 'made inside');`);
