@@ -4,9 +4,11 @@
  * Why a pool: making and removing three folders under the system's temporary folder per command was
  * most of our own part of a command's cost on a test machine (ext4 mounted with `discard`: 3 ms per
  * rmdir, 10 ms per command). Under bubblewrap nothing the command started outlives it (its PID
- * namespace), so once its folders are emptied — and checked empty, with their modes reset — they can
- * serve the next command: only what the command left there is removed. Under Seatbelt a detached daemon
- * can outlive the command and keep writing, so there every command gets new folders, removed after it.
+ * namespace), so its folder can serve the next command: the home and /tmp it had are renamed away and
+ * removed in the background, and new empty ones (0700) take their place — new inodes, because the command
+ * owns those folders and can set extended attributes and times on them, which emptying them in place would
+ * keep for the next command to read (red-team F30). Under Seatbelt a detached daemon can outlive the
+ * command and keep writing, so there every command gets new folders, removed after it.
  * The pool lives in one folder per process (`pe-sandbox-*` in the system's temporary folder), removed
  * when the process exits.
  */
@@ -55,6 +57,26 @@ function emptied(dir: string, keep: readonly string[] = []): boolean {
   }
 }
 
+let trashed = 0;
+
+/**
+ * Replaces a folder the command had by a new, empty one (0700): a new inode carries none of what the command
+ * set on the old one (user extended attributes, times). The old one, with whatever the command left in it,
+ * is renamed into the pool's base and removed in the background. False when it is not a real folder.
+ */
+function renewed(dir: string): boolean {
+  try {
+    if (!fs.lstatSync(dir).isDirectory()) return false;
+    const trash = nodePath.join(processBase(), `trash-${++trashed}`);
+    fs.renameSync(dir, trash);
+    fs.mkdirSync(dir, { mode: 0o700 });
+    void fs.promises.rm(trash, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Folders for one command; `reuse` only where nothing the command starts can outlive it (bubblewrap). */
 export function takePrivateDirs(reuse: boolean): PrivateDirs {
   const dir = (reuse ? free.pop() : undefined) ?? fresh();
@@ -66,7 +88,7 @@ export function takePrivateDirs(reuse: boolean): PrivateDirs {
     release: () => {
       if (released) return;
       released = true;
-      if (reuse && emptied(home) && emptied(tmp) && emptied(dir, ['home', 'tmp'])) free.push(dir);
+      if (reuse && renewed(home) && renewed(tmp) && emptied(dir, ['home', 'tmp'])) free.push(dir);
       else fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
     },
   };

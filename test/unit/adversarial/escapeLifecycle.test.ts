@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createFile, replayCli, seen, sh } from './sandbox/cliRun';
 import { assertNone, brief, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, read, write } from './sandbox/payloads';
+import { program, read, runFile, write } from './sandbox/payloads';
 import { changes, snapshot } from './sandbox/scene';
 
 const sleepThenWrite = (rel: string, text: string, ms: number): string => `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(rel)}, ${JSON.stringify(text)}), ${ms});\n`;
@@ -56,6 +56,31 @@ describe('escape suite: across commands, steps and missions', function () {
       steps: [{ id: 's1', authority: { edit: ['scripts/**'], commands: ['node scripts/grep.js'] }, turns: [[createFile('w', 'scripts/grep.js', program(grep))], [sh('run', 'node scripts/grep.js')]] }],
     });
     assert.equal(JSON.stringify(second.mission.requests).includes(s.canaries.env), false, `the later mission's model never saw .env${story(second)}`);
+  });
+
+  it('one command leaves nothing in its private home and /tmp for the next, not even on the folders themselves (extended attributes, times)', async () => {
+    const s = suite.scene();
+    const mark = `left-by-s1-${s.tag}`;
+    const leave = program(
+      `fs.writeFileSync(path.join(os.homedir(), '.bashrc'), 'echo ${mark}'); fs.writeFileSync('/tmp/${mark}', 'x'); say('files', 'left');`,
+      runFile('python3', ['-c', `import os; [os.setxattr(d, 'user.note', b'${mark}') for d in (os.path.expanduser('~'), '/tmp')]`]),
+      "fs.utimesSync(os.homedir(), 1234567, 1234567); fs.utimesSync('/tmp', 1234567, 1234567); say('times', 'set');",
+    );
+    const look = program(
+      "say('listed', JSON.stringify([fs.readdirSync(os.homedir()), fs.readdirSync('/tmp')]));",
+      runFile('python3', ['-c', "import os; print([[os.getxattr(d, n) for n in os.listxattr(d)] for d in (os.path.expanduser('~'), '/tmp')])"]),
+      "say('times', [os.homedir(), '/tmp'].map((d) => fs.statSync(d).mtimeMs).join(' '));",
+    );
+    const o = await suite.run(s, {
+      steps: [
+        { id: 's1', authority: { edit: ['scripts/leave.js'], commands: ['node scripts/leave.js'] }, turns: [[createFile('w1', 'scripts/leave.js', leave)], [sh('leave', 'node scripts/leave.js')]] },
+        { id: 's2', dependsOn: ['s1'], authority: { edit: ['scripts/look.js'], commands: ['node scripts/look.js'] }, turns: [[createFile('w2', 'scripts/look.js', look)], [sh('look', 'node scripts/look.js')]] },
+      ],
+    });
+    // (A file system without user extended attributes — tmpfs before Linux 6.6 — has no such channel to close.)
+    assert.match(seen(o.mission, 'leave'), /PROBE run python3[^\n]*(exit 0|Operation not supported)[\s\S]*PROBE times => set/, `the first command set its marks${story(o)}`);
+    assert.match(seen(o.mission, 'look'), /PROBE times => \d/, `the second command looked${story(o)}`);
+    assert.doesNotMatch(seen(o.mission, 'look'), new RegExp(`${mark}|1234567000`), `the second command found nothing of the first${story(o)}`);
   });
 
   it('a TMPDIR naming a host folder: temporary files stay private, and pytest\'s tmp_path still works', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { takePrivateDirs } from '../../../src/node/sandbox/privateDirs';
@@ -18,6 +19,25 @@ describe('a command\'s private home and /tmp', () => {
       assert.deepEqual(fs.readdirSync(next.home), []);
       assert.deepEqual(fs.readdirSync(next.dir).sort(), ['home', 'tmp']);
       assert.equal(fs.statSync(next.tmp).mode & 0o777, 0o700, 'its mode reset');
+    } finally {
+      next.release();
+    }
+  });
+
+  it('under bubblewrap, gives the next command new home and /tmp folders: what the last one set on the folders themselves (extended attributes, times) does not reach it (red-team F30)', () => {
+    const first = takePrivateDirs(true);
+    const setXattr = `import os, sys\nfor d in sys.argv[1:]: os.setxattr(d, 'user.left', b'payload')`;
+    execFileSync('python3', ['-c', setXattr, first.home, first.tmp]);
+    fs.utimesSync(first.home, 1234567, 1234567);
+    fs.utimesSync(first.tmp, 1234567, 1234567);
+    first.release();
+    const next = takePrivateDirs(true);
+    try {
+      assert.equal(next.dir, first.dir, 'the pool folder is reused');
+      const listed = execFileSync('python3', ['-c', 'import os, sys\nprint([os.listxattr(d) for d in sys.argv[1:]])', next.home, next.tmp], { encoding: 'utf8' });
+      assert.equal(listed.trim(), '[[], []]', 'no extended attribute is left');
+      assert.notEqual(fs.statSync(next.home).mtimeMs, 1234567000);
+      assert.notEqual(fs.statSync(next.tmp).mtimeMs, 1234567000);
     } finally {
       next.release();
     }
