@@ -271,11 +271,13 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       })();
       const own = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
       if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
+      const resolver = own ? ownResolver(privateDir) : undefined;
+      if (resolver?.note) notes.push(resolver.note);
       const options = bwrapOptions(
         {
           root, writable: [...writable, ...pinned], readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
-          ...(own ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: ownResolver(privateDir) } } : {}),
+          ...(own && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.

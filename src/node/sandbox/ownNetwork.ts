@@ -9,7 +9,8 @@
  * namespace, bubblewrap runs inside it without `--unshare-net` (its own user namespace nests inside, its
  * mapped ids are the user's, `--uid`/`--gid`), and waits on `--block-fd` until slirp4netns — joining that
  * user namespace, which its creator may do without privileges — has brought the interface up
- * (`--ready-fd`). The resolver inside is slirp's (10.0.2.3), which forwards to the host's own resolver.
+ * (`--ready-fd`). The resolver inside is slirp's (10.0.2.3), which forwards to the host's own resolver —
+ * or, when that is a stub on loopback, the servers the stub forwards to (`sandboxNameservers`).
  * slirp4netns is stopped when the command ends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,11 +31,34 @@ export function ownNetworkLauncher(unshare: string, bwrap: string): { file: stri
   return { file: unshare, args: ['--user', '--map-root-user', '--net', '--', bwrap] };
 }
 
+/** Where a local stub resolver's upstream servers are written (systemd-resolved, NetworkManager's dnsmasq). */
+export const UPSTREAM_RESOLV_FILES = ['/run/systemd/resolve/resolv.conf', '/run/NetworkManager/no-stub-resolv.conf'];
+
+const nameserversIn = (text: string): string[] => [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1] ?? '');
+const isIPv4 = (a: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(a);
+const isLoopback = (a: string): boolean => a.startsWith('127.') || a === '0.0.0.0' || a === '::1';
+
 /**
- * A resolver configuration naming slirp's DNS forwarder, with the host's search domains and options, and
- * where to mount it (the real /etc/resolv.conf, which may be a link into a hidden /run).
+ * The name servers the sandbox's resolver names. slirp's forwarder (10.0.2.3) sends every query to the
+ * host's first name server — unless that is a stub on loopback (systemd-resolved's 127.0.0.53, the default
+ * on Ubuntu and Fedora; dnsmasq's 127.0.1.1), which `--disable-host-loopback` rightly keeps out of reach, so
+ * no name would resolve (red-team F31). Then the upstream servers the stub forwards to are named instead,
+ * reached through slirp like any other address (IPv4 only: slirp4netns runs without IPv6). When none is
+ * known, slirp's stays, with a note that names will not resolve.
  */
-export function ownResolver(privateDir: string): { from: string; at: string } {
+export function sandboxNameservers(hostResolv: string, upstreamResolv: readonly string[]): { servers: string[]; note?: string } {
+  const first = nameserversIn(hostResolv)[0];
+  if (first === undefined || !isLoopback(first)) return { servers: [SLIRP_DNS] };
+  const upstream = [...new Set([...nameserversIn(hostResolv), ...upstreamResolv.flatMap(nameserversIn)])].filter((a) => isIPv4(a) && !isLoopback(a));
+  if (upstream.length > 0) return { servers: upstream.slice(0, 3) };
+  return { servers: [SLIRP_DNS], note: `this machine resolves names through ${first}, on its loopback, which a granted network does not reach: names will not resolve inside the command` };
+}
+
+/**
+ * A resolver configuration for the sandbox (see `sandboxNameservers`), with the host's search domains and
+ * options, and where to mount it (the real /etc/resolv.conf, which may be a link into a hidden /run).
+ */
+export function ownResolver(privateDir: string): { from: string; at: string; note?: string } {
   let at = '/etc/resolv.conf';
   let host = '';
   try {
@@ -43,10 +67,18 @@ export function ownResolver(privateDir: string): { from: string; at: string } {
   } catch {
     // no resolver configuration on the host: ours alone
   }
+  const readable = (file: string): string => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const { servers, note } = sandboxNameservers(host, UPSTREAM_RESOLV_FILES.map(readable));
   const kept = host.split('\n').filter((line) => /^\s*(search|domain|options)\s/.test(line));
   const from = nodePath.join(privateDir, 'resolv.conf');
-  fs.writeFileSync(from, [`nameserver ${SLIRP_DNS}`, ...kept, ''].join('\n'));
-  return { from, at };
+  fs.writeFileSync(from, [...servers.map((a) => `nameserver ${a}`), ...kept, ''].join('\n'));
+  return { from, at, ...(note ? { note } : {}) };
 }
 
 export type OwnNetwork = { ok: true; stop(): void } | { ok: false; reason: string };

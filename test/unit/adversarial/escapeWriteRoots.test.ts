@@ -123,7 +123,7 @@ describe('escape suite: folder and tree write roots', function () {
         { id: 's4', required: true, authority: { edit: ['lib/**'], commands: ['node scripts/l.js'] }, turns: [[sh('l', 'node scripts/l.js')]] },
       ],
     });
-    for (const [rel, text] of [['src/a.js', 'exports.a = 1;\n'], ['src/gen/g.js', 'exports.g = 1;\n'], ['src/new/e.ts', 'export const e = 1;\n'], ['lib/l.js', 'exports.l = 1;\n']]) {
+    for (const [rel, text] of [['src/a.js', 'exports.a = 1;\n'], ['src/gen/g.js', 'exports.g = 1;\n'], ['src/new/e.ts', 'export const e = 1;\n'], ['lib/l.js', 'exports.l = 1;\n']] as const) {
       assert.equal(existsSync(join(s.ws, rel)) && readFileSync(join(s.ws, rel), 'utf8'), text, `${rel} is there${story(o)}`);
     }
     assert.deepEqual([...(o.mission.report?.succeeded ?? [])].sort(), ['s1', 's2', 's3', 's4'], story(o));

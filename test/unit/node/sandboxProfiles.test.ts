@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { bwrapArgs, type BwrapMounts } from '../../../src/node/sandbox/bwrapArgs';
+import { sandboxNameservers } from '../../../src/node/sandbox/ownNetwork';
 import { sbplString, seatbeltArgs, seatbeltProfile, type SeatbeltPaths } from '../../../src/node/sandbox/seatbeltProfile';
 
 const mounts: BwrapMounts = {
@@ -89,6 +90,25 @@ describe('bubblewrap arguments (Linux)', () => {
     assert.ok(bwrapArgs({ ...mounts, network: true }, ['x']).includes('/run/systemd/resolve/stub-resolv.conf'));
     assert.deepEqual(args.slice(-5), ['--chdir', '/home/ada/app', '--', 'npm', 'test']);
     assert.deepEqual(bwrapArgs(mounts, ['echo', '$(id); rm -rf ~']).slice(-2), ['echo', '$(id); rm -rf ~']);
+  });
+});
+
+describe('the resolver of a granted network of its own (slirp4netns)', () => {
+  it('names slirp\'s forwarder when the host\'s first name server is a real one', () => {
+    assert.deepEqual(sandboxNameservers('search corp.example\nnameserver 192.168.1.1\n', []), { servers: ['10.0.2.3'] });
+  });
+
+  it('names the upstream servers when the host resolves through a stub on loopback (systemd-resolved), which the sandbox cannot reach (red-team F31)', () => {
+    const stub = 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n';
+    const upstream = 'nameserver 192.168.1.1\nnameserver fd00::1\nnameserver 9.9.9.9\n';
+    assert.deepEqual(sandboxNameservers(stub, [upstream, '']), { servers: ['192.168.1.1', '9.9.9.9'] });
+    assert.deepEqual(sandboxNameservers('nameserver 127.0.1.1\nnameserver 10.1.2.3\n', []), { servers: ['10.1.2.3'] }, 'a later real server of the host\'s own file');
+  });
+
+  it('says so when no upstream server is known: names will not resolve', () => {
+    const r = sandboxNameservers('nameserver 127.0.0.1\n', ['', '']);
+    assert.deepEqual(r.servers, ['10.0.2.3']);
+    assert.match(r.note ?? '', /127\.0\.0\.1[\s\S]*will not resolve/);
   });
 });
 
