@@ -81,6 +81,19 @@ export function ownResolver(privateDir: string): { from: string; at: string; not
   return { from, at, ...(note ? { note } : {}) };
 }
 
+/**
+ * slirp4netns's command line for the namespaces in `nsDir` (/proc/PID/ns). slirp4netns runs outside the
+ * sandbox and parses every packet the command sends, so it confines itself too (red-team F32): an empty
+ * root of its own (`--enable-sandbox`) and a seccomp filter (`--enable-seccomp`), as rootless container
+ * engines run it — a memory bug in libslirp then does not hand the command this user's files.
+ */
+export function slirpArgs(nsDir: string): string[] {
+  return [
+    '--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp',
+    '--netns-type=path', `--userns-path=${nsDir}/user`, '--ready-fd=3', `${nsDir}/net`, 'tap0',
+  ];
+}
+
 export type OwnNetwork = { ok: true; stop(): void } | { ok: false; reason: string };
 
 /**
@@ -112,7 +125,7 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
     // bubblewrap writes its JSON info (the child's pid) once the namespaces exist; then they can be joined.
     info.once('data', () => {
       const ns = `/proc/${child.pid}/ns`;
-      slirp = spawn(slirp4netns, ['--configure', '--mtu=65520', '--disable-host-loopback', '--netns-type=path', `--userns-path=${ns}/user`, '--ready-fd=3', `${ns}/net`, 'tap0'], {
+      slirp = spawn(slirp4netns, slirpArgs(ns), {
         stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
       });
       slirp.stderr?.on('data', (chunk: Buffer) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { bwrapArgs, type BwrapMounts } from '../../../src/node/sandbox/bwrapArgs';
-import { sandboxNameservers } from '../../../src/node/sandbox/ownNetwork';
+import { sandboxNameservers, slirpArgs } from '../../../src/node/sandbox/ownNetwork';
 import { sbplString, seatbeltArgs, seatbeltProfile, type SeatbeltPaths } from '../../../src/node/sandbox/seatbeltProfile';
 
 const mounts: BwrapMounts = {
@@ -103,6 +103,12 @@ describe('the resolver of a granted network of its own (slirp4netns)', () => {
     const upstream = 'nameserver 192.168.1.1\nnameserver fd00::1\nnameserver 9.9.9.9\n';
     assert.deepEqual(sandboxNameservers(stub, [upstream, '']), { servers: ['192.168.1.1', '9.9.9.9'] });
     assert.deepEqual(sandboxNameservers('nameserver 127.0.1.1\nnameserver 10.1.2.3\n', []), { servers: ['10.1.2.3'] }, 'a later real server of the host\'s own file');
+  });
+
+  it('runs slirp4netns confined itself (its own empty root, a seccomp filter), with the host\'s loopback closed (red-team F32)', () => {
+    const args = slirpArgs('/proc/42/ns');
+    for (const flag of ['--disable-host-loopback', '--enable-sandbox', '--enable-seccomp']) assert.ok(args.includes(flag), flag);
+    assert.deepEqual(args.slice(-2), ['/proc/42/ns/net', 'tap0']);
   });
 
   it('says so when no upstream server is known: names will not resolve', () => {
