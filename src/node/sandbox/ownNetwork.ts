@@ -85,12 +85,13 @@ export function ownResolver(privateDir: string): { from: string; at: string; not
  * slirp4netns's command line for the namespaces in `nsDir` (/proc/PID/ns). slirp4netns runs outside the
  * sandbox and parses every packet the command sends, so it confines itself too (red-team F32): an empty
  * root of its own (`--enable-sandbox`) and a seccomp filter (`--enable-seccomp`), as rootless container
- * engines run it — a memory bug in libslirp then does not hand the command this user's files.
+ * engines run it — a memory bug in libslirp then does not hand the command this user's files. It reports
+ * the interface up on fd 3 and ends when fd 4 closes: with us, if we die before we can stop it (red-team F34).
  */
 export function slirpArgs(nsDir: string): string[] {
   return [
     '--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp',
-    '--netns-type=path', `--userns-path=${nsDir}/user`, '--ready-fd=3', `${nsDir}/net`, 'tap0',
+    '--netns-type=path', `--userns-path=${nsDir}/user`, '--ready-fd=3', '--exit-fd=4', `${nsDir}/net`, 'tap0',
   ];
 }
 
@@ -126,8 +127,9 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
     info.once('data', () => {
       const ns = `/proc/${child.pid}/ns`;
       slirp = spawn(slirp4netns, slirpArgs(ns), {
-        stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       });
+      slirp.stdio[4]?.on('error', () => undefined);
       slirp.stderr?.on('data', (chunk: Buffer) => {
         if (stderr.length < 2000) stderr += chunk.toString('utf8');
       });
