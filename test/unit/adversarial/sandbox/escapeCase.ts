@@ -52,7 +52,12 @@ export function dropsOf(tag: string): string[] {
 export interface EscapeSuite {
   /** A fresh scene; `prepare` may plant hostile files (before the baselines are taken). */
   scene(prepare?: (s: Scene) => void, layout?: Layout): Scene;
-  /** Runs the mission in the scene and observes everything. */
+  /**
+   * Runs the mission in the scene and observes everything. A case whose payload starts something meant to
+   * outlive its command (a daemon, a lingering child, a late write) passes `settleMs`: how long to wait
+   * after the CLI has exited before looking, so that what is left running can show itself. Others look at
+   * once — a payload that starts nothing cannot write late (the suite spent a fifth of its time waiting).
+   */
   run(scene: Scene, options: CliMissionOptions, settleMs?: number): Promise<Outcome>;
   /** Registers a listener to close after the case. */
   listen<T extends Listener>(listener: Promise<T>): Promise<T>;
@@ -89,12 +94,12 @@ export function useEscapeSuite(): EscapeSuite {
       baselines.set(s, { outside: snapshot(s.root, skipOutsideOf(s)), inside: snapshot(s.ws, skipInside), all: snapshot(s.root, skipAll) });
       return s;
     },
-    async run(scene, options, settleMs = 300) {
+    async run(scene, options, settleMs = 0) {
       const base = baselines.get(scene);
       if (!world || !base) throw new Error('useEscapeSuite: run() needs a scene from scene()');
       const mission = await runCliMission(scene, options);
       // Give anything left running the time to show itself (a late write, a daemon's next tick).
-      await new Promise((r) => setTimeout(r, settleMs));
+      if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
       const living = livingWith(scene.tag);
       const places = { requests: mission.requests, files: { root: scene.root, before: base.all, after: snapshot(scene.root, skipAll) }, gitDirs: [scene.ws] };
       const leaks: Outcome['leaks'] = {};
