@@ -70,8 +70,9 @@ export class MissionController implements vscode.Disposable {
     this.deps.model.clearMission();
     this.deps.model.taskPrefill = null;
     this.setBusy('Planning…');
+    this.deps.log.info(`planning with ${model.value.destination}`);
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: planning', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Plan & Execute: planning with ${model.value.destination}`, cancellable: true },
       async (_progress, token) => {
         const started = await this.deps.engine.start({ task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
         if (!started.ok) return started;

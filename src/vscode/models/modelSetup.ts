@@ -7,11 +7,17 @@
 import type { DeepPartialSettings } from '../../core/model/modelSettings';
 import type { ProviderId } from '../../core/model/providers';
 import type { Outcome } from '../mission/engineBridge';
+import { plannerDestination } from './destination';
 import { openaiNeedsKey, readProviderSettings } from './providerSettings';
 
 export interface ModelSetup {
   /** Providers and models per role and tier (recorded in the trace; no keys, no URLs). */
   models: DeepPartialSettings;
+  /**
+   * Where the planner's requests go, in words for the user ("claude-opus-5-5 at api.anthropic.com, the
+   * default"): shown when planning starts, so a base URL that did not apply is never silent.
+   */
+  destination: string;
   anthropic?: { apiKey: string; baseURL?: string };
   openai?: { apiKey?: string; baseURL: string };
   vscodeLm: boolean;
@@ -29,7 +35,7 @@ export function prepareModelSetup(keys: KeySources): Outcome<ModelSetup> & { pro
   const read = readProviderSettings();
   if (!read.ok) return { ok: false, reason: 'model_settings', message: read.message };
   const s = read.value;
-  const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm') };
+  const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm'), destination: plannerDestination(s) };
   if (s.providers.includes('anthropic')) {
     const apiKey = keys.anthropic.get();
     if (!apiKey) return { ok: false, reason: 'no_api_key', provider: 'anthropic', message: `Set your Anthropic API key first ("${KEY_COMMAND}").` };
