@@ -65,9 +65,10 @@ describe('escape suite: git layouts', function () {
     assert.match(seen(o.mission, 'status'), /^exit code: 0[\s\S]*On branch feature/m, `git status works in the worktree${story(o)}`);
     assert.match(seen(o.mission, 'log'), /^exit code: 0[\s\S]*initial/m, `git log works in the worktree${story(o)}`);
     assert.equal(git(main, 'log', 'feature', '-1', '--format=%s'), 'Feature commit', `the granted commit landed on the branch${story(o)}`);
-    const mainGit = 'work/app-main/.git/';
+    // Relative to the scene: work/app-main in the default layout, home/code/app-main in the home layout.
+    const mainGit = `${dirname(s.wsRel)}/app-main/.git/`;
     const allowed = (p: string): boolean => p.startsWith(mainGit) && !p.startsWith(`${mainGit}hooks`) && p !== `${mainGit}config`;
-    assertNone(o.outside.filter((c) => !allowed(c.path) && c.path !== 'work/app-main/.git'), 'outside the workspace only git\'s own records changed (not the main checkout, its hooks or config)', o);
+    assertNone(o.outside.filter((c) => !allowed(c.path) && `${c.path}/` !== mainGit), 'outside the workspace only git\'s own records changed (not the main checkout, its hooks or config)', o);
   });
 
   it('a .git file pointing at a neighbouring folder does not make it writable or readable, even with git commit granted', async () => {
