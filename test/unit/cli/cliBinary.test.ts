@@ -1,32 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import { startChatServer, type ChatServer } from '../../support/openai-server/server';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { e2eReplanScenario, e2eScenario } from '../e2e-mission/scenario';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(cli: string, args: string[], env: Record<string, string>, stdin = '', keepStdinOpen = false): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    if (keepStdinOpen) child.stdin.write(stdin);
-    else child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { buildCli, runCli } from './cliProcess';
 
 describe('the CLI binary (bundled like dist/cli.js)', function () {
   this.timeout(60_000);
@@ -36,8 +16,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pe-cli-'));
-    cli = join(dir, 'cli.js');
-    await build({ entryPoints: ['src/node/cli.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: cli, logLevel: 'silent' });
+    cli = await buildCli(dir);
     const template = join(dir, 'template');
     mkdirSync(join(template, 'src'), { recursive: true });
     writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');
