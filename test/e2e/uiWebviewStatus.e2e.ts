@@ -5,9 +5,9 @@
  * and a card that the repainted header moved settles before it takes a click, as after a full render.
  */
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import { syntheticState } from '../../bench/webview/fixture';
-import { launchChromium, openWebviewPage, type WebviewPage } from '../support/webview/webviewPage';
+import type { WebviewPage } from '../support/webview/webviewPage';
+import { useWebviewApp } from './support/webviewApp';
 import type { SurfaceKind, SurfaceState } from '../../src/webview/protocol';
 
 /** A running mission of four steps: s1 done, s2 and s3 running side by side, s4 waiting for them. */
@@ -21,18 +21,9 @@ function runningState(): SurfaceState {
 
 for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
   describe(`ui webview (E2E, plain Chromium): the ${surface} paints a step's status change in place`, () => {
-    let browser: Browser;
     let view: WebviewPage;
-
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium();
-      view = await openWebviewPage(browser, { surface });
-    });
-
-    after(async () => {
-      await view?.close();
-      await browser?.close();
+    useWebviewApp({ surface }, (opened) => {
+      view = opened;
     });
 
     /** What the header shows: the chips of the running strip, and the steps-done count. */

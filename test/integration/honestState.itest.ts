@@ -11,19 +11,8 @@ import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
+import { api, workspaceRoot } from './missionDriver';
 import { FAREWELL_JS, PATIENCE_JS, WAIT_MS, WAIT_TASK, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
-
-async function api(): Promise<PlanExecuteApi> {
-  const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
-  assert.ok(ext, 'the extension is not installed in this host');
-  return ext.isActive ? ext.exports : ext.activate();
-}
-
-function workspaceRoot(): string {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(root, 'the integration host should open the fixture workspace');
-  return root;
-}
 
 const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && s.mission.outcome !== null;
 
