@@ -1,38 +1,27 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import { startChatServer, type ChatServer } from '../../support/openai-server/server';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { e2eReplanScenario, e2eScenario } from '../e2e-mission/scenario';
-import { buildCli, runCli } from './cliProcess';
+import { runCli, useCliFixture } from './cliProcess';
 
 describe('the CLI binary (bundled like dist/cli.js)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let cli: string;
+  const fixture = useCliFixture('pe-cli-');
+  const { fresh } = fixture;
   let server: MessagesServer | ChatServer | undefined;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pe-cli-'));
-    cli = await buildCli(dir);
-    const template = join(dir, 'template');
-    mkdirSync(join(template, 'src'), { recursive: true });
-    writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');
-    writeFileSync(join(template, 'src', 'index.js'), "console.log('start');\n");
+  // The fixture's paths exist once its own before-hook has run.
+  let cli = '';
+  let dir = '';
+  before(() => {
+    ({ cli, dir } = fixture);
   });
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  const fresh = (name: string): string => {
-    const ws = join(dir, name);
-    cpSync(join(dir, 'template'), ws, { recursive: true });
-    return ws;
-  };
 
   it('runs a mission, reports on stdout, progress on stderr, exit 0; then replays it from the trace', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 20 }) });

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
@@ -8,7 +7,7 @@ import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/t
 import { revertHeadless, runHeadless, type HeadlessMission } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import { e2eReplanScenario, e2eScenario } from '../e2e-mission/scenario';
-import { buildCli, runCli } from './cliProcess';
+import { runCli, useCliFixture } from './cliProcess';
 
 /**
  * `replay` on traces of missions the user went on with (Continue, Retry) and reverted, as the extension
@@ -17,29 +16,20 @@ import { buildCli, runCli } from './cliProcess';
  */
 describe('replaying a mission the user went on with, or reverted (the CLI binary)', function () {
   this.timeout(90_000);
-  let dir: string;
-  let cli: string;
+  const fixture = useCliFixture('pe-replay-');
+  const { fresh } = fixture;
   let server: MessagesServer | undefined;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pe-replay-'));
-    cli = await buildCli(dir);
-    const template = join(dir, 'template');
-    mkdirSync(join(template, 'src'), { recursive: true });
-    writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');
-    writeFileSync(join(template, 'src', 'index.js'), "console.log('start');\n");
+  // The fixture's paths exist once its own before-hook has run.
+  let cli = '';
+  let dir = '';
+  before(() => {
+    ({ cli, dir } = fixture);
   });
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const fresh = (name: string): string => {
-    const ws = join(dir, name);
-    cpSync(join(dir, 'template'), ws, { recursive: true });
-    return ws;
-  };
   const quiet = (answers = '') => {
     const stdin = new PassThrough();
     stdin.end(answers);
