@@ -12,12 +12,6 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   const fixture = useCliFixture('pe-cli-');
   const { fresh } = fixture;
   let server: MessagesServer | ChatServer | undefined;
-  // The fixture's paths exist once its own before-hook has run.
-  let cli = '';
-  let dir = '';
-  before(() => {
-    ({ cli, dir } = fixture);
-  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -26,9 +20,9 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('runs a mission, reports on stdout, progress on stderr, exit 0; then replays it from the trace', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 20 }) });
     const ws = fresh('run1');
-    const trace = join(dir, 'run1.jsonl');
+    const trace = join(fixture.dir, 'run1.jsonl');
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url };
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /: succeeded/);
     assert.match(run.stdout, /Every required step succeeded/);
@@ -38,7 +32,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const modelCalls = server.requests.length;
 
     const replayWs = fresh('replay1');
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', replayWs], { PATH: process.env.PATH ?? '' });
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', replayWs], { PATH: process.env.PATH ?? '' });
     assert.equal(replay.code, 0, replay.stderr + replay.stdout);
     assert.equal(server.requests.length, modelCalls, 'the replay never called the API');
     assert.match(readFileSync(join(replayWs, 'src', 'index.js'), 'utf8'), /farewell/);
@@ -47,7 +41,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('asks for plan approval on the terminal in ask mode, and a rejection exits 1 with no file touched', async () => {
     server = await startMessagesServer({ scenario: e2eScenario() });
     const ws = fresh('ask1');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
     assert.equal(run.code, 1);
     assert.match(run.stderr, /Approve this plan\?/);
     assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
@@ -56,7 +50,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('exits by itself after an approved ask-mode mission even though stdin stays open', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('ask2');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wants to run: node src\/index\.js/);
   });
@@ -64,12 +58,12 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('fails loudly when a replay diverges from its recording', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('run2');
-    const trace = join(dir, 'run2.jsonl');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const trace = join(fixture.dir, 'run2.jsonl');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     assert.equal(run.code, 0, run.stderr);
     const changed = fresh('replay2');
     writeFileSync(join(changed, 'EXTRA.md'), 'a file the recorded workspace did not have\n');
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
     assert.equal(replay.code, 3);
     assert.match(replay.stderr, /REPLAY DIVERGED: planner call differs/);
   });
@@ -78,8 +72,8 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const chat = await startChatServer({ scenario: e2eReplanScenario({ parallelLatencyMs: 150 }) });
     server = chat;
     const ws = fresh('openai1');
-    const trace = join(dir, 'openai1.jsonl');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
+    const trace = join(fixture.dir, 'openai1.jsonl');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /replans: 1/);
     assert.match(run.stdout, /local — no cost/);
@@ -96,25 +90,25 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.ok(calls.every((c) => c.usage.inputTokens + c.usage.cacheReadTokens > 0), 'usage from the endpoint');
 
     const requests = chat.requests.length;
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
     assert.equal(replay.code, 0, replay.stderr + replay.stdout);
     assert.equal(chat.requests.length, requests, 'the replay never called the endpoint');
   });
 
   it('refuses an OpenAI run without a key for the public API, and a provider that exists only in VS Code', async () => {
-    const noKey = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
+    const noKey = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
     assert.equal(noKey.code, 2);
     assert.match(noKey.stderr, /set OPENAI_API_KEY/);
-    const noModel = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
+    const noModel = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
     assert.equal(noModel.code, 2);
     assert.match(noModel.stderr, /no model for the light tier on openai.*--model NAME/);
-    const lm = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'vscode-lm'], {});
+    const lm = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'vscode-lm'], {});
     assert.equal(lm.code, 2);
     assert.match(lm.stderr, /only inside VS Code/);
   });
 
   it('explains a bad command line and exits 2', async () => {
-    const run = await runCli(cli, ['run', '--task', 'x'], {});
+    const run = await runCli(fixture.cli, ['run', '--task', 'x'], {});
     assert.equal(run.code, 2);
     assert.match(run.stderr, /run needs --workspace DIR/);
     assert.match(run.stderr, /usage:/);

@@ -19,12 +19,6 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
   const fixture = useCliFixture('pe-replay-');
   const { fresh } = fixture;
   let server: MessagesServer | undefined;
-  // The fixture's paths exist once its own before-hook has run.
-  let cli = '';
-  let dir = '';
-  before(() => {
-    ({ cli, dir } = fixture);
-  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -60,7 +54,7 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
     const requests = server.requests.length;
 
     const replayWs = fresh('continued-replay');
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', replayWs], {});
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', replayWs], {});
     assert.equal(replay.code, 0, replay.stderr + replay.stdout);
     assert.doesNotMatch(replay.stderr, /REPLAY (DIVERGED|STOPPED)/);
     assert.match(replay.stderr, /budget exceeded: replans 0 \/ 0/, 'the first run stopped at the recorded cap');
@@ -75,10 +69,10 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
   it('replays a plan the user rejected as rejected (the recorded decision, not approve-all)', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('rejected');
-    const trace = join(dir, 'rejected.jsonl');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'ask', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'no, split it differently\n');
+    const trace = join(fixture.dir, 'rejected.jsonl');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'ask', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'no, split it differently\n');
     assert.equal(run.code, 1, run.stderr);
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', fresh('rejected-replay')], {});
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', fresh('rejected-replay')], {});
     assert.equal(replay.code, 1, replay.stderr + replay.stdout);
     assert.doesNotMatch(replay.stderr, /REPLAY (DIVERGED|STOPPED)/);
     assert.match(replay.stdout, /cancelled/);
@@ -99,7 +93,7 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
     const requests = server.requests.length;
 
     const replayWs = fresh('cancelled-replay');
-    const replay = await runCli(cli, ['replay', '--trace', storeTrace(ws, first.report.missionId), '--workspace', replayWs], {});
+    const replay = await runCli(fixture.cli, ['replay', '--trace', storeTrace(ws, first.report.missionId), '--workspace', replayWs], {});
     assert.doesNotMatch(replay.stderr, /REPLAY DIVERGED/);
     assert.match(replay.stderr, /REPLAY STOPPED: the user cancelled the recorded mission; a replay cannot know where the cancel landed \(recorded event \d+\)\. Up to there the replay matched the recording: 1 model call\(s\)\./);
     assert.equal(replay.code, 1, 'the replayed mission did not succeed: it stopped where the recording was cancelled');
