@@ -1,15 +1,18 @@
 /**
  * Wires one headless mission: Node adapters (workspace, terminal, file store), the roles over a model
- * client, the sandboxed step tools, a trace file, progress on stderr. Shared by `run` and `replay`.
+ * client, the sandboxed step tools, a trace file, progress on stderr. Shared by `run` and `replay` (which
+ * also goes on with a mission — Retry, Continue — and reverts steps, as the recorded user did).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ApproveMode, MissionReport } from '../core/mission/options';
-import { startMission } from '../core/mission/start';
+import type { ApproveMode, MissionReport, MissionSettings } from '../core/mission/options';
+import { startMission, type MissionHandle } from '../core/mission/start';
+import { resumeMission, type ContinueMode } from '../core/mission/resume';
+import { revertMissionSteps, type RevertOutcome, type RevertTarget } from '../core/mission/revert';
 import type { ModelClient } from '../core/model/modelClient';
 import type { DeepPartialSettings } from '../core/model/modelSettings';
 import type { Plan } from '../core/contracts/plan';
-import type { ApprovalDecision, Approver, EventSink } from '../core/ports';
+import type { Approver, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
 import { scrubEnv } from '../core/policy/env';
@@ -33,14 +36,6 @@ export interface CliIO {
   env: Record<string, string | undefined>;
 }
 
-/** Approves by rule; a replay never runs a command without the sandbox (nobody is there to say yes). */
-const byRule = (rule: string): Approver => ({
-  request: async (request): Promise<ApprovalDecision> =>
-    request.kind === 'command' && request.confinement === 'unsandboxed'
-      ? { decision: 'rejected', reason: `${rule}: a command that would run without the OS sandbox needs a person to approve it` }
-      : { decision: 'approved', by: 'rule', rule },
-});
-
 export interface HeadlessMission {
   workspace: string;
   task: string;
@@ -53,8 +48,14 @@ export interface HeadlessMission {
   models?: DeepPartialSettings;
   trace?: string;
   maxCostUsd?: number;
-  /** Replays answer approvals by this rule instead of asking. */
-  approveByRule?: string;
+  /** Asked instead of the terminal (a replay answers from the recording). */
+  approver?: Approver;
+  /** Recorded settings a replay runs with (parallelism, retries, the plan-size cap, budgets). */
+  settings?: Pick<MissionSettings, 'maxParallel' | 'retriesPerStep' | 'maxPlanSteps' | 'budgets'>;
+  /** Go on with this stopped mission of the workspace's store instead of starting one. */
+  goOn?: { missionId: string; mode: ContinueMode };
+  /** The kill switch, for a caller that must stop the mission (a replay at the end of its recording). */
+  signal?: AbortSignal;
 }
 
 /** The first progress line: how commands will run, and what to do when that is not the OS sandbox. */
@@ -68,8 +69,7 @@ export function sandboxLine(mode: SandboxMode, support: SandboxSupport): string 
 /** Per role: calls, cost, cache use, and how many calls ran locally (no cost) or had no known price. */
 export type RoleCosts = Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number; local: number; unpriced: number }>;
 
-export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts }> {
-  const byRole: RoleCosts = {};
+async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io: CliIO, byRole: RoleCosts) {
   const workspace = await NodeWorkspace.open(resolve(m.workspace));
   const store = FileStore.forWorkspace(workspace.root);
   const tracePath = m.trace ? resolve(m.trace) : undefined;
@@ -94,18 +94,23 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
       }
     },
   };
+  return { workspace, store, events, tracePath };
+}
+
+export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts }> {
+  const byRole: RoleCosts = {};
+  const { workspace, store, events, tracePath } = await headlessPorts(m, io, byRole);
   const sandbox = m.sandbox ?? defaultSandboxMode(process.platform);
   const terminal = new NodeTerminal();
   const support = await terminal.confinement();
   io.stderr.write(`${sandboxLine(sandbox, support)}\n`);
   // In `all` mode the terminal approver still asks for commands that would run without the sandbox.
-  const terminalApprover = m.approveByRule === undefined ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
-  const approver = terminalApprover ?? byRule(m.approveByRule ?? 'cli:approve=all');
+  const terminalApprover = m.approver === undefined ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
+  const approver = m.approver ?? terminalApprover!;
   const roles = createRoles({ client: m.client, ...(m.models ? { settings: m.models } : {}) });
-  const handle = startMission({
+  const options = {
     task: m.task,
     constraints: m.constraints,
-    workspaceSummary: await summarizeWorkspace(workspace),
     workspace,
     terminal,
     approver,
@@ -116,14 +121,25 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     executor: roles.executor,
     verifier: roles.verifier,
     createStepTools,
-    approve: m.approveByRule !== undefined ? 'all' : m.approve,
+    approve: m.approve,
     env: scrubEnv(io.env),
     ...(m.models && Object.keys(m.models).length > 0 ? { models: m.models as Record<string, unknown> } : {}),
     toolSettings: { sandbox },
     commandsConfined: sandbox !== 'off' && support.available,
-    ...(m.maxCostUsd !== undefined ? { budgets: { maxCostUsd: m.maxCostUsd } } : {}),
-  });
-  io.stderr.write(`· mission ${handle.missionId} in ${workspace.root}${tracePath ? `, trace ${tracePath}` : ''}\n`);
+    ...m.settings,
+    ...(m.maxCostUsd !== undefined ? { budgets: { ...m.settings?.budgets, maxCostUsd: m.maxCostUsd } } : {}),
+    ...(m.signal ? { signal: m.signal } : {}),
+  };
+  let handle: MissionHandle;
+  if (m.goOn) {
+    // Retry and Continue never ask for consent (resume.ts); a headless resume re-runs what was cut off.
+    const out = await resumeMission({ ...options, missionId: m.goOn.missionId, mode: m.goOn.mode, consent: async () => true });
+    if (!out.ok) throw new Error(`cannot ${m.goOn.mode} mission ${m.goOn.missionId}: ${out.message}`);
+    handle = out.handle;
+  } else {
+    handle = startMission({ ...options, workspaceSummary: await summarizeWorkspace(workspace) });
+  }
+  io.stderr.write(`· mission ${handle.missionId}${m.goOn ? ` (${m.goOn.mode})` : ''} in ${workspace.root}${tracePath ? `, trace ${tracePath}` : ''}\n`);
   const onSigint = (): void => handle.cancel('interrupted (SIGINT)');
   process.once('SIGINT', onSigint);
   try {
@@ -133,4 +149,16 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     process.removeListener('SIGINT', onSigint);
     terminalApprover?.close();
   }
+}
+
+/** Reverts steps of a stopped mission of the workspace's store (what Revert step does in VS Code). */
+export async function revertHeadless(
+  m: Pick<HeadlessMission, 'workspace' | 'trace'>,
+  io: CliIO,
+  missionId: string,
+  target: RevertTarget,
+  confirmed: { stepIds: readonly string[]; changedSince: readonly string[] },
+): Promise<RevertOutcome> {
+  const { workspace, store, events } = await headlessPorts(m, io, {});
+  return revertMissionSteps({ missionId, store, workspace, clock: systemClock, events, target, dryRun: false, confirmed });
 }

@@ -1,8 +1,9 @@
 /**
  * The webview app of both surfaces (bundled to media/webview.js, iife, browser): the sidebar view and the
  * mission board read `body[data-surface]` and render the same snapshot their own way. Posts `ready` once
- * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place, and keeps drafts and
- * selection with getState/setState (no retainContextWhenHidden). Every host message is shape-checked
+ * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place (the step, and the
+ * header drawn from every step's status), and keeps drafts and selection with getState/setState (no
+ * retainContextWhenHidden). Every host message is shape-checked
  * (./hostMessages.ts); malformed ones are dropped; none is handled while a pointer is pressed (./pressHold.ts).
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
@@ -22,7 +23,7 @@ import { renderSidebar } from './sidebar/sidebar';
 import { trackCardPositions } from './render/approvals';
 import { paintStatus } from './render/statusIcons';
 import { settleSubmittedTask } from './render/taskForm';
-import { stepsDone } from './render/missionHeader';
+import { renderMissionHeader } from './render/missionHeader';
 
 interface VsCodeApi {
   postMessage(message: FromWebviewInput): void;
@@ -98,14 +99,27 @@ function render(): void {
   } else restoreFocus(key);
 }
 
-/** Paints one step's new status wherever it is shown; false when it is not on screen. */
+/**
+ * Paints one step's new status wherever it is shown, and draws again what is drawn from every step's
+ * status (the mission header: steps done, the strip of steps running now); false when the step is not on
+ * screen (the caller renders everything).
+ */
 function paintStepStatus(stepId: string, status: StepView['status']): boolean {
   const shown = root.querySelectorAll<HTMLElement>(`[data-step-id="${CSS.escape(stepId)}"]`);
   for (const el of shown) {
     el.setAttribute('data-status', status);
     for (const glyph of el.querySelectorAll<HTMLElement>('.status')) paintStatus(glyph, status);
   }
-  return shown.length > 0;
+  if (shown.length === 0) return false;
+  const key = focusKey();
+  for (const header of root.querySelectorAll('[data-testid="mission-header"]')) {
+    const fresh = renderMissionHeader(ctx);
+    if (fresh) header.replaceWith(fresh);
+  }
+  restoreFocus(key);
+  // The header's height may have changed: a card it pushed settles before it takes a click, as after a render.
+  trackCardPositions(root);
+  return true;
 }
 
 const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type: K }>) => void } = {
@@ -125,7 +139,6 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
     step.status = m.status;
     step.statusReason = m.reason;
     if (!paintStepStatus(m.stepId, m.status)) return render();
-    for (const el of root.querySelectorAll('[data-testid="steps-done"]')) el.textContent = stepsDone(state.mission!);
     if (surface === 'board' && ui.selectedStepId === m.stepId) board?.refreshSide();
   },
   didRequestTaskFocus: () => {

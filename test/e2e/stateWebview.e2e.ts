@@ -7,10 +7,10 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { syntheticState } from '../../bench/webview/fixture';
 import { repoRoot } from '../support/host/hostPaths';
-import { launchChromium, openWebviewPage, type WebviewPage } from '../support/webview/webviewPage';
+import type { WebviewPage } from '../support/webview/webviewPage';
+import { useWebviewApp } from './support/webviewApp';
 import { FromWebviewSchema, type SurfaceKind, type SurfaceState } from '../../src/webview/protocol';
 
 function waitingState(): SurfaceState {
@@ -36,18 +36,9 @@ function stoppedState(): SurfaceState {
 
 for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
   describe(`honest state webview (E2E, plain Chromium): the ${surface}`, () => {
-    let browser: Browser;
     let view: WebviewPage;
-
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium();
-      view = await openWebviewPage(browser, { surface });
-    });
-
-    after(async () => {
-      await view?.close();
-      await browser?.close();
+    useWebviewApp({ surface }, (opened) => {
+      view = opened;
     });
 
     it('shows a model call that waits, counting down to its retry', async () => {

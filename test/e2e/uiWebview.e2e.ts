@@ -5,10 +5,10 @@
  * messages. The real shells' CSP is checked in the workbench tests (uiBoard.e2e.ts).
  */
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import { syntheticState } from '../../bench/webview/fixture';
 import { axeViolations } from '../support/webview/axe';
-import { launchChromium, openWebviewPage, type WebviewPage } from '../support/webview/webviewPage';
+import type { WebviewPage } from '../support/webview/webviewPage';
+import { useWebviewApp } from './support/webviewApp';
 import { FromWebviewSchema, type SurfaceKind, type SurfaceState } from '../../src/webview/protocol';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
@@ -44,25 +44,17 @@ const ALL_ELEMENTS = `(() => {
 
 for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
   describe(`ui webview (E2E, plain Chromium): the ${surface} renders data as text`, () => {
-    let browser: Browser;
     let view: WebviewPage;
     const dialogs: string[] = [];
 
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium();
-      view = await openWebviewPage(browser, { surface });
+    useWebviewApp({ surface }, async (opened) => {
+      view = opened;
       view.page.on('dialog', (d) => {
         dialogs.push(d.message());
         void d.dismiss();
       });
       await view.send({ type: 'state', state: hostileState() });
       await view.page.waitForSelector('[data-testid="approval-write"]');
-    });
-
-    after(async () => {
-      await view?.close();
-      await browser?.close();
     });
 
     it('shows hostile titles, tasks, reasons and diffs as text, creating no element and running nothing', async () => {

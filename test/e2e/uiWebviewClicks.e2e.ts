@@ -5,13 +5,12 @@
  * that a card ignored because it had just moved (it must say so, and take the next click).
  */
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import { syntheticState } from '../../bench/webview/fixture';
-import { launchChromium, openWebviewPage, type WebviewPage } from '../support/webview/webviewPage';
+import type { WebviewPage } from '../support/webview/webviewPage';
+import { useWebviewApp } from './support/webviewApp';
 import type { SurfaceState } from '../../src/webview/protocol';
 
 describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending', () => {
-  let browser: Browser;
   let view: WebviewPage;
   let rev = 1;
 
@@ -24,18 +23,11 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
 
   const shownRev = async (): Promise<string | null> => view.page.locator('main').getAttribute('data-rev');
 
-  beforeEach(async function () {
-    this.timeout(60_000);
-    browser = await launchChromium();
-    view = await openWebviewPage(browser, { surface: 'sidebar' });
+  useWebviewApp({ surface: 'sidebar' }, async (opened) => {
+    view = opened;
     await view.send({ type: 'state', state: snapshot(false) });
     await view.page.waitForSelector('[data-request-id="r1"]');
-  });
-
-  afterEach(async () => {
-    await view?.close();
-    await browser?.close();
-  });
+  }, { each: true });
 
   it('takes a click whose press and release straddle a snapshot, and draws the snapshot after it', async () => {
     const { page } = view;

@@ -5,25 +5,16 @@
  * Revert mission that the state and the summary then tell the truth about.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
+import { api, workspaceRoot } from './missionDriver';
 import { FAREWELL_JS, PATIENCE_JS, WAIT_MS, WAIT_TASK, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
-
-async function api(): Promise<PlanExecuteApi> {
-  const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
-  assert.ok(ext, 'the extension is not installed in this host');
-  return ext.isActive ? ext.exports : ext.activate();
-}
-
-function workspaceRoot(): string {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(root, 'the integration host should open the fixture workspace');
-  return root;
-}
 
 const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && s.mission.outcome !== null;
 
@@ -34,6 +25,23 @@ async function runUntilStopped(pe: PlanExecuteApi, task: string): Promise<Surfac
   return pe.test.waitForState((s) => stopped(s) && s.mission?.missionId !== before, 60_000);
 }
 const kinds = (s: SurfaceState): string[] => (s.mission?.actions ?? []).map((a) => a.kind);
+
+/** A copy of the workspace as it is now (the engine's store left out), for a replay of what runs next. */
+function workspaceCopy(): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'pe-replay-ws-')), 'ws');
+  cpSync(workspaceRoot(), copy, { recursive: true, filter: (src) => !src.split(sep).includes('.plan-execute') });
+  return copy;
+}
+
+/** Replays the mission's trace, as the extension recorded it, through the real CLI on `copy`. */
+async function replayWithCli(pe: PlanExecuteApi, missionId: string, copy: string): Promise<{ status: number | null; output: string }> {
+  const events = await (await pe.test.missionStore())!.readEvents(missionId);
+  const trace = join(dirname(copy), 'trace.jsonl');
+  writeFileSync(trace, events.map((e) => JSON.stringify(e)).join('\n'));
+  const cli = join(vscode.extensions.getExtension('plan-execute.plan-execute')!.extensionPath, 'dist', 'cli.js');
+  const run = spawnSync(process.execPath, [cli, 'replay', '--trace', trace, '--workspace', copy], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+  return { status: run.status, output: `${run.stderr}${run.stdout}` };
+}
 
 describe('honest state: failures you can act on, and undo', () => {
   let server: MessagesServer | undefined;
@@ -65,6 +73,7 @@ describe('honest state: failures you can act on, and undo', () => {
     const settings = vscode.workspace.getConfiguration('planExecute');
     await settings.update('approvalMode', 'ask', vscode.ConfigurationTarget.Global);
     try {
+      const copy = workspaceCopy();
       const before = pe.test.sidebarState().mission?.missionId;
       pe.test.postFromWebview({ type: 'runTask', task: 'Add farewell and wave helpers' });
       const planned = await pe.test.waitForState((x) => x.mission?.missionId !== before && x.planAwaitingApproval === 1, 30_000);
@@ -92,6 +101,11 @@ describe('honest state: failures you can act on, and undo', () => {
       assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS, 'the clean version is on disk');
       const s1Calls = server.requests.filter((r) => r.rule === 's1');
       assert.ok(s1Calls.some((r) => JSON.stringify(r.body.messages).includes('no debug logging in library code, please')), "the executor read the user's reason");
+      // The replay answers the plan and every card as the user did, the rejection's words included.
+      const replay = await replayWithCli(pe, done.mission!.missionId, copy);
+      assert.equal(replay.status, 0, replay.output);
+      assert.doesNotMatch(replay.output, /REPLAY (DIVERGED|STOPPED)/);
+      assert.equal(readFileSync(join(copy, 'src/farewell.js'), 'utf8'), FAREWELL_JS);
     } finally {
       await settings.update('approvalMode', 'all', vscode.ConfigurationTarget.Global);
     }
@@ -105,6 +119,7 @@ describe('honest state: failures you can act on, and undo', () => {
     process.env.ANTHROPIC_BASE_URL = server.url;
     await limits().update('maxReplans', 1, vscode.ConfigurationTarget.Global);
 
+    const before = workspaceCopy();
     const stop = await runUntilStopped(pe, 'Add farewell and wave helpers');
     const m = stop.mission!;
     assert.equal(m.outcome, 'budget_exceeded', m.summary ?? '');
@@ -124,6 +139,15 @@ describe('honest state: failures you can act on, and undo', () => {
     assert.equal(server.requests.filter((r) => r.rule === 's1').length, s1Runs, 'finished s1 was not run again');
     assert.equal(readFileSync(join(workspaceRoot(), 'src/wave.js'), 'utf8'), WAVE_JS);
     assert.deepEqual(kinds(done), ['revertMission']);
+
+    // The exported trace replays: the budget stop, the Continue with the cap as it was then, the same files.
+    const requests = server.requests.length;
+    const replay = await replayWithCli(pe, m.missionId, before);
+    assert.equal(replay.status, 0, replay.output);
+    assert.doesNotMatch(replay.output, /REPLAY (DIVERGED|STOPPED)/);
+    assert.match(replay.output, /\(continue\)/);
+    assert.equal(server.requests.length, requests, 'the replay never called the model');
+    assert.equal(readFileSync(join(before, 'src/wave.js'), 'utf8'), WAVE_JS);
   });
 
   it('reverts a step — state, summary and the offer follow — then the whole mission, newest first', async function () {
@@ -133,6 +157,7 @@ describe('honest state: failures you can act on, and undo', () => {
     s.fix();
     server = await startMessagesServer({ scenario: s.scenario });
     process.env.ANTHROPIC_BASE_URL = server.url;
+    const before = workspaceCopy();
     const done = await runUntilStopped(pe, 'Add farewell and wave helpers');
     assert.equal(done.mission?.summary, 'all required steps verified');
     const farewell = join(workspaceRoot(), 'src/farewell.js');
@@ -156,6 +181,13 @@ describe('honest state: failures you can act on, and undo', () => {
       assert.match(all.mission?.summary ?? '', /^every change of this mission was reverted \(s1, s2\)/);
       assert.deepEqual(kinds(all), [], 'nothing is left to undo');
       assert.equal(all.mission?.steps.find((st) => st.id === 's3')?.status, 'succeeded', 's3 changed no file and stays as it was');
+
+      // The trace replays the two reverts too, on the copy: the files come and go as they did here.
+      const replay = await replayWithCli(pe, done.mission!.missionId, before);
+      assert.equal(replay.status, 0, replay.output);
+      assert.doesNotMatch(replay.output, /REPLAY (DIVERGED|STOPPED)/);
+      assert.match(replay.output, /revert s2 \(as recorded\)[\s\S]*revert s1 \(as recorded\)/);
+      assert.equal(existsSync(join(before, 'src/farewell.js')) || existsSync(join(before, 'src/wave.js')), false, 'the replay reverted both steps');
     } finally {
       pe.test.answerConfirmations(undefined);
     }

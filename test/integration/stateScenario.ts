@@ -12,8 +12,10 @@
  */
 import { messageText, type Reply, type ScenarioInput } from '../support/messages-server/scenario';
 import { draftStep as step } from '../support/planDraft';
+import { FAREWELL_JS, s3 } from './uiScenario';
 
-export const FAREWELL_JS = "exports.farewell = (name) => `Goodbye, ${name}!`;\n";
+export { FAREWELL_JS };
+
 export const WAVE_JS = 'exports.wave = () => "o/";\n';
 
 const s1 = step('s1', {
@@ -33,17 +35,6 @@ const s2 = step('s2', {
   instructions: 'Create src/wave.js exporting wave().',
   authority: { read: ['**'], edit: ['src/wave.js'], commands: [] },
   evidence: { checks: [{ kind: 'file_contains', path: 'src/wave.js', text: 'wave' }], description: '' },
-});
-
-const s3 = step('s3', {
-  title: 'Confirm greet.js is untouched',
-  why: 'The farewell must not change the greeting.',
-  kind: 'verify',
-  required: false,
-  dependsOn: ['s1'],
-  instructions: 'Check src/greet.js still says Hello.',
-  authority: { read: ['**'], edit: [], commands: [] },
-  evidence: { checks: [{ kind: 'file_contains', path: 'src/greet.js', text: 'Hello' }], description: '' },
 });
 
 const planOf = (steps: unknown[], reason = 'initial plan') => ({ goal: 'Add farewell and wave helpers next to greet.js', assumptions: [], constraints: [], direct: false, reason, steps });

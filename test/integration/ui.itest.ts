@@ -7,24 +7,12 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
+import { api, workspaceRoot } from './missionDriver';
 import { FAREWELL_JS, XSS_TITLE, uiScenario } from './uiScenario';
 
 const API_KEY = 'sk-ant-uitest-9f8e7d6c5b4a-DO-NOT-LOG';
-
-async function api(): Promise<PlanExecuteApi> {
-  const ext = vscode.extensions.getExtension<PlanExecuteApi>('plan-execute.plan-execute');
-  assert.ok(ext, 'the extension is not installed in this host');
-  return ext.isActive ? ext.exports : ext.activate();
-}
-
-function workspaceRoot(): string {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(root, 'the integration host should open the fixture workspace');
-  return root;
-}
 
 const phaseIs = (phase: string) => (s: SurfaceState) => s.mission?.phase === phase;
 

@@ -27,8 +27,11 @@ function s1(title: string) {
   });
 }
 
-/** A third step, so the plan is not a "direct" one- or two-step job (those end on failure, without replanning). */
-const s3 = step('s3', {
+/**
+ * A third step, so the plan is not a "direct" one- or two-step job (those end on failure, without
+ * replanning). The honest-state scenario uses it too.
+ */
+export const s3 = step('s3', {
   title: 'Confirm greet.js is untouched',
   why: 'The farewell must not change the greeting.',
   kind: 'verify',

@@ -60,7 +60,11 @@ const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
 
 export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The mission began: task, workspace, effective settings (never secrets). */
-  z.object({ type: z.literal('mission_started'), task: z.string(), workspaceRoot: z.string(), settings: z.record(z.string(), z.unknown()) }),
+  z.object({
+    type: z.literal('mission_started'), task: z.string(), workspaceRoot: z.string(), settings: z.record(z.string(), z.unknown()),
+    /** The user's constraints as the planner got them (a replay asks with these). Additive; absent = unknown. */
+    constraints: z.array(z.string()).optional(),
+  }),
   /** A plan version exists (initial, user edit, or replan), with its diff from the parent. */
   z.object({ type: z.literal('plan_version'), plan: PlanSchema, author: z.enum(['planner', 'user', 'replanner']), diff: PlanDiffSchema.nullable() }),
   /** The user approved a plan version to run. */
@@ -180,6 +184,8 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     mode: z.enum(['resume', 'retry', 'continue']),
     reopened: z.array(z.string()),
     reset: z.array(z.enum(['replans', 'steps', 'wall_time'])).default([]),
+    /** The settings the mission goes on with, as in mission_started (a cap may have been raised). Additive. */
+    settings: z.record(z.string(), z.unknown()).optional(),
   }),
   /** A budget moved or ran out. */
   z.object({ type: z.literal('budget'), kind: z.enum(['replans', 'tokens', 'cost', 'wall_time', 'steps']), used: z.number(), limit: z.number(), exceeded: z.boolean() }),

@@ -97,6 +97,17 @@ export interface MissionSettings {
   capNames?: CapNames;
 }
 
+/**
+ * The settings a trace records (in `mission_started`, and again in `mission_continued`: a user may have
+ * raised a cap or changed a model before going on), so a replay runs with what the recorded run ran with.
+ */
+export function recordedSettings(options: MissionSettings): Record<string, unknown> {
+  return {
+    approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1,
+    maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}),
+  };
+}
+
 /** The validation options every plan version of the mission is checked with (size cap and its name). */
 export function planLimits(options: MissionSettings): ValidatePlanOptions {
   return {

@@ -15,7 +15,7 @@ import { validateEvents } from '../trace/jsonl';
 import type { StepRunStatus } from '../contracts/traceEvents';
 import { MissionRun } from './engine';
 import { MissionStateSchema, catchUp, type StepState } from './state';
-import type { MissionOptions, MissionReport } from './options';
+import { recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { handleFor, type MissionHandle } from './start';
 
 export type ContinueMode = 'resume' | 'retry' | 'continue';
@@ -67,7 +67,7 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     // Recorded first, so a front end clears the old outcome before the re-opened steps repaint.
     const pending = [...steps].filter(([id, s]) => inPlan.has(id) && !KEPT.has(s.status) && s.status !== 'pending').map(([id]) => id);
     const willReopen = pending.filter((id) => rerun || !interrupted.includes(id));
-    await run.record({ type: 'mission_continued', mode, reopened: willReopen, reset: fresh ? ['replans', 'steps', 'wall_time'] : [] });
+    await run.record({ type: 'mission_continued', mode, reopened: willReopen, reset: fresh ? ['replans', 'steps', 'wall_time'] : [], settings: recordedSettings(options) });
     for (const id of pending) {
       const s = steps.get(id)!;
       if (interrupted.includes(id) && !fresh) {

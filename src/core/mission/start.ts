@@ -15,7 +15,7 @@ import { ToolCallStore } from '../handoff/toolCallStore';
 import type { TraceEvent } from '../contracts/traceEvents';
 import { MissionRun } from './engine';
 import { isDirect } from './direct';
-import { planLimits, type MissionOptions, type MissionReport } from './options';
+import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { missionViewFromEvents, type MissionView } from './view';
 
 export interface MissionHandle {
@@ -48,10 +48,7 @@ export function startMission(options: MissionOptions): MissionHandle {
   const missionId = options.missionId ?? newMissionId(options.clock.now());
   const run = new MissionRun(options, { missionId, history: new PlanHistory(), approvedVersion: null, steps: new Map(), toolCalls: new ToolCallStore(), nextSeq: 0 });
   const done = (async (): Promise<MissionReport> => {
-    await run.record({
-      type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root,
-      settings: { approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1, maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}) },
-    });
+    await run.record({ type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root, settings: recordedSettings(options), constraints: options.constraints ?? [] });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
     if (!planned.ok) return run.finish(...(run.budgetOutcome() ?? [run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const));

@@ -10,22 +10,17 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageStreamParams } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelClient, ModelRequest, ModelResponse } from './modelClient';
 import { classifyFault, IncompleteStreamError, StalledStreamError } from './faults';
-import { DEFAULT_RETRY, runWithRetries, type RetryPolicy, type Sleep } from './retryLoop';
+import { retryingCall, type AdapterTuning } from './retryLoop';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from './streamWatchdog';
 
-
-export interface AnthropicClientOptions {
+/** `streamIdleMs` defaults to 120 s (a ping counts as an event). */
+export interface AnthropicClientOptions extends AdapterTuning {
   /** Defaults to ANTHROPIC_API_KEY (the SDK reads it). */
   apiKey?: string;
   /** Defaults to ANTHROPIC_BASE_URL or the public API (the SDK reads it). */
   baseURL?: string;
   /** Per attempt: how long to wait for the response headers. */
   timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  /** A stream silent this long (no event, not even a ping) is abandoned and retried. Default 120 s. */
-  streamIdleMs?: number;
-  /** Abortable sleep, injectable for tests. */
-  sleep?: Sleep;
 }
 
 export function toSdkParams(request: ModelRequest): MessageStreamParams {
@@ -53,7 +48,6 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
     maxRetries: 0,
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   const where = `the Anthropic API (${sdk.baseURL})`;
 
@@ -100,19 +94,7 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
   }
 
   return {
-    call(request, signal, hooks) {
-      return runWithRetries({
-        provider: 'anthropic',
-        model: request.model,
-        signal,
-        policy: retry,
-        attempt: (s) => attempt(request, s),
-        classify: (error, aborted) => classifyFault(error, aborted, where),
-        where: sdk.baseURL,
-        ...(hooks ? { hooks } : {}),
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      });
-    },
+    call: retryingCall({ provider: 'anthropic', tuning: options, where: sdk.baseURL, attempt, classify: (error, aborted) => classifyFault(error, aborted, where) }),
     async countTokens(request, signal) {
       try {
         const p = toSdkParams(request) as MessageCreateParamsBase;

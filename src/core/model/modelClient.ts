@@ -27,6 +27,8 @@ export type ModelEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 export interface ModelRequest {
   role: RoleName;
+  /** The step the call serves (null: the plan). Adapters ignore it; a replay matches recorded calls by it. */
+  stepId?: string | null;
   /** Which adapter answers (see routedClient.ts); absent means Anthropic. */
   provider?: ProviderId;
   model: string;

@@ -19,23 +19,19 @@ import { classifyOpenAIFault } from './openaiFaults';
 import { defaultCompat, toChatParams, type OpenAICompat } from './openaiRequest';
 import { ChatStreamAssembler } from './openaiStream';
 import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from './providers';
-import { DEFAULT_RETRY, runWithRetries, type RetryPolicy, type Sleep } from './retryLoop';
-
+import { retryingCall, type AdapterTuning } from './retryLoop';
 
 /** Local servers load a model on its first request, silently: give them longer before calling it stalled. */
 export const LOCAL_STREAM_IDLE_MS = 300_000;
 
-export interface OpenAIClientOptions {
+/** `streamIdleMs` defaults to 120 s; 300 s on a loopback endpoint (a local server may first load the model). */
+export interface OpenAIClientOptions extends AdapterTuning {
   /** Defaults to OPENAI_API_KEY; local servers need none (a placeholder is sent). */
   apiKey?: string;
   /** Defaults to OPENAI_BASE_URL, else the public API. */
   baseURL?: string;
   /** Per attempt: how long to wait for the response headers. */
   timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  /** A stream silent this long is abandoned and retried. Default 120 s; 300 s on a loopback endpoint (a local server may first load the model). */
-  streamIdleMs?: number;
-  sleep?: Sleep;
   /** Start from these compat settings (tests; a server known to lack structured outputs). */
   compat?: Partial<OpenAICompat>;
   env?: Record<string, string | undefined>;
@@ -66,7 +62,6 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
     maxRetries: 0,
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const compat: OpenAICompat = { ...defaultCompat(baseURL), ...options.compat };
   const local = isLoopbackUrl(baseURL);
   const idleMs = options.streamIdleMs ?? (local ? LOCAL_STREAM_IDLE_MS : DEFAULT_STREAM_IDLE_MS);
@@ -114,19 +109,7 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
   return {
     baseURL,
     compat: () => ({ ...compat }),
-    call(request, signal, hooks) {
-      return runWithRetries({
-        provider: 'openai',
-        model: request.model,
-        signal,
-        policy: retry,
-        attempt: (s) => attempt(request, s),
-        classify: (error, aborted) => classifyOpenAIFault(error, aborted, baseURL, request.model),
-        where: baseURL,
-        ...(hooks ? { hooks } : {}),
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      });
-    },
+    call: retryingCall({ provider: 'openai', tuning: options, where: baseURL, attempt, classify: (error, aborted, request) => classifyOpenAIFault(error, aborted, baseURL, request.model) }),
   };
 }
 

@@ -10,7 +10,7 @@
  * with the provider named, so the front ends can offer "retry later".
  */
 import type { Failure, FailureCause } from '../contracts/results';
-import type { CallHooks, ModelOutcome, ModelResponse, WaitReason } from './modelClient';
+import type { CallHooks, ModelClient, ModelOutcome, ModelRequest, ModelResponse, WaitReason } from './modelClient';
 import { PROVIDER_LABELS, type ProviderId } from './providers';
 
 export interface RetryPolicy {
@@ -152,4 +152,41 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
       return failWith(cancelledCall(), n);
     }
   }
+}
+
+/** How every adapter's attempts can be tuned (tests shorten the waits; a caller may cap a stream's silence). */
+export interface AdapterTuning {
+  retry?: Partial<RetryPolicy>;
+  /** A stream silent this long (no event at all) is abandoned and retried. */
+  streamIdleMs?: number;
+  /** Abortable sleep between attempts, injectable for tests. */
+  sleep?: Sleep;
+}
+
+/** What an adapter brings to a call: one attempt, and what its failures mean. */
+export interface RetryingAdapter {
+  provider: ProviderId;
+  tuning: AdapterTuning;
+  /** Names the endpoint in a give-up message ("at http://localhost:11434/v1"). */
+  where?: string;
+  attempt(request: ModelRequest, signal: AbortSignal): Promise<Omit<ModelResponse, 'durationMs' | 'attempts'>>;
+  classify(error: unknown, aborted: boolean, request: ModelRequest): AttemptFault;
+}
+
+/** An adapter's `call`: its attempts through the one retry loop above. */
+export function retryingCall(adapter: RetryingAdapter): ModelClient['call'] {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...adapter.tuning.retry };
+  const sleep = adapter.tuning.sleep;
+  return (request, signal, hooks) =>
+    runWithRetries({
+      provider: adapter.provider,
+      model: request.model,
+      signal,
+      policy,
+      attempt: (s) => adapter.attempt(request, s),
+      classify: (error, aborted) => adapter.classify(error, aborted, request),
+      ...(adapter.where !== undefined ? { where: adapter.where } : {}),
+      ...(hooks ? { hooks } : {}),
+      ...(sleep ? { sleep } : {}),
+    });
 }

@@ -90,7 +90,7 @@ function hooksFor(ctx: RoleContext, request: ModelRequest): CallHooks {
 }
 
 export async function callModel(args: CallArgs): Promise<CallResult> {
-  let request: ModelRequest = { ...args.request, messages: withRollingBreakpoint(args.request.messages) };
+  let request: ModelRequest = { ...args.request, stepId: args.ctx.stepId, messages: withRollingBreakpoint(args.request.messages) };
   for (let attempt = 1; ; attempt++) {
     const out = await args.client.call(request, args.ctx.signal, hooksFor(args.ctx, request));
     await record(args, request, out);

@@ -19,17 +19,14 @@ import type { ContentBlock, TextBlock, ToolUseBlock } from '@anthropic-ai/sdk/re
 import type { ModelClient, ModelRequest, ModelResponse } from '../../core/model/modelClient';
 import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from '../../core/model/functionTools';
 import { pairedTurns, systemText } from '../../core/model/pairedTurns';
-import { cancelledCall, DEFAULT_RETRY, providerFailure, runWithRetries, type AttemptFault, type RetryPolicy, type Sleep } from '../../core/model/retryLoop';
+import { cancelledCall, providerFailure, retryingCall, type AdapterTuning, type AttemptFault } from '../../core/model/retryLoop';
 import { stripAddedNulls } from '../../core/model/strictSchema';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
 import { StalledStreamError } from '../../core/model/faults';
 
-export interface VsCodeLmClientOptions {
+export interface VsCodeLmClientOptions extends AdapterTuning {
   /** Shown in VS Code's consent prompt. */
   justification?: string;
-  retry?: Partial<RetryPolicy>;
-  streamIdleMs?: number;
-  sleep?: Sleep;
 }
 
 /** Thrown before a request is sent, with the failure it stands for. */
@@ -120,7 +117,6 @@ export function classifyLmFault(error: unknown, aborted: boolean): AttemptFault 
 }
 
 export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): ModelClient {
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   let counter = 0;
 
@@ -193,18 +189,7 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
   }
 
   return {
-    call(request, signal, hooks) {
-      return runWithRetries({
-        provider: 'vscode-lm',
-        model: request.model,
-        signal,
-        policy: retry,
-        attempt: (s) => attempt(request, s),
-        classify: classifyLmFault,
-        ...(hooks ? { hooks } : {}),
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      });
-    },
+    call: retryingCall({ provider: 'vscode-lm', tuning: options, attempt, classify: classifyLmFault }),
   };
 }
 

@@ -4,8 +4,8 @@
  * injects latency and faults, simulates the prompt cache, and records every request so tests can assert
  * what was sent. A request no rule matches gets a 400 naming its role and turn: scenarios fail loudly.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sleep, startLoopbackServer } from '../loopbackServer';
 import { CacheSim, estimateTokens, segments } from './cacheSim';
 import { errorBody, renderMessage, sseEvents } from './replies';
 import {
@@ -38,14 +38,11 @@ export interface MessagesServerOptions {
 const retryHeaders = (reply: Reply): Record<string, string> =>
   reply.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(reply.retryAfterMs) };
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export async function startMessagesServer(options: MessagesServerOptions): Promise<MessagesServer> {
   const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : parseScenario(options.scenario);
   const requests: RecordedRequest[] = [];
   const cache = new CacheSim(scenario.minCacheTokens);
   const pickReply = createPicker(scenario);
-  const sockets = new Set<Socket>();
   let messageCounter = 0;
   let toolCounter = 0;
 
@@ -140,64 +137,43 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     res.end();
   }
 
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const path = (req.url ?? '').split('?')[0] ?? '';
-        let body: MessagesBody = {};
-        try {
-          body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as MessagesBody;
-        } catch {
-          sendJson(res, 400, errorBody('invalid_request_error', 'body is not JSON'));
-          return;
-        }
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = k === 'x-api-key' || k === 'authorization' ? '<redacted>' : String(v);
-        const { role, promptVersion } = detectRole(body);
-        const record: RecordedRequest = {
-          index: requests.length,
-          path,
-          headers,
-          body,
-          role,
-          promptVersion,
-          turn: turnOf(body),
-          stream: body.stream === true,
-          at: Date.now(),
-          rule: null,
-          fault: null,
-        };
-        requests.push(record);
-        if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-          sendJson(res, 200, { input_tokens: estimateTokens(segments(body).map((s) => s.text).join('')) });
-          return;
-        }
-        if (req.method === 'POST' && path === '/v1/messages') {
-          await handleMessages(req, res, body, record);
-          return;
-        }
-        sendJson(res, 404, errorBody('not_found_error', `messages-server: no route ${req.method} ${path}`));
-      })().catch((error: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, errorBody('api_error', `messages-server crashed: ${String(error)}`));
-        else res.destroy();
-      });
-    });
+  const server = await startLoopbackServer({
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    redact: ['x-api-key', 'authorization'],
+    crashed: (res, error) => sendJson(res, 500, errorBody('api_error', `messages-server crashed: ${String(error)}`)),
+    route: async ({ req, res, method, path, text, headers }) => {
+      let body: MessagesBody = {};
+      try {
+        body = JSON.parse(text || '{}') as MessagesBody;
+      } catch {
+        sendJson(res, 400, errorBody('invalid_request_error', 'body is not JSON'));
+        return;
+      }
+      const { role, promptVersion } = detectRole(body);
+      const record: RecordedRequest = {
+        index: requests.length,
+        path,
+        headers,
+        body,
+        role,
+        promptVersion,
+        turn: turnOf(body),
+        stream: body.stream === true,
+        at: Date.now(),
+        rule: null,
+        fault: null,
+      };
+      requests.push(record);
+      if (method === 'POST' && path === '/v1/messages/count_tokens') {
+        sendJson(res, 200, { input_tokens: estimateTokens(segments(body).map((s) => s.text).join('')) });
+        return;
+      }
+      if (method === 'POST' && path === '/v1/messages') {
+        await handleMessages(req, res, body, record);
+        return;
+      }
+      sendJson(res, 404, errorBody('not_found_error', `messages-server: no route ${method} ${path}`));
+    },
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: `http://127.0.0.1:${server.port}`, requests, close: server.close };
 }

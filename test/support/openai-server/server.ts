@@ -6,8 +6,8 @@
  * outputs or one that takes only `max_completion_tokens`, injects the faults of the scenario format, and
  * records every request so tests can assert what was sent. See ./README.md.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sleep, startLoopbackServer } from '../loopbackServer';
 import { createPicker, detectRole, loadScenario, parseScenario, turnOf, type Fault, type MessagesBody, type RecordedRequest, type Scenario, type ScenarioInput } from '../messages-server/scenario';
 import { chatError, completionChunks, completionJson, renderCompletion, type ChatUsage } from './chatReplies';
 import { messagesView, validateChatRequest, type ChatBody } from './chatRequest';
@@ -52,13 +52,10 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : parseScenario(options.scenario);
   const pick = createPicker(scenario);
   const requests: ChatRecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const prefixes: string[] = [];
   let completions = 0;
   let calls = 0;
@@ -170,53 +167,32 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     res.end();
   }
 
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const path = (req.url ?? '').split('?')[0] ?? '';
-        if (req.method === 'GET' && path === '/v1/models') {
-          send(res, 200, { object: 'list', data: (options.models ?? []).map((id) => ({ id, object: 'model', created: 1_800_000_000, owned_by: 'test' })) });
-          return;
-        }
-        if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-          send(res, 404, chatError(`openai-server: no route ${req.method} ${path}`, 'invalid_request_error'));
-          return;
-        }
-        let body: ChatBody;
-        try {
-          body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as ChatBody;
-        } catch {
-          send(res, 400, chatError('We could not parse the JSON body of your request.', 'invalid_request_error'));
-          return;
-        }
-        const view = messagesView(body);
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = k === 'authorization' ? '<redacted>' : String(v);
-        const { role, promptVersion } = detectRole(view);
-        const record: ChatRecordedRequest = { index: requests.length, path, headers, chat: body, body: view, role, promptVersion, turn: turnOf(view), stream: body.stream === true, at: Date.now(), rule: null, fault: null, rejected: null };
-        requests.push(record);
-        await answer(req, res, body, record);
-      })().catch((error: unknown) => {
-        if (!res.headersSent) send(res, 500, chatError(`openai-server crashed: ${String(error)}`, 'server_error'));
-        else res.destroy();
-      });
-    });
+  const server = await startLoopbackServer({
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    redact: ['authorization'],
+    crashed: (res, error) => send(res, 500, chatError(`openai-server crashed: ${String(error)}`, 'server_error')),
+    route: async ({ req, res, method, path, text, headers }) => {
+      if (method === 'GET' && path === '/v1/models') {
+        send(res, 200, { object: 'list', data: (options.models ?? []).map((id) => ({ id, object: 'model', created: 1_800_000_000, owned_by: 'test' })) });
+        return;
+      }
+      if (method !== 'POST' || path !== '/v1/chat/completions') {
+        send(res, 404, chatError(`openai-server: no route ${method} ${path}`, 'invalid_request_error'));
+        return;
+      }
+      let body: ChatBody;
+      try {
+        body = JSON.parse(text || '{}') as ChatBody;
+      } catch {
+        send(res, 400, chatError('We could not parse the JSON body of your request.', 'invalid_request_error'));
+        return;
+      }
+      const view = messagesView(body);
+      const { role, promptVersion } = detectRole(view);
+      const record: ChatRecordedRequest = { index: requests.length, path, headers, chat: body, body: view, role, promptVersion, turn: turnOf(view), stream: body.stream === true, at: Date.now(), rule: null, fault: null, rejected: null };
+      requests.push(record);
+      await answer(req, res, body, record);
+    },
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: `http://127.0.0.1:${server.port}/v1`, requests, close: server.close };
 }

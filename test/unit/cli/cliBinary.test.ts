@@ -1,66 +1,28 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import { startChatServer, type ChatServer } from '../../support/openai-server/server';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { e2eReplanScenario, e2eScenario } from '../e2e-mission/scenario';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(cli: string, args: string[], env: Record<string, string>, stdin = '', keepStdinOpen = false): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    if (keepStdinOpen) child.stdin.write(stdin);
-    else child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli, useCliFixture } from './cliProcess';
 
 describe('the CLI binary (bundled like dist/cli.js)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let cli: string;
+  const fixture = useCliFixture('pe-cli-');
+  const { fresh } = fixture;
   let server: MessagesServer | ChatServer | undefined;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pe-cli-'));
-    cli = join(dir, 'cli.js');
-    await build({ entryPoints: ['src/node/cli.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: cli, logLevel: 'silent' });
-    const template = join(dir, 'template');
-    mkdirSync(join(template, 'src'), { recursive: true });
-    writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');
-    writeFileSync(join(template, 'src', 'index.js'), "console.log('start');\n");
-  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  const fresh = (name: string): string => {
-    const ws = join(dir, name);
-    cpSync(join(dir, 'template'), ws, { recursive: true });
-    return ws;
-  };
 
   it('runs a mission, reports on stdout, progress on stderr, exit 0; then replays it from the trace', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 20 }) });
     const ws = fresh('run1');
-    const trace = join(dir, 'run1.jsonl');
+    const trace = join(fixture.dir, 'run1.jsonl');
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url };
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /: succeeded/);
     assert.match(run.stdout, /Every required step succeeded/);
@@ -70,7 +32,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const modelCalls = server.requests.length;
 
     const replayWs = fresh('replay1');
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', replayWs], { PATH: process.env.PATH ?? '' });
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', replayWs], { PATH: process.env.PATH ?? '' });
     assert.equal(replay.code, 0, replay.stderr + replay.stdout);
     assert.equal(server.requests.length, modelCalls, 'the replay never called the API');
     assert.match(readFileSync(join(replayWs, 'src', 'index.js'), 'utf8'), /farewell/);
@@ -79,7 +41,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('asks for plan approval on the terminal in ask mode, and a rejection exits 1 with no file touched', async () => {
     server = await startMessagesServer({ scenario: e2eScenario() });
     const ws = fresh('ask1');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
     assert.equal(run.code, 1);
     assert.match(run.stderr, /Approve this plan\?/);
     assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
@@ -88,7 +50,7 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('exits by itself after an approved ask-mode mission even though stdin stays open', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('ask2');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wants to run: node src\/index\.js/);
   });
@@ -96,12 +58,12 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('fails loudly when a replay diverges from its recording', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('run2');
-    const trace = join(dir, 'run2.jsonl');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const trace = join(fixture.dir, 'run2.jsonl');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     assert.equal(run.code, 0, run.stderr);
     const changed = fresh('replay2');
     writeFileSync(join(changed, 'EXTRA.md'), 'a file the recorded workspace did not have\n');
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', changed], { PATH: process.env.PATH ?? '' });
     assert.equal(replay.code, 3);
     assert.match(replay.stderr, /REPLAY DIVERGED: planner call differs/);
   });
@@ -110,8 +72,8 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const chat = await startChatServer({ scenario: e2eReplanScenario({ parallelLatencyMs: 150 }) });
     server = chat;
     const ws = fresh('openai1');
-    const trace = join(dir, 'openai1.jsonl');
-    const run = await runCli(cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
+    const trace = join(fixture.dir, 'openai1.jsonl');
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /replans: 1/);
     assert.match(run.stdout, /local — no cost/);
@@ -128,25 +90,25 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.ok(calls.every((c) => c.usage.inputTokens + c.usage.cacheReadTokens > 0), 'usage from the endpoint');
 
     const requests = chat.requests.length;
-    const replay = await runCli(cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
+    const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
     assert.equal(replay.code, 0, replay.stderr + replay.stdout);
     assert.equal(chat.requests.length, requests, 'the replay never called the endpoint');
   });
 
   it('refuses an OpenAI run without a key for the public API, and a provider that exists only in VS Code', async () => {
-    const noKey = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
+    const noKey = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
     assert.equal(noKey.code, 2);
     assert.match(noKey.stderr, /set OPENAI_API_KEY/);
-    const noModel = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
+    const noModel = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
     assert.equal(noModel.code, 2);
     assert.match(noModel.stderr, /no model for the light tier on openai.*--model NAME/);
-    const lm = await runCli(cli, ['run', '--workspace', dir, '--task', 'x', '--provider', 'vscode-lm'], {});
+    const lm = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'vscode-lm'], {});
     assert.equal(lm.code, 2);
     assert.match(lm.stderr, /only inside VS Code/);
   });
 
   it('explains a bad command line and exits 2', async () => {
-    const run = await runCli(cli, ['run', '--task', 'x'], {});
+    const run = await runCli(fixture.cli, ['run', '--task', 'x'], {});
     assert.equal(run.code, 2);
     assert.match(run.stderr, /run needs --workspace DIR/);
     assert.match(run.stderr, /usage:/);
