@@ -2,6 +2,7 @@
  * The headless CLI (bundled to dist/cli.js):
  *   node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
  *                        [--provider anthropic|openai] [--base-url URL] [--model NAME] [--<role>-model NAME]
+ *   node dist/cli.js continue --workspace DIR [--mission ID] [same options]
  *   node dist/cli.js replay --trace FILE [--workspace DIR]
  * Progress on stderr, the final report on stdout, exit 0 only if every required step succeeded
  * (1: the mission did not succeed; 2: bad command line or setup; 3: a replay diverged from its recording).
@@ -12,7 +13,11 @@
  * reports a divergence.
  */
 import { parseArgs, USAGE } from './cliArgs';
-import { runHeadless, type CliIO } from './cliMission';
+import { resolve } from 'node:path';
+import { chooseContinuation } from './cliContinue';
+import { runHeadless, type CliIO, type HeadlessMission } from './cliMission';
+import { FileStore } from './fileStore';
+import { NodeWorkspace } from './nodeWorkspace';
 import { cliModelSetup } from './cliModels';
 import { exitCodeFor, formatReport } from './cliReport';
 import { replayCommand } from './cliReplay';
@@ -32,20 +37,30 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT.ok;
   }
   try {
+    if (cmd.kind === 'replay') return await replayCommand(cmd, io);
+    const setup = cliModelSetup(cmd.models, io.env);
+    if (!setup.ok) {
+      io.stderr.write(`error: ${setup.message}\n`);
+      return EXIT.usage;
+    }
+    const base = {
+      workspace: cmd.workspace, approve: cmd.approve, client: setup.client, models: setup.models, limits: cmd.limits,
+      ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), ...(cmd.trace ? { trace: cmd.trace } : {}),
+    };
+    let mission: HeadlessMission;
     if (cmd.kind === 'run') {
-      const setup = cliModelSetup(cmd.models, io.env);
-      if (!setup.ok) {
-        io.stderr.write(`error: ${setup.message}\n`);
+      mission = { ...base, task: cmd.task, constraints: cmd.constraints };
+    } else {
+      const choice = await chooseContinuation(FileStore.forWorkspace((await NodeWorkspace.open(resolve(cmd.workspace))).root), cmd.mission);
+      if (!choice.ok) {
+        io.stderr.write(`error: ${choice.message}\n`);
         return EXIT.usage;
       }
-      const { report, plan, byRole } = await runHeadless(
-        { workspace: cmd.workspace, task: cmd.task, constraints: cmd.constraints, approve: cmd.approve, ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), client: setup.client, models: setup.models, ...(cmd.trace ? { trace: cmd.trace } : {}), ...(cmd.maxCostUsd !== undefined ? { maxCostUsd: cmd.maxCostUsd } : {}) },
-        io,
-      );
-      io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);
-      return exitCodeFor(report, plan);
+      mission = { ...base, task: choice.task, constraints: [], goOn: { missionId: choice.missionId, mode: choice.mode } };
     }
-    return await replayCommand(cmd, io);
+    const { report, plan, byRole } = await runHeadless(mission, io);
+    io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);
+    return exitCodeFor(report, plan);
   } catch (error) {
     io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.failed;

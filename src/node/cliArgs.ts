@@ -2,25 +2,38 @@
  * Argument parsing for the headless CLI. Errors are values: a bad command line yields a message and the
  * usage text, never a stack trace.
  *
- *   plan-execute run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off] [--trace FILE] [--max-cost USD]
- *                    [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
- *                    [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
+ *   plan-execute run --workspace DIR --task TEXT [options]        (see USAGE)
+ *   plan-execute continue --workspace DIR [--mission ID] [options]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  */
 import type { SandboxMode } from '../core/contracts/sandbox';
+import type { CapNames, MissionBudgets } from '../core/mission/options';
 
 export const USAGE = `usage:
-  node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--sandbox required|prefer|off] [--trace FILE] [--max-cost USD]
-                       [--constraint TEXT]... [--provider anthropic|openai] [--base-url URL] [--model NAME]
-                       [--planner-model NAME] [--executor-model NAME] [--verifier-model NAME] [--json]
+  node dist/cli.js run --workspace DIR --task TEXT [options]
+  node dist/cli.js continue --workspace DIR [--mission ID] [options]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
 
-  --provider picks the API (default anthropic); --base-url its endpoint (e.g. http://localhost:11434/v1 for
-  Ollama); --model one model for every role and tier; --planner-model, --executor-model, --verifier-model
-  one role's model. A model may name another provider: --planner-model anthropic:claude-opus-5-5.
-  --sandbox: commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required (default on
-  Linux and macOS): refused where there is none; prefer (default on Windows): where there is none, each
-  command asks on the terminal, whatever --approve says, and runs unconfined; off: no sandbox.
+  run plans and executes a mission. continue goes on with the workspace's latest stopped mission (or
+  --mission ID) from where it stopped, finished work kept: a failed one is retried from the failing step, a
+  cancelled or budget-stopped one continued, an interrupted one resumed.
+
+  options (run and continue):
+  --approve ask|plan|all   when to ask (default ask); --json prints the report as JSON
+  --sandbox required|prefer|off
+                           commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required
+                           (default on Linux and macOS): refused where there is none; prefer (default on
+                           Windows): where there is none, each command asks on the terminal, whatever
+                           --approve says, and runs unconfined; off: no sandbox.
+  --trace FILE             append every trace event to FILE
+  --constraint TEXT        a constraint binding every step (run only; repeatable)
+  --max-cost USD --max-tokens N --max-replans N --max-minutes N --max-step-attempts N --max-plan-steps N
+                           the caps (defaults: $5, 2,000,000 tokens, 3 replans, 60 minutes, 100 step attempts,
+                           40 plan steps); a mission stopped by one says which flag to raise, then continue it
+  --provider anthropic|openai  the API (default anthropic); --base-url its endpoint (e.g.
+                           http://localhost:11434/v1 for Ollama); --model one model for every role and tier;
+                           --planner-model, --executor-model, --verifier-model one role's model. A model may name
+                           another provider: --planner-model anthropic:claude-opus-5-5.
   Keys and endpoints from the environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
   OPENAI_BASE_URL (local servers need no key). Progress goes to stderr, the report to stdout.
   Exit code 0 only if every required step succeeded.`;
@@ -34,17 +47,54 @@ export interface CliModels {
   verifierModel?: string;
 }
 
+/** Caps given on the command line (absent: the defaults). */
+export interface CliLimits {
+  maxPlanSteps?: number;
+  budgets?: Partial<MissionBudgets>;
+}
+
+/** What `run` and `continue` share. */
+export interface CliMissionFlags {
+  workspace: string;
+  approve: 'ask' | 'plan' | 'all';
+  sandbox?: SandboxMode;
+  trace?: string;
+  limits: CliLimits;
+  json: boolean;
+  models: CliModels;
+}
+
 export type CliCommand =
-  | { kind: 'run'; workspace: string; task: string; approve: 'ask' | 'plan' | 'all'; sandbox?: SandboxMode; trace?: string; maxCostUsd?: number; constraints: string[]; json: boolean; models: CliModels }
+  | ({ kind: 'run'; task: string; constraints: string[] } & CliMissionFlags)
+  | ({ kind: 'continue'; mission?: string } & CliMissionFlags)
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   | { kind: 'help' };
 
 export type ParsedArgs = { ok: true; command: CliCommand } | { ok: false; message: string };
 
+/** The flag that raises each cap (named in the message of a mission a cap stopped). */
+export const CLI_CAP_FLAGS: CapNames = {
+  planSteps: '--max-plan-steps', replans: '--max-replans', tokens: '--max-tokens', cost: '--max-cost', wall_time: '--max-minutes', steps: '--max-step-attempts',
+};
+
+const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
+const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
+const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', ...LIMIT_FLAGS, ...MODEL_FLAGS];
+const KNOWN: Record<string, string[]> = {
+  run: [...MISSION_FLAGS, '--task', '--constraint'],
+  continue: [...MISSION_FLAGS, '--mission'],
+  replay: ['--trace', '--workspace'],
+};
+
+type Flags = Map<string, string[]>;
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { ok: true, command: { kind: 'help' } };
-  const flags = new Map<string, string[]>();
+  const known = KNOWN[sub];
+  if (!known) return { ok: false, message: `unknown command "${sub}"` };
+  const flags: Flags = new Map();
   let json = false;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -58,51 +108,84 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     flags.set(a, [...(flags.get(a) ?? []), value]);
     i++;
   }
-  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
-  const modelFlags = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
-  const known = sub === 'run' ? ['--workspace', '--task', '--approve', '--sandbox', '--trace', '--max-cost', '--constraint', ...modelFlags] : ['--trace', '--workspace'];
   for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
+  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
 
-  if (sub === 'run') {
-    const workspace = one('--workspace');
-    const task = one('--task');
-    if (!workspace) return { ok: false, message: 'run needs --workspace DIR' };
-    if (!task) return { ok: false, message: 'run needs --task TEXT' };
-    const approve = one('--approve') ?? 'ask';
-    if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
-    const sandbox = one('--sandbox');
-    if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
-    const maxCost = one('--max-cost');
-    let maxCostUsd: number | undefined;
-    if (maxCost !== undefined) {
-      maxCostUsd = Number(maxCost);
-      if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) return { ok: false, message: `--max-cost must be a positive number of USD (got "${maxCost}")` };
-    }
-    const trace = one('--trace');
-    const provider = one('--provider');
-    if (provider === 'vscode-lm') return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
-    if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
-    const baseUrl = one('--base-url');
-    if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return { ok: false, message: `--base-url must be an http(s) URL (got "${baseUrl}")` };
-    const pick = (flag: string, key: keyof CliModels): Partial<CliModels> => (one(flag) ? { [key]: one(flag) } : {});
-    const models: CliModels = {
-      ...(provider ? { provider } : {}),
-      ...pick('--base-url', 'baseUrl'),
-      ...pick('--model', 'model'),
-      ...pick('--planner-model', 'plannerModel'),
-      ...pick('--executor-model', 'executorModel'),
-      ...pick('--verifier-model', 'verifierModel'),
-    };
-    return {
-      ok: true,
-      command: { kind: 'run', workspace, task, approve, constraints: flags.get('--constraint') ?? [], json, models, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
-    };
-  }
   if (sub === 'replay') {
     const trace = one('--trace');
     if (!trace) return { ok: false, message: 'replay needs --trace FILE' };
     const workspace = one('--workspace');
     return { ok: true, command: { kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) } };
   }
-  return { ok: false, message: `unknown command "${sub}"` };
+  const common = missionFlags(sub, flags, json);
+  if (!common.ok) return common;
+  if (sub === 'run') {
+    const task = one('--task');
+    if (!task) return { ok: false, message: 'run needs --task TEXT' };
+    return { ok: true, command: { kind: 'run', task, constraints: flags.get('--constraint') ?? [], ...common.value } };
+  }
+  const mission = one('--mission');
+  return { ok: true, command: { kind: 'continue', ...common.value, ...(mission ? { mission } : {}) } };
+}
+
+function missionFlags(sub: string, flags: Flags, json: boolean): Parsed<CliMissionFlags> {
+  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
+  const workspace = one('--workspace');
+  if (!workspace) return { ok: false, message: `${sub} needs --workspace DIR` };
+  const approve = one('--approve') ?? 'ask';
+  if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
+  const sandbox = one('--sandbox');
+  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
+  const limits = parseLimits(one);
+  if (!limits.ok) return limits;
+  const models = parseModels(one);
+  if (!models.ok) return models;
+  const trace = one('--trace');
+  return { ok: true, value: { workspace, approve, limits: limits.value, json, models: models.value, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) } };
+}
+
+function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {
+  const budgets: Partial<MissionBudgets> = {};
+  const limits: CliLimits = {};
+  const cost = one('--max-cost');
+  if (cost !== undefined) {
+    const usd = Number(cost);
+    if (!Number.isFinite(usd) || usd <= 0) return { ok: false, message: `--max-cost must be a positive number of USD (got "${cost}")` };
+    budgets.maxCostUsd = usd;
+  }
+  const counts: [string, (n: number) => void][] = [
+    ['--max-tokens', (n) => (budgets.maxTokens = n)],
+    ['--max-replans', (n) => (budgets.maxReplans = n)],
+    ['--max-minutes', (n) => (budgets.maxWallMs = n * 60_000)],
+    ['--max-step-attempts', (n) => (budgets.maxSteps = n)],
+    ['--max-plan-steps', (n) => (limits.maxPlanSteps = n)],
+  ];
+  for (const [flag, set] of counts) {
+    const text = one(flag);
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n < 1) return { ok: false, message: `${flag} must be a whole number of at least 1 (got "${text}")` };
+    set(n);
+  }
+  return { ok: true, value: { ...limits, ...(Object.keys(budgets).length > 0 ? { budgets } : {}) } };
+}
+
+function parseModels(one: (name: string) => string | undefined): Parsed<CliModels> {
+  const provider = one('--provider');
+  if (provider === 'vscode-lm') return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
+  const baseUrl = one('--base-url');
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return { ok: false, message: `--base-url must be an http(s) URL (got "${baseUrl}")` };
+  const pick = (flag: string, key: keyof CliModels): Partial<CliModels> => (one(flag) ? { [key]: one(flag) } : {});
+  return {
+    ok: true,
+    value: {
+      ...(provider ? { provider } : {}),
+      ...pick('--base-url', 'baseUrl'),
+      ...pick('--model', 'model'),
+      ...pick('--planner-model', 'plannerModel'),
+      ...pick('--executor-model', 'executorModel'),
+      ...pick('--verifier-model', 'verifierModel'),
+    },
+  };
 }

@@ -19,6 +19,7 @@ import { scrubEnv } from '../core/policy/env';
 import { defaultSandboxMode, type SandboxMode, type SandboxSupport } from '../core/contracts/sandbox';
 import { createStepTools } from '../core/tools/stepTools';
 import { createTerminalApprover } from './cliApprover';
+import { CLI_CAP_FLAGS, type CliLimits } from './cliArgs';
 import { progressLine } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { FileStore } from './fileStore';
@@ -47,7 +48,8 @@ export interface HeadlessMission {
   /** Providers and models per role (the defaults when absent); recorded in the trace for replay. */
   models?: DeepPartialSettings;
   trace?: string;
-  maxCostUsd?: number;
+  /** Caps from the command line, over the recorded or default ones; messages name their flags. */
+  limits?: CliLimits;
   /** Asked instead of the terminal (a replay answers from the recording). */
   approver?: Approver;
   /** Recorded settings a replay runs with (parallelism, retries, the plan-size cap, budgets). */
@@ -127,7 +129,9 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     toolSettings: { sandbox },
     commandsConfined: sandbox !== 'off' && support.available,
     ...m.settings,
-    ...(m.maxCostUsd !== undefined ? { budgets: { ...m.settings?.budgets, maxCostUsd: m.maxCostUsd } } : {}),
+    ...(m.limits?.maxPlanSteps !== undefined ? { maxPlanSteps: m.limits.maxPlanSteps } : {}),
+    ...(m.limits?.budgets ? { budgets: { ...m.settings?.budgets, ...m.limits.budgets } } : {}),
+    capNames: CLI_CAP_FLAGS,
     ...(m.signal ? { signal: m.signal } : {}),
   };
   let handle: MissionHandle;

@@ -9,7 +9,22 @@ import { PlanSchema } from '../../../src/core/contracts/plan';
 describe('cli arguments', () => {
   it('parses a run with every option', () => {
     const out = parseArgs(['run', '--workspace', '/tmp/ws', '--task', 'fix it', '--approve', 'all', '--trace', 't.jsonl', '--max-cost', '0.5', '--constraint', 'a', '--constraint', 'b']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', maxCostUsd: 0.5, constraints: ['a', 'b'], json: false, models: {} } });
+    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', limits: { budgets: { maxCostUsd: 0.5 } }, constraints: ['a', 'b'], json: false, models: {} } });
+  });
+
+  it('parses every cap, in the units the engine uses, and refuses a cap that is not a whole positive number', () => {
+    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--max-tokens', '500000', '--max-replans', '6', '--max-minutes', '90', '--max-step-attempts', '250', '--max-plan-steps', '80']);
+    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.limits : null, { maxPlanSteps: 80, budgets: { maxTokens: 500_000, maxReplans: 6, maxWallMs: 90 * 60_000, maxSteps: 250 } });
+    for (const bad of [['--max-replans', '0'], ['--max-minutes', '1.5'], ['--max-plan-steps', 'many']]) {
+      assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', ...bad]).ok, false, bad.join(' '));
+    }
+  });
+
+  it('parses continue with the same options, the mission optional, and no task', () => {
+    const out = parseArgs(['continue', '--workspace', 'w', '--mission', 'm-abc', '--approve', 'plan', '--max-cost', '12']);
+    assert.deepEqual(out, { ok: true, command: { kind: 'continue', workspace: 'w', mission: 'm-abc', approve: 'plan', limits: { budgets: { maxCostUsd: 12 } }, json: false, models: {} } });
+    assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');
+    assert.deepEqual(parseArgs(['continue']), { ok: false, message: 'continue needs --workspace DIR' });
   });
 
   it('parses the provider and model options; --model alone is enough', () => {

@@ -55,6 +55,30 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.match(run.stderr, /wants to run: node src\/index\.js/);
   });
 
+  it('stops at a cap it names by its flag, then `continue` goes on with the same mission without a new plan', async () => {
+    server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
+    const ws = fresh('cap1');
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const first = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--approve', 'all', '--max-step-attempts', '1'], env);
+    assert.equal(first.code, 1, first.stderr + first.stdout);
+    assert.match(first.stdout + first.stderr, /--max-step-attempts/, 'the message names the flag to raise');
+    const missionId = /mission (m-[a-z0-9-]+)/.exec(first.stderr)?.[1];
+    assert.ok(missionId, first.stderr);
+    const plannerCalls = (): number => server!.requests.filter((r) => r.role === 'planner').length;
+    const planned = plannerCalls();
+
+    const next = await runCli(fixture.cli, ['continue', '--workspace', ws, '--approve', 'all'], env);
+    assert.equal(next.code, 0, next.stderr + next.stdout);
+    assert.match(next.stderr, new RegExp(`mission ${missionId} \\(continue\\)`), 'the same mission, continued');
+    assert.match(next.stdout, /Every required step succeeded/);
+    assert.equal(plannerCalls(), planned, 'no new plan was asked for');
+    assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /farewell/);
+
+    const again = await runCli(fixture.cli, ['continue', '--workspace', ws], env);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already succeeded/);
+  });
+
   it('fails loudly when a replay diverges from its recording', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('run2');

@@ -35,7 +35,7 @@ describe('a budget that runs out before any step runs', function () {
     const trace = `${ws}.jsonl`;
     const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
     try {
-      const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, maxCostUsd: 0.000_1, trace }, silentTerminal());
+      const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } }, trace }, silentTerminal());
       assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
       assert.equal(report.budget?.kind, 'cost');
       assert.equal(report.failure?.class, 'budget_exceeded');
@@ -58,7 +58,7 @@ describe('a budget that runs out before any step runs', function () {
     server = await startMessagesServer({ scenario });
     ws = tempWorkspace();
     const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
-    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, maxCostUsd: 0.000_1 }, silentTerminal());
+    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } } }, silentTerminal());
     assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
     assert.equal(report.budget?.kind, 'cost');
     assert.equal(report.planVersion, null, 'no plan was ever adopted');

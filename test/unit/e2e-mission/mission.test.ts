@@ -118,7 +118,7 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     ws = tempWorkspace();
     const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
-    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, maxCostUsd: 0.005 }, io());
+    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, limits: { budgets: { maxCostUsd: 0.005 } } }, io());
     assert.notEqual(report.outcome, 'succeeded');
     assert.equal(report.budget?.kind, 'cost', JSON.stringify(report));
     assert.ok(report.usage.costUsd >= 0.005);
