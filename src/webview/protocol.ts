@@ -121,6 +121,8 @@ export const MissionActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revertMission') }),
   /** The model provider refused the key. */
   z.object({ kind: z.literal('setApiKey') }),
+  /** The model does not exist there, or cannot call tools: pick another ("Plan & Execute: Choose Model"). */
+  z.object({ kind: z.literal('chooseModel') }),
   /** A setting fixes it (a cap to raise, the base URL): opens the Settings editor on `query`. */
   z.object({ kind: z.literal('openSettings'), query: z.string().min(1).max(200), label: Text }),
 ]);
@@ -329,6 +331,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setApiKey') }),
   /** Revert every step of the stopped mission that still has changes, newest first (the host confirms). */
   z.object({ type: z.literal('revertMission') }),
+  /** Pick another model from what the provider offers (runs "Plan & Execute: Choose Model"). */
+  z.object({ type: z.literal('chooseModel') }),
   /** Run the failed mission again from the failing step (or plan the task again if planning failed). */
   z.object({ type: z.literal('retryMission') }),
   /** Go on with a cancelled or budget-stopped mission, finished work kept. */

@@ -98,6 +98,9 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       report(await d.controller.goOn('continue'));
     },
+    chooseModel: async () => {
+      await d.command('planExecute.chooseModel');
+    },
     openSettings: async (m) => {
       // A cap to raise or the base URL when the failure named one; else every setting of the extension.
       await d.command('workbench.action.openSettings', m.query ?? '@ext:plan-execute.plan-execute');

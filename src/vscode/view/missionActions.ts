@@ -36,7 +36,7 @@ function fixesFor(failure: MissionView['failure']): MissionAction[] {
     const query = failure.provider === 'anthropic' ? 'planExecute.baseUrl' : failure.provider === 'openai' ? 'planExecute.openai.baseUrl' : 'planExecute';
     return [{ kind: 'openSettings', query, label: 'Open settings' }];
   }
-  if (failure.cause === 'model_unavailable' || failure.cause === 'no_tool_support') return [{ kind: 'openSettings', query: 'planExecute.model', label: 'Choose another model' }];
+  if (failure.cause === 'model_unavailable' || failure.cause === 'no_tool_support') return [{ kind: 'chooseModel' }];
   if (failure.detail === 'too_many_steps') return [{ kind: 'openSettings', query: CAP_SETTINGS.planSteps, label: 'Raise the plan-size cap' }];
   const budget = /^budget:(\w+)$/.exec(failure.detail ?? '')?.[1];
   if (budget && budget in CAP_SETTINGS) return [{ kind: 'openSettings', query: CAP_SETTINGS[budget as keyof typeof CAP_SETTINGS], label: 'Raise the limit' }];

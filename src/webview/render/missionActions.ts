@@ -19,6 +19,8 @@ function actionButton(ctx: RenderContext, m: MissionView, a: MissionAction, prim
       return button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', secondary, testId: 'resume' });
     case 'setApiKey':
       return button('Set API key', () => ctx.post({ type: 'setApiKey' }), { icon: 'key', secondary, testId: 'action-set-api-key' });
+    case 'chooseModel':
+      return button('Choose another model', () => ctx.post({ type: 'chooseModel' }), { icon: 'sparkle', secondary, testId: 'choose-model' });
     case 'openSettings':
       return button(a.label, () => ctx.post({ type: 'openSettings', query: a.query }), { icon: 'settings-gear', secondary, testId: 'open-settings' });
     case 'revertMission':

@@ -119,6 +119,16 @@ describe('the mission as the user sees it: honest state and actions', () => {
     assert.deepEqual(missionActions({ ...view, live: true }), []);
   });
 
+  it('offers Choose another model when the model does not exist there or cannot call tools', () => {
+    for (const cause of ['model_unavailable', 'no_tool_support']) {
+      const view = missionViewFromTrace('m1', trace(
+        { type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null },
+        finished('failed', 'the model failed', { message: 'model qwen:1b cannot call tools', cause, provider: 'openai' }),
+      ));
+      assert.deepEqual(kinds(view), ['retry', 'chooseModel'], cause);
+    }
+  });
+
   it('clears the outcome when a Retry goes on in the same trace', () => {
     const view = missionViewFromTrace('m1', trace(
       { type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null },
