@@ -171,15 +171,17 @@ export function commandWriteScope(policy: Policy): WriteRoot[] {
 }
 
 /**
- * What git writes as data when it commits, fetches or rebases — accepted after a command as it is (not
+ * What git writes as data when it commits, fetches or merges — accepted after a command as it is (not
  * checkpointed). Anything else new or changed in `.git` (hooks, config, commondir, info…) is undone: it
- * would make the user's own git run what the step planted.
+ * would make the user's own git run what the step planted. So is the state of an unfinished rebase,
+ * cherry-pick or revert (`rebase-merge`, `rebase-apply`, `sequencer`): its todo list can hold `exec`
+ * lines, which the user's `git rebase --continue` — or their editor's Git view — runs on the host.
  */
 const GIT_DATA = new Set([
   'objects', 'refs', 'logs', 'index', 'index.lock', 'HEAD', 'HEAD.lock', 'ORIG_HEAD', 'FETCH_HEAD', 'MERGE_HEAD', 'MERGE_MSG',
   'MERGE_MODE', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'COMMIT_EDITMSG', 'TAG_EDITMSG', 'packed-refs', 'packed-refs.lock',
   'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV', 'BISECT_ANCESTORS_OK',
-  'BISECT_NAMES', 'rebase-merge', 'rebase-apply', 'sequencer', 'shallow', 'gc.pid', 'gc.log', 'rr-cache', 'lost-found',
+  'BISECT_NAMES', 'shallow', 'gc.pid', 'gc.log', 'rr-cache', 'lost-found',
 ]);
 
 /** Whether a path is git's own data in the workspace's `.git` folder. */

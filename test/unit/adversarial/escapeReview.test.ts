@@ -1,0 +1,113 @@
+/**
+ * Escape suite, cases from the acceptance review of issue 9 (not in the other escape files): git state
+ * that makes the user's next git command run code, links the command leaves for a later step's tools,
+ * file names that carry terminal control sequences, and /dev/shm shared by two commands of one step.
+ * Through the real CLI and the scriptable model (see sandbox/).
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFile, seen, sh } from './sandbox/cliRun';
+import { assertNoLeak, story, useEscapeSuite } from './sandbox/escapeCase';
+import { program, read, symlink, write } from './sandbox/payloads';
+
+describe('escape suite: review cases', function () {
+  this.timeout(90_000);
+  const suite = useEscapeSuite();
+
+  it('a step granted git writes cannot leave a rebase (or cherry-pick) in progress whose todo runs a command when the user continues it', async () => {
+    const s = suite.scene();
+    const marker = join(s.root, 'continued-rebase-ran');
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: s.ws, encoding: 'utf8' }).trim();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['git add *', 'git commit *', 'node scripts/plant.js'] },
+        turns: [
+          [createFile('w', 'scripts/plant.js', program(
+            write('.git/rebase-merge/head-name', 'refs/heads/main\n'),
+            write('.git/rebase-merge/onto', `${head}\n`),
+            write('.git/rebase-merge/orig-head', `${head}\n`),
+            write('.git/rebase-merge/interactive', ''),
+            write('.git/rebase-merge/done', ''),
+            write('.git/rebase-merge/git-rebase-todo', `exec touch ${marker}\n`),
+            write('.git/sequencer/todo', `exec touch ${marker}\n`),
+            write('.git/rebase-apply/applying', ''),
+            write('src/planted.js', 'exports.planted = true;\n'),
+          ))],
+          [sh('run', 'node scripts/plant.js'), sh('add', 'git add src/planted.js'), sh('commit', 'git commit -q -m "Add planted"')],
+        ],
+      }],
+    });
+    assert.equal(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: s.ws, encoding: 'utf8' }).trim(), 'Add planted', `the granted commit was made${story(o)}`);
+    for (const state of ['rebase-merge', 'rebase-apply', 'sequencer']) assert.equal(existsSync(join(s.ws, '.git', state)), false, `.git/${state} was not left behind${story(o)}`);
+    // What the user (or their editor's Git view) would do next.
+    const env = { PATH: process.env.PATH ?? '', HOME: s.home, GIT_EDITOR: 'true' };
+    spawnSync('git', ['rebase', '--continue'], { cwd: s.ws, env, stdio: 'ignore', timeout: 20_000 });
+    spawnSync('git', ['cherry-pick', '--continue'], { cwd: s.ws, env, stdio: 'ignore', timeout: 20_000 });
+    assert.equal(existsSync(marker), false, `continuing the planted rebase ran nothing${story(o)}`);
+  });
+
+  it('a link the command leaves in its scope (to .env, to the engine\'s store) does not let a later step\'s text editor read the secret', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, {
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['scripts/**', 'src/**'], commands: ['node scripts/link.js'] },
+          turns: [
+            [createFile('w', 'scripts/link.js', program(symlink('../.env', 'src/env.txt'), symlink('../deploy/server.pem', 'src/pem.txt')))],
+            [sh('run', 'node scripts/link.js')],
+          ],
+        },
+        {
+          id: 's2',
+          dependsOn: ['s1'],
+          authority: { edit: ['src/**'], commands: [] },
+          turns: [[
+            { id: 'v1', name: 'str_replace_based_edit_tool', input: { command: 'view', path: 'src/env.txt' } },
+            { id: 'v2', name: 'str_replace_based_edit_tool', input: { command: 'view', path: 'src/pem.txt' } },
+          ]],
+        },
+      ],
+    });
+    assertNoLeak(o, 'no canary secret reached the model', ['env', 'keyFile']);
+    assert.notEqual(seen(o.mission, 'v1'), '', `the view was answered${story(o)}`);
+  });
+
+  it('a file name carrying terminal control sequences is not printed raw to the user\'s terminal', async () => {
+    const s = suite.scene();
+    const evil = 'src/\u001b]52;c;ZXZpbA==\u0007\u001b[2J.json';
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/*.js', 'scripts/**'], commands: ['node scripts/name.js'] },
+        turns: [[createFile('w', 'scripts/name.js', program(write(evil, '{}\n')))], [sh('run', 'node scripts/name.js')]],
+      }],
+      args: [],
+    });
+    assert.ok(o.mission.toolResults.get('run')?.isError, `the stray file was refused${story(o)}`);
+    assert.equal(/\u001b|\u0007/.test(o.mission.stderr), false, `no raw control character on stderr${story(o)}`);
+  });
+
+  it('two commands of one step do not share /dev/shm, /tmp or the home', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['scripts/**'], commands: ['node scripts/drop.js', 'node scripts/pick.js'] },
+        turns: [
+          [
+            createFile('w1', 'scripts/drop.js', program(write(`/dev/shm/${s.tag}`, 'SHM_LEFT'), write(`/tmp/${s.tag}`, 'TMP_LEFT'), write(join(s.home, s.tag), 'HOME_LEFT'))),
+            createFile('w2', 'scripts/pick.js', program(read(`/dev/shm/${s.tag}`), read(`/tmp/${s.tag}`), read(join(s.home, s.tag)))),
+          ],
+          [sh('drop', 'node scripts/drop.js')],
+          [sh('pick', 'node scripts/pick.js')],
+        ],
+      }],
+    });
+    assert.match(seen(o.mission, 'pick'), /PROBE read/, story(o));
+    assert.doesNotMatch(seen(o.mission, 'pick'), /_LEFT/, `nothing carried over${story(o)}`);
+  });
+});
