@@ -119,7 +119,16 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     child.on('error', (err) => finish(result(null, null, `failed to start ${file}: ${err.message}\n`)));
     child.on('close', (code, sig) => finish(result(code, sig ?? killedWith)));
   });
-  return running.finally(cleanup);
+  return running.then(
+    (run) => {
+      const undone = cleanup();
+      return undone.length === 0 ? run : { ...run, output: `${run.output}${undone.map((n) => `[sandbox: ${n}]\n`).join('')}` };
+    },
+    (error: unknown) => {
+      cleanup();
+      throw error;
+    },
+  );
 }
 
 interface SpawnTarget {
@@ -130,7 +139,8 @@ interface SpawnTarget {
   ownNetwork?: { slirp4netns: string };
   verbatim: boolean;
   notes: string[];
-  cleanup(): void;
+  /** After the command; returns what it undid outside the workspace (shown below the output). */
+  cleanup(): string[];
 }
 
 /** What to spawn for a request: the sandbox wrapper around it, or the program itself. */
@@ -144,8 +154,8 @@ function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string }
   if (process.platform === 'win32') {
     const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));
     if (!resolved.ok) return { refused: resolved.reason };
-    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, notes: [], cleanup: () => undefined };
+    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, notes: [], cleanup: () => [] };
   }
   const [file, ...args] = request.argv as [string, ...string[]];
-  return { file, args, env: request.env, verbatim: false, notes: [], cleanup: () => undefined };
+  return { file, args, env: request.env, verbatim: false, notes: [], cleanup: () => [] };
 }

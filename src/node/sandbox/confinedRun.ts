@@ -28,7 +28,8 @@ export interface Prepared {
   ownNetwork?: { slirp4netns: string };
   /** What the sandbox had to narrow, shown above the command's output. */
   notes: string[];
-  cleanup(): void;
+  /** After the command (and everything it started) is gone; returns what it undid, to show below the output. */
+  cleanup(): string[];
 }
 
 type Kind = 'file' | 'directory';
@@ -214,6 +215,30 @@ function pinnedFolders(writable: readonly string[], kept: readonly string[]): st
   return [...pinned];
 }
 
+/**
+ * The state of an unfinished rebase, cherry-pick or revert in a git folder: its todo list can hold `exec`
+ * lines, which the user's `git rebase --continue` (or their editor's Git view) runs on the host. In the
+ * workspace's own `.git` the rollback undoes it (sandboxSpec.ts, GIT_DATA); a worktree's git folder lies
+ * outside the workspace, so what appears there is removed here.
+ */
+const GIT_RESUMABLE = ['rebase-merge', 'rebase-apply', 'sequencer'];
+
+function resumableStateIn(gitDirs: readonly string[]): string[] {
+  return gitDirs.flatMap((d) => GIT_RESUMABLE.map((n) => nodePath.join(d, n))).filter((p) => kindOf(p) !== undefined);
+}
+
+/** Removes the resumable git state that appeared in `gitDirs` since `before`; returns a line for each. */
+function removeNewResumableState(gitDirs: readonly string[], before: ReadonlySet<string>): string[] {
+  return resumableStateIn(gitDirs).filter((p) => !before.has(p)).map((p) => {
+    try {
+      fs.rmSync(p, { recursive: true, force: true }); // a link is unlinked, never followed
+      return `${p} (an unfinished git operation the command left in the worktree's git folder) was removed: continuing it would run its todo list outside the sandbox`;
+    } catch (error) {
+      return `${p} (an unfinished git operation the command left in the worktree's git folder) could not be removed: ${error instanceof Error ? error.message : String(error)} — do not continue it`;
+    }
+  });
+}
+
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -235,9 +260,12 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
   const { dir: privateDir, home: privateHome, tmp: privateTmp } = own;
   let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
   const notes: string[] = [];
-  const cleanup = (): void => {
+  let gitDirsOutside: string[] = [];
+  let resumableBefore = new Set<string>();
+  const cleanup = (): string[] => {
     removePlaceholders(placeholders.created, placeholders.parents);
     own.release();
+    return removeNewResumableState(gitDirsOutside, resumableBefore);
   };
   try {
     const made = writablePaths(root, spec, notes);
@@ -250,6 +278,8 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
     const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
+    gitDirsOutside = writableOutside;
+    resumableBefore = new Set(resumableStateIn(writableOutside));
     const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
     const pinned = support.kind === 'bubblewrap' ? pinnedFolders(writable, [...readOnly, ...hidden.map((h) => h.path)]) : [];
     const home = realHome();

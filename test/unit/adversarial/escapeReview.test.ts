@@ -6,8 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createFile, seen, sh } from './sandbox/cliRun';
 import { assertNoLeak, story, useEscapeSuite } from './sandbox/escapeCase';
 import { program, read, symlink, write } from './sandbox/payloads';
@@ -46,6 +46,42 @@ describe('escape suite: review cases', function () {
     const env = { PATH: process.env.PATH ?? '', HOME: s.home, GIT_EDITOR: 'true' };
     spawnSync('git', ['rebase', '--continue'], { cwd: s.ws, env, stdio: 'ignore', timeout: 20_000 });
     spawnSync('git', ['cherry-pick', '--continue'], { cwd: s.ws, env, stdio: 'ignore', timeout: 20_000 });
+    assert.equal(existsSync(marker), false, `continuing the planted rebase ran nothing${story(o)}`);
+  });
+
+  it('in a worktree, a step granted git writes cannot leave a rebase in progress in the repository\'s git folder outside the workspace', async () => {
+    const s = suite.scene((sc) => {
+      const main = join(dirname(sc.ws), 'app-main');
+      renameSync(sc.ws, main);
+      execFileSync('git', ['worktree', 'add', '-q', '-b', 'feature', sc.ws], { cwd: main, stdio: 'ignore', env: { PATH: process.env.PATH ?? '', HOME: main } });
+      for (const rel of ['.env', 'deploy', 'node_modules']) cpSync(join(main, rel), join(sc.ws, rel), { recursive: true, verbatimSymlinks: true });
+    });
+    const gitDir = join(dirname(s.ws), 'app-main/.git/worktrees/app');
+    const marker = join(s.root, 'continued-rebase-ran');
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: s.ws, encoding: 'utf8' }).trim();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['git add *', 'git commit *', 'node scripts/plant.js'] },
+        turns: [
+          [createFile('w', 'scripts/plant.js', program(
+            write(join(gitDir, 'rebase-merge/head-name'), 'refs/heads/feature\n'),
+            write(join(gitDir, 'rebase-merge/onto'), `${head}\n`),
+            write(join(gitDir, 'rebase-merge/orig-head'), `${head}\n`),
+            write(join(gitDir, 'rebase-merge/interactive'), ''),
+            write(join(gitDir, 'rebase-merge/done'), ''),
+            write(join(gitDir, 'rebase-merge/git-rebase-todo'), `exec touch ${marker}\n`),
+            write('src/planted.js', 'exports.planted = true;\n'),
+          ))],
+          [sh('run', 'node scripts/plant.js'), sh('add', 'git add src/planted.js'), sh('commit', 'git commit -q -m "Add planted"')],
+        ],
+      }],
+    });
+    assert.match(seen(o.mission, 'run'), /PROBE write .*rebase-merge\/git-rebase-todo => ok/, `the worktree's git folder is writable to the command (else this case tests nothing)${story(o)}`);
+    assert.equal(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: s.ws, encoding: 'utf8' }).trim(), 'Add planted', `the granted commit was made${story(o)}`);
+    assert.equal(existsSync(join(gitDir, 'rebase-merge')), false, `the rebase state was removed${story(o)}`);
+    assert.match(seen(o.mission, 'run'), /rebase-merge .*was removed/, `and the command's output says so${story(o)}`);
+    spawnSync('git', ['rebase', '--continue'], { cwd: s.ws, env: { PATH: process.env.PATH ?? '', HOME: s.home, GIT_EDITOR: 'true' }, stdio: 'ignore', timeout: 20_000 });
     assert.equal(existsSync(marker), false, `continuing the planted rebase ran nothing${story(o)}`);
   });
 
