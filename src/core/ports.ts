@@ -95,6 +95,30 @@ export interface Workspace {
    * alone. Returns the paths that could not be removed, each with why.
    */
   removeEntries(paths: string[], recursive?: boolean): Promise<string[]>;
+  /**
+   * Git's record of the workspace (HEAD and the index), around a command of a step granted git writes
+   * (src/node/gitRecord.ts). Optional: without it, what such a command stages or commits is not judged.
+   * `gitMark` is null outside a repository of this workspace's own.
+   */
+  gitMark?(): Promise<GitMark | null>;
+  /** Paths whose recorded content changed since the mark, each with whether the record matches the working tree. */
+  gitRecordedSince?(mark: GitMark): Promise<GitRecorded[]>;
+  /** Puts HEAD's branch and the index back as marked; returns what could not be, each with why. */
+  gitReset?(mark: GitMark): Promise<string[]>;
+}
+
+/** HEAD's commit (null: unborn) and branch (null: detached), and the index file as it was. */
+export interface GitMark {
+  head: string | null;
+  branch: string | null;
+  indexPath: string;
+  index: Uint8Array | null;
+}
+
+export interface GitRecorded {
+  path: string;
+  /** False when git now records content for the path that the working tree does not hold (or hides it from status). */
+  matchesWorktree: boolean;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────

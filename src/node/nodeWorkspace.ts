@@ -17,9 +17,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from '../core/policy/policyFs';
 import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
+import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 
 interface JournalEntry {
   target: string;
@@ -224,6 +225,18 @@ export class NodeWorkspace implements Workspace {
       }
     }
     return failures;
+  }
+
+  async gitMark(): Promise<GitMark | null> {
+    return markGitRecord(this.root);
+  }
+
+  async gitRecordedSince(mark: GitMark): Promise<GitRecorded[]> {
+    return gitRecordedSince(this.root, mark);
+  }
+
+  async gitReset(mark: GitMark): Promise<string[]> {
+    return resetGitRecord(this.root, mark);
   }
 
   async applyWrites(writes: FileWrite[], label: string): Promise<void> {

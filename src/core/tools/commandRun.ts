@@ -15,7 +15,8 @@
  */
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
-import { resolveAction } from '../policy/policy';
+import type { GitMark, Workspace } from '../ports';
+import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, untouchableIn } from '../policy/sandboxSpec';
 import { hostFacts } from '../policy/hostFacts';
 import { runGated } from './approvalGate';
@@ -47,6 +48,24 @@ export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: 
       cause: 'sandbox_unavailable',
       suggestion: support.remedy,
     },
+  };
+}
+
+/**
+ * After a command of a step granted git writes: git may record, for a path outside the step's edit globs,
+ * only what the working tree holds — a blob staged or committed for a file that is not there (or hidden
+ * from `git status`) would reach the next push or checkout unseen. Such a record puts HEAD's branch and
+ * the index back as they were before the command, and fails the call like any write outside the globs.
+ */
+async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, reconciled: Reconciled): Promise<Reconciled> {
+  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
+  const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
+  if (offending.length === 0) return reconciled;
+  const problems = workspace.gitReset ? await workspace.gitReset(mark) : ['(git\'s record could not be put back: the workspace cannot)'];
+  return {
+    ...reconciled,
+    rolledBack: [...reconciled.rolledBack, ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`)],
+    unrestored: [...reconciled.unrestored, ...problems],
   };
 }
 
@@ -83,6 +102,8 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     const region = { scope, untouchable: untouchableIn(built.spec, gitWritableFor(policy, scanned.entries)), prune };
     const before = scope.length > 0 ? await effects.before(scanned.entries, region) : null;
     if (before && !before.ok) return { refused: before.reason } as const;
+    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+    const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
     const request = {
       command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
       sandbox: confinement === 'sandboxed' ? built.spec : null,
@@ -93,6 +114,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
       reconciled = before ? await effects.after(before.snapshot, label) : NOTHING;
+      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
     }
     return { run: { ...run, confinement }, reconciled } as const;
   });

@@ -10,7 +10,7 @@
  * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
  */
 import * as vscode from 'vscode';
-import type { DirEntry, FileStat, FileWrite, ScanOptions, ScanResult, Workspace } from '../../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../../core/ports';
 import { NodeWorkspace } from '../../node/nodeWorkspace';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -62,6 +62,18 @@ export class VscodeWorkspace implements Workspace {
   /** What a command left outside its globs is removed on disk (the explorer follows the file watcher). */
   removeEntries(paths: string[], recursive?: boolean): Promise<string[]> {
     return this.#disk.removeEntries(paths, recursive);
+  }
+
+  gitMark(): Promise<GitMark | null> {
+    return this.#disk.gitMark();
+  }
+
+  gitRecordedSince(mark: GitMark): Promise<GitRecorded[]> {
+    return this.#disk.gitRecordedSince(mark);
+  }
+
+  gitReset(mark: GitMark): Promise<string[]> {
+    return this.#disk.gitReset(mark);
   }
 
   #uri(path: string): vscode.Uri {
