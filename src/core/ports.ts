@@ -103,14 +103,16 @@ export interface Workspace {
   gitMark?(): Promise<GitMark | null>;
   /** Paths whose recorded content changed since the mark, each with whether the record matches the working tree. */
   gitRecordedSince?(mark: GitMark): Promise<GitRecorded[]>;
-  /** Puts HEAD's branch and the index back as marked; returns what could not be, each with why. */
+  /** Puts every ref, HEAD and the index back as marked; returns what could not be, each with why. */
   gitReset?(mark: GitMark): Promise<string[]>;
 }
 
-/** HEAD's commit (null: unborn) and branch (null: detached), and the index file as it was. */
+/** HEAD's commit (null: unborn) and branch (null: detached), every ref, and the index file as it was. */
 export interface GitMark {
   head: string | null;
   branch: string | null;
+  /** Ref name → object id (branches, tags, the stash, remotes). */
+  refs: Record<string, string>;
   indexPath: string;
   index: Uint8Array | null;
 }

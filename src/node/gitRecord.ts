@@ -1,12 +1,12 @@
 /**
- * What git records for the workspace (HEAD's commit and the index), around a command of a step granted git
- * writes. Such a command may write git's data, and git's data is not judged file by file: a command can
- * stage and commit a blob for any path — `.github/workflows/ci.yml`, `.vscode/tasks.json` — that never
- * exists in the working tree, and hide it from `git status` with `--skip-worktree`. The next push, checkout
- * or "discard changes" then delivers it. So, after the command, every path whose recorded content changed
- * is listed with whether the record still matches the working tree; the engine (commandRun.ts) refuses
- * those outside the step's edit globs that do not, and `resetGitRecord` puts HEAD's branch and the index
- * back as they were.
+ * What git records for the workspace (the index, and the commits its refs point at), around a command of a
+ * step granted git writes. Such a command may write git's data, and git's data is not judged file by file:
+ * a command can stage and commit a blob for any path — `.github/workflows/ci.yml`, `.vscode/tasks.json` —
+ * that never exists in the working tree, hide it from `git status` with `--skip-worktree`, or put it in a
+ * new tag, branch or stash entry. The next push, checkout, `stash pop` or "discard changes" then delivers
+ * it. So, after the command, every path that the index or a commit new since the mark records is listed
+ * with whether that record matches the working tree; the engine (commandRun.ts) refuses those outside the
+ * step's edit globs that do not, and `resetGitRecord` puts every ref, HEAD and the index back.
  *
  * git runs here on the host, outside the sandbox — as the user's own git and their editor's Git view do —
  * with hooks and fsmonitor turned off, and without taking optional locks.
@@ -18,7 +18,7 @@ import type { GitMark, GitRecorded } from '../core/ports';
 
 const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false'];
 
-function git(root: string, args: string[], input?: Buffer): { ok: boolean; out: string } {
+function git(root: string, args: string[], input?: string | Buffer): { ok: boolean; out: string } {
   const r = spawnSync('git', [...SAFE, ...args], {
     cwd: root, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LANG: 'C' },
@@ -28,14 +28,22 @@ function git(root: string, args: string[], input?: Buffer): { ok: boolean; out: 
 }
 
 const names = (out: string): string[] => out.split('\0').filter((p) => p !== '');
+const commitOf = (root: string, rev: string): string | null => git(root, ['rev-parse', '-q', '--verify', `${rev}^{commit}`]).out.trim() || null;
 
-/** HEAD's commit (or git's empty tree when unborn), its branch, and the index file's bytes; null outside a repository. */
+function refsOf(root: string): Record<string, string> {
+  const refs: Record<string, string> = {};
+  for (const line of git(root, ['for-each-ref', '--format=%(objectname) %(refname)']).out.split('\n')) {
+    const at = line.indexOf(' ');
+    if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
+  }
+  return refs;
+}
+
+/** HEAD's commit (or null when unborn), its branch, every ref, and the index file's bytes; null outside a repository of this folder's own. */
 export function markGitRecord(root: string): GitMark | null {
   if (!git(root, ['rev-parse', '--is-inside-work-tree']).ok) return null;
   const top = git(root, ['rev-parse', '--show-toplevel']).out.trim();
-  if (top && fs.realpathSync.native(top) !== root) return null; // a repository above the workspace: not the step's to write
-  const head = git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).out.trim() || null;
-  const branch = git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() || null;
+  if (!top || fs.realpathSync.native(top) !== root) return null; // a repository above the workspace: not the step's to write
   const indexPath = nodePath.resolve(root, git(root, ['rev-parse', '--git-path', 'index']).out.trim());
   let index: Uint8Array | null = null;
   try {
@@ -43,42 +51,101 @@ export function markGitRecord(root: string): GitMark | null {
   } catch {
     index = null;
   }
-  return { head, branch, indexPath, index };
+  return { head: commitOf(root, 'HEAD'), branch: git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() || null, refs: refsOf(root), indexPath, index };
 }
 
-/** Every path whose recorded content (index or HEAD) changed since `mark`, and whether the record matches the working tree. */
+/** Blob ids of the working tree's files as `git add` would store them (null where there is no file). */
+function worktreeBlobs(root: string, paths: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const files = paths.filter((p) => {
+    try {
+      return fs.lstatSync(nodePath.join(root, p)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  for (const p of paths) out.set(p, null);
+  if (files.length > 0) {
+    const ids = git(root, ['hash-object', '--stdin-paths'], `${files.join('\n')}\n`).out.trim().split('\n');
+    files.forEach((p, i) => out.set(p, ids[i] ?? null));
+  }
+  return out;
+}
+
+/**
+ * Every path whose record changed since `mark` — in the index, or at a ref (or HEAD) that now points at a
+ * commit no ref reached at the mark — and whether that record matches the working tree. Paths with a
+ * newline or a tab in their name are listed as not matching (they cannot be passed to the batch hashing).
+ */
 export function gitRecordedSince(root: string, mark: GitMark): GitRecorded[] {
-  const empty = git(root, ['hash-object', '-t', 'tree', '--stdin'], Buffer.alloc(0)).out.trim();
+  const empty = git(root, ['hash-object', '-t', 'tree', '--stdin'], '').out.trim();
   const before = mark.head ?? empty;
-  const head = git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).out.trim() || null;
-  const after = head ?? empty;
-  const changed = new Set([
-    ...names(git(root, ['diff-index', '--cached', '-r', '--name-only', '-z', '--no-renames', before]).out),
-    ...(after !== before ? names(git(root, ['diff-tree', '-r', '--name-only', '-z', '--no-renames', before, after]).out) : []),
-  ]);
-  if (changed.size === 0) return [];
-  // What git records but the working tree does not hold: HEAD vs the tree, the index vs the tree, and
-  // entries git was told not to look at (skip-worktree: S; assume-unchanged: a lower-case tag).
-  const mismatched = new Set([
-    // Porcelain diff compares content where the index's stat data is stale (plumbing would report those).
-    ...names(git(root, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames', after]).out),
-    ...names(git(root, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames']).out),
-    ...names(git(root, ['ls-files', '-v', '-z']).out).filter((l) => /^(S|[a-z]) /.test(l)).map((l) => l.slice(2)),
-  ]);
-  return [...changed].sort().map((path) => ({ path, matchesWorktree: !mismatched.has(path) }));
+  const recorded = new Map<string, boolean>();
+  const judge = (path: string, matches: boolean): void => {
+    recorded.set(path, (recorded.get(path) ?? true) && matches);
+  };
+
+  // The index: against HEAD as marked; a staged path matches when the working tree holds what is staged
+  // and git is not told to look away (skip-worktree: S; assume-unchanged: a lower-case tag).
+  const staged = names(git(root, ['diff-index', '--cached', '-r', '--name-only', '-z', '--no-renames', before]).out);
+  if (staged.length > 0) {
+    const unlike = new Set([
+      // Porcelain diff compares content where the index's stat data is stale (plumbing would report those).
+      ...names(git(root, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames']).out),
+      ...names(git(root, ['ls-files', '-v', '-z']).out).filter((l) => /^(S|[a-z]) /.test(l)).map((l) => l.slice(2)),
+    ]);
+    for (const p of staged) judge(p, !unlike.has(p));
+  }
+
+  // New tips: a ref (or a detached HEAD) that now points at a commit no ref reached at the mark. Each path
+  // where its tree differs from HEAD's as marked must hold there what the working tree holds now. (Commits
+  // between are not judged: a rebase rewrites old content on its way.) Remote-tracking refs are not
+  // judged: a granted `git fetch` brings what the remote has, which the working tree does not hold.
+  const now = refsOf(root);
+  const head = commitOf(root, 'HEAD');
+  const tips = [...new Set([...Object.entries(now).filter(([ref]) => !ref.startsWith('refs/remotes/')).map(([, id]) => id), ...(head ? [head] : [])])];
+  const known = [...new Set([...Object.values(mark.refs), ...(mark.head ? [mark.head] : [])])];
+  const fresh = tips.filter((t) => !known.includes(t) && git(root, ['rev-list', '-n', '1', t, ...(known.length > 0 ? ['--not', ...known] : [])]).out.trim() !== '');
+  for (const tip of fresh) {
+    const peeled = commitOf(root, tip);
+    if (peeled === null) {
+      judge(`(a ref the command made or moved names ${tip}, which is not a commit)`, false);
+      continue;
+    }
+    const paths = names(git(root, ['diff-tree', '-r', '--name-only', '-z', '--no-renames', before, peeled]).out);
+    const plain = [...new Set(paths)].filter((p) => !/[\n\t]/.test(p));
+    for (const p of paths) if (!plain.includes(p)) judge(p, false);
+    if (plain.length === 0) continue;
+    // What the tip holds at each path (`missing` where it deleted it), and what the working tree holds.
+    const ids = git(root, ['cat-file', '--batch-check=%(objectname)'], `${plain.map((p) => `${peeled}:${p}`).join('\n')}\n`).out.split('\n');
+    const onDisk = worktreeBlobs(root, plain);
+    plain.forEach((p, i) => {
+      const id = ids[i] ?? '';
+      judge(p, (/^[0-9a-f]{40,64}$/.test(id) ? id : null) === (onDisk.get(p) ?? null));
+    });
+  }
+  return recordedList(recorded);
 }
 
-/** Puts HEAD's branch (or a detached HEAD) and the index back as `mark` found them; returns what could not be. */
+function recordedList(recorded: Map<string, boolean>): GitRecorded[] {
+  return [...recorded.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, matchesWorktree]) => ({ path, matchesWorktree }));
+}
+
+/** Puts every ref, HEAD and the index back as `mark` found them; returns what could not be. */
 export function resetGitRecord(root: string, mark: GitMark): string[] {
   const problems: string[] = [];
-  const ref = mark.branch ?? 'HEAD';
-  const now = git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).out.trim() || null;
-  if (now !== mark.head) {
-    const args = mark.head ? ['update-ref', '--no-deref', ref, mark.head] : ['update-ref', '-d', ref];
-    if (mark.branch && git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() !== mark.branch) {
-      if (!git(root, ['symbolic-ref', 'HEAD', mark.branch]).ok) problems.push(`HEAD (could not point it at ${mark.branch} again)`);
-    }
-    if (!git(root, args).ok) problems.push(`${ref} (could not be put back to ${mark.head ?? 'unborn'})`);
+  if (mark.branch && git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() !== mark.branch) {
+    if (!git(root, ['symbolic-ref', 'HEAD', mark.branch]).ok) problems.push(`HEAD (could not point it at ${mark.branch} again)`);
+  }
+  const now = refsOf(root);
+  for (const ref of new Set([...Object.keys(now), ...Object.keys(mark.refs)])) {
+    const was = mark.refs[ref];
+    if (now[ref] === was) continue;
+    const args = was ? ['update-ref', '--no-deref', ref, was] : ['update-ref', '--no-deref', '-d', ref];
+    if (!git(root, args).ok) problems.push(`${ref} (could not be put back)`);
+  }
+  if (!mark.branch && mark.head && commitOf(root, 'HEAD') !== mark.head && !git(root, ['update-ref', '--no-deref', 'HEAD', mark.head]).ok) {
+    problems.push('HEAD (could not be detached at its commit again)');
   }
   try {
     if (mark.index === null) fs.rmSync(mark.indexPath, { force: true });

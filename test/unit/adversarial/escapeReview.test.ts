@@ -112,6 +112,31 @@ describe('escape suite: review cases', function () {
     assert.equal(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: s.ws, encoding: 'utf8' }).trim(), 'Add feature', `the granted commit was still made${story(o)}`);
   });
 
+  it('a step granted git commit cannot leave a tag holding a file outside its globs, made with plumbing (HEAD, index and working tree untouched)', async () => {
+    const s = suite.scene();
+    const o = await suite.run(s, {
+      steps: [{
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['git add *', 'git commit *', 'node scripts/tag.js'] },
+        turns: [
+          [createFile('w', 'scripts/tag.js', program(
+            `const g = (args, input) => cp.execFileSync('git', args, { input, encoding: 'utf8' }).trim();` +
+              ` const blob = g(['hash-object', '-w', '--stdin'], 'on: push\\n');` +
+              ` const wf = g(['mktree'], '100644 blob ' + blob + '\\tci.yml\\n');` +
+              ` const gh = g(['mktree'], '040000 tree ' + wf + '\\tworkflows\\n');` +
+              ` const top = g(['mktree'], g(['ls-tree', 'HEAD']) + '\\n040000 tree ' + gh + '\\t.github\\n');` +
+              ` const c = g(['commit-tree', top, '-p', 'HEAD', '-m', 'release'], '');` +
+              ` g(['tag', 'v9.9.9', c]); say('tagged', 'ok');`,
+          ))],
+          [sh('run', 'node scripts/tag.js')],
+        ],
+      }],
+    });
+    assert.match(seen(o.mission, 'run'), /PROBE tagged => ok/, `the command could tag (else this case tests nothing)${story(o)}`);
+    assert.equal(execFileSync('git', ['tag', '--list'], { cwd: s.ws, encoding: 'utf8' }).trim(), '', `the tag was removed${story(o)}`);
+    assert.ok(o.mission.toolResults.get('run')?.isError, `the command failed${story(o)}`);
+  });
+
   it('a step granted git commit still commits what the working tree holds outside its globs (the user\'s own README change, with commit -a)', async () => {
     const s = suite.scene((sc) => {
       execFileSync('sh', ['-c', 'printf "# app, edited by the user\\n" > README.md'], { cwd: sc.ws });

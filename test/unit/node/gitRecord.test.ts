@@ -70,6 +70,30 @@ describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
     assert.equal(git('rev-parse', 'HEAD'), before, 'main is back on the marked commit');
   });
 
+  it('judges a new tag or branch holding a file the working tree does not, and removes it on reset; a fetch\'s remote-tracking refs are not judged', () => {
+    put('README.md', '# r\n');
+    git('add', 'README.md');
+    git('commit', '-q', '-m', 'init');
+    const mark = markGitRecord(root);
+    assert.ok(mark);
+    // A commit made with plumbing only: HEAD, the index and the working tree never see it.
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, env: ENV, input: 'on: push\n', encoding: 'utf8' }).trim();
+    const tree = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `100644 blob ${blob}\tci.yml\n`, encoding: 'utf8' }).trim();
+    const outer = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `040000 tree ${tree}\tworkflows\n`, encoding: 'utf8' }).trim();
+    const top = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `${git('ls-tree', 'HEAD')}\n040000 tree ${outer}\t.github\n`, encoding: 'utf8' }).trim();
+    const commit = git('commit-tree', top, '-p', 'HEAD', '-m', 'release');
+    git('tag', '-a', 'v9', '-m', 'v9', commit);
+    git('branch', 'release', commit);
+    assert.equal(git('status', '--porcelain'), '');
+    assert.deepEqual(gitRecordedSince(root, mark), [{ path: '.github/workflows/ci.yml', matchesWorktree: false }]);
+    assert.deepEqual(resetGitRecord(root, mark), []);
+    assert.equal(git('tag', '--list'), '', 'the tag is gone');
+    assert.equal(git('branch', '--list', 'release'), '', 'and so is the branch');
+    assert.deepEqual(gitRecordedSince(root, mark), []);
+    git('update-ref', 'refs/remotes/origin/main', commit);
+    assert.deepEqual(gitRecordedSince(root, mark), [], 'a remote-tracking ref (what a fetch brings) is not judged');
+  });
+
   it('is null for a folder that is not a repository, or lies inside one rooted above it', () => {
     const plain = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-gitrecord-plain-')));
     try {
