@@ -113,6 +113,8 @@ export interface GitMark {
   branch: string | null;
   /** Ref name → object id (branches, tags, the stash, remotes). */
   refs: Record<string, string>;
+  /** Index entry → its mode, object id, stage and tag (`git ls-files -s -v`), by path. */
+  staged: Record<string, string>;
   indexPath: string;
   index: Uint8Array | null;
 }

@@ -39,6 +39,16 @@ function refsOf(root: string): Record<string, string> {
   return refs;
 }
 
+/** Every index entry by path: its tag (S: skip-worktree, lower case: assume-unchanged), mode, object id and stage. */
+function indexEntries(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of names(git(root, ['ls-files', '-s', '-v', '-z']).out)) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) out[line.slice(tab + 1)] = `${out[line.slice(tab + 1)] ?? ''}${line.slice(0, tab)};`;
+  }
+  return out;
+}
+
 /** HEAD's commit (or null when unborn), its branch, every ref, and the index file's bytes; null outside a repository of this folder's own. */
 export function markGitRecord(root: string): GitMark | null {
   if (!git(root, ['rev-parse', '--is-inside-work-tree']).ok) return null;
@@ -51,7 +61,16 @@ export function markGitRecord(root: string): GitMark | null {
   } catch {
     index = null;
   }
-  return { head: commitOf(root, 'HEAD'), branch: git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() || null, refs: refsOf(root), indexPath, index };
+  return { head: commitOf(root, 'HEAD'), branch: git(root, ['symbolic-ref', '-q', 'HEAD']).out.trim() || null, refs: refsOf(root), staged: indexEntries(root), indexPath, index };
+}
+
+function worktreeHas(root: string, rel: string): boolean {
+  try {
+    fs.lstatSync(nodePath.join(root, rel));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Blob ids of the working tree's files as `git add` would store them (null where there is no file). */
@@ -85,16 +104,18 @@ export function gitRecordedSince(root: string, mark: GitMark): GitRecorded[] {
     recorded.set(path, (recorded.get(path) ?? true) && matches);
   };
 
-  // The index: against HEAD as marked; a staged path matches when the working tree holds what is staged
-  // and git is not told to look away (skip-worktree: S; assume-unchanged: a lower-case tag).
-  const staged = names(git(root, ['diff-index', '--cached', '-r', '--name-only', '-z', '--no-renames', before]).out);
+  // The index: each entry that changed since the mark (what the user had staged before is theirs) matches
+  // when the working tree holds what is staged and git is not told to look away (skip-worktree: S;
+  // assume-unchanged: a lower-case tag).
+  const entries = indexEntries(root);
+  const staged = [...new Set([...Object.keys(entries), ...Object.keys(mark.staged)])].filter((p) => entries[p] !== mark.staged[p]);
   if (staged.length > 0) {
     const unlike = new Set([
       // Porcelain diff compares content where the index's stat data is stale (plumbing would report those).
       ...names(git(root, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames']).out),
-      ...names(git(root, ['ls-files', '-v', '-z']).out).filter((l) => /^(S|[a-z]) /.test(l)).map((l) => l.slice(2)),
+      ...Object.entries(entries).filter(([, e]) => /^(S|[a-z]) /.test(e)).map(([p]) => p),
     ]);
-    for (const p of staged) judge(p, !unlike.has(p));
+    for (const p of staged) judge(p, entries[p] === undefined ? !worktreeHas(root, p) : !unlike.has(p));
   }
 
   // New tips: a ref (or a detached HEAD) that now points at a commit no ref reached at the mark. Each path

@@ -94,6 +94,20 @@ describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
     assert.deepEqual(gitRecordedSince(root, mark), [], 'a remote-tracking ref (what a fetch brings) is not judged');
   });
 
+  it('does not blame the command for what the user had staged before the mark (a partial change the working tree has moved past)', () => {
+    put('README.md', '# r\n');
+    git('add', 'README.md');
+    git('commit', '-q', '-m', 'init');
+    put('README.md', '# staged\n');
+    git('add', 'README.md');
+    put('README.md', '# staged, then edited on\n');
+    const mark = markGitRecord(root);
+    assert.ok(mark);
+    put('src/a.js', 'a\n');
+    git('add', 'src/a.js');
+    assert.deepEqual(gitRecordedSince(root, mark), [{ path: 'src/a.js', matchesWorktree: true }]);
+  });
+
   it('is null for a folder that is not a repository, or lies inside one rooted above it', () => {
     const plain = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-gitrecord-plain-')));
     try {
