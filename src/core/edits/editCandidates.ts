@@ -4,6 +4,7 @@
  * retry with the real text instead of guessing again.
  */
 import { straightenQuotes } from './editNormalize';
+import { diffLines } from './lineDiff';
 
 export interface CandidateRegion {
   /** 1-based, inclusive. */
@@ -13,6 +14,8 @@ export interface CandidateRegion {
   similarity: number;
   /** The file's lines in that window, numbered like `view` output. */
   excerpt: string;
+  /** The lines that differ from oldText (whitespace and quote style aside): `-` numbered file lines, `+` oldText's. */
+  diff?: string;
 }
 
 const MAX_COMPARISONS = 120_000;
@@ -64,13 +67,42 @@ export function closestRegions(original: string, oldText: string, limit = 1): Ca
     if (picked.some((p) => Math.abs(p.start - s.start) < m)) continue;
     picked.push(s);
   }
-  return picked.map(({ start, score }) => ({
-    startLine: start + 1,
-    endLine: start + m,
-    similarity: Math.round(score * 100) / 100,
-    excerpt: fileLines
-      .slice(start, start + Math.min(m, 30))
-      .map((l, k) => `${String(start + k + 1).padStart(6)}\t${l}`)
-      .join('\n'),
-  }));
+  return picked.map(({ start, score }) => {
+    const d = describeDifference(fileLines, start, m, oldLines);
+    return {
+      startLine: start + 1,
+      endLine: start + m,
+      similarity: Math.round(score * 100) / 100,
+      excerpt: fileLines
+        .slice(start, start + Math.min(m, 30))
+        .map((l, k) => `${String(start + k + 1).padStart(6)}\t${l}`)
+        .join('\n'),
+      ...(d ? { diff: d } : {}),
+    };
+  });
+}
+
+const MAX_DIFF_LINES = 24;
+
+/** A small line diff between the window and oldText: only the lines that differ, file lines numbered. */
+function describeDifference(fileLines: string[], start: number, m: number, oldLines: string[]): string | undefined {
+  const window = fileLines.slice(start, start + m);
+  const ops = diffLines(window.map(key), oldLines.map(key));
+  const out: string[] = [];
+  let f = 0;
+  let o = 0;
+  for (const op of ops) {
+    if (op.op === 'equal') {
+      f++;
+      o++;
+      continue;
+    }
+    if (out.length >= MAX_DIFF_LINES) {
+      out.push('   …');
+      break;
+    }
+    if (op.op === 'delete') out.push(`-${String(start + f + 1).padStart(5)}\t${window[f++] as string}`);
+    else out.push(`+${' '.repeat(5)}\t${oldLines[o++] as string}`);
+  }
+  return out.length > 0 ? out.join('\n') : undefined;
 }
