@@ -101,9 +101,12 @@ export function casesFor(e: BaseEdit): BenchCase[] {
     add('trailing_ws_edit', e.file, pad(oldText), pad(newText), expected);
     if (oldLines.length >= 3) {
       // The file carries trailing spaces inside the region (not on its last line); the edit does not.
+      // The lines the edit keeps (its context) keep their trailing spaces; new lines are written as sent.
       const padded = [...lines];
       for (let i = r.start; i < r.end - 1; i++) if ((padded[i] as string).trim()) padded[i] = `${padded[i]}   `;
-      add('trailing_ws_file', padded.join('\n'), oldText, newText, replaceLines(padded, r, r.newLines));
+      const beforeN = e.at - r.start;
+      const kept = r.newLines.map((l, i) => (i < beforeN ? (padded[r.start + i] as string) : l));
+      add('trailing_ws_file', padded.join('\n'), oldText, newText, replaceLines(padded, r, kept));
     }
   }
 

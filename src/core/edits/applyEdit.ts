@@ -201,18 +201,29 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
   const neu = textLines(newText).lines;
   const old = textLines(oldText).lines;
   if (neu.length < 2 || old.length === 0) return undefined;
-  const key = (l: string): string => straightenQuotes(l).trim();
+  // Indentation counts: a doubled line is a copy of its neighbour; a `}` at another depth is not one.
+  const key = (l: string): string => stripTrailingWhitespace(straightenQuotes(l).replace(/\r$/, ''));
   const fileLine = (i: number): string => lines.text.slice(lines.start[i], lines.contentEnd[i]);
   const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
   const say = (line: number, where: string): ApplyEditResult =>
-    fail('ambiguous', `newText ${where} with line ${line + 1} of the file (${JSON.stringify(fileLine(line).trim())}), which is right ${where === 'starts' ? 'above' : 'below'} the text oldText matches but is not part of oldText: the result would have that line twice. Include line ${line + 1} in oldText too, or leave it out of newText.`, { matchLines: [first + 1] });
-  if (startsLine && first > 0) {
-    const above = key(fileLine(first - 1));
-    if (above && key(neu[0] as string) === above && key(old[0] as string) !== above) return say(first - 1, 'starts');
+    fail('ambiguous', `newText ${where} with line ${line + 1} of the file (${JSON.stringify(fileLine(line).trim())}), which is ${where === 'starts' ? 'above' : 'below'} the text oldText matches but is not part of oldText: the result would have that line twice. Include line ${line + 1} in oldText too, or leave it out of newText.`, { matchLines: [first + 1] });
+  // The nearest non-blank line outside the match, and newText's / oldText's non-blank line on that side.
+  const outer = (from: number, step: number): number => {
+    let i = from;
+    while (i >= 0 && i < realLines && key(fileLine(i)).trim() === '') i += step;
+    return i >= 0 && i < realLines ? i : -1;
+  };
+  const edge = (ls: string[], fromEnd: boolean): string => {
+    const keys = ls.map(key).filter((k) => k.trim() !== '');
+    return (fromEnd ? keys[keys.length - 1] : keys[0]) ?? '';
+  };
+  if (startsLine) {
+    const above = outer(first - 1, -1);
+    if (above >= 0 && edge(neu, false) === key(fileLine(above)) && edge(old, false) !== key(fileLine(above))) return say(above, 'starts');
   }
-  if (endsLine && last + 1 < realLines) {
-    const below = key(fileLine(last + 1));
-    if (below && key(neu[neu.length - 1] as string) === below && key(old[old.length - 1] as string) !== below) return say(last + 1, 'ends');
+  if (endsLine) {
+    const below = outer(last + 1, 1);
+    if (below >= 0 && edge(neu, true) === key(fileLine(below)) && edge(old, true) !== key(fileLine(below))) return say(below, 'ends');
   }
   return undefined;
 }

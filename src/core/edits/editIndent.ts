@@ -102,7 +102,7 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   const j0 = nonBlankOld[0] as number;
   const firstBody = (oldLines[j0] as Line).body;
   const windowMatches: Candidate[] = [];
-  for (let i = 0; i + m <= n; i++) {
+  for (let i = 0; i + m <= realLines; i++) {
     if ((fileLines[i + j0] as Line).body !== firstBody) continue;
     if (!oldLines.every((o, j) => o.body.length > 0 || (fileLines[i + j] as Line).body.length === 0)) continue;
     const anchors = nonBlankOld.map((j) => i + j);
@@ -111,7 +111,7 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       if (delta !== null) windowMatches.push({ anchors, delta, tab });
     }
   }
-  if (windowMatches.length > 0) return decide('indentation', windowMatches, (c) => [windowItems(c.anchors[0] as number, j0, m)]);
+  const windowStarts = new Set(windowMatches.map((c) => c.anchors[0] as number));
 
   // blank_lines: the non-blank lines in order, anything blank between them.
   const nonBlankFile: number[] = [];
@@ -125,6 +125,13 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       const delta = shiftOf(anchors, tab);
       if (delta !== null) driftMatches.push({ anchors, delta, tab });
     }
+  }
+  // Every indentation match is a blank_lines match too: one place only if the more forgiving tier agrees
+  // (a short snippet shifted elsewhere must not win over the place it came from, drifted).
+  if (windowMatches.length > 0) {
+    const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
+    if (elsewhere.length > 0) return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
+    return decide('indentation', windowMatches, (c) => [windowItems(c.anchors[0] as number, j0, m)]);
   }
   return decide('blank_lines', driftMatches, (c) => [driftItems(c.anchors, 'top'), driftItems(c.anchors, 'bottom')]);
 
@@ -188,9 +195,10 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
         const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
         if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
         const eol: Eol = localEol(lines, first, last);
-        for (const tie of ['early', 'late'] as TieBreak[]) {
-          renders.add(renderReplacement({ lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: newT.lines, newEndsNl: newT.endsNl, items, regionStart: start, regionEnd: end, renderNew: (l) => renderNew(l) as string, eol }, tie) + `\0${start}\0${end}`);
-        }
+        const spec = { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: newT.lines, newEndsNl: newT.endsNl, items, regionStart: start, regionEnd: end, renderNew: (l: string) => renderNew(l) as string, eol };
+        // Without drift there is one reading; with it, every tie-break must give the same text.
+        const drift = items.some((it) => it.old === -1 || it.file === -1);
+        for (const tie of drift ? (['early', 'late'] as TieBreak[]) : ['early' as const]) renders.add(`${renderReplacement(spec, tie)}\0${start}\0${end}`);
       }
       if (renders.size > 1 || !region) return { tier, starts, unrenderable: 'placement' };
       const [only] = [...renders];

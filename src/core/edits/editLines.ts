@@ -11,10 +11,11 @@
  *   - a blank line only the file has stays, between the kept lines it sat between; when the edit changes
  *     the lines on both sides, or inserts text exactly where it sat, its place is unclear: the caller
  *     renders every tie-break and refuses when they disagree;
- *   - a run of blank lines the edit itself changes (deletes one of its blank lines, inserts a blank line
- *     into it) comes out as `newText` writes it: the file's extra blank lines there are dropped.
+ *   - a run of blank lines the edit itself changes (deletes one of oldText's blank lines there, or adds
+ *     blank lines to a run where oldText has some) comes out as `newText` writes it: the file's extra
+ *     blank lines there are dropped.
  */
-import { diffLines } from './lineDiff';
+import { type DiffOp, diffLines } from './lineDiff';
 
 export type Eol = '\n' | '\r\n';
 
@@ -122,7 +123,29 @@ interface Piece {
 }
 
 /** The text that replaces `regionStart..regionEnd`. */
-export function renderReplacement(r: Replacement, tie: TieBreak): string {
+/**
+ * The line diff oldText → newText; `late` prefers pairing equal lines late (the diff of the reversed texts),
+ * the other reading of a diff that could pair a repeated line either way. Deletions before insertions.
+ */
+function editScript(a: string[], b: string[], order: 'early' | 'late'): DiffOp[] {
+  const ops = order === 'early' ? diffLines(a, b) : diffLines([...a].reverse(), [...b].reverse()).reverse();
+  const out: DiffOp[] = [];
+  for (let i = 0; i < ops.length; ) {
+    if ((ops[i] as DiffOp).op === 'equal') {
+      out.push(ops[i++] as DiffOp);
+      continue;
+    }
+    let j = i;
+    while (j < ops.length && (ops[j] as DiffOp).op !== 'equal') j++;
+    const hunk = ops.slice(i, j);
+    out.push(...hunk.filter((o) => o.op === 'delete'), ...hunk.filter((o) => o.op === 'insert'));
+    i = j;
+  }
+  return out;
+}
+
+/** The text that replaces `regionStart..regionEnd`; `pairing` and `tie` are the readings to compare. */
+export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBreak = 'early'): string {
   const { lines, oldLines, newLines, items } = r;
   const text = lines.text;
   const m = oldLines.length;
@@ -131,7 +154,7 @@ export function renderReplacement(r: Replacement, tie: TieBreak): string {
   const gapInserts: number[][] = Array.from({ length: m + 1 }, () => []);
   let oi = 0;
   let ni = 0;
-  for (const op of diffLines(oldLines, newLines)) {
+  for (const op of editScript(oldLines, newLines, pairing)) {
     if (op.op === 'equal') {
       status[oi] = 'eq';
       partner[oi++] = ni++;
@@ -166,8 +189,18 @@ export function renderReplacement(r: Replacement, tie: TieBreak): string {
       for (let k = s - 1; k >= 0 && before === -1; k--) before = (items[k] as Aligned).old;
       const olds = run.filter((it) => it.old >= 0).map((it) => it.old);
       const lastOld = olds.length > 0 ? (olds[olds.length - 1] as number) : before;
+      // newText changes the run's blank lines when it deletes one of oldText's, or when its own run there (the
+      // blank lines around those it keeps) is longer or shorter than oldText's. Text inserted into a run where
+      // oldText has no blank line does not: there the file's blank lines keep their place, or the place is
+      // unclear (see the tie-breaks below).
       let hit = olds.some((o) => status[o] === 'del');
-      for (let g = before + 1; g <= lastOld + 1 && g <= m && !hit; g++) hit = (gapInserts[g] as number[]).some((n) => isBlank(newLines[n] as string));
+      if (!hit && olds.length > 0) {
+        let lo = partner[olds[0] as number] as number;
+        let hi = partner[olds[olds.length - 1] as number] as number;
+        while (lo > 0 && isBlank(newLines[lo - 1] as string)) lo--;
+        while (hi + 1 < newLines.length && isBlank(newLines[hi + 1] as string)) hi++;
+        hit = hi - lo + 1 !== olds.length;
+      }
       if (hit) for (let k = s; k < e; k++) touched[k] = true;
     }
     s = e;
