@@ -11,19 +11,17 @@ const KINDS = ['exact', 'trailing_ws_leak', 'indent_dedented', 'blank_fewer', 'b
 
 const packageOf = (id: string): string => id.slice(0, id.indexOf('/'));
 
-/** `wanted` cases; the surrounding code comes from the last packages of the corpus, the cases from the others. */
+/** `wanted` cases; the surrounding code is the last package's files (repeated), the cases come from the others. */
 export function largeCases(cases: BenchCase[], edits: BaseEdit[], wanted: number): BenchCase[] {
+  const last = edits[edits.length - 1];
+  if (!last) return [];
+  const fillerPackages = new Set([packageOf(last.id)]);
+  const files = [...new Set(edits.filter((e) => fillerPackages.has(packageOf(e.id))).map((e) => (e.file.endsWith('\n') ? e.file : `${e.file}\n`)))];
   const filler: string[] = [];
-  const fillerPackages = new Set<string>();
-  const used = new Set<string>();
-  let lines = 0;
-  for (const e of [...edits].reverse()) {
-    if (lines >= TARGET_LINES) break;
-    if (used.has(e.file)) continue;
-    used.add(e.file);
-    fillerPackages.add(packageOf(e.id));
-    filler.push(e.file.endsWith('\n') ? e.file : `${e.file}\n`);
-    lines += e.file.split('\n').length;
+  for (let lines = 0, i = 0; lines < TARGET_LINES; i++) {
+    const f = files[i % files.length] as string;
+    filler.push(f);
+    lines += f.split('\n').length - 1;
   }
   const half = Math.floor(filler.length / 2);
   const pre = filler.slice(0, half).join('');

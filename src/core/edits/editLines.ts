@@ -11,9 +11,9 @@
  *   - a blank line only the file has stays, between the kept lines it sat between; when the edit changes
  *     the lines on both sides, or inserts text exactly where it sat, its place is unclear: the caller
  *     renders every tie-break and refuses when they disagree;
- *   - a run of blank lines the edit itself changes (deletes one of oldText's blank lines there, or adds
- *     blank lines to a run where oldText has some) comes out as `newText` writes it: the file's extra
- *     blank lines there are dropped.
+ *   - otherwise blank lines count as changes, like any line: newText's inserted blank lines are added,
+ *     a deleted one removes its file line; only when newText deletes every blank line oldText has in a
+ *     run does the run go entirely (newText says: no blank line here).
  */
 import { type DiffOp, diffLines } from './lineDiff';
 
@@ -150,14 +150,13 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
   const text = lines.text;
   const m = oldLines.length;
   const status: ('eq' | 'del')[] = new Array<'eq' | 'del'>(m).fill('del');
-  const partner: number[] = new Array<number>(m).fill(-1);
   const gapInserts: number[][] = Array.from({ length: m + 1 }, () => []);
   let oi = 0;
   let ni = 0;
   for (const op of editScript(oldLines, newLines, pairing)) {
     if (op.op === 'equal') {
-      status[oi] = 'eq';
-      partner[oi++] = ni++;
+      status[oi++] = 'eq';
+      ni++;
     } else if (op.op === 'delete') oi++;
     else (gapInserts[oi] as number[]).push(ni++);
   }
@@ -173,7 +172,7 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
     return { body: text.slice(from, to), eol: text.slice(lines.contentEnd[f] as number, lines.end[f] as number) };
   };
 
-  // Runs of blank positions, and whether the edit touches them (then newText decides their blank lines).
+  // Runs of blank positions, and whether newText removes them.
   const blankItem = (it: Aligned): boolean => (it.old >= 0 ? isBlank(oldLines[it.old] as string) : true);
   const touched: boolean[] = new Array<boolean>(items.length).fill(false);
   for (let s = 0; s < items.length; ) {
@@ -189,18 +188,10 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
       for (let k = s - 1; k >= 0 && before === -1; k--) before = (items[k] as Aligned).old;
       const olds = run.filter((it) => it.old >= 0).map((it) => it.old);
       const lastOld = olds.length > 0 ? (olds[olds.length - 1] as number) : before;
-      // newText changes the run's blank lines when it deletes one of oldText's, or when its own run there (the
-      // blank lines around those it keeps) is longer or shorter than oldText's. Text inserted into a run where
-      // oldText has no blank line does not: there the file's blank lines keep their place, or the place is
-      // unclear (see the tie-breaks below).
-      let hit = olds.some((o) => status[o] === 'del');
-      if (!hit && olds.length > 0) {
-        let lo = partner[olds[0] as number] as number;
-        let hi = partner[olds[olds.length - 1] as number] as number;
-        while (lo > 0 && isBlank(newLines[lo - 1] as string)) lo--;
-        while (hi + 1 < newLines.length && isBlank(newLines[hi + 1] as string)) hi++;
-        hit = hi - lo + 1 !== olds.length;
-      }
+      // newText removes the run when it deletes every blank line oldText has there: then the file's own
+      // blank lines there go too (no blank line where newText says none). Otherwise blank lines are counted
+      // as changes: the file keeps its own, newText's inserted ones are added, oldText's extra ones are not.
+      const hit = olds.length > 0 && olds.every((o) => status[o] === 'del');
       if (hit) for (let k = s; k < e; k++) touched[k] = true;
     }
     s = e;
@@ -211,10 +202,11 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
     if (it.old >= 0) {
       prevOld = it.old;
       if (status[it.old] === 'del') return;
+      // A kept line is the file's; a kept blank line only oldText has was never there: nothing to write.
       if (it.file >= 0) {
         const f = fileLine(it.file);
         push(it.old, 3, f.body, f.eol);
-      } else if (touched[k]) push(it.old, 3, r.renderNew(newLines[partner[it.old] as number] as string), r.eol);
+      }
       return;
     }
     if (touched[k]) return;
