@@ -26,11 +26,11 @@ type Apply = (original: string, edit: { oldText: string; newText: string }) => {
 const ORDER = [
   'exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'trailing_ws_leak', 'indent_dedented', 'indent_extra',
   'tabs_file', 'mixed_indent', 'smart_quotes', 'combined', 'blank_fewer', 'blank_more', 'blank_several', 'blank_edge', 'blank_crlf',
-  'blank_tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion', 'doubled_neighbour', 'ambiguous',
+  'blank_tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion', 'doubled_neighbour', 'ambiguous', 'ambiguous_indent',
   'ambiguous_blank', 'absent_near_miss', 'hallucinated',
 ];
 /** The classes the first version of this bench had (for a like-for-like speed figure). */
-const FIRST_CLASSES = new Set(['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss']);
+const FIRST_CLASSES = new Set(['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'ambiguous_indent', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss']);
 
 function judge(c: BenchCase, result: { ok: true; text: string } | { ok: false }): Outcome {
   if (!result.ok) return c.expected === null ? 'success' : 'safe_failure';
