@@ -20,21 +20,31 @@ export interface CandidateRegion {
 
 const MAX_COMPARISONS = 120_000;
 
-function bigrams(line: string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (let i = 0; i + 1 < line.length; i++) {
-    const g = line.slice(i, i + 2);
-    m.set(g, (m.get(g) ?? 0) + 1);
-  }
-  return m;
+/** The line's character bigrams as sorted numbers (a multiset: repeats kept). */
+function bigrams(line: string): Float64Array {
+  const out = new Float64Array(Math.max(0, line.length - 1));
+  for (let i = 0; i + 1 < line.length; i++) out[i] = line.charCodeAt(i) * 65536 + line.charCodeAt(i + 1);
+  return out.sort();
 }
 
-function dice(a: string, b: string, ga: Map<string, number>, gb: Map<string, number>): number {
+/** Dice coefficient of two bigram multisets (a merge of the sorted arrays). */
+function dice(a: string, b: string, ga: Float64Array, gb: Float64Array): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   let inter = 0;
-  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) ?? 0);
-  return (2 * inter) / (a.length - 1 + (b.length - 1));
+  let i = 0;
+  let j = 0;
+  while (i < ga.length && j < gb.length) {
+    const x = ga[i] as number;
+    const y = gb[j] as number;
+    if (x === y) {
+      inter++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return (2 * inter) / (ga.length + gb.length);
 }
 
 function key(line: string): string {
@@ -49,14 +59,21 @@ export function closestRegions(original: string, oldText: string, limit = 1): Ca
   if (m === 0 || fileLines.length === 0) return [];
   const fk = fileLines.map(key);
   const ok = oldLines.map(key);
-  const fg = fk.map(bigrams);
-  const og = ok.map(bigrams);
+  // Lines repeat (braces, blank lines): one bigram array per distinct text.
+  const cache = new Map<string, Float64Array>();
+  const gramsOf = (k: string): Float64Array => {
+    let g = cache.get(k);
+    if (!g) cache.set(k, (g = bigrams(k)));
+    return g;
+  };
+  const fg = fk.map(gramsOf);
+  const og = ok.map(gramsOf);
   const windows = fileLines.length - m + 1;
   const stride = Math.max(1, Math.ceil((windows * m) / MAX_COMPARISONS));
   const scored: { start: number; score: number }[] = [];
   for (let i = 0; i < windows; i += stride) {
     let sum = 0;
-    for (let j = 0; j < m; j++) sum += dice(ok[j] as string, fk[i + j] as string, og[j] as Map<string, number>, fg[i + j] as Map<string, number>);
+    for (let j = 0; j < m; j++) sum += dice(ok[j] as string, fk[i + j] as string, og[j] as Float64Array, fg[i + j] as Float64Array);
     scored.push({ start: i, score: sum / oldLines.length });
   }
   scored.sort((a, b) => b.score - a.score || a.start - b.start);

@@ -183,48 +183,41 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
     const newT = textLines(newText);
     let result: { text: string; first: number; last: number } | undefined;
     for (const c of candidates) {
-      const renders = new Set<string>();
-      let region: { start: number; end: number; first: number; last: number } | undefined;
-      for (const items of alignments(c)) {
-        const files = items.filter((it) => it.file >= 0).map((it) => it.file);
-        const first = Math.min(...files);
-        const last = Math.max(...files);
-        const start = lines.start[first] as number;
-        const end = old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
-        region = { start, end, first, last };
-        const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
-        if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
-        const eol: Eol = localEol(lines, first, last);
+      const readings = alignments(c);
+      // Every alignment covers the same lines: the edges are paired the same way, the runs lie between anchors.
+      const files = (readings[0] as Aligned[]).filter((it) => it.file >= 0).map((it) => it.file);
+      const first = Math.min(...files);
+      const last = Math.max(...files);
+      const start = lines.start[first] as number;
+      const end = old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
+      const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
+      if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
+      const eol: Eol = localEol(lines, first, last);
+      const bodies = new Set<string>();
+      for (const items of readings) {
         const spec = { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: newT.lines, newEndsNl: newT.endsNl, items, regionStart: start, regionEnd: end, renderNew: (l: string) => renderNew(l) as string, eol };
         // Without drift there is one reading; with it, every tie-break must give the same text.
         const drift = items.some((it) => it.old === -1 || it.file === -1);
-        for (const tie of drift ? (['early', 'late'] as TieBreak[]) : ['early' as const]) renders.add(`${renderReplacement(spec, tie)}\0${start}\0${end}`);
+        for (const tie of drift ? (['early', 'late'] as TieBreak[]) : ['early' as const]) bodies.add(renderReplacement(spec, tie));
       }
-      if (renders.size > 1 || !region) return { tier, starts, unrenderable: 'placement' };
-      const [only] = [...renders];
-      const body = (only as string).slice(0, (only as string).indexOf('\0'));
-      const text = text0(region.start, region.end, body);
+      if (bodies.size > 1) return { tier, starts, unrenderable: 'placement' };
+      const text = lines.text.slice(0, start) + ([...bodies][0] as string) + lines.text.slice(end);
       if (result !== undefined && result.text !== text) return { tier, starts, unrenderable: 'indent' };
-      result = { text, first: region.first, last: region.last };
+      result = { text, first, last };
     }
     if (!result) return { tier, starts, unrenderable: 'indent' };
-    const regionLines = range2(result.first, result.last).map((i) => text.slice(lines.start[i], lines.contentEnd[i]));
-    const regionTabs = regionLines.some((l) => l.startsWith('\t'));
+    const regionTabs = linesOf(result.first, result.last).some((l) => l.startsWith('\t'));
     return { tier, starts, apply: { ...result, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
   }
 
-  function text0(start: number, end: number, body: string): string {
-    return text.slice(0, start) + body + text.slice(end);
-  }
-
-  function range2(a: number, b: number): number[] {
-    return Array.from({ length: Math.max(0, b - a + 1) }, (_, x) => a + x);
+  function linesOf(a: number, b: number): string[] {
+    return Array.from({ length: Math.max(0, b - a + 1) }, (_, x) => text.slice(lines.start[a + x], lines.contentEnd[a + x]));
   }
 
   /** A newText line re-indented by `delta` columns in the region's style (undefined: left of column 0). */
   function reindenter(first: number, last: number, start: number, end: number, delta: number, tab: number): (raw: string) => string | undefined {
     const region = text.slice(start, end);
-    const regionLines = range2(first, last).map((i) => text.slice(lines.start[i], lines.contentEnd[i]));
+    const regionLines = linesOf(first, last);
     const regionTabs = regionLines.some((l) => l.startsWith('\t'));
     const regionSpaces = regionLines.some((l) => l.startsWith(' '));
     const useTabs = regionTabs || (!regionSpaces && fileUsesTabs);
