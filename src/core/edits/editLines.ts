@@ -123,12 +123,9 @@ interface Piece {
 }
 
 /** The text that replaces `regionStart..regionEnd`. */
-/**
- * The line diff oldText → newText; `late` prefers pairing equal lines late (the diff of the reversed texts),
- * the other reading of a diff that could pair a repeated line either way. Deletions before insertions.
- */
-function editScript(a: string[], b: string[], order: 'early' | 'late'): DiffOp[] {
-  const ops = order === 'early' ? diffLines(a, b) : diffLines([...a].reverse(), [...b].reverse()).reverse();
+/** The line diff oldText → newText, deletions before insertions within each changed block. */
+function editScript(a: string[], b: string[]): DiffOp[] {
+  const ops = diffLines(a, b);
   const out: DiffOp[] = [];
   for (let i = 0; i < ops.length; ) {
     if ((ops[i] as DiffOp).op === 'equal') {
@@ -144,8 +141,8 @@ function editScript(a: string[], b: string[], order: 'early' | 'late'): DiffOp[]
   return out;
 }
 
-/** The text that replaces `regionStart..regionEnd`; `pairing` and `tie` are the readings to compare. */
-export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBreak = 'early'): string {
+/** The text that replaces `regionStart..regionEnd`; `tie` places file-only blank lines whose place is unclear. */
+export function renderReplacement(r: Replacement, tie: TieBreak): string {
   const { lines, oldLines, newLines, items } = r;
   const text = lines.text;
   const m = oldLines.length;
@@ -153,7 +150,7 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
   const gapInserts: number[][] = Array.from({ length: m + 1 }, () => []);
   let oi = 0;
   let ni = 0;
-  for (const op of editScript(oldLines, newLines, pairing)) {
+  for (const op of editScript(oldLines, newLines)) {
     if (op.op === 'equal') {
       status[oi++] = 'eq';
       ni++;
@@ -172,9 +169,10 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
     return { body: text.slice(from, to), eol: text.slice(lines.contentEnd[f] as number, lines.end[f] as number) };
   };
 
-  // Runs of blank positions, and whether newText removes them.
+  // Runs of blank positions with drift in them. newText removes such a run when it deletes every blank line
+  // oldText has there: then the file's own blank lines there go too (no blank line where newText says none).
   const blankItem = (it: Aligned): boolean => (it.old >= 0 ? isBlank(oldLines[it.old] as string) : true);
-  const touched: boolean[] = new Array<boolean>(items.length).fill(false);
+  const removedRun: boolean[] = new Array<boolean>(items.length).fill(false);
   for (let s = 0; s < items.length; ) {
     if (!blankItem(items[s] as Aligned)) {
       s++;
@@ -183,17 +181,9 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
     let e = s;
     while (e < items.length && blankItem(items[e] as Aligned)) e++;
     const run = items.slice(s, e);
-    if (run.some((it) => it.old === -1 || it.file === -1)) {
-      let before = -1;
-      for (let k = s - 1; k >= 0 && before === -1; k--) before = (items[k] as Aligned).old;
-      const olds = run.filter((it) => it.old >= 0).map((it) => it.old);
-      const lastOld = olds.length > 0 ? (olds[olds.length - 1] as number) : before;
-      // newText removes the run when it deletes every blank line oldText has there: then the file's own
-      // blank lines there go too (no blank line where newText says none). Otherwise blank lines are counted
-      // as changes: the file keeps its own, newText's inserted ones are added, oldText's extra ones are not.
-      const hit = olds.length > 0 && olds.every((o) => status[o] === 'del');
-      if (hit) for (let k = s; k < e; k++) touched[k] = true;
-    }
+    const olds = run.filter((it) => it.old >= 0).map((it) => it.old);
+    const drift = run.some((it) => it.old === -1 || it.file === -1);
+    if (drift && olds.length > 0 && olds.every((o) => status[o] === 'del')) for (let k = s; k < e; k++) removedRun[k] = true;
     s = e;
   }
 
@@ -209,7 +199,7 @@ export function renderReplacement(r: Replacement, tie: TieBreak, pairing: TieBre
       }
       return;
     }
-    if (touched[k]) return;
+    if (removedRun[k]) return;
     const f = fileLine(it.file);
     const p = prevOld;
     const q = p + 1;
