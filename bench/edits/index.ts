@@ -1,80 +1,141 @@
 /**
  * bench/edits — str_replace robustness on real code changes, perturbed the way models err.
- *   npx tsx bench/edits/index.ts [--limit N]
- * For every category: successes (result equals the expected file), WRONG applications (the edit applied
- * but the file differs from the expected one — the worst outcome; target 0) and safe failures (a refusal),
- * for applyEdit and, side by side in the same run, a plain exact-match str_replace.
- * For `ambiguous` and `absent_near_miss` the right outcome is a refusal: any application counts as wrong.
- * Corpus provenance: see corpus.ts (npm packages fetched with `npm pack` into a local cache, not committed).
+ *   npx tsx bench/edits/index.ts [--limit N] [--baseline REF | --no-baseline] [--large N]
+ *   (or `npm run bench -- edits`)
+ * For every class: successes (the right outcome: the expected file, or a refusal where the class must be
+ * refused), WRONG (applied, but the file differs from the expected one — or applied at all where it must
+ * be refused; target 0) and safe failures (a refusal where one place was intended).
+ * The same cases also run, interleaved in the same process, through the applyEdit of REF (default main),
+ * loaded from `git show REF:src/core/edits/...` into a temp directory — outcomes and cases per second
+ * side by side, measured in one run. Corpus provenance: see corpus.ts (npm packages fetched with `npm pack`
+ * into a local cache, not committed).
  */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { applyEdit } from '../../src/core/edits/applyEdit';
 import { buildCorpus, cacheDir, PACKAGES } from './corpus';
+import { driftCasesFor } from './drift';
+import { largeCases } from './large';
 import { casesFor, type BenchCase } from './perturb';
 
 type Outcome = 'success' | 'wrong' | 'safe_failure';
+type Apply = (original: string, edit: { oldText: string; newText: string }) => { ok: true; text: string; strategy: string } | { ok: false };
 
-function exactReplace(file: string, oldText: string, newText: string): { ok: true; text: string } | { ok: false } {
-  const first = file.indexOf(oldText);
-  if (oldText.length === 0 || first === -1 || file.indexOf(oldText, first + 1) !== -1) return { ok: false };
-  return { ok: true, text: file.slice(0, first) + newText + file.slice(first + oldText.length) };
-}
+const ORDER = [
+  'exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'trailing_ws_leak', 'indent_dedented', 'indent_extra',
+  'tabs_file', 'mixed_indent', 'smart_quotes', 'combined', 'blank_fewer', 'blank_more', 'blank_several', 'blank_edge', 'blank_crlf',
+  'blank_tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion', 'doubled_neighbour', 'ambiguous', 'ambiguous_indent',
+  'ambiguous_blank', 'absent_near_miss', 'hallucinated',
+];
+/** The classes the first version of this bench had (for a like-for-like speed figure). */
+const FIRST_CLASSES = new Set(['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'ambiguous_indent', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss']);
 
 function judge(c: BenchCase, result: { ok: true; text: string } | { ok: false }): Outcome {
-  if (!result.ok) return 'safe_failure';
+  if (!result.ok) return c.expected === null ? 'success' : 'safe_failure';
   if (c.expected === null) return 'wrong';
   return result.text === c.expected ? 'success' : 'wrong';
 }
 
-function main(): void {
-  const limitArg = process.argv.indexOf('--limit');
-  const limit = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Infinity;
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+/** REF's applyEdit, from its src/core/edits files written to a temp directory. */
+async function loadBaseline(ref: string): Promise<{ apply: Apply; label: string } | undefined> {
+  const root = path.resolve(__dirname, '..', '..');
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim();
+    const dir = path.join(os.tmpdir(), 'pe-bench-edits-baseline', sha);
+    const files = execFileSync('git', ['ls-tree', '--name-only', ref, 'src/core/edits/'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const f of files) fs.writeFileSync(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${ref}:${f}`], { cwd: root, encoding: 'utf8' }));
+    const mod = (await import(path.join(dir, 'applyEdit.ts'))) as { applyEdit: Apply };
+    return { apply: mod.applyEdit, label: `${ref} (${sha})` };
+  } catch (err) {
+    console.error(`[bench/edits] no baseline from ${ref}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    return undefined;
+  }
+}
+
+interface Tally {
+  n: number;
+  now: Record<Outcome, number>;
+  base: Record<Outcome, number>;
+  mustRefuse: boolean;
+}
+
+async function main(): Promise<void> {
+  const limit = Number(arg('--limit') ?? Infinity);
+  const baseline = process.argv.includes('--no-baseline') ? undefined : await loadBaseline(arg('--baseline') ?? 'main');
   const t0 = Date.now();
   const edits = buildCorpus().slice(0, limit);
-  const cases = edits.flatMap(casesFor);
-  const stats = new Map<string, { n: number; engine: Record<Outcome, number>; plain: Record<Outcome, number> }>();
+  const cases = edits.flatMap((e, i) => [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length])]);
+  cases.push(...largeCases(cases, edits, Number(arg('--large') ?? 40)));
+
+  const stats = new Map<string, Tally>();
   const strategies = new Map<string, number>();
   const wrongExamples: string[] = [];
-  let engineMs = 0;
+  const ms = { now: 0, base: 0, nowFirst: 0, baseFirst: 0, firstCases: 0 };
   for (const c of cases) {
-    const s = stats.get(c.category) ?? { n: 0, engine: { success: 0, wrong: 0, safe_failure: 0 }, plain: { success: 0, wrong: 0, safe_failure: 0 } };
+    const s = stats.get(c.category) ?? { n: 0, now: { success: 0, wrong: 0, safe_failure: 0 }, base: { success: 0, wrong: 0, safe_failure: 0 }, mustRefuse: c.expected === null };
+    const edit = { oldText: c.oldText, newText: c.newText };
     const t = performance.now();
-    const r = applyEdit(c.file, { oldText: c.oldText, newText: c.newText });
-    engineMs += performance.now() - t;
+    const r = applyEdit(c.file, edit);
+    const dt = performance.now() - t;
+    ms.now += dt;
     const outcome = judge(c, r.ok ? { ok: true, text: r.text } : { ok: false });
     if (r.ok) strategies.set(r.strategy, (strategies.get(r.strategy) ?? 0) + 1);
-    if (outcome === 'wrong' && wrongExamples.length < 5) wrongExamples.push(`${c.category} ${c.id}`);
+    if (outcome === 'wrong' && wrongExamples.length < 8) wrongExamples.push(`${c.category} ${c.id}`);
     s.n++;
-    s.engine[outcome]++;
-    s.plain[judge(c, exactReplace(c.file, c.oldText, c.newText))]++;
+    s.now[outcome]++;
+    if (baseline) {
+      const tb = performance.now();
+      const b = baseline.apply(c.file, edit);
+      const dtb = performance.now() - tb;
+      ms.base += dtb;
+      s.base[judge(c, b.ok ? { ok: true, text: b.text } : { ok: false })]++;
+      if (FIRST_CLASSES.has(c.category)) {
+        ms.nowFirst += dt;
+        ms.baseFirst += dtb;
+        ms.firstCases++;
+      }
+    }
     stats.set(c.category, s);
   }
 
   const pad = (v: string | number, w: number): string => String(v).padStart(w);
   console.log(`bench/edits — ${edits.length} real edits from ${PACKAGES.map((p) => `${p.name} ${p.from}→${p.to}`).join(', ')}`);
-  console.log(`(package cache: ${cacheDir()})\n`);
-  console.log(`${'category'.padEnd(18)}${pad('cases', 7)} │ ${'applyEdit: ok'.padStart(14)}${pad('wrong', 7)}${pad('safe-fail', 10)} │ ${'exact-only: ok'.padStart(15)}${pad('wrong', 7)}${pad('safe-fail', 10)}`);
-  const total = { n: 0, e: { success: 0, wrong: 0, safe_failure: 0 }, p: { success: 0, wrong: 0, safe_failure: 0 } };
-  const order = ['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss'];
-  for (const cat of order) {
+  console.log(`(package cache: ${cacheDir()}; ok = the right outcome: the intended file, or a refusal for a 'refuse' class)\n`);
+  const head = (label: string): string => `${label.padStart(14)}${pad('WRONG', 7)}${pad('safe-fail', 10)}`;
+  console.log(`${'class'.padEnd(19)}${'expect'.padEnd(7)}${pad('cases', 6)} │ ${head('now: ok')}${baseline ? ` │ ${head(`${arg('--baseline') ?? 'main'}: ok`)}` : ''}`);
+  const total = { n: 0, now: { success: 0, wrong: 0, safe_failure: 0 }, base: { success: 0, wrong: 0, safe_failure: 0 } };
+  const cell = (r: Record<Outcome, number>, n: number): string => `${`${r.success} (${Math.floor((1000 * r.success) / n) / 10}%)`.padStart(14)}${pad(r.wrong, 7)}${pad(r.safe_failure, 10)}`;
+  const below: string[] = [];
+  for (const cat of [...ORDER, ...[...stats.keys()].filter((k) => !ORDER.includes(k))]) {
     const s = stats.get(cat);
     if (!s) continue;
     total.n += s.n;
     for (const k of ['success', 'wrong', 'safe_failure'] as const) {
-      total.e[k] += s.engine[k];
-      total.p[k] += s.plain[k];
+      total.now[k] += s.now[k];
+      total.base[k] += s.base[k];
     }
-    const pct = (x: number): string => `${x} (${Math.round((100 * x) / s.n)}%)`;
-    console.log(`${cat.padEnd(18)}${pad(s.n, 7)} │ ${pct(s.engine.success).padStart(14)}${pad(s.engine.wrong, 7)}${pad(s.engine.safe_failure, 10)} │ ${pct(s.plain.success).padStart(15)}${pad(s.plain.wrong, 7)}${pad(s.plain.safe_failure, 10)}`);
+    if (s.now.wrong > 0 || (!s.mustRefuse && s.now.success < 0.99 * s.n)) below.push(cat);
+    console.log(`${cat.padEnd(19)}${(s.mustRefuse ? 'refuse' : 'apply').padEnd(7)}${pad(s.n, 6)} │ ${cell(s.now, s.n)}${baseline ? ` │ ${cell(s.base, s.n)}` : ''}`);
   }
-  console.log(`${'TOTAL'.padEnd(18)}${pad(total.n, 7)} │ ${String(total.e.success).padStart(14)}${pad(total.e.wrong, 7)}${pad(total.e.safe_failure, 10)} │ ${String(total.p.success).padStart(15)}${pad(total.p.wrong, 7)}${pad(total.p.safe_failure, 10)}`);
-  const perturbed = order.filter((c) => !['exact', 'ambiguous', 'absent_near_miss'].includes(c)).map((c) => stats.get(c)).filter((s) => s !== undefined);
-  const pe = perturbed.reduce((a, s) => a + s.engine.success, 0);
-  const pp = perturbed.reduce((a, s) => a + s.plain.success, 0);
-  const pn = perturbed.reduce((a, s) => a + s.n, 0);
-  console.log(`\nperturbed cases applied correctly: applyEdit ${pe}/${pn} (${((100 * pe) / Math.max(1, pn)).toFixed(1)}%) vs exact-only ${pp}/${pn} (${((100 * pp) / Math.max(1, pn)).toFixed(1)}%)`);
-  console.log(`wrong applications: applyEdit ${total.e.wrong}, exact-only ${total.p.wrong}${wrongExamples.length ? ` — e.g. ${wrongExamples.join('; ')}` : ''}`);
-  console.log(`applyEdit strategies used: ${[...strategies.entries()].map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`applyEdit time: ${engineMs.toFixed(0)} ms for ${cases.length} cases; total run ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${'TOTAL'.padEnd(26)}${pad(total.n, 6)} │ ${cell(total.now, total.n)}${baseline ? ` │ ${cell(total.base, total.n)}` : ''}`);
+  console.log(`\nwrong applications: now ${total.now.wrong}${baseline ? `, ${baseline.label} ${total.base.wrong}` : ''}${wrongExamples.length ? ` — e.g. ${wrongExamples.join('; ')}` : ''}`);
+  console.log(`classes under target (any WRONG, or < 99% ok where one place is intended): ${below.length ? below.join(', ') : 'none'}`);
+  console.log(`strategies used now: ${[...strategies.entries()].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const rate = (n: number, t: number): string => `${Math.round(n / (t / 1000))} cases/s`;
+  console.log(`speed, all ${cases.length} cases: now ${ms.now.toFixed(0)} ms (${rate(cases.length, ms.now)})${baseline ? `; ${baseline.label} ${ms.base.toFixed(0)} ms (${rate(cases.length, ms.base)})` : ''}`);
+  if (baseline) console.log(`speed, the ${ms.firstCases} cases of the first bench's classes: now ${rate(ms.firstCases, ms.nowFirst)}; ${baseline.label} ${rate(ms.firstCases, ms.baseFirst)}`);
+  console.log(`total run ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-main();
+void main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

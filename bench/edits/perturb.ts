@@ -73,6 +73,31 @@ function nearMiss(oldText: string): string | null {
   return oldText.slice(0, at) + (c === 'x' ? 'y' : 'x') + oldText.slice(at + 1);
 }
 
+/**
+ * How many places a snippet sent with the wrong indentation fits: windows whose lines equal the snippet's
+ * once indentation is ignored, every non-blank line shifted by the same number of columns. More than one:
+ * the model's text no longer says which was meant, and the right outcome is a refusal.
+ */
+function shiftedPlaces(lines: string[], snippet: string[]): number {
+  let n = 0;
+  for (let i = 0; i + snippet.length <= lines.length; i++) {
+    let shift: number | null = null;
+    let ok = true;
+    for (let j = 0; j < snippet.length && ok; j++) {
+      const a = lines[i + j] as string;
+      const b = snippet[j] as string;
+      if (a.trim() !== b.trim()) ok = false;
+      else if (b.trim()) {
+        const d = leading(a).length - leading(b).length;
+        if (shift === null) shift = d;
+        else if (d !== shift) ok = false;
+      }
+    }
+    if (ok) n++;
+  }
+  return n;
+}
+
 export function casesFor(e: BaseEdit): BenchCase[] {
   const lines = e.file.split('\n');
   const r = region(e, lines, CONTEXT);
@@ -101,9 +126,12 @@ export function casesFor(e: BaseEdit): BenchCase[] {
     add('trailing_ws_edit', e.file, pad(oldText), pad(newText), expected);
     if (oldLines.length >= 3) {
       // The file carries trailing spaces inside the region (not on its last line); the edit does not.
+      // The lines the edit keeps (its context) keep their trailing spaces; new lines are written as sent.
       const padded = [...lines];
       for (let i = r.start; i < r.end - 1; i++) if ((padded[i] as string).trim()) padded[i] = `${padded[i]}   `;
-      add('trailing_ws_file', padded.join('\n'), oldText, newText, replaceLines(padded, r, r.newLines));
+      const beforeN = e.at - r.start;
+      const kept = r.newLines.map((l, i) => (i < beforeN ? (padded[r.start + i] as string) : l));
+      add('trailing_ws_file', padded.join('\n'), oldText, newText, replaceLines(padded, r, kept));
     }
   }
 
@@ -112,11 +140,13 @@ export function casesFor(e: BaseEdit): BenchCase[] {
   const allSpaces = [...oldLines, ...r.newLines].every((l) => !leading(l).includes('\t'));
   if (allSpaces && minIndent > 0 && r.newLines.every((l) => !l.trim() || leading(l).length >= minIndent)) {
     const dedent = (ls: string[]): string => ls.map((l) => (l.trim() ? l.slice(minIndent) : l)).join('\n');
-    add('indent_dedented', e.file, dedent(oldLines), dedent(r.newLines), expected);
+    const places = shiftedPlaces(lines, dedent(oldLines).split('\n'));
+    add(places > 1 ? 'ambiguous_indent' : 'indent_dedented', e.file, dedent(oldLines), dedent(r.newLines), places > 1 ? null : expected);
   }
   if (allSpaces) {
     const indent = (ls: string[]): string => ls.map((l) => (l.trim() ? `    ${l}` : l)).join('\n');
-    add('indent_extra', e.file, indent(oldLines), indent(r.newLines), expected);
+    const places = shiftedPlaces(lines, indent(oldLines).split('\n'));
+    add(places > 1 ? 'ambiguous_indent' : 'indent_extra', e.file, indent(oldLines), indent(r.newLines), places > 1 ? null : expected);
   }
 
   const unit = spaceUnit(lines);

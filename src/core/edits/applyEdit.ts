@@ -9,25 +9,31 @@
  *   4. typographic_quotes  — plus ‘’“” read as '".
  *   5. indentation / tabs_spaces — plus whole lines whose indentation differs by ONE uniform shift
  *      (columns, tabs counted as one indent level); `newText` is re-indented by that shift.
+ *   6. blank_lines    — plus blank lines missing or extra anywhere in the snippet (editIndent.ts).
  * A wrong application is the worst outcome, so nothing here guesses: no fuzzy similarity ever applies an
- * edit; similarity is only used to describe the closest candidate region in a `not_found` failure.
- * `newText` is written in the file's own style: its line endings, and — only when the level forgave them and
- * the replaced region has none — without trailing whitespace or typographic quotes.
+ * edit; similarity is only used to describe the closest candidate region in a `not_found` failure. A
+ * `newText` that repeats the file line just outside the match (one line of context copied into newText
+ * only) is refused: applying it would write that line twice.
+ *
+ * The match is written back line by line (editLines.ts): lines the edit keeps stay the file's bytes; new
+ * and changed lines come from `newText` — re-indented, in the region's line-ending style, and without
+ * trailing whitespace or typographic quotes when a level forgave them and the region has none. Nothing of
+ * a replaced line (its trailing whitespace, say) is carried onto the new text. A byte-order mark stays.
  */
 import { closestRegions, type CandidateRegion } from './editCandidates';
-import { matchIndentation } from './editIndent';
+import { matchLineTiers } from './editIndent';
+import { type FileLines, fileLines, lineAt, localEol, renderReplacement, textLines } from './editLines';
 import {
   findAll,
   hasTrailingWhitespace,
   hasTypographicQuotes,
-  lineOf,
   normalizeText,
   originalOffsets,
   straightenQuotes,
   stripTrailingWhitespace,
   type NormalizeOptions,
 } from './editNormalize';
-import { dominantEol, toEol } from './textFile';
+import { toEol } from './textFile';
 
 export interface TextEdit {
   oldText: string;
@@ -40,7 +46,8 @@ export type EditStrategy =
   | 'trailing_whitespace'
   | 'typographic_quotes'
   | 'indentation'
-  | 'tabs_spaces';
+  | 'tabs_spaces'
+  | 'blank_lines';
 
 export type EditFailureReason = 'not_found' | 'ambiguous' | 'no_op' | 'invalid';
 
@@ -61,18 +68,14 @@ function fail(reason: EditFailureReason, message: string, extra: Partial<Extract
   return { ok: false, reason, message, ...extra };
 }
 
-function ambiguous(original: string, offsets: number[], level: string): ApplyEditResult {
-  const lines = [...new Set(offsets.map((o) => lineOf(original, o)))];
+function ambiguous(original: string, lines: FileLines, offsets: number[], level: string): ApplyEditResult {
+  const at = [...new Set(offsets.map((o) => lineAt(lines, o)))];
+  const shown = at.slice(0, 3).map((l) => excerpt(lines, l, 2)).join('\n   …\n');
   return fail(
     'ambiguous',
-    `oldText matches ${offsets.length >= 50 ? '50 or more' : offsets.length} places (${level}), starting at lines ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}. Include more surrounding lines so it identifies exactly one place.`,
-    { matchLines: lines },
+    `oldText matches ${offsets.length >= 50 ? '50 or more' : offsets.length} places (${level}), starting at lines ${at.slice(0, 10).map((l) => l + 1).join(', ')}${at.length > 10 ? ', …' : ''}. Include more surrounding lines so it identifies exactly one place. The first ${Math.min(3, at.length)}:\n${shown}`,
+    { matchLines: at.map((l) => l + 1) },
   );
-}
-
-/** newText in the file's line-ending style (only when the file has line breaks to take a style from). */
-function inFileEol(original: string, newText: string): string {
-  return /\n/.test(original) ? toEol(newText, dominantEol(original)) : newText;
 }
 
 function finish(original: string, text: string, strategy: EditStrategy): ApplyEditResult {
@@ -84,6 +87,12 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   if (typeof original !== 'string' || typeof edit?.oldText !== 'string' || typeof edit?.newText !== 'string') {
     return fail('invalid', 'original, oldText and newText must be strings');
   }
+  // A byte-order mark is the file's encoding, not its text: kept in front, never matched or written.
+  const bom = (t: string): string => (t.startsWith('\uFEFF') ? t.slice(1) : t);
+  if (original.startsWith('\uFEFF')) {
+    const r = applyEdit(original.slice(1), { oldText: bom(edit.oldText), newText: bom(edit.newText) });
+    return r.ok ? { ...r, text: `\uFEFF${r.text}` } : r;
+  }
   const { oldText, newText } = edit;
   if (oldText.length === 0) return fail('invalid', 'oldText is empty; use create or insert to add text');
   if (original.includes('\0') || oldText.includes('\0') || newText.includes('\0')) {
@@ -91,17 +100,15 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   }
   if (original.length > MAX_EDIT_TEXT || newText.length > MAX_EDIT_TEXT) return fail('invalid', 'text is over the editor size cap');
   if (oldText === newText) return fail('no_op', 'oldText and newText are identical');
+  const lines = fileLines(original);
 
   // 1. exact
   const exact = findAll(original, oldText);
-  if (exact.length > 1) return ambiguous(original, exact, 'exact match');
+  if (exact.length > 1) return ambiguous(original, lines, exact, 'exact match');
   if (exact.length === 1) {
     const at = exact[0] as number;
-    let replacement = inFileEol(original, newText);
-    // oldText began at the LF of a CRLF: the CR before it is already there, so don't write a second one.
-    if (at > 0 && original[at - 1] === '\r' && oldText.startsWith('\n') && replacement.startsWith('\r\n')) replacement = replacement.slice(1);
-    const indented = indentFollowingLines(original, at, oldText, replacement);
-    return finish(original, original.slice(0, at) + indented.text + original.slice(at + oldText.length), indented.changed ? 'indentation' : 'exact');
+    const indented = indentFollowingLines(original, at, oldText, newText);
+    return spliced(lines, at, at + oldText.length, oldText, indented.text, (l) => l, indented.changed ? 'indentation' : 'exact');
   }
 
   // 2–4. normalised substring levels (a level that changes neither text cannot find anything new)
@@ -114,42 +121,118 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     // (`foo ` must not match the start of `foobar`).
     const mustEndLine = opts.trailing && /[ \t]$/.test(oldText);
     const hits = findAll(fileText, needle).filter((h) => !mustEndLine || h + needle.length === fileText.length || fileText[h + needle.length] === '\n');
-    if (hits.length > 1) return ambiguous(original, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
+    if (hits.length > 1) return ambiguous(original, lines, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
     if (hits.length === 0) continue;
     const s = hits[0] as number;
-    const [mappedStart, lastChar] = originalOffsets(original, opts, [s, s + needle.length - 1]) as [number, number];
-    let start = mappedStart;
+    const [start, lastChar] = originalOffsets(original, opts, [s, s + needle.length - 1]) as [number, number];
     const end = lastChar + 1;
-    // A match that begins at a line break must take that break's CR along with it.
-    if (fileText[s] === '\n' && start > 0 && original[start - 1] === '\r') start--;
-    const region = original.slice(start, end);
-    let replacement = inFileEol(original, newText);
-    if (opts.trailing && !hasTrailingWhitespace(region)) replacement = stripTrailingWhitespace(replacement);
-    if (opts.quotes && !hasTypographicQuotes(region)) replacement = straightenQuotes(replacement);
-    return finish(original, original.slice(0, start) + replacement + original.slice(end), strategy);
+    const stripTrailing = opts.trailing && !hasTrailingWhitespace(original.slice(start, end));
+    const straighten = opts.quotes && !hasTypographicQuotes(original.slice(start, end));
+    const renderNew = (l: string): string => {
+      const t = stripTrailing ? stripTrailingWhitespace(l) : l;
+      return straighten ? straightenQuotes(t) : t;
+    };
+    return spliced(lines, start, end, oldText, newText, renderNew, strategy);
   }
 
-  // 5. uniform indentation shift
-  const indent = matchIndentation(original, oldText, newText);
-  if (indent.starts.length > 1) {
-    const offsets = indent.starts.map((line) => nthLineOffset(original, line));
-    return ambiguous(original, offsets, 'ignoring indentation');
+  // 5–6. whole lines: a uniform indentation shift, then blank-line drift
+  const tier = matchLineTiers(lines, oldText, newText);
+  const tierName = tier.tier === 'blank_lines' ? 'ignoring blank lines and indentation' : 'ignoring indentation';
+  if (tier.starts.length > 1) return ambiguous(original, lines, tier.starts.map((line) => lines.start[line] as number), tierName);
+  if (tier.apply) {
+    const doubled = doubledNeighbour(lines, tier.apply.first, tier.apply.last, true, true, oldText, newText);
+    if (doubled) return doubled;
+    const strategy: EditStrategy = tier.tier === 'blank_lines' ? 'blank_lines' : tier.apply.tabsVersusSpaces ? 'tabs_spaces' : 'indentation';
+    return finish(original, tier.apply.text, strategy);
   }
-  if (indent.apply) return finish(original, indent.apply.text, indent.apply.tabsVersusSpaces ? 'tabs_spaces' : 'indentation');
-  if (indent.unrenderable) {
-    return fail('not_found', 'oldText matches one place only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file\'s real indentation');
+  if (tier.unrenderable === 'indent') {
+    return fail('not_found', `oldText matches one place (line ${(tier.starts[0] as number) + 1}) only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file's real indentation:\n${excerpt(lines, tier.starts[0] as number, 12)}`);
+  }
+  if (tier.unrenderable === 'placement') {
+    return fail('ambiguous', `oldText matches one place (from line ${(tier.starts[0] as number) + 1}) only when blank lines are ignored, and where the file's own blank lines go in the result is unclear (newText changes the lines around them). Send oldText with the blank lines exactly as the file has them:\n${excerpt(lines, tier.starts[0] as number, 16)}`, { matchLines: [(tier.starts[0] as number) + 1] });
   }
 
   const candidates = closestRegions(original, oldText, 1);
   const best = candidates[0];
   const where = best
-    ? ` Closest candidate: lines ${best.startLine}–${best.endLine} (similarity ${best.similarity.toFixed(2)}):\n${best.excerpt}`
+    ? ` Closest candidate: lines ${best.startLine}–${best.endLine} (similarity ${best.similarity.toFixed(2)}):\n${best.excerpt}${best.diff ? `\nWhat differs (- the file, + your oldText):\n${best.diff}` : ''}`
     : ' The file is empty.';
   return fail(
     'not_found',
-    `oldText was not found (also tried ignoring line endings, trailing whitespace, typographic quotes and a uniform indentation shift).${where}`,
+    `oldText was not found (also tried ignoring line endings, trailing whitespace, typographic quotes, a uniform indentation shift and missing or extra blank lines).${where}`,
     { candidates },
   );
+
+  function spliced(fl: FileLines, at: number, end: number, oText: string, nText: string, renderNew: (l: string) => string, strategy: EditStrategy): ApplyEditResult {
+    // A match that begins at the LF of a CR LF takes the CR along: the break is replaced whole.
+    let start = at;
+    if (original[start] === '\n' && start > 0 && original[start - 1] === '\r') start--;
+    const first = lineAt(fl, start);
+    const last = lineAt(fl, Math.max(start, end - 1));
+    const old = textLines(oText);
+    const neu = textLines(nText);
+    const head = original.slice(fl.start[first], start);
+    let regionEnd = end;
+    const tail = old.endsNl ? '' : original.slice(end, fl.contentEnd[last]);
+    // Whitespace left after the match on its last line is that line's trailing whitespace: it goes with
+    // the line (kept when the line is kept, dropped when the line is replaced), never onto new text.
+    if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
+    const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
+    if (doubled) return doubled;
+    if (old.lines.length !== last - first + 1) {
+      // Line counts disagree (a lone CR in the text): fall back to the plain splice.
+      return finish(original, original.slice(0, start) + toEol(nText, localEol(fl, first, last)) + original.slice(end), strategy);
+    }
+    const items = old.lines.map((_, j) => ({ old: j, file: first + j }));
+    const body = renderReplacement(
+      { lines: fl, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, items, regionStart: start, regionEnd, renderNew, eol: localEol(fl, first, last) },
+      'early',
+    );
+    return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
+  }
+}
+
+/**
+ * A newText that begins (ends) with the file line just above (below) the match, when oldText does not,
+ * would write that line twice: models do this when they copy one line of context into newText only.
+ * Refused: whether the doubled line is wanted cannot be known.
+ */
+function doubledNeighbour(lines: FileLines, first: number, last: number, startsLine: boolean, endsLine: boolean, oldText: string, newText: string): ApplyEditResult | undefined {
+  const neu = textLines(newText).lines;
+  const old = textLines(oldText).lines;
+  if (neu.length < 2 || old.length === 0) return undefined;
+  // Indentation counts: a doubled line is a copy of its neighbour; a `}` at another depth is not one.
+  const key = (l: string): string => stripTrailingWhitespace(straightenQuotes(l).replace(/\r$/, ''));
+  const fileLine = (i: number): string => lines.text.slice(lines.start[i], lines.contentEnd[i]);
+  const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
+  const say = (line: number, where: string): ApplyEditResult =>
+    fail('ambiguous', `newText ${where} with line ${line + 1} of the file (${JSON.stringify(fileLine(line).trim())}), which is ${where === 'starts' ? 'above' : 'below'} the text oldText matches but is not part of oldText: the result would have that line twice. Include line ${line + 1} in oldText too, or leave it out of newText.`, { matchLines: [first + 1] });
+  // The nearest non-blank line outside the match, and newText's / oldText's non-blank line on that side.
+  const outer = (from: number, step: number): number => {
+    let i = from;
+    while (i >= 0 && i < realLines && key(fileLine(i)).trim() === '') i += step;
+    return i >= 0 && i < realLines ? i : -1;
+  };
+  const edge = (ls: string[], fromEnd: boolean): string => {
+    const keys = ls.map(key).filter((k) => k.trim() !== '');
+    return (fromEnd ? keys[keys.length - 1] : keys[0]) ?? '';
+  };
+  if (startsLine) {
+    const above = outer(first - 1, -1);
+    if (above >= 0 && edge(neu, false) === key(fileLine(above)) && edge(old, false) !== key(fileLine(above))) return say(above, 'starts');
+  }
+  if (endsLine) {
+    const below = outer(last + 1, 1);
+    if (below >= 0 && edge(neu, true) === key(fileLine(below)) && edge(old, true) !== key(fileLine(below))) return say(below, 'ends');
+  }
+  return undefined;
+}
+
+/** Lines from..from+count-1 (0-based), numbered like `view` output. */
+function excerpt(lines: FileLines, from: number, count: number): string {
+  const out: string[] = [];
+  for (let i = from; i < Math.min(lines.start.length, from + count); i++) out.push(`${String(i + 1).padStart(6)}\t${lines.text.slice(lines.start[i], lines.contentEnd[i])}`);
+  return out.join('\n');
 }
 
 /** Skips a normalised level when it would not change the file or oldText (it could find nothing new). */
@@ -178,14 +261,4 @@ function indentFollowingLines(original: string, at: number, oldText: string, rep
   if (later.length === 0 || !later.every((l) => !l.startsWith(lead))) return { text: replacement, changed: false };
   const shifted = lines.map((l, i) => (i === 0 || l.replace(/\r$/, '').trim().length === 0 ? l : lead + l));
   return { text: shifted.join('\n'), changed: true };
-}
-
-function nthLineOffset(text: string, line: number): number {
-  let off = 0;
-  for (let i = 0; i < line; i++) {
-    const nl = text.indexOf('\n', off);
-    if (nl === -1) return text.length;
-    off = nl + 1;
-  }
-  return off;
 }

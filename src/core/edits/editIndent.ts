@@ -1,19 +1,27 @@
 /**
- * The last tolerant str_replace level: whole-line matching that forgives a *uniform* indentation shift of
- * the snippet (and tabs written as spaces or the reverse), on top of line-ending, trailing-whitespace and
- * quote forgiveness. Every non-blank line must be shifted by the same number of columns; `newText` is then
- * re-indented by that shift in the file's own indentation style. A shift that differs line to line is not
- * a match — that would be guessing.
+ * The whole-line str_replace tiers, after the substring ones, each forgiving line endings, trailing
+ * whitespace and typographic quotes too:
+ *   - indentation / tabs_spaces — every non-blank line of the snippet shifted by the SAME number of
+ *     columns (tabs counted as one indent level of the other side); `newText` is re-indented by that shift
+ *     in the file's own style. A shift that differs line to line is not a match — that would be guessing.
+ *   - blank_lines — the same, while blank (empty or whitespace-only) lines may be missing or extra
+ *     anywhere in the snippet: the non-blank lines must follow each other in the file with only blank
+ *     lines between them. See editLines.ts for which blank lines the result keeps.
+ * A tier that finds several places is `ambiguous`; one whose single place cannot be written back without
+ * a guess (re-indenting left of column 0, tab widths that disagree, a blank line whose place is unclear)
+ * is refused with the reason.
  */
+import { type Aligned, type Eol, type FileLines, localEol, renderReplacement, textLines, type TieBreak } from './editLines';
 import { hasTrailingWhitespace, hasTypographicQuotes, straightenQuotes, stripTrailingWhitespace } from './editNormalize';
 
-export interface IndentMatch {
+export interface LineTierMatch {
+  tier: 'indentation' | 'blank_lines';
   /** 0-based first line of every distinct match. */
   starts: number[];
-  /** Present when exactly one match exists. */
-  apply?: { text: string; tabsVersusSpaces: boolean };
-  /** A match exists but `newText` cannot be re-indented (it would go left of column 0). */
-  unrenderable?: boolean;
+  /** Present when exactly one match exists and it can be written back. */
+  apply?: { text: string; tabsVersusSpaces: boolean; first: number; last: number };
+  /** One match exists but it cannot be written back without a guess. */
+  unrenderable?: 'indent' | 'placement';
 }
 
 interface Line {
@@ -43,17 +51,26 @@ function gcd(a: number, b: number): number {
 function spaceUnit(indents: string[]): number {
   let g = 0;
   for (const ind of indents) if (ind.length > 0 && !ind.includes('\t')) g = gcd(g, ind.length);
-  return g === 2 || g === 4 || g === 8 ? g : g > 0 && g % 4 === 0 ? 4 : 4;
+  return g === 2 || g === 4 || g === 8 ? g : 4;
 }
 
-export function matchIndentation(original: string, oldText: string, newText: string): IndentMatch {
-  const lfOld = oldText.replace(/\r\n/g, '\n');
-  const oldEndsNl = lfOld.endsWith('\n');
-  const oldLines = (oldEndsNl ? lfOld.slice(0, -1) : lfOld).split('\n').map(splitLine);
-  if (!oldLines.some((l) => l.body.length > 0)) return { starts: [] };
+interface Candidate {
+  /** File line of each non-blank old line (-1 for blank old lines in the indentation tier: see items). */
+  anchors: number[];
+  delta: number;
+  tab: number;
+}
 
-  const rawFile = original.split('\n');
-  const fileLines = rawFile.map(splitLine);
+/** Tries the indentation tier, then (when it found nothing) the blank_lines tier. */
+export function matchLineTiers(lines: FileLines, oldText: string, newText: string): LineTierMatch {
+  const text = lines.text;
+  const old = textLines(oldText);
+  const oldLines = old.lines.map(splitLine);
+  const n = lines.start.length;
+  const fileLines: Line[] = new Array<Line>(n);
+  for (let i = 0; i < n; i++) fileLines[i] = splitLine(text.slice(lines.start[i], lines.contentEnd[i]));
+  // A text ending in LF has an empty pseudo-line after it: not a line a blank can be paired with.
+  const realLines = text.endsWith('\n') ? n - 1 : n;
   const fileUsesTabs = fileLines.some((l) => l.indent.startsWith('\t'));
   const editUsesTabs = oldLines.some((l) => l.indent.startsWith('\t'));
   // When one side is written with tabs and the other with spaces, one tab stands for one indentation level
@@ -64,100 +81,160 @@ export function matchIndentation(original: string, oldText: string, newText: str
       ? spaceUnit(fileLines.map((l) => l.indent))
       : 4;
   const widths = fileUsesTabs !== editUsesTabs ? [...new Set([inferred, 2, 4, 8])] : [4];
+  const nonBlankOld = oldLines.flatMap((l, j) => (l.body.length > 0 ? [j] : []));
+  if (nonBlankOld.length === 0) return { tier: 'indentation', starts: [] };
 
+  const shiftOf = (anchors: number[], tab: number): number | null => {
+    let delta: number | null = null;
+    for (let u = 0; u < anchors.length; u++) {
+      const o = oldLines[nonBlankOld[u] as number] as Line;
+      const f = fileLines[anchors[u] as number] as Line;
+      if (o.body !== f.body) return null;
+      const d = columns(f.indent, tab) - columns(o.indent, tab);
+      if (delta === null) delta = d;
+      else if (d !== delta) return null;
+    }
+    return delta;
+  };
+
+  // indentation: a window of exactly the snippet's lines, blank where the snippet is blank.
   const m = oldLines.length;
-  const matches: { start: number; delta: number; tab: number }[] = [];
-  for (const tab of widths) {
-    for (let i = 0; i + m <= fileLines.length; i++) {
-      let delta: number | null = null;
-      let ok = true;
-      for (let j = 0; j < m && ok; j++) {
-        const o = oldLines[j] as Line;
-        const f = fileLines[i + j] as Line;
-        if (o.body.length === 0) {
-          ok = f.body.length === 0;
-          continue;
-        }
-        if (o.body !== f.body) {
-          ok = false;
-          continue;
-        }
-        const d = columns(f.indent, tab) - columns(o.indent, tab);
-        if (delta === null) delta = d;
-        else if (d !== delta) ok = false;
+  const j0 = nonBlankOld[0] as number;
+  const firstBody = (oldLines[j0] as Line).body;
+  const windowMatches: Candidate[] = [];
+  for (let i = 0; i + m <= realLines; i++) {
+    if ((fileLines[i + j0] as Line).body !== firstBody) continue;
+    if (!oldLines.every((o, j) => o.body.length > 0 || (fileLines[i + j] as Line).body.length === 0)) continue;
+    const anchors = nonBlankOld.map((j) => i + j);
+    for (const tab of widths) {
+      const delta = shiftOf(anchors, tab);
+      if (delta !== null) windowMatches.push({ anchors, delta, tab });
+    }
+  }
+  const windowStarts = new Set(windowMatches.map((c) => c.anchors[0] as number));
+
+  // blank_lines: the non-blank lines in order, anything blank between them.
+  const nonBlankFile: number[] = [];
+  for (let i = 0; i < realLines; i++) if ((fileLines[i] as Line).body.length > 0) nonBlankFile.push(i);
+  const k = nonBlankOld.length;
+  const driftMatches: Candidate[] = [];
+  for (let t = 0; t + k <= nonBlankFile.length; t++) {
+    if ((fileLines[nonBlankFile[t] as number] as Line).body !== firstBody) continue;
+    const anchors = nonBlankFile.slice(t, t + k);
+    for (const tab of widths) {
+      const delta = shiftOf(anchors, tab);
+      if (delta !== null) driftMatches.push({ anchors, delta, tab });
+    }
+  }
+  // Every indentation match is a blank_lines match too: one place only if the more forgiving tier agrees
+  // (a short snippet shifted elsewhere must not win over the place it came from, drifted).
+  if (windowMatches.length > 0) {
+    const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
+    if (elsewhere.length > 0) return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
+    return decide('indentation', windowMatches, (c) => [windowItems(c.anchors[0] as number, j0, m)]);
+  }
+  return decide('blank_lines', driftMatches, (c) => [driftItems(c.anchors, 'top'), driftItems(c.anchors, 'bottom')]);
+
+  function windowItems(anchor: number, j: number, count: number): Aligned[] {
+    const first = anchor - j;
+    return Array.from({ length: count }, (_, x) => ({ old: x, file: first + x }));
+  }
+
+  /** Non-blank old lines on their anchors; blank runs paired in order, the excess at the run's end (top) or start. */
+  function driftItems(anchors: number[], align: 'top' | 'bottom'): Aligned[] {
+    const items: Aligned[] = [];
+    const pairRun = (olds: number[], files: number[], excessAt: 'top' | 'bottom'): void => {
+      const pairs = Math.min(olds.length, files.length);
+      const runPairs: Aligned[] = [];
+      const oSkip = excessAt === 'bottom' ? olds.length - pairs : 0;
+      const fSkip = excessAt === 'bottom' ? files.length - pairs : 0;
+      for (let x = 0; x < pairs; x++) runPairs.push({ old: olds[oSkip + x] as number, file: files[fSkip + x] as number });
+      const excess: Aligned[] = [
+        ...olds.filter((_, x) => x < oSkip || x >= oSkip + pairs).map((o) => ({ old: o, file: -1 })),
+        ...files.filter((_, x) => x < fSkip || x >= fSkip + pairs).map((f) => ({ old: -1, file: f })),
+      ];
+      items.push(...(excessAt === 'bottom' ? [...excess, ...runPairs] : [...runPairs, ...excess]));
+    };
+    const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, x) => a + x);
+    // Leading blank lines of the snippet pair with the file's blank lines just above the first anchor.
+    const lead = nonBlankOld[0] as number;
+    let above = 0;
+    while (above < lead && (anchors[0] as number) - above - 1 >= 0 && (fileLines[(anchors[0] as number) - above - 1] as Line).body.length === 0) above++;
+    pairRun(range(0, lead), range((anchors[0] as number) - above, anchors[0] as number), 'bottom');
+    for (let u = 0; u < k; u++) {
+      items.push({ old: nonBlankOld[u] as number, file: anchors[u] as number });
+      if (u + 1 < k) pairRun(range((nonBlankOld[u] as number) + 1, nonBlankOld[u + 1] as number), range((anchors[u] as number) + 1, anchors[u + 1] as number), align);
+    }
+    const lastAnchor = anchors[k - 1] as number;
+    const trail = m - 1 - (nonBlankOld[k - 1] as number);
+    let below = 0;
+    while (below < trail && lastAnchor + below + 1 < realLines && (fileLines[lastAnchor + below + 1] as Line).body.length === 0) below++;
+    pairRun(range(m - trail, m), range(lastAnchor + 1, lastAnchor + 1 + below), 'top');
+    return items;
+  }
+
+  function decide(tier: 'indentation' | 'blank_lines', matches: Candidate[], alignments: (c: Candidate) => Aligned[][]): LineTierMatch {
+    const starts = [...new Set(matches.map((x) => x.anchors[0] as number))].sort((a, b) => a - b);
+    if (starts.length !== 1) return { tier, starts };
+    // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
+    // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
+    const unshifted = matches.filter((x) => x.delta === 0);
+    const candidates = unshifted.length === 1 ? unshifted : matches;
+    const newT = textLines(newText);
+    let result: { text: string; first: number; last: number } | undefined;
+    for (const c of candidates) {
+      const readings = alignments(c);
+      // Every alignment covers the same lines: the edges are paired the same way, the runs lie between anchors.
+      const files = (readings[0] as Aligned[]).filter((it) => it.file >= 0).map((it) => it.file);
+      const first = Math.min(...files);
+      const last = Math.max(...files);
+      const start = lines.start[first] as number;
+      const end = old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
+      const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
+      if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
+      const eol: Eol = localEol(lines, first, last);
+      const bodies = new Set<string>();
+      for (const items of readings) {
+        const spec = { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: newT.lines, newEndsNl: newT.endsNl, items, regionStart: start, regionEnd: end, renderNew: (l: string) => renderNew(l) as string, eol };
+        // Without drift there is one reading; with it, every tie-break must give the same text.
+        const drift = items.some((it) => it.old === -1 || it.file === -1);
+        for (const tie of drift ? (['early', 'late'] as TieBreak[]) : ['early' as const]) bodies.add(renderReplacement(spec, tie));
       }
-      if (ok && delta !== null) matches.push({ start: i, delta, tab });
+      if (bodies.size > 1) return { tier, starts, unrenderable: 'placement' };
+      const text = lines.text.slice(0, start) + ([...bodies][0] as string) + lines.text.slice(end);
+      if (result !== undefined && result.text !== text) return { tier, starts, unrenderable: 'indent' };
+      result = { text, first, last };
     }
+    if (!result) return { tier, starts, unrenderable: 'indent' };
+    const regionTabs = linesOf(result.first, result.last).some((l) => l.startsWith('\t'));
+    return { tier, starts, apply: { ...result, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
   }
-  const starts = [...new Set(matches.map((x) => x.start))].sort((a, b) => a - b);
-  if (starts.length !== 1) return { starts };
-  const start = starts[0] as number;
-  // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
-  // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
-  const unshifted = matches.filter((x) => x.delta === 0);
-  const candidates = unshifted.length === 1 ? unshifted : matches;
-  const renders = new Set<string>();
-  let text: string | undefined;
-  for (const { delta, tab } of candidates) {
-    const r = render(original, rawFile, start, m, oldEndsNl, newText, delta, tab, fileUsesTabs);
-    if (r === undefined) return { starts, unrenderable: true };
-    renders.add(r);
-    text ??= r;
-  }
-  if (renders.size > 1 || text === undefined) return { starts, unrenderable: true };
-  const regionTabs = rawFile.slice(start, start + m).some((l) => l.startsWith('\t'));
-  return { starts, apply: { text, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
-}
 
-/** The file with lines start..start+m-1 replaced by newText re-indented by `delta` columns (undefined: cannot). */
-function render(
-  original: string,
-  rawFile: string[],
-  start: number,
-  m: number,
-  oldEndsNl: boolean,
-  newText: string,
-  delta: number,
-  tab: number,
-  fileUsesTabs: boolean,
-): string | undefined {
-  // The original region: whole lines, plus the final line break only when oldText ended with one.
-  const lineStart: number[] = [];
-  let off = 0;
-  for (const raw of rawFile) {
-    lineStart.push(off);
-    off += raw.length + 1;
+  function linesOf(a: number, b: number): string[] {
+    return Array.from({ length: Math.max(0, b - a + 1) }, (_, x) => text.slice(lines.start[a + x], lines.contentEnd[a + x]));
   }
-  const lastIdx = start + m - 1;
-  const lastRaw = rawFile[lastIdx] as string;
-  const regionStart = lineStart[start] as number;
-  const lastContentEnd = (lineStart[lastIdx] as number) + (lastRaw.endsWith('\r') ? lastRaw.length - 1 : lastRaw.length);
-  const hasNextLine = lastIdx + 1 < rawFile.length;
-  const regionEnd = oldEndsNl && hasNextLine ? (lineStart[lastIdx + 1] as number) : lastContentEnd;
-  const region = original.slice(regionStart, regionEnd);
 
-  const eol = /\r\n/.test(region) || (region.indexOf('\n') === -1 && /\r\n/.test(original)) ? '\r\n' : '\n';
-  const regionTabs = rawFile.slice(start, start + m).some((l) => l.startsWith('\t'));
-  const regionSpaces = rawFile.slice(start, start + m).some((l) => l.startsWith(' '));
-  const useTabs = regionTabs || (!regionSpaces && fileUsesTabs);
-  const keepTrailing = hasTrailingWhitespace(region);
-  const keepQuotes = hasTypographicQuotes(region);
-
-  const rendered: string[] = [];
-  for (const raw of newText.replace(/\r\n/g, '\n').split('\n')) {
-    const indent = /^[ \t]*/.exec(raw)?.[0] ?? '';
-    let body = raw.slice(indent.length);
-    if (!keepTrailing) body = stripTrailingWhitespace(body);
-    if (!keepQuotes) body = straightenQuotes(body);
-    if (body.length === 0) {
-      rendered.push(keepTrailing ? raw : '');
-      continue;
-    }
-    const cols = columns(indent, tab) + delta;
-    if (cols < 0) return undefined;
-    const lead = useTabs ? '\t'.repeat(Math.floor(cols / tab)) + ' '.repeat(cols % tab) : ' '.repeat(cols);
-    rendered.push(lead + body);
+  /** A newText line re-indented by `delta` columns in the region's style (undefined: left of column 0). */
+  function reindenter(first: number, last: number, start: number, end: number, delta: number, tab: number): (raw: string) => string | undefined {
+    const region = text.slice(start, end);
+    const regionLines = linesOf(first, last);
+    const regionTabs = regionLines.some((l) => l.startsWith('\t'));
+    const regionSpaces = regionLines.some((l) => l.startsWith(' '));
+    const useTabs = regionTabs || (!regionSpaces && fileUsesTabs);
+    // Trailing whitespace and typographic quotes in newText are the snippet's style, not the file's: kept
+    // only when the region has some of its own.
+    const keepTrailing = hasTrailingWhitespace(region);
+    const keepQuotes = hasTypographicQuotes(region);
+    return (raw) => {
+      const indent = /^[ \t]*/.exec(raw)?.[0] ?? '';
+      let body = raw.slice(indent.length);
+      if (!keepTrailing) body = stripTrailingWhitespace(body);
+      if (!keepQuotes) body = straightenQuotes(body);
+      if (body.length === 0) return keepTrailing ? raw : '';
+      const cols = columns(indent, tab) + delta;
+      if (cols < 0) return undefined;
+      const lead = useTabs ? '\t'.repeat(Math.floor(cols / tab)) + ' '.repeat(cols % tab) : ' '.repeat(cols);
+      return lead + body;
+    };
   }
-  if (oldEndsNl && !hasNextLine && rendered[rendered.length - 1] === '') rendered.pop();
-  return original.slice(0, regionStart) + rendered.join(eol) + original.slice(regionEnd);
 }

@@ -43,11 +43,11 @@ describe('applyEdit', () => {
       const r = ok(applyEdit(ts, { oldText: '  if (!name) {\r\n    return "nobody";', newText: '  if (!name) {\r\n    return "none";' }));
       assert.equal(r.text, ts.replace('"nobody"', '"none"'));
     });
-    it('ignores trailing whitespace the file has and the edit lacks', () => {
+    it('ignores trailing whitespace the file has and the edit lacks, and writes none onto replaced lines', () => {
       const file = 'a = 1;   \nb = 2;\t\nc = 3;\n';
       const r = ok(applyEdit(file, { oldText: 'a = 1;\nb = 2;', newText: 'a = 10;\nb = 20;' }));
       assert.equal(r.strategy, 'trailing_whitespace');
-      assert.equal(r.text, 'a = 10;\nb = 20;\t\nc = 3;\n');
+      assert.equal(r.text, 'a = 10;\nb = 20;\nc = 3;\n');
     });
     it('ignores trailing whitespace the edit adds and strips it from newText', () => {
       const file = 'a = 1;\nb = 2;\nc = 3;\n';
