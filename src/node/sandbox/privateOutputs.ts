@@ -163,6 +163,12 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
         exists = false;
       }
       if (!exists && !placeholder(root, at, taken)) continue;
+      const users = placeholderUsers.get(at);
+      if (exists && users !== undefined) {
+        // Another command of this process made it and runs still: shared until the last one is done.
+        placeholderUsers.set(at, users + 1);
+        taken.push(at);
+      }
       if (!realDir(at)) continue; // a link, a file: as it is
       const size = measure(at, skip);
       if (!size.ok) {
