@@ -150,9 +150,16 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   it('keeps a folder too large to copy read-only, and says so', async () => {
     for (let i = 0; i <= COPY_MAX_ENTRIES; i++) fs.writeFileSync(path.join(root, 'dist', `f${i}.js`), '');
     const r = await run(await specFor({ edit: ['src/**'] }), `try { require('fs').writeFileSync('dist/new.js', 'x'); console.log('wrote') } catch (e) { console.log(e.code) }`);
-    assert.match(r.output, /dist is ignored by git but more than 5000 entries: it stays read-only/);
+    assert.match(r.output, new RegExp(`dist is ignored by git but more than ${COPY_MAX_ENTRIES} entries: it stays read-only`));
     assert.match(r.output, /EROFS/);
     assert.ok(!fs.existsSync(path.join(root, 'dist', 'new.js')));
+  });
+
+  it('keeps each copied file\'s times and mode (make and incremental compilers decide by them)', async () => {
+    fs.utimesSync(path.join(root, 'dist', 'old.js'), 1_000_000, 1_000_000);
+    fs.chmodSync(path.join(root, 'dist', 'old.js'), 0o750);
+    const r = await run(await specFor({ edit: ['src/**'] }), `const s = require('fs').statSync('dist/old.js'); console.log(JSON.stringify([s.mtimeMs, s.mode & 0o777]))`);
+    assert.deepEqual(JSON.parse(r.output.trim().split('\n').pop() ?? '[]'), [1_000_000_000, 0o750], r.output);
   });
 
   it('does not copy a hidden entry into the private copy', async () => {
