@@ -7,6 +7,9 @@
  *  2. The whole `bash` tool path around the same command, with the step's checkpoint (scan, spec, snapshot,
  *     run, compare): for a write scope of 200, 2,000 and 20,000 files — the first command of a step (every
  *     file read into the checkpoint) and the next ones (unchanged files known by their scan signature).
+ *  4. Private build outputs (the folders git ignores): `node -e 0` inside the sandbox in a workspace whose
+ *     .gitignore names dist/ (100 files, 100 KB: a small tsc output), coverage/ (10 files) and build/
+ *     (missing: a placeholder), with and without the private copies, interleaved.
  *  3. The same in one workspace of 20,000 files in subfolders, for scopes that hold few of them: a
  *     top-level literal glob (`package.json`: the root's direct entries, its subfolders read-only) beside
  *     a small tree (`src/m0/**`, 400 files) and the whole `src/**`. Target: package.json near the small tree.
@@ -81,6 +84,46 @@ async function runnerOverhead(): Promise<{ outside: number[]; inside: number[] }
   }
 }
 
+async function outputsOverhead(): Promise<{ without: number[]; with: number[]; folders: string[] }> {
+  const root = workspace(10);
+  try {
+    fs.writeFileSync(path.join(root, '.gitignore'), 'dist/\ncoverage/\n/build\n');
+    fs.mkdirSync(path.join(root, 'dist', 'lib'), { recursive: true });
+    for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(root, 'dist', i % 2 ? 'lib' : '', `m${i}.js`), 'x'.repeat(1000));
+    fs.mkdirSync(path.join(root, 'coverage'));
+    for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(root, 'coverage', `c${i}.json`), '{}');
+    const terminal = new NodeTerminal();
+    const env = scrubEnv(process.env);
+    const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+    const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
+    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+    if (!built.ok) throw new Error(built.reason);
+    const plain = { ...built.spec, privateOutputs: [] };
+    const once = async (sandbox: typeof built.spec): Promise<number> => {
+      const t0 = performance.now();
+      const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox.env, sandbox }, new AbortController().signal);
+      if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
+      return performance.now() - t0;
+    };
+    await once(plain);
+    await once(built.spec);
+    const without: number[] = [];
+    const withOutputs: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i % 2 === 0) {
+        without.push(await once(plain));
+        withOutputs.push(await once(built.spec));
+      } else {
+        withOutputs.push(await once(built.spec));
+        without.push(await once(plain));
+      }
+    }
+    return { without, with: withOutputs, folders: built.spec.privateOutputs };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function toolPath(files: number, edit: string[] = ['src/**'], made?: string): Promise<{ first: number; next: number[] }> {
   const root = made ?? workspace(files);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
@@ -132,6 +175,12 @@ async function main(): Promise<void> {
   console.log(`   inside the sandbox                           ${fmt(median(inside))} ${fmt(mean(inside))}`);
   console.log(`   added per command                            ${fmt(added)} ${fmt(mean(inside) - mean(outside))}   (target < 50 ms: ${added < 50 ? 'met' : 'MISSED'})`);
   console.log(`   inside / outside                             ${(median(inside) / median(outside)).toFixed(2).padStart(10)}`);
+
+  const o = await outputsOverhead();
+  console.log(`\n4. private build outputs (${o.folders.join(', ')}), node -e 0   median      mean`);
+  console.log(`   inside, without private copies                ${fmt(median(o.without))} ${fmt(mean(o.without))}`);
+  console.log(`   inside, with them                             ${fmt(median(o.with))} ${fmt(mean(o.with))}`);
+  console.log(`   added per command                             ${fmt(median(o.with) - median(o.without))} ${fmt(mean(o.with) - mean(o.without))}`);
 
   console.log('\n2. the bash tool with the checkpoint, node -e 0   first command   next (median)   next / bare run');
   for (const files of (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000])) {

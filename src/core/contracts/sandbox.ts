@@ -37,6 +37,14 @@ export const SandboxSpecSchema = z.object({
   writableOutside: z.array(z.string()).default([]),
   /** Absolute paths inside those that stay read-only (the links and config that redirect git). */
   readOnlyOutside: z.array(z.string()).default([]),
+  /**
+   * Workspace folders git ignores (build outputs: `dist`, `target`, `coverage`…) outside the write scope,
+   * shallowest first. The runner mounts over each a private, writable copy for this command only (its
+   * existing content when small, else the folder stays read-only, said in a note); writes there never
+   * reach the workspace, so nothing is rolled back or checkpointed. A missing one is created empty to be
+   * mounted and removed afterwards. Where the platform cannot bind (Seatbelt) they stay read-only.
+   */
+  privateOutputs: z.array(z.string()).default([]),
   /** Whether the command may reach the network beyond loopback. */
   network: z.boolean(),
   /** The command's environment; the runner sets HOME and TMPDIR to its private directories on top. */

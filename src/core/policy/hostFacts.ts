@@ -26,6 +26,7 @@ export function hostFacts(env: Record<string, string>): HostFacts {
         return undefined;
       }
     },
+    readIgnoreFile,
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);
@@ -34,4 +35,27 @@ export function hostFacts(env: Record<string, string>): HostFacts {
       }
     },
   };
+}
+
+/** Ignore files past this size are not read (a real one is a few kilobytes). */
+const IGNORE_FILE_MAX = 256 * 1024;
+
+/**
+ * An ignore file's text: opened without following a link, a regular file with no other hard link, small.
+ * A repository can ship `.gitignore -> ~/.ssh/id_rsa`; its lines would become folder names in the workspace.
+ */
+function readIgnoreFile(abs: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    // Not through a linked folder either (a `.git/info` that points elsewhere).
+    if (fs.realpathSync.native(nodePath.dirname(abs)) !== nodePath.dirname(abs)) return undefined;
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    const s = fs.fstatSync(fd);
+    if (!s.isFile() || s.nlink !== 1 || s.size > IGNORE_FILE_MAX) return undefined;
+    return fs.readFileSync(fd, 'utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }

@@ -19,6 +19,10 @@
  *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
  *                  whose git data a step granted git writes may write.
  *   6. network   — only when the step's authority grants it; loopback always works.
+ *   7. private   — build outputs (buildOutputs.ts: the folders git ignores, existing or named by a pattern)
+ *                  that are not writable already, not protected, not a dependency folder and not hidden:
+ *                  each command writes a private copy of them, which never reaches the workspace
+ *                  (src/node/sandbox/privateOutputs.ts; read-only where the platform cannot bind one).
  * A writable root that lies inside a protected or hidden path is dropped (the stricter rule wins). A write
  * root may lie inside a folder root's read-only subfolder (`src/a.js` with `src/gen/**`): mounts then
  * nest, and the deepest one that holds a path decides it (`writableAt`; at equal depth, read-only wins).
@@ -27,6 +31,7 @@ import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
 import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
+import { gitIgnoredFolders, ignoreFilesIn } from './buildOutputs';
 import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
@@ -49,6 +54,11 @@ export interface HostFacts {
   listDir(abs: string): string[];
   /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
   readText?(abs: string): string | undefined;
+  /**
+   * An ignore file's text (`.gitignore`, `info/exclude`): a regular file only — never through a symbolic
+   * link, never one with other hard links, never a large one (undefined then). Used for private outputs.
+   */
+  readIgnoreFile?(abs: string): string | undefined;
 }
 
 /** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
@@ -163,6 +173,39 @@ const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', '.nox'
 
 function underDependencyDir(rel: string): boolean {
   return rel.split('/').slice(0, -1).some((segment) => DEPENDENCY_DIRS.has(segment));
+}
+
+/** Folders never made private, whatever git says: installed code and environments (large, and run). */
+const NEVER_PRIVATE = new Set([...DEPENDENCY_DIRS, '.direnv'].map((d) => d.toLowerCase()));
+
+/** More private outputs than this, and the rest stay read-only (each is a copy and a mount per command). */
+export const MAX_PRIVATE_OUTPUTS = 16;
+
+/**
+ * The build outputs a command writes privately (rule 7): the folders git ignores, minus what is writable
+ * already (the write scope), protected (`.git`, `.vscode`, node_modules…), a dependency folder, hidden
+ * (secrets, `.planexecuteignore`, our store) or inside one of those. A repository that names `src` in its
+ * `.gitignore` only gets a private copy of `src` for its commands — nothing reaches the workspace.
+ */
+function privateOutputsOf(input: SandboxSpecInput, inScope: (rel: string) => boolean, hidden: readonly SandboxEntry[], linked: LinkedGit | undefined): string[] {
+  const { policy, host, entries } = input;
+  const read = host.readIgnoreFile;
+  if (read === undefined) return [];
+  const files = ignoreFilesIn(entries).flatMap((rel) => {
+    const text = read(posix.join(policy.root, rel));
+    const dir = posix.dirname(rel);
+    return text === undefined ? [] : [{ dir: dir === '.' ? '' : dir, text }];
+  });
+  const gitDir = linked?.commonDir ?? (entries.some((e) => e.path === '.git' && e.kind === 'directory') ? posix.join(policy.root, '.git') : undefined);
+  const exclude = gitDir === undefined ? undefined : read(posix.join(gitDir, 'info', 'exclude'));
+  if (files.length === 0 && exclude === undefined) return [];
+  const { folders } = gitIgnoredFolders(entries, files, exclude);
+  return folders.filter((rel) =>
+    !inScope(rel)
+    && !rel.split('/').some((segment) => NEVER_PRIVATE.has(segment.toLowerCase()))
+    && !coversDir(protectedMatch, rel) && !coversDir(gitMatch, rel) && !coversDir(secretMatch, rel)
+    && !pathWithin(rel, STORE_DIR) && !policy.ignored(rel, true)
+    && !hidden.some((h) => pathWithin(rel, h.path))).slice(0, MAX_PRIVATE_OUTPUTS);
 }
 
 /** What a command's write scope is: none for the verifier, which only checks. */
@@ -322,6 +365,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
   const linked = linkedGitOf(policy.root, input.entries, host);
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  const privateOutputs = privateOutputsOf(input, inScope, hidden, linked);
   const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
   return {
     ok: true,
@@ -337,6 +381,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
         : [],
       readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
       network: policy.authority.network,
+      privateOutputs,
       env: sandboxEnv(input.env),
     },
   };

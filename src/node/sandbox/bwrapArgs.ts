@@ -13,8 +13,8 @@
  *   granted network of its own is made around bubblewrap instead, see ownNetwork.ts);
  *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
- *   toolchains shown again read-only; the workspace read-only; its writable paths and the read-only paths
- *   inside them, together, shallowest first (a folder root's subfolder is read-only, a write root below it
+ *   toolchains shown again read-only; the workspace read-only; its writable paths, the read-only paths
+ *   inside them and the private build outputs (each a copy bound over its folder), together, shallowest first (a folder root's subfolder is read-only, a write root below it
  *   writable again); hidden workspace entries; and last, every hiding tmpfs remounted read-only (only then:
  *   mounts that land inside one need to create their mount points first).
  * `--die-with-parent` and the pid namespace make sure nothing the command starts outlives it;
@@ -35,6 +35,11 @@ export interface BwrapMounts {
   writableOutside?: string[];
   readOnlyOutside?: string[];
   network: boolean;
+  /**
+   * Private build outputs (privateOutputs.ts): each private copy `from`, bound writable at the workspace
+   * path `at` — layered with the writable and read-only paths, so a write root inside one is bound after it.
+   */
+  privateOutputs?: { from: string; at: string }[];
   /** Where the private home is mounted (the user's real home path), and its host directory. */
   home: { at: string; from: string } | undefined;
   /** The host directory mounted at /tmp. */
@@ -99,8 +104,12 @@ export function bwrapOptions(m: BwrapMounts): string[] {
   else if (m.network) for (const file of m.networkFiles) args.push('--ro-bind', file, file);
   args.push('--ro-bind', m.root, m.root);
   // At equal depth two mounts never share a path (the spec drops a write root that a read-only path covers).
-  const layered = [...m.writable.map((path) => ({ path, flag: '--bind' })), ...m.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
-  for (const { path, flag } of shallowFirst(layered)) args.push(flag, path, path);
+  const layered = [
+    ...m.writable.map((path) => ({ path, flag: '--bind', from: path })),
+    ...m.readOnly.map((path) => ({ path, flag: '--ro-bind', from: path })),
+    ...(m.privateOutputs ?? []).map((p) => ({ path: p.at, flag: '--bind', from: p.from })),
+  ];
+  for (const { path, flag, from } of shallowFirst(layered)) args.push(flag, from, path);
   for (const h of shallowFirst(m.hidden)) args.push(...hide(h, remounts));
   // Deepest first: a read-only parent would not let its child be remounted.
   for (const dir of [...remounts].sort((a, b) => depth(b) - depth(a))) args.push('--remount-ro', dir);

@@ -16,6 +16,7 @@ import { bwrapOptions, inWorkspace } from './bwrapArgs';
 import { bwrapPath, ownNetworkTools } from './detect';
 import { ownNetworkLauncher, ownResolver } from './ownNetwork';
 import { takePrivateDirs } from './privateDirs';
+import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 
 export interface Prepared {
@@ -262,7 +263,9 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
   const notes: string[] = [];
   let gitDirsOutside: string[] = [];
   let resumableBefore = new Set<string>();
+  let outputs: PreparedOutputs | undefined;
   const cleanup = (): string[] => {
+    outputs?.release();
     removePlaceholders(placeholders.created, placeholders.parents);
     own.release();
     return removeNewResumableState(gitDirsOutside, resumableBefore);
@@ -273,8 +276,11 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const writable = made.paths;
     writeGitIdentity(privateHome);
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
-    const readOnly = spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined);
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
+    // Build outputs: private copies under bubblewrap; Seatbelt cannot bind one, so there they stay read-only.
+    outputs = support.kind === 'bubblewrap' ? preparePrivateOutputs(root, spec.privateOutputs, hidden.map((h) => h.path), own.outputs, notes) : undefined;
+    const privateAt = new Set(outputs?.mounts.map((m) => m.at));
+    const readOnly = [...spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined && !privateAt.has(p)), ...(outputs?.readOnly ?? [])];
     const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
     const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
     const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
@@ -305,7 +311,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       if (resolver?.note) notes.push(resolver.note);
       const options = bwrapOptions(
         {
-          root, writable: [...writable, ...pinned], readOnly, hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
+          root, writable: [...writable, ...pinned], readOnly, privateOutputs: outputs?.mounts ?? [], hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
           ...(own && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
         },

@@ -21,6 +21,8 @@ export interface PrivateDirs {
   dir: string;
   home: string;
   tmp: string;
+  /** Where the command's private build outputs are copied (privateOutputs.ts); made only when needed. */
+  outputs: string;
   /** After the command (and every process it started) is gone. */
   release(): void;
 }
@@ -77,17 +79,46 @@ function renewed(dir: string): boolean {
   }
 }
 
+/** Removes a tree the command had, even one whose folders it made read-only (a copied `dist` can be 0555). */
+async function removeTree(dir: string): Promise<void> {
+  try {
+    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    const open = async (d: string): Promise<void> => {
+      await fs.promises.chmod(d, 0o700).catch(() => undefined);
+      const names = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => []);
+      for (const n of names) if (n.isDirectory()) await open(nodePath.join(d, n.name));
+    };
+    await open(dir);
+    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+  }
+}
+
+/** Moves the private outputs out of the command's folder at once and removes them in the background. */
+function trashOutputs(outputs: string): void {
+  if (!fs.existsSync(outputs)) return;
+  const trash = nodePath.join(processBase(), `trash-${++trashed}`);
+  try {
+    fs.renameSync(outputs, trash);
+  } catch {
+    return; // the folder goes with the command's folder
+  }
+  void removeTree(trash);
+}
+
 /** Folders for one command; `reuse` only where nothing the command starts can outlive it (bubblewrap). */
 export function takePrivateDirs(reuse: boolean): PrivateDirs {
   const dir = (reuse ? free.pop() : undefined) ?? fresh();
   const home = nodePath.join(dir, 'home');
   const tmp = nodePath.join(dir, 'tmp');
+  const outputs = nodePath.join(dir, 'outputs');
   let released = false;
   return {
-    dir, home, tmp,
+    dir, home, tmp, outputs,
     release: () => {
       if (released) return;
       released = true;
+      trashOutputs(outputs);
       if (reuse && renewed(home) && renewed(tmp) && emptied(dir, ['home', 'tmp'])) free.push(dir);
       else fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
     },

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import type { RoleName } from '../../../src/core/model/modelClient';
+import { promptFor } from '../../../src/core/roles/prompts/registry';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
@@ -97,7 +99,12 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     }
     const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call' && e.role === 'executor');
     assert.ok(calls.slice(1).every((c) => c.usage.cacheReadTokens > 0), 'every executor call after the first reads the cache');
-    assert.ok(events.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.promptVersion.endsWith('.v1')));
+    // Every call names the prompt it used: each role's latest version.
+    const latest = (role: RoleName): string => {
+      const found = promptFor(role);
+      return found.ok ? `${role}.${found.prompt.version}` : 'none';
+    };
+    for (const e of events) if (e.type === 'model_call') assert.equal(e.promptVersion, latest(e.role as RoleName));
   });
 
   it('in ask mode asks on the terminal for the plan, each write (with its diff) and each command', async () => {

@@ -3,15 +3,17 @@
  */
 import type { RoleName } from '../../model/modelClient';
 import { EXECUTOR_PROMPT_V1 } from './executor.v1';
+import { EXECUTOR_PROMPT_V2 } from './executor.v2';
 import { PLANNER_PROMPT_V1 } from './planner.v1';
+import { PLANNER_PROMPT_V2 } from './planner.v2';
 import { REPLANNER_PROMPT_V1 } from './replanner.v1';
 import { VERIFIER_PROMPT_V1 } from './verifier.v1';
 import type { PromptText } from './promptText';
 
 const PROMPTS: Record<RoleName, PromptText[]> = {
-  planner: [PLANNER_PROMPT_V1],
+  planner: [PLANNER_PROMPT_V1, PLANNER_PROMPT_V2],
   replanner: [REPLANNER_PROMPT_V1],
-  executor: [EXECUTOR_PROMPT_V1],
+  executor: [EXECUTOR_PROMPT_V1, EXECUTOR_PROMPT_V2],
   verifier: [VERIFIER_PROMPT_V1],
 };
 

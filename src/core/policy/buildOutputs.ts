@@ -1,0 +1,135 @@
+/**
+ * Build outputs: the workspace folders git ignores (`dist/`, `target`, `coverage`, `.pytest_cache/`…),
+ * which the sandbox gives each command as a private, writable copy (sandboxSpec.ts `privateOutputs`;
+ * src/node/sandbox/privateOutputs.ts makes the copies). Pure: the ignore files' text is passed in.
+ *
+ * Which folders, in order:
+ *   1. every existing folder of the listing that git would ignore: the ignore files are applied as git does
+ *      — `.git/info/exclude` first, then each `.gitignore` from the root down to the folder, a deeper file's
+ *      verdict (negations too) winning over a shallower one; a `.gitignore` inside an ignored folder is not
+ *      read (git does not read it either);
+ *   2. every folder a pattern names literally, existing or not: `dist/`, `/build`, `target`, `out/**`,
+ *      `packages/a/dist/` — relative to its ignore file's folder. A name without a trailing slash counts
+ *      only when it has no dot (`target`, `coverage`; not `.eslintcache`, `npm-debug.log`: files, which a
+ *      folder at their path would break), unless it exists as a folder (rule 1);
+ *   3. only the topmost: a folder inside one already chosen is part of its copy.
+ * The caller filters what must never be private (sandboxSpec.ts: write scope, protected, hidden).
+ */
+import ignore, { type Ignore } from 'ignore';
+import * as posix from 'node:path/posix';
+import type { ScanEntry } from '../ports';
+
+/** One ignore file: the folder its patterns are relative to ('' = the workspace root) and its text. */
+export interface IgnoreFile {
+  dir: string;
+  text: string;
+}
+
+/** Characters that make a pattern a glob (gitignore syntax), and escapes. */
+const MAGIC = /[*?[\]\\]/;
+
+interface Matcher {
+  dir: string;
+  ig: Ignore;
+}
+
+function matcherOf(file: IgnoreFile): Matcher | undefined {
+  try {
+    return { dir: file.dir, ig: ignore().add(file.text) };
+  } catch {
+    return undefined;
+  }
+}
+
+const within = (inner: string, outer: string): boolean => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+
+/** A path made of plain segments (no '', '.', '..'), POSIX. */
+function plainPath(rel: string): boolean {
+  return rel !== '' && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/**
+ * The folder a pattern names literally, relative to its file's folder (rule 2), or undefined. `contents`:
+ * the pattern (`out/**`) ignores what is inside the folder rather than the folder itself.
+ */
+function literalFolder(line: string): { path: string; contents: boolean } | undefined {
+  let p = line.replace(/\r$/, '');
+  if (p.trim() === '' || p.startsWith('#') || p.startsWith('!') || /\s$/.test(p)) return undefined;
+  const contents = p.endsWith('/**');
+  if (contents) p = `${p.slice(0, -3)}/`;
+  const dirOnly = p.endsWith('/');
+  p = p.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (!plainPath(p) || MAGIC.test(p)) return undefined;
+  if (!dirOnly && (posix.basename(p).includes('.'))) return undefined;
+  return { path: p, contents };
+}
+
+export interface IgnoredFolders {
+  /** Whether git ignores a folder (rule 1), for one path. */
+  ignored(rel: string): boolean;
+  /** The topmost ignored folders, existing or named (rules 1–3), shallowest first. */
+  folders: string[];
+}
+
+export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly IgnoreFile[], exclude?: string): IgnoredFolders {
+  const excludeMatcher = exclude ? matcherOf({ dir: '', text: exclude }) : undefined;
+  const matchers = files.map(matcherOf).filter((m): m is Matcher => m !== undefined).sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
+  const verdict = (rel: string): boolean => {
+    let ignored = false;
+    for (const m of [...(excludeMatcher ? [excludeMatcher] : []), ...matchers]) {
+      if (!within(rel, m.dir) || rel === m.dir) continue;
+      const sub = m.dir === '' ? rel : rel.slice(m.dir.length + 1);
+      try {
+        const r = m.ig.test(`${sub}/`);
+        if (r.ignored) ignored = true;
+        else if (r.unignored) ignored = false;
+      } catch {
+        // a path the library cannot judge: no verdict from this file
+      }
+    }
+    return ignored;
+  };
+  const memo = new Map<string, boolean>();
+  // A folder is ignored when git ignores it or any folder above it (git does not look inside an ignored one).
+  const ignored = (rel: string): boolean => {
+    const known = memo.get(rel);
+    if (known !== undefined) return known;
+    const parent = posix.dirname(rel);
+    const result = (parent !== '.' && ignored(parent)) || verdict(rel);
+    memo.set(rel, result);
+    return result;
+  };
+  const candidates = new Set<string>();
+  for (const e of entries) if (e.kind === 'directory' && plainPath(e.path) && verdict(e.path)) candidates.add(e.path);
+  const named = (dir: string, text: string): void => {
+    for (const line of text.split('\n')) {
+      const literal = literalFolder(line);
+      if (literal === undefined) continue;
+      const rel = dir === '' ? literal.path : `${dir}/${literal.path}`;
+      // As git reads it all (a deeper `!dist/` wins): the folder ignored, or, for `out/**`, what it holds.
+      if (verdict(rel) || (literal.contents && verdict(`${rel}/x`))) candidates.add(rel);
+    }
+  };
+  if (exclude) named('', exclude);
+  // A .gitignore in an ignored folder is not git's to read.
+  for (const file of files) if (file.dir === '' || !ignored(file.dir)) named(file.dir, file.text);
+  const sorted = [...candidates].sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const folders: string[] = [];
+  for (const rel of sorted) if (!folders.some((f) => within(rel, f)) && !ancestorIgnored(rel, ignored)) folders.push(rel);
+  return { ignored, folders };
+}
+
+/** Whether a folder above `rel` is ignored (then `rel` is inside an ignored folder, not the topmost one). */
+function ancestorIgnored(rel: string, ignored: (rel: string) => boolean): boolean {
+  const parent = posix.dirname(rel);
+  return parent !== '.' && ignored(parent);
+}
+
+function depthOf(rel: string): number {
+  return rel === '' ? 0 : rel.split('/').length;
+}
+
+/** The ignore files a listing holds: each regular `.gitignore` (its folder's patterns). */
+export function ignoreFilesIn(entries: readonly ScanEntry[]): string[] {
+  return entries.filter((e) => e.kind === 'file' && posix.basename(e.path) === '.gitignore').map((e) => e.path);
+}
