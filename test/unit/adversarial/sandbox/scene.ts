@@ -20,7 +20,8 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const REPO = resolve(__dirname, '../../../..');
@@ -91,8 +92,27 @@ function buildTemplate(dir: string): void {
   git(dir, 'commit', '-q', '-m', 'initial');
   // TypeScript from the project's own install, as a repository's node_modules would hold it.
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(join(REPO, 'node_modules', 'typescript'), join(dir, 'node_modules', 'typescript'));
+  const typescript = join(REPO, 'node_modules', 'typescript');
+  // A checkout under /tmp: the sandbox's private /tmp would hide a link's target, so link the files instead.
+  if (within(realpathSync(REPO), realpathSync(tmpdir()))) linkTree(typescript, join(dir, 'node_modules', 'typescript'));
+  else symlinkSync(typescript, join(dir, 'node_modules', 'typescript'));
   symlinkSync('../typescript/bin/tsc', join(dir, 'node_modules', '.bin', 'tsc'));
+}
+
+function within(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(`${outer}/`);
+}
+
+/** A copy of a folder made of hard links (same file system, no bytes copied). */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const src = join(from, entry.name);
+    const dst = join(to, entry.name);
+    if (entry.isDirectory()) linkTree(src, dst);
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
+    else linkSync(src, dst);
+  }
 }
 
 /** PE_ESCAPE_LAYOUT=home runs every case with the workspace inside the home. */
