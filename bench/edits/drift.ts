@@ -15,31 +15,9 @@
  *     lines are ignored (both must be refused).
  */
 import type { BaseEdit } from './corpus';
-import type { BenchCase } from './perturb';
+import { count, region, type BenchCase, type Region } from './perturb';
 
 const WIDE = 3;
-
-interface Region {
-  start: number;
-  end: number;
-  /** Index in `newLines` where the after-context begins. */
-  afterAt: number;
-  newLines: string[];
-}
-
-function region(e: BaseEdit, lines: string[], k: number): Region {
-  const start = Math.max(0, e.at - k);
-  const end = Math.min(lines.length, e.at + e.removed.length + k);
-  const before = lines.slice(start, e.at);
-  const after = lines.slice(e.at + e.removed.length, end);
-  return { start, end, afterAt: before.length + e.added.length, newLines: [...before, ...e.added, ...after] };
-}
-
-function count(hay: string, needle: string): number {
-  let n = 0;
-  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) n++;
-  return n;
-}
 
 const blank = (l: string): boolean => l.trim() === '';
 const leading = (l: string): string => /^[ \t]*/.exec(l)?.[0] ?? '';

@@ -16,21 +16,24 @@ export interface BenchCase {
 
 const CONTEXT = 1;
 
-interface Region {
+export interface Region {
   start: number;
   end: number; // exclusive line index
+  /** Index in `newLines` where the after-context begins. */
+  afterAt: number;
   newLines: string[];
 }
 
-function region(e: BaseEdit, lines: string[], k: number): Region {
+/** The edit's lines with `k` lines of context each side, before and after the change. */
+export function region(e: BaseEdit, lines: string[], k: number): Region {
   const start = Math.max(0, e.at - k);
   const end = Math.min(lines.length, e.at + e.removed.length + k);
   const before = lines.slice(start, e.at);
   const after = lines.slice(e.at + e.removed.length, end);
-  return { start, end, newLines: [...before, ...e.added, ...after] };
+  return { start, end, afterAt: before.length + e.added.length, newLines: [...before, ...e.added, ...after] };
 }
 
-function count(hay: string, needle: string): number {
+export function count(hay: string, needle: string): number {
   let n = 0;
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) n++;
   return n;

@@ -27,6 +27,7 @@ import { systemClock } from '../../../src/node/systemClock';
 import { startMessagesServer } from '../../support/messages-server/server';
 import { startChatServer } from '../../support/openai-server/server';
 import type { Fault, MessagesBody, ScenarioInput } from '../../support/messages-server/scenario';
+import { toolResultsOf } from '../../support/messages-server/toolResults';
 
 export type HarnessProvider = 'anthropic' | 'openai';
 export const HARNESS_PROVIDERS: readonly HarnessProvider[] = ['anthropic', 'openai'];
@@ -117,20 +118,6 @@ export function tree(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
-function collectToolResults(requests: ScriptedServer['requests']): Map<string, { content: string; isError: boolean }> {
-  const out = new Map<string, { content: string; isError: boolean }>();
-  for (const r of requests) {
-    for (const m of r.body.messages ?? []) {
-      if (m.role !== 'user' || typeof m.content === 'string') continue;
-      for (const b of m.content) {
-        if (b.type !== 'tool_result') continue;
-        const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
-        out.set(String(b.tool_use_id), { content, isError: b.is_error === true });
-      }
-    }
-  }
-  return out;
-}
 
 /** Runs one mission to its end; the caller must `cleanup(run)` (use it in `finally`). */
 export async function runAdversarialMission(o: MissionRunOptions): Promise<MissionRun> {
@@ -174,7 +161,7 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
     });
     o.onStart?.(handle, server);
     const report = await handle.done;
-    return { ws, outside, report, events, provider, server, toolResults: collectToolResults(server.requests), requests: server.requests };
+    return { ws, outside, report, events, provider, server, toolResults: toolResultsOf(server.requests), requests: server.requests };
   } catch (error) {
     await server.close();
     rmSync(base, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { draftStep } from '../../../support/planDraft';
 import { startMessagesServer } from '../../../support/messages-server/server';
 import type { RecordedRequest, Reply, ScenarioInput } from '../../../support/messages-server/scenario';
+import { toolResultsOf } from '../../../support/messages-server/toolResults';
 import type { Scene } from './scene';
 
 const REPO = resolve(__dirname, '../../../..');
@@ -96,19 +97,6 @@ export interface CliMission {
   report: { outcome?: string; succeeded?: string[]; failed?: string[] } | undefined;
 }
 
-function toolResultsOf(requests: RecordedRequest[]): Map<string, { content: string; isError: boolean }> {
-  const out = new Map<string, { content: string; isError: boolean }>();
-  for (const r of requests) {
-    for (const m of r.body.messages ?? []) {
-      if (m.role !== 'user' || typeof m.content === 'string') continue;
-      for (const b of m.content) {
-        if (b.type !== 'tool_result') continue;
-        out.set(String(b.tool_use_id), { content: typeof b.content === 'string' ? b.content : JSON.stringify(b.content), isError: b.is_error === true });
-      }
-    }
-  }
-  return out;
-}
 
 export function planFor(steps: StepScript[]): Record<string, unknown> {
   return {
