@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Step } from '../../src/core/contracts/plan';
+import type { SandboxSpec } from '../../src/core/contracts/sandbox';
 import type { ApprovalDecision, StepToolsContext } from '../../src/core/ports';
 import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
 import { scrubEnv } from '../../src/core/policy/env';
@@ -32,6 +33,43 @@ import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { detectSandbox } from '../../src/node/sandbox/detect';
 
 const ROUNDS = 40;
+
+/** The sandbox spec of a step that may edit src/** and nothing else, for a workspace. */
+async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>; spec: SandboxSpec }> {
+  const env = scrubEnv(process.env);
+  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+  const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
+  const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
+  if (!built.ok) throw new Error(built.reason);
+  return { env, spec: built.spec };
+}
+
+const terminal = new NodeTerminal();
+
+/** Milliseconds one `node -e 0` takes, outside (null) or inside a sandbox spec. */
+async function nodeE0(root: string, env: Record<string, string>, sandbox: SandboxSpec | null): Promise<number> {
+  const t0 = performance.now();
+  const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox }, new AbortController().signal);
+  if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
+  return performance.now() - t0;
+}
+
+/** ROUNDS timings of each, interleaved and alternating which goes first, so drift in load hits both alike. */
+async function interleaved(a: () => Promise<number>, b: () => Promise<number>): Promise<[number[], number[]]> {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+  }
+  return [as, bs];
+}
+
 const node = '/usr/bin/node';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -53,31 +91,10 @@ function workspace(files: number): string {
 async function runnerOverhead(): Promise<{ outside: number[]; inside: number[] }> {
   const root = workspace(10);
   try {
-    const terminal = new NodeTerminal();
-    const env = scrubEnv(process.env);
-    const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
-    const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
-    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
-    if (!built.ok) throw new Error(built.reason);
-    const outside: number[] = [];
-    const inside: number[] = [];
-    const once = async (sandbox: typeof built.spec | null): Promise<number> => {
-      const t0 = performance.now();
-      const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox }, new AbortController().signal);
-      if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
-      return performance.now() - t0;
-    };
-    await once(null);
-    await once(built.spec); // warm both paths (the sandbox probe is cached after the first call)
-    for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2 === 0) {
-        outside.push(await once(null));
-        inside.push(await once(built.spec));
-      } else {
-        inside.push(await once(built.spec));
-        outside.push(await once(null));
-      }
-    }
+    const { env, spec } = await srcOnlySpec(root);
+    await nodeE0(root, env, null);
+    await nodeE0(root, env, spec); // warm both paths (the sandbox probe is cached after the first call)
+    const [outside, inside] = await interleaved(() => nodeE0(root, env, null), () => nodeE0(root, env, spec));
     return { outside, inside };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -92,33 +109,12 @@ async function outputsOverhead(): Promise<{ without: number[]; with: number[]; f
     for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(root, 'dist', i % 2 ? 'lib' : '', `m${i}.js`), 'x'.repeat(1000));
     fs.mkdirSync(path.join(root, 'coverage'));
     for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(root, 'coverage', `c${i}.json`), '{}');
-    const terminal = new NodeTerminal();
-    const env = scrubEnv(process.env);
-    const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
-    const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
-    const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
-    if (!built.ok) throw new Error(built.reason);
-    const plain = { ...built.spec, privateOutputs: [] };
-    const once = async (sandbox: typeof built.spec): Promise<number> => {
-      const t0 = performance.now();
-      const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox.env, sandbox }, new AbortController().signal);
-      if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
-      return performance.now() - t0;
-    };
-    await once(plain);
-    await once(built.spec);
-    const without: number[] = [];
-    const withOutputs: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2 === 0) {
-        without.push(await once(plain));
-        withOutputs.push(await once(built.spec));
-      } else {
-        withOutputs.push(await once(built.spec));
-        without.push(await once(plain));
-      }
-    }
-    return { without, with: withOutputs, folders: built.spec.privateOutputs };
+    const { env, spec } = await srcOnlySpec(root);
+    const plain = { ...spec, privateOutputs: [] };
+    await nodeE0(root, env, plain);
+    await nodeE0(root, env, spec);
+    const [without, withOutputs] = await interleaved(() => nodeE0(root, env, plain), () => nodeE0(root, env, spec));
+    return { without, with: withOutputs, folders: spec.privateOutputs };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
