@@ -16,6 +16,7 @@
  *     run does the run go entirely (newText says: no blank line here).
  */
 import { type DiffOp, diffLines } from './lineDiff';
+import { dominantEol } from './textFile';
 
 export type Eol = '\n' | '\r\n';
 
@@ -62,8 +63,8 @@ export function lineAt(lines: FileLines, offset: number): number {
   return lo;
 }
 
-/** CRLF when most line breaks are CRLF, else LF (no line break: `fallback`). */
-function countEol(lines: FileLines, first: number, last: number, fallback: Eol): Eol {
+/** CRLF when most of these lines' breaks are CRLF, LF when most are LF; undefined on a tie or none. */
+function regionEol(lines: FileLines, first: number, last: number): Eol | undefined {
   let crlf = 0;
   let lf = 0;
   for (let i = first; i <= last; i++) {
@@ -71,12 +72,12 @@ function countEol(lines: FileLines, first: number, last: number, fallback: Eol):
     if (n === 2) crlf++;
     else if (n === 1) lf++;
   }
-  return crlf > lf ? '\r\n' : lf > crlf ? '\n' : fallback;
+  return crlf > lf ? '\r\n' : lf > crlf ? '\n' : undefined;
 }
 
 /** The line-break style new lines get: the region's own (its lines' breaks), else the file's dominant one. */
 export function localEol(lines: FileLines, first: number, last: number): Eol {
-  return countEol(lines, first, last, countEol(lines, 0, lines.start.length - 1, '\n'));
+  return regionEol(lines, first, last) ?? dominantEol(lines.text);
 }
 
 /** oldText / newText as lines (LF, CR LF alike), and whether the text ended with a line break. */
