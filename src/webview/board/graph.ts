@@ -8,23 +8,17 @@
 import { h, icon, type Child } from '../dom';
 import type { RenderContext } from '../context';
 import type { SandboxStatusView, StepView } from '../protocol';
+import { sandboxBadge } from '../render/sandboxBadge';
 import { paintStatus } from '../render/statusIcons';
 import { layoutGraph, type GraphLayout } from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** Whether a command step's commands run in the OS sandbox here. */
-function sandboxBadge(sandbox: SandboxStatusView): HTMLElement {
-  const confined = sandbox.state === 'sandboxed';
-  const text = confined ? 'sandboxed' : sandbox.state === 'refused' ? 'no sandbox' : sandbox.state === 'off' ? 'sandbox off' : 'unsandboxed';
-  return h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title: sandbox.detail, 'data-testid': 'sandbox-badge' } }, icon(confined ? 'shield' : 'warning'), ` ${text}`);
-}
-
 function nodeBadges(step: StepView, sandbox: SandboxStatusView | undefined): Child[] {
   const out: Child[] = [];
   if (step.authority.edit.length) out.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
   if (step.authority.commands.length) out.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
-  if (step.authority.commands.length && sandbox) out.push(sandboxBadge(sandbox));
+  if (step.authority.commands.length && sandbox) out.push(sandboxBadge(sandbox, true));
   if (step.authority.network) out.push(h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe'), ' network'));
   if (step.files.length) out.push(h('span', { className: 'badge badge-files', attrs: { title: `changed ${step.files.length} file(s)` } }, icon('files'), ` ${step.files.length}`));
   if (step.risk === 'high') out.push(h('span', { className: 'badge risk-high', attrs: { title: 'high risk' } }, icon('warning')));

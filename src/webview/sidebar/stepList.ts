@@ -4,16 +4,9 @@
  */
 import { h, icon, section } from '../dom';
 import type { RenderContext } from '../context';
-import type { SandboxStatusView, StepView } from '../protocol';
+import type { StepView } from '../protocol';
+import { sandboxBadge } from '../render/sandboxBadge';
 import { paintStatus } from '../render/statusIcons';
-
-/** For a step that runs commands: whether they run in the OS sandbox here (an icon; the words in its label). */
-function sandboxMark(step: StepView, sandbox: SandboxStatusView | undefined): HTMLElement | null {
-  if (step.authority.commands.length === 0 || !sandbox) return null;
-  const confined = sandbox.state === 'sandboxed';
-  const words = confined ? 'its commands run in the OS sandbox' : sandbox.state === 'refused' ? 'its commands will not run: no OS sandbox here' : `its commands run UNSANDBOXED (${sandbox.state === 'off' ? 'the sandbox is off' : 'no OS sandbox here'})`;
-  return h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title: words, 'aria-label': words, role: 'img', 'data-testid': 'sandbox-badge' } }, icon(confined ? 'shield' : 'warning'));
-}
 
 function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
   const glyph = h('span', { attrs: { role: 'img' } });
@@ -33,7 +26,7 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
       h('span', { className: 'step-id' }, step.id),
       ' ',
       h('span', { className: 'step-title' }, step.title),
-      sandboxMark(step, ctx.state.sandbox),
+      step.authority.commands.length > 0 && ctx.state.sandbox ? sandboxBadge(ctx.state.sandbox, false) : null,
       step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'aria-label': 'its commands may use the network', role: 'img', 'data-testid': 'network-badge' } }, icon('globe')) : null,
       waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
     ),
