@@ -26,9 +26,14 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
       h('span', { className: 'step-id' }, step.id),
       ' ',
       h('span', { className: 'step-title' }, step.title),
-      step.authority.commands.length > 0 && ctx.state.sandbox ? sandboxBadge(ctx.state.sandbox, false) : null,
-      step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'aria-label': 'its commands may use the network', role: 'img', 'data-testid': 'network-badge' } }, icon('globe')) : null,
-      waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
+      // The marks share the grid's last column (more cells would wrap into a new grid row).
+      h(
+        'span',
+        { className: 'step-badges' },
+        step.authority.commands.length > 0 && ctx.state.sandbox ? sandboxBadge(ctx.state.sandbox, false) : null,
+        step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'aria-label': 'its commands may use the network', role: 'img', 'data-testid': 'network-badge' } }, icon('globe')) : null,
+        waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
+      ),
     ),
   );
 }
