@@ -23,7 +23,7 @@ import type { SandboxSpec } from '../../src/core/contracts/sandbox';
 import type { ApprovalDecision, StepToolsContext } from '../../src/core/ports';
 import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
 import { scrubEnv } from '../../src/core/policy/env';
-import { hostFacts } from '../../src/core/policy/hostFacts';
+import { hostFacts } from '../../src/node/sandbox/hostFacts';
 import { policyFor } from '../../src/core/policy/policy';
 import { commandWriteScope, sandboxSpec, scanPrune } from '../../src/core/policy/sandboxSpec';
 import { createStepTools } from '../../src/core/tools/stepTools';

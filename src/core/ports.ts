@@ -10,7 +10,8 @@ import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from 
 import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
 import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
-import type { Confinement, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
+import type { Confinement, HostFacts, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
+import type { LayerSettlement, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -65,12 +66,19 @@ export interface ScanResult {
   unreadable?: string[];
 }
 
-/** One write in an all-or-nothing batch. `content: null` deletes the file. */
+/**
+ * One write in an all-or-nothing batch. `content: null` deletes the file — unless `link` is set (a symbolic
+ * link with that target) or `directory` (a folder made, or its mode set; never removed this way).
+ */
 export interface FileWrite {
   path: string;
   content: Uint8Array | null;
   /** Preserve or set the mode (new files default to 0o644). */
   mode?: number;
+  /** Make a symbolic link with this target (what a staged command made; the engine checked it stays inside). */
+  link?: string;
+  /** Make the folder (with its parents) and set `mode` on it. */
+  directory?: boolean;
 }
 
 export interface Workspace {
@@ -83,9 +91,11 @@ export interface Workspace {
   readDir(path: string): Promise<DirEntry[]>;
   /**
    * Applies every write or none (Node: temp file + rename per file, rolled back on failure;
-   * VS Code: one WorkspaceEdit). Never called without a recorded approval.
+   * VS Code: one WorkspaceEdit). Never called without a recorded approval. `origin: 'command'`: what a
+   * staged command made (modes, links, folders, any bytes) — written as the bytes are, never as an edit
+   * of an open document.
    */
-  applyWrites(writes: FileWrite[], label: string): Promise<void>;
+  applyWrites(writes: FileWrite[], label: string, options?: { origin?: 'editor' | 'command' }): Promise<void>;
   /** Every entry below the root (symlinks are listed, never followed), parents before children. */
   scan(options: ScanOptions): Promise<ScanResult>;
   /**
@@ -144,6 +154,11 @@ export interface CommandRequest {
    * null only for a command the engine decided to run unconfined (sandbox off, or approved unsandboxed).
    */
   sandbox: SandboxSpec | null;
+  /**
+   * Staged writes (with a sandbox only): the command writes this layer, never the workspace
+   * (contracts/staging.ts). Absent: it writes the workspace directly.
+   */
+  staging?: StagingRequest;
 }
 
 export interface Terminal {
@@ -151,6 +166,43 @@ export interface Terminal {
   run(request: CommandRequest, signal: AbortSignal): Promise<CommandRun>;
   /** Which OS sandbox this terminal can enforce here (asked before a command is offered for approval). */
   confinement(): Promise<SandboxSupport>;
+  /** The staging layers commands write (where `confinement()` says staging is available). */
+  readonly staging?: StagingLayers;
+  /** The machine's facts a sandbox spec needs (home, toolchains on PATH, ignore files), read per command. */
+  hostFacts?(env: Record<string, string>): HostFacts;
+}
+
+/**
+ * The layers staged commands write (src/node/sandbox). `root` is the workspace each layer lies over. The
+ * engine lists a command's changes, reads what it applies, then settles the layer; a step attempt's layer
+ * is dropped when the attempt ends.
+ */
+export interface StagingLayers {
+  /** Whether commands in this workspace can be staged here, and if not, why (probed once per workspace). */
+  support(root: string): Promise<StagingSupport>;
+  /** What the layer holds that differs from the workspace. */
+  changes(layer: string, root: string): Promise<StagedListing>;
+  /** A regular file's bytes in the layer (never through a link). */
+  read(layer: string, root: string, path: string): Promise<Uint8Array>;
+  /** Keeps only `settlement.keep` in the layer; returns what went wrong, each with why. */
+  settle(layer: string, root: string, settlement: LayerSettlement): Promise<string[]>;
+  drop(layer: string, root: string): Promise<void>;
+  /**
+   * What git records in the layer — its index and every ref — compared with the workspace as it is (git
+   * run confined, on a read-only view whose git data is the layer's), and the repository config keys the
+   * layer changed. null outside a repository of the workspace's own.
+   */
+  gitReview(layer: string, root: string): Promise<GitReview | null>;
+  /** Copies git's data from the layer into the workspace's `.git` (objects first), each file atomically. */
+  applyGitData(layer: string, root: string, paths: string[]): Promise<string[]>;
+}
+
+export interface GitReview {
+  recorded: GitRecorded[];
+  /** `section.key` names whose values differ in the layer's `.git/config` (added, changed or removed). */
+  configKeys: string[];
+  /** What could not be reviewed, each with why (then nothing of git's is taken). */
+  problems: string[];
 }
 
 // ───────────────────────────── approvals ─────────────────────────────
@@ -192,6 +244,11 @@ export type ApprovalRequest =
        * (debugger ports, databases, code-server) are reached too. False: the sandbox's own network.
        */
       hostLoopback?: boolean;
+      /**
+       * Whether the command writes a staging layer (only judged changes reach the workspace) or, where no
+       * staging exists, the workspace itself (judged and undone afterwards). Absent: not known.
+       */
+      staged?: boolean;
     });
 
 export type ApprovalDecision =
@@ -354,6 +411,12 @@ export interface StepToolsContext {
   /** Scrubbed environment for commands. */
   env: Record<string, string>;
   signal: AbortSignal;
+  /**
+   * The step attempt's staging layer: the executor's commands write it (what they may not keep in the
+   * workspace but may keep for the step lives there until the attempt ends); the verifier's run over it
+   * and write a scratch layer, thrown away. Absent: commands are not staged.
+   */
+  layer?: string;
 }
 
 export type StepToolsFactory = (ctx: StepToolsContext) => StepTools;

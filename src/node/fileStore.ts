@@ -12,6 +12,7 @@ import * as nodePath from 'node:path';
 import type { Store } from '../core/ports';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { sha256Hex } from '../core/tools/hash';
+import { ensureStoreFolder } from './storeFolder';
 
 const MISSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const HASH = /^[0-9a-f]{64}$/;
@@ -35,7 +36,7 @@ export class FileStore implements Store {
 
   /** The default location for a workspace: `<workspace>/.plan-execute/`. */
   static forWorkspace(workspaceRoot: string, options: FileStoreOptions = {}): FileStore {
-    return new FileStore(nodePath.join(workspaceRoot, '.plan-execute'), options);
+    return new FileStore(ensureStoreFolder(workspaceRoot), options);
   }
 
   #missionDir(missionId: string): string {

@@ -21,6 +21,8 @@ import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, Sc
 import { nodePolicyFs } from '../core/policy/policyFs';
 import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
+import { HOST_PATH, hostTool } from './sandbox/hostTools';
+import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 
 interface JournalEntry {
   target: string;
@@ -77,14 +79,26 @@ function journalShaped(fileName: string, journal: Journal): boolean {
 
 /**
  * Removes a whole tree without following links. `rm -rf` walks with file descriptors, so a tree buried
- * past PATH_MAX goes too (fs.rmSync gives up there); Windows has no such depth to fear.
+ * past PATH_MAX goes too (fs.rmSync gives up there); Windows has no such depth to fear. A folder the
+ * command made read-only (which stops `rm` for a user who is not root) is opened first: `chmod -R` does not
+ * follow links. Both by absolute path: a `rm` a step planted in a workspace folder on PATH never runs.
  */
 function removeTree(abs: string): void {
   if (process.platform === 'win32') {
     fsSync.rmSync(abs, { recursive: true, force: true });
     return;
   }
-  const r = spawnSync('rm', ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000 });
+  const rm = hostTool('rm');
+  const chmod = hostTool('chmod');
+  if (rm === undefined) {
+    fsSync.rmSync(abs, { recursive: true, force: true });
+    return;
+  }
+  let r = spawnSync(rm, ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
+  if ((r.status !== 0 || fsSync.existsSync(abs)) && chmod !== undefined) {
+    spawnSync(chmod, ['-R', 'u+rwx', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
+    r = spawnSync(rm, ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
+  }
   if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
@@ -239,7 +253,7 @@ export class NodeWorkspace implements Workspace {
     return resetGitRecord(this.root, mark);
   }
 
-  async applyWrites(writes: FileWrite[], label: string): Promise<void> {
+  async applyWrites(writes: FileWrite[], label: string, _options: { origin?: 'editor' | 'command' } = {}): Promise<void> {
     const seen = new Set<string>();
     const plans: { write: FileWrite; abs: string }[] = [];
     for (const write of writes) {
@@ -254,11 +268,22 @@ export class NodeWorkspace implements Workspace {
     try {
       for (const { write, abs } of plans) {
         const prior = await fs.lstat(abs).catch(() => undefined);
+        if (write.directory) {
+          if (prior && !prior.isDirectory()) throw new Error(`${write.path} is not a folder`);
+          await fs.mkdir(abs, { recursive: true });
+          if (write.mode !== undefined) await fs.chmod(abs, write.mode & 0o777);
+          continue;
+        }
         if (prior?.isDirectory()) throw new Error(`${write.path} is a directory`);
         const dir = nodePath.dirname(abs);
         const base = nodePath.basename(abs);
         let temp: string | null = null;
-        if (write.content !== null) {
+        if (write.link !== undefined) {
+          await fs.mkdir(dir, { recursive: true });
+          temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
+          entries.push({ target: abs, temp, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: prior !== undefined });
+          await fs.symlink(write.link, temp);
+        } else if (write.content !== null) {
           await fs.mkdir(dir, { recursive: true });
           temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
           const mode = write.mode ?? (prior && !prior.isSymbolicLink() ? prior.mode & 0o7777 : 0o644);
@@ -274,6 +299,7 @@ export class NodeWorkspace implements Workspace {
     }
     if (entries.length === 0) return;
 
+    if (this.#journalDir.startsWith(`${nodePath.join(this.root, STORE_FOLDER)}/`)) ensureStoreFolder(this.root);
     await fs.mkdir(this.#journalDir, { recursive: true });
     const journalPath = nodePath.join(this.#journalDir, `${tag}.json`);
     await this.#writeJournal(journalPath, { label, committed: false, entries });

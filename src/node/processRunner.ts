@@ -19,6 +19,8 @@ import type { CommandRequest } from '../core/ports';
 import { OutputCapture } from '../core/tools/outputCap';
 import { detectSandbox } from './sandbox/detect';
 import { prepareConfined } from './sandbox/confinedRun';
+import type { StagedLayer } from './sandbox/stagedLaunch';
+import { layerDirs, layerExists, scratchLayer, stagingBase } from './sandbox/stagingLayers';
 import { startOwnNetwork } from './sandbox/ownNetwork';
 import { windowsSpawn } from './windowsCommand';
 
@@ -143,13 +145,33 @@ interface SpawnTarget {
   cleanup(): string[];
 }
 
+/** The layer folders of a staged request: the step's own, or a scratch one over it (thrown away after). */
+function stagedLayerFor(root: string, staging: NonNullable<CommandRequest['staging']>): { layer: Omit<StagedLayer, 'root'>; release(): void } | { refused: string } {
+  const probe = stagingBase(root);
+  if (!probe.ok) return { refused: `staged writes are not available here: ${probe.reason}` };
+  if ('layer' in staging) return { layer: layerDirs(probe.base, staging.layer), release: () => undefined };
+  const scratch = scratchLayer(probe.base);
+  const over = layerExists(probe.base, staging.over) ? layerDirs(probe.base, staging.over).upper : undefined;
+  return { layer: { upper: scratch.upper, work: scratch.work, ...(over ? { over } : {}) }, release: scratch.release };
+}
+
 /** What to spawn for a request: the sandbox wrapper around it, or the program itself. */
 function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string } {
   if (request.argv.length === 0) return { refused: 'empty argv' };
   if (request.sandbox !== null) {
-    const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd);
-    if ('refused' in prepared) return prepared;
-    return { ...prepared, verbatim: false };
+    const layer = request.staging ? stagedLayerFor(request.sandbox.root, request.staging) : undefined;
+    if (layer && 'refused' in layer) return layer;
+    const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd, layer?.layer);
+    if ('refused' in prepared) {
+      layer?.release();
+      return prepared;
+    }
+    const cleanup = (): string[] => {
+      const notes = prepared.cleanup();
+      layer?.release();
+      return notes;
+    };
+    return { ...prepared, cleanup, verbatim: false };
   }
   if (process.platform === 'win32') {
     const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));

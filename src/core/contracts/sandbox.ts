@@ -51,6 +51,28 @@ export const SandboxSpecSchema = z.object({
   env: z.record(z.string(), z.string()),
 });
 
+/** The few facts about the machine a sandbox spec needs (read by the runner, src/node/sandbox/hostFacts.ts). */
+export interface HostFacts {
+  platform: NodeJS.Platform;
+  /** The user's real home directory (absolute), if known. */
+  home: string | undefined;
+  /** PATH entries (absolute). */
+  pathEntries: string[];
+  /** XDG_RUNTIME_DIR (session bus, agent sockets), wherever it is. */
+  runtimeDir?: string;
+  /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
+  listDir(abs: string): string[];
+  /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
+  readText?(abs: string): string | undefined;
+  /**
+   * An ignore file's text (`.gitignore`, `info/exclude`): a regular file only — never through a symbolic
+   * link, never one with other hard links, never a large one (undefined then). Used for private outputs.
+   */
+  readIgnoreFile?(abs: string): string | undefined;
+  /** The user's global git excludes (their text), if any: what git ignores for them everywhere. */
+  globalExcludes?(): string | undefined;
+}
+
 /** What the machine can enforce (asked of the Terminal port before a command is offered for approval). */
 export const SandboxSupportSchema = z.discriminatedUnion('available', [
   z.object({

@@ -139,6 +139,18 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     rolledBack: z.array(z.string()).default([]),
     /** Changes that could not be restored, each with why. */
     unrestored: z.array(z.string()).default([]),
+    /**
+     * `staged`: the command wrote a private layer and only judged changes reached the workspace (then
+     * `applied`, `kept`, `refused` say which); `direct`: it wrote the workspace (no staging here, with why in
+     * `reason`), judged and undone afterwards. Absent in older traces.
+     */
+    staging: z.enum(['staged', 'direct']).optional(),
+    /** Staged: paths applied to the workspace. */
+    applied: z.array(z.string()).default([]),
+    /** Staged: paths kept in the step's layer only (build outputs, caches). */
+    kept: z.array(z.string()).default([]),
+    /** Staged: paths the command changed but may not, never applied — each `path (what: why)`. */
+    refused: z.array(z.string()).default([]),
   }),
   /** The policy refused an action (before any approval was asked). */
   z.object({ type: z.literal('policy_denied'), stepId: z.string().nullable(), action: z.string(), rule: z.string(), reason: z.string() }),

@@ -65,6 +65,20 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
   await input.record({ type: 'handoff', handoff });
   const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record, ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}) };
   const factory = input.ports.createStepTools ?? ((c: StepToolsContext) => createStepTools(c));
+  try {
+    return await attemptWithTools(input, handoff, ctx, factory);
+  } finally {
+    // The attempt's staging layer (what its commands kept for the step: build outputs, caches) goes with it.
+    await input.ports.terminal.staging?.drop(layerOf(input), input.ports.workspace.root).catch(() => undefined);
+  }
+}
+
+/** The staging layer of one step attempt (a retry starts from the workspace, not from a failed attempt's layer). */
+function layerOf(input: StepAttemptInput): string {
+  return `${input.missionId}\u0000${input.step.id}\u0000${input.attempt}`;
+}
+
+async function attemptWithTools(input: StepAttemptInput, handoff: Handoff, ctx: RoleContext, factory: (c: StepToolsContext) => StepTools): Promise<StepAttemptOutcome> {
   const tools = factory(toolsContext(input, 'executor'));
 
   let result: StepResult;
@@ -110,6 +124,7 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
     settings: input.toolSettings,
     env: input.env,
     signal: input.signal,
+    layer: layerOf(input),
   };
 }
 

@@ -71,16 +71,21 @@ export interface IgnoredFolders {
   folders: string[];
 }
 
-export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly IgnoreFile[], exclude?: string): IgnoredFolders {
-  const excludeMatcher = exclude ? matcherOf({ dir: '', text: exclude }) : undefined;
+/**
+ * Whether git ignores a path (file or folder), as git decides it: `.git/info/exclude` (and the user's
+ * global excludes, passed the same way) first, then each `.gitignore` from the root down, a deeper file's
+ * verdict winning; a path inside an ignored folder is ignored whatever a deeper file says.
+ */
+export function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
+  const base = excludes.map((text) => matcherOf({ dir: '', text })).filter((m): m is Matcher => m !== undefined);
   const matchers = files.map(matcherOf).filter((m): m is Matcher => m !== undefined).sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
-  const verdict = (rel: string): boolean => {
+  const verdict = (rel: string, isDirectory: boolean): boolean => {
     let ignored = false;
-    for (const m of [...(excludeMatcher ? [excludeMatcher] : []), ...matchers]) {
+    for (const m of [...base, ...matchers]) {
       if (!within(rel, m.dir) || rel === m.dir) continue;
       const sub = m.dir === '' ? rel : rel.slice(m.dir.length + 1);
       try {
-        const r = m.ig.test(`${sub}/`);
+        const r = m.ig.test(isDirectory ? `${sub}/` : sub);
         if (r.ignored) ignored = true;
         else if (r.unignored) ignored = false;
       } catch {
@@ -90,15 +95,25 @@ export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly
     return ignored;
   };
   const memo = new Map<string, boolean>();
-  // A folder is ignored when git ignores it or any folder above it (git does not look inside an ignored one).
-  const ignored = (rel: string): boolean => {
+  const folderIgnored = (rel: string): boolean => {
     const known = memo.get(rel);
     if (known !== undefined) return known;
     const parent = posix.dirname(rel);
-    const result = (parent !== '.' && ignored(parent)) || verdict(rel);
+    const result = (parent !== '.' && folderIgnored(parent)) || verdict(rel, true);
     memo.set(rel, result);
     return result;
   };
+  return (rel, isDirectory) => {
+    if (!plainPath(rel)) return false;
+    const parent = posix.dirname(rel);
+    return (parent !== '.' && folderIgnored(parent)) || (isDirectory ? folderIgnored(rel) : verdict(rel, false));
+  };
+}
+
+export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly IgnoreFile[], exclude?: string): IgnoredFolders {
+  const matches = gitIgnoreMatcher(files, exclude ? [exclude] : []);
+  const verdict = (rel: string): boolean => matches(rel, true);
+  const ignored = verdict;
   const candidates = new Set<string>();
   for (const e of entries) if (e.kind === 'directory' && plainPath(e.path) && verdict(e.path)) candidates.add(e.path);
   const named = (dir: string, text: string): void => {

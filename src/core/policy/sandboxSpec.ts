@@ -29,7 +29,7 @@
  */
 import picomatch from 'picomatch';
 import * as posix from 'node:path/posix';
-import type { SandboxEntry, SandboxSpec } from '../contracts/sandbox';
+import type { HostFacts, SandboxEntry, SandboxSpec } from '../contracts/sandbox';
 import type { ScanEntry } from '../ports';
 import { gitIgnoredFolders, ignoreFilesIn } from './buildOutputs';
 import { globMatcher } from './globMatcher';
@@ -42,23 +42,11 @@ export { defaultSandboxMode } from '../contracts/sandbox';
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 export const MAX_OVERLAYS = 256;
 
-export interface HostFacts {
-  platform: NodeJS.Platform;
-  /** The user's real home directory (absolute), if known. */
-  home: string | undefined;
-  /** PATH entries (absolute). */
-  pathEntries: string[];
-  /** XDG_RUNTIME_DIR (session bus, agent sockets), wherever it is. */
-  runtimeDir?: string;
-  /** Names in an absolute directory outside the workspace ([] when unreadable). Used for tool roots only. */
-  listDir(abs: string): string[];
-  /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
-  readText?(abs: string): string | undefined;
-  /**
-   * An ignore file's text (`.gitignore`, `info/exclude`): a regular file only — never through a symbolic
-   * link, never one with other hard links, never a large one (undefined then). Used for private outputs.
-   */
-  readIgnoreFile?(abs: string): string | undefined;
+export type { HostFacts } from '../contracts/sandbox';
+
+/** Facts for a terminal that gives none (tests' fakes): no home, no PATH, nothing to read. */
+export function noHostFacts(platform: NodeJS.Platform): HostFacts {
+  return { platform, home: undefined, pathEntries: [], listDir: () => [] };
 }
 
 /** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
@@ -86,6 +74,13 @@ export function linkedGitOf(root: string, entries: readonly ScanEntry[], host: H
 
 export interface SandboxSpecInput {
   policy: Policy;
+  /**
+   * The command writes a staging layer (src/node/sandbox/stagedLaunch.ts), not the workspace: the whole
+   * workspace is writable in the layer — the judge, not the mounts, decides what reaches the user
+   * (src/core/tools/stagedJudge.ts) — save what stays read-only or hidden (rules 3–4); no private outputs
+   * (the layer keeps them for the step).
+   */
+  staged?: boolean;
   /** The workspace listing (src/core/tools/workspaceScan.ts), protected and ignored directories not entered. */
   entries: readonly ScanEntry[];
   env: Record<string, string>;
@@ -249,7 +244,7 @@ export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): 
  * whole), git's data, and `.git` itself unless the step may write it. Protected folders such as `.vscode`
  * or `.devcontainer` ARE entered: a `.env` inside them must be found to be hidden.
  */
-export function scanPrune(policy: Policy, scope: readonly WriteRoot[]): (rel: string) => boolean {
+export function scanPrune(policy: Policy, scope: readonly WriteRoot[], staged = false): (rel: string) => boolean {
   const gitWritable = gitWritableFor(policy);
   return (rel) => {
     if (rel === STORE_DIR || policy.ignored(rel, true) || coversDir(secretMatch, rel)) return true;
@@ -260,7 +255,8 @@ export function scanPrune(policy: Policy, scope: readonly WriteRoot[]): (rel: st
     if (base === 'node_modules') return true;
     // A folder root reaches no existing subfolder (each is mounted read-only whole); a tree root reaches all.
     const reached = scope.some((w) => pathWithin(w.path, rel) || (w.kind === 'tree' && pathWithin(rel, w.path)));
-    return DEPENDENCY_DIRS.has(base) && !reached;
+    // Staged, nothing needs a dependency folder's content listed: a write there stays in the layer or is judged there.
+    return DEPENDENCY_DIRS.has(base) && (staged || !reached);
   };
 }
 
@@ -304,11 +300,15 @@ function folderSubfolders(scope: readonly WriteRoot[], entries: readonly ScanEnt
     .map((e) => ({ path: e.path, kind: 'directory' as const }));
 }
 
+/** The whole workspace, as one write root: a staged command's scope. */
+export const STAGED_SCOPE: readonly WriteRoot[] = [{ path: '', kind: 'tree' }];
+
 export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const { policy, host } = input;
-  const scope = commandWriteScope(policy);
+  const staged = input.staged === true;
+  const scope = staged ? STAGED_SCOPE : commandWriteScope(policy);
   const rootPaths = scope.map((w) => w.path);
-  const subfolders = folderSubfolders(scope, input.entries);
+  const subfolders = staged ? [] : folderSubfolders(scope, input.entries);
   const subfolderPaths = subfolders.map((e) => e.path);
   // Writable once mounted: inside a root, and not inside a folder root's read-only subfolder (unless a deeper root).
   const inScope = (rel: string): boolean => writableAt(rel, rootPaths, subfolderPaths);
@@ -332,7 +332,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     }
     // Read-only matters inside the write scope, and for a protected folder that holds part of it.
     if (!(inScope(e.path) || scope.some((w) => pathWithin(w.path, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
-    if (e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
+    if (!staged && e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
+      // (In a staged layer a write copies the file up: its other paths are never written.)
       // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
       readOnly.push(entry);
       continue;
@@ -342,7 +343,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
       // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
       const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
-      const codeRunning = ['.git/hooks', '.git/config', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir'].includes(e.path);
+      // Staged, `.git/config` is writable in the layer: the judge takes only what a branch operation writes.
+      const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir', ...(staged ? [] : ['.git/config'])].includes(e.path);
       if (!gitWritable || !ownGit || codeRunning) readOnly.push(entry);
       continue;
     }
@@ -365,7 +367,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
   const linked = linkedGitOf(policy.root, input.entries, host);
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
-  const privateOutputs = privateOutputsOf(input, inScope, hidden, linked);
+  const privateOutputs = staged ? [] : privateOutputsOf(input, inScope, hidden, linked);
   const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
   return {
     ok: true,

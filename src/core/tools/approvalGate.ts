@@ -34,7 +34,7 @@ export interface GateContext {
 
 export type GateAction =
   | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
-  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; hostLoopback?: boolean; why?: string };
+  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; hostLoopback?: boolean; staged?: boolean; why?: string };
 
 export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
 
@@ -79,7 +79,7 @@ export async function runGated<T>(
   const requestId = ctx.newId();
   const summary = action.kind === 'write'
     ? `${action.change} ${action.path}`
-    : `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}`;
+    : `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}${action.staged === false ? ' (writes the workspace directly: no staging layer here)' : ''}`;
   await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary });
 
   let decision: ApprovalDecision;
@@ -94,7 +94,10 @@ export async function runGated<T>(
     const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
     const request: ApprovalRequest = action.kind === 'write'
       ? { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash }
-      : { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network, ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}) };
+      : {
+        ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network,
+        ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}), ...(action.staged !== undefined ? { staged: action.staged } : {}),
+      };
     try {
       const raw: unknown = await ctx.approver.request(request, ctx.signal);
       const parsed = DecisionSchema.safeParse(raw);

@@ -5,22 +5,28 @@
  *                     sandboxed; or refused (`required` without a sandbox, saying what to install); or
  *                     unconfined — `prefer` without a sandbox (the user must approve this command, in
  *                     every approval mode) or `off`;
- *   3. approval     — the approval gate, with the confinement and network grant on the request;
- *   4. spec         — after approval, from the workspace as it is now (sandboxSpec.ts), with a snapshot of
- *                     the write scope (commandEffects.ts);
- *   5. run          — through the Terminal port, which enforces the spec or refuses;
- *   6. effects      — changes inside the edit globs join the checkpoint, others are rolled back and fail
- *                     the call with permission_denied naming them; a `command_sandbox` trace event says
- *                     how the command ran and what was undone.
+ *   3. staging      — sandboxed where the terminal stages writes: the command writes the step attempt's
+ *                     layer (the verifier: a scratch layer over it), never the workspace. Elsewhere it
+ *                     writes the workspace directly, and the card and the trace say so;
+ *   4. approval     — the approval gate, with the confinement, network grant and staging on the request;
+ *   5. spec         — after approval, from the workspace as it is now (sandboxSpec.ts); direct writes
+ *                     also take a snapshot of the write scope (commandEffects.ts);
+ *   6. run          — through the Terminal port, which enforces the spec or refuses;
+ *   7. effects      — staged: the layer is judged and only what the step may make is applied
+ *                     (stagedRun.ts); direct: changes inside the edit globs join the checkpoint, others
+ *                     are undone. Either way the call fails with permission_denied naming what the step
+ *                     may not do, and a `command_sandbox` trace event says how the command ran and what
+ *                     became of its changes.
  */
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
-import type { GitMark, Workspace } from '../ports';
+import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, untouchableIn } from '../policy/sandboxSpec';
-import { hostFacts } from '../policy/hostFacts';
+import { commandWriteScope, gitWritableFor, noHostFacts, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { settleStaged, type StagedOutcome } from './stagedRun';
+import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
-import { CommandEffects, type Reconciled } from './commandEffects';
+import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
 import { cancelled, permissionDenied, timedOut, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
@@ -69,6 +75,22 @@ async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMar
   };
 }
 
+interface Staging {
+  layers: StagingLayers;
+  layer: string;
+}
+
+/** Whether this command writes a staging layer, and if not, why not (said on the card and in the trace). */
+async function stagingFor(env: ToolEnv, confinement: Confinement, support: SandboxSupport): Promise<{ staging?: Staging; why?: string }> {
+  const { ctx, policy } = env;
+  if (confinement !== 'sandboxed' || !support.available) return { why: 'commands run outside the sandbox, so nothing stages their writes' };
+  if (support.kind !== 'bubblewrap') return { why: `${support.kind} cannot stage writes yet` };
+  if (!ctx.terminal.staging || ctx.layer === undefined) return { why: 'this terminal does not stage writes' };
+  const staged = await ctx.terminal.staging.support(policy.root);
+  if (!staged.available) return { why: staged.reason };
+  return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
+}
+
 export async function runCommand(env: ToolEnv, sink: CommandSink, effects: CommandEffects, command: string): Promise<CallResult> {
   const { ctx, policy, gate } = env;
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
@@ -88,59 +110,123 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const network = policy.authority.network;
   // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
   const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
+  const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
+  const host: HostFacts = ctx.terminal.hostFacts?.(ctx.env) ?? noHostFacts(process.platform);
   const label = `${ctx.step.id}: ${command}`;
+  const gateAction = { kind: 'command' as const, command, argv, cwd: '.', confinement, network, ...(network ? { hostLoopback } : {}), staged: staging !== undefined };
 
   let reconciled: Reconciled = NOTHING;
-  const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, { kind: 'command', command, argv, cwd: '.', confinement, network, ...(network ? { hostLoopback } : {}) }, async () => {
+  let staged: StagedOutcome | undefined;
+  const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
+    const request: Omit<CommandRequest, 'sandbox'> = {
+      command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
+    };
+    if (staging) {
+      const r = await runStaged(env, staging, request, host);
+      if ('refused' in r) return r;
+      staged = r.staged;
+      return { run: { ...r.run, confinement } } as const;
+    }
     // The spec and the snapshot come from the workspace as it is now, after the approval wait.
     const scope = commandWriteScope(policy);
     const prune = scanPrune(policy, scope);
     const scanned = await effects.scan(prune, scope);
     if (!scanned.ok) return { refused: scanned.reason } as const;
-    const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host: hostFacts(ctx.env) });
+    const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host });
     if (!built.ok) return { refused: built.reason } as const;
     const region = { scope, untouchable: untouchableIn(built.spec, gitWritableFor(policy, scanned.entries)), prune };
     const before = scope.length > 0 ? await effects.before(scanned.entries, region) : null;
     if (before && !before.ok) return { refused: before.reason } as const;
     // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
     const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
-    const request = {
-      command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
-      sandbox: confinement === 'sandboxed' ? built.spec : null,
-    };
     let run: CommandRun;
     try {
-      run = await ctx.terminal.run(request, ctx.signal);
+      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.spec : null }, ctx.signal);
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
       reconciled = before ? await effects.after(before.snapshot, label) : NOTHING;
       if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
     }
-    return { run: { ...run, confinement }, reconciled } as const;
+    return { run: { ...run, confinement } } as const;
   });
   if (!outcome.ok) return failed(outcome.failure);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);
-  sink.addFileChanges(reconciled.accepted);
+  const accepted = staged ? staged.accepted : reconciled.accepted;
+  sink.addFileChanges(accepted);
+  const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
   await ctx.record({
     type: 'command_sandbox', stepId: ctx.step.id, command, confinement, network, ...(network ? { hostLoopback } : {}),
     sandbox: confinement === 'sandboxed' && support.available ? support.kind : 'none',
-    ...(decision.kind === 'run' && decision.reason ? { reason: decision.reason } : {}),
+    ...(decision.kind === 'run' && decision.reason ? { reason: decision.reason } : staging ? {} : directWhy ? { reason: `writes the workspace directly: ${directWhy}` } : {}),
     rolledBack: reconciled.rolledBack, unrestored: reconciled.unrestored,
+    staging: staging ? 'staged' : 'direct',
+    applied: staged ? staged.accepted.map((c) => c.path) : [], kept: staged?.kept ?? [], refused: refusedLines,
   });
+  return commandResult(env, run, confinement, staged, reconciled, refusedLines);
+}
 
+function refusalText(r: Refusal): string {
+  return `${r.path} (${r.what}: ${r.why})`;
+}
+
+/** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
+async function runStaged(env: ToolEnv, staging: Staging, request: Omit<CommandRequest, 'sandbox'>, host: HostFacts): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
+  const { ctx, policy } = env;
+  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front.
+  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
+  if (listed.truncated) return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
+  if (!built.ok) return { refused: built.reason };
+  const verifier = policy.role === 'verifier';
+  const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
+  let run: CommandRun | undefined;
+  let staged: StagedOutcome | undefined;
+  try {
+    run = await ctx.terminal.run({ ...request, sandbox: built.spec, staging: stagingRequest }, ctx.signal);
+  } finally {
+    // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
+    if (!verifier) {
+      staged = await settleStaged({
+        env, staging: staging.layers, layer: staging.layer, entries: listed.entries, host,
+        gitWritable: gitWritableFor(policy, listed.entries), label: `${ctx.step.id}: ${request.command}`,
+      });
+    }
+  }
+  return { run, ...(staged ? { staged } : {}) };
+}
+
+function commandResult(env: ToolEnv, run: CommandRun, confinement: Confinement, staged: StagedOutcome | undefined, reconciled: Reconciled, refusedLines: string[]): CallResult {
+  const { ctx, policy } = env;
   const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
   const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
-  const changed = reconciled.accepted.length > 0 ? `\n[files changed by the command: ${reconciled.accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]` : '';
-  const uncovered = reconciled.uncovered.length > 0 ? `\n[not covered by Revert step: ${reconciled.uncovered.join(', ')}]` : '';
-  const output = `${head}\n${run.output}${changed}${uncovered}`;
-  const partial = { files: reconciled.accepted, commands: [run] };
+  const accepted = staged ? staged.accepted : reconciled.accepted;
+  const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
+  const lines = [
+    accepted.length > 0 ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]` : '',
+    staged && staged.kept.length > 0 ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]` : '',
+    uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
+    staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
+    ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+  ].filter((l) => l !== '');
+  const output = `${head}\n${run.output}${lines.length > 0 ? `\n${lines.join('\n')}` : ''}`;
+  const partial = { files: accepted, commands: [run] };
   if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
-  if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
-    const names = [...reconciled.rolledBack, ...reconciled.unrestored];
+  if (refusedLines.length > 0) {
     const failure = {
-      ...permissionDenied('sandbox.outside_edit_scope', `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); they were rolled back: ${names.join(', ')}`),
+      ...permissionDenied('sandbox.outside_edit_scope', `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`),
+      partialSideEffects: partial,
+    };
+    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
+  }
+  if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
+    const parts = [
+      reconciled.rolledBack.length > 0 ? `rolled back: ${reconciled.rolledBack.join(', ')}` : '',
+      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
+    ].filter((p) => p !== '');
+    const failure = {
+      ...permissionDenied('sandbox.outside_edit_scope', `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`),
       partialSideEffects: partial,
     };
     return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };

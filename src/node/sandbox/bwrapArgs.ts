@@ -52,6 +52,11 @@ export interface BwrapMounts {
    * and gets a resolver naming slirp's DNS forwarder instead of `networkFiles`.
    */
   ownNetwork?: { uid: number; gid: number; resolver: { from: string; at: string } };
+  /**
+   * The user's own ids inside, when bubblewrap starts in a user namespace where it is root (a staged
+   * command's, stagedLaunch.ts): the command then sees the ids it has outside, as without staging.
+   */
+  keepIds?: { uid: number; gid: number };
   cwd: string;
 }
 
@@ -74,12 +79,18 @@ const shallowFirst = <T extends { path: string } | string>(items: T[]): T[] =>
     return depth(pa) - depth(pb) || (pa < pb ? -1 : pa > pb ? 1 : 0);
   });
 
+function idArgs(m: BwrapMounts): string[] {
+  const ids = m.network && m.ownNetwork ? m.ownNetwork : m.keepIds;
+  return ids ? ['--uid', String(ids.uid), '--gid', String(ids.gid)] : [];
+}
+
 /** The options (mounts, namespaces); the command follows them after `--`. */
 export function bwrapOptions(m: BwrapMounts): string[] {
   const args = [
     '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     ...(m.network ? [] : ['--unshare-net']),
-    ...(m.network && m.ownNetwork ? [...OWN_NETWORK_FDS, '--uid', String(m.ownNetwork.uid), '--gid', String(m.ownNetwork.gid)] : []),
+    ...(m.network && m.ownNetwork ? OWN_NETWORK_FDS : []),
+    ...idArgs(m),
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--ro-bind', '/', '/',
     '--dev', '/dev',

@@ -18,6 +18,8 @@ import { ownNetworkLauncher, ownResolver } from './ownNetwork';
 import { takePrivateDirs } from './privateDirs';
 import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
+import { stagedLauncher, type StagedLayer } from './stagedLaunch';
+import { HOST_PATH, hostTool } from './hostTools';
 
 export interface Prepared {
   file: string;
@@ -157,7 +159,9 @@ let gitIdentity: string | undefined;
 function writeGitIdentity(privateHome: string): void {
   if (gitIdentity === undefined) {
     const get = (key: string): string => {
-      const r = spawnSync('git', ['config', '--global', '--get', key], { encoding: 'utf8', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() } });
+      const git = hostTool('git');
+      if (git === undefined) return '';
+      const r = spawnSync(git, ['config', '--global', '--get', key], { encoding: 'utf8', timeout: 5000, env: { PATH: HOST_PATH, HOME: os.homedir() } });
       return r.status === 0 ? r.stdout.trim().replace(/[\r\n"\\]/g, '') : '';
     };
     const name = get('user.name');
@@ -247,8 +251,13 @@ function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   });
 }
 
-export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv: readonly string[], cwd: string): Prepared | { refused: string } {
+/**
+ * `staged`: the command writes that layer over the workspace (bubblewrap only; stagedLaunch.ts), and the
+ * spec is a staged one (sandboxSpec.ts: the whole workspace writable in the layer, no private outputs).
+ */
+export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv: readonly string[], cwd: string, staged?: Omit<StagedLayer, 'root'>): Prepared | { refused: string } {
   if (!support.available) return { refused: `no OS sandbox: ${support.reason}` };
+  if (staged && support.kind !== 'bubblewrap') return { refused: 'staged writes need bubblewrap' };
   let root: string;
   try {
     root = fs.realpathSync.native(spec.root);
@@ -314,10 +323,18 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
           root, writable: [...writable, ...pinned], readOnly, privateOutputs: outputs?.mounts ?? [], hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
           ...(own && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
+          ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
       const fd3 = Buffer.from(`${options.join('\0')}\0`);
+      if (staged) {
+        // The layer's root folder stands for the workspace root inside: it shows the root's own mode.
+        fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
+        const launch = stagedLauncher({ ...staged, root }, own !== undefined, [bwrap, '--args', '3', '--', ...argv]);
+        if (!launch.ok) throw new Error(launch.reason);
+        return { file: launch.file, args: launch.args, fd3, ...(own ? { ownNetwork: { slirp4netns: own.slirp4netns } } : {}), env, notes, cleanup };
+      }
       if (own) {
         const launcher = ownNetworkLauncher(own.unshare, bwrap);
         return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };

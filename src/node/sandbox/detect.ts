@@ -8,8 +8,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as nodePath from 'node:path';
 import type { SandboxSupport } from '../../core/contracts/sandbox';
+import { hostTool } from './hostTools';
 
 const LINUX_REMEDY =
   'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), ' +
@@ -17,18 +17,12 @@ const LINUX_REMEDY =
 
 const cache = new Map<string, SandboxSupport>();
 
+/**
+ * A system program by absolute path (hostTools.ts): never found through PATH, where a workspace folder
+ * can sit and a step may have written a `bwrap` of its own.
+ */
 function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(nodePath.delimiter)) {
-    if (!nodePath.isAbsolute(dir)) continue;
-    const candidate = nodePath.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
+  return hostTool(name);
 }
 
 /** slirp4netns and unshare, when both are installed: a granted network can then be the command's own. */

@@ -14,7 +14,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import type { CommandRun } from '../../core/contracts/results';
-import type { CommandRequest, Terminal } from '../../core/ports';
+import type { CommandRequest, StagingLayers, Terminal } from '../../core/ports';
+import { NodeStagingLayers } from '../../node/sandbox/nodeStaging';
+import { hostFacts } from '../../node/sandbox/hostFacts';
+import type { HostFacts } from '../../core/policy/sandboxSpec';
 import { runProcess } from '../../node/processRunner';
 import { detectSandbox } from '../../node/sandbox/detect';
 import type { SandboxSupport } from '../../core/contracts/sandbox';
@@ -33,6 +36,11 @@ function display(text: string): string {
 }
 
 export class VscodeTerminal implements Terminal {
+  readonly staging: StagingLayers = new NodeStagingLayers();
+
+  hostFacts(env: Record<string, string>): HostFacts {
+    return hostFacts(env);
+  }
   readonly #finished: vscode.Terminal[] = [];
   /** The terminal of the most recent run (integration tests look at it). */
   lastTerminal: vscode.Terminal | undefined;

@@ -82,7 +82,9 @@ export class VscodeWorkspace implements Workspace {
     return vscode.Uri.joinPath(vscode.Uri.file(this.root), ...path.split('/').filter((s) => s && s !== '.'));
   }
 
-  async applyWrites(writes: FileWrite[], label: string): Promise<void> {
+  async applyWrites(writes: FileWrite[], label: string, options: { origin?: 'editor' | 'command' } = {}): Promise<void> {
+    // What a command made is its bytes, modes and links: written as such (VS Code sees the files change on disk).
+    if (options.origin === 'command') return this.#disk.applyWrites(writes, label, options);
     const edit = new vscode.WorkspaceEdit();
     const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
     const toSave: vscode.TextDocument[] = [];

@@ -1,9 +1,10 @@
 /**
- * Escape suite, build outputs: the folders git ignores (the fixture's `.gitignore` names `dist/`) are
- * written by each command in a private copy. Real build commands (`npx tsc`, an `npm test` that compiles
- * first) then pass — under the executor and under the verifier's evidence check, which has no writable
- * path at all — while nothing reaches the workspace; and a step that turns its own `.gitignore` against the
- * sandbox (naming `src`, `*`) gets private copies, never a write on the host. Through the real CLI.
+ * Escape suite, build outputs: what git ignores (the fixture's `.gitignore` names `dist/`) stays in the
+ * step's staging layer — its later commands see it, the workspace never does. Real build commands
+ * (`npx tsc`, an `npm test` that compiles first) then pass — under the executor and under the verifier's
+ * evidence check, whose writes go to a scratch layer — while nothing reaches the workspace; and a step that
+ * turns its own `.gitignore` against the sandbox (naming `src`, `*`) keeps its writes in its layer, never
+ * on the host. Through the real CLI.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ describe('escape suite: build outputs are private to each command', function () 
   this.timeout(90_000);
   const suite = useEscapeSuite();
 
-  it('a step whose edit globs miss dist/ compiles with tsc, and the evidence check compiles again; the workspace gets no dist/ and a second command does not see the first one\'s', async () => {
+  it('a step whose edit globs miss dist/ compiles with tsc, runs what it built in a second command, and the evidence check compiles again; the workspace gets no dist/', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
       steps: [{
@@ -28,7 +29,8 @@ describe('escape suite: build outputs are private to each command', function () 
     });
     assert.match(seen(o.mission, 'tsc'), /^exit code: 0/m, `tsc succeeded${story(o)}`);
     assert.doesNotMatch(seen(o.mission, 'tsc'), /permission_denied|rolled back/, story(o));
-    assert.match(seen(o.mission, 'again'), /Cannot find module/, `the next command has its own, fresh copy${story(o)}`);
+    assert.match(seen(o.mission, 'again'), /^exit code: 0/m, `the step's next command sees its build (kept in the step's layer)${story(o)}`);
+    assert.match(seen(o.mission, 'tsc'), /kept for this step only[^\n]*dist/, `the output says the build stays with the step${story(o)}`);
     assert.deepEqual(o.mission.report?.succeeded, ['s1'], `the evidence check passed${story(o)}`);
     assert.ok(!existsSync(join(s.ws, 'dist')), `no dist/ on the host${story(o)}`);
     assertNone(o.inside, 'nothing in the workspace changed', o);

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Authority } from '../../../src/core/contracts/plan';
 import type { SandboxSpec } from '../../../src/core/contracts/sandbox';
 import { scrubEnv } from '../../../src/core/policy/env';
-import { hostFacts } from '../../../src/core/policy/hostFacts';
+import { hostFacts } from '../../../src/node/sandbox/hostFacts';
 import { policyFor } from '../../../src/core/policy/policy';
 import { commandWriteScope, sandboxSpec, scanPrune } from '../../../src/core/policy/sandboxSpec';
 import { NodeTerminal } from '../../../src/node/nodeTerminal';

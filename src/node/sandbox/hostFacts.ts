@@ -1,11 +1,14 @@
 /**
- * The few facts about the machine the sandbox spec needs (the user's home, where toolchains live). Read
- * here, once per command, so `sandboxSpec` itself stays a pure function that tests feed by hand.
+ * The few facts about the machine the sandbox spec needs (the user's home, where toolchains live, ignore
+ * files). Read here, in the Node runner, once per command, and handed to the engine through the Terminal
+ * port, so `sandboxSpec` and the staged judge stay pure functions that tests feed by hand.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import type { HostFacts } from './sandboxSpec';
+import type { HostFacts } from '../../core/policy/sandboxSpec';
+import { hostTool, HOST_PATH } from './hostTools';
+import { spawnSync } from 'node:child_process';
 
 export function hostFacts(env: Record<string, string>): HostFacts {
   let home: string | undefined;
@@ -27,6 +30,7 @@ export function hostFacts(env: Record<string, string>): HostFacts {
       }
     },
     readIgnoreFile,
+    globalExcludes,
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);
@@ -58,4 +62,25 @@ function readIgnoreFile(abs: string): string | undefined {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+let userExcludes: { text: string | undefined } | undefined;
+
+/**
+ * The user's global git excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), read once per
+ * process: what git ignores for them everywhere (`.DS_Store`, `.idea/`) is private to a step too.
+ */
+function globalExcludes(): string | undefined {
+  if (userExcludes) return userExcludes.text;
+  const home = os.homedir();
+  let file: string | undefined;
+  const git = hostTool('git');
+  if (git) {
+    const r = spawnSync(git, ['config', '--global', '--path', '--get', 'core.excludesFile'], { encoding: 'utf8', timeout: 5000, env: { PATH: HOST_PATH, HOME: home } });
+    if (r.status === 0 && r.stdout.trim() !== '') file = r.stdout.trim();
+  }
+  const xdg = process.env.XDG_CONFIG_HOME && nodePath.isAbsolute(process.env.XDG_CONFIG_HOME) ? process.env.XDG_CONFIG_HOME : nodePath.join(home, '.config');
+  file ??= nodePath.join(xdg, 'git', 'ignore');
+  userExcludes = { text: nodePath.isAbsolute(file) ? readIgnoreFile(file) : undefined };
+  return userExcludes.text;
 }

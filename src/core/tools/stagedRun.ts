@@ -1,0 +1,233 @@
+/**
+ * After a staged command: its layer is judged (stagedJudge.ts) and only what the step may make reaches the
+ * workspace. In order:
+ *   1. list   — what the layer holds that differs from the workspace (the runner, raw bytes, no judgement);
+ *   2. judge  — applied, kept private to the step, refused; folders the command removed are judged entry by
+ *               entry from a listing of the workspace (a removed folder goes only when all it held may);
+ *   3. git    — a step granted git writes: git's record in the layer is compared with the workspace (paths
+ *               outside the edit globs may only be recorded as the workspace holds them) and the config
+ *               keys it changed must be a branch's tracking; then git's data is copied in, or none of it;
+ *   4. apply  — checkpoint first (what is replaced goes to the blob store, within a byte budget per
+ *               command), then one all-or-nothing batch through the Workspace port: contents, modes (never
+ *               set-id or sticky bits), links, folders; removed folders after it;
+ *   5. settle — the layer keeps only what stays private (build outputs, caches): the step's next commands
+ *               see it, the workspace never does.
+ * Nothing here writes the workspace but step 4 and git's data in step 3.
+ */
+import type { FileChange } from '../contracts/results';
+import type { StagedChange, StagedListing } from '../contracts/staging';
+import type { FileWrite, ScanEntry, StagingLayers } from '../ports';
+import { gitIgnoreMatcher, ignoreFilesIn, type IgnoreFile } from '../policy/buildOutputs';
+import type { HostFacts } from '../policy/sandboxSpec';
+import { resolveAction, type Policy } from '../policy/policy';
+import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJudge';
+import type { ToolEnv } from './readTools';
+
+/** A single file larger than this is not checkpointed, so a command may not change it (Revert could not undo it). */
+export const STAGED_FILE_MAX = 64 * 1024 * 1024;
+/** What one command may add to the checkpoint store, in bytes (a sparse file counts at its full size). */
+export const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Entries a removed folder may hold to be judged one by one. */
+const REMOVED_FOLDER_LIMIT = 100_000;
+
+/** What `git` config keys a step may change: a branch's tracking, set by `checkout -b x origin/x`, `push -u`, `branch -u`. */
+const TRACKING_KEY = /^branch\.[^\n]+\.(remote|merge|rebase|pushremote|description)$/;
+
+export interface StagedOutcome {
+  /** Applied changes the checkpoint covers (the step's diff and Revert step). */
+  accepted: FileChange[];
+  /** Applied changes Revert step does not cover (links, modes, folders), each with why. */
+  uncovered: string[];
+  refused: Refusal[];
+  unjudgeable: string[];
+  /** Kept for the step only (paths, each with what is below it). */
+  kept: string[];
+  /** Git's data taken into the repository. */
+  gitTaken: number;
+  notes: string[];
+}
+
+export interface StagedInput {
+  env: ToolEnv;
+  staging: StagingLayers;
+  layer: string;
+  /** The workspace listing the spec was built from (for ignore files). */
+  entries: readonly ScanEntry[];
+  host: HostFacts;
+  gitWritable: boolean;
+  label: string;
+}
+
+function allowedBy(policy: Policy) {
+  return (path: string, kind: 'write' | 'delete'): boolean => resolveAction(policy, { kind, path }).allowed;
+}
+
+async function privacyOf(input: StagedInput, listing: StagedListing): Promise<(path: string, isDirectory: boolean) => boolean> {
+  const { policy } = input.env;
+  const read = input.host.readIgnoreFile;
+  const files: IgnoreFile[] = [];
+  if (read) {
+    for (const rel of ignoreFilesIn(input.entries)) {
+      const text = read(`${policy.root}/${rel}`);
+      const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      if (text !== undefined) files.push({ dir, text });
+    }
+  }
+  // Ignore files the command made (pytest's `.pytest_cache/.gitignore`) count too: what they cover stays private, never applied.
+  for (const c of listing.changes) {
+    if (c.now !== 'file' || !(c.path === '.gitignore' || c.path.endsWith('/.gitignore')) || (c.size ?? 0) > 256 * 1024) continue;
+    try {
+      const text = new TextDecoder().decode(await input.staging.read(input.layer, input.env.policy.root, c.path));
+      const dir = c.path.includes('/') ? c.path.slice(0, c.path.lastIndexOf('/')) : '';
+      files.push({ dir, text });
+    } catch {
+      // unreadable: no rules from it
+    }
+  }
+  const excludes = [read?.(`${policy.root}/.git/info/exclude`), input.host.globalExcludes?.()].filter((t): t is string => t !== undefined);
+  const ignored = gitIgnoreMatcher(files, excludes);
+  return (path, isDirectory) => isToolCache(path) || ignored(path, isDirectory);
+}
+
+export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
+  const { env, staging, layer } = input;
+  const { policy, ctx } = env;
+  const root = policy.root;
+  const listing = await staging.changes(layer, root);
+  const outcome: StagedOutcome = { accepted: [], uncovered: [], refused: [], unjudgeable: listing.unjudgeable, kept: [], gitTaken: 0, notes: [...listing.notes] };
+  const may = allowedBy(policy);
+  const verdicts = judgeStaged(listing.changes, { allowed: may, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
+  outcome.refused.push(...verdicts.refused);
+  outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
+  if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${verdicts.strippedModes.join(', ')}`);
+
+  const removals = await judgeRemovedFolders(input, verdicts, outcome);
+  await takeGit(input, verdicts, outcome);
+  await applyChanges(input, verdicts.apply, removals, outcome);
+
+  outcome.kept = verdicts.keep;
+  const problems = await staging.settle(layer, root, { keep: verdicts.keep });
+  outcome.notes.push(...problems);
+  void ctx;
+  return outcome;
+}
+
+/** Each removed folder: wholly removable (every entry may go), or only the entries that may (the rest refused). */
+async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<{ trees: string[]; files: StagedChange[] }> {
+  const { workspace } = input.env.ctx;
+  const may = allowedBy(input.env.policy);
+  const trees: string[] = [];
+  const files: StagedChange[] = [];
+  for (const dir of verdicts.removedFolders) {
+    const listing = await workspace.scan({ prune: () => false, limit: REMOVED_FOLDER_LIMIT, under: [dir] });
+    const inside = listing.entries.filter((e) => e.path !== dir);
+    if (listing.truncated || (listing.unreadable ?? []).length > 0) {
+      outcome.refused.push({ path: `${dir}/`, what: 'removed', why: 'the folder holds too much (or what cannot be read) to judge entry by entry' });
+      continue;
+    }
+    const denied = inside.filter((e) => e.kind !== 'directory' && !may(e.path, 'delete'));
+    if (denied.length === 0) {
+      trees.push(dir);
+      files.push(...inside.filter((e) => e.kind === 'file').map((e): StagedChange => ({ path: e.path, was: 'file', now: null, content: true, size: e.size })));
+      continue;
+    }
+    for (const e of denied) outcome.refused.push({ path: e.path, what: 'removed', why: 'outside the step\'s edit globs (its folder was removed)' });
+    files.push(...inside.filter((e) => e.kind !== 'directory' && may(e.path, 'delete')).map((e): StagedChange => ({ path: e.path, was: e.kind, now: null, content: true, size: e.size })));
+  }
+  return { trees, files };
+}
+
+async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<void> {
+  if (verdicts.git.length === 0) return;
+  const refuseAll = (why: string, changes: StagedChange[] = verdicts.git): void => {
+    for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why });
+  };
+  const review = await input.staging.gitReview(input.layer, input.env.policy.root);
+  if (review === null) return refuseAll('not a repository of the workspace\'s own');
+  if (review.problems.length > 0) return refuseAll(`git's record could not be reviewed: ${review.problems.join('; ')}`);
+  let git = verdicts.git;
+  const badKeys = review.configKeys.filter((k) => !TRACKING_KEY.test(k));
+  if (badKeys.length > 0) {
+    const config = git.filter((c) => c.path === '.git/config');
+    git = git.filter((c) => c.path !== '.git/config');
+    refuseAll(`it changes git config keys that can run programs or redirect git (${badKeys.join(', ')}); only a branch's tracking is taken`, config);
+  }
+  const may = allowedBy(input.env.policy);
+  const offending = review.recorded.filter((r) => !r.matchesWorktree && !may(r.path, 'write'));
+  if (offending.length > 0) {
+    return refuseAll(`git would record, outside the step's edit globs, what the workspace does not hold: ${offending.map((r) => r.path).join(', ')}`, git);
+  }
+  const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, git.filter((c) => c.now === 'file').map((c) => c.path));
+  outcome.gitTaken = git.length - problems.length;
+  outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));
+}
+
+/** Checkpoint, then one batch: what each applied change becomes, within the per-command byte budget. */
+async function applyChanges(input: StagedInput, apply: StagedChange[], removals: { trees: string[]; files: StagedChange[] }, outcome: StagedOutcome): Promise<void> {
+  const { ctx } = input.env;
+  const { workspace, store } = ctx;
+  let budget = STAGED_CHECKPOINT_BYTES;
+  const writes: FileWrite[] = [];
+  const accepted: FileChange[] = [];
+  const take = (c: StagedChange, bytes: number): boolean => {
+    if (bytes > STAGED_FILE_MAX) {
+      outcome.refused.push({ path: c.path, what: 'content', why: `a file over ${STAGED_FILE_MAX >> 20} MB cannot be checkpointed (Revert step could not undo it)` });
+      return false;
+    }
+    if (bytes > budget) {
+      outcome.refused.push({ path: c.path, what: 'content', why: `the checkpoint limit per command (${STAGED_CHECKPOINT_BYTES >> 20} MB) was reached` });
+      return false;
+    }
+    budget -= bytes;
+    return true;
+  };
+  const before = async (c: StagedChange): Promise<string | null> => (c.was === 'file' ? store.putBlob(await workspace.readFile(c.path)) : null);
+
+  for (const c of [...removals.files, ...apply]) {
+    try {
+      if (c.now === 'file') {
+        const size = c.size ?? 0;
+        const wasSize = c.was === 'file' ? ((await workspace.stat(c.path))?.size ?? 0) : 0;
+        if (!take(c, size + wasSize)) continue;
+        const beforeHash = await before(c);
+        const content = await input.staging.read(input.layer, input.env.policy.root, c.path);
+        const afterHash = await store.putBlob(content);
+        writes.push({ path: c.path, content, mode: (c.nowMode ?? 0o644) & 0o777 });
+        if (c.content || c.was !== 'file') accepted.push({ path: c.path, change: c.was === 'file' ? 'modified' : 'created', beforeHash, afterHash });
+        if (c.mode) outcome.uncovered.push(`${c.path} (mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}: not undone by Revert step)`);
+        continue;
+      }
+      if (c.now === null) {
+        if (c.was === 'file') {
+          if (!take(c, c.size ?? (await workspace.stat(c.path))?.size ?? 0)) continue;
+          accepted.push({ path: c.path, change: 'deleted', beforeHash: await before(c), afterHash: null });
+        } else outcome.uncovered.push(`${c.path} (a removed ${c.was === 'symlink' ? 'link' : 'entry'}: not restored by Revert step)`);
+        if (!removals.trees.some((t) => c.path.startsWith(`${t}/`))) writes.push({ path: c.path, content: null });
+        continue;
+      }
+      if (c.was === 'file') {
+        if (!take(c, (await workspace.stat(c.path))?.size ?? 0)) continue;
+        accepted.push({ path: c.path, change: 'deleted', beforeHash: await before(c), afterHash: null });
+      }
+      if (c.now === 'symlink') {
+        writes.push({ path: c.path, content: null, link: c.target ?? '' });
+        outcome.uncovered.push(`${c.path} (a link: not covered by Revert step)`);
+      } else if (c.now === 'directory') {
+        writes.push({ path: c.path, content: null, directory: true, ...(c.nowMode !== undefined ? { mode: c.nowMode & 0o777 } : {}) });
+        if (c.mode) outcome.uncovered.push(`${c.path}/ (mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}: not undone by Revert step)`);
+      }
+    } catch (error) {
+      outcome.refused.push({ path: c.path, what: 'content', why: `it could not be read for the checkpoint: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  if (writes.length === 0 && removals.trees.length === 0) return;
+  try {
+    if (writes.length > 0) await workspace.applyWrites(writes, input.label, { origin: 'command' });
+    const failed = await workspace.removeEntries(removals.trees, true);
+    outcome.notes.push(...failed.map((f) => `not removed: ${f}`));
+    outcome.accepted.push(...accepted);
+  } catch (error) {
+    // All or nothing: the batch did not land; say so for each path it held.
+    for (const w of writes) outcome.refused.push({ path: w.path, what: 'content', why: `the workspace could not be written: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The programs the host side of the sandbox runs itself (git for its record check, rm, mount, unshare,
+ * prlimit, sh): always by absolute path from the system's own folders, never through PATH. A workspace
+ * folder can be on PATH (direnv's `PATH_add bin`, a project's `node_modules/.bin`), and a step may have
+ * just written a `git` or `rm` there: found through PATH, it would run on the host, outside any sandbox.
+ */
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+
+/** The only folders host tools are taken from, in order. */
+export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
+
+const found = new Map<string, string | undefined>();
+
+/** Absolute path of a system program, or undefined when none of the system folders has it. */
+export function hostTool(name: string): string | undefined {
+  if (found.has(name)) return found.get(name);
+  let hit: string | undefined;
+  for (const dir of SYSTEM_BIN_DIRS) {
+    const candidate = nodePath.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) {
+        hit = candidate;
+        break;
+      }
+    } catch {
+      // next
+    }
+  }
+  found.set(name, hit);
+  return hit;
+}
+
+/** The PATH host tools run with: the system folders only. */
+export const HOST_PATH = SYSTEM_BIN_DIRS.join(':');

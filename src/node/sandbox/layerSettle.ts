@@ -1,0 +1,60 @@
+/**
+ * After the engine has judged a command's staged changes, the layer keeps only what stays private to the
+ * step (build outputs, caches): what was applied to the workspace is there now, what was refused is
+ * dropped. Rebuilt, not edited in place: a fresh upper folder receives each kept entry by rename (cheap,
+ * same file system; a whiteout or an opaque folder keeps what it means), its parents made as plain folders
+ * with the workspace's modes — so a folder the command replaced but may not keep shows the workspace's
+ * content again. Runs only while no command has the layer mounted (one command at a time per step).
+ */
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import { removeLayerTree } from './stagingLayers';
+
+function modeOf(abs: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `keep` (workspace-relative paths, each with what is below it) in `upper`; returns what went wrong, each with why. */
+export function settleLayer(root: string, upper: string, keep: readonly string[]): string[] {
+  const problems: string[] = [];
+  const next = `${upper}.next`;
+  const old = `${upper}.old`;
+  removeLayerTree(next);
+  removeLayerTree(old);
+  const rootStat = modeOf(root);
+  fs.mkdirSync(next, { mode: 0o700 });
+  if (rootStat) fs.chmodSync(next, rootStat.mode & 0o7777);
+  const sorted = [...new Set(keep)].sort();
+  const moved: string[] = [];
+  for (const rel of sorted) {
+    if (rel === '' || moved.some((m) => rel.startsWith(`${m}/`))) continue;
+    const from = nodePath.join(upper, rel);
+    if (!modeOf(from)) continue;
+    try {
+      const parts = rel.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const sub = parts.slice(0, i).join('/');
+        const dir = nodePath.join(next, sub);
+        if (modeOf(dir)) continue;
+        fs.mkdirSync(dir);
+        const like = modeOf(nodePath.join(root, sub)) ?? modeOf(nodePath.join(upper, sub));
+        if (like?.isDirectory()) {
+          fs.chmodSync(dir, like.mode & 0o7777);
+          fs.utimesSync(dir, like.atime, like.mtime);
+        }
+      }
+      fs.renameSync(from, nodePath.join(next, rel));
+      moved.push(rel);
+    } catch (error) {
+      problems.push(`${rel} (could not be kept for the step: ${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  fs.renameSync(upper, old);
+  fs.renameSync(next, upper);
+  removeLayerTree(old);
+  return problems;
+}

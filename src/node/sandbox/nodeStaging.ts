@@ -1,0 +1,129 @@
+/**
+ * The staging layers of the Node runner (the Terminal port's `staging`, shared by the CLI and the VS Code
+ * terminal adapter): where each layer lives (stagingLayers.ts), what a command changed in it
+ * (stagedChanges.ts), settling it after the engine's judgement (layerSettle.ts), and git's side: the record
+ * a step granted git writes left in its layer, reviewed with git run confined on a read-only view
+ * (gitView.ts), and git's data copied into the workspace once the engine accepts it.
+ */
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { LayerSettlement, StagedListing, StagingSupport } from '../../core/contracts/staging';
+import type { GitReview, StagingLayers } from '../../core/ports';
+import { gitRecordedSince, markGitRecord } from '../gitRecord';
+import { configChanges, viewGit } from './gitView';
+import { settleLayer } from './layerSettle';
+import { listStagedChanges } from './stagedChanges';
+import { dropLayer, layerDirs, layerExists, stagingBase } from './stagingLayers';
+
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** A workspace-relative path as a list of plain segments, or undefined. */
+function segments(rel: string): string[] | undefined {
+  const parts = rel.split('/');
+  return rel !== '' && parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\0')) ? parts : undefined;
+}
+
+export class NodeStagingLayers implements StagingLayers {
+  #base(root: string): string {
+    const probe = stagingBase(root);
+    if (!probe.ok) throw new Error(`no staging here: ${probe.reason}`);
+    return probe.base;
+  }
+
+  #upper(root: string, layer: string): string | undefined {
+    const base = this.#base(root);
+    return layerExists(base, layer) ? layerDirs(base, layer).upper : undefined;
+  }
+
+  async support(root: string): Promise<StagingSupport> {
+    const probe = stagingBase(root);
+    return probe.ok ? { available: true, detail: `overlayfs layers in ${probe.base}` } : { available: false, reason: probe.reason };
+  }
+
+  async changes(layer: string, root: string): Promise<StagedListing> {
+    const upper = this.#upper(root, layer);
+    if (upper === undefined) return { changes: [], unjudgeable: [], notes: [] };
+    return listStagedChanges(root, upper);
+  }
+
+  async read(layer: string, root: string, path: string): Promise<Uint8Array> {
+    const upper = this.#upper(root, layer);
+    const parts = segments(path);
+    if (upper === undefined || parts === undefined) throw new Error(`${path} is not in the layer`);
+    // No link on the way: every folder above it is a real folder of the layer.
+    const abs = nodePath.join(upper, ...parts);
+    if (fs.realpathSync.native(nodePath.dirname(abs)) !== nodePath.dirname(abs)) throw new Error(`${path}: a link is on its path in the layer`);
+    const fd = fs.openSync(abs, READ_FLAGS);
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file in the layer`);
+      return new Uint8Array(fs.readFileSync(fd));
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  async settle(layer: string, root: string, settlement: LayerSettlement): Promise<string[]> {
+    const upper = this.#upper(root, layer);
+    return upper === undefined ? [] : settleLayer(root, upper, settlement.keep);
+  }
+
+  async drop(layer: string, root: string): Promise<void> {
+    const probe = stagingBase(root);
+    if (probe.ok) dropLayer(probe.base, layer);
+  }
+
+  async gitReview(layer: string, root: string): Promise<GitReview | null> {
+    const upper = this.#upper(root, layer);
+    if (upper === undefined) return { recorded: [], configKeys: [], problems: [] };
+    const mark = markGitRecord(root);
+    if (mark === null) return null;
+    const configKeys = configChanges(root, upper);
+    const view = viewGit(root, upper);
+    if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
+    try {
+      return { recorded: gitRecordedSince(root, mark, view.git), configKeys, problems: [] };
+    } finally {
+      view.release();
+    }
+  }
+
+  async applyGitData(layer: string, root: string, paths: string[]): Promise<string[]> {
+    const upper = this.#upper(root, layer);
+    if (upper === undefined) return paths.map((p) => `${p} (the layer is gone)`);
+    const gitDir = nodePath.join(root, '.git');
+    if (fs.realpathSync.native(gitDir) !== gitDir || !fs.lstatSync(gitDir).isDirectory()) return ['.git (not a folder of the workspace\'s own)'];
+    // Objects before what names them: a ref or an index never points at an object the repository lacks.
+    const ordered = [...paths].sort((a, b) => Number(!a.startsWith('.git/objects/')) - Number(!b.startsWith('.git/objects/')) || (a < b ? -1 : a > b ? 1 : 0));
+    const problems: string[] = [];
+    for (const rel of ordered) {
+      const parts = segments(rel);
+      if (parts === undefined || parts[0] !== '.git') {
+        problems.push(`${rel} (not in git's folder)`);
+        continue;
+      }
+      try {
+        copyIn(nodePath.join(upper, ...parts), nodePath.join(root, ...parts), gitDir);
+      } catch (error) {
+        problems.push(`${rel} (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    return problems;
+  }
+}
+
+/** Copies one regular file from the layer to `to` (inside `within`): folders made, temp file, rename. */
+function copyIn(from: string, to: string, within: string): void {
+  const dir = nodePath.dirname(to);
+  fs.mkdirSync(dir, { recursive: true });
+  if (fs.realpathSync.native(dir) !== dir || !dir.startsWith(`${within}/`) && dir !== within) throw new Error('a link is on its path');
+  const fd = fs.openSync(from, READ_FLAGS);
+  try {
+    const s = fs.fstatSync(fd);
+    if (!s.isFile()) throw new Error('not a regular file in the layer');
+    const temp = nodePath.join(dir, `.${nodePath.basename(to)}.pe-stage.tmp`);
+    fs.writeFileSync(temp, fs.readFileSync(fd), { mode: s.mode & 0o777 });
+    fs.renameSync(temp, to);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The launcher of a staged command (Linux): a user namespace with a mount namespace of its own, where the
+ * workspace is covered by an overlay whose upper layer is the step's (stagingLayers.ts), then bubblewrap
+ * in it, exactly as without staging. In order:
+ *   1. `unshare --user --map-root-user --mount` (and `--net` when the granted network is the command's own,
+ *      ownNetwork.ts) — mounts need a namespace the command's creator owns;
+ *   2. a fixed shell script opens the workspace, the layer's upper and work folders (and, for a scratch
+ *      layer, the step's layer under it) as file descriptors and mounts the overlay by `/proc/self/fd/N`
+ *      paths — no path of the user's ever appears in mount options, where `,` and `:` would split them;
+ *   3. it closes those descriptors (one left open would reach the real workspace around the overlay) and
+ *      `exec`s the rest of its arguments: `prlimit` with the per-command limits, then bubblewrap, which
+ *      binds the workspace — now the overlay — as the spec says, with the user's own ids inside.
+ * Propagation is private (unshare's default): the overlay is never seen outside the command's namespaces,
+ * and it goes with them when the command ends. A mount that fails stops the command before it starts:
+ * exit 125 with a line saying so (STAGING_FAILED).
+ */
+import * as os from 'node:os';
+import { hostTool } from './hostTools';
+
+/** The line a launcher prints when the overlay could not be mounted (the runner turns it into a refusal). */
+export const STAGING_FAILED = 'plan-execute: the staging layer could not be mounted';
+
+export interface StagedLayer {
+  /** The workspace root (absolute, real). */
+  root: string;
+  upper: string;
+  work: string;
+  /** A layer under `upper` (the step's), for a command that writes a scratch layer over it. */
+  over?: string;
+}
+
+/** Per-command resource limits (each named when a command hits it). */
+export interface CommandLimits {
+  /** RLIMIT_NPROC: processes and threads of the command together. */
+  processes: number;
+  /** RLIMIT_DATA, bytes: writable memory of one process. */
+  dataBytes: number;
+  /** RLIMIT_FSIZE, bytes: the largest file one process may write. */
+  fileBytes: number;
+}
+
+const GIB = 1024 ** 3;
+
+export function commandLimits(): CommandLimits {
+  return {
+    processes: 8192,
+    dataBytes: Math.max(2 * GIB, Math.min(32 * GIB, Math.floor((os.totalmem() * 3) / 4))),
+    fileBytes: 16 * GIB,
+  };
+}
+
+/** Says which limit a failed command may have hit, from its output (shown below it). */
+export function limitNotes(output: string, limits: CommandLimits): string[] {
+  const notes: string[] = [];
+  if (/Resource temporarily unavailable|fork: retry|Cannot fork|EAGAIN.*(spawn|fork|clone)|pthread_create/i.test(output)) {
+    notes.push(`each command may run at most ${limits.processes} processes and threads at once (a per-command limit of the sandbox)`);
+  }
+  if (/Cannot allocate memory|out of memory|ENOMEM|MemoryError|std::bad_alloc|heap limit/i.test(output)) {
+    notes.push(`each process of a command may use at most ${Math.round(limits.dataBytes / GIB)} GiB of writable memory (a per-command limit of the sandbox)`);
+  }
+  if (/File too large|EFBIG/i.test(output)) notes.push(`a command may write no file larger than ${Math.round(limits.fileBytes / GIB)} GiB (a per-command limit of the sandbox)`);
+  return notes;
+}
+
+const SCRIPT = [
+  'root=$1 upper=$2 work=$3 over=$4 mnt=$5',
+  'shift 5',
+  `fail() { echo "${STAGING_FAILED}: $1" >&2; exit 125; }`,
+  'exec 7<"$root" 8<"$upper" 9<"$work" || fail "its folders could not be opened"',
+  'lower=/proc/self/fd/7',
+  'if [ -n "$over" ]; then exec 6<"$over" || fail "the step\'s layer could not be opened"; lower=/proc/self/fd/6:$lower; fi',
+  '"$mnt" -t overlay overlay -o "lowerdir=$lower,upperdir=/proc/self/fd/8,workdir=/proc/self/fd/9,userxattr" "$root" || fail "overlayfs refused the mount"',
+  'exec 6<&- 7<&- 8<&- 9<&-',
+  'exec "$@"',
+].join('\n');
+
+export type Launch = { ok: true; file: string; args: string[] } | { ok: false; reason: string };
+
+/** The command line that runs `rest` (prlimit, bubblewrap and the command) over the staged workspace. */
+export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: readonly string[], limits: CommandLimits = commandLimits()): Launch {
+  const unshare = hostTool('unshare');
+  const mount = hostTool('mount');
+  const sh = hostTool('sh');
+  if (!unshare || !mount || !sh) return { ok: false, reason: 'util-linux (unshare, mount) is not installed' };
+  const prlimit = hostTool('prlimit');
+  const limited = prlimit
+    ? [prlimit, `--nproc=${limits.processes}`, `--data=${limits.dataBytes}`, `--fsize=${limits.fileBytes}`, '--', ...rest]
+    : [...rest];
+  return {
+    ok: true,
+    file: unshare,
+    args: ['--user', '--map-root-user', '--mount', ...(ownNetwork ? ['--net'] : []), '--', sh, '-c', SCRIPT, 'sh', layer.root, layer.upper, layer.work, layer.over ?? '', mount, ...limited],
+  };
+}
