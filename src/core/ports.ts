@@ -64,6 +64,8 @@ export interface ScanResult {
   truncated: boolean;
   /** Folders that could not be listed (too deep for a path, no permission): their content is unknown. */
   unreadable?: string[];
+  /** Entries whose names are not UTF-8 (bytes escaped): they cannot be named through this port. */
+  unnamable?: string[];
 }
 
 /**

@@ -102,6 +102,25 @@ function removeTree(abs: string): void {
   if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The names in a folder that are not UTF-8, shown with their bytes escaped (they cannot be named as strings). */
+function namesNotUtf8(abs: string, rel: string): string[] {
+  try {
+    return fsSync.readdirSync(abs, { encoding: 'buffer' }).flatMap((raw) => {
+      try {
+        strictUtf8.decode(raw);
+        return [];
+      } catch {
+        const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+        return [rel === '' ? shown : `${rel}/${shown}`];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly #journalDir: string;
@@ -150,6 +169,7 @@ export class NodeWorkspace implements Workspace {
   async scan(options: ScanOptions): Promise<ScanResult> {
     const entries: ScanEntry[] = [];
     const unreadable: string[] = [];
+    const unnamable: string[] = [];
     const pending: string[] = [];
     // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
     const listed = new Set<string>();
@@ -200,6 +220,7 @@ export class NodeWorkspace implements Workspace {
       }
       names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const subdirs: string[] = [];
+      if (names.some((d) => d.name.includes('\uFFFD'))) unnamable.push(...namesNotUtf8(nodePath.join(this.root, dir), dir));
       for (const d of names) {
         if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
         const rel = dir === '' ? d.name : `${dir}/${d.name}`;
@@ -211,18 +232,21 @@ export class NodeWorkspace implements Workspace {
       }
       pending.push(...subdirs.reverse());
     }
-    return { entries, truncated: false, unreadable };
+    return { entries, truncated: false, unreadable, ...(unnamable.length > 0 ? { unnamable } : {}) };
   }
 
   async removeEntries(paths: string[], recursive = false): Promise<string[]> {
     const failures: string[] = [];
     const deepestFirst = [...new Set(paths)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
     for (const rel of deepestFirst) {
-      const syntax = checkPathSyntax(rel);
-      if (!syntax.ok || syntax.rel === '.') {
+      // Names from our own scan: any name a command can make (control or invisible characters, a leading
+      // `~`) must be removable, so only the shape is checked here — relative, no `..`, no empty segment.
+      const segments = rel.split('/');
+      if (rel === '' || rel === '.' || rel.startsWith('/') || rel.includes('\0') || segments.some((s) => s === '' || s === '.' || s === '..')) {
         failures.push(`${rel} (not a workspace path)`);
         continue;
       }
+      const syntax = { rel };
       const abs = nodePath.join(this.root, ...syntax.rel.split('/'));
       const parent = nodePath.dirname(abs);
       try {

@@ -20,6 +20,7 @@ import { OutputCapture } from '../core/tools/outputCap';
 import { detectSandbox } from './sandbox/detect';
 import { prepareConfined } from './sandbox/confinedRun';
 import type { StagedLayer } from './sandbox/stagedLaunch';
+import { prepareGitForHidden } from './sandbox/layerGitPrep';
 import { layerDirs, layerExists, scratchLayer, stagingBase } from './sandbox/stagingLayers';
 import { startOwnNetwork } from './sandbox/ownNetwork';
 import { windowsSpawn } from './windowsCommand';
@@ -49,7 +50,7 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
   if (signal.aborted) return Promise.resolve(result(null, 'SIGKILL', 'cancelled before it started\n'));
   const target = spawnTarget(request);
   if ('refused' in target) return Promise.resolve(result(null, null, `not run: ${target.refused}\n`));
-  const { file, args, env, fd3, cleanup, verbatim, ownNetwork } = target;
+  const { file, args, env, fd3, seccomp, cleanup, verbatim, ownNetwork } = target;
   let stopNetwork = (): void => undefined;
   for (const note of target.notes) capture.push(`[sandbox: ${note}]\n`);
 
@@ -57,8 +58,11 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     let settled = false;
     let killedWith: NodeJS.Signals | null = null;
     let graceTimer: NodeJS.Timeout | undefined;
-    // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go).
-    const stdio: StdioOptions = ownNetwork ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
+    // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go);
+    // fd 6: the seccomp filter.
+    const stdio: StdioOptions = ownNetwork || seccomp
+      ? ['ignore', 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
+      : fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
       env,
@@ -68,11 +72,12 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       windowsHide: true,
       windowsVerbatimArguments: verbatim,
     });
-    if (fd3) {
-      const pipe = child.stdio[3];
-      if (pipe && 'end' in pipe) {
+    for (const [fd, data] of [[3, fd3], [6, seccomp]] as const) {
+      const pipes: readonly unknown[] = child.stdio;
+      const pipe = data ? (pipes[fd] as NodeJS.WritableStream | null | undefined) : undefined;
+      if (data && pipe) {
         pipe.on('error', () => undefined); // bwrap failing early closes it; its exit status says why
-        pipe.end(fd3);
+        pipe.end(data);
       }
     }
     const onChunk = (chunk: Buffer): void => {
@@ -138,6 +143,7 @@ interface SpawnTarget {
   args: string[];
   env: Record<string, string>;
   fd3?: Buffer;
+  seccomp?: Buffer;
   ownNetwork?: { slirp4netns: string };
   verbatim: boolean;
   notes: string[];
@@ -161,6 +167,7 @@ function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string }
   if (request.sandbox !== null) {
     const layer = request.staging ? stagedLayerFor(request.sandbox.root, request.staging) : undefined;
     if (layer && 'refused' in layer) return layer;
+    const gitNotes = layer ? prepareGitForHidden(request.sandbox.root, layer.layer.upper, request.sandbox.hidden) : [];
     const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd, layer?.layer);
     if ('refused' in prepared) {
       layer?.release();
@@ -171,7 +178,7 @@ function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string }
       layer?.release();
       return notes;
     };
-    return { ...prepared, cleanup, verbatim: false };
+    return { ...prepared, notes: [...prepared.notes, ...gitNotes], cleanup, verbatim: false };
   }
   if (process.platform === 'win32') {
     const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));

@@ -64,6 +64,8 @@ export interface HostFacts {
   listDir(abs: string): string[];
   /** A small text file's content (undefined when unreadable). Used for a worktree's git links only. */
   readText?(abs: string): string | undefined;
+  /** Where a symbolic link finally leads (absolute, real), or undefined when it is not a link or leads nowhere. */
+  linkTarget?(abs: string): string | undefined;
   /**
    * An ignore file's text (`.gitignore`, `info/exclude`): a regular file only — never through a symbolic
    * link, never one with other hard links, never a large one (undefined then). Used for private outputs.

@@ -131,6 +131,8 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
       }
     }
   }
+  const passed = scriptArgsEval(prog, argv, pattern);
+  if (passed) return passed;
   const forms = EVAL_FORMS[prog];
   if (forms) {
     for (let i = 1; i < argv.length; i++) {
@@ -144,6 +146,33 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
       }
       if (subcommand) break; // past the subcommand, options are its own, not global ones
       if (global?.valueOptions.includes(arg)) i++;
+    }
+  }
+  return undefined;
+}
+
+/** Package managers whose run-scripts hand extra arguments to the script's own program. */
+const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
+/**
+ * `npm test -- --import=data:…`: npm passes what follows `--` to the script's program (pnpm, yarn and bun
+ * what follows the script's name), and a script such as `node --test` takes it as its own option — code given
+ * on the command line. Those arguments are checked against an interpreter's eval flags, as if the program
+ * were named (allowed only when the allowlist names the form).
+ */
+function scriptArgsEval(prog: string, argv: string[], pattern: CommandPattern): { rule: string; reason: string } | undefined {
+  if (!SCRIPT_RUNNERS.has(prog)) return undefined;
+  let from = argv.indexOf('--') + 1;
+  if (prog !== 'npm') {
+    const words = argv.map((a, i) => ({ a, i })).filter(({ a, i }) => i > 0 && !a.startsWith('-'));
+    const script = words[0]?.a === 'run' || words[0]?.a === 'run-script' ? words[1] : words[0];
+    if (script && (from === 0 || script.i + 1 < from)) from = script.i + 1;
+  }
+  if (from <= 0) return undefined;
+  for (let i = Math.max(from, 1); i < argv.length; i++) {
+    const hit = isEvalFlag(argv[i] as string, INTERPRETER.flags);
+    if (hit && i >= pattern.literal.length) {
+      return { rule: 'command.eval_flag', reason: `\`${prog}\` hands \`${hit}\` to the script's program, which runs code given as an argument; it is allowed only when the allowlist names that form` };
     }
   }
   return undefined;

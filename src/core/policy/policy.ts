@@ -16,8 +16,9 @@
  *   7. path.root               the workspace root itself is never a write or delete target.
  *   8. ignore.planexecuteignore the user's ignore file (gitignore syntax) hides paths from reads and writes.
  *   9. sensitive.<name>        secrets (keys, .env, credentials) for every kind; protected files (.git,
- *                              .vscode, node_modules, our own config) for writes and deletes — unless an
- *                              `allowSensitive` glob the user granted for the mission matches.
+ *                              .vscode, node_modules, our own config, and what the repository's git config
+ *                              runs or includes: `sensitive.git_config_code`) for writes and deletes —
+ *                              unless an `allowSensitive` glob the user granted for the mission matches.
  *  10. authority.read / authority.edit
  *                              reads must match the step's `read` or `edit` globs; writes and deletes its
  *                              `edit` globs. A directory is readable when a read glob could match inside it.
@@ -34,6 +35,7 @@ import { parseCommand } from './commandParse';
 import { nodePolicyFs, type PolicyFs } from './policyFs';
 import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
 import { resolveWorkspacePath } from './workspacePath';
+import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
 
 export type PolicyAction =
@@ -74,6 +76,8 @@ export interface Policy {
   readonly editMatch: (rel: string) => boolean;
   readonly readGlobBases: readonly string[];
   readonly allowSensitiveMatch: (rel: string) => boolean;
+  /** Workspace paths the repository's git config runs or reads as config (gitConfigCode.ts): never written. */
+  readonly gitCodePaths: readonly string[];
 }
 
 const PolicyActionSchema = z.discriminatedUnion('kind', [
@@ -114,6 +118,8 @@ export function policyFor(
   const ignoreText = options.ignoreText === undefined ? fs.readTextSync(nodePath.join(root, '.planexecuteignore')) : options.ignoreText;
   const ig = ignoreText ? ignore().add(ignoreText) : null;
   const allowSensitive = options.allowSensitive ?? [];
+  const gitDir = fs.lstatSync(nodePath.join(root, '.git'));
+  const gitCodePaths = gitDir?.isDirectory() ? gitConfigCodePaths(fs.readTextSync(nodePath.join(root, '.git', 'config')), root) : [];
   return {
     root,
     rootAliases: [...new Set([root, nodePath.resolve(workspaceRoot)])],
@@ -136,6 +142,7 @@ export function policyFor(
     editMatch: matcher(authority.edit, GLOB),
     readGlobBases: [...authority.read, ...authority.edit].map((g) => picomatch.scan(g).base),
     allowSensitiveMatch: matcher(allowSensitive, SENSITIVE_GLOB),
+    gitCodePaths,
   };
 }
 
@@ -156,6 +163,9 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
   if (!policy.allowSensitiveMatch(rel)) {
     for (const s of secretMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} may hold secrets (${s.name}); it is refused unless you allow it for this mission`);
     if (writing) for (const s of protectedMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
+    if (writing && policy.gitCodePaths.some((c) => rel === c || rel.startsWith(`${c}/`) || c.startsWith(`${rel}/`))) {
+      return deny('sensitive.git_config_code', `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`);
+    }
   }
   if (writing) {
     if (!policy.editMatch(rel)) return deny('authority.edit', `${rel} is outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'})`);

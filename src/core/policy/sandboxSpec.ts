@@ -115,12 +115,32 @@ function granted(policy: Policy, rel: string): boolean {
   return policy.allowSensitiveMatch(rel);
 }
 
-/** Where commands may not look: home directories, the workspace's siblings, runtime sockets. */
+/** Top-level folders a command sees: the system and its toolchains. Every other one is hidden (`hiddenOutsideOf`). */
+const SYSTEM_TOP = new Set(['bin', 'boot', 'dev', 'etc', 'gnu', 'lib', 'lib32', 'lib64', 'libx32', 'nix', 'opt', 'proc', 'sbin', 'snap', 'sys', 'tmp', 'usr', 'var']);
+/** What a command sees of /var: caches and package databases — not spools, runtime state or services' data. */
+const VAR_SHOWN = new Set(['lib', 'cache', 'local', 'opt', 'db', 'empty']);
+/** Services in /var/lib whose folders hold their data and sockets. */
+const VAR_LIB_HIDDEN = ['docker', 'containerd', 'containers', 'mysql', 'postgresql', 'libvirt', 'lxd', 'lxc', 'redis', 'mongodb', 'rabbitmq', 'snapd'];
+
+/**
+ * Where commands may not look: home directories, the workspace's siblings, runtime sockets — and, on
+ * Linux, a root built from an allow list: every top-level folder that is not the system's (`/srv`, `/data`,
+ * `/work`…) and most of `/var`, so that a unix socket a service keeps at some host path (a database's, an
+ * agent's) cannot be reached by a step without network. The workspace and toolchains on PATH are shown
+ * again on top where they lie inside.
+ */
 export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
   const parent = posix.dirname(root);
   const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
   const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
-  const out = [...common, ...perPlatform].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
+  const allowList = host.platform === 'linux'
+    ? [
+      ...host.listDir('/').filter((n) => !SYSTEM_TOP.has(n)).map((n) => `/${n}`),
+      ...host.listDir('/var').filter((n) => !VAR_SHOWN.has(n)).map((n) => `/var/${n}`),
+      ...VAR_LIB_HIDDEN.map((n) => `/var/lib/${n}`).filter((p) => host.listDir(posix.dirname(p)).includes(posix.basename(p))),
+    ]
+    : [];
+  const out = [...common, ...perPlatform, ...allowList].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
   // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
   return [...new Set(out)].filter((p) => !pathWithinAbs(p, root)).sort();
 }
@@ -153,14 +173,47 @@ export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): 
   return { visible, secrets };
 }
 
+/**
+ * Without a network grant, package managers are told they are offline, so that one that needs the network
+ * fails at once ("not in the cache") instead of retrying until the command times out (`npx` of a package
+ * not installed waited out the whole timeout). A value the user set wins.
+ */
+const OFFLINE_ENV: Record<string, string> = {
+  npm_config_offline: 'true', npm_config_fetch_retries: '0', YARN_ENABLE_OFFLINE_MODE: '1', PIP_RETRIES: '0', PIP_TIMEOUT: '3',
+  UV_OFFLINE: '1', CARGO_NET_OFFLINE: 'true', GOPROXY: 'off',
+};
+
 /** The command's environment: the scrubbed one, minus variables that point into hidden places. */
-function sandboxEnv(env: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
+function sandboxEnv(env: Record<string, string>, network: boolean): Record<string, string> {
+  const out: Record<string, string> = network ? {} : { ...OFFLINE_ENV };
   for (const [name, value] of Object.entries(env)) {
     if (name === 'XDG_RUNTIME_DIR' || name === 'HOME' || name === 'TMPDIR' || name === 'TMP' || name === 'TEMP') continue;
     out[name] = value;
   }
   return out;
+}
+
+/** Areas outside the workspace never shown again, even as a link's target: where credentials live. */
+const SECRET_AREAS = ['.ssh', '.aws', '.gnupg', '.config', '.docker', '.kube', '.azure', '.password-store', '.local/share/keyrings', '.netrc', '.npmrc', '.pypirc'];
+
+/**
+ * Packages linked into the workspace from outside it (`npm link`, pnpm's and yarn's workspace links:
+ * `node_modules/foo -> ../../elsewhere/foo`): their folders are shown again, read-only, so the link leads
+ * somewhere — not the home itself, a hidden area's root, or where credentials live.
+ */
+function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: HostFacts): string[] {
+  if (!host.linkTarget) return [];
+  const modules = posix.join(root, 'node_modules');
+  const names = host.listDir(modules).flatMap((n) => (n.startsWith('@') ? host.listDir(posix.join(modules, n)).map((m) => `${n}/${m}`) : [n]));
+  const out = new Set<string>();
+  for (const name of names.slice(0, 2000)) {
+    const real = host.linkTarget(posix.join(modules, name));
+    if (real === undefined || pathWithinAbs(real, root) || real === '/' || real === host.home || hiddenOutside.includes(real)) continue;
+    if (!hiddenOutside.some((h) => pathWithinAbs(real, h))) continue; // visible anyway
+    if (host.home !== undefined && SECRET_AREAS.some((a) => pathWithinAbs(real, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), real))) continue;
+    out.add(real);
+  }
+  return [...out].sort();
 }
 
 /** Directories whose contents are installed packages: a bundled `cacert.pem` there is no user secret. */
@@ -349,6 +402,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       continue;
     }
     if (isDir ? coversDir(protectedMatch, e.path) : protectedMatch(e.path)) readOnly.push(entry);
+    else if (policy.gitCodePaths.some((c) => pathWithin(e.path, c))) readOnly.push(entry);
   }
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
@@ -377,14 +431,14 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       readOnly: [...readOnly, ...boundBack].sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],
-      visibleOutside: [...tools.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
+      visibleOutside: [...tools.visible, ...linkedPackagesOf(policy.root, hiddenOutside, host), ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
       writableOutside: linked && linkedWritable
         ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
         : [],
       readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
       network: policy.authority.network,
       privateOutputs,
-      env: sandboxEnv(input.env),
+      env: sandboxEnv(input.env, policy.authority.network),
     },
   };
 }

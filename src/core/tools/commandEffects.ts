@@ -27,13 +27,23 @@ export const SNAPSHOT_MAX_FILES = 50_000;
 export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
 /** Larger files are not read into the checkpoint (a command can leave a sparse 64 GB file). */
 export const CHECKPOINT_MAX_FILE = 64 * 1024 * 1024;
+/**
+ * Files up to this size that are too large for the checkpoint are still hashed (not stored), so a command
+ * that only opened one read-write — a test over a database or a big fixture — is seen to have changed
+ * nothing. Larger ones are never judged by content, and never removed.
+ */
+export const HASH_MAX_FILE = 1024 * 1024 * 1024;
 
 interface Known {
   kind: ScanEntry['kind'];
   signature: string;
   mode: number;
-  /** Content hash (in the blob store) for a regular file that could be read; null otherwise. */
+  /** Content hash for a regular file that could be read; null otherwise. */
   hash: string | null;
+  /** Whether the blob store holds that content (false for a file over the checkpoint cap: hashed, not kept). */
+  stored: boolean;
+  /** A link's target, to recreate it. */
+  target?: string;
 }
 
 /** Where the command may write, what inside it the sandbox keeps as is, and what the scan need not enter. */
@@ -45,6 +55,8 @@ export interface Region {
 
 export interface Snapshot extends Region {
   entries: Map<string, Known>;
+  /** Names the scan could not read as text before the command (they are the user's; only new ones are reported). */
+  unnamable?: string[];
 }
 
 export interface Reconciled {
@@ -58,7 +70,7 @@ export interface Reconciled {
   uncovered: string[];
 }
 
-export type Scanned = { ok: true; entries: ScanEntry[] } | { ok: false; reason: string };
+export type Scanned = { ok: true; entries: ScanEntry[]; unnamable?: string[] } | { ok: false; reason: string };
 export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
 
 function inRegion(region: Region, rel: string): boolean {
@@ -101,9 +113,19 @@ export class CommandEffects {
    */
   async scan(prune: (rel: string) => boolean, scope: readonly WriteRoot[]): Promise<Scanned> {
     const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? pathWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
-    const { entries, truncated } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
+    const { entries, truncated, unnamable } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
     if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
-    return { ok: true, entries };
+    return { ok: true, entries, ...(unnamable ? { unnamable } : {}) };
+  }
+
+  /** Hash of a regular file too large to store (hashed, not kept), or null when it cannot be read. */
+  async #hashOnly(e: ScanEntry): Promise<string | null> {
+    if (e.kind !== 'file' || e.size > HASH_MAX_FILE) return null;
+    try {
+      return sha256Hex(await this.workspace.readFile(e.path));
+    } catch {
+      return null;
+    }
   }
 
   /** Hash of a regular file, read only when its signature changed since the step last stored it. */
@@ -120,7 +142,7 @@ export class CommandEffects {
     }
   }
 
-  async before(entries: readonly ScanEntry[], region: Region): Promise<SnapshotResult> {
+  async before(entries: readonly ScanEntry[], region: Region, unnamable: readonly string[] = []): Promise<SnapshotResult> {
     const known = new Map<string, Known>();
     let files = 0;
     let bytes = 0;
@@ -133,9 +155,11 @@ export class CommandEffects {
           return { ok: false, reason: `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
         }
       }
-      known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash: await this.#hashOf(e) });
+      const stored = await this.#hashOf(e);
+      const hash = stored ?? (e.kind === 'file' && e.size > CHECKPOINT_MAX_FILE ? await this.#hashOnly(e) : null);
+      known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash, stored: stored !== null, ...(e.target !== undefined ? { target: e.target } : {}) });
     }
-    return { ok: true, snapshot: { ...region, entries: known } };
+    return { ok: true, snapshot: { ...region, entries: known, unnamable: [...unnamable] } };
   }
 
   /** Whether the step may leave this change (the text editor's rules: edit globs, sensitive paths, ignore file). */
@@ -172,6 +196,7 @@ export class CommandEffects {
 
     const removals: string[] = [];
     const restores: { path: string; hash: string; mode: number }[] = [];
+    const links: { path: string; target: string }[] = [];
     const createdDirs: string[] = [];
     const keptDirs = new Set<string>();
     const keep = (rel: string): void => {
@@ -180,12 +205,25 @@ export class CommandEffects {
         keptDirs.add(p);
       }
     };
-    /** Undo: remove what is there now (if anything) and put the old file back (if there was one). */
+    /**
+     * Undo: remove what is there now (if anything) and put the old entry back (if there was one). What
+     * cannot be put back is never removed: the user's file stays as the command left it, and is named.
+     */
     const undo = (path: string, was: Known | undefined, present: boolean): void => {
+      if (was?.kind === 'file' && (!was.stored || was.hash === null)) {
+        result.unrestored.push(present
+          ? `${path} (changed by the command; too large for the checkpoint, so it was left as the command left it)`
+          : `${path} (removed by the command; too large for the checkpoint, so it could not be put back)`);
+        return;
+      }
+      if (was !== undefined && was.kind !== 'file' && was.kind !== 'directory' && !(was.kind === 'symlink' && was.target !== undefined)) {
+        result.unrestored.push(`${path} (a ${was.kind} the command replaced cannot be recreated)`);
+        return;
+      }
       result.rolledBack.push(path);
       if (present) removals.push(path);
       if (was?.kind === 'file' && was.hash !== null) restores.push({ path, hash: was.hash, mode: was.mode });
-      else if (was && was.kind !== 'directory') result.unrestored.push(`${path} (the ${was.kind === 'file' ? 'file was too large for the checkpoint' : `${was.kind} cannot be recreated`})`);
+      else if (was?.kind === 'symlink' && was.target !== undefined) links.push({ path, target: was.target });
     };
 
     for (const path of [...new Set([...snapshot.entries.keys(), ...now.keys()])].sort()) {
@@ -204,15 +242,24 @@ export class CommandEffects {
         continue;
       }
       if (is.kind === 'file') {
-        const afterHash = await this.#hashOf(is);
-        if (was?.kind === 'file' && was.hash !== null && was.hash === afterHash) continue; // touched, not changed
+        const afterHash = (await this.#hashOf(is)) ?? (was?.kind === 'file' && !was.stored ? await this.#hashOnly(is) : null);
+        if (was?.kind === 'file' && was.hash !== null && was.hash === afterHash) {
+          // Touched, not changed — unless its mode changed where the step may not change it.
+          if (is.mode !== was.mode && !this.#allowed(path, false)) {
+            if (was.stored) {
+              result.rolledBack.push(`${path} (mode ${is.mode.toString(8)} → ${was.mode.toString(8)})`);
+              restores.push({ path, hash: was.hash, mode: was.mode });
+            } else result.unrestored.push(`${path} (its mode changed from ${was.mode.toString(8)} to ${is.mode.toString(8)}; too large to rewrite, left as it is)`);
+          }
+          continue;
+        }
         if (!this.#allowed(path, false)) {
           undo(path, was?.kind === 'directory' ? undefined : was, true);
           continue;
         }
         keep(path);
         if (afterHash === null) result.uncovered.push(`${path} (over ${CHECKPOINT_MAX_FILE >> 20} MB or unreadable: kept, not in the checkpoint)`);
-        else if (was?.kind === 'file' && was.hash === null) result.uncovered.push(`${path} (its earlier content was too large for the checkpoint)`);
+        else if (was?.kind === 'file' && !was.stored) result.uncovered.push(`${path} (its earlier content was too large for the checkpoint)`);
         else result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
         continue;
       }
@@ -232,11 +279,23 @@ export class CommandEffects {
     const holdsSomething = (d: string): boolean =>
       [...now.keys()].some((p) => p !== d && pathWithin(p, d)) || (listing.unreadable ?? []).some((u) => pathWithin(u, d)) || shallowListing;
     result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => pathWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
+    const before = new Set(snapshot.unnamable ?? []);
+    for (const name of listing.unnamable ?? []) {
+      if (before.has(name) || !inRegion(snapshot, name.slice(0, Math.max(0, name.lastIndexOf('/'))) || name) || strayRoots.some((d) => pathWithin(name, d))) continue;
+      result.unrestored.push(`${name} (a name that is not UTF-8, which the command made: it could not be judged or removed and is still there)`);
+    }
     for (const dir of listing.unreadable ?? []) {
       if (!inRegion(snapshot, dir) || strayRoots.some((d) => pathWithin(dir, d))) continue;
       result.unrestored.push(`${dir} (could not be listed after the command: its content was not compared)`);
     }
     await this.#undo(removals, strayRoots, restores, result, label);
+    for (const l of links) {
+      try {
+        await this.workspace.applyWrites([{ path: l.path, content: null, link: l.target }], `${label}: restore`, { origin: 'command' });
+      } catch (error) {
+        result.unrestored.push(`${l.path} (the link could not be recreated: ${messageOf(error)})`);
+      }
+    }
     return result;
   }
 
@@ -246,7 +305,7 @@ export class CommandEffects {
       undo(path, was, false);
       return;
     }
-    if (was.kind === 'file' && was.hash !== null) result.accepted.push({ path, change: 'deleted', beforeHash: was.hash, afterHash: null });
+    if (was.kind === 'file' && was.stored && was.hash !== null) result.accepted.push({ path, change: 'deleted', beforeHash: was.hash, afterHash: null });
     else result.uncovered.push(`${path} (removed by the command; not in the checkpoint)`);
   }
 

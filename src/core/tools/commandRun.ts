@@ -135,7 +135,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host });
     if (!built.ok) return { refused: built.reason } as const;
     const region = { scope, untouchable: untouchableIn(built.spec, gitWritableFor(policy, scanned.entries)), prune };
-    const before = scope.length > 0 ? await effects.before(scanned.entries, region) : null;
+    const before = scope.length > 0 ? await effects.before(scanned.entries, region, scanned.unnamable) : null;
     if (before && !before.ok) return { refused: before.reason } as const;
     // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
     const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
@@ -166,6 +166,9 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   });
   return commandResult(env, run, confinement, staged, reconciled, refusedLines);
 }
+
+/** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
+const NETWORK_ERROR = /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
 
 function refusalText(r: Refusal): string {
   return `${r.path} (${r.what}: ${r.why})`;
@@ -209,6 +212,9 @@ function commandResult(env: ToolEnv, run: CommandRun, confinement: Confinement, 
     uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+    !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
+      ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
+      : '',
   ].filter((l) => l !== '');
   const output = `${head}\n${run.output}${lines.length > 0 ? `\n${lines.join('\n')}` : ''}`;
   const partial = { files: accepted, commands: [run] };

@@ -57,6 +57,8 @@ export interface BwrapMounts {
    * command's, stagedLaunch.ts): the command then sees the ids it has outside, as without staging.
    */
   keepIds?: { uid: number; gid: number };
+  /** The descriptor bubblewrap reads the seccomp filter from (seccomp.ts), when there is one. */
+  seccompFd?: number;
   cwd: string;
 }
 
@@ -92,6 +94,7 @@ export function bwrapOptions(m: BwrapMounts): string[] {
     ...(m.network && m.ownNetwork ? OWN_NETWORK_FDS : []),
     ...idArgs(m),
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    ...(m.seccompFd !== undefined ? ['--seccomp', String(m.seccompFd)] : []),
     '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',

@@ -20,6 +20,7 @@ import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 import { stagedLauncher, type StagedLayer } from './stagedLaunch';
 import { HOST_PATH, hostTool } from './hostTools';
+import { keyringFilter, SECCOMP_FD } from './seccomp';
 
 export interface Prepared {
   file: string;
@@ -27,6 +28,8 @@ export interface Prepared {
   env: Record<string, string>;
   /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
   fd3?: Buffer;
+  /** The seccomp filter bubblewrap reads on fd 6 (seccomp.ts), when set. */
+  seccomp?: Buffer;
   /** Set when the granted network is the command's own: the runner starts slirp4netns (ownNetwork.ts). */
   ownNetwork?: { slirp4netns: string };
   /** What the sandbox had to narrow, shown above the command's output. */
@@ -317,6 +320,8 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       const own = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
       if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
       const resolver = own ? ownResolver(privateDir) : undefined;
+      const seccomp = keyringFilter();
+      if (seccomp === undefined) notes.push(`no seccomp filter for ${process.arch}: the kernel keyrings stay reachable`);
       if (resolver?.note) notes.push(resolver.note);
       const options = bwrapOptions(
         {
@@ -324,6 +329,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
           ...(own && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
           ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
+          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
         },
       );
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
@@ -333,13 +339,13 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
         fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
         const launch = stagedLauncher({ ...staged, root }, own !== undefined, [bwrap, '--args', '3', '--', ...argv]);
         if (!launch.ok) throw new Error(launch.reason);
-        return { file: launch.file, args: launch.args, fd3, ...(own ? { ownNetwork: { slirp4netns: own.slirp4netns } } : {}), env, notes, cleanup };
+        return { file: launch.file, args: launch.args, fd3, ...(seccomp ? { seccomp } : {}), ...(own ? { ownNetwork: { slirp4netns: own.slirp4netns } } : {}), env, notes, cleanup };
       }
       if (own) {
         const launcher = ownNetworkLauncher(own.unshare, bwrap);
-        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };
+        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };
       }
-      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, env, notes, cleanup };
+      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), env, notes, cleanup };
     }
     const profile = seatbeltProfile({
       root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,

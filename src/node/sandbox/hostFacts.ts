@@ -31,6 +31,15 @@ export function hostFacts(env: Record<string, string>): HostFacts {
     },
     readIgnoreFile,
     globalExcludes,
+    linkTarget: (abs) => {
+      try {
+        if (!fs.lstatSync(abs).isSymbolicLink()) return undefined;
+        const real = fs.realpathSync.native(abs);
+        return fs.statSync(real).isDirectory() ? real : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);

@@ -12,6 +12,7 @@ import type { GitReview, StagingLayers } from '../../core/ports';
 import { gitRecordedSince, markGitRecord } from '../gitRecord';
 import { configChanges, viewGit } from './gitView';
 import { settleLayer } from './layerSettle';
+import { undoGitPrep } from './layerGitPrep';
 import { listStagedChanges } from './stagedChanges';
 import { dropLayer, layerDirs, layerExists, stagingBase } from './stagingLayers';
 
@@ -43,7 +44,9 @@ export class NodeStagingLayers implements StagingLayers {
   async changes(layer: string, root: string): Promise<StagedListing> {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return { changes: [], unjudgeable: [], notes: [] };
-    return listStagedChanges(root, upper);
+    const problems = undoGitPrep(root, upper);
+    const listing = listStagedChanges(root, upper);
+    return { ...listing, notes: [...problems, ...listing.notes] };
   }
 
   async read(layer: string, root: string, path: string): Promise<Uint8Array> {

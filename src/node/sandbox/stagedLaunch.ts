@@ -4,10 +4,10 @@
  * in it, exactly as without staging. In order:
  *   1. `unshare --user --map-root-user --mount` (and `--net` when the granted network is the command's own,
  *      ownNetwork.ts) — mounts need a namespace the command's creator owns;
- *   2. a fixed shell script opens the workspace, the layer's upper and work folders (and, for a scratch
- *      layer, the step's layer under it) as file descriptors and mounts the overlay by `/proc/self/fd/N`
- *      paths — no path of the user's ever appears in mount options, where `,` and `:` would split them;
- *   3. it closes those descriptors (one left open would reach the real workspace around the overlay) and
+ *   2. a fixed shell script opens the workspace as a file descriptor and mounts the overlay with
+ *      `lowerdir=/proc/self/fd/7` — no path of the user's ever appears in mount options, where `,` and `:`
+ *      would split it (the layer's own folders are ours, and stagingLayers.ts keeps their names plain);
+ *   3. it closes that descriptor (one left open would reach the real workspace around the overlay) and
  *      `exec`s the rest of its arguments: `prlimit` with the per-command limits, then bubblewrap, which
  *      binds the workspace — now the overlay — as the spec says, with the user's own ids inside.
  * Propagation is private (unshare's default): the overlay is never seen outside the command's namespaces,
@@ -66,11 +66,11 @@ const SCRIPT = [
   'root=$1 upper=$2 work=$3 over=$4 mnt=$5',
   'shift 5',
   `fail() { echo "${STAGING_FAILED}: $1" >&2; exit 125; }`,
-  'exec 7<"$root" 8<"$upper" 9<"$work" || fail "its folders could not be opened"',
+  'exec 7<"$root" || fail "the workspace could not be opened"',
   'lower=/proc/self/fd/7',
-  'if [ -n "$over" ]; then exec 6<"$over" || fail "the step\'s layer could not be opened"; lower=/proc/self/fd/6:$lower; fi',
-  '"$mnt" -t overlay overlay -o "lowerdir=$lower,upperdir=/proc/self/fd/8,workdir=/proc/self/fd/9,userxattr" "$root" || fail "overlayfs refused the mount"',
-  'exec 6<&- 7<&- 8<&- 9<&-',
+  'if [ -n "$over" ]; then lower=$over:$lower; fi',
+  '"$mnt" -t overlay overlay -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || fail "overlayfs refused the mount"',
+  'exec 7<&-',
   'exec "$@"',
 ].join('\n');
 

@@ -94,7 +94,11 @@ function candidates(): string[] {
 const madeFolders: string[] = [];
 let exitHook = false;
 
+/** Layer folders are named in mount options, where `,` `:` `\\` and spaces would split them. */
+const PLAIN_PATH = /^[A-Za-z0-9._/+@-]+$/;
+
 function makeBase(dir: string): string | undefined {
+  if (!PLAIN_PATH.test(dir)) return `${dir} has characters mount options cannot carry`;
   const missing: string[] = [];
   for (let d = dir; !fs.existsSync(d) && d !== nodePath.dirname(d); d = nodePath.dirname(d)) missing.unshift(d);
   const bad = ownedFolder(dir);

@@ -1,0 +1,141 @@
+/**
+ * Secrets the sandbox hides (a `.env`, a key) stay hidden without breaking git. Inside the sandbox a hidden
+ * file is a stand-in (a read-only /dev/null): git would see a tracked one as changed (`git diff`), refuse
+ * to stage it (`git add -A`: "can only add regular files"), stash it, or commit the stand-in. So, before a
+ * staged command, the layer gets its own copy of the repository's index in which every hidden file that git
+ * tracks is marked skip-worktree (git then neither looks at it nor touches it, and `commit -a`, `stash`,
+ * `add -A` keep the recorded content), and its own `info/exclude` naming the hidden files git does not
+ * track. The workspace's own index and exclude file are never written here.
+ *
+ * Afterwards (`undoGitPrep`): a prepared file the command left as it was is not a change; an index the
+ * command rewrote (a granted `git add`, `commit`) gets the skip-worktree marks it did not have before taken
+ * off again, so what reaches the workspace is git's record without ours. The notes live beside the layer.
+ */
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import { SAFE_GIT_OPTIONS, safeGitEnv } from '../gitRecord';
+import { hostTool } from './hostTools';
+
+interface PrepNotes {
+  /** sha256 of the index and the exclude file as prepared (a command that left them so changed nothing). */
+  index?: string;
+  exclude?: string;
+  /** Paths we marked skip-worktree (they were not before). */
+  skipped: string[];
+}
+
+const notesPath = (upper: string): string => nodePath.join(nodePath.dirname(upper), 'git-prep.json');
+const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+function git(root: string, args: string[], env: Record<string, string> = {}): { ok: boolean; out: string } {
+  const file = hostTool('git');
+  if (file === undefined) return { ok: false, out: '' };
+  const r = spawnSync(file, [...SAFE_GIT_OPTIONS, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: { ...safeGitEnv('/nonexistent'), GIT_CONFIG_GLOBAL: '/dev/null', ...env } });
+  return { ok: r.status === 0, out: r.stdout ?? '' };
+}
+
+function readOrNull(abs: string): Buffer | null {
+  try {
+    const s = fs.lstatSync(abs);
+    return s.isFile() ? fs.readFileSync(abs) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A folder in the layer with the mode of its workspace twin (so preparing it is no change of its own). */
+function mkdirLike(upper: string, root: string, rel: string): void {
+  const at = nodePath.join(upper, rel);
+  if (fs.existsSync(at)) return;
+  fs.mkdirSync(at, { recursive: true });
+  try {
+    fs.chmodSync(at, fs.statSync(nodePath.join(root, rel)).mode & 0o7777);
+  } catch {
+    // no twin: the default mode
+  }
+}
+
+/** Prepares the layer's index and exclude file for the hidden entries (workspace-relative files and folders). */
+export function prepareGitForHidden(root: string, upper: string, hidden: readonly { path: string; kind: 'file' | 'directory' }[]): string[] {
+  const gitDir = nodePath.join(root, '.git');
+  try {
+    if (!fs.lstatSync(gitDir).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  const entries = hidden.filter((h) => !h.path.startsWith('.git/') && h.path !== '.git' && !h.path.startsWith('.plan-execute'));
+  const files = entries.map((h) => h.path);
+  if (files.length === 0) return [];
+  const layerGit = nodePath.join(upper, '.git');
+  const layerIndex = nodePath.join(layerGit, 'index');
+  const notes: PrepNotes = { skipped: [] };
+  const problems: string[] = [];
+  // Which of them git tracks, and which of those are skip-worktree already (`S`).
+  const listed = git(root, ['ls-files', '-v', '-z', '--', ...files]);
+  const tracked = new Map<string, string>();
+  for (const item of listed.out.split('\0')) if (item.length > 2) tracked.set(item.slice(2), item[0] ?? '');
+  const toSkip = [...tracked].filter(([, tag]) => tag !== 'S' && tag !== 's').map(([p]) => p);
+  if (toSkip.length > 0) {
+    mkdirLike(upper, root, '.git');
+    if (readOrNull(layerIndex) === null) {
+      const real = readOrNull(nodePath.join(gitDir, 'index'));
+      if (real !== null) fs.writeFileSync(layerIndex, real);
+    }
+    const r = git(root, ['update-index', '--skip-worktree', '--', ...toSkip], { GIT_INDEX_FILE: layerIndex });
+    if (r.ok) {
+      notes.skipped = toSkip;
+      const prepared = readOrNull(layerIndex);
+      if (prepared) notes.index = sha(prepared);
+    } else problems.push('the hidden files git tracks could not be marked in the staged index: git may show them changed');
+  }
+  const untracked = entries.filter((h) => h.kind === 'directory' || !tracked.has(h.path)).map((h) => (h.kind === 'directory' ? `${h.path}/` : h.path));
+  if (untracked.length > 0) {
+    const exclude = nodePath.join(layerGit, 'info', 'exclude');
+    const base = readOrNull(exclude) ?? readOrNull(nodePath.join(gitDir, 'info', 'exclude')) ?? Buffer.from('');
+    const lines = untracked.map((p) => `/${p.replace(/([\\*?[\]!# ])/g, '\\$1')}`).join('\n');
+    const text = Buffer.concat([base, Buffer.from(`${base.length > 0 && !base.toString().endsWith('\n') ? '\n' : ''}# hidden by the sandbox\n${lines}\n`)]);
+    mkdirLike(upper, root, '.git');
+    mkdirLike(upper, root, '.git/info');
+    fs.writeFileSync(exclude, text);
+    notes.exclude = sha(text);
+  }
+  fs.writeFileSync(notesPath(upper), JSON.stringify(notes));
+  return problems;
+}
+
+/**
+ * After the command: removes what the preparation wrote and the command left untouched, and takes our
+ * skip-worktree marks off an index the command rewrote. Returns what went wrong, each with why.
+ */
+export function undoGitPrep(root: string, upper: string): string[] {
+  let notes: PrepNotes;
+  try {
+    notes = JSON.parse(fs.readFileSync(notesPath(upper), 'utf8')) as PrepNotes;
+  } catch {
+    return [];
+  }
+  fs.rmSync(notesPath(upper), { force: true });
+  const problems: string[] = [];
+  const layerIndex = nodePath.join(upper, '.git', 'index');
+  const index = readOrNull(layerIndex);
+  if (index !== null && notes.index !== undefined) {
+    if (sha(index) === notes.index) fs.rmSync(layerIndex);
+    else if (notes.skipped.length > 0 && !git(root, ['update-index', '--no-skip-worktree', '--', ...notes.skipped], { GIT_INDEX_FILE: layerIndex }).ok) {
+      problems.push('the staged index could not be cleared of the sandbox\'s skip-worktree marks');
+    }
+  }
+  const exclude = nodePath.join(upper, '.git', 'info', 'exclude');
+  const ex = readOrNull(exclude);
+  if (ex !== null && notes.exclude !== undefined && sha(ex) === notes.exclude) fs.rmSync(exclude);
+  // Folders the preparation made and nothing else uses: copied-up `.git/info`, `.git`.
+  for (const dir of [nodePath.join(upper, '.git', 'info'), nodePath.join(upper, '.git')]) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // not empty: the command wrote there
+    }
+  }
+  return problems;
+}
