@@ -1,18 +1,19 @@
 /**
- * bench/sandbox — what the OS sandbox costs per command: `npx tsx bench/sandbox/index.ts`. Every figure is
- * measured in this run, on this machine (Linux with bubblewrap; elsewhere it says so and stops).
- *  1. `node -e 0` through the Node terminal, outside vs inside the sandbox (the runner alone: private
- *     folders, mounts, namespaces), interleaved so that machine load hits both alike; median and mean.
+ * bench/sandbox — what the OS sandbox costs per command: `npm run bench -- sandbox`. Every figure is
+ * measured in this run, on this machine (Linux with bubblewrap; elsewhere it says so and stops), and the
+ * staged design (commands write a private overlay layer, only judged changes reach the workspace) is
+ * measured beside the direct one it replaced (commands write the workspace, a checkpoint and a scan judge
+ * afterwards — still what runs where no staging exists), interleaved so that load hits both alike.
+ *  1. `node -e 0` through the Node terminal: outside, inside with direct writes, inside staged (the runner
+ *     alone: private folders, namespaces, mounts; staged adds a user namespace and an overlay mount).
  *     Target: under 50 ms added per command.
- *  2. The whole `bash` tool path around the same command, with the step's checkpoint (scan, spec, snapshot,
- *     run, compare): for a write scope of 200, 2,000 and 20,000 files — the first command of a step (every
- *     file read into the checkpoint) and the next ones (unchanged files known by their scan signature).
- *  4. Private build outputs (the folders git ignores): `node -e 0` inside the sandbox in a workspace whose
- *     .gitignore names dist/ (100 files, 100 KB: a small tsc output), coverage/ (10 files) and build/
- *     (missing: a placeholder), with and without the private copies, interleaved.
- *  3. The same in one workspace of 20,000 files in subfolders, for scopes that hold few of them: a
- *     top-level literal glob (`package.json`: the root's direct entries, its subfolders read-only) beside
- *     a small tree (`src/m0/**`, 400 files) and the whole `src/**`. Target: package.json near the small tree.
+ *  2. The whole `bash` tool path (policy, approval, scan, spec, run, judgement) around `node -e 0` with a
+ *     write scope of 20,000 files: the step's first command and the next ones, direct and staged.
+ *     Target: staged under 50 ms added (median) over the bare run.
+ *  3. A sweep over the write scope's size (200 … 50,000 files), next command, direct vs staged: staged
+ *     should not grow with the scope.
+ *  4. Cost that follows the change: staged commands that rewrite 0, 10, 100 and 1,000 files of a
+ *     20,000-file scope (applied to the workspace, checkpointed).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,7 +26,7 @@ import { ToolCallStore } from '../../src/core/handoff/toolCallStore';
 import { scrubEnv } from '../../src/core/policy/env';
 import { hostFacts } from '../../src/node/sandbox/hostFacts';
 import { policyFor } from '../../src/core/policy/policy';
-import { commandWriteScope, sandboxSpec, scanPrune } from '../../src/core/policy/sandboxSpec';
+import { commandWriteScope, sandboxSpec, scanPrune, STAGED_SCOPE } from '../../src/core/policy/sandboxSpec';
 import { createStepTools } from '../../src/core/tools/stepTools';
 import { FileStore } from '../../src/node/fileStore';
 import { NodeTerminal } from '../../src/node/nodeTerminal';
@@ -46,19 +47,29 @@ async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>;
 
 const terminal = new NodeTerminal();
 
+/** The staged spec for the same step (the whole workspace writable in its layer). */
+async function stagedSpecOf(root: string): Promise<SandboxSpec> {
+  const env = scrubEnv(process.env);
+  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+  const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: 100_000, detail: () => false });
+  const built = sandboxSpec({ policy, entries, env, host: hostFacts(env), staged: true });
+  if (!built.ok) throw new Error(built.reason);
+  return built.spec;
+}
+
 /** Milliseconds one `node -e 0` takes, outside (null) or inside a sandbox spec. */
-async function nodeE0(root: string, env: Record<string, string>, sandbox: SandboxSpec | null): Promise<number> {
+async function nodeE0(root: string, env: Record<string, string>, sandbox: SandboxSpec | null, staging?: { layer: string }): Promise<number> {
   const t0 = performance.now();
-  const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox }, new AbortController().signal);
+  const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox, ...(staging ? { staging } : {}) }, new AbortController().signal);
   if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
   return performance.now() - t0;
 }
 
 /** ROUNDS timings of each, interleaved and alternating which goes first, so drift in load hits both alike. */
-async function interleaved(a: () => Promise<number>, b: () => Promise<number>): Promise<[number[], number[]]> {
+async function interleaved(a: () => Promise<number>, b: () => Promise<number>, rounds = ROUNDS): Promise<[number[], number[]]> {
   const as: number[] = [];
   const bs: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     if (i % 2 === 0) {
       as.push(await a());
       bs.push(await b());
@@ -88,70 +99,53 @@ function workspace(files: number): string {
   return root;
 }
 
-async function runnerOverhead(): Promise<{ outside: number[]; inside: number[] }> {
-  const root = workspace(10);
-  try {
-    const { env, spec } = await srcOnlySpec(root);
-    await nodeE0(root, env, null);
-    await nodeE0(root, env, spec); // warm both paths (the sandbox probe is cached after the first call)
-    const [outside, inside] = await interleaved(() => nodeE0(root, env, null), () => nodeE0(root, env, spec));
-    return { outside, inside };
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-}
-
-async function outputsOverhead(): Promise<{ without: number[]; with: number[]; folders: string[] }> {
-  const root = workspace(10);
-  try {
-    fs.writeFileSync(path.join(root, '.gitignore'), 'dist/\ncoverage/\n/build\n');
-    fs.mkdirSync(path.join(root, 'dist', 'lib'), { recursive: true });
-    for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(root, 'dist', i % 2 ? 'lib' : '', `m${i}.js`), 'x'.repeat(1000));
-    fs.mkdirSync(path.join(root, 'coverage'));
-    for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(root, 'coverage', `c${i}.json`), '{}');
-    const { env, spec } = await srcOnlySpec(root);
-    const plain = { ...spec, privateOutputs: [] };
-    await nodeE0(root, env, plain);
-    await nodeE0(root, env, spec);
-    const [without, withOutputs] = await interleaved(() => nodeE0(root, env, plain), () => nodeE0(root, env, spec));
-    return { without, with: withOutputs, folders: spec.privateOutputs };
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-}
-
-async function toolPath(files: number, edit: string[] = ['src/**'], made?: string): Promise<{ first: number; next: number[] }> {
-  const root = made ?? workspace(files);
+/** One step's bash tool in `root` (direct writes, or staged in a layer of its own). */
+function stepTools(root: string, staged: boolean, edit: string[]): { bash(command: string): Promise<number>; close(): Promise<void> } {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
-  try {
-    const step: Step = {
-      id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
-      authority: { read: ['**'], edit, commands: ['node -e *'], network: false },
-      binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
-      risk: 'low', effort: 'small', modelTier: 'light',
-    };
-    const ctx: StepToolsContext = {
-      missionId: 'bench', step, role: 'executor', workspace: new NodeWorkspace(root), terminal: new NodeTerminal(),
-      approver: { request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'user' }) },
-      store: new FileStore(storeDir), clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
-      toolCalls: new ToolCallStore(), record: async () => undefined,
-      settings: { commandTimeoutMs: 60_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
-      env: scrubEnv(process.env), signal: new AbortController().signal,
-    };
-    const tools = createStepTools(ctx);
-    const once = async (): Promise<number> => {
+  const step: Step = {
+    id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
+    authority: { read: ['**'], edit, commands: ['node -e *', 'node scripts/touch.js *'], network: false },
+    binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
+    risk: 'low', effort: 'small', modelTier: 'light',
+  };
+  const layer = `bench-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const ctx: StepToolsContext = {
+    missionId: 'bench', step, role: 'executor', workspace: new NodeWorkspace(root), terminal,
+    approver: { request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'user' }) },
+    store: new FileStore(storeDir), clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    toolCalls: new ToolCallStore(), record: async () => undefined,
+    settings: { commandTimeoutMs: 60_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
+    env: scrubEnv(process.env), signal: new AbortController().signal,
+    ...(staged ? { layer } : {}),
+  };
+  const tools = createStepTools(ctx);
+  return {
+    bash: async (command) => {
       const t0 = performance.now();
-      const r = await tools.bash('node -e 0');
+      const r = await tools.bash(command);
       if (!r.ok) throw new Error(r.output);
+      if (staged && !/exit code: 0/.test(r.output)) throw new Error(r.output);
       return performance.now() - t0;
-    };
-    const first = await once();
-    const next: number[] = [];
-    for (let i = 0; i < 8; i++) next.push(await once());
-    return { first, next };
+    },
+    close: async () => {
+      await terminal.staging.drop(layer, root);
+      fs.rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The step's first command and the next ones, direct and staged, interleaved. */
+async function firstAndNext(root: string, edit: string[], rounds: number): Promise<{ direct: { first: number; next: number[] }; staged: { first: number; next: number[] } }> {
+  const direct = stepTools(root, false, edit);
+  const staged = stepTools(root, true, edit);
+  try {
+    const d0 = await direct.bash('node -e 0');
+    const s0 = await staged.bash('node -e 0');
+    const [dn, sn] = await interleaved(() => direct.bash('node -e 0'), () => staged.bash('node -e 0'), rounds);
+    return { direct: { first: d0, next: dn }, staged: { first: s0, next: sn } };
   } finally {
-    if (made === undefined) fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(storeDir, { recursive: true, force: true });
+    await direct.close();
+    await staged.close();
   }
 }
 
@@ -164,39 +158,67 @@ async function main(): Promise<void> {
   if (!support.available) throw new Error(`no sandbox to measure: ${support.reason}`);
   console.log(`sandbox: ${support.detail}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-  const { outside, inside } = await runnerOverhead();
-  const added = median(inside) - median(outside);
-  console.log(`\n1. node -e 0, ${ROUNDS} runs each, interleaved           median      mean`);
-  console.log(`   outside the sandbox                          ${fmt(median(outside))} ${fmt(mean(outside))}`);
-  console.log(`   inside the sandbox                           ${fmt(median(inside))} ${fmt(mean(inside))}`);
-  console.log(`   added per command                            ${fmt(added)} ${fmt(mean(inside) - mean(outside))}   (target < 50 ms: ${added < 50 ? 'met' : 'MISSED'})`);
-  console.log(`   inside / outside                             ${(median(inside) / median(outside)).toFixed(2).padStart(10)}`);
-
-  const o = await outputsOverhead();
-  console.log(`\n4. private build outputs (${o.folders.join(', ')}), node -e 0   median      mean`);
-  console.log(`   inside, without private copies                ${fmt(median(o.without))} ${fmt(mean(o.without))}`);
-  console.log(`   inside, with them                             ${fmt(median(o.with))} ${fmt(mean(o.with))}`);
-  console.log(`   added per command                             ${fmt(median(o.with) - median(o.without))} ${fmt(mean(o.with) - mean(o.without))}`);
-
-  console.log('\n2. the bash tool with the checkpoint, node -e 0   first command   next (median)   next / bare run');
-  for (const files of (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000])) {
-    const t = await toolPath(files);
-    console.log(`   write scope of ${String(files).padStart(6)} files              ${fmt(t.first)}      ${fmt(median(t.next))}   ${(median(t.next) / median(inside)).toFixed(2).padStart(8)}`);
-  }
-
-  console.log('\n3. one workspace of 20,000 files, node -e 0       first command   next (median)   next / bare run');
-  const big = workspace(20_000);
+  const small = workspace(10);
   try {
-    const rows: [string, string[]][] = [['package.json (the root\'s files)', ['package.json']], ['src/m0/** (400 files)', ['src/m0/**']], ['src/** (20,000 files)', ['src/**']]];
-    const nexts: number[] = [];
-    for (const [label, edit] of rows) {
-      const t = await toolPath(0, edit, big);
-      nexts.push(median(t.next));
-      console.log(`   ${label.padEnd(43)}${fmt(t.first)}      ${fmt(median(t.next))}   ${(median(t.next) / median(inside)).toFixed(2).padStart(8)}`);
+    const staging = await terminal.staging.support(small);
+    if (!staging.available) throw new Error(`no staging to measure: ${staging.reason}`);
+    console.log(`staging: ${staging.detail}`);
+    const { env, spec } = await srcOnlySpec(small);
+    const stagedSpec = await stagedSpecOf(small);
+    const layer = `bench-e0-${process.pid}`;
+    const e0Staged = (): Promise<number> => nodeE0(small, env, stagedSpec, { layer });
+    await nodeE0(small, env, null);
+    await nodeE0(small, env, spec);
+    await e0Staged();
+    const outside: number[] = [];
+    const direct: number[] = [];
+    const staged: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = [() => nodeE0(small, env, null).then((t) => outside.push(t)), () => nodeE0(small, env, spec).then((t) => direct.push(t)), () => e0Staged().then((t) => staged.push(t))];
+      for (let k = 0; k < 3; k++) await order[(i + k) % 3]!();
     }
-    console.log(`   package.json / src/m0/**                                        ${(nexts[0]! / nexts[1]!).toFixed(2).padStart(8)}`);
+    await terminal.staging.drop(layer, small);
+    console.log(`\n1. node -e 0, ${ROUNDS} runs each, interleaved              median      mean   added (median)`);
+    console.log(`   outside the sandbox                             ${fmt(median(outside))} ${fmt(mean(outside))}`);
+    console.log(`   sandboxed, direct writes (before)               ${fmt(median(direct))} ${fmt(mean(direct))} ${fmt(median(direct) - median(outside))}`);
+    console.log(`   sandboxed, staged layer (now)                   ${fmt(median(staged))} ${fmt(mean(staged))} ${fmt(median(staged) - median(outside))}   (target < 50 ms: ${median(staged) - median(outside) < 50 ? 'met' : 'MISSED'})`);
+    console.log(`   staged / direct                                 ${(median(staged) / median(direct)).toFixed(2).padStart(10)}`);
+
+    const sweep = (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000, 50_000]);
+    console.log('\n2–3. the bash tool around node -e 0, write scope src/** of N files');
+    console.log('     N files      direct: first    next (median)   staged: first    next (median)   next: staged / direct   staged next − bare');
+    for (const files of sweep) {
+      const root = workspace(files);
+      try {
+        const t = await firstAndNext(root, ['src/**'], files >= 20_000 ? 8 : 12);
+        const dn = median(t.direct.next);
+        const sn = median(t.staged.next);
+        console.log(`   ${String(files).padStart(7)}      ${fmt(t.direct.first)}   ${fmt(dn)}        ${fmt(t.staged.first)}   ${fmt(sn)}          ${(sn / dn).toFixed(2).padStart(6)}        ${fmt(sn - median(outside))}`);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    }
+
+    console.log('\n4. staged commands that rewrite K files of a 20,000-file scope (applied, checkpointed)   median');
+    const big = workspace(20_000);
+    try {
+      fs.mkdirSync(path.join(big, 'scripts'), { recursive: true });
+      fs.writeFileSync(path.join(big, 'scripts', 'touch.js'), "const fs = require('fs'); const n = Number(process.argv[2]); const r = Math.random(); for (let i = 0; i < n; i++) fs.writeFileSync(`src/m${i % 50}/f${i}.ts`, `export const v = ${r};\\n`);\n");
+      const tools = stepTools(big, true, ['src/**']);
+      try {
+        for (const k of [0, 10, 100, 1_000]) {
+          const times: number[] = [];
+          for (let i = 0; i < 5; i++) times.push(await tools.bash(`node scripts/touch.js ${k}`));
+          console.log(`   K = ${String(k).padStart(5)}                                                          ${fmt(median(times))}`);
+        }
+      } finally {
+        await tools.close();
+      }
+    } finally {
+      fs.rmSync(big, { recursive: true, force: true });
+    }
   } finally {
-    fs.rmSync(big, { recursive: true, force: true });
+    fs.rmSync(small, { recursive: true, force: true });
   }
 }
 
