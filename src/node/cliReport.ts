@@ -24,7 +24,10 @@ export function progressLine(event: TraceEvent): string | undefined {
       const how = event.confinement === 'sandboxed' ? `sandboxed (${event.sandbox})` : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
       const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
       const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
-      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${undone}${kept}`;
+      const staging = event.staging === 'staged'
+        ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
+        : event.staging === 'direct' && event.confinement === 'sandboxed' ? ', writes the workspace directly (no staging here)' : '';
+      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
     }
     case 'model_call':
       return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;
