@@ -13,13 +13,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { draftStep } from '../../../support/planDraft';
-import { startMessagesServer } from '../../../support/messages-server/server';
-import type { RecordedRequest, Reply, ScenarioInput } from '../../../support/messages-server/scenario';
-import { toolResultsOf } from '../../../support/messages-server/toolResults';
+import { draftStep } from '../../support/planDraft';
+import { startMessagesServer } from '../../support/messages-server/server';
+import type { RecordedRequest, Reply, ScenarioInput } from '../../support/messages-server/scenario';
+import { toolResultsOf } from '../../support/messages-server/toolResults';
 import type { Scene } from './scene';
 
-const REPO = resolve(__dirname, '../../../..');
+const REPO = resolve(__dirname, '../../..');
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -24,7 +24,7 @@ import { cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readF
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-const REPO = resolve(__dirname, '../../../..');
+const REPO = resolve(__dirname, '../../..');
 
 /** Random canary secrets, one per place a secret can sit. No payload knows their values. */
 export interface Canaries {
