@@ -44,6 +44,9 @@ const UNIT: Requirement[] = [
   SANDBOX,
   OWN_NETWORK,
   { debian: 'python3-pytest', present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 },
+  // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
+  { debian: 'openssl', present: () => onPath('openssl') !== undefined },
+  { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
 ];
 
 export type Log = (line: string) => void;

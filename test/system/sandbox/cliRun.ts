@@ -17,7 +17,7 @@ import { draftStep } from '../../support/planDraft';
 import { startMessagesServer } from '../../support/messages-server/server';
 import type { RecordedRequest, Reply, ScenarioInput } from '../../support/messages-server/scenario';
 import { toolResultsOf } from '../../support/messages-server/toolResults';
-import type { Scene } from './scene';
+import type { Canaries, Scene } from './scene';
 
 const REPO = resolve(__dirname, '../../..');
 
@@ -162,7 +162,10 @@ export async function replayCli(scene: Scene, trace: string, workspace: string):
   return spawnCli([await cliPath(), 'replay', '--trace', trace, '--workspace', workspace], env, {});
 }
 
-export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise<CliMission> {
+/** What a mission needs of a scene: where the workspace, home, runtime folder and trace live, and the API key. */
+export type CliScene = Pick<Scene, 'root' | 'ws' | 'home' | 'run'> & { canaries: Pick<Canaries, 'apiKey'> };
+
+export async function runCliMission(scene: CliScene, o: CliMissionOptions): Promise<CliMission> {
   const scenario: ScenarioInput = {
     name: 'escape',
     rules: [
