@@ -54,7 +54,9 @@ export interface SecretVerdict {
 const FIXTURE_DIRS = new Set(['fixtures', 'fixture', '__fixtures__', 'testdata', 'test-data', 'test_data', '__mocks__', 'mocks', '__snapshots__']);
 const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'testing']);
 /** A name part that makes a file a template (`.env.example`, `config.json.dist`, `.env.defaults`). */
-const TEMPLATE_SUFFIXES = new Set(['example', 'examples', 'sample', 'samples', 'template', 'templates', 'tmpl', 'tpl', 'dist', 'default', 'defaults', 'schema', 'stub']);
+const TEMPLATE_SUFFIXES = new Set([
+  'example', 'examples', 'sample', 'samples', 'template', 'templates', 'tmpl', 'tpl', 'dist', 'default', 'defaults', 'schema', 'stub',
+]);
 /** Before the name's first dot only the unambiguous ones count: `example.env`, `credentials-sample.json` (not `dist-credentials.json`). */
 const TEMPLATE_WORDS = new Set(['example', 'sample', 'template', 'tmpl']);
 
@@ -80,7 +82,9 @@ const SOURCE_EXTENSIONS = new Set([
 const KEY_STORE_EXTENSIONS = new Set(['p12', 'pfx', 'jks', 'keystore', 'bks', 'ppk', 'p8', 'kdbx', 'kdb', 'ovpn']);
 const PEM_EXTENSIONS = new Set(['pem', 'key', 'crt', 'cer', 'cert', 'csr', 'der']);
 
-const TOOL_CONFIGS = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', '.pypirc', 'pip.conf', 'pip.ini', '.condarc', 'settings.xml', 'gradle.properties', '.gemrc', 'auth.json']);
+const TOOL_CONFIGS = new Set([
+  '.npmrc', '.yarnrc', '.yarnrc.yml', '.pypirc', 'pip.conf', 'pip.ini', '.condarc', 'settings.xml', 'gradle.properties', '.gemrc', 'auth.json',
+]);
 
 /**
  * Words that make a data file a secret by its name. Not `token` (design tokens) nor a singular `password`
@@ -113,7 +117,8 @@ function partsOf(rel: string): PathParts {
   return { segments, name, suffixes, ext: suffixes[suffixes.length - 1] ?? '' };
 }
 
-const isEnvFile = (p: PathParts): boolean => p.name === '.env' || p.name.startsWith('.env.') || p.name === '.envrc' || (p.ext === 'env' && p.suffixes.length >= 1);
+const isEnvFile = (p: PathParts): boolean =>
+  p.name === '.env' || p.name.startsWith('.env.') || p.name === '.envrc' || (p.ext === 'env' && p.suffixes.length >= 1);
 
 function testFixture(p: PathParts): SecretVerdict | undefined {
   const folders = p.segments.slice(0, -1);
@@ -141,7 +146,10 @@ function credentialStore(p: PathParts): SecretVerdict | undefined {
 }
 
 const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
-const PUBLIC_PEM_BLOCK = /-----BEGIN (CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY|DH PARAMETERS|EC PARAMETERS|PGP PUBLIC KEY BLOCK|PGP MESSAGE|PGP SIGNATURE)-----/;
+const PUBLIC_PEM_BLOCK = new RegExp(
+  `-----BEGIN (${['CERTIFICATE', 'TRUSTED CERTIFICATE', 'X509 CRL', '(NEW )?CERTIFICATE REQUEST', '(RSA )?PUBLIC KEY', 'DH PARAMETERS', 'EC PARAMETERS',
+    'PGP PUBLIC KEY BLOCK', 'PGP MESSAGE', 'PGP SIGNATURE'].join('|')})-----`,
+);
 
 function encrypted(p: PathParts, rel: string, peek: Peek | undefined): SecretVerdict | undefined {
   const sops = p.suffixes.includes('sops');

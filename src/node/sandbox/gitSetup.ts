@@ -223,7 +223,9 @@ export function nodeGitSetupPorts(o: NodeGitSetupOptions): GitSetupPorts {
   const git = systemGit();
   let config = new Map<string, string>();
   if (git !== undefined) {
-    const env: Record<string, string> = { HOME: o.home, PATH: '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}) };
+    const env: Record<string, string> = {
+      HOME: o.home, PATH: '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
+    };
     const r = spawnSync(git, ['config', '--global', '--includes', '--list', '-z'], { cwd: o.workspace ?? o.home, env, encoding: 'utf8', timeout: 5000 });
     if (r.status === 0) config = parseConfigList(r.stdout);
   }

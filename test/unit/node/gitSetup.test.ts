@@ -73,8 +73,10 @@ describe('git setup of the sandbox\'s private home', () => {
       'core.fsmonitor': 'true', 'http.extraHeader': 'Authorization: Bearer ghp_secret', 'alias.co': '!rm -rf /',
     }));
     const config = fileOf(setup, '.gitconfig') ?? '';
-    for (const wanted of ['defaultBranch = "trunk"', 'autocrlf = "input"', 'rebase = "true"', 'conflictStyle = "zdiff3"', 'algorithm = "histogram"']) assert.ok(config.includes(wanted), wanted);
-    for (const never of ['credential', 'sshCommand', 'pager', 'hooksPath', 'fsmonitor', 'extraHeader', 'alias', 'ghp_secret', 'deploy']) assert.ok(!config.includes(never), never);
+    for (const wanted of ['defaultBranch = "trunk"', 'autocrlf = "input"', 'rebase = "true"', 'conflictStyle = "zdiff3"',
+      'algorithm = "histogram"']) assert.ok(config.includes(wanted), wanted);
+    for (const never of ['credential', 'sshCommand', 'pager', 'hooksPath', 'fsmonitor', 'extraHeader', 'alias', 'ghp_secret',
+      'deploy']) assert.ok(!config.includes(never), never);
     const notes = setup.notes.join('\n');
     assert.match(notes, /credential\.helper, core\.sshCommand, core\.pager, core\.fsmonitor, core\.hooksPath/);
     assert.doesNotMatch(notes, /ghp_secret|git-credentials|delta/);
@@ -123,7 +125,9 @@ describe('git setup of the sandbox\'s private home', () => {
     it('the user\'s identity, includes read through and the global excludes hold in the private home: git add -A leaves .DS_Store and .idea/ out', () => {
       const home = path.join(base, 'home');
       const ws = path.join(home, 'work', 'app');
-      put(path.join(home, '.gitconfig'), '[user]\n\tname = Real User\n[includeIf "gitdir:~/work/"]\n\tpath = ~/.gitconfig-work\n[core]\n\texcludesFile = ~/.gitignore_global\n[credential]\n\thelper = store\n');
+      put(path.join(home, '.gitconfig'),
+        '[user]\n\tname = Real User\n[includeIf "gitdir:~/work/"]\n\tpath = ~/.gitconfig-work\n' +
+          '[core]\n\texcludesFile = ~/.gitignore_global\n[credential]\n\thelper = store\n');
       put(path.join(home, '.gitconfig-work'), '[user]\n\temail = work@example.invalid\n');
       put(path.join(home, '.gitignore_global'), '.DS_Store\n.idea/\n');
       put(path.join(ws, 'a.txt'), 'a\n');
@@ -142,7 +146,8 @@ describe('git setup of the sandbox\'s private home', () => {
     it('with signing on and the key out of reach, git commit fails loudly and commits nothing — never unsigned', () => {
       const home = path.join(base, 'home');
       const ws = path.join(base, 'ws');
-      put(path.join(home, '.gitconfig'), '[user]\n\tname = U\n\temail = u@example.invalid\n\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
+      put(path.join(home, '.gitconfig'),
+        '[user]\n\tname = U\n\temail = u@example.invalid\n\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
       put(path.join(ws, 'a.txt'), 'a\n');
       assert.equal(git(ws, home, 'init', '-q').status, 0);
       const priv = privateHomeFrom(home, ws);

@@ -31,7 +31,8 @@ describe('secrets: what is a real secret', () => {
       assert.equal(isSecret('.env').rule, 'env_file');
     });
     it('shows templates: .env.example, .sample, .template, .dist, .defaults, example.env', () => {
-      for (const rel of ['.env.example', '.env.sample', '.env.template', '.env.dist', '.env.defaults', 'example.env', 'apps/web/.env.local.example', 'config/.env.schema']) {
+      for (const rel of ['.env.example', '.env.sample', '.env.template', '.env.dist', '.env.defaults', 'example.env', 'apps/web/.env.local.example',
+        'config/.env.schema']) {
         notSecret(rel, undefined, 'template');
       }
     });
@@ -43,7 +44,8 @@ describe('secrets: what is a real secret', () => {
 
   describe('encrypted by design', () => {
     it('shows files committed encrypted: Rails credentials, gpg, age, sops, ansible-vault', () => {
-      for (const rel of ['config/credentials.yml.enc', 'config/credentials/production.yml.enc', 'secrets/prod.env.gpg', 'secrets.age', 'secrets.sops.yaml', 'deploy/vault.asc']) {
+      for (const rel of ['config/credentials.yml.enc', 'config/credentials/production.yml.enc', 'secrets/prod.env.gpg', 'secrets.age', 'secrets.sops.yaml',
+        'deploy/vault.asc']) {
         notSecret(rel, files({ 'deploy/vault.asc': '-----BEGIN PGP MESSAGE-----\nhQEMA\n-----END PGP MESSAGE-----\n' }), 'encrypted');
       }
     });
@@ -68,7 +70,8 @@ describe('secrets: what is a real secret', () => {
   describe('source and docs named for secrets', () => {
     it('shows code and prose that only name the concept', () => {
       for (const rel of ['src/auth/credentials.ts', 'src/secrets.ts', 'app/services/credentials_service.rb', 'pkg/secrets/secrets.go', 'lib/credentials.py',
-        'src/main/java/com/acme/Credentials.java', 'docs/secrets-management.md', 'site/secrets-management.html', 'src/secrets.d.ts', 'src/auth/credentials/index.tsx']) {
+        'src/main/java/com/acme/Credentials.java', 'docs/secrets-management.md', 'site/secrets-management.html', 'src/secrets.d.ts',
+        'src/auth/credentials/index.tsx']) {
         notSecret(rel, undefined, 'source_or_doc');
       }
     });
@@ -84,7 +87,8 @@ describe('secrets: what is a real secret', () => {
       assert.equal(isSecret('deploy/server.pem', peek).rule, 'private_key');
     });
     it('shows certificates and public keys', () => {
-      const peek = files({ 'certs/ca.pem': CERT, 'certs/ca.crt': CERT, 'keys/signing.pub.pem': '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n' });
+      const peek = files({ 'certs/ca.pem': CERT, 'certs/ca.crt': CERT,
+        'keys/signing.pub.pem': '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n' });
       notSecret('certs/ca.pem', peek, 'certificate');
       notSecret('certs/ca.crt', peek, 'certificate');
       notSecret('keys/signing.pub.pem', peek, 'public_key');
@@ -95,8 +99,8 @@ describe('secrets: what is a real secret', () => {
       secret('certs/server.key', files({ 'certs/server.key': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n' }));
     });
     it('hides SSH identities and key stores by name', () => {
-      for (const rel of ['id_rsa', 'home/.ssh/id_ed25519', 'deploy/id_ecdsa_sk', 'ci/github_rsa', 'deploy_key', 'android/release.keystore', 'android/app/upload.jks',
-        'certs/client.p12', 'certs/client.pfx', 'putty/server.ppk', 'apple/AuthKey_ABC123.p8', 'vault/team.kdbx']) secret(rel);
+      for (const rel of ['id_rsa', 'home/.ssh/id_ed25519', 'deploy/id_ecdsa_sk', 'ci/github_rsa', 'deploy_key', 'android/release.keystore',
+        'android/app/upload.jks', 'certs/client.p12', 'certs/client.pfx', 'putty/server.ppk', 'apple/AuthKey_ABC123.p8', 'vault/team.kdbx']) secret(rel);
     });
   });
 
@@ -147,11 +151,13 @@ describe('secrets: what is a real secret', () => {
 
   describe('credential stores', () => {
     it('hides the files that exist to hold logins and tokens', () => {
-      for (const rel of ['.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', 'public/.htpasswd', 'credentials.json', 'config/client_secret_1234.apps.json',
+      for (const rel of ['.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', 'public/.htpasswd', 'credentials.json',
+        'config/client_secret_1234.apps.json',
         'gcp/service-account.json', 'infra/terraform.tfstate', 'infra/prod.tfstate.backup', '.docker/config.json', '.kube/config', '.vault-token']) secret(rel);
     });
     it('hides whole credential folders a workspace may hold (a dotfiles repository)', () => {
-      for (const rel of ['.ssh/config', '.ssh/known_hosts', 'dotfiles/.aws/credentials', 'dotfiles/.aws/config', '.gnupg/pubring.kbx', '.config/gh/hosts.yml']) secret(rel);
+      for (const rel of ['.ssh/config', '.ssh/known_hosts', 'dotfiles/.aws/credentials', 'dotfiles/.aws/config', '.gnupg/pubring.kbx',
+        '.config/gh/hosts.yml']) secret(rel);
       assert.equal(isSecretFolder('.ssh').secret, true);
       assert.equal(isSecretFolder('dotfiles/.aws').secret, true);
     });
@@ -165,10 +171,12 @@ describe('secrets: what is a real secret', () => {
 
   describe('data files named for secrets', () => {
     it('hides secrets.yml, credentials.xml, passwords.txt, api_keys.json and data kept in a secrets/ folder', () => {
-      for (const rel of ['config/secrets.yml', 'config/credentials.xml', 'passwords.txt', 'config/api_keys.json', '.secrets', 'credentials', 'k8s/secrets/db.yaml', 'k8s/secret.yaml']) secret(rel);
+      for (const rel of ['config/secrets.yml', 'config/credentials.xml', 'passwords.txt', 'config/api_keys.json', '.secrets', 'credentials',
+        'k8s/secrets/db.yaml', 'k8s/secret.yaml']) secret(rel);
     });
     it('shows what only looks like one: design tokens, a password form\'s translation, ordinary config', () => {
-      for (const rel of ['src/styles/tokens.json', 'locales/en/password.json', 'config/settings.json', 'package.json', 'tsconfig.json', '.eslintrc.js', 'README.md', 'Makefile']) notSecret(rel);
+      for (const rel of ['src/styles/tokens.json', 'locales/en/password.json', 'config/settings.json', 'package.json', 'tsconfig.json', '.eslintrc.js',
+        'README.md', 'Makefile']) notSecret(rel);
     });
   });
 
@@ -178,7 +186,8 @@ describe('secrets: what is a real secret', () => {
       asked.push(rel);
       return undefined;
     };
-    for (const rel of ['.env', '.env.example', 'src/secrets.ts', 'config/credentials.yml.enc', 'id_rsa', 'README.md', 'test/fixtures/server.key']) isSecret(rel, peek);
+    for (const rel of ['.env', '.env.example', 'src/secrets.ts', 'config/credentials.yml.enc', 'id_rsa', 'README.md',
+      'test/fixtures/server.key']) isSecret(rel, peek);
     assert.deepEqual(asked, []);
   });
 });
