@@ -49,6 +49,8 @@ export interface SecretVerdict {
   secret: boolean;
   /** The rule that decided (see above); absent when no rule applied. */
   rule?: string;
+  /** Hidden because the content could not tell (unreadable, not PEM): worth asking the user once rather than breaking a build. */
+  unsure?: true;
 }
 
 const FIXTURE_DIRS = new Set(['fixtures', 'fixture', '__fixtures__', 'testdata', 'test-data', 'test_data', '__mocks__', 'mocks', '__snapshots__']);
@@ -98,6 +100,7 @@ const SSH_IDENTITY = /^(id_|[\w.-]*[_-])(rsa|dsa|ecdsa|ed25519)(_sk)?([._-][\w.-
 
 const yes = (rule: string): SecretVerdict => ({ secret: true, rule });
 const no = (rule: string): SecretVerdict => ({ secret: false, rule });
+const unsure = (rule: string): SecretVerdict => ({ secret: true, rule, unsure: true });
 
 interface PathParts {
   /** Lower-cased segments, the file's name last. */
@@ -169,11 +172,11 @@ function privateKey(p: PathParts, rel: string, peek: Peek | undefined): SecretVe
   if (KEY_STORE_EXTENSIONS.has(p.ext)) return yes('private_key');
   if (!PEM_EXTENSIONS.has(p.ext)) return undefined;
   const head = peek?.(rel);
-  if (head === undefined) return yes('private_key'); // cannot tell what it holds
+  if (head === undefined) return unsure('private_key');
   if (PRIVATE_KEY_BLOCK.test(head)) return yes('private_key');
   if (PUBLIC_PEM_BLOCK.test(head)) return no(p.ext === 'csr' || /PUBLIC KEY/.test(head) ? 'public_key' : 'certificate');
   // Not PEM at all: a raw or binary key (DER, a hex secret) cannot be told from anything else.
-  return yes('private_key');
+  return unsure('private_key');
 }
 
 /** Keys that hold a credential in tool configs (npm's `_authToken`, `_auth`, `_password`; yarn's `npmAuthToken`; `password =`). */
@@ -204,7 +207,7 @@ const encryptedInPlace = (head: string): boolean => head.startsWith('$ANSIBLE_VA
 function credentials(p: PathParts, rel: string, peek: Peek | undefined): SecretVerdict | undefined {
   if (TOOL_CONFIGS.has(p.name)) {
     const head = peek?.(rel);
-    if (head === undefined) return yes('credentials'); // cannot tell: hidden
+    if (head === undefined) return unsure('credentials');
     return holdsCredential(head) ? yes('credentials') : no('no_credentials');
   }
   const stem = p.name.startsWith('.') ? p.name.slice(1) : p.name;

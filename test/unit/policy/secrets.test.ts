@@ -94,9 +94,11 @@ describe('secrets: what is a real secret', () => {
       notSecret('keys/signing.pub.pem', peek, 'public_key');
       notSecret('deploy/id_ed25519.pub', undefined, 'public_key');
     });
-    it('hides a key file it cannot read, or one that is not PEM (a hex secret, DER)', () => {
-      secret('certs/server.key');
-      secret('certs/server.key', files({ 'certs/server.key': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n' }));
+    it('hides a key file it cannot read, or one that is not PEM (a hex secret, DER), and says it was unsure', () => {
+      assert.deepEqual(isSecret('certs/server.key'), { secret: true, rule: 'private_key', unsure: true });
+      const hex = files({ 'certs/server.key': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n' });
+      assert.deepEqual(isSecret('certs/server.key', hex), { secret: true, rule: 'private_key', unsure: true });
+      assert.equal(isSecret('deploy/server.pem', files({ 'deploy/server.pem': PEM_KEY })).unsure, undefined, 'a PEM private key is certain');
     });
     it('hides SSH identities and key stores by name', () => {
       for (const rel of ['id_rsa', 'home/.ssh/id_ed25519', 'deploy/id_ecdsa_sk', 'ci/github_rsa', 'deploy_key', 'android/release.keystore',
@@ -135,9 +137,9 @@ describe('secrets: what is a real secret', () => {
       for (const rel of ['.npmrc', 'legacy/.npmrc', 'pkg/.npmrc', '.yarnrc.yml', '.pypirc', 'pip.conf']) secret(rel, peek);
       assert.equal(isSecret('.npmrc', peek).rule, 'credentials');
     });
-    it('hides a tool config it cannot read (a new file, an unreadable one): it cannot tell', () => {
-      secret('.npmrc');
-      secret('.pypirc', () => undefined);
+    it('hides a tool config it cannot read (a new file, an unreadable one): it cannot tell, and says so', () => {
+      assert.deepEqual(isSecret('.npmrc'), { secret: true, rule: 'credentials', unsure: true });
+      assert.deepEqual(isSecret('.pypirc', () => undefined), { secret: true, rule: 'credentials', unsure: true });
     });
     it('shows a Maven settings.xml without passwords, hides one with', () => {
       const peek = files({
