@@ -75,7 +75,9 @@ export function normalise(text: string, dirs: SceneDirs): string {
       .replace(/\b\d+(\.\d+)?\s?(ms|s|sec|seconds)\b/g, '<t>')
       .replace(/\bduration_ms:? [\d.]+/g, 'duration_ms <t>')
       .replace(/\b\d+\.\d+\b/g, '<n>')
-      .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g, '<id>')
+      // An abbreviated commit id can be all digits (`[main 7444390] bump`): any run of 7+ hex characters with a
+      // digit counts, at the price of also hiding a 7-digit number.
+      .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/g, '<id>')
       // npm's notices about its own new versions come and go with its update check, not the project.
       .replace(/^npm notice.*$/gm, '')
   );
