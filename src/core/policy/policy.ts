@@ -15,8 +15,10 @@
  *   6. path.*                  syntax, normalisation and realpath containment, see workspacePath.ts.
  *   7. path.root               the workspace root itself is never a write or delete target.
  *   8. ignore.planexecuteignore the user's ignore file (gitignore syntax) hides paths from reads and writes.
- *   9. sensitive.<name>        secrets (keys, .env, credentials) for every kind; protected files (.git,
- *                              .vscode, node_modules, our own config, and what the repository's git config
+ *   9. sensitive.<name>        real secrets (secrets.ts: .env, private keys, credential stores and configs
+ *                              that hold a credential — not templates, fixtures, encrypted files or code
+ *                              merely named so) for every kind; protected files (.git, .vscode,
+ *                              node_modules, our own config, and what the repository's git config
  *                              runs or includes: `sensitive.git_config_code`) for writes and deletes —
  *                              unless an `allowSensitive` glob the user granted for the mission matches.
  *  10. authority.read / authority.edit
@@ -33,7 +35,8 @@ import type { Authority } from '../contracts/plan';
 import { matchAllowlist, parsePattern, type CommandPattern } from './commandPolicy';
 import { parseCommand } from './commandParse';
 import { nodePolicyFs, type PolicyFs } from './policyFs';
-import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
+import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
+import { PROTECTED_RULES } from './sensitivePaths';
 import { resolveWorkspacePath } from './workspacePath';
 import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
@@ -87,7 +90,6 @@ const PolicyActionSchema = z.discriminatedUnion('kind', [
 
 const GLOB = { dot: true } as const;
 const SENSITIVE_GLOB = { dot: true, nocase: true } as const;
-const secretMatchers = SECRET_RULES.map((r) => ({ name: r.name, match: picomatch(r.globs, SENSITIVE_GLOB) }));
 const protectedMatchers = PROTECTED_RULES.map((r) => ({ name: r.name, match: picomatch(r.globs, SENSITIVE_GLOB) }));
 const NEVER = (): boolean => false;
 
@@ -161,7 +163,9 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
   if (writing && rel === '.') return deny('path.root', 'the workspace root itself cannot be written or deleted');
   if (policy.ignored(rel, isDirectory)) return deny('ignore.planexecuteignore', `${rel} is excluded by .planexecuteignore`);
   if (!policy.allowSensitiveMatch(rel)) {
-    for (const s of secretMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} may hold secrets (${s.name}); it is refused unless you allow it for this mission`);
+    const peek = (r: string): string | undefined => policy.fs.readTextSync(nodePath.join(policy.root, r), PEEK_BYTES);
+    const secret = isDirectory ? isSecretFolder(rel) : isSecret(rel, peek);
+    if (secret.secret) return deny(`sensitive.${secret.rule ?? 'secret'}`, `${rel} may hold secrets (${secret.rule ?? 'secret'}); it is refused unless you allow it for this mission`);
     if (writing) for (const s of protectedMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
     if (writing && policy.gitCodePaths.some((c) => rel === c || rel.startsWith(`${c}/`) || c.startsWith(`${rel}/`))) {
       return deny('sensitive.git_config_code', `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`);

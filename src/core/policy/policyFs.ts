@@ -10,8 +10,8 @@ export interface PolicyFs {
   realpathSync(path: string): string;
   /** undefined when nothing is there; does not follow a final symlink. */
   lstatSync(path: string): { isSymbolicLink(): boolean; isDirectory(): boolean } | undefined;
-  /** undefined when the file does not exist or cannot be read. */
-  readTextSync(path: string): string | undefined;
+  /** undefined when the file does not exist or cannot be read; with `maxBytes`, at most that many bytes from its start. */
+  readTextSync(path: string, maxBytes?: number): string | undefined;
 }
 
 export const nodePolicyFs: PolicyFs = {
@@ -23,9 +23,16 @@ export const nodePolicyFs: PolicyFs = {
       return undefined;
     }
   },
-  readTextSync: (p) => {
+  readTextSync: (p, maxBytes) => {
     try {
-      return fs.readFileSync(p, 'utf8');
+      if (maxBytes === undefined) return fs.readFileSync(p, 'utf8');
+      const fd = fs.openSync(p, 'r');
+      try {
+        const buf = Buffer.alloc(maxBytes);
+        return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, maxBytes, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch {
       return undefined;
     }

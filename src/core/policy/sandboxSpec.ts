@@ -34,7 +34,8 @@ import type { ScanEntry } from '../ports';
 import { gitIgnoredFolders, ignoreFilesIn } from './buildOutputs';
 import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
-import { PROTECTED_RULES, SECRET_RULES } from './sensitivePaths';
+import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
+import { PROTECTED_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 
 export { defaultSandboxMode } from '../contracts/sandbox';
@@ -90,7 +91,8 @@ export interface SandboxSpecInput {
 export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; reason: string };
 
 const SENSITIVE = { dot: true, nocase: true } as const;
-const secretMatch = globMatcher(SECRET_RULES.flatMap((r) => r.globs), SENSITIVE);
+/** A folder that is a secret as a whole (a credential store such as `.ssh`); other folders are judged file by file. */
+const secretFolder = (rel: string): boolean => isSecretFolder(rel).secret;
 const protectedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
 const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
 
@@ -169,7 +171,7 @@ export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): 
   }
   const sorted = [...roots].sort();
   const visible = sorted.filter((r) => !sorted.some((o) => o !== r && pathWithinAbs(r, o)));
-  const secrets = visible.flatMap((r) => host.listDir(r).filter((name) => secretMatch(name)).map((name) => posix.join(r, name)));
+  const secrets = visible.flatMap((r) => host.listDir(r).filter((name) => isSecret(name).secret).map((name) => posix.join(r, name)));
   return { visible, secrets };
 }
 
@@ -251,7 +253,7 @@ function privateOutputsOf(input: SandboxSpecInput, inScope: (rel: string) => boo
   return folders.filter((rel) =>
     !inScope(rel)
     && !rel.split('/').some((segment) => NEVER_PRIVATE.has(segment.toLowerCase()))
-    && !coversDir(protectedMatch, rel) && !coversDir(gitMatch, rel) && !coversDir(secretMatch, rel)
+    && !coversDir(protectedMatch, rel) && !coversDir(gitMatch, rel) && !secretFolder(rel)
     && !pathWithin(rel, STORE_DIR) && !policy.ignored(rel, true)
     && !hidden.some((h) => pathWithin(rel, h.path))).slice(0, MAX_PRIVATE_OUTPUTS);
 }
@@ -300,7 +302,7 @@ export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): 
 export function scanPrune(policy: Policy, scope: readonly WriteRoot[], staged = false): (rel: string) => boolean {
   const gitWritable = gitWritableFor(policy);
   return (rel) => {
-    if (rel === STORE_DIR || policy.ignored(rel, true) || coversDir(secretMatch, rel)) return true;
+    if (rel === STORE_DIR || policy.ignored(rel, true) || secretFolder(rel)) return true;
     if (rel === '.git') return !gitWritable;
     if (rel.startsWith('.git/')) return isGitData(rel) || rel === '.git/modules' || rel === '.git/worktrees';
     if (coversDir(gitMatch, rel)) return true; // a nested repository's .git
@@ -378,7 +380,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       hidden.push(entry);
       continue;
     }
-    const secret = isDir ? coversDir(secretMatch, e.path) : secretMatch(e.path);
+    // What a file is, not its name alone (secrets.ts): a peek at its start where a rule needs it.
+    const secret = isDir ? secretFolder(e.path) : isSecret(e.path, (r) => policy.fs.readTextSync(posix.join(policy.root, r), PEEK_BYTES)).secret;
     if (secret && !underDependencyDir(e.path) && !granted(policy, e.path) && !namedBy(policy.authority.read, e.path)) {
       hidden.push(entry);
       continue;

@@ -1,7 +1,9 @@
 /**
  * Paths that are dangerous to touch even when a step's globs cover them. Two tiers:
  * - SECRET: credentials and keys. Refused for reads too — whatever the executor reads is sent to the
- *   model provider.
+ *   model provider. Which files really are secrets is decided by `isSecret` (secrets.ts: `.env` yes,
+ *   `.env.example` no; a PEM private key yes, a certificate no …). SECRET_RULES below are the names
+ *   alone: every path that *might* be one, a superset of what `isSecret` hides.
  * - PROTECTED: files that run code or hold the user's control over this extension (git internals and
  *   hooks, editor tasks/launch/settings, dependencies, our own config). Refused for writes and deletes.
  * Both tiers give way only to a glob the user explicitly allowed for the mission (`allowSensitive`).
@@ -30,7 +32,8 @@ export const SECRET_RULES: SensitiveRule[] = [
 
 export const PROTECTED_RULES: SensitiveRule[] = [
   { name: 'git', globs: ['**/.git', '**/.git/**', '**/.gitmodules', '**/.husky/**'] },
-  { name: 'editor_config', globs: ['**/.vscode/**', '**/*.code-workspace', '**/.devcontainer/**', '**/.idea/**'] },
+  // A dev container's config (folder or root file) runs its commands (postCreateCommand…) when reopened in it.
+  { name: 'editor_config', globs: ['**/.vscode/**', '**/*.code-workspace', '**/.devcontainer/**', '**/.devcontainer.json', '**/.idea/**'] },
   { name: 'extension_config', globs: ['**/.planexecuteignore', '**/.plan-execute', '**/.plan-execute/**'] },
   { name: 'dependencies', globs: ['**/node_modules', '**/node_modules/**'] },
 ];

@@ -7,19 +7,18 @@
  * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
  * path that cannot be confined as asked makes the run fail, with the reason).
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
 import { bwrapOptions, inWorkspace } from './bwrapArgs';
+import { gitSetupFor, nodeGitSetupPorts, type GitSetup } from './gitSetup';
 import { bwrapPath, ownNetworkTools } from './detect';
 import { ownNetworkLauncher, ownResolver } from './ownNetwork';
 import { takePrivateDirs } from './privateDirs';
 import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 import { stagedLauncher, type StagedLayer } from './stagedLaunch';
-import { HOST_PATH, hostTool } from './hostTools';
 import { keyringFilter, SECCOMP_FD } from './seccomp';
 
 export interface Prepared {
@@ -153,25 +152,29 @@ function realInside(root: string, abs: string): string | undefined {
   }
 }
 
-let gitIdentity: string | undefined;
+/** The git setup carried into a private home, per workspace (the user's configuration is read once per process). */
+const gitSetups = new Map<string, { setup: GitSetup; said: boolean }>();
 
 /**
- * The user's git identity (user.name, user.email) and nothing else of their git config — which can hold
- * credentials, helpers and `insteadOf` URLs with tokens — so that a granted `git commit` is theirs.
+ * The user's git behaviour without their secrets (gitSetup.ts: identity, global excludes and attributes,
+ * signing, an allowlist of keys), written into the command's private home, so that a granted `git commit`
+ * is theirs. What was left out is said once per workspace.
  */
-function writeGitIdentity(privateHome: string): void {
-  if (gitIdentity === undefined) {
-    const get = (key: string): string => {
-      const git = hostTool('git');
-      if (git === undefined) return '';
-      const r = spawnSync(git, ['config', '--global', '--get', key], { encoding: 'utf8', timeout: 5000, env: { PATH: HOST_PATH, HOME: os.homedir() } });
-      return r.status === 0 ? r.stdout.trim().replace(/[\r\n"\\]/g, '') : '';
-    };
-    const name = get('user.name');
-    const email = get('user.email');
-    gitIdentity = name || email ? `[user]\n${name ? `\tname = "${name}"\n` : ''}${email ? `\temail = "${email}"\n` : ''}` : '';
+function writeGitSetup(root: string, privateHome: string, notes: string[]): void {
+  let entry = gitSetups.get(root);
+  if (entry === undefined) {
+    const home = os.homedir();
+    const xdg = process.env.XDG_CONFIG_HOME;
+    entry = { setup: gitSetupFor(nodeGitSetupPorts({ home, workspace: root, ...(xdg ? { xdgConfigHome: xdg } : {}) })), said: false };
+    gitSetups.set(root, entry);
   }
-  if (gitIdentity) fs.writeFileSync(nodePath.join(privateHome, '.gitconfig'), gitIdentity, { mode: 0o600 });
+  for (const f of entry.setup.files) {
+    const at = nodePath.join(privateHome, f.relPath);
+    fs.mkdirSync(nodePath.dirname(at), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(at, f.content, { mode: 0o600 });
+  }
+  if (!entry.said) notes.push(...entry.setup.notes);
+  entry.said = true;
 }
 
 function realHome(): string | undefined {
@@ -286,7 +289,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const made = writablePaths(root, spec, notes);
     placeholders = made;
     const writable = made.paths;
-    writeGitIdentity(privateHome);
+    writeGitSetup(root, privateHome, notes);
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
     // Build outputs: private copies under bubblewrap; Seatbelt cannot bind one, so there they stay read-only.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 
 /** The only folders host tools are taken from, in order. */
-export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
+export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
 
 const found = new Map<string, string | undefined>();
 

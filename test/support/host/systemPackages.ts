@@ -2,8 +2,8 @@
  * The Debian packages the test host needs: Chromium (the browser that runs the workbench), ripgrep (the
  * `rg` that code-server's @vscode/ripgrep would otherwise download) and, only to build code-server's
  * native modules, libkrb5-dev plus a compiler toolchain; bubblewrap, the OS sandbox every command runs in on
- * Linux, and slirp4netns, which gives a command granted the network a network of its own; for the unit
- * tier's escape suite, Debian's pytest
+ * Linux, and slirp4netns, which gives a command granted the network a network of its own; for the system
+ * tier's escape suite and ordinary-projects corpus, Debian's pytest
  * (a command in the OS sandbox may not see a python under the user's home, such as pyenv's, and then
  * runs the system's /usr/bin/python3). As root they are installed with apt-get; anyone
  * else is told the exact command, because a half-working host wastes more time than a clear stop.
@@ -39,16 +39,19 @@ const SANDBOX: Requirement = { debian: 'bubblewrap', present: () => existsSync('
 /** slirp4netns: a granted network of the command's own, without this machine's loopback (src/node/sandbox/ownNetwork.ts). */
 const OWN_NETWORK: Requirement = { debian: 'slirp4netns', present: () => existsSync('/usr/bin/slirp4netns') || onPath('slirp4netns') !== undefined };
 
-/** What the unit tier needs: the escape suite runs `python3 -m pytest` inside the sandbox. */
+/** What the unit and system tiers need: the escape suite and the corpus run `python3 -m pytest` inside the sandbox. */
 const UNIT: Requirement[] = [
   SANDBOX,
   OWN_NETWORK,
   { debian: 'python3-pytest', present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 },
+  // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
+  { debian: 'openssl', present: () => onPath('openssl') !== undefined },
+  { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
 ];
 
 export type Log = (line: string) => void;
 
-/** Makes sure what the unit tier needs is there (see ensureSystemPackages). */
+/** Makes sure what the unit and system tiers need is there (see ensureSystemPackages). */
 export function ensureUnitPackages(options: { log: Log }): void {
   ensure(UNIT, options.log);
 }

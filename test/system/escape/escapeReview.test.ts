@@ -8,9 +8,9 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, read, symlink, write } from './sandbox/payloads';
+import { createFile, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { program, read, symlink, write } from '../sandbox/payloads';
 
 describe('escape suite: review cases', function () {
   this.timeout(90_000);

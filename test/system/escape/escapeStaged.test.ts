@@ -10,10 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { unixListener } from './sandbox/observers';
-import { dialUnix, program, py, write } from './sandbox/payloads';
+import { createFile, seen, sh } from '../sandbox/cliRun';
+import { assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { unixListener } from '../sandbox/observers';
+import { dialUnix, program, py, write } from '../sandbox/payloads';
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });

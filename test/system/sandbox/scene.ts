@@ -24,7 +24,7 @@ import { cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readF
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-const REPO = resolve(__dirname, '../../../..');
+const REPO = resolve(__dirname, '../../..');
 
 /** Random canary secrets, one per place a secret can sit. No payload knows their values. */
 export interface Canaries {
@@ -67,7 +67,7 @@ const git = (cwd: string, ...args: string[]): string =>
 export const TS_OPTIONS = { target: 'es2020', module: 'commonjs', strict: true, noLib: true, types: [], outDir: 'dist' };
 
 /** The global interfaces tsc needs when it loads no lib.d.ts. */
-const MINI_LIB = ['Array<T> { length: number; [n: number]: T }', 'Boolean {}', 'CallableFunction {}', 'Function {}', 'IArguments {}', 'NewableFunction {}', 'Number {}', 'Object {}', 'RegExp {}', 'String {}']
+export const MINI_LIB = ['Array<T> { length: number; [n: number]: T }', 'Boolean {}', 'CallableFunction {}', 'Function {}', 'IArguments {}', 'NewableFunction {}', 'Number {}', 'Object {}', 'RegExp {}', 'String {}']
   .map((i) => `interface ${i}`)
   .join('\n');
 
@@ -90,7 +90,11 @@ function buildTemplate(dir: string): void {
   git(dir, 'init', '-q');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');
-  // TypeScript from the project's own install, as a repository's node_modules would hold it.
+  installTypeScript(dir);
+}
+
+/** TypeScript from the project's own install in `dir`'s node_modules (with `.bin/tsc`), as a repository's would hold it. */
+export function installTypeScript(dir: string): void {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   const typescript = join(REPO, 'node_modules', 'typescript');
   // A checkout under /tmp: the sandbox's private /tmp would hide a link's target, so link the files instead.

@@ -7,11 +7,11 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, replayCli, seen, sh } from './sandbox/cliRun';
-import { assertNone, brief, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, read, runFile, write } from './sandbox/payloads';
-import { changes, snapshot } from './sandbox/scene';
-import { livingWith } from './sandbox/observers';
+import { createFile, replayCli, seen, sh } from '../sandbox/cliRun';
+import { assertNone, brief, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { program, read, runFile, write } from '../sandbox/payloads';
+import { changes, snapshot } from '../sandbox/scene';
+import { livingWith } from '../sandbox/observers';
 
 const sleepThenWrite = (rel: string, text: string, ms: number): string => `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(rel)}, ${JSON.stringify(text)}), ${ms});\n`;
 

@@ -8,11 +8,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { unixListener } from './sandbox/observers';
-import { daemon, dialUnix, flood, hardLink, print, program, read, remove, rename, runFile, symlink, unmask, write } from './sandbox/payloads';
-import { snapshot } from './sandbox/scene';
+import { createFile, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { unixListener } from '../sandbox/observers';
+import { daemon, dialUnix, flood, hardLink, print, program, read, remove, rename, runFile, symlink, unmask, write } from '../sandbox/payloads';
+import { snapshot } from '../sandbox/scene';
 
 const HOST_MOUNT_NS = readlinkSync('/proc/self/ns/mnt');
 

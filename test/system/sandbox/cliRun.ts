@@ -13,13 +13,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { draftStep } from '../../../support/planDraft';
-import { startMessagesServer } from '../../../support/messages-server/server';
-import type { RecordedRequest, Reply, ScenarioInput } from '../../../support/messages-server/scenario';
-import { toolResultsOf } from '../../../support/messages-server/toolResults';
-import type { Scene } from './scene';
+import { draftStep } from '../../support/planDraft';
+import { startMessagesServer } from '../../support/messages-server/server';
+import type { RecordedRequest, Reply, ScenarioInput } from '../../support/messages-server/scenario';
+import { toolResultsOf } from '../../support/messages-server/toolResults';
+import type { Canaries, Scene } from './scene';
 
-const REPO = resolve(__dirname, '../../../..');
+const REPO = resolve(__dirname, '../../..');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -162,7 +162,10 @@ export async function replayCli(scene: Scene, trace: string, workspace: string):
   return spawnCli([await cliPath(), 'replay', '--trace', trace, '--workspace', workspace], env, {});
 }
 
-export async function runCliMission(scene: Scene, o: CliMissionOptions): Promise<CliMission> {
+/** What a mission needs of a scene: where the workspace, home, runtime folder and trace live, and the API key. */
+export type CliScene = Pick<Scene, 'root' | 'ws' | 'home' | 'run'> & { canaries: Pick<Canaries, 'apiKey'> };
+
+export async function runCliMission(scene: CliScene, o: CliMissionOptions): Promise<CliMission> {
   const scenario: ScenarioInput = {
     name: 'escape',
     rules: [

@@ -8,8 +8,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replace, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
+import { replace, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
 
 const gitLog = (ws: string, format: string): string => execFileSync('git', ['log', '-1', `--format=${format}`], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }).trim();
 

@@ -9,9 +9,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replace, seen, sh } from './sandbox/cliRun';
-import { assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, write } from './sandbox/payloads';
+import { replace, seen, sh } from '../sandbox/cliRun';
+import { assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { program, write } from '../sandbox/payloads';
 
 describe('escape suite: build outputs are private to each command', function () {
   this.timeout(90_000);

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import type { RecordedRequest } from '../../../support/messages-server/scenario';
+import type { RecordedRequest } from '../../support/messages-server/scenario';
 import type { Entry } from './scene';
 
 export interface Listener {

@@ -7,10 +7,10 @@ import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { createFile, replace, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, read, write } from './sandbox/payloads';
-import type { Scene } from './sandbox/scene';
+import { createFile, replace, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { program, read, write } from '../sandbox/payloads';
+import type { Scene } from '../sandbox/scene';
 
 /** What the user (or VS Code's git extension, which polls it) runs after the mission, outside any sandbox. */
 function userRunsGitStatus(s: Scene): void {

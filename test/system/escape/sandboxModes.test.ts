@@ -8,10 +8,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, sh, type CliMissionOptions } from './sandbox/cliRun';
-import { assertNone, story, useEscapeSuite } from './sandbox/escapeCase';
-import { program, write } from './sandbox/payloads';
-import type { Scene } from './sandbox/scene';
+import { createFile, sh, type CliMissionOptions } from '../sandbox/cliRun';
+import { assertNone, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { program, write } from '../sandbox/payloads';
+import type { Scene } from '../sandbox/scene';
 
 /**
  * The CLI's view of a machine without a sandbox: a PATH with node, git and sh but no bwrap, and

@@ -7,10 +7,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { hostAddress, tcpListener, udpListener } from './sandbox/observers';
-import { daemon, dialTcp, lingeringWriter, procEnviron, program, read, runFile, sendUdp, write } from './sandbox/payloads';
+import { createFile, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { hostAddress, tcpListener, udpListener } from '../sandbox/observers';
+import { daemon, dialTcp, lingeringWriter, procEnviron, program, read, runFile, sendUdp, write } from '../sandbox/payloads';
 
 describe('escape suite: effects of an approved command', function () {
   this.timeout(90_000);

@@ -11,9 +11,9 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, seen, sh } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from './sandbox/escapeCase';
-import { hardLink, program, read, remove, rename, symlink, write } from './sandbox/payloads';
+import { createFile, seen, sh } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
+import { hardLink, program, read, remove, rename, symlink, write } from '../sandbox/payloads';
 
 /** A script that writes `rel` (making its folder) after `ms`: a command still running while another step works. */
 const laterWrite = (rel: string, text: string, ms: number): string =>

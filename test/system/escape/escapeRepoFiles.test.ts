@@ -9,11 +9,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seen, sh, replace } from './sandbox/cliRun';
-import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite, type Outcome } from './sandbox/escapeCase';
-import { tcpListener, type Listener } from './sandbox/observers';
-import { dialTcp, program, py, read, write } from './sandbox/payloads';
-import { TS_OPTIONS, type Scene } from './sandbox/scene';
+import { seen, sh, replace } from '../sandbox/cliRun';
+import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite, type Outcome } from '../sandbox/escapeCase';
+import { tcpListener, type Listener } from '../sandbox/observers';
+import { dialTcp, program, py, read, write } from '../sandbox/payloads';
+import { TS_OPTIONS, type Scene } from '../sandbox/scene';
 
 /** What every hostile file tries: write home and neighbour, write outside the scope, read secrets, dial out. */
 function hostile(s: Scene, port: number, label: string): string {

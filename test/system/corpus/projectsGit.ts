@@ -1,0 +1,93 @@
+/**
+ * Ordinary git work in a step granted git: the user's own hook, stash and branches with tracking, their
+ * global excludes and commit signing, and the product's own store kept out of what `git add -A` takes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitDiffs } from './compare';
+import { git, lines, put, repo, userGitConfig, type Scenario } from './scenario';
+import { nodeApp } from './shapes';
+
+export const GIT_SCENARIOS: Scenario[] = [
+  {
+    name: 'the user\'s own pre-commit hook',
+    about: 'a pre-commit hook in .git/hooks that lints the staged code; it runs during `git commit`',
+    build: ({ ws }) => {
+      repo(ws,
+        nodeApp({
+          'scripts/lint.js': lines(
+            "const fs = require('fs');",
+            "if (/debugger/.test(fs.readFileSync('src/version.js', 'utf8'))) { console.error('lint: debugger left in'); process.exit(1); }",
+            "console.log('lint ok');",
+          ),
+        }));
+      put(ws, { '.git/hooks/pre-commit': '+x #!/bin/sh\nexec node scripts/lint.js\n' });
+    },
+    authority: { edit: ['src/**'] },
+    commands: ['node scripts/bump.js', 'git commit -am bump', 'git log --format=%s'],
+  },
+  {
+    name: 'git stash, checkout -b, checkout -b with tracking',
+    about: 'a clone of a local bare origin: stash and pop a change, make a branch, then one that tracks origin/main',
+    build: ({ ws }) => {
+      repo(ws, nodeApp());
+      git(ws, 'clone', '-q', '--bare', '.', '../origin.git');
+      git(ws, 'remote', 'add', 'origin', '../origin.git');
+      git(ws, 'fetch', '-q', 'origin');
+      git(ws, 'branch', '-q', '--set-upstream-to', 'origin/main');
+    },
+    authority: { edit: ['src/**'] },
+    commands: ['node scripts/bump.js', 'git stash', 'git stash list', 'git stash pop', 'git checkout -b feature', 'git checkout -b x origin/main',
+      'git status --short --branch'],
+  },
+  {
+    name: 'the user\'s global git excludes',
+    about: 'core.excludesFile (~/.config/git/ignore) names .DS_Store and .idea/; `git add -A` must leave them out',
+    build: ({ ws, home }) => {
+      userGitConfig(home, '[core]\n\texcludesFile = ~/.config/git/ignore\n');
+      put(home, { '.config/git/ignore': '.DS_Store\n.idea/\n' });
+      repo(ws, nodeApp());
+      put(ws, { '.DS_Store': Buffer.from([0, 0, 0, 1, 66, 117, 100, 49]), '.idea/workspace.xml': '<project version="4" />\n' });
+    },
+    authority: { edit: ['src/**'] },
+    commands: ['node scripts/bump.js', 'git status --porcelain', 'git add -A', 'git commit -m bump', 'git show --stat --format=%s HEAD'],
+  },
+  {
+    name: 'commit signing configured by the user',
+    about: 'commit.gpgsign with an SSH signing key in ~/.ssh: a commit is signed, or fails loudly — never made unsigned',
+    build: ({ ws, home }) => {
+      mkdirSync(join(home, '.ssh'), { recursive: true, mode: 0o700 });
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'user@example.invalid', '-f', join(home, '.ssh/id_signing')]);
+      userGitConfig(home, '\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
+      repo(ws, nodeApp());
+    },
+    authority: { edit: ['src/**'] },
+    commands: ['node scripts/bump.js', 'git commit -am bump'],
+    overrides: [{
+      modes: ['sandboxed'],
+      aspects: ['exit', 'output', 'git'],
+      // The key is the user's secret: a step may sign only with what the user grants (an agent, the key);
+      // short of that the commit must fail and say so, since an unsigned commit would pass review unseen.
+      why: 'signing works as outside, or the commit fails loudly naming signing and nothing is committed — never an unsigned commit',
+      check: (run, plain, initial) => {
+        const commit = run.commands[1];
+        const asPlain = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit) && gitDiffs(run.git, plain.git).length === 0;
+        if (asPlain) return [];
+        const loud = commit !== undefined && commit.exit !== 0 && /sign/i.test(`${commit.output}\n${commit.notes.join('\n')}`);
+        const nothingCommitted = run.git !== undefined && run.git.head === initial?.head && run.git.refs.join('\n') === initial.refs.join('\n');
+        if (loud && nothingCommitted) return [];
+        const head = run.git?.refs.find((r) => r.startsWith('refs/heads/main')) ?? '';
+        const made = head.endsWith('[signed]') ? 'signed' : 'UNSIGNED';
+        return [`the commit neither matched plain (signed) nor failed loudly: exit ${commit?.exit}, ${made} commit — ${commit?.output.slice(0, 200)}`];
+      },
+    }],
+  },
+  {
+    name: 'the product\'s store stays out of git',
+    about: 'after a step, `git status` and `git add -A` show only the project\'s own change (never .plan-execute/)',
+    build: ({ ws }) => repo(ws, nodeApp()),
+    authority: { edit: ['src/**'] },
+    commands: ['node scripts/bump.js', 'git status --porcelain', 'git add -A', 'git diff --cached --stat'],
+  },
+];
