@@ -20,6 +20,8 @@
  * trailing whitespace or typographic quotes when a level forgave them and the region has none. Nothing of
  * a replaced line (its trailing whitespace, say) is carried onto the new text. A byte-order mark stays.
  */
+import type { BlankConflict } from './editBlankLines';
+import { keepEdgeBreaks, trimEdgeBlankLines } from './editEdges';
 import { closestRegions, type CandidateRegion } from './editCandidates';
 import { matchLineTiers } from './editIndent';
 import { type FileLines, fileLines, lineAt, localEol, renderReplacement, textLines } from './editLines';
@@ -149,7 +151,8 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     return fail('not_found', `oldText matches one place (line ${(tier.starts[0] as number) + 1}) only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file's real indentation:\n${excerpt(lines, tier.starts[0] as number, 12)}`);
   }
   if (tier.unrenderable === 'placement') {
-    return fail('ambiguous', `oldText matches one place (from line ${(tier.starts[0] as number) + 1}) only when blank lines are ignored, and where the file's own blank lines go in the result is unclear (newText changes the lines around them). Send oldText with the blank lines exactly as the file has them:\n${excerpt(lines, tier.starts[0] as number, 16)}`, { matchLines: [(tier.starts[0] as number) + 1] });
+    const start = tier.starts[0] as number;
+    return fail('ambiguous', placementMessage(lines, start, tier.conflict, tier.tier === 'blank_lines'), { matchLines: [start + 1] });
   }
 
   const candidates = closestRegions(original, oldText, 1);
@@ -170,7 +173,6 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     const first = lineAt(fl, start);
     const last = lineAt(fl, Math.max(start, end - 1));
     const old = textLines(oText);
-    const neu = textLines(nText);
     const head = original.slice(fl.start[first], start);
     let regionEnd = end;
     const tail = old.endsNl ? '' : original.slice(end, fl.contentEnd[last]);
@@ -179,15 +181,16 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
     const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
     if (doubled) return doubled;
+    const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, keepEdgeBreaks(original, start, end, oText, nText));
+    if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, first, sent, false), { matchLines: [first + 1] });
+    const neu = textLines(sent);
     if (old.lines.length !== last - first + 1) {
       // Line counts disagree (a lone CR in the text): fall back to the plain splice.
-      return finish(original, original.slice(0, start) + toEol(nText, localEol(fl, first, last)) + original.slice(end), strategy);
+      return finish(original, original.slice(0, start) + toEol(sent, localEol(fl, first, last)) + original.slice(end), strategy);
     }
-    const items = old.lines.map((_, j) => ({ old: j, file: first + j }));
-    const body = renderReplacement(
-      { lines: fl, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, items, regionStart: start, regionEnd, renderNew, eol: localEol(fl, first, last) },
-      'early',
-    );
+    const body = renderReplacement({
+      lines: fl, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, firstLine: first, regionStart: start, regionEnd, renderNew, eol: localEol(fl, first, last),
+    });
     return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
   }
 }
@@ -226,6 +229,36 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
     if (below >= 0 && edge(neu, true) === key(fileLine(below)) && edge(old, true) !== key(fileLine(below))) return say(below, 'ends');
   }
   return undefined;
+}
+
+/** Why the blank lines of a match cannot be placed with certainty, with the file's lines there. */
+function placementMessage(lines: FileLines, start: number, c: BlankConflict | undefined, ignoringBlanks: boolean): string {
+  const head = ignoringBlanks
+    ? `oldText matches one place (from line ${start + 1}) only when blank lines are ignored, and its blank lines disagree with the file's`
+    : `oldText matches one place (from line ${start + 1}), but newText's blank lines cannot be placed with certainty`;
+  const ask = 'Send oldText with the blank lines exactly as the file has them, and newText with the blank lines you want there';
+  if (!c) return `${head}. ${ask}:\n${excerpt(lines, start, 16)}`;
+  const plural = (x: number): string => `${x} blank line${x === 1 ? '' : 's'}`;
+  const where =
+    c.above >= 0 && c.below >= 0
+      ? `between lines ${c.above + 1} and ${c.below + 1}`
+      : c.above >= 0
+        ? `after line ${c.above + 1}`
+        : c.below >= 0
+          ? `before line ${c.below + 1}`
+          : 'across the snippet';
+  const why = {
+    pairing: `newText's lines pair with oldText's in two ways (repeated lines), and the two put a different number of blank lines ${where}`,
+    insertion: `newText inserts lines ${where}, where the file has ${plural(c.file)} and oldText ${plural(c.old)}: which side of the new lines the file's belong on cannot be told`,
+    removal: `newText removes lines ${where}, where the file has ${plural(c.file)} and oldText ${plural(c.old)}; newText's ${c.new} may be oldText's kept or the file's, and nothing else in the edit tells which`,
+    count: `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
+    edge: `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
+  }[c.kind];
+  const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
+  const known = [c.above, c.below].filter((x) => x >= 0);
+  const from = Math.max(0, (known.length > 0 ? Math.min(...known) : start) - 2);
+  const to = Math.min(realLines, (known.length > 0 ? Math.max(...known) : start + 13) + 3);
+  return `${head}: ${why}. ${ask}:\n${excerpt(lines, from, Math.min(16, to - from))}`;
 }
 
 /** Lines from..from+count-1 (0-based), numbered like `view` output. */
