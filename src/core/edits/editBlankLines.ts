@@ -162,9 +162,10 @@ function settleGaps(spec: BlankDriftSpec, old: Skeleton, neu: Skeleton, pairs: [
     const [u2, v2] = bounds[s + 1] as [number, number];
     const og = range(u1 + 1, u2 + 1);
     const ng = range(v1 + 1, v2 + 1);
+    // Gap g of oldText lies between its non-blank lines g - 1 and g.
     const conflict = (kind: BlankConflict['kind'], gs: number[], vs: number[]): BlankConflict => ({
-      above: u1 >= 0 ? (spec.anchors[u1] as number) : -1,
-      below: u2 < k ? (spec.anchors[u2] as number) : -1,
+      above: (gs[0] as number) >= 1 ? (spec.anchors[(gs[0] as number) - 1] as number) : -1,
+      below: (gs[gs.length - 1] as number) < k ? (spec.anchors[gs[gs.length - 1] as number] as number) : -1,
       file: sum(gs.map(f)),
       old: sum(gs.map(o)),
       new: sum(vs.map(n)),
