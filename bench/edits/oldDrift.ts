@@ -65,7 +65,10 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
   if (oldLines.join('\n').trim() === '' || count(e.file, oldLines.join('\n')) !== 1) return out;
   const expected = [...lines.slice(0, r.start), ...newLines, ...lines.slice(r.end)].join('\n');
   const fileKeys = lines.filter((l) => !blank(l)).map((l) => l.trim());
-  /** A drifted oldText is a case when it still identifies one place: not found as is (or found once, at an edge drop), and one place once blank lines are ignored. */
+  /**
+   * A drifted oldText is a case when it still identifies one place: not found as is (or found once, after an
+   * edge drop), and one place once blank lines are ignored.
+   */
   const usable = (o: string[], exactOk = false): boolean => {
     const c = count(e.file, o.join('\n'));
     return (c === 0 || (exactOk && c === 1)) && placesIgnoringBlanks(fileKeys, o) === 1;
@@ -149,7 +152,9 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
 
   // A blank line at oldText's edge where the file has none (as blank_edge, newText without it).
   if (r.start > 0 && !blank(lines[r.start - 1] as string) && !blank(oldLines[0] as string)) add('old_more_edge', ['', ...oldLines], newLines, expected);
-  if (r.end < lines.length && !blank(lines[r.end] as string) && !blank(oldLines[last] as string)) add('old_more_edge', [...oldLines, '', ''], newLines, expected);
+  if (r.end < lines.length && !blank(lines[r.end] as string) && !blank(oldLines[last] as string)) {
+    add('old_more_edge', [...oldLines, '', ''], newLines, expected);
+  }
 
   // One blank line too many between two lines the change replaces.
   if (e.removed.length >= 2 && e.added.length > 0) {

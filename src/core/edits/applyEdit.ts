@@ -181,7 +181,8 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
     const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
     if (doubled) return doubled;
-    const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, keepEdgeBreaks(original, start, end, oText, nText));
+    const whole = keepEdgeBreaks(original, start, end, oText, nText);
+    const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
     if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, first, sent, false), { matchLines: [first + 1] });
     const neu = textLines(sent);
     if (old.lines.length !== last - first + 1) {
@@ -189,7 +190,16 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
       return finish(original, original.slice(0, start) + toEol(sent, localEol(fl, first, last)) + original.slice(end), strategy);
     }
     const body = renderReplacement({
-      lines: fl, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, firstLine: first, regionStart: start, regionEnd, renderNew, eol: localEol(fl, first, last),
+      lines: fl,
+      oldLines: old.lines,
+      oldEndsNl: old.endsNl,
+      newLines: neu.lines,
+      newEndsNl: neu.endsNl,
+      firstLine: first,
+      regionStart: start,
+      regionEnd,
+      renderNew,
+      eol: localEol(fl, first, last),
     });
     return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
   }
@@ -247,12 +257,17 @@ function placementMessage(lines: FileLines, start: number, c: BlankConflict | un
         : c.below >= 0
           ? `before line ${c.below + 1}`
           : 'across the snippet';
+  const counts = `the file has ${plural(c.file)}, oldText ${plural(c.old)}`;
   const why = {
     pairing: `newText's lines pair with oldText's in two ways (repeated lines), and the two put a different number of blank lines ${where}`,
-    insertion: `newText inserts lines ${where}, where the file has ${plural(c.file)} and oldText ${plural(c.old)}: which side of the new lines the file's belong on cannot be told`,
-    removal: `newText removes lines ${where}, where the file has ${plural(c.file)} and oldText ${plural(c.old)}; newText's ${c.new} may be oldText's kept or the file's, and nothing else in the edit tells which`,
-    count: `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
-    edge: `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
+    insertion: `newText inserts lines ${where}, where ${counts}: which side of the new lines the file's belong on cannot be told`,
+    removal:
+      `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` +
+      'and nothing else in the edit tells which',
+    count: `${where} ${counts} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
+    edge:
+      `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
+      `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
   }[c.kind];
   const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
   const known = [c.above, c.below].filter((x) => x >= 0);

@@ -57,7 +57,14 @@ function edgeGapOfOld(oldLines: string[], newLines: string[], fromEnd: boolean):
  * readings. An edge counts only where the match begins (ends) at a line boundary (`at`); a snippet that ends
  * at a line's end without its break is read as if both texts ended with it.
  */
-export function trimEdgeBlankLines(lines: FileLines, first: number, last: number, at: { start: boolean; end: boolean }, oldText: string, newText: string): string | BlankConflict {
+export function trimEdgeBlankLines(
+  lines: FileLines,
+  first: number,
+  last: number,
+  at: { start: boolean; end: boolean },
+  oldText: string,
+  newText: string,
+): string | BlankConflict {
   const text = lines.text;
   const realLines = text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
   const blankAt = (i: number): boolean => i >= 0 && i < realLines && isBlank(text.slice(lines.start[i], lines.contentEnd[i]));

@@ -28,11 +28,14 @@ export interface LineTierMatch {
   conflict?: BlankConflict;
 }
 
+/** newText as lines, and whether it ends with a line break. */
+type NewLines = { lines: string[]; endsNl: boolean };
+
 /** Where one candidate match lies (file lines first..last) and how its replacement text is rendered. */
 interface Placement {
   first: number;
   last: number;
-  render: (regionStart: number, regionEnd: number, neu: { lines: string[]; endsNl: boolean }, renderNew: (line: string) => string, eol: Eol) => BlankDriftResult;
+  render: (regionStart: number, regionEnd: number, neu: NewLines, renderNew: (line: string) => string, eol: Eol) => BlankDriftResult;
 }
 
 interface Line {
@@ -147,6 +150,10 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   }
   return decide('blank_lines', driftMatches, driftPlacement);
 
+  function texts(neu: NewLines): { lines: FileLines; oldLines: string[]; oldEndsNl: boolean; newLines: string[]; newEndsNl: boolean } {
+    return { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl };
+  }
+
   /** oldText's lines are the window's, one for one: the plain line-by-line write-back. */
   function windowPlacement(c: Candidate): Placement {
     const first = (c.anchors[0] as number) - j0;
@@ -156,7 +163,7 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       last,
       render: (regionStart, regionEnd, neu, renderNew, eol) => ({
         ok: true,
-        body: renderReplacement({ lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, firstLine: first, regionStart, regionEnd, renderNew, eol }),
+        body: renderReplacement({ ...texts(neu), firstLine: first, regionStart, regionEnd, renderNew, eol }),
       }),
     };
   }
@@ -177,7 +184,7 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       first: top - above,
       last: bottom + below,
       render: (regionStart, regionEnd, neu, renderNew, eol) =>
-        renderBlankDrift({ lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
+        renderBlankDrift({ ...texts(neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
     };
   }
 

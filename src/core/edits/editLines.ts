@@ -143,7 +143,10 @@ export function renderReplacement(r: Replacement): string {
 }
 
 /** The pieces as text; the last one ends with a line break only when newText does (and the file had one to end with). */
-export function joinPieces(pieces: { body: string; eol: string }[], r: { lines: FileLines; regionEnd: number; oldEndsNl: boolean; newEndsNl: boolean; eol: Eol }): string {
+export function joinPieces(
+  pieces: { body: string; eol: string }[],
+  r: { lines: FileLines; regionEnd: number; oldEndsNl: boolean; newEndsNl: boolean; eol: Eol },
+): string {
   const text = r.lines.text;
   const fileEnds = r.regionEnd === text.length && !text.endsWith('\n');
   const keepLast = r.newEndsNl && !(r.oldEndsNl && fileEnds);
