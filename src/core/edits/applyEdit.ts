@@ -257,14 +257,14 @@ function placementMessage(lines: FileLines, start: number, c: BlankConflict | un
         : c.below >= 0
           ? `before line ${c.below + 1}`
           : 'across the snippet';
-  const counts = `the file has ${plural(c.file)}, oldText ${plural(c.old)}`;
+  const counts = `the file has ${plural(c.file)} and oldText ${plural(c.old)}`;
   const why = {
     pairing: `newText's lines pair with oldText's in two ways (repeated lines), and the two put a different number of blank lines ${where}`,
     insertion: `newText inserts lines ${where}, where ${counts}: which side of the new lines the file's belong on cannot be told`,
     removal:
       `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` +
       'and nothing else in the edit tells which',
-    count: `${where} ${counts} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
+    count: `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
     edge:
       `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
       `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
