@@ -264,7 +264,9 @@ function placementMessage(lines: FileLines, start: number, c: BlankConflict | un
     removal:
       `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` +
       'and nothing else in the edit tells which',
-    count: `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: newText's may be meant as written or as a change to oldText's, and the two give different results`,
+    count:
+      `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: ` +
+      "newText's may be meant as written or as a change to oldText's, and the two give different results",
     edge:
       `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
       `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
