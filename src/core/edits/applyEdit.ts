@@ -152,7 +152,8 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   }
   if (tier.unrenderable === 'placement') {
     const start = tier.starts[0] as number;
-    return fail('ambiguous', placementMessage(lines, start, tier.conflict, tier.tier === 'blank_lines'), { matchLines: [start + 1] });
+    const region = tier.region ?? { first: start, last: start + 15 };
+    return fail('ambiguous', placementMessage(lines, region, tier.conflict, tier.tier === 'blank_lines'), { matchLines: [start + 1] });
   }
 
   const candidates = closestRegions(original, oldText, 1);
@@ -183,7 +184,7 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     if (doubled) return doubled;
     const whole = keepEdgeBreaks(original, start, end, oText, nText);
     const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
-    if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, first, sent, false), { matchLines: [first + 1] });
+    if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, { first, last }, sent, false), { matchLines: [first + 1] });
     const neu = textLines(sent);
     if (old.lines.length !== last - first + 1) {
       // Line counts disagree (a lone CR in the text): fall back to the plain splice.
@@ -242,12 +243,26 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
 }
 
 /** Why the blank lines of a match cannot be placed with certainty, with the file's lines there. */
-function placementMessage(lines: FileLines, start: number, c: BlankConflict | undefined, ignoringBlanks: boolean): string {
+function placementMessage(
+  lines: FileLines,
+  region: { first: number; last: number },
+  c: BlankConflict | undefined,
+  ignoringBlanks: boolean,
+): string {
+  const start = region.first;
   const head = ignoringBlanks
     ? `oldText matches one place (from line ${start + 1}) only when blank lines are ignored, and its blank lines disagree with the file's`
     : `oldText matches one place (from line ${start + 1}), but newText's blank lines cannot be placed with certainty`;
   const ask = 'Send oldText with the blank lines exactly as the file has them, and newText with the blank lines you want there';
-  if (!c) return `${head}. ${ask}:\n${excerpt(lines, start, 16)}`;
+  const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
+  // The lines the match covers (and the gap's neighbours), at most 30, around the gap when there are more.
+  const known = c ? [c.above, c.below].filter((x) => x >= 0) : [];
+  const from = Math.max(0, Math.min(region.first, ...known) - 1);
+  const to = Math.min(realLines, Math.max(region.last, ...known) + 2);
+  const centre = known.length > 0 ? Math.min(...known) : from;
+  const shownFrom = to - from <= 30 ? from : Math.max(from, Math.min(centre - 10, to - 30));
+  const shown = excerpt(lines, shownFrom, Math.min(30, to - shownFrom));
+  if (!c) return `${head}. ${ask}:\n${shown}`;
   const plural = (x: number): string => `${x} blank line${x === 1 ? '' : 's'}`;
   const where =
     c.above >= 0 && c.below >= 0
@@ -271,11 +286,7 @@ function placementMessage(lines: FileLines, start: number, c: BlankConflict | un
       `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
       `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
   }[c.kind];
-  const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
-  const known = [c.above, c.below].filter((x) => x >= 0);
-  const from = Math.max(0, (known.length > 0 ? Math.min(...known) : start) - 2);
-  const to = Math.min(realLines, (known.length > 0 ? Math.max(...known) : start + 13) + 3);
-  return `${head}: ${why}. ${ask}:\n${excerpt(lines, from, Math.min(16, to - from))}`;
+  return `${head}: ${why}. ${ask}:\n${shown}`;
 }
 
 /** Lines from..from+count-1 (0-based), numbered like `view` output. */

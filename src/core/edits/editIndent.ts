@@ -24,8 +24,9 @@ export interface LineTierMatch {
   apply?: { text: string; tabsVersusSpaces: boolean; first: number; last: number };
   /** One match exists but it cannot be written back without a guess. */
   unrenderable?: 'indent' | 'placement';
-  /** With `placement`: the gap whose blank lines cannot be placed. */
+  /** With `placement`: the gap whose blank lines cannot be placed, and the file lines the match covers. */
   conflict?: BlankConflict;
+  region?: { first: number; last: number };
 }
 
 /** newText as lines, and whether it ends with a line break. */
@@ -203,10 +204,10 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
       if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
       const sent = trimEdgeBlankLines(lines, first, last, { start: true, end: true }, oldText, keepEdgeBreaks(lines.text, start, end, oldText, newText));
-      if (typeof sent !== 'string') return { tier, starts, unrenderable: 'placement', conflict: sent };
+      if (typeof sent !== 'string') return { tier, starts, unrenderable: 'placement', conflict: sent, region: { first, last } };
       const trimmed = textLines(sent);
       const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
-      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.conflict };
+      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.conflict, region: { first, last } };
       const text = lines.text.slice(0, start) + body.body + lines.text.slice(end);
       if (result !== undefined && result.text !== text) return { tier, starts, unrenderable: 'indent' };
       result = { text, first, last };

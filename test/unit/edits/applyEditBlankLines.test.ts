@@ -101,6 +101,14 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
     });
   });
 
+  describe('what a refusal shows', () => {
+    it('numbers every file line the match covers, so oldText can be sent again as the file has it', () => {
+      const file = 'head();\nc();\n\nx();\n\nd();\ne();\nf();\ntail();\n';
+      const message = refused(applyEdit(file, { oldText: 'c();\nx();\n\nd();\ne();\nf();', newText: 'c();\n\nd();\ne();\nf();' }));
+      for (const [n, line] of [[2, 'c();'], [3, ''], [4, 'x();'], [7, 'e();'], [8, 'f();']] as const) assert.ok(message.includes(`${String(n).padStart(6)}\t${line}\n`), `line ${n}`);
+    });
+  });
+
   describe('repeated lines', () => {
     it('pairs the lines oldText and newText share at their start and end first', () => {
       const r = ok(applyEdit('A();\nX();\n}\n\nY();\n', { oldText: 'A();\nX();\n}\nY();', newText: 'A();\n}\nZ();\n}\nY();' }));
