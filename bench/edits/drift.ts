@@ -24,7 +24,7 @@ const leading = (l: string): string => /^[ \t]*/.exec(l)?.[0] ?? '';
 const splice = (lines: string[], r: Region, by: string[]): string[] => [...lines.slice(0, r.start), ...by, ...lines.slice(r.end)];
 
 /** Context positions of the region: [old index, new index] of every unchanged line before and after the change. */
-function contextPairs(e: BaseEdit, r: Region): [number, number][] {
+export function contextPairs(e: BaseEdit, r: Region): [number, number][] {
   const beforeN = e.at - r.start;
   const pairs: [number, number][] = [];
   for (let i = 0; i < beforeN; i++) pairs.push([i, i]);

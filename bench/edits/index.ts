@@ -18,6 +18,7 @@ import { applyEdit } from '../../src/core/edits/applyEdit';
 import { buildCorpus, cacheDir, PACKAGES } from './corpus';
 import { driftCasesFor } from './drift';
 import { largeCases } from './large';
+import { oldDriftCasesFor } from './oldDrift';
 import { casesFor, type BenchCase } from './perturb';
 
 type Outcome = 'success' | 'wrong' | 'safe_failure';
@@ -26,8 +27,10 @@ type Apply = (original: string, edit: { oldText: string; newText: string }) => {
 const ORDER = [
   'exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'trailing_ws_leak', 'indent_dedented', 'indent_extra',
   'tabs_file', 'mixed_indent', 'smart_quotes', 'combined', 'blank_fewer', 'blank_more', 'blank_several', 'blank_edge', 'blank_crlf',
-  'blank_tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion', 'doubled_neighbour', 'ambiguous', 'ambiguous_indent',
-  'ambiguous_blank', 'absent_near_miss', 'hallucinated',
+  'blank_tabs', 'old_fewer', 'old_fewer_edge', 'old_fewer_all', 'old_more', 'old_more_change', 'old_more_edge', 'old_mixed', 'old_blank+indent', 'old_blank+ws',
+  'old_blank+crlf', 'old_blank+crlf_file', 'old_blank+tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion',
+  'new_extra', 'new_none', 'old_more_change_blank', 'doubled_neighbour', 'ambiguous', 'ambiguous_indent', 'ambiguous_blank', 'absent_near_miss',
+  'hallucinated',
 ];
 /** The classes the first version of this bench had (for a like-for-like speed figure). */
 const FIRST_CLASSES = new Set(['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'ambiguous_indent', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss']);
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   const baseline = process.argv.includes('--no-baseline') ? undefined : await loadBaseline(arg('--baseline') ?? 'main');
   const t0 = Date.now();
   const edits = buildCorpus().slice(0, limit);
-  const cases = edits.flatMap((e, i) => [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length])]);
+  const cases = edits.flatMap((e, i) => [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length]), ...oldDriftCasesFor(e)]);
   cases.push(...largeCases(cases, edits, Number(arg('--large') ?? 40)));
 
   const stats = new Map<string, Tally>();

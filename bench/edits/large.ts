@@ -7,7 +7,10 @@ import type { BaseEdit } from './corpus';
 import type { BenchCase } from './perturb';
 
 const TARGET_LINES = 50_000;
-const KINDS = ['exact', 'trailing_ws_leak', 'indent_dedented', 'blank_fewer', 'blank_tabs', 'smart_quotes', 'absent_near_miss', 'hallucinated', 'doubled_neighbour'];
+const KINDS = [
+  'exact', 'trailing_ws_leak', 'indent_dedented', 'blank_fewer', 'blank_tabs', 'old_fewer', 'old_more',
+  'smart_quotes', 'absent_near_miss', 'hallucinated', 'doubled_neighbour',
+];
 
 const packageOf = (id: string): string => id.slice(0, id.indexOf('/'));
 

@@ -7,15 +7,19 @@
  * the file's real lines around the change (numbered lines), else it views the file first and then retries
  * with the real lines (more context on each further retry). Counted: executor turns until the file is the intended one (the report turn aside);
  * an edit applied wrongly is counted as landed wrong (a model is not told).
+ * blank_refused: drifted cases with one intended place that the engine refuses (their blank lines read two
+ * ways): what such a refusal costs until the edit lands.
  * Run it in a checkout of another revision (same script) to compare.
  */
+import { applyEdit } from '../../src/core/edits/applyEdit';
 import { buildCorpus } from './corpus';
 import { driftCasesFor } from './drift';
+import { oldDriftCasesFor } from './oldDrift';
 import { casesFor, type BenchCase } from './perturb';
 import { cleanup, edit, plan, read, report, runAdversarialMission, step, write, type MissionRun } from '../../test/unit/adversarial/harness';
 import type { RecordedRequest } from '../../test/support/messages-server/scenario';
 
-const CLASSES = ['blank_fewer', 'blank_more', 'blank_several', 'trailing_ws_leak', 'near_miss'];
+const CLASSES = ['blank_fewer', 'blank_more', 'blank_several', 'old_fewer', 'old_more', 'old_more_edge', 'blank_refused', 'trailing_ws_leak', 'near_miss'];
 const PATH = 'src/file.js';
 const MAX_TURNS = 6;
 
@@ -108,14 +112,20 @@ async function main(): Promise<void> {
   const i = process.argv.indexOf('--per-class');
   const per = i > 0 ? Number(process.argv[i + 1]) : 8;
   const edits = buildCorpus();
-  const all = edits.flatMap((e, k) => [...casesFor(e), ...driftCasesFor(e, edits[(k + 97) % edits.length])]);
+  const all = edits.flatMap((e, k) => [...casesFor(e), ...driftCasesFor(e, edits[(k + 97) % edits.length]), ...oldDriftCasesFor(e)]);
   // near_miss: the model misremembers one identifier; the intended result is the real edit's.
   const exactById = new Map(all.filter((c) => c.category === 'exact').map((c) => [c.id, c]));
   const nearMiss = all.filter((c) => c.category === 'absent_near_miss').flatMap((c) => {
     const exact = exactById.get(c.id);
     return exact ? [{ ...c, category: 'near_miss', expected: exact.expected }] : [];
   });
-  const pool = [...all, ...nearMiss].filter((c): c is BenchCase & { expected: string } => c.expected !== null && !c.file.includes('\r'));
+  // blank_refused: drifted cases with one intended place that the engine refuses (two readings of the blank
+  // lines): what a refusal costs until the edit lands.
+  const refusedDrift = all.flatMap((c) => {
+    const drifted = /^(blank_|old_)/.test(c.category) && c.expected !== null && !applyEdit(c.file, { oldText: c.oldText, newText: c.newText }).ok;
+    return drifted ? [{ ...c, category: 'blank_refused' }] : [];
+  });
+  const pool = [...all, ...nearMiss, ...refusedDrift].filter((c): c is BenchCase & { expected: string } => c.expected !== null && !c.file.includes('\r'));
   console.log('class              cases   turns (mean)   1 turn   landed right   landed wrong   never');
   for (const cls of CLASSES) {
     const inClass = pool.filter((c) => c.category === cls);

@@ -20,6 +20,8 @@
  * trailing whitespace or typographic quotes when a level forgave them and the region has none. Nothing of
  * a replaced line (its trailing whitespace, say) is carried onto the new text. A byte-order mark stays.
  */
+import type { BlankConflict } from './editBlankLines';
+import { keepEdgeBreaks, trimEdgeBlankLines } from './editEdges';
 import { closestRegions, type CandidateRegion } from './editCandidates';
 import { matchLineTiers } from './editIndent';
 import { type FileLines, fileLines, lineAt, localEol, renderReplacement, textLines } from './editLines';
@@ -149,7 +151,9 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     return fail('not_found', `oldText matches one place (line ${(tier.starts[0] as number) + 1}) only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file's real indentation:\n${excerpt(lines, tier.starts[0] as number, 12)}`);
   }
   if (tier.unrenderable === 'placement') {
-    return fail('ambiguous', `oldText matches one place (from line ${(tier.starts[0] as number) + 1}) only when blank lines are ignored, and where the file's own blank lines go in the result is unclear (newText changes the lines around them). Send oldText with the blank lines exactly as the file has them:\n${excerpt(lines, tier.starts[0] as number, 16)}`, { matchLines: [(tier.starts[0] as number) + 1] });
+    const start = tier.starts[0] as number;
+    const region = tier.region ?? { first: start, last: start + 15 };
+    return fail('ambiguous', placementMessage(lines, region, tier.conflict, tier.tier === 'blank_lines'), { matchLines: [start + 1] });
   }
 
   const candidates = closestRegions(original, oldText, 1);
@@ -170,7 +174,6 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     const first = lineAt(fl, start);
     const last = lineAt(fl, Math.max(start, end - 1));
     const old = textLines(oText);
-    const neu = textLines(nText);
     const head = original.slice(fl.start[first], start);
     let regionEnd = end;
     const tail = old.endsNl ? '' : original.slice(end, fl.contentEnd[last]);
@@ -179,15 +182,26 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
     const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
     if (doubled) return doubled;
+    const whole = keepEdgeBreaks(original, start, end, oText, nText);
+    const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
+    if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, { first, last }, sent, false), { matchLines: [first + 1] });
+    const neu = textLines(sent);
     if (old.lines.length !== last - first + 1) {
       // Line counts disagree (a lone CR in the text): fall back to the plain splice.
-      return finish(original, original.slice(0, start) + toEol(nText, localEol(fl, first, last)) + original.slice(end), strategy);
+      return finish(original, original.slice(0, start) + toEol(sent, localEol(fl, first, last)) + original.slice(end), strategy);
     }
-    const items = old.lines.map((_, j) => ({ old: j, file: first + j }));
-    const body = renderReplacement(
-      { lines: fl, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl, items, regionStart: start, regionEnd, renderNew, eol: localEol(fl, first, last) },
-      'early',
-    );
+    const body = renderReplacement({
+      lines: fl,
+      oldLines: old.lines,
+      oldEndsNl: old.endsNl,
+      newLines: neu.lines,
+      newEndsNl: neu.endsNl,
+      firstLine: first,
+      regionStart: start,
+      regionEnd,
+      renderNew,
+      eol: localEol(fl, first, last),
+    });
     return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
   }
 }
@@ -226,6 +240,53 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
     if (below >= 0 && edge(neu, true) === key(fileLine(below)) && edge(old, true) !== key(fileLine(below))) return say(below, 'ends');
   }
   return undefined;
+}
+
+/** Why the blank lines of a match cannot be placed with certainty, with the file's lines there. */
+function placementMessage(
+  lines: FileLines,
+  region: { first: number; last: number },
+  c: BlankConflict | undefined,
+  ignoringBlanks: boolean,
+): string {
+  const start = region.first;
+  const head = ignoringBlanks
+    ? `oldText matches one place (from line ${start + 1}) only when blank lines are ignored, and its blank lines disagree with the file's`
+    : `oldText matches one place (from line ${start + 1}), but newText's blank lines cannot be placed with certainty`;
+  const ask = 'Send oldText with the blank lines exactly as the file has them, and newText with the blank lines you want there';
+  const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
+  // The lines the match covers (and the gap's neighbours), at most 30, around the gap when there are more.
+  const known = c ? [c.above, c.below].filter((x) => x >= 0) : [];
+  const from = Math.max(0, Math.min(region.first, ...known) - 1);
+  const to = Math.min(realLines, Math.max(region.last, ...known) + 2);
+  const centre = known.length > 0 ? Math.min(...known) : from;
+  const shownFrom = to - from <= 30 ? from : Math.max(from, Math.min(centre - 10, to - 30));
+  const shown = excerpt(lines, shownFrom, Math.min(30, to - shownFrom));
+  if (!c) return `${head}. ${ask}:\n${shown}`;
+  const plural = (x: number): string => `${x} blank line${x === 1 ? '' : 's'}`;
+  const where =
+    c.above >= 0 && c.below >= 0
+      ? `between lines ${c.above + 1} and ${c.below + 1}`
+      : c.above >= 0
+        ? `after line ${c.above + 1}`
+        : c.below >= 0
+          ? `before line ${c.below + 1}`
+          : 'across the snippet';
+  const counts = `the file has ${plural(c.file)} and oldText ${plural(c.old)}`;
+  const why = {
+    pairing: `newText's lines pair with oldText's in two ways (repeated lines), and the two put a different number of blank lines ${where}`,
+    insertion: `newText inserts lines ${where}, where ${counts}: which side of the new lines the file's belong on cannot be told`,
+    removal:
+      `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` +
+      'and nothing else in the edit tells which',
+    count:
+      `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: ` +
+      "newText's may be meant as written or as a change to oldText's, and the two give different results",
+    edge:
+      `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
+      `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,
+  }[c.kind];
+  return `${head}: ${why}. ${ask}:\n${shown}`;
 }
 
 /** Lines from..from+count-1 (0-based), numbered like `view` output. */

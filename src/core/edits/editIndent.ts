@@ -11,7 +11,9 @@
  * a guess (re-indenting left of column 0, tab widths that disagree, a blank line whose place is unclear)
  * is refused with the reason.
  */
-import { type Aligned, type Eol, type FileLines, localEol, renderReplacement, textLines, type TieBreak } from './editLines';
+import { type BlankConflict, type BlankDriftResult, renderBlankDrift } from './editBlankLines';
+import { keepEdgeBreaks, trimEdgeBlankLines } from './editEdges';
+import { type Eol, type FileLines, localEol, renderReplacement, textLines } from './editLines';
 import { hasTrailingWhitespace, hasTypographicQuotes, straightenQuotes, stripTrailingWhitespace } from './editNormalize';
 
 export interface LineTierMatch {
@@ -22,6 +24,19 @@ export interface LineTierMatch {
   apply?: { text: string; tabsVersusSpaces: boolean; first: number; last: number };
   /** One match exists but it cannot be written back without a guess. */
   unrenderable?: 'indent' | 'placement';
+  /** With `placement`: the gap whose blank lines cannot be placed, and the file lines the match covers. */
+  conflict?: BlankConflict;
+  region?: { first: number; last: number };
+}
+
+/** newText as lines, and whether it ends with a line break. */
+type NewLines = { lines: string[]; endsNl: boolean };
+
+/** Where one candidate match lies (file lines first..last) and how its replacement text is rendered. */
+interface Placement {
+  first: number;
+  last: number;
+  render: (regionStart: number, regionEnd: number, neu: NewLines, renderNew: (line: string) => string, eol: Eol) => BlankDriftResult;
 }
 
 interface Line {
@@ -65,6 +80,7 @@ interface Candidate {
 export function matchLineTiers(lines: FileLines, oldText: string, newText: string): LineTierMatch {
   const text = lines.text;
   const old = textLines(oldText);
+  const newT = textLines(newText);
   const oldLines = old.lines.map(splitLine);
   const n = lines.start.length;
   const fileLines: Line[] = new Array<Line>(n);
@@ -131,77 +147,68 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   if (windowMatches.length > 0) {
     const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
     if (elsewhere.length > 0) return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
-    return decide('indentation', windowMatches, (c) => [windowItems(c.anchors[0] as number, j0, m)]);
+    return decide('indentation', windowMatches, windowPlacement);
   }
-  return decide('blank_lines', driftMatches, (c) => [driftItems(c.anchors, 'top'), driftItems(c.anchors, 'bottom')]);
+  return decide('blank_lines', driftMatches, driftPlacement);
 
-  function windowItems(anchor: number, j: number, count: number): Aligned[] {
-    const first = anchor - j;
-    return Array.from({ length: count }, (_, x) => ({ old: x, file: first + x }));
+  function texts(neu: NewLines): { lines: FileLines; oldLines: string[]; oldEndsNl: boolean; newLines: string[]; newEndsNl: boolean } {
+    return { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl };
   }
 
-  /** Non-blank old lines on their anchors; blank runs paired in order, the excess at the run's end (top) or start. */
-  function driftItems(anchors: number[], align: 'top' | 'bottom'): Aligned[] {
-    const items: Aligned[] = [];
-    const pairRun = (olds: number[], files: number[], excessAt: 'top' | 'bottom'): void => {
-      const pairs = Math.min(olds.length, files.length);
-      const runPairs: Aligned[] = [];
-      const oSkip = excessAt === 'bottom' ? olds.length - pairs : 0;
-      const fSkip = excessAt === 'bottom' ? files.length - pairs : 0;
-      for (let x = 0; x < pairs; x++) runPairs.push({ old: olds[oSkip + x] as number, file: files[fSkip + x] as number });
-      const excess: Aligned[] = [
-        ...olds.filter((_, x) => x < oSkip || x >= oSkip + pairs).map((o) => ({ old: o, file: -1 })),
-        ...files.filter((_, x) => x < fSkip || x >= fSkip + pairs).map((f) => ({ old: -1, file: f })),
-      ];
-      items.push(...(excessAt === 'bottom' ? [...excess, ...runPairs] : [...runPairs, ...excess]));
+  /** oldText's lines are the window's, one for one: the plain line-by-line write-back. */
+  function windowPlacement(c: Candidate): Placement {
+    const first = (c.anchors[0] as number) - j0;
+    const last = first + m - 1;
+    return {
+      first,
+      last,
+      render: (regionStart, regionEnd, neu, renderNew, eol) => ({
+        ok: true,
+        body: renderReplacement({ ...texts(neu), firstLine: first, regionStart, regionEnd, renderNew, eol }),
+      }),
     };
-    const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, x) => a + x);
-    // Leading blank lines of the snippet pair with the file's blank lines just above the first anchor.
-    const lead = nonBlankOld[0] as number;
-    let above = 0;
-    while (above < lead && (anchors[0] as number) - above - 1 >= 0 && (fileLines[(anchors[0] as number) - above - 1] as Line).body.length === 0) above++;
-    pairRun(range(0, lead), range((anchors[0] as number) - above, anchors[0] as number), 'bottom');
-    for (let u = 0; u < k; u++) {
-      items.push({ old: nonBlankOld[u] as number, file: anchors[u] as number });
-      if (u + 1 < k) pairRun(range((nonBlankOld[u] as number) + 1, nonBlankOld[u + 1] as number), range((anchors[u] as number) + 1, anchors[u + 1] as number), align);
-    }
-    const lastAnchor = anchors[k - 1] as number;
-    const trail = m - 1 - (nonBlankOld[k - 1] as number);
-    let below = 0;
-    while (below < trail && lastAnchor + below + 1 < realLines && (fileLines[lastAnchor + below + 1] as Line).body.length === 0) below++;
-    pairRun(range(m - trail, m), range(lastAnchor + 1, lastAnchor + 1 + below), 'top');
-    return items;
   }
 
-  function decide(tier: 'indentation' | 'blank_lines', matches: Candidate[], alignments: (c: Candidate) => Aligned[][]): LineTierMatch {
+  /** The file's blank lines in each gap of oldText (at the edges only as many as oldText has there), then editBlankLines. */
+  function driftPlacement(c: Candidate): Placement {
+    const anchors = c.anchors;
+    const blankAt = (i: number): boolean => i >= 0 && i < realLines && (fileLines[i] as Line).body.length === 0;
+    const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, x) => a + x);
+    const top = anchors[0] as number;
+    const bottom = anchors[k - 1] as number;
+    let above = 0;
+    while (above < (nonBlankOld[0] as number) && blankAt(top - above - 1)) above++;
+    let below = 0;
+    while (below < m - 1 - (nonBlankOld[k - 1] as number) && blankAt(bottom + below + 1)) below++;
+    const fileGaps = [range(top - above, top), ...anchors.slice(1).map((a, u) => range((anchors[u] as number) + 1, a)), range(bottom + 1, bottom + 1 + below)];
+    return {
+      first: top - above,
+      last: bottom + below,
+      render: (regionStart, regionEnd, neu, renderNew, eol) =>
+        renderBlankDrift({ ...texts(neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
+    };
+  }
+
+  function decide(tier: 'indentation' | 'blank_lines', matches: Candidate[], place: (c: Candidate) => Placement): LineTierMatch {
     const starts = [...new Set(matches.map((x) => x.anchors[0] as number))].sort((a, b) => a - b);
     if (starts.length !== 1) return { tier, starts };
     // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
     // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
     const unshifted = matches.filter((x) => x.delta === 0);
     const candidates = unshifted.length === 1 ? unshifted : matches;
-    const newT = textLines(newText);
     let result: { text: string; first: number; last: number } | undefined;
     for (const c of candidates) {
-      const readings = alignments(c);
-      // Every alignment covers the same lines: the edges are paired the same way, the runs lie between anchors.
-      const files = (readings[0] as Aligned[]).filter((it) => it.file >= 0).map((it) => it.file);
-      const first = Math.min(...files);
-      const last = Math.max(...files);
+      const { first, last, render } = place(c);
       const start = lines.start[first] as number;
       const end = old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
       const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
       if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
-      const eol: Eol = localEol(lines, first, last);
-      const bodies = new Set<string>();
-      for (const items of readings) {
-        const spec = { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: newT.lines, newEndsNl: newT.endsNl, items, regionStart: start, regionEnd: end, renderNew: (l: string) => renderNew(l) as string, eol };
-        // Without drift there is one reading; with it, every tie-break must give the same text.
-        const drift = items.some((it) => it.old === -1 || it.file === -1);
-        for (const tie of drift ? (['early', 'late'] as TieBreak[]) : ['early' as const]) bodies.add(renderReplacement(spec, tie));
-      }
-      if (bodies.size > 1) return { tier, starts, unrenderable: 'placement' };
-      const text = lines.text.slice(0, start) + ([...bodies][0] as string) + lines.text.slice(end);
+      const sent = trimEdgeBlankLines(lines, first, last, { start: true, end: true }, oldText, keepEdgeBreaks(lines.text, start, end, oldText, newText));
+      if (typeof sent !== 'string') return { tier, starts, unrenderable: 'placement', conflict: sent, region: { first, last } };
+      const trimmed = textLines(sent);
+      const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
+      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.conflict, region: { first, last } };
+      const text = lines.text.slice(0, start) + body.body + lines.text.slice(end);
       if (result !== undefined && result.text !== text) return { tier, starts, unrenderable: 'indent' };
       result = { text, first, last };
     }

@@ -63,13 +63,13 @@ describe('applyEdit writes the match back line by line', () => {
       assert.equal(r.strategy, 'blank_lines');
       assert.equal(r.text, 'a\nB\nc\n');
     });
-    it('lets newText remove the blank lines it deletes (newText wins)', () => {
-      const r = ok(applyEdit('a\n\n\nb\nc\n', { oldText: 'a\n\nb', newText: 'a\nb' }));
-      assert.equal(r.text, 'a\nb\nc\n');
+    it('refuses newText removing blank lines where the file has more than oldText (all of them, or the one shown?)', () => {
+      const message = refused(applyEdit('a\n\n\nb\nc\n', { oldText: 'a\n\nb', newText: 'a\nb' }), 'ambiguous');
+      assert.match(message, /the file has 2 blank lines, oldText 1 blank line and newText 0 blank lines/);
     });
-    it('adds the blank lines newText inserts to the file\'s own', () => {
-      const r = ok(applyEdit('a\nb\nc\n', { oldText: 'a\n\nb', newText: 'a\n\n\nb' }));
-      assert.equal(r.text, 'a\n\nb\nc\n');
+    it('refuses newText adding blank lines where oldText has one the file lacks (as written, or one more than the file?)', () => {
+      const message = refused(applyEdit('a\nb\nc\n', { oldText: 'a\n\nb', newText: 'a\n\n\nb' }), 'ambiguous');
+      assert.match(message, /the file has 0 blank lines, oldText 1 blank line and newText 2 blank lines/);
     });
     it('refuses when the snippet fits two places once blank lines are ignored', () => {
       const file = 'x\n\ny\nz\n---\nx\ny\n\nz\n';

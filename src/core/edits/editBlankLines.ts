@@ -1,0 +1,311 @@
+/**
+ * Writing back a match found only once blank lines are ignored (the blank_lines tier). There oldText's blank
+ * lines disagree with the file's, so they cannot be line-diffed against newText as if they were the file's:
+ * a blank line newText has where the file has one but oldText lacks would be written twice, and a blank
+ * line oldText has that the file lacks could be paired with one of the file's and delete it.
+ *
+ * So each text is read as its non-blank lines and, in every gap between them (before the first and after
+ * the last too), a number of blank lines. Only the non-blank lines of oldText and newText are line-diffed.
+ * Each gap of newText is traced to the gap(s) of oldText it stands for. newText was written one of two
+ * ways, and where the file's count (f) differs from oldText's (o) they give different files:
+ *   - copied: from the model's own copy of the text, with oldText's blank lines — the file keeps its own
+ *     blank lines and newText's change to oldText's is applied to them;
+ *   - written: with the file's blank lines — newText's count (n) is the result.
+ * A gap shows which: n = o (copied; the file keeps f), n = f (written; f). o = f is no drift (n). Any other
+ * n is refused: it matches neither reading.
+ *   - newText inserting lines into a drifted gap: an inserted block often brings its own blank line, so
+ *     n = f may be the file's count or oldText's plus the block's; refused unless both give the same.
+ *   - newText removing lines (its gap stands for several of oldText's): the file's blank lines oldText did
+ *     not show stay (newText cannot remove what it never saw; written, it would have them all), so n below
+ *     their number reads as copied; and removing code adds no blank lines, so n equal to one count and above
+ *     the other reads one way. Otherwise n alone cannot tell the readings apart: the edit's other drifted
+ *     gaps decide; with none, or with both readings among them, refused.
+ *   - blank lines between lines a changed block replaces: when they drift, only newText writing a count
+ *     both readings agree on applies.
+ * The non-blank lines are diffed twice (repeated lines such as `}` aligned early, then late); when the two
+ * pairings settle the gaps differently, the edit is refused. Every blank line written is one of the file's
+ * (its bytes kept) or one of newText's; kept non-blank lines are the file's bytes.
+ */
+import { type Eol, type FileLines, isBlank, joinPieces } from './editLines';
+import { straightenQuotes, stripTrailingWhitespace } from './editNormalize';
+import { diffLines } from './lineDiff';
+
+export interface BlankDriftSpec {
+  lines: FileLines;
+  oldLines: string[];
+  oldEndsNl: boolean;
+  newLines: string[];
+  newEndsNl: boolean;
+  /** File line of each non-blank oldText line, in order. */
+  anchors: number[];
+  /** The file's blank lines in each gap of oldText: [0] before its first non-blank line, [k] after its last. */
+  fileGaps: number[][];
+  /** Replaced span of the file (whole lines). */
+  regionStart: number;
+  regionEnd: number;
+  /** A `newText` line in the file's style (indentation, quotes, trailing whitespace). */
+  renderNew: (line: string) => string;
+  eol: Eol;
+}
+
+/** A gap whose blank lines cannot be placed with certainty. */
+export interface BlankConflict {
+  /** 0-based file lines of the non-blank lines around the gap (-1: the gap is at the snippet's edge). */
+  above: number;
+  below: number;
+  /** Blank lines there: the file's, oldText's, newText's (summed over newText's gaps when it inserts lines). */
+  file: number;
+  old: number;
+  new: number;
+  /**
+   * count: the counts fit neither reading; insertion: newText inserts lines there; removal: newText removes
+   * lines there and nothing tells the readings apart; pairing: repeated lines pair two ways; edge: newText
+   * starts (ends) with more blank lines than oldText, next to the file's blank lines outside the match.
+   */
+  kind: 'count' | 'insertion' | 'removal' | 'pairing' | 'edge';
+}
+
+export type BlankDriftResult = { ok: true; body: string } | { ok: false; conflict: BlankConflict };
+
+type Reading = 'copied' | 'written';
+
+/** The blank lines the result gets in one gap of newText: how many, and which file lines to reuse first. */
+interface Settled {
+  count: number;
+  file: number[];
+}
+
+/** Text split into its non-blank lines and the blank lines in each gap around them. */
+interface Skeleton {
+  nonBlank: number[];
+  gaps: number[][];
+}
+
+function skeleton(lines: string[]): Skeleton {
+  const nonBlank: number[] = [];
+  const gaps: number[][] = [[]];
+  lines.forEach((l, i) => {
+    if (isBlank(l)) (gaps[gaps.length - 1] as number[]).push(i);
+    else {
+      nonBlank.push(i);
+      gaps.push([]);
+    }
+  });
+  return { nonBlank, gaps };
+}
+
+/** One gap of oldText standing for one of newText's: the count, and the reading it shows (none: no drift). */
+function settleGap(o: number, f: number, n: number): { count: number; reading?: Reading } | undefined {
+  if (o === f) return { count: n };
+  if (n === o) return { count: f, reading: 'copied' };
+  if (n === f) return { count: f, reading: 'written' };
+  return undefined;
+}
+
+/**
+ * Kept pairs [old non-blank index, new non-blank index] of a line diff, in order. The common prefix and
+ * suffix pair first (as in any diff); only the lines between them can pair more than one way, and `late`
+ * aligns those from the end instead of the start.
+ */
+function keptPairs(a: string[], b: string[], late: boolean): [number, number][] {
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const midA = a.slice(pre, a.length - suf);
+  const midB = b.slice(pre, b.length - suf);
+  const ops = late ? diffLines([...midA].reverse(), [...midB].reverse()) : diffLines(midA, midB);
+  let mid: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  for (const op of ops) {
+    if (op.op === 'equal') mid.push([i++, j++]);
+    else if (op.op === 'delete') i++;
+    else j++;
+  }
+  if (late) mid = mid.map(([x, y]) => [midA.length - 1 - x, midB.length - 1 - y] as [number, number]).reverse();
+  return [
+    ...range(0, pre).map((x) => [x, x] as [number, number]),
+    ...mid.map(([x, y]) => [x + pre, y + pre] as [number, number]),
+    ...range(0, suf).map((x) => [a.length - suf + x, b.length - suf + x] as [number, number]),
+  ];
+}
+
+const sum = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);
+const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from) }, (_, x) => from + x);
+
+/** A segment whose count depends on the reading, settled once the edit's other gaps have shown one. */
+interface Pending {
+  v: number;
+  pool: number[];
+  copied: number | undefined;
+  written: number;
+  conflict: BlankConflict;
+}
+
+/** The count of blank lines in every gap of newText, or the first gap that cannot be settled. */
+function settleGaps(spec: BlankDriftSpec, old: Skeleton, neu: Skeleton, pairs: [number, number][]): Settled[] | BlankConflict {
+  const k = old.nonBlank.length;
+  const l = neu.nonBlank.length;
+  const o = (g: number): number => (old.gaps[g] as number[]).length;
+  const f = (g: number): number => (spec.fileGaps[g] as number[]).length;
+  const n = (v: number): number => (neu.gaps[v] as number[]).length;
+  const files = (gs: number[]): number[] => gs.flatMap((g) => spec.fileGaps[g] as number[]);
+  const drifts = (gs: number[]): boolean => gs.some((g) => o(g) !== f(g));
+  const out: Settled[] = new Array<Settled>(l + 1);
+  const readings = new Set<Reading>();
+  const pending: Pending[] = [];
+  const put = (v: number, count: number, pool: number[]): void => void (out[v] = { count, file: pool.slice(0, count) });
+  const bounds: [number, number][] = [[-1, -1], ...pairs, [k, l]];
+  for (let s = 0; s + 1 < bounds.length; s++) {
+    const [u1, v1] = bounds[s] as [number, number];
+    const [u2, v2] = bounds[s + 1] as [number, number];
+    const og = range(u1 + 1, u2 + 1);
+    const ng = range(v1 + 1, v2 + 1);
+    // Gap g of oldText lies between its non-blank lines g - 1 and g.
+    const conflict = (kind: BlankConflict['kind'], gs: number[], vs: number[]): BlankConflict => ({
+      above: (gs[0] as number) >= 1 ? (spec.anchors[(gs[0] as number) - 1] as number) : -1,
+      below: (gs[gs.length - 1] as number) < k ? (spec.anchors[gs[gs.length - 1] as number] as number) : -1,
+      file: sum(gs.map(f)),
+      old: sum(gs.map(o)),
+      new: sum(vs.map(n)),
+      kind,
+    });
+    /** One gap of oldText for one of newText's, by settleGap; false when it fits neither reading. */
+    const single = (g: number, v: number): boolean => {
+      const r = settleGap(o(g), f(g), n(v));
+      if (!r) return false;
+      if (r.reading) readings.add(r.reading);
+      put(v, r.count, files([g]));
+      return true;
+    };
+    const firstG = og[0] as number;
+    const lastG = og[og.length - 1] as number;
+    const firstV = ng[0] as number;
+    const lastV = ng[ng.length - 1] as number;
+    if (og.length === 1 && ng.length === 1) {
+      if (!single(firstG, firstV)) return conflict('count', og, ng);
+    } else if (ng.length === 1) {
+      // newText removes oldText's lines between two kept ones: its one gap stands for all of oldText's there.
+      const inner = og.slice(1, -1);
+      const total = sum(og.map(f));
+      if (drifts(inner)) {
+        // Blank lines between two removed lines: only newText writing the file's count is read one way.
+        if (n(firstV) !== total) return conflict('count', og, ng);
+        put(firstV, total, files(og));
+      } else if (!drifts(og)) put(firstV, n(firstV), files(og));
+      else {
+        // The file's blank lines oldText did not show (unseen) stay: newText cannot remove what it never saw,
+        // and written with the file's blank lines it would have them all (n >= unseen). So n < unseen reads
+        // only as copied: oldText's blank lines newText keeps, plus the unseen ones.
+        const shown = sum(og.map(o));
+        const unseen = sum(og.map((g) => Math.max(0, f(g) - o(g))));
+        const lacking = og.every((g) => f(g) >= o(g));
+        const copied = n(firstV) === 0 ? unseen : lacking ? unseen + n(firstV) : n(firstV) === shown ? total : undefined;
+        // Removing code adds no blank lines: n above one reading's count leaves only the other, and both give
+        // the file's count when n is the file's (above oldText's) or oldText's (above the file's).
+        const oneReading = (n(firstV) === total && n(firstV) > shown) || (n(firstV) === shown && n(firstV) > total);
+        if (oneReading) put(firstV, total, files(og));
+        else if (copied !== undefined && (copied === n(firstV) || (lacking && n(firstV) < unseen))) put(firstV, copied, files(og));
+        else pending.push({ v: firstV, pool: files(og), copied, written: n(firstV), conflict: conflict('removal', og, ng) });
+      }
+    } else if (og.length === 1) {
+      // Lines inserted into one gap of oldText: newText's gaps around them (lead, trail) share the file's. An
+      // inserted block often brings its own blank line, so newText's there may be the file's or the block's:
+      // with drift, only "no blank line around the new lines, and none the file has unseen" reads one way.
+      const g = firstG;
+      const around = n(firstV) + n(lastV);
+      const pool = files(og);
+      let counts: [number, number];
+      if (o(g) === f(g)) counts = [n(firstV), n(lastV)];
+      else if (around === 0 && f(g) <= o(g)) counts = [0, 0];
+      else return conflict('insertion', og, [firstV, lastV]);
+      put(firstV, counts[0], pool);
+      for (const v of ng.slice(1, -1)) put(v, n(v), []);
+      put(lastV, counts[1], pool.slice(Math.min(counts[0], pool.length)));
+    } else {
+      // A changed block: its first and last gaps each stand for oldText's; the gaps inside it for oldText's.
+      if (!single(firstG, firstV)) return conflict('count', [firstG], [firstV]);
+      if (!single(lastG, lastV)) return conflict('count', [lastG], [lastV]);
+      const inner = og.slice(1, -1);
+      const innerNew = ng.slice(1, -1);
+      // Inside the block newText's blank lines are new text. Blank lines of the file oldText did not show there
+      // stay unless newText writes the file's count; oldText's extra ones may be copied into newText's.
+      const fileOnly = inner.some((g) => f(g) > o(g));
+      const oldOnly = inner.some((g) => o(g) > f(g));
+      const written = sum(innerNew.map(n));
+      const agreed = written === sum(inner.map(f)) || (!fileOnly && (!oldOnly || written === 0));
+      if (!agreed) return conflict('count', inner, innerNew);
+      const pool = files(inner);
+      let used = 0;
+      for (const v of innerNew) {
+        put(v, n(v), pool.slice(used));
+        used = Math.min(pool.length, used + n(v));
+      }
+    }
+  }
+  for (const p of pending) {
+    const reading = readings.size === 1 ? [...readings][0] : undefined;
+    const count = reading === 'copied' ? p.copied : reading === 'written' ? p.written : undefined;
+    if (count === undefined) return p.conflict;
+    put(p.v, count, p.pool);
+  }
+  return out;
+}
+
+/** The text that replaces `regionStart..regionEnd`, or the gap whose blank lines cannot be placed. */
+export function renderBlankDrift(spec: BlankDriftSpec): BlankDriftResult {
+  const { lines, oldLines, newLines } = spec;
+  const text = lines.text;
+  const old = skeleton(oldLines);
+  const neu = skeleton(newLines);
+  // Lines pair as the tiers match them: trailing whitespace and quote style aside (a kept line is the file's).
+  const key = (l: string): string => straightenQuotes(stripTrailingWhitespace(l));
+  const oldKeys = old.nonBlank.map((i) => key(oldLines[i] as string));
+  const newKeys = neu.nonBlank.map((i) => key(newLines[i] as string));
+  const early = keptPairs(oldKeys, newKeys, false);
+  const settled = settleGaps(spec, old, neu, early);
+  if (!Array.isArray(settled)) return { ok: false, conflict: settled };
+  const late = keptPairs(oldKeys, newKeys, true);
+  if (late.length !== early.length || late.some((p, i) => p[0] !== early[i]?.[0] || p[1] !== early[i]?.[1])) {
+    const other = settleGaps(spec, old, neu, late);
+    if (!Array.isArray(other)) return { ok: false, conflict: other };
+    const v = settled.findIndex((x, i) => x.count !== (other[i] as Settled).count);
+    if (v >= 0) return { ok: false, conflict: pairingConflict(spec, early, v, (settled[v] as Settled).count) };
+  }
+
+  const kept = new Map(early.map(([u, v]) => [v, u]));
+  const pieces: { body: string; eol: string }[] = [];
+  const fileLine = (i: number): void => {
+    const from = Math.max(lines.start[i] as number, spec.regionStart);
+    const to = Math.min(lines.contentEnd[i] as number, spec.regionEnd);
+    pieces.push({ body: text.slice(from, to), eol: text.slice(lines.contentEnd[i] as number, lines.end[i] as number) });
+  };
+  settled.forEach((gap, v) => {
+    gap.file.forEach(fileLine);
+    const own = neu.gaps[v] as number[];
+    for (let x = gap.file.length; x < gap.count; x++) {
+      const line = own[x - gap.file.length];
+      pieces.push({ body: spec.renderNew(line === undefined ? '' : (newLines[line] as string)), eol: spec.eol });
+    }
+    if (v >= neu.nonBlank.length) return;
+    const u = kept.get(v);
+    if (u !== undefined) fileLine(spec.anchors[u] as number);
+    else pieces.push({ body: spec.renderNew(newLines[neu.nonBlank[v] as number] as string), eol: spec.eol });
+  });
+  return { ok: true, body: joinPieces(pieces, spec) };
+}
+
+/** Gap `v` of newText, which two pairings settle differently, between the kept lines around it (early pairing). */
+function pairingConflict(spec: BlankDriftSpec, pairs: [number, number][], v: number, count: number): BlankConflict {
+  const before = pairs.filter(([, pv]) => pv < v).pop();
+  const after = pairs.find(([, pv]) => pv >= v);
+  return {
+    above: before ? (spec.anchors[before[0]] as number) : -1,
+    below: after ? (spec.anchors[after[0]] as number) : -1,
+    file: 0,
+    old: 0,
+    new: count,
+    kind: 'pairing',
+  };
+}
