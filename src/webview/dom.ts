@@ -42,7 +42,12 @@ export function icon(name: string, label?: string, extraClass = ''): HTMLElement
   });
 }
 
-/** A vscode-button with text and an optional codicon; `secondary` for the less prominent action. */
+/**
+ * A vscode-button with text and an optional codicon; `secondary` for the less prominent action. The codicon
+ * is a light-DOM span styled by the page's codicon.css, not the button's `icon` attribute: that one renders
+ * a <vscode-icon> whose shadow root loads the stylesheet again for every new button, so after each
+ * re-render the glyphs were missing until it loaded (seconds on a busy machine).
+ */
 export function button(
   label: string,
   onClick: (event: Event) => void,
@@ -53,7 +58,6 @@ export function button(
     {
       attrs: {
         secondary: options.secondary ?? false,
-        icon: options.icon,
         'aria-label': options.ariaLabel,
         title: options.title,
         'data-testid': options.testId,
@@ -63,7 +67,24 @@ export function button(
       },
       on: { click: (event: Event) => onClick(event) },
     },
+    options.icon ? buttonIcon(options.icon) : null,
     label,
+  );
+}
+
+/** A codicon in a vscode-button's `content-before` slot (light DOM: styled by the page's codicon.css). */
+export function buttonIcon(name: string): HTMLElement {
+  const glyph = icon(name, undefined, 'button-icon');
+  glyph.setAttribute('slot', 'content-before');
+  return glyph;
+}
+
+/** A small icon-only button (dismiss, revoke): a native button with a codicon, named by `label`. */
+export function iconButton(name: string, label: string, onClick: (event: Event) => void, testId?: string): HTMLElement {
+  return h(
+    'button',
+    { className: 'icon-button', attrs: { type: 'button', 'aria-label': label, title: label, 'data-testid': testId }, on: { click: (event: Event) => onClick(event) } },
+    icon(name),
   );
 }
 

@@ -6,9 +6,9 @@
 import { button, h, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 
+/** A plan waits for the user: the approver holds its request (the state every surface reads). */
 function awaiting(ctx: RenderContext): boolean {
-  const m = ctx.state.mission;
-  return m !== null && m.planVersion !== null && m.phase === 'awaiting_approval' && m.live;
+  return ctx.state.status.kind === 'planWaiting';
 }
 
 export function renderConstraints(ctx: RenderContext): HTMLElement | null {
