@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { listOpenAIModels } from '../../core/model/openaiClient';
 import type { ProviderId } from '../../core/model/providers';
 import { listLmModels } from './vscodeLmClient';
+import { listingFailure } from './listingFailure';
 
 export type ModelList = { ok: true; models: { label: string; description?: string; ref: string }[] } | { ok: false; message: string };
 
@@ -32,27 +33,5 @@ export async function listModels(provider: ProviderId, access: ListingAccess): P
     return { ok: true, models };
   } catch (error) {
     return { ok: false, message: listingFailure('Anthropic', access.anthropic.baseURL ?? 'https://api.anthropic.com', error) };
-  }
-}
-
-/**
- * Why a model list could not be had, in words — never the raw response body (`404 {"type":"error",…}`):
- * the endpoint, what it answered, and that a model name can still be typed in.
- */
-export function listingFailure(provider: string, baseURL: string, error: unknown): string {
-  const where = hostOf(baseURL);
-  const status = typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : undefined;
-  const typeIn = 'Type a model name instead.';
-  if (status === 404) return `${where} does not list its models (it has no model list). ${typeIn}`;
-  if (status === 401 || status === 403) return `${where} refused the key when asked for ${provider}'s models (${status}). Set the key with "Plan & Execute: Set API Key", or type a model name.`;
-  if (status !== undefined) return `${where} answered ${status} when asked for ${provider}'s models. ${typeIn}`;
-  return `Could not reach ${where} to list ${provider}'s models. ${typeIn}`;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }
