@@ -32,7 +32,7 @@ export interface RenderContext {
   rerender(): void;
   /** Select a step (the board updates its details in place; the sidebar opens the board on it). */
   selectStep(stepId: string | null): void;
-  /** A decision on this approval request is being sent: keyboard focus moves on once it shows (../focus.ts). */
+  /** A decision on this approval request ('plan': the plan that waits) is being sent: focus moves on once it shows (./focus.ts). */
   decided(requestId: string): void;
   /** True from a submitted task until the host has answered it (a second submit is ignored meanwhile). */
   starting(): boolean;

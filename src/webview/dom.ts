@@ -58,6 +58,9 @@ export function button(
     {
       attrs: {
         secondary: options.secondary ?? false,
+        // Focusable from the start: the component reflects its own tabindex only at its first update (a
+        // microtask later), and focus sent to a fresh button before then was lost.
+        tabindex: options.disabled ? '-1' : '0',
         'aria-label': options.ariaLabel,
         title: options.title,
         'data-testid': options.testId,
@@ -94,4 +97,15 @@ export function badge(text: string, title?: string, className = 'badge'): HTMLEl
 
 export function section(title: string, testId: string, ...children: Child[]): HTMLElement {
   return h('section', { className: 'section', attrs: { 'aria-label': title, 'data-testid': testId } }, h('h2', { className: 'section-title' }, title), ...children);
+}
+
+/**
+ * Moves keyboard focus to `el`, also when it is a web component that was just created: those render their
+ * shadow root (and an input that takes the focus) only at their first update, a microtask later.
+ */
+export function focusElement(el: HTMLElement): void {
+  el.focus();
+  if (el === document.activeElement || el.contains(document.activeElement)) return;
+  const pending = (el as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete;
+  if (pending) void pending.then(() => (el.isConnected ? el.focus() : undefined));
 }

@@ -1,24 +1,29 @@
 /**
- * One focus model for the approval queue, so a keyboard user never loses their place. Where focus goes:
- *  1. after a decision (Approve, Run, Reject, Skip, Approve all for this step): the card that came after the
- *     decided one, else the oldest card left, else the queue itself (its landmark, "Nothing waits");
- *  2. when a card arrives (the same step's next edit) while focus rests on the queue's landmark or on
- *     nothing: that card — the oldest one waiting;
+ * One focus model for the approval queue, so a keyboard user never loses their place. The queue is what
+ * waits for the user, oldest first: the cards (proposed edits and commands), then a plan that waits
+ * ("Approve plan & run"). Where focus goes:
+ *  1. after a decision (Approve, Run, Reject, Skip, Approve all for this step, Approve plan): the item that
+ *     came after the decided one, else the oldest item left, else the queue itself (its landmark, "Nothing
+ *     waits");
+ *  2. when an item arrives (the same step's next edit, a replanned version) while focus rests on the
+ *     queue's landmark or on nothing: the oldest item waiting;
  *  3. when the queue is asked for (the status bar's "N waiting", Show Waiting Approvals, a notification's
- *     Show): the oldest card, else the landmark, saying that nothing waits;
- *  4. when the view itself gets focus with nothing focused inside: the first thing that waits for the user
- *     (the oldest card, else Approve plan, else Resume or Continue, else the task box) — so the first Tab
- *     never starts on unrelated chrome.
+ *     Show): the oldest item, else the landmark, saying that nothing waits;
+ *  4. when the view itself gets focus with nothing focused inside: the oldest item, else Resume, Retry or
+ *     Continue, else the task box — so the first Tab never starts on unrelated chrome.
  * Every move that changes what the user is on is announced in a polite live region. Focus is moved only
- * while this view has focus; a move due meanwhile waits until the user comes back (rule 4).
+ * while this view has focus; a move due meanwhile happens when the user comes back (rule 4).
  * "Focus a card" means its primary action (Approve / Run), the one a keyboard user wants next.
  */
 
+import { focusElement } from './dom';
+
 /** The elements the model works on, found in the rendered surface. */
 const CARD = '.card[data-request-id]';
+const PLAN = '[data-testid="approve-plan"]:not([disabled])';
 const LANDMARKS = ['[data-testid="approvals"]', '[data-testid="step-approvals"]', '[data-testid="queue-empty"]'];
 const PRIMARY = '[data-testid="approve-action"]';
-const ENTRY = ['[data-testid="approve-plan"]:not([disabled])', '[data-testid="resume"]', '[data-testid="retry-mission"]', '[data-testid="continue-mission"]', '#task-input'];
+const ENTRY = ['[data-testid="resume"]', '[data-testid="retry-mission"]', '[data-testid="continue-mission"]', '[data-testid="rerun-mission"]', '#task-input'];
 
 export interface QueueFocus {
   /** A decision is being sent for `requestId` (call before posting): focus moves on once it is rendered. */
@@ -35,10 +40,17 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
   let seen: string[] = [];
   let decision: { id: string; after: string[] } | null = null;
 
-  const cards = (): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(CARD)];
-  const ids = (): string[] => cards().map((c) => c.dataset.requestId ?? '');
-  const cardOf = (id: string): HTMLElement | null => root.querySelector<HTMLElement>(`${CARD}[data-request-id="${CSS.escape(id)}"]`);
-  const describe = (card: HTMLElement): string => card.dataset.describe ?? card.getAttribute('aria-label') ?? 'a request';
+  /** The queue's items in order: each card (by its request id), then the plan that waits ("plan"). */
+  const items = (): { id: string; el: HTMLElement }[] => {
+    const out = [...root.querySelectorAll<HTMLElement>(CARD)].map((el) => ({ id: el.dataset.requestId ?? '', el }));
+    const plan = root.querySelector<HTMLElement>(PLAN);
+    if (plan) out.push({ id: `plan:${plan.textContent ?? ''}`, el: plan });
+    return out;
+  };
+  const cards = (): HTMLElement[] => items().map((i) => i.el);
+  const ids = (): string[] => items().map((i) => i.id);
+  const cardOf = (id: string): HTMLElement | null => items().find((i) => i.id === id)?.el ?? null;
+  const describe = (card: HTMLElement): string => card.dataset.describe ?? card.getAttribute('aria-label') ?? card.textContent?.trim() ?? 'a request';
   const landmark = (): HTMLElement | null => {
     for (const selector of LANDMARKS) {
       const el = root.querySelector<HTMLElement>(selector);
@@ -49,16 +61,17 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
   const waitingWords = (n: number): string => (n === 0 ? 'Nothing else waits for your approval.' : `${n} waiting for your approval.`);
 
   function focusCard(card: HTMLElement): void {
-    const primary = card.querySelector<HTMLElement>(PRIMARY);
-    primary?.scrollIntoView({ block: 'nearest' });
-    primary?.focus();
+    const primary = card.matches(PLAN) ? card : card.querySelector<HTMLElement>(PRIMARY);
+    if (!primary) return;
+    primary.scrollIntoView({ block: 'nearest' });
+    focusElement(primary);
   }
 
   function focusLandmark(): void {
     const el = landmark();
     if (!el) return;
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
-    el.focus();
+    focusElement(el);
   }
 
   /** Focus rests on nothing the user chose: the body, the queue's landmark, or an element that is gone. */
@@ -92,8 +105,10 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
   return {
     decided(requestId) {
       const current = ids();
-      const i = current.indexOf(requestId);
-      decision = { id: requestId, after: i >= 0 ? current.slice(i + 1) : [] };
+      // The plan's button has no request id: it is the item named "plan:…".
+      const id = requestId === 'plan' ? (current.find((x) => x.startsWith('plan:')) ?? requestId) : requestId;
+      const i = current.indexOf(id);
+      decision = { id, after: i >= 0 ? current.slice(i + 1) : [] };
     },
     afterRender() {
       const current = ids();
@@ -127,7 +142,7 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
       if (first) return focusCard(first);
       for (const selector of ENTRY) {
         const el = root.querySelector<HTMLElement>(selector);
-        if (el) return el.focus();
+        if (el) return focusElement(el);
       }
       focusLandmark();
     },

@@ -20,7 +20,7 @@ import type { FromWebviewInput, StepView, SurfaceKind, SurfaceState, ToWebview }
 import { parseHostMessage } from './hostMessages';
 import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
-import { h } from './dom';
+import { focusElement, h } from './dom';
 import { createAnnouncer, createQueueFocus } from './focus';
 import { patchChildren } from './patch';
 import { renderBoard, type BoardView } from './board/board';
@@ -114,7 +114,7 @@ function focusKey(): string | null {
 function restoreFocus(key: string | null): void {
   if (!key) return;
   const target = root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"], [data-testid="${CSS.escape(key)}"], #${CSS.escape(key)}`);
-  if (target && target !== document.activeElement) target.focus();
+  if (target && target !== document.activeElement) focusElement(target);
 }
 
 function render(): void {
@@ -211,7 +211,8 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
       save(false);
       render();
     }
-    root.querySelector<HTMLElement>('#task-input')?.focus();
+    const box = root.querySelector<HTMLElement>('#task-input');
+    if (box) focusElement(box);
   },
   didNotify: (m) => {
     startingAt = null;

@@ -131,7 +131,7 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     const s1Before = server!.requests.filter((r) => r.rule === 's1').length;
     const s2Before = server!.requests.filter((r) => r.rule === 's2').length;
     await vscode.commands.executeCommand('planExecute.resume');
-    const again = await waitApprovingPlans(pe, (s) => stopped(s) && s.mission?.missionId === done.mission?.missionId && s.mission.outcome === 'succeeded', 90_000);
+    const again = await waitApprovingPlans(pe, (s) => stopped(s) && s.mission?.missionId === done.mission?.missionId && s.mission?.outcome === 'succeeded', 90_000);
     assert.deepEqual(['s1', 's2', 's3', 's4b'].map((id) => status(again, id)?.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     assert.equal(existsSync(join(workspaceRoot(), 'notes/one.txt')), true, "s1's file is back");
     assert.ok(server!.requests.filter((r) => r.rule === 's1').length > s1Before, 's1 ran again');

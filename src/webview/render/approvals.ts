@@ -9,7 +9,7 @@
  * different requests; a click it ignored is said on the card, never dropped silently.
  * A rejection needs a reason — it goes back to the step's executor — and an empty one is said in words.
  */
-import { button, h, icon, section } from '../dom';
+import { button, focusElement, h, icon, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { ApprovalView } from '../protocol';
 import { cardKind } from './approvalCards';
@@ -74,7 +74,7 @@ function reasonBox(ctx: RenderContext, a: ApprovalView): HTMLElement[] {
   const missing = needsReason.has(a.requestId) && !draft(ctx, key).trim();
   const field = h('vscode-textfield', {
     attrs: {
-      placeholder: a.kind === 'write' ? 'Reason to reject (sent to the step as your correction)' : 'Reason to skip (sent to the step as your correction)',
+      placeholder: a.kind === 'write' ? 'Why reject? The step reads it' : 'Why skip? The step reads it',
       'aria-label': a.kind === 'write' ? 'Reason for rejecting' : 'Reason for skipping',
       'data-testid': 'reject-reason',
       'data-focus-key': `reason:${a.requestId}`,
@@ -111,7 +111,7 @@ function reject(ctx: RenderContext, requestId: string, event: Event): void {
     field?.setAttribute('invalid', '');
     field?.setAttribute('aria-invalid', 'true');
     if (card && !card.querySelector('.reason-needed')) field?.after(reasonNeeded(requestId));
-    field?.focus();
+    if (field) focusElement(field);
     return;
   }
   needsReason.delete(requestId);
@@ -215,6 +215,10 @@ export function renderApprovals(ctx: RenderContext, options: { stepId?: string; 
   if (cards.length === 0 && !(whole && ctx.state.status.active && ctx.state.mission)) return null;
   const queue = section(options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you'), whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
   queue.setAttribute('tabindex', '-1');
-  if (cards.length === 0) queue.append(h('div', { className: 'muted queue-empty' }, 'Nothing waits for your approval.'));
+  if (cards.length === 0) {
+    // The plan is the one thing that waits then: its Approve button is the queue's item (./planActions.ts).
+    const plan = ctx.state.status.kind === 'planWaiting' ? ctx.state.planAwaitingApproval : null;
+    queue.append(h('div', { className: 'muted queue-empty' }, plan !== null ? `Plan v${plan} waits for you: review it, then Approve plan & run.` : 'Nothing waits for your approval.'));
+  }
   return queue;
 }

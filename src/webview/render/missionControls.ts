@@ -4,7 +4,7 @@
  * Revert mission — ./missionActions.ts) and "New mission"; export the trace, and (in the sidebar) open the
  * board.
  */
-import { button, h } from '../dom';
+import { button, focusElement, h } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionView } from '../protocol';
 import { missionActionButtons } from './missionActions';
@@ -25,7 +25,8 @@ export function renderMissionControls(ctx: RenderContext, m: MissionView): HTMLE
             ctx.ui.newMission = true;
             ctx.saveUi();
             ctx.rerender();
-            document.querySelector<HTMLElement>('#task-input')?.focus();
+            const box = document.querySelector<HTMLElement>('#task-input');
+            if (box) focusElement(box);
           },
           { secondary: true, icon: 'add', testId: 'new-mission', title: 'Plan a new task (this mission stays in the store)' },
         )

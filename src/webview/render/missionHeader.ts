@@ -5,7 +5,7 @@
  * summary once it ended, the steps running now, and one banner when the state needs explaining (what an
  * interruption cut off and what Resume will do, a mission picked up after a reload).
  */
-import { badge, buttonIcon, h, icon } from '../dom';
+import { badge, button, h, icon } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionView } from '../protocol';
 import { renderMissionControls } from './missionControls';
@@ -65,6 +65,6 @@ export function renderBusy(ctx: RenderContext): HTMLElement | null {
     { className: 'busy', attrs: { role: 'status', 'data-testid': 'busy' } },
     h('vscode-progress-ring', { attrs: { 'aria-label': ctx.state.busy.label } }),
     h('span', {}, ctx.state.busy.label),
-    h('vscode-button', { attrs: { secondary: true, 'data-testid': 'cancel-busy' }, on: { click: () => ctx.post({ type: 'cancelMission' }) } }, buttonIcon('stop-circle'), 'Cancel'),
+    button('Cancel', () => ctx.post({ type: 'cancelMission' }), { secondary: true, icon: 'stop-circle', testId: 'cancel-busy' }),
   );
 }
