@@ -16,7 +16,7 @@ import { BlobContentProvider, closeBlobDiff } from './diff/blobDiff';
 import { TeeLog } from './log';
 import { lazyEngine, type MissionEngine } from './mission/engineBridge';
 import { MissionController } from './mission/missionController';
-import { mementoOwnerStore } from './mission/missionOwner';
+import { fileOwnerStore } from './mission/missionOwner';
 import { createMissionStore } from './mission/missionStore';
 import { surfaceHandlers } from './mission/surfaceHandlers';
 import { confirmAndRevert } from './mission/revertFlow';
@@ -83,7 +83,7 @@ export function createHost(glue: HostGlue): Host {
     redact: (t) => apiKeys.redact(t),
     limits: () => readLimits((m) => log.warn(m)),
     confirm: (message, action) => confirmations.ask(message, action),
-    owner: mementoOwnerStore(context.workspaceState),
+    owner: fileOwnerStore(join(missionStoreDir(context), 'owner.json')),
   });
   const statusBar = new MissionStatusBar();
   const waiting = new WaitingIndicators({
@@ -176,6 +176,7 @@ export function createHost(glue: HostGlue): Host {
     commands,
     blobs: new BlobContentProvider(store),
     restore: async () => {
+      log.info('restoring the latest mission from the store');
       await apiKeys.load();
       await controller.restoreLatest();
       model.changed();

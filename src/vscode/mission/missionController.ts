@@ -268,10 +268,12 @@ export class MissionController implements vscode.Disposable {
     this.deps.model.resuming = true;
     this.deps.model.changed();
     try {
+      const waitFrom = Date.now();
       if (!(await this.deps.owner.released(owner))) {
         this.deps.log.warn(`mission ${owner.missionId} is still run by process ${owner.pid}: not picked up here`);
         return;
       }
+      this.deps.log.info(`the previous window's extension host (process ${owner.pid}) let go of mission ${owner.missionId} after ${Date.now() - waitFrom} ms`);
       // The old host may have recorded its interruption meanwhile: show the trace as it is now.
       const events = await this.readTrace(store, owner.missionId);
       if (this.run || this.mission?.missionId !== owner.missionId) return;
@@ -348,6 +350,7 @@ export class MissionController implements vscode.Disposable {
     // A window reload is not the user stopping the mission: it is interrupted (no outcome), and the reloaded
     // window picks it up.
     this.closing = true;
+    if (this.run) this.deps.log.info(`the window is closing: mission ${this.run.missionId} is interrupted, to be picked up by the reloaded window`);
     this.run?.interrupt('the window closed');
   }
 }

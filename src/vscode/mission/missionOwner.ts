@@ -2,11 +2,14 @@
  * Which window runs which mission, across a window reload. A window reload ends the extension host, and
  * with it the mission it ran; the reloaded window should simply pick that mission up. It must not pick up
  * a mission another window of the same folder is running, nor one the CLI left behind. So the running
- * window notes the mission and its extension host's process id in the workspace's memento; after a reload,
- * the new host picks the mission up once that process has exited (the old host goes away within seconds).
- * A mission with no such note, or whose process lives on, is only shown.
+ * window notes the mission and its extension host's process id in a small file beside the mission store;
+ * after a reload, the new host picks the mission up once that process has exited (the old host can take
+ * a while to go away). A mission with no such note, or whose process lives on, is only shown.
+ * A file, written synchronously, not the workspace memento: in a browser window the memento is flushed by
+ * the page, and a reload soon after a start could lose it.
  */
-import type * as vscode from 'vscode';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface MissionOwner {
   missionId: string;
@@ -24,8 +27,6 @@ export interface MissionOwnerStore {
   released(owner: MissionOwner): Promise<boolean>;
 }
 
-const KEY = 'planExecute.missionOwner';
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -36,18 +37,32 @@ function alive(pid: number): boolean {
   }
 }
 
-export function mementoOwnerStore(memento: vscode.Memento, waitMs = 20_000): MissionOwnerStore {
-  return {
-    get: () => {
-      const v = memento.get<unknown>(KEY);
+/** The owner note kept in `file` (JSON: `{ missionId, pid }`); `waitMs` bounds the wait for the old host. */
+export function fileOwnerStore(file: string, waitMs = 60_000): MissionOwnerStore {
+  const read = (): MissionOwner | undefined => {
+    try {
+      const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
       if (typeof v !== 'object' || v === null) return undefined;
       const { missionId, pid } = v as Record<string, unknown>;
       return typeof missionId === 'string' && typeof pid === 'number' ? { missionId, pid } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    get: read,
+    set: (missionId) => {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, JSON.stringify({ missionId, pid: process.pid }));
+      } catch {
+        // Without the note the mission is only shown after a reload, with Resume: nothing worse.
+      }
+      return Promise.resolve();
     },
-    set: (missionId) => memento.update(KEY, { missionId, pid: process.pid }),
     clear: (missionId) => {
-      const v = memento.get<{ missionId?: unknown }>(KEY);
-      return v?.missionId === missionId ? memento.update(KEY, undefined) : Promise.resolve();
+      if (read()?.missionId === missionId) rmSync(file, { force: true });
+      return Promise.resolve();
     },
     released: async (owner) => {
       if (owner.pid === process.pid) return false;
