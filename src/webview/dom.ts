@@ -14,6 +14,9 @@ export interface Props {
   props?: Record<string, unknown>;
 }
 
+/** Properties each element was given (not in its markup), so two renderings can be compared whole (../patch.ts). */
+export const propsOf = new WeakMap<Element, Record<string, unknown>>();
+
 export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   if (props.className) el.className = props.className;
@@ -23,6 +26,7 @@ export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLEle
   }
   for (const [name, listener] of Object.entries(props.on ?? {})) el.addEventListener(name, listener);
   for (const [name, value] of Object.entries(props.props ?? {})) (el as unknown as Record<string, unknown>)[name] = value;
+  if (props.props) propsOf.set(el, props.props);
   append(el, children);
   return el;
 }

@@ -22,7 +22,7 @@ import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { focusElement, h } from './dom';
 import { createAnnouncer, createQueueFocus } from './focus';
-import { patchChildren } from './patch';
+import { patchChildren, remember, sameRendering, signature } from './patch';
 import { renderBoard, type BoardView } from './board/board';
 import { renderSidebar } from './sidebar/sidebar';
 import { trackCardPositions } from './render/approvals';
@@ -123,8 +123,10 @@ function render(): void {
   if (surface === 'board') {
     const next = renderBoard(ctx);
     // The same board again keeps the one on screen (its listeners, focus and scroll positions).
-    if (!board || !board.element.isConnected || !next.element.isEqualNode(board.element)) {
+    const sig = signature(next.element);
+    if (!board || !board.element.isConnected || !sameRendering(board.element, next.element, sig)) {
       board = next;
+      remember(board.element, sig);
       root.replaceChildren(board.element);
       board.mounted();
     }
@@ -135,7 +137,10 @@ function render(): void {
     if (current instanceof HTMLElement && current.tagName === next.tagName) {
       for (const name of next.getAttributeNames()) current.setAttribute(name, next.getAttribute(name) ?? '');
       patchChildren(current, [...next.children] as HTMLElement[]);
-    } else root.replaceChildren(next);
+    } else {
+      for (const section of next.children) remember(section);
+      root.replaceChildren(next);
+    }
     if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
   }
   root.toggleAttribute('aria-busy', state.rev < 0);

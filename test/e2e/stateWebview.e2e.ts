@@ -47,7 +47,8 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
       const wait = page.locator('[data-testid="model-wait"]').first();
       await wait.waitFor({ state: 'visible', timeout: 15_000 });
       const first = (await wait.innerText()).trim();
-      assert.match(first, /^s1: waiting for the model \(rate limited\), [78] s$/);
+      // Counted from 8 s; a loaded machine may take a second or two to draw it.
+      assert.match(first, /^s1: waiting for the model \(rate limited\), [4-8] s$/);
       const seconds = Number(/(\d+) s$/.exec(first)?.[1]);
       await page.waitForFunction((s) => {
         const m = /(\d+) s$/.exec(document.querySelector('[data-testid="model-wait"]')?.textContent ?? '');
