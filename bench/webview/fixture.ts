@@ -70,7 +70,8 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
 
 /** The state with its status computed again from its parts (after a test changed the mission or the queue). */
 export function restatus(state: Omit<SurfaceState, 'status'> & { status?: SurfaceState['status'] }, resuming = false): SurfaceState {
-  const status = missionStatus({ mission: state.mission, busy: state.busy?.label ?? null, resuming, approvals: state.approvals, planAwaitingApproval: state.planAwaitingApproval, demo: state.demo });
+  const { mission, approvals, planAwaitingApproval, demo } = state;
+  const status = missionStatus({ mission, busy: state.busy?.label ?? null, resuming, approvals, planAwaitingApproval, demo });
   return { ...state, status };
 }
 

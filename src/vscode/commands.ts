@@ -67,7 +67,8 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
         // The demo needs no key and claims no provider's: say so, rather than "Anthropic: key set".
         const anyway = 'Set a Key Anyway';
         const pick = await vscode.window.showInformationMessage(
-          'Plan & Execute demo: no API key is needed — a scripted model on this machine answers, and nothing leaves this computer. A key you set is used once you run without --demo.',
+          'Plan & Execute demo: no API key is needed — a scripted model on this machine answers, and nothing leaves this computer. ' +
+            'A key you set is used once you run without --demo.',
           anyway,
         );
         if (pick !== anyway) return;

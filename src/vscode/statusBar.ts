@@ -53,7 +53,8 @@ export class MissionStatusBar implements vscode.Disposable {
     const cost = status.costUsd !== null ? ` · $${status.costUsd.toFixed(2)}` : '';
     this.item.text = `${ICONS[status.kind]} ${status.label}${steps}${cost}`;
     const done = status.steps ? `, ${status.steps.done} of ${status.steps.total} steps done` : '';
-    this.item.tooltip = `Plan & Execute: ${goal ?? ''}\n${status.label}${done}${status.costUsd !== null ? `, $${status.costUsd.toFixed(4)} so far` : ''}.${status.detail ? ` ${status.detail}` : ''} Click to open the mission board.`;
+    const spent = status.costUsd !== null ? `, $${status.costUsd.toFixed(4)} so far` : '';
+    this.item.tooltip = `Plan & Execute: ${goal ?? ''}\n${status.label}${done}${spent}.${status.detail ? ` ${status.detail}` : ''} Click to open the mission board.`;
     this.item.accessibilityInformation = undefined;
     this.item.show();
     this.visible = true;

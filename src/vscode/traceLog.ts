@@ -28,7 +28,8 @@ export function describeEvent(e: TraceEvent): string {
     case 'handoff':
       return `handoff to ${e.handoff.step.id} (attempt ${e.handoff.attempt}, ${e.handoff.dependencies.length} dependencies)`;
     case 'model_call':
-      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, ${costWords(e)}, ${e.durationMs} ms`;
+      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, ${costWords(e)}, `
+        + `${e.durationMs} ms`;
     case 'model_wait':
       return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''} waiting ${Math.round(e.waitMs / 1000)} s (${e.reason}, attempt ${e.attempt}): ${clip(e.message)}`;
     case 'tool_call':

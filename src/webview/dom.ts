@@ -90,7 +90,11 @@ export function buttonIcon(name: string): HTMLElement {
 export function iconButton(name: string, label: string, onClick: (event: Event) => void, testId?: string): HTMLElement {
   return h(
     'button',
-    { className: 'icon-button', attrs: { type: 'button', 'aria-label': label, title: label, 'data-testid': testId }, on: { click: (event: Event) => onClick(event) } },
+    {
+      className: 'icon-button',
+      attrs: { type: 'button', 'aria-label': label, title: label, 'data-testid': testId },
+      on: { click: (event: Event) => onClick(event) },
+    },
     icon(name),
   );
 }

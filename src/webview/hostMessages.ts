@@ -53,7 +53,8 @@ const isNullableStr = (v: unknown): boolean => v === null || isStr(v);
 
 function isStatus(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.kind) && isStr(v.label) && isNullableStr(v.detail) && isBool(v.active) && isObj(v.waiting) && isNum(v.waiting.count) && isStr(v.waiting.summary) &&
+    isObj(v) && isStr(v.kind) && isStr(v.label) && isNullableStr(v.detail) && isBool(v.active) &&
+    isObj(v.waiting) && isNum(v.waiting.count) && isStr(v.waiting.summary) &&
     (v.steps === null || (isObj(v.steps) && isNum(v.steps.done) && isNum(v.steps.total))) && (v.costUsd === null || isNum(v.costUsd))
   );
 }
@@ -75,7 +76,9 @@ export function parseHostMessage(data: unknown): ToWebview | undefined {
     case 'state':
       return isState(data.state) ? (data as ToWebview) : undefined;
     case 'didChangeStepStatus':
-      return isNum(data.rev) && isStr(data.stepId) && isRunStatus(data.status) && (data.reason === undefined || isStr(data.reason)) ? (data as ToWebview) : undefined;
+      return isNum(data.rev) && isStr(data.stepId) && isRunStatus(data.status) && (data.reason === undefined || isStr(data.reason))
+        ? (data as ToWebview)
+        : undefined;
     case 'didRequestTaskFocus':
       return data as ToWebview;
     case 'didNotify':

@@ -234,7 +234,9 @@ export const NoticeViewSchema = z.object({
  * (src/vscode/view/missionStatus.ts), so they cannot disagree, before or after a window reload.
  */
 export const SurfaceStatusSchema = z.object({
-  kind: z.enum(['idle', 'starting', 'planning', 'planWaiting', 'running', 'replanning', 'resuming', 'interrupted', 'succeeded', 'failed', 'cancelled', 'stopped']),
+  kind: z.enum([
+    'idle', 'starting', 'planning', 'planWaiting', 'running', 'replanning', 'resuming', 'interrupted', 'succeeded', 'failed', 'cancelled', 'stopped',
+  ]),
   /** The state in a few words, the same on the header's badge and in the status bar ("plan v2 waits for you"). */
   label: Text,
   /** One sentence when the state needs it (what an interruption cut off and what Resume does); null otherwise. */

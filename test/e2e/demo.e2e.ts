@@ -118,7 +118,8 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await runFromPalette(page, 'Plan & Execute: Focus on Mission View');
     await sidebar.waitForFunction(() => document.activeElement?.id === 'task-input', undefined, { timeout: 15_000 });
     await page.keyboard.press('Tab');
-    assert.equal(await sidebar.evaluate(() => document.activeElement?.tagName.toLowerCase()), 'vscode-button', 'the first Tab goes to Plan & Execute, not to unrelated chrome');
+    const tabbedTo = await sidebar.evaluate(() => document.activeElement?.tagName.toLowerCase());
+    assert.equal(tabbedTo, 'vscode-button', 'the first Tab goes to Plan & Execute, not to unrelated chrome');
 
     // Set API Key and Choose Model say what the demo is, never "Anthropic key set" or a raw 404.
     await runFromPalette(page, 'Plan & Execute: Set API Key');
@@ -207,7 +208,8 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await board.waitForSelector('.node[data-step-id="s5"][data-status="pending"]', { timeout: 30_000 });
     assert.equal((await byTestId(board, 'steps-done').innerText()).trim(), '2/4 steps');
     await board.locator('.node[data-step-id="s5"]').click();
-    assert.match(await board.locator('[data-testid="step-details"][data-step-id="s5"] [data-testid="status-reason"]').innerText(), /needs a re-run: it depends on s4, which was reverted/);
+    const s5Reason = await board.locator('[data-testid="step-details"][data-step-id="s5"] [data-testid="status-reason"]').innerText();
+    assert.match(s5Reason, /needs a re-run: it depends on s4, which was reverted/);
     await shot(page, '04-reverted');
     assert.equal(demo.model.requests.filter((r) => r.role === 'replanner').length, 2, 'the scripted replanner answered twice: refused, then accepted');
 
@@ -216,7 +218,8 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     assert.equal((await rerun.innerText()).trim(), 'Run s4, s5 again');
     await rerun.click();
     await board.waitForSelector('[data-testid="mission-header"]:not([data-state="succeeded"])', { timeout: 30_000 });
-    const finishedAgain = async (): Promise<boolean> => (await board.locator('[data-testid="mission-header"][data-state="succeeded"]').count()) > 0 && (await byTestId(board, 'steps-done').innerText()).trim() === '4/4 steps';
+    const finishedAgain = async (): Promise<boolean> =>
+      (await board.locator('[data-testid="mission-header"][data-state="succeeded"]').count()) > 0 && (await byTestId(board, 'steps-done').innerText()).trim() === '4/4 steps';
     await decideCards(sidebar, { done: finishedAgain, choose: async () => 'approve' });
     assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/, "s4's change is back");
     assert.equal((await byTestId(board, 'steps-done').innerText()).trim(), '4/4 steps');

@@ -93,7 +93,8 @@ describe('surfaces (E2E): keyboard-only approval of a queue that changes while y
     await waitFocusOn(frame, 'reject-action');
     await page.keyboard.press('Enter');
     await frame.waitForSelector(`[data-request-id="${s1Id}"] [data-testid="reason-needed"]`, { timeout: 10_000 });
-    assert.match(await frame.locator(`[data-request-id="${s1Id}"] [data-testid="reason-needed"]`).innerText(), /Say why first: your reason goes back to the step's executor/);
+    const needed = await frame.locator(`[data-request-id="${s1Id}"] [data-testid="reason-needed"]`).innerText();
+    assert.match(needed, /Say why first: your reason goes back to the step's executor/);
     assert.equal((await focusIn(frame)).testId, 'reject-reason', 'focus went to the reason box');
     await shot(page, 'k03-reason-needed');
     await page.keyboard.type('no debug logging in library code, please');
@@ -124,7 +125,8 @@ describe('surfaces (E2E): keyboard-only approval of a queue that changes while y
         const card = frame.locator(`[data-request-id="${seen.card}"]`);
         if ((await card.locator('[data-testid="answers-reason"]').count()) > 0) {
           sawAnswer = true;
-          assert.match(await card.locator('[data-testid="answers-reason"]').innerText(), /In answer to your reason: \W?no debug logging in library code, please/);
+          const answers = await card.locator('[data-testid="answers-reason"]').innerText();
+          assert.match(answers, /In answer to your reason: \W?no debug logging in library code, please/);
           await shot(page, 'k04-answers-reason');
         }
         if ((await card.locator('[data-testid="asked-again"]').count()) > 0) {
@@ -151,7 +153,8 @@ describe('surfaces (E2E): keyboard-only approval of a queue that changes while y
 
     // Nothing waits: Show Waiting Approvals says so.
     await runFromPalette(page, 'Plan & Execute: Show Waiting Approvals');
-    await page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'nothing waits for your approval' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const said = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'nothing waits for your approval' }).first();
+    await said.waitFor({ state: 'visible', timeout: 15_000 });
     await frame.waitForFunction(() => document.getElementById('announcer')?.textContent === 'Nothing waits for your approval.', undefined, { timeout: 15_000 });
     assert.equal(await waitForBadge(page, null), null);
     await shot(page, 'k07-nothing-waits');

@@ -42,13 +42,18 @@ function ledgerScenario(): ScenarioInput {
     evidence: { checks: [{ kind: 'files_exist', paths: ['src/ledger.js'] }], description: '' },
   });
   const plan = { goal: 'Set the euro rate to 1.08', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps: [s1, s2] };
-  const report = (output: string): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
+  const report = (output: string): Reply => ({
+    toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
+  });
+  const setRate: Reply = {
+    toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/ledger.js', old_str: "'eur': 1 }", new_str: "'eur': 1.08 }" } }],
+  };
   const run: Reply = { toolUse: [{ name: 'bash', input: { command: 'node src/ledger.js' } }] };
   return {
     name: 'a change far down and far right',
     rules: [
       { name: 'plan', match: { role: 'planner' }, turns: [{ structured: plan }] },
-      { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/ledger.js', old_str: "'eur': 1 }", new_str: "'eur': 1.08 }" } }] }, report('euro rate set')] },
+      { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [setRate, report('euro rate set')] },
       { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [run, run, report('the ledger loads')] },
     ],
   };
@@ -90,7 +95,7 @@ describe('surfaces (E2E): review, wrapping, themes and one terminal', () => {
     await server?.close();
   });
 
-  it('wraps words whole in a narrow sidebar and under dark and high-contrast themes; the diff opens side by side on its first change; one terminal', async function () {
+  it('wraps words whole (narrow sidebar, dark, high contrast); the diff opens side by side on its first change; one terminal', async function () {
     this.timeout(480_000);
     const { page } = session;
     writeFileSync(join(session.workspace, 'src', 'ledger.js'), LEDGER);
@@ -138,7 +143,8 @@ describe('surfaces (E2E): review, wrapping, themes and one terminal', () => {
     const token = page.locator('.monaco-diff-editor .editor.modified .view-line span', { hasText: /1\.08/ }).last();
     await token.waitFor({ state: 'visible', timeout: 30_000 });
     const at = await token.boundingBox();
-    assert.ok(at && at.x >= modified.x && at.x + at.width <= modified.x + modified.width && at.y >= modified.y && at.y + at.height <= modified.y + modified.height, `the change is in view: ${JSON.stringify({ at, modified })}`);
+    const inside = at && at.x >= modified.x && at.x + at.width <= modified.x + modified.width && at.y >= modified.y && at.y + at.height <= modified.y + modified.height;
+    assert.ok(inside, `the change is in view: ${JSON.stringify({ at, modified })}`);
     assert.equal(board.isDetached(), false, 'the diff did not cover the board');
     const squeezed = await widthOf(board);
     assert.ok(squeezed >= boardWidth * 0.9, `the board keeps its width (${boardWidth} → ${squeezed} px)`);

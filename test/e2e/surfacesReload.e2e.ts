@@ -25,10 +25,16 @@ function slowable(): { scenario: ScenarioInput; slow: { planner: number; s1: num
   const slow = { planner: 0, s1: 0 };
   const base = uiScenario();
   const create: Reply = { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] };
-  const done: Reply = { toolUse: [{ name: 'report_result', input: { status: 'succeeded', output: 'src/farewell.js created', evidence: [{ description: 'created' }] } }] };
+  const done: Reply = {
+    toolUse: [{ name: 'report_result', input: { status: 'succeeded', output: 'src/farewell.js created', evidence: [{ description: 'created' }] } }],
+  };
   const rules = base.rules.map((rule) => {
-    if (rule.name === 'plan') return { name: 'plan', match: rule.match, respond: (): Reply => ({ structured: uiPlan('Create the farewell module'), latencyMs: slow.planner }) };
-    if (rule.name === 's1') return { name: 's1', match: rule.match, respond: (r: { turn: number }): Reply => (r.turn === 1 ? { ...create, latencyMs: slow.s1 } : done) };
+    if (rule.name === 'plan') {
+      return { name: 'plan', match: rule.match, respond: (): Reply => ({ structured: uiPlan('Create the farewell module'), latencyMs: slow.planner }) };
+    }
+    if (rule.name === 's1') {
+      return { name: 's1', match: rule.match, respond: (r: { turn: number }): Reply => (r.turn === 1 ? { ...create, latencyMs: slow.s1 } : done) };
+    }
     if (rule.name === 'replan') return { name: 'replan', match: rule.match, respond: (): Reply => ({ structured: uiReplan('Create the farewell module') }) };
     return rule;
   });
@@ -67,7 +73,18 @@ async function reload(page: Page): Promise<{ frame: Frame; startedAt: number }> 
 }
 
 /** What every surface says about the mission right now: one state, read off the header, the status bar and the badge. */
-async function oneState(page: Page, frame: Frame): Promise<{ header: string; state: string; banner: string | null; status: string; badge: string | null; approve: boolean; resume: boolean; form: boolean }> {
+interface OneState {
+  header: string;
+  state: string;
+  banner: string | null;
+  status: string;
+  badge: string | null;
+  approve: boolean;
+  resume: boolean;
+  form: boolean;
+}
+
+async function oneState(page: Page, frame: Frame): Promise<OneState> {
   const header = (await byTestId(frame, 'mission-state').innerText()).trim();
   const state = (await byTestId(frame, 'mission-header').getAttribute('data-state')) ?? '';
   const banner = (await frame.locator('[data-testid="state-banner"]').count()) ? (await byTestId(frame, 'state-banner').innerText()).trim() : null;
@@ -117,13 +134,14 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     assert.equal(server!.requests.filter((r) => r.role === 'planner').length, 2, 'the cut-off planning was asked again');
 
     // 2. Reload while the plan waits: it simply waits again — Approve, badge, status bar, header agree.
+    const planWaits: OneState = { header: 'plan v1 waits for you', state: 'planWaiting', banner: null, status: '1 waiting', badge: '1', approve: true, resume: false, form: false };
     let seen = await oneState(page, frame);
-    assert.deepEqual({ ...seen, badge: await waitForBadge(page, '1') }, { header: 'plan v1 waits for you', state: 'planWaiting', banner: null, status: '1 waiting', badge: '1', approve: true, resume: false, form: false });
+    assert.deepEqual({ ...seen, badge: await waitForBadge(page, '1') }, planWaits);
     ({ frame } = await reload(page));
     await waitEnabled(frame, 'approve-plan', 60_000);
     await statusBarItem(page).filter({ hasText: '1 waiting' }).waitFor({ state: 'visible', timeout: 30_000 });
     seen = await oneState(page, frame);
-    assert.deepEqual({ ...seen, badge: await waitForBadge(page, '1') }, { header: 'plan v1 waits for you', state: 'planWaiting', banner: null, status: '1 waiting', badge: '1', approve: true, resume: false, form: false }, 'no "interrupted" for a plan that only waited');
+    assert.deepEqual({ ...seen, badge: await waitForBadge(page, '1') }, planWaits, 'no "interrupted" for a plan that only waited');
     await shot(page, 'r01-plan-waits-after-reload');
 
     // 3. Reload while s1 runs (its model call in flight): it runs again, no question asked, and its edit arrives.
@@ -139,8 +157,10 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal');
     assert.ok(server!.requests.filter((r) => r.rule === 's1').length > before, 's1 was asked again');
     seen = await oneState(page, frame);
-    assert.deepEqual({ header: seen.header, state: seen.state, banner: seen.banner, resume: seen.resume, form: seen.form }, { header: 'running', state: 'running', banner: null, resume: false, form: false });
-    console.log(`      reload while s1 ran: its edit card was back ${Date.now() - (await lastRestore())} ms after the extension restored (${afterCut} ms after the reload)`);
+    const running = { header: seen.header, state: seen.state, banner: seen.banner, resume: seen.resume, form: seen.form };
+    assert.deepEqual(running, { header: 'running', state: 'running', banner: null, resume: false, form: false });
+    const sinceRestore = Date.now() - (await lastRestore());
+    console.log(`      reload while s1 ran: its edit card was back ${sinceRestore} ms after the extension restored (${afterCut} ms after the reload)`);
 
     // 4. Reload while the edit waits: the card comes back (the step picks up where it asked), quickly.
     before = server!.requests.filter((r) => r.rule === 's1').length;
@@ -151,12 +171,14 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     await statusBarItem(page).filter({ hasText: '1 waiting' }).waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await waitForBadge(page, '1'), '1');
     seen = await oneState(page, frame);
-    assert.deepEqual({ header: seen.header, banner: seen.banner, status: seen.status, resume: seen.resume }, { header: 'running', banner: null, status: '1 waiting', resume: false });
+    const waiting = { header: seen.header, banner: seen.banner, status: seen.status, resume: seen.resume };
+    assert.deepEqual(waiting, { header: 'running', banner: null, status: '1 waiting', resume: false });
     // The workbench itself takes its time to come back (seconds to tens of seconds on a loaded machine); from
     // the moment the extension restores, the card is back within seconds.
     const restoredAt = await lastRestore();
     const fromRestore = Date.now() - restoredAt;
-    console.log(`      reload while an edit waited: the extension restored ${restoredAt - cut.startedAt} ms after the reload; the card was back ${fromRestore} ms later (${cardBack} ms in all)`);
+    const restored = restoredAt - cut.startedAt;
+    console.log(`      reload while an edit waited: the extension restored ${restored} ms after the reload; the card was back ${fromRestore} ms later (${cardBack} ms in all)`);
     assert.ok(fromRestore < 10_000, `the card came back ${fromRestore} ms after the extension restored`);
     assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing written before approval');
     await shot(page, 'r02-card-back-after-reload');
@@ -175,7 +197,8 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     ({ frame } = await reload(page));
     await frame.waitForSelector('[data-testid="mission-header"][data-state="succeeded"]', { timeout: 60_000 });
     seen = await oneState(page, frame);
-    assert.deepEqual({ header: seen.header, banner: seen.banner, resume: seen.resume, form: seen.form, badge: seen.badge }, { header: 'succeeded', banner: null, resume: false, form: false, badge: null });
+    const ended = { header: seen.header, banner: seen.banner, resume: seen.resume, form: seen.form, badge: seen.badge };
+    assert.deepEqual(ended, { header: 'succeeded', banner: null, resume: false, form: false, badge: null });
     assert.match(seen.status, /^succeeded 3\/3/);
     assert.equal(await frame.locator('[data-testid="new-mission"]').count(), 1, 'a new mission is one click away, not a pre-filled form');
     await shot(page, 'r03-finished-after-reload');
@@ -210,7 +233,8 @@ describe('surfaces (E2E): approval mode "all" — every plan version waits for t
     await waitEnabled(frame, 'approve-plan', 60_000);
     await page.waitForTimeout(1_500);
     let seen = await oneState(page, frame);
-    assert.deepEqual({ header: seen.header, status: seen.status, approve: seen.approve, badge: await waitForBadge(page, '1') }, { header: 'plan v1 waits for you', status: '1 waiting', approve: true, badge: '1' });
+    const shown = { header: seen.header, status: seen.status, approve: seen.approve, badge: await waitForBadge(page, '1') };
+    assert.deepEqual(shown, { header: 'plan v1 waits for you', status: '1 waiting', approve: true, badge: '1' });
     assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing ran before the approval');
     assert.equal(server!.requests.filter((r) => r.role === 'executor').length, 0);
     await shot(page, 'a01-all-mode-plan-waits');

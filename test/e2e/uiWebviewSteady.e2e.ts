@@ -26,7 +26,8 @@ describe('ui webview (E2E, plain Chromium): a sidebar shown again draws at once'
     // No host message was sent yet: what shows is the cached snapshot.
     await page.waitForSelector('[data-request-id="r1"]', { timeout: 5_000 });
     assert.equal(await page.locator('#app[aria-busy]').count(), 1, 'marked busy until the host answers');
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="approve-action"]')!).pointerEvents), 'none', 'its buttons take no click yet');
+    const pointer = await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="approve-action"]')!).pointerEvents);
+    assert.equal(pointer, 'none', 'its buttons take no click yet');
     const fresh = syntheticState(3, 1); // a new host numbers from 1 again: still newer than the cached one
     fresh.approvals = fresh.approvals.filter((a) => a.requestId !== 'r1');
     await view.send({ type: 'state', state: restatus(fresh) });
@@ -84,7 +85,8 @@ describe('ui webview (E2E, plain Chromium): steady sections, icons and focus', (
     const { page } = view;
     await page.focus('[data-request-id="r1"] [data-testid="approve-action"]');
     await page.keyboard.press('Enter');
-    assert.deepEqual(await view.posted().then((p) => p.filter((m) => (m as { type: string }).type === 'approveAction')), [{ type: 'approveAction', requestId: 'r1', remember: false }]);
+    const approvals = (await view.posted()).filter((m) => (m as { type: string }).type === 'approveAction');
+    assert.deepEqual(approvals, [{ type: 'approveAction', requestId: 'r1', remember: false }]);
     // The host answers: r1 is gone; focus is already on r2, the next card.
     await view.send({ type: 'state', state: next((s) => (s.approvals = s.approvals.filter((a) => a.requestId !== 'r1'))) });
     await page.waitForFunction(() => document.activeElement?.closest('.card')?.getAttribute('data-request-id') === 'r2');
@@ -95,7 +97,8 @@ describe('ui webview (E2E, plain Chromium): steady sections, icons and focus', (
     await view.send({ type: 'state', state: next((s) => (s.approvals = [])) });
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'approvals');
     assert.equal(await page.locator('#announcer').innerText(), 'Nothing else waits for your approval.');
-    await view.send({ type: 'state', state: next((s) => (s.approvals = s.approvals.filter((a) => a.requestId === 'r1').map((a) => ({ ...a, requestId: 'r3' })))) });
+    const arrives = next((s) => (s.approvals = s.approvals.filter((a) => a.requestId === 'r1').map((a) => ({ ...a, requestId: 'r3' }))));
+    await view.send({ type: 'state', state: arrives });
     await page.waitForFunction(() => document.activeElement?.closest('.card')?.getAttribute('data-request-id') === 'r3');
     assert.match(await page.locator('#announcer').innerText(), /^Waiting for your approval: Edit src\/module1\.ts/);
   });

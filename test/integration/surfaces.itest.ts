@@ -53,10 +53,12 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
       cardsSeen += s.approvals.length;
       return s.mission?.missionId !== before && s.planAwaitingApproval !== null;
     }, 30_000);
-    assert.deepEqual({ kind: first.status.kind, label: first.status.label, count: first.status.waiting.count }, { kind: 'planWaiting', label: 'plan v1 waits for you', count: 1 });
+    const said = { kind: first.status.kind, label: first.status.label, count: first.status.waiting.count };
+    assert.deepEqual(said, { kind: 'planWaiting', label: 'plan v1 waits for you', count: 1 });
     assert.match(pe.test.statusBarItem().text, /1 waiting/, 'the status bar says the plan waits');
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(pe.test.sidebarState().mission?.steps.map((s) => s.status), ['pending', 'pending', 'pending', 'pending'], 'nothing ran before the approval');
+    const statuses = pe.test.sidebarState().mission?.steps.map((s) => s.status);
+    assert.deepEqual(statuses, ['pending', 'pending', 'pending', 'pending'], 'nothing ran before the approval');
     assert.equal(existsSync(join(workspaceRoot(), 'notes/one.txt')), false);
 
     pe.test.postFromWebview({ type: 'approvePlan', version: 1 });
@@ -106,7 +108,8 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     pe.test.postFromWebview({ type: 'cancelMission' });
     const cancelled = await pe.test.waitForState(stopped, 30_000);
     assert.equal(cancelled.mission?.missionId, waiting.mission?.missionId);
-    assert.deepEqual({ outcome: cancelled.mission?.outcome, kind: cancelled.status.kind, active: cancelled.status.active }, { outcome: 'cancelled', kind: 'cancelled', active: false });
+    const ended = { outcome: cancelled.mission?.outcome, kind: cancelled.status.kind, active: cancelled.status.active };
+    assert.deepEqual(ended, { outcome: 'cancelled', kind: 'cancelled', active: false });
   });
 
   it('after a revert, dependents need a re-run; Resume Mission runs again what the revert undid, then says there is nothing left', async function () {
@@ -122,7 +125,8 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     const status = (s: SurfaceState, id: string) => s.mission?.steps.find((x) => x.id === id);
     const reverted = await pe.test.waitForState((s) => status(s, 's1')?.status === 'reverted' && status(s, 's4b')?.status === 'pending', 15_000);
     assert.equal(existsSync(join(workspaceRoot(), 'notes/one.txt')), false);
-    assert.deepEqual(['s1', 's2', 's3', 's4b'].map((id) => status(reverted, id)?.status), ['reverted', 'succeeded', 'pending', 'pending'], 'no ✓ rests on the reverted step');
+    const after = ['s1', 's2', 's3', 's4b'].map((id) => status(reverted, id)?.status);
+    assert.deepEqual(after, ['reverted', 'succeeded', 'pending', 'pending'], 'no ✓ rests on the reverted step');
     assert.equal(status(reverted, 's3')?.statusReason, 'needs a re-run: it depends on s1, which was reverted');
     assert.match(pe.test.lastConfirmation() ?? '', /Revert step s1\?/);
     assert.deepEqual(reverted.mission?.actions[0], { kind: 'rerun', stepIds: ['s1', 's3', 's4b'] });
@@ -131,7 +135,8 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     const s1Before = server!.requests.filter((r) => r.rule === 's1').length;
     const s2Before = server!.requests.filter((r) => r.rule === 's2').length;
     await vscode.commands.executeCommand('planExecute.resume');
-    const again = await waitApprovingPlans(pe, (s) => stopped(s) && s.mission?.missionId === done.mission?.missionId && s.mission?.outcome === 'succeeded', 90_000);
+    const sameMissionDone = (s: SurfaceState): boolean => stopped(s) && s.mission?.missionId === done.mission?.missionId && s.mission?.outcome === 'succeeded';
+    const again = await waitApprovingPlans(pe, sameMissionDone, 90_000);
     assert.deepEqual(['s1', 's2', 's3', 's4b'].map((id) => status(again, id)?.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     assert.equal(existsSync(join(workspaceRoot(), 'notes/one.txt')), true, "s1's file is back");
     assert.ok(server!.requests.filter((r) => r.rule === 's1').length > s1Before, 's1 ran again');

@@ -50,9 +50,15 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   // mission that had succeeded: going on runs it again.
   const undone = latest.steps.filter((s) => ['reverted', 'pending'].includes(state.steps[s.id]?.status ?? 'pending')).map((s) => s.id);
   if (state.phase === 'succeeded' && (undone.length === 0 || mode === 'resume')) {
-    return { ok: false, reason: 'finished', message: undone.length === 0 ? 'the mission already succeeded: there is nothing left to run' : `the mission succeeded, then ${undone.join(', ')} ${undone.length > 1 ? 'were' : 'was'} reverted: continue it to run ${undone.length > 1 ? 'them' : 'it'} again` };
+    const many = undone.length > 1;
+    const message = undone.length === 0
+      ? 'the mission already succeeded: there is nothing left to run'
+      : `the mission succeeded, then ${undone.join(', ')} ${many ? 'were' : 'was'} reverted: continue it to run ${many ? 'them' : 'it'} again`;
+    return { ok: false, reason: 'finished', message };
   }
-  if (state.finished && mode === 'resume') return { ok: false, reason: 'finished', message: `the mission already finished (${state.phase}); retry or continue it instead` };
+  if (state.finished && mode === 'resume') {
+    return { ok: false, reason: 'finished', message: `the mission already finished (${state.phase}); retry or continue it instead` };
+  }
 
   const fresh = mode !== 'resume';
   const usage = fresh ? { ...state.usage, replans: 0, stepAttempts: 0, elapsedMs: 0 } : state.usage;
@@ -82,7 +88,8 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     for (const id of pending) {
       const s = steps.get(id)!;
       if (interrupted.includes(id) && !fresh) {
-        await run.setStatus(id, rerun ? 'pending' : 'skipped', s.attempt, rerun ? 're-run on resume: it was cut off while it ran' : 'interrupted; the user chose not to re-run it');
+        const reason = rerun ? 're-run on resume: it was cut off while it ran' : 'interrupted; the user chose not to re-run it';
+        await run.setStatus(id, rerun ? 'pending' : 'skipped', s.attempt, reason);
       } else {
         await run.setStatus(id, 'pending', s.attempt, why);
       }

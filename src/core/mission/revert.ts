@@ -240,7 +240,8 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
   }
   for (const id of plan.stale) {
     const on = (ledger.dependsOn.get(id) ?? []).filter((d) => plan.stepIds.includes(d) || plan.stale.includes(d));
-    const reason = `needs a re-run: it depends on ${on.join(', ')}, which ${on.length > 1 ? 'were' : 'was'} ${on.every((d) => plan.stepIds.includes(d)) ? 'reverted' : 'reverted or needs a re-run'}`;
+    const what = on.every((d) => plan.stepIds.includes(d)) ? 'reverted' : 'reverted or needs a re-run';
+    const reason = `needs a re-run: it depends on ${on.join(', ')}, which ${on.length > 1 ? 'were' : 'was'} ${what}`;
     await recorder.record({ type: 'step_status', stepId: id, status: 'pending', attempt: ledger.status.get(id)?.attempt ?? 0, reason });
   }
   await recorder.flush();

@@ -126,7 +126,8 @@ export class VsCodeApprover implements Approver {
   approve(requestId: string, remember: boolean): boolean {
     const p = this.pending.get(requestId);
     if (!p) return false;
-    if (p.request.kind === 'command' && p.request.role !== 'verifier' && p.request.stepId !== null) this.approvedCommands.add(`${p.request.stepId}\0${p.request.command}`);
+    const r = p.request;
+    if (r.kind === 'command' && r.role !== 'verifier' && r.stepId !== null) this.approvedCommands.add(`${r.stepId}\0${r.command}`);
     if (remember && !(p.request.kind === 'command' && p.request.confinement === 'unsandboxed')) {
       const rule = ruleFor(p.request);
       if (rule) this.addRule(rule.kind, rule.pattern);
@@ -173,11 +174,17 @@ export class VsCodeApprover implements Approver {
     for (const { request: r, at, size, answers } of this.pending.values()) {
       if (r.kind === 'plan') continue;
       const step = r.stepId ? this.context?.step(r.stepId) : undefined;
-      const base = { requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at, verification: r.role === 'verifier', ...(answers !== undefined ? { answers } : {}) };
+      const base = {
+        requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at,
+        verification: r.role === 'verifier', ...(answers !== undefined ? { answers } : {}),
+      };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
       else {
         const again = r.role === 'verifier' && r.stepId !== null && this.approvedCommands.has(`${r.stepId}\0${r.command}`);
-        out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network, ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(again ? { approvedForExecutor: true } : {}) });
+        out.push({
+          ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network,
+          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(again ? { approvedForExecutor: true } : {}),
+        });
       }
     }
     return out;

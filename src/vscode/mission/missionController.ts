@@ -101,7 +101,8 @@ export class MissionController implements vscode.Disposable {
       const outcome = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Plan & Execute: planning with ${model.value.destination}`, cancellable: true },
         async (_progress, token) => {
-          const started = await this.deps.engine.start({ task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() });
+          const options = { task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() };
+          const started = await this.deps.engine.start(options);
           if (!started.ok) return started;
           this.attach(started.value);
           // Planning ends when the plan waits for approval or the mission ends, whichever comes first.
@@ -157,10 +158,14 @@ export class MissionController implements vscode.Disposable {
     let rerun = rerunInterrupted ?? true;
     if (mode === 'resume' && cut.length > 0 && rerunInterrupted === undefined) {
       const list = cut.join(', ');
-      rerun = await this.deps.confirm(`${cut.length > 1 ? 'Steps' : 'Step'} ${list} ${cut.length > 1 ? 'were' : 'was'} running when the mission stopped. Resume runs ${cut.length > 1 ? 'them' : 'it'} again from the start (finished steps are kept).`, 'Run again');
+      const many = cut.length > 1;
+      const question = `${many ? 'Steps' : 'Step'} ${list} ${many ? 'were' : 'was'} running when the mission stopped. `
+        + `Resume runs ${many ? 'them' : 'it'} again from the start (finished steps are kept).`;
+      rerun = await this.deps.confirm(question, 'Run again');
       if (!rerun) return { ok: true, value: undefined };
     }
-    const resumed = await this.deps.engine.resume(mission.missionId, { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits(), mode, rerunInterrupted: rerun });
+    const options = { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() };
+    const resumed = await this.deps.engine.resume(mission.missionId, { ...options, mode, rerunInterrupted: rerun });
     if (!resumed.ok) return resumed;
     this.deps.model.setLive(true);
     this.attach(resumed.value);
@@ -216,7 +221,8 @@ export class MissionController implements vscode.Disposable {
   async cancelAsked(): Promise<Outcome> {
     if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
     if (this.mission?.planVersion !== null && this.mission?.planVersion !== undefined) {
-      const sure = await this.deps.confirm('Cancel the mission? Running steps are stopped and nothing new starts; finished steps stay done, and Continue can go on with it later.', 'Cancel Mission');
+      const question = 'Cancel the mission? Running steps are stopped and nothing new starts; finished steps stay done, and Continue can go on with it later.';
+      const sure = await this.deps.confirm(question, 'Cancel Mission');
       if (!sure) return { ok: true, value: undefined };
     }
     return this.cancel();

@@ -147,5 +147,6 @@ function diffSides(d: HandlerDeps, target: Extract<FromWebview, { type: 'openDif
   const { stepId, path } = target;
   const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
   if (!file) return { ok: false, reason: 'unknown', message: `Step ${stepId} did not change ${path}.` };
-  return { ok: true, value: { path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` } };
+  const value = { path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` };
+  return { ok: true, value };
 }

@@ -5,10 +5,13 @@
  */
 export function listingFailure(provider: string, baseURL: string, error: unknown): string {
   const where = hostOf(baseURL);
-  const status = typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : undefined;
+  const raw = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  const status = typeof raw === 'number' ? raw : undefined;
   const typeIn = 'Type a model name instead.';
   if (status === 404) return `${where} does not list its models (it has no model list). ${typeIn}`;
-  if (status === 401 || status === 403) return `${where} refused the key when asked for ${provider}'s models (${status}). Set the key with "Plan & Execute: Set API Key", or type a model name.`;
+  if (status === 401 || status === 403) {
+    return `${where} refused the key when asked for ${provider}'s models (${status}). Set the key with "Plan & Execute: Set API Key", or type a model name.`;
+  }
   if (status !== undefined) return `${where} answered ${status} when asked for ${provider}'s models. ${typeIn}`;
   return `Could not reach ${where} to list ${provider}'s models. ${typeIn}`;
 }

@@ -39,6 +39,7 @@ export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
   ].join('; ');
   const kind: SurfaceKind = surface === 'board' ? 'board' : 'sidebar';
   const font = codiconFont(extensionUri);
+  const preload = font ? `<link rel="preload" href="${media('codicon.ttf')}${font.query}" as="font" type="font/ttf" crossorigin>\n` : '';
   const title = kind === 'board' ? 'Mission Board' : 'Plan &amp; Execute';
   // 'unsafe-inline' for styles only: @vscode-elements uses constructable/inline styles in shadow roots.
   return `<!DOCTYPE html>
@@ -47,7 +48,7 @@ export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${font ? `<link rel="preload" href="${media('codicon.ttf')}${font.query}" as="font" type="font/ttf" crossorigin>\n` : ''}<link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
+${preload}<link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
 <link rel="stylesheet" href="${media('sidebar.css')}">
 ${kind === 'board' ? `<link rel="stylesheet" href="${media('board.css')}">\n` : ''}<title>${title}</title>
 </head>

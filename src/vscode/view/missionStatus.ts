@@ -35,11 +35,13 @@ export function missionStatus(input: StatusInput): SurfaceStatus {
   const base = { waiting, steps, costUsd };
   if (input.busy && (!m || !m.live)) return { ...base, kind: 'starting', label: input.busy.replace(/…$/, '').toLowerCase(), detail: null, active: true };
   if (input.resuming) {
-    return { ...base, kind: 'resuming', label: 'resuming', detail: 'The window reloaded while this mission ran here: it is picked up where it was.', active: true };
+    const detail = 'The window reloaded while this mission ran here: it is picked up where it was.';
+    return { ...base, kind: 'resuming', label: 'resuming', detail, active: true };
   }
   if (!m) return { ...base, kind: 'idle', label: 'no mission', detail: null, active: false };
   if (m.live) {
-    if (input.planAwaitingApproval !== null) return { ...base, kind: 'planWaiting', label: `plan v${input.planAwaitingApproval} waits for you`, detail: null, active: true };
+    const plan = input.planAwaitingApproval;
+    if (plan !== null) return { ...base, kind: 'planWaiting', label: `plan v${plan} waits for you`, detail: null, active: true };
     if (m.phase === 'replanning') return { ...base, kind: 'replanning', label: 'replanning', detail: null, active: true };
     // Planning, or a plan on its way to the approver (the phase is recorded just before the request).
     if (m.phase === 'planning' || m.phase === 'awaiting_approval') return { ...base, kind: 'planning', label: 'planning', detail: null, active: true };

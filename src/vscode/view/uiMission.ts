@@ -197,7 +197,8 @@ function interruption(view: MissionView, wasPhase: MissionView['phase']): string
   if (view.planVersion === null) return 'The mission stopped while its plan was being made (the window closed). Plan again plans the task once more.';
   if (cut.length > 0) {
     const list = cut.join(', ');
-    return `The mission stopped while ${list} ran (the window closed). Resume runs ${cut.length > 1 ? 'them' : 'it'} again from the start; finished steps are kept.`;
+    const them = cut.length > 1 ? 'them' : 'it';
+    return `The mission stopped while ${list} ran (the window closed). Resume runs ${them} again from the start; finished steps are kept.`;
   }
   if (view.approvedVersion !== view.planVersion || wasPhase === 'awaiting_approval') {
     return `The mission stopped while plan v${view.planVersion} waited for your approval (the window closed). Resume shows it for approval again.`;

@@ -50,7 +50,9 @@ function sidePanel(ctx: RenderContext, tab: BoardTab): HTMLElement {
       return step ? renderStepDetails(ctx, mission, step) : h('div', { className: 'muted empty', attrs: { 'data-testid': 'no-step-selected' } }, 'Select a step in the graph to see its details.');
     }
     case 'waiting':
-      return renderApprovals(ctx) ?? h('div', { className: 'muted empty', attrs: { 'data-testid': 'queue-empty', tabindex: '-1' } }, 'Nothing waits for your approval.');
+      // Focus rests here after the last decision (../focus.ts), so it takes focus.
+      const empty = h('div', { className: 'muted empty', attrs: { 'data-testid': 'queue-empty', tabindex: '-1' } }, 'Nothing waits for your approval.');
+      return renderApprovals(ctx) ?? empty;
     case 'versions':
       return renderTimeline(ctx, { detailed: true }) ?? h('div', { className: 'muted empty' }, 'No plan yet.');
     case 'rules':

@@ -48,33 +48,60 @@ function confinementRow(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElem
   return h(
     'div',
     { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
-    h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } }, icon(confined ? 'shield' : 'warning'), confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
+    h(
+      'span',
+      { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } },
+      icon(confined ? 'shield' : 'warning'),
+      confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off',
+    ),
     networkBadge(a),
   );
 }
 
 /** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
 function networkBadge(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElement {
-  if (!a.network) return h('span', { className: 'badge', attrs: { title: 'No network beyond loopback inside the sandbox' } }, icon('circle-slash'), ' no network');
+  if (!a.network) {
+    return h('span', { className: 'badge', attrs: { title: 'No network beyond loopback inside the sandbox' } }, icon('circle-slash'), ' no network');
+  }
   const title = a.hostLoopback
-    ? "The step may use the network — the host's own, so also this machine's services on 127.0.0.1 (debugger ports, databases, code-server). Install slirp4netns to keep those closed."
+    ? "The step may use the network — the host's own, so also this machine's services on 127.0.0.1 (debugger ports, databases, code-server). " +
+      'Install slirp4netns to keep those closed.'
     : "The step may use the network — a network of its own: this machine's loopback services stay closed";
-  return h('span', { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } }, icon('globe'), a.hostLoopback ? ' network, host loopback included' : ' network');
+  const words = a.hostLoopback ? ' network, host loopback included' : ' network';
+  return h('span', { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } }, icon('globe'), words);
 }
 
 export const CARD_KINDS: Kinds = {
   write: {
-    heading: (a) => h('div', { className: 'card-title' }, icon(a.change === 'deleted' ? 'trash' : 'edit'), ` ${editVerb(a)} `, h('code', { className: 'path' }, a.path), a.size ? ' ' : null, a.size ? sizeLabel(a.size) : null),
+    heading: (a) =>
+      h(
+        'div',
+        { className: 'card-title' },
+        icon(a.change === 'deleted' ? 'trash' : 'edit'),
+        ` ${editVerb(a)} `,
+        h('code', { className: 'path' }, a.path),
+        a.size ? ' ' : null,
+        a.size ? sizeLabel(a.size) : null,
+      ),
     details: () => [],
     describe: (a) => `${editVerb(a)} ${a.path}${a.size ? ` (+${a.size.added} −${a.size.removed})` : ''}${a.stepId ? `, step ${a.stepId}` : ''}`,
     approve: { label: 'Approve', icon: 'check' },
     reject: { label: 'Reject', icon: 'close' },
     remember: () => 'Always allow edits to this file (this mission)',
-    review: (ctx, a) => button('Review diff', () => ctx.post({ type: 'openDiff', target: { kind: 'approval', requestId: a.requestId }, focus: false }), { secondary: true, icon: 'diff', testId: 'review-diff', title: 'Open the proposed change in the diff editor, at its first change' }),
+    review: (ctx, a) =>
+      button('Review diff', () => ctx.post({ type: 'openDiff', target: { kind: 'approval', requestId: a.requestId }, focus: false }), {
+        secondary: true,
+        icon: 'diff',
+        testId: 'review-diff',
+        title: 'Open the proposed change in the diff editor, at its first change',
+      }),
   },
   command: {
     heading: (a) => h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', { className: 'command-line' }, a.command)),
-    details: (a) => [h('div', { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } }, icon('folder'), ' in ', h('span', { className: 'path' }, a.cwd)), confinementRow(a)],
+    details: (a) => [
+      h('div', { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } }, icon('folder'), ' in ', h('span', { className: 'path' }, a.cwd)),
+      confinementRow(a),
+    ],
     describe: (a) => `${a.verification ? 'Verification run' : 'Command'} ${a.command}${a.stepId ? `, step ${a.stepId}` : ''}`,
     approve: { label: 'Run', icon: 'play' },
     reject: { label: 'Skip', icon: 'debug-step-over' },

@@ -98,7 +98,8 @@ function reasonBox(ctx: RenderContext, a: ApprovalView): HTMLElement[] {
 }
 
 function reasonNeeded(requestId: string): HTMLElement {
-  return h('div', { className: 'reason-needed', attrs: { id: `reason-needed-${requestId}`, role: 'alert', 'data-testid': 'reason-needed' } }, icon('error'), ` ${REASON_NEEDED}`);
+  const attrs = { id: `reason-needed-${requestId}`, role: 'alert', 'data-testid': 'reason-needed' };
+  return h('div', { className: 'reason-needed', attrs }, icon('error'), ` ${REASON_NEEDED}`);
 }
 
 function reject(ctx: RenderContext, requestId: string, event: Event): void {
@@ -106,7 +107,8 @@ function reject(ctx: RenderContext, requestId: string, event: Event): void {
   const reason = draft(ctx, key).trim();
   if (!reason) {
     needsReason.add(requestId);
-    const card = (event.currentTarget instanceof Element ? event.currentTarget.closest('.card') : null) ?? document.querySelector(`.card[data-request-id="${CSS.escape(requestId)}"]`);
+    const card = (event.currentTarget instanceof Element ? event.currentTarget.closest('.card') : null)
+      ?? document.querySelector(`.card[data-request-id="${CSS.escape(requestId)}"]`);
     const field = card?.querySelector<HTMLElement>('vscode-textfield');
     field?.setAttribute('invalid', '');
     field?.setAttribute('aria-invalid', 'true');
@@ -133,7 +135,8 @@ function verificationLabel(a: ApprovalView): HTMLElement | null {
       ? h(
           'div',
           { className: 'card-label-detail', attrs: { 'data-testid': 'asked-again' } },
-          "You approved this command for the step's executor; the verifier's run is its own check, so it asks again. Tick \u201cAlways allow this command\u201d to approve both from now on.",
+          "You approved this command for the step's executor; the verifier's run is its own check, so it asks again. " +
+            'Tick \u201cAlways allow this command\u201d to approve both from now on.',
         )
       : null,
   );
@@ -142,7 +145,8 @@ function verificationLabel(a: ApprovalView): HTMLElement | null {
 function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const kind = cardKind(a);
   const rememberLabel = kind.remember(a);
-  const remember = rememberLabel ? (h('vscode-checkbox', { attrs: { label: rememberLabel, 'data-testid': 'remember' } }) as HTMLElement & { checked?: boolean }) : null;
+  type Checkbox = HTMLElement & { checked?: boolean };
+  const remember = rememberLabel ? (h('vscode-checkbox', { attrs: { label: rememberLabel, 'data-testid': 'remember' } }) as Checkbox) : null;
   const guarded = (action: (event: Event) => void) => (event: Event) => {
     if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
     action(event);
@@ -158,7 +162,12 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const actions = [
     kind.review ? kind.review(ctx, a) : null,
     button(kind.approve.label, guarded(approve), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
-    button(kind.reject.label, guarded((event) => reject(ctx, a.requestId, event)), { secondary: true, icon: kind.reject.icon, testId: 'reject-action', focusKey: `reject:${a.requestId}` }),
+    button(kind.reject.label, guarded((event) => reject(ctx, a.requestId, event)), {
+      secondary: true,
+      icon: kind.reject.icon,
+      testId: 'reject-action',
+      focusKey: `reject:${a.requestId}`,
+    }),
   ];
   const description = kind.describe(a);
   return h(
@@ -213,12 +222,14 @@ export function renderApprovals(ctx: RenderContext, options: { stepId?: string; 
   const cards = ctx.state.approvals.filter((a) => options.stepId === undefined || a.stepId === options.stepId);
   const whole = options.stepId === undefined;
   if (cards.length === 0 && !(whole && ctx.state.status.active && ctx.state.mission)) return null;
-  const queue = section(options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you'), whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
+  const title = options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you');
+  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
   queue.setAttribute('tabindex', '-1');
   if (cards.length === 0) {
     // The plan is the one thing that waits then: its Approve button is the queue's item (./planActions.ts).
     const plan = ctx.state.status.kind === 'planWaiting' ? ctx.state.planAwaitingApproval : null;
-    queue.append(h('div', { className: 'muted queue-empty' }, plan !== null ? `Plan v${plan} waits for you: review it, then Approve plan & run.` : 'Nothing waits for your approval.'));
+    const words = plan !== null ? `Plan v${plan} waits for you: review it, then Approve plan & run.` : 'Nothing waits for your approval.';
+    queue.append(h('div', { className: 'muted queue-empty' }, words));
   }
   return queue;
 }

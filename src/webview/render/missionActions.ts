@@ -16,7 +16,12 @@ function actionButton(ctx: RenderContext, m: MissionView, a: MissionAction, prim
     case 'continue':
       return button('Continue', () => ctx.post({ type: 'continueMission' }), { icon: 'debug-continue', secondary, testId: 'continue-mission', ariaLabel: 'Continue the mission, finished work kept' });
     case 'resume':
-      return button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', secondary, testId: 'resume', title: m.phaseReason ?? 'Go on with the mission where it stopped' });
+      return button('Resume', () => ctx.post({ type: 'resume' }), {
+        icon: 'debug-continue',
+        secondary,
+        testId: 'resume',
+        title: m.phaseReason ?? 'Go on with the mission where it stopped',
+      });
     case 'rerun': {
       const list = a.stepIds.join(', ');
       return button(`Run ${list} again`, () => ctx.post({ type: 'continueMission' }), {

@@ -41,9 +41,12 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
     h(
       'div',
       { className: 'row badges' },
-      h('span', { className: `badge phase phase-${m.phase} state-${status.kind}`, attrs: { title: 'mission state', 'data-testid': 'mission-state' } }, status.label),
+      h('span', { className: `badge phase phase-${m.phase} state-${status.kind}`, attrs: { title: 'mission state', 'data-testid': 'mission-state' } },
+        status.label),
       h('span', { className: 'badge', attrs: { 'data-testid': 'steps-done', title: 'steps done' } }, stepsDone(m)),
-      status.costUsd !== null ? h('span', { className: 'badge', attrs: { title: 'cost so far', 'data-testid': 'mission-cost' } }, `$${status.costUsd.toFixed(4)}`) : null,
+      status.costUsd !== null
+        ? h('span', { className: 'badge', attrs: { title: 'cost so far', 'data-testid': 'mission-cost' } }, `$${status.costUsd.toFixed(4)}`)
+        : null,
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),
     m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled') ? h('div', { className: 'muted phase-reason' }, m.phaseReason) : null,

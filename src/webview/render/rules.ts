@@ -46,8 +46,18 @@ export function renderRules(ctx: RenderContext): HTMLElement | null {
         props: { label: 'Rule pattern', value: draft(ctx, key) },
         on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
       }),
-      button('Allow edits', () => add('write'), { secondary: true, icon: 'edit', testId: 'add-write-rule', title: 'Auto-approve edits to files matching this glob' }),
-      button('Allow command', () => add('command'), { secondary: true, icon: 'terminal', testId: 'add-command-rule', title: 'Auto-approve this command (exact, or a prefix ending in " *")' }),
+      button('Allow edits', () => add('write'), {
+        secondary: true,
+        icon: 'edit',
+        testId: 'add-write-rule',
+        title: 'Auto-approve edits to files matching this glob',
+      }),
+      button('Allow command', () => add('command'), {
+        secondary: true,
+        icon: 'terminal',
+        testId: 'add-command-rule',
+        title: 'Auto-approve this command (exact, or a prefix ending in " *")',
+      }),
     ),
   );
 }

@@ -63,7 +63,12 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
         },
       },
     }),
-    h('div', { className: 'row' }, button(starting ? 'Starting…' : 'Plan & Execute', submit, { icon: 'rocket', testId: 'run-task', disabled: starting }), cancelNew),
+    h(
+      'div',
+      { className: 'row' },
+      button(starting ? 'Starting…' : 'Plan & Execute', submit, { icon: 'rocket', testId: 'run-task', disabled: starting }),
+      cancelNew,
+    ),
   );
 }
 

@@ -161,10 +161,12 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     const h = chain();
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);
-    const dry = await revertMissionSteps({ missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock, target: { steps: ['s1'] }, dryRun: true });
+    const at = { missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock };
+    const dry = await revertMissionSteps({ ...at, target: { steps: ['s1'] }, dryRun: true });
     assert.ok(dry.ok);
     assert.deepEqual(dry.plan.stale, ['s2', 's3']);
-    const out = await revertMissionSteps({ missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock, events: h.options.events, target: { steps: ['s1'] }, dryRun: false, confirmed: { stepIds: dry.plan.stepIds, changedSince: [] } });
+    const confirmed = { stepIds: dry.plan.stepIds, changedSince: [] };
+    const out = await revertMissionSteps({ ...at, events: h.options.events, target: { steps: ['s1'] }, dryRun: false, confirmed });
     assert.ok(out.ok && out.applied, JSON.stringify(out));
     const view = missionViewFromEvents(h.store.trace(report.missionId));
     assert.deepEqual(['s1', 's2', 's3', 's4'].map((id) => view.steps[id]?.status), ['reverted', 'pending', 'pending', 'succeeded']);
@@ -181,7 +183,8 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     assert.equal(nothing.message, 'the mission already succeeded: there is nothing left to run');
     assert.doesNotMatch(nothing.message, /m-/, 'no internal id');
 
-    await revertMissionSteps({ missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock, target: { steps: ['s2'] }, dryRun: false, confirmed: { stepIds: ['s2'], changedSince: [] } });
+    const at = { missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock };
+    await revertMissionSteps({ ...at, target: { steps: ['s2'] }, dryRun: false, confirmed: { stepIds: ['s2'], changedSince: [] } });
     const resume = await resumeMission({ ...h.options, missionId: report.missionId, mode: 'resume', consent: noConsent });
     assert.ok(!resume.ok);
     assert.equal(resume.message, 'the mission succeeded, then s2, s3 were reverted: continue it to run them again');

@@ -19,8 +19,10 @@ import { describeEvent } from '../../../src/vscode/traceLog';
 import { listingFailure } from '../../../src/vscode/models/listingFailure';
 import type { ApprovalView, MissionView } from '../../../src/webview/protocol';
 
-const plan = (version: number, ids: string[]) => PlanSchema.parse({ goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r', steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })) });
-const trace = (...bodies: TraceEventBody[]): TraceEvent[] => bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
+const plan = (version: number, ids: string[]) =>
+  PlanSchema.parse({ goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r', steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })) });
+const trace = (...bodies: TraceEventBody[]): TraceEvent[] =>
+  bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
 const view = (live: boolean, ...bodies: TraceEventBody[]): MissionView => toUiMission(missionViewFromEvents(trace(...bodies)), { live });
 
 const started: TraceEventBody = { type: 'mission_started', task: 'do it', workspaceRoot: '/w', settings: {} };
@@ -30,18 +32,22 @@ const approved: TraceEventBody = { type: 'plan_approved', version: 1, by: 'user'
 const running: TraceEventBody = { type: 'mission_phase', phase: 'running' };
 const s1Running: TraceEventBody = { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 };
 
-const input = (mission: MissionView | null, extra: Partial<StatusInput> = {}): StatusInput => ({ mission, busy: null, resuming: false, approvals: [], planAwaitingApproval: null, demo: false, ...extra });
-const card: ApprovalView = { kind: 'write', requestId: 'r1', stepId: 's1', stepTitle: null, stepWhy: null, why: '', at: '', verification: false, path: 'a.js', change: 'created', size: null };
+const input = (mission: MissionView | null, extra: Partial<StatusInput> = {}): StatusInput =>
+  ({ mission, busy: null, resuming: false, approvals: [], planAwaitingApproval: null, demo: false, ...extra });
+const card: ApprovalView = {
+  kind: 'write', requestId: 'r1', stepId: 's1', stepTitle: null, stepWhy: null, why: '', at: '', verification: false, path: 'a.js', change: 'created', size: null,
+};
 
 describe('the one state model, at each phase', () => {
   it('says the plan waits only while the approver holds its request, and the status bar and badge count it', () => {
     const live = view(true, started, planned, waitingPhase);
     const waiting = missionStatus(input(live, { planAwaitingApproval: 1 }));
-    assert.deepEqual({ kind: waiting.kind, label: waiting.label, active: waiting.active, count: waiting.waiting.count }, { kind: 'planWaiting', label: 'plan v1 waits for you', active: true, count: 1 });
+    const said = { kind: waiting.kind, label: waiting.label, active: waiting.active, count: waiting.waiting.count };
+    assert.deepEqual(said, { kind: 'planWaiting', label: 'plan v1 waits for you', active: true, count: 1 });
     assert.equal(missionStatus(input(live)).kind, 'planning', 'the phase is recorded just before the request: not "waits" yet');
   });
 
-  it('after a reload, a plan that waited is one state everywhere: interrupted, saying what Resume does — never "plan waits for you" without a request', () => {
+  it('after a reload, a plan that waited is one state: interrupted, saying what Resume does — never "plan waits for you" without a request', () => {
     const m = view(false, started, planned, waitingPhase);
     assert.equal(m.phase, 'interrupted');
     const s = missionStatus(input(m));
@@ -61,7 +67,8 @@ describe('the one state model, at each phase', () => {
   it('a run cut off mid-step names the step and what Resume does', () => {
     const m = view(false, started, planned, waitingPhase, approved, running, s1Running);
     assert.equal(missionStatus(input(m)).detail, 'The mission stopped while s1 ran (the window closed). Resume runs it again from the start; finished steps are kept.');
-    const recorded = view(false, started, planned, waitingPhase, approved, running, { type: 'step_status', stepId: 's1', status: 'interrupted', attempt: 1 }, { type: 'mission_phase', phase: 'interrupted', reason: 'the window closed' });
+    const cut: TraceEventBody[] = [{ type: 'step_status', stepId: 's1', status: 'interrupted', attempt: 1 }, { type: 'mission_phase', phase: 'interrupted', reason: 'the window closed' }];
+    const recorded = view(false, started, planned, waitingPhase, approved, running, ...cut);
     assert.equal(missionStatus(input(recorded)).detail, missionStatus(input(m)).detail, 'the same whether the old window recorded its interruption or not');
   });
 
@@ -73,12 +80,14 @@ describe('the one state model, at each phase', () => {
 
   it('a running mission is running; what waits is counted, not put in the label', () => {
     const s = missionStatus(input(view(true, started, planned, approved, running, s1Running), { approvals: [card] }));
-    assert.deepEqual({ kind: s.kind, label: s.label, count: s.waiting.count, summary: s.waiting.summary }, { kind: 'running', label: 'running', count: 1, summary: '1 edit waits for your approval' });
+    const said = { kind: s.kind, label: s.label, count: s.waiting.count, summary: s.waiting.summary };
+    assert.deepEqual(said, { kind: 'running', label: 'running', count: 1, summary: '1 edit waits for your approval' });
     assert.deepEqual(s.steps, { done: 0, total: 2 });
   });
 
   it('shows a cost only when it is a real figure, and never in the demo', () => {
-    const priced: TraceEventBody = { type: 'model_call', role: 'planner', stepId: null, model: 'x', promptVersion: 'p', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.05, durationMs: 1, stopReason: null, requestId: null };
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const priced: TraceEventBody = { type: 'model_call', role: 'planner', stepId: null, model: 'x', promptVersion: 'p', usage, costUsd: 0.05, durationMs: 1, stopReason: null, requestId: null };
     const m = view(true, started, priced, planned);
     assert.equal(missionStatus(input(m)).costUsd, 0.05);
     assert.equal(missionStatus(input(m, { demo: true })).costUsd, null);
@@ -92,7 +101,8 @@ describe('the one state model, at each phase', () => {
   });
 
   it('a finished mission shows its outcome, in the words the badge uses after a revert too', () => {
-    const done = view(false, started, planned, { type: 'step_status', stepId: 's1', status: 'succeeded', attempt: 1 }, { type: 'mission_finished', outcome: 'budget_exceeded', summary: 'stopped' });
+    const ended: TraceEventBody[] = [{ type: 'step_status', stepId: 's1', status: 'succeeded', attempt: 1 }, { type: 'mission_finished', outcome: 'budget_exceeded', summary: 'stopped' }];
+    const done = view(false, started, planned, ...ended);
     assert.deepEqual({ kind: missionStatus(input(done)).kind, label: missionStatus(input(done)).label }, { kind: 'stopped', label: 'stopped: budget' });
   });
 });
@@ -127,7 +137,8 @@ describe('the newest stored mission', () => {
 describe('approval cards: what they say after a rejection, and when the verifier asks again', () => {
   const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };
   const write = (id: string): ApprovalRequest => ({ ...base, id, kind: 'write', path: 'src/a.ts', change: 'modified', beforeHash: 'b', afterHash: 'a' });
-  const command = (id: string, role: 'executor' | 'verifier'): ApprovalRequest => ({ ...base, id, kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/w', confinement: 'sandboxed', network: false, role });
+  const command = (id: string, role: 'executor' | 'verifier'): ApprovalRequest =>
+    ({ ...base, id, kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/w', confinement: 'sandboxed', network: false, role });
 
   it("the step's next request after a rejection says it answers the user's reason; later ones do not", () => {
     const approver = new VsCodeApprover(() => undefined);
@@ -154,7 +165,11 @@ describe('approval cards: what they say after a rejection, and when the verifier
 
 describe('words for things that used to leak', () => {
   it("a log line names a call's cost only when it is a real figure", () => {
-    const call = (pricing: 'priced' | 'unknown' | 'local', costUsd: number): TraceEvent => ({ missionId: 'm', seq: 0, at: '', type: 'model_call', role: 'executor', stepId: 's1', model: 'scripted-demo-model', promptVersion: 'p', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd, durationMs: 5, stopReason: null, requestId: null, pricing });
+    const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const call = (pricing: 'priced' | 'unknown' | 'local', costUsd: number): TraceEvent => ({
+      missionId: 'm', seq: 0, at: '', type: 'model_call', role: 'executor', stepId: 's1', model: 'scripted-demo-model', promptVersion: 'p',
+      usage, costUsd, durationMs: 5, stopReason: null, requestId: null, pricing,
+    });
     assert.match(describeEvent(call('priced', 0.0123)), /\$0\.0123/);
     assert.match(describeEvent(call('unknown', 0)), /price unknown/);
     assert.doesNotMatch(describeEvent(call('unknown', 0)), /\$/);
