@@ -3,6 +3,7 @@
  * authority and evidence, plus a few approvals and versions. Pure data; no DOM, no vscode.
  */
 import type { MissionView, StepView, SurfaceState } from '../../src/webview/protocol';
+import { missionStatus } from '../../src/vscode/view/missionStatus';
 
 export function syntheticStep(i: number, overrides: Partial<StepView> = {}): StepView {
   const id = `s${i}`;
@@ -67,8 +68,15 @@ export function syntheticMission(steps: number, overrides: Partial<MissionView> 
   };
 }
 
+/** The state with its status computed again from its parts (after a test changed the mission or the queue). */
+export function restatus(state: Omit<SurfaceState, 'status'> & { status?: SurfaceState['status'] }, resuming = false): SurfaceState {
+  const { mission, approvals, planAwaitingApproval, demo } = state;
+  const status = missionStatus({ mission, busy: state.busy?.label ?? null, resuming, approvals, planAwaitingApproval, demo });
+  return { ...state, status };
+}
+
 export function syntheticState(steps: number, rev = 1): SurfaceState {
-  return {
+  return restatus({
     rev,
     trusted: true,
     hasApiKey: true,
@@ -84,5 +92,5 @@ export function syntheticState(steps: number, rev = 1): SurfaceState {
     taskDraft: null,
     demo: false,
     notices: [],
-  };
+  });
 }

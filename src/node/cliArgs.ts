@@ -19,7 +19,11 @@ export const USAGE = `usage:
   cancelled or budget-stopped one continued, an interrupted one resumed.
 
   options (run and continue):
-  --approve ask|plan|all   when to ask (default ask); --json prints the report as JSON
+  --approve ask|plan|all   when to ask (default ask): ask before every write and command; plan: approving
+                           the plan approves what its steps may do; all: fully unattended — the plan,
+                           every replanned version and every action are approved by rule, nobody is asked
+                           (unlike VS Code, where every plan version waits for you). --json prints the
+                           report as JSON
   --sandbox required|prefer|off
                            commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required
                            (default on Linux and macOS): refused where there is none; prefer (default on

@@ -28,6 +28,8 @@ export interface CommandDeps {
   showBoard(stepId?: string): Promise<void>;
   /** Where the last trace export went (the save dialog starts there next time). */
   exportDir: { get(): string | undefined; set(dir: string): Thenable<void> };
+  /** True when a scripted demo model answers (npm start -- --demo). */
+  demo(): boolean;
 }
 
 function show(outcome: Outcome): void {
@@ -60,12 +62,24 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
       d.model.flush();
       d.hub.postTo('sidebar', { type: 'didRequestTaskFocus' });
     },
-    'planExecute.setApiKey': (provider?: unknown) => d.apiKeys.prompt(provider === 'anthropic' || provider === 'openai' ? (provider as KeyedProvider) : undefined),
+    'planExecute.setApiKey': async (provider?: unknown) => {
+      if (d.demo()) {
+        // The demo needs no key and claims no provider's: say so, rather than "Anthropic: key set".
+        const anyway = 'Set a Key Anyway';
+        const pick = await vscode.window.showInformationMessage(
+          'Plan & Execute demo: no API key is needed — a scripted model on this machine answers, and nothing leaves this computer. ' +
+            'A key you set is used once you run without --demo.',
+          anyway,
+        );
+        if (pick !== anyway) return;
+      }
+      await d.apiKeys.prompt(provider === 'anthropic' || provider === 'openai' ? (provider as KeyedProvider) : undefined);
+    },
     'planExecute.chooseModel': async () => {
       const { chooseModel } = await import('./models/modelPicker');
-      await chooseModel(d.listModels);
+      await chooseModel(d.listModels, { demo: d.demo() });
     },
-    'planExecute.cancel': () => show(d.controller.cancel()),
+    'planExecute.cancel': async () => show(await d.controller.cancelAsked()),
     'planExecute.resume': async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage('This workspace is not trusted: Plan & Execute can plan here but will not execute.');
@@ -75,6 +89,9 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
     },
     'planExecute.openBoard': (stepId?: unknown) => d.showBoard(typeof stepId === 'string' ? stepId : undefined),
     'planExecute.focusQueue': async () => {
+      // With nothing waiting it says so, and still shows where cards will appear.
+      const waiting = d.model.peek().status.waiting;
+      if (waiting.count === 0) void vscode.window.showInformationMessage('Plan & Execute: nothing waits for your approval right now.');
       if (!(await focusSidebar(d))) return;
       d.hub.postTo('sidebar', { type: 'didRequestQueueFocus' });
     },

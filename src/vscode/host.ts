@@ -16,6 +16,7 @@ import { BlobContentProvider, closeBlobDiff } from './diff/blobDiff';
 import { TeeLog } from './log';
 import { lazyEngine, type MissionEngine } from './mission/engineBridge';
 import { MissionController } from './mission/missionController';
+import { fileOwnerStore } from './mission/missionOwner';
 import { createMissionStore } from './mission/missionStore';
 import { surfaceHandlers } from './mission/surfaceHandlers';
 import { confirmAndRevert } from './mission/revertFlow';
@@ -30,7 +31,8 @@ import { MissionStatusBar } from './statusBar';
 import type { SurfaceConnection } from './surfaces/surfaceConnection';
 import { SurfaceHub } from './surfaces/surfaceHub';
 import { SurfaceModel } from './surfaces/surfaceModel';
-import { approvalContext } from './approvals/approvalContext';
+import { approvalContext, blobText } from './approvals/approvalContext';
+import { firstChange } from './diff/diffPlacement';
 import { WaitingIndicators } from './waiting';
 import { StoppedNotice } from './stoppedNotice';
 import type { SurfaceKind } from '../webview/protocol';
@@ -73,13 +75,16 @@ export function createHost(glue: HostGlue): Host {
   const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
   const engine: MissionEngine = lazyEngine(async () => {
     const entry = engineModule();
-    return entry.createWindowEngine({
-      approveMode,
-      sandboxMode,
-      consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
-    });
+    return entry.createWindowEngine({ approveMode, sandboxMode });
   });
-  const controller = new MissionController({ engine, model, approver, store, log, modelSetup: () => apiKeys.setup(), redact: (t) => apiKeys.redact(t), limits: () => readLimits((m) => log.warn(m)) });
+  const controller = new MissionController({
+    engine, model, approver, store, log,
+    modelSetup: () => apiKeys.setup(),
+    redact: (t) => apiKeys.redact(t),
+    limits: () => readLimits((m) => log.warn(m)),
+    confirm: (message, action) => confirmations.ask(message, action),
+    owner: fileOwnerStore(join(missionStoreDir(context), 'owner.json')),
+  });
   const statusBar = new MissionStatusBar();
   const waiting = new WaitingIndicators({
     setBadge: (count, tooltip) => glue.sidebar.setBadge(count, tooltip),
@@ -87,13 +92,17 @@ export function createHost(glue: HostGlue): Host {
     notifyEnabled: notifyWhenWaiting,
     showQueue: () => vscode.commands.executeCommand('planExecute.focusQueue'),
   });
-  model.onDidChange((state) => statusBar.update(state.mission, state.busy?.label ?? null, waiting.update(state)));
+  model.onDidChange((state) => {
+    waiting.update(state);
+    statusBar.update(state.status, state.mission ? state.mission.goal || state.mission.task : null);
+  });
   // The typed task leaves the host's keeping once it has become a mission with a plan.
   model.onDidChange((state) => {
     const draft = taskDraft();
     if (draft !== null && state.mission?.planVersion !== null && state.mission?.task.trim() === draft.trim()) void context.workspaceState.update(TASK_DRAFT_KEY, undefined);
   });
 
+  let boardWidth: number | undefined;
   const handlers = surfaceHandlers({
     controller,
     approver,
@@ -103,8 +112,17 @@ export function createHost(glue: HostGlue): Host {
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
     revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
     saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
-    // Diffs open beside a visible board, never over it.
-    diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),
+    // Diffs open beside or below a visible board, never over it (../diff/diffPlacement.ts).
+    diffRoom: () => ({ boardColumn: glue.board.column, boardWidth, groups: vscode.window.tabGroups.all.map((g) => g.viewColumn) }),
+    firstChange: async (beforeHash, afterHash) => {
+      const s = await store();
+      if (!s) return undefined;
+      const [before, after] = await Promise.all([blobText(s, beforeHash), blobText(s, afterHash)]);
+      return typeof before === 'string' && typeof after === 'string' ? firstChange(before, after) : undefined;
+    },
+    surfaceSize: (width) => {
+      boardWidth = width;
+    },
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
   const stopped = new StoppedNotice({
@@ -138,6 +156,7 @@ export function createHost(glue: HostGlue): Host {
     store,
     showBoard: (stepId) => glue.board.show(stepId),
     exportDir: { get: () => context.globalState.get<string>(EXPORT_DIR_KEY), set: (dir) => context.globalState.update(EXPORT_DIR_KEY, dir) },
+    demo: isDemo,
   });
 
   const disposables: vscode.Disposable[] = [
@@ -157,6 +176,7 @@ export function createHost(glue: HostGlue): Host {
     commands,
     blobs: new BlobContentProvider(store),
     restore: async () => {
+      log.info('restoring the latest mission from the store');
       await apiKeys.load();
       await controller.restoreLatest();
       model.changed();

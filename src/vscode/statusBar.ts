@@ -1,12 +1,17 @@
 /**
  * The status-bar item and the `planExecute.missionActive` context key that shows the Cancel button and
  * palette entry. While something waits for the user it says "N waiting" in the warning colour and a click
- * shows the approval queue; otherwise it shows the mission's phase, steps done/total and cost so far.
+ * shows the approval queue; otherwise it shows the mission's state (the header's words), steps done/total and
+ * the cost so far when there is a real one.
  */
 import * as vscode from 'vscode';
-import type { MissionView } from '../webview/protocol';
-import { stepCounts } from './view/uiMission';
-import type { Waiting } from './view/waitingSummary';
+import type { SurfaceStatus } from '../webview/protocol';
+
+const ICONS: Record<SurfaceStatus['kind'], string> = {
+  idle: '$(checklist)', starting: '$(loading~spin)', planning: '$(loading~spin)', planWaiting: '$(checklist)', running: '$(loading~spin)',
+  replanning: '$(loading~spin)', resuming: '$(loading~spin)', interrupted: '$(debug-pause)', succeeded: '$(pass)', failed: '$(error)',
+  cancelled: '$(circle-slash)', stopped: '$(debug-stop)',
+};
 
 export class MissionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('planExecute.status', vscode.StatusBarAlignment.Left, 50);
@@ -17,12 +22,14 @@ export class MissionStatusBar implements vscode.Disposable {
     this.item.name = 'Plan & Execute';
   }
 
-  update(mission: MissionView | null, busy: string | null, waiting: Waiting): void {
-    const active = busy !== null || (mission !== null && mission.live && !['succeeded', 'failed', 'cancelled'].includes(mission.phase));
+  /** Shows the one state every surface reads (../view/missionStatus.ts): the same words as the header's badge. */
+  update(status: SurfaceStatus, goal: string | null): void {
+    const active = status.active;
     if (active !== this.active) {
       this.active = active;
       void vscode.commands.executeCommand('setContext', 'planExecute.missionActive', active);
     }
+    const waiting = status.waiting;
     if (waiting.count > 0) {
       this.item.text = `$(bell-dot) ${waiting.count} waiting`;
       this.item.tooltip = `Plan & Execute: ${waiting.summary}. Click to show them.`;
@@ -37,21 +44,17 @@ export class MissionStatusBar implements vscode.Disposable {
     this.item.backgroundColor = undefined;
     this.item.color = undefined;
     this.item.command = 'planExecute.openBoard';
-    if (!mission && !busy) {
+    if (status.kind === 'idle') {
       this.item.hide();
       this.visible = false;
       return;
     }
-    const icon = busy || mission?.phase === 'running' || mission?.phase === 'replanning' ? '$(loading~spin)' : mission?.phase === 'succeeded' ? '$(pass)' : mission?.phase === 'failed' ? '$(error)' : '$(checklist)';
-    if (mission) {
-      const { done, total } = stepCounts(mission);
-      const phase = busy ?? mission.phaseLabel ?? mission.phase.replace('_', ' ');
-      this.item.text = `${icon} ${phase} ${done}/${total} · $${mission.costUsd.toFixed(2)}`;
-      this.item.tooltip = `Plan & Execute: ${mission.goal || mission.task}\n${phase}, ${done} of ${total} steps done, $${mission.costUsd.toFixed(4)} so far. Click to open the mission board.`;
-    } else {
-      this.item.text = `${icon} ${busy}`;
-      this.item.tooltip = `Plan & Execute: ${busy}`;
-    }
+    const steps = status.steps ? ` ${status.steps.done}/${status.steps.total}` : '';
+    const cost = status.costUsd !== null ? ` · $${status.costUsd.toFixed(2)}` : '';
+    this.item.text = `${ICONS[status.kind]} ${status.label}${steps}${cost}`;
+    const done = status.steps ? `, ${status.steps.done} of ${status.steps.total} steps done` : '';
+    const spent = status.costUsd !== null ? `, $${status.costUsd.toFixed(4)} so far` : '';
+    this.item.tooltip = `Plan & Execute: ${goal ?? ''}\n${status.label}${done}${spent}.${status.detail ? ` ${status.detail}` : ''} Click to open the mission board.`;
     this.item.accessibilityInformation = undefined;
     this.item.show();
     this.visible = true;

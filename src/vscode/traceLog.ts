@@ -8,6 +8,13 @@ import { describeFiles } from '../core/mission/revert';
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 
+/** A call's cost only when it is a real figure: a model on this machine or one with no known price has none to show. */
+function costWords(e: Extract<TraceEvent, { type: 'model_call' }>): string {
+  if (e.pricing === 'local') return 'local, no cost';
+  if (e.pricing === 'unknown' || (e.pricing === undefined && e.costUsd === 0)) return 'price unknown';
+  return `$${e.costUsd.toFixed(4)}`;
+}
+
 export function describeEvent(e: TraceEvent): string {
   switch (e.type) {
     case 'mission_started':
@@ -21,7 +28,8 @@ export function describeEvent(e: TraceEvent): string {
     case 'handoff':
       return `handoff to ${e.handoff.step.id} (attempt ${e.handoff.attempt}, ${e.handoff.dependencies.length} dependencies)`;
     case 'model_call':
-      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, $${e.costUsd.toFixed(4)}, ${e.durationMs} ms`;
+      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, ${costWords(e)}, `
+        + `${e.durationMs} ms`;
     case 'model_wait':
       return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''} waiting ${Math.round(e.waitMs / 1000)} s (${e.reason}, attempt ${e.attempt}): ${clip(e.message)}`;
     case 'tool_call':

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { SurfaceState } from '../webview/protocol';
-import { waitingIn, type Waiting } from './view/waitingSummary';
+import type { Waiting } from './view/waitingSummary';
 
 export interface WaitingTargets {
   setBadge(count: number, tooltip: string): void;
@@ -22,7 +22,7 @@ export class WaitingIndicators {
   constructor(private readonly targets: WaitingTargets) {}
 
   update(state: SurfaceState): Waiting {
-    const waiting = waitingIn(state);
+    const waiting = state.status.waiting;
     this.targets.setBadge(waiting.count, waiting.summary);
     // Announce only the start of a wait (0 → n), so a burst of cards makes one notification.
     if (waiting.count > 0 && this.last === 0 && !this.targets.surfaceVisible() && this.targets.notifyEnabled()) {

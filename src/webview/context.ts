@@ -17,6 +17,8 @@ export interface UiState {
   submittedTask?: string | undefined;
   /** The board's right-hand tab. */
   boardTab?: BoardTab | undefined;
+  /** The user asked for the new-mission form over a mission that has stopped ("New mission"). */
+  newMission?: boolean | undefined;
 }
 
 export interface RenderContext {
@@ -30,8 +32,12 @@ export interface RenderContext {
   rerender(): void;
   /** Select a step (the board updates its details in place; the sidebar opens the board on it). */
   selectStep(stepId: string | null): void;
-  /** Ask for keyboard focus on the element with this test id after the next render. */
-  focusAfterRender(testId: string | null): void;
+  /** A decision on this approval request ('plan': the plan that waits) is being sent: focus moves on once it shows (./focus.ts). */
+  decided(requestId: string): void;
+  /** True from a submitted task until the host has answered it (a second submit is ignored meanwhile). */
+  starting(): boolean;
+  /** Marks a task as submitted (see `starting`). */
+  markStarting(): void;
 }
 
 export function draft(ctx: RenderContext, key: string): string {

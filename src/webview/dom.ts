@@ -14,6 +14,9 @@ export interface Props {
   props?: Record<string, unknown>;
 }
 
+/** Properties each element was given (not in its markup), so two renderings can be compared whole (../patch.ts). */
+export const propsOf = new WeakMap<Element, Record<string, unknown>>();
+
 export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   if (props.className) el.className = props.className;
@@ -23,6 +26,7 @@ export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLEle
   }
   for (const [name, listener] of Object.entries(props.on ?? {})) el.addEventListener(name, listener);
   for (const [name, value] of Object.entries(props.props ?? {})) (el as unknown as Record<string, unknown>)[name] = value;
+  if (props.props) propsOf.set(el, props.props);
   append(el, children);
   return el;
 }
@@ -42,7 +46,12 @@ export function icon(name: string, label?: string, extraClass = ''): HTMLElement
   });
 }
 
-/** A vscode-button with text and an optional codicon; `secondary` for the less prominent action. */
+/**
+ * A vscode-button with text and an optional codicon; `secondary` for the less prominent action. The codicon
+ * is a light-DOM span styled by the page's codicon.css, not the button's `icon` attribute: that one renders
+ * a <vscode-icon> whose shadow root loads the stylesheet again for every new button, so after each
+ * re-render the glyphs were missing until it loaded (seconds on a busy machine).
+ */
 export function button(
   label: string,
   onClick: (event: Event) => void,
@@ -53,7 +62,9 @@ export function button(
     {
       attrs: {
         secondary: options.secondary ?? false,
-        icon: options.icon,
+        // Focusable from the start: the component reflects its own tabindex only at its first update (a
+        // microtask later), and focus sent to a fresh button before then was lost.
+        tabindex: options.disabled ? '-1' : '0',
         'aria-label': options.ariaLabel,
         title: options.title,
         'data-testid': options.testId,
@@ -63,7 +74,28 @@ export function button(
       },
       on: { click: (event: Event) => onClick(event) },
     },
+    options.icon ? buttonIcon(options.icon) : null,
     label,
+  );
+}
+
+/** A codicon in a vscode-button's `content-before` slot (light DOM: styled by the page's codicon.css). */
+export function buttonIcon(name: string): HTMLElement {
+  const glyph = icon(name, undefined, 'button-icon');
+  glyph.setAttribute('slot', 'content-before');
+  return glyph;
+}
+
+/** A small icon-only button (dismiss, revoke): a native button with a codicon, named by `label`. */
+export function iconButton(name: string, label: string, onClick: (event: Event) => void, testId?: string): HTMLElement {
+  return h(
+    'button',
+    {
+      className: 'icon-button',
+      attrs: { type: 'button', 'aria-label': label, title: label, 'data-testid': testId },
+      on: { click: (event: Event) => onClick(event) },
+    },
+    icon(name),
   );
 }
 
@@ -73,4 +105,15 @@ export function badge(text: string, title?: string, className = 'badge'): HTMLEl
 
 export function section(title: string, testId: string, ...children: Child[]): HTMLElement {
   return h('section', { className: 'section', attrs: { 'aria-label': title, 'data-testid': testId } }, h('h2', { className: 'section-title' }, title), ...children);
+}
+
+/**
+ * Moves keyboard focus to `el`, also when it is a web component that was just created: those render their
+ * shadow root (and an input that takes the focus) only at their first update, a microtask later.
+ */
+export function focusElement(el: HTMLElement): void {
+  el.focus();
+  if (el === document.activeElement || el.contains(document.activeElement)) return;
+  const pending = (el as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete;
+  if (pending) void pending.then(() => (el.isConnected ? el.focus() : undefined));
 }

@@ -20,11 +20,11 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const arrayOf = (v: unknown, item: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(item);
-const isStatus = (v: unknown): v is StepRunStatus => isStr(v) && Object.hasOwn(STATUSES, v);
+const isRunStatus = (v: unknown): v is StepRunStatus => isStr(v) && Object.hasOwn(STATUSES, v);
 
 function isStep(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.id) && isStr(v.title) && isStr(v.why) && isStr(v.instructions) && isBool(v.required) && isStatus(v.status) &&
+    isObj(v) && isStr(v.id) && isStr(v.title) && isStr(v.why) && isStr(v.instructions) && isBool(v.required) && isRunStatus(v.status) &&
     arrayOf(v.dependsOn, isStr) && arrayOf(v.evidence, isStr) && isObj(v.authority) && arrayOf(v.authority.edit, isStr) &&
     arrayOf(v.authority.commands, isStr) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) && isBool(v.inPlan) &&
     arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) && (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
@@ -44,11 +44,20 @@ function isMission(v: unknown): boolean {
 
 function isApproval(a: unknown): boolean {
   if (!isObj(a) || !isStr(a.requestId) || !isStr(a.at) || !isBool(a.verification) || !isStr(a.why)) return false;
+  if (a.answers !== undefined && !isStr(a.answers)) return false;
   if (a.kind === 'write') return isStr(a.path) && (a.size === null || (isObj(a.size) && isNum(a.size.added) && isNum(a.size.removed)));
   return a.kind === 'command' && isStr(a.command) && isStr(a.cwd);
 }
 
 const isNullableStr = (v: unknown): boolean => v === null || isStr(v);
+
+function isStatus(v: unknown): boolean {
+  return (
+    isObj(v) && isStr(v.kind) && isStr(v.label) && isNullableStr(v.detail) && isBool(v.active) &&
+    isObj(v.waiting) && isNum(v.waiting.count) && isStr(v.waiting.summary) &&
+    (v.steps === null || (isObj(v.steps) && isNum(v.steps.done) && isNum(v.steps.total))) && (v.costUsd === null || isNum(v.costUsd))
+  );
+}
 
 function isState(v: unknown): v is SurfaceState {
   return (
@@ -56,7 +65,7 @@ function isState(v: unknown): v is SurfaceState {
     (v.mission === null || isMission(v.mission)) && arrayOf(v.approvals, isApproval) &&
     arrayOf(v.rules, (r) => isObj(r) && isStr(r.id) && isStr(r.pattern) && isStr(r.kind)) &&
     (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) && isNullableStr(v.taskPrefill) && isNullableStr(v.taskDraft) && isBool(v.demo) &&
-    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr))
+    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) && isStatus(v.status)
   );
 }
 
@@ -67,7 +76,9 @@ export function parseHostMessage(data: unknown): ToWebview | undefined {
     case 'state':
       return isState(data.state) ? (data as ToWebview) : undefined;
     case 'didChangeStepStatus':
-      return isNum(data.rev) && isStr(data.stepId) && isStatus(data.status) && (data.reason === undefined || isStr(data.reason)) ? (data as ToWebview) : undefined;
+      return isNum(data.rev) && isStr(data.stepId) && isRunStatus(data.status) && (data.reason === undefined || isStr(data.reason))
+        ? (data as ToWebview)
+        : undefined;
     case 'didRequestTaskFocus':
       return data as ToWebview;
     case 'didNotify':

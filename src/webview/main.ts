@@ -2,9 +2,13 @@
  * The webview app of both surfaces (bundled to media/webview.js, iife, browser): the sidebar view and the
  * mission board read `body[data-surface]` and render the same snapshot their own way. Posts `ready` once
  * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place (the step, and the
- * header drawn from every step's status), and keeps drafts and selection with getState/setState (no
- * retainContextWhenHidden). Every host message is shape-checked
- * (./hostMessages.ts); malformed ones are dropped; none is handled while a pointer is pressed (./pressHold.ts).
+ * header drawn from every step's status), and keeps drafts, selection and the last snapshot with
+ * getState/setState (no retainContextWhenHidden). Every host message is shape-checked (./hostMessages.ts);
+ * malformed ones are dropped; none is handled while a pointer is pressed (./pressHold.ts).
+ *
+ * No flicker: a surface shown again draws its last snapshot at once (then the host's fresh one); a snapshot
+ * that changes nothing draws nothing; and the sidebar keeps every section whose content did not change
+ * (its elements, their focus and their icons stay as they were). Keyboard focus follows ./focus.ts.
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -12,12 +16,13 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { FromWebviewInput, StepView, SurfaceKind, SurfaceState, ToWebview } from './protocol';
 import { parseHostMessage } from './hostMessages';
 import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
-import { h } from './dom';
+import { focusElement, h } from './dom';
+import { createAnnouncer, createQueueFocus } from './focus';
+import { patchChildren, remember, sameRendering, signature } from './patch';
 import { renderBoard, type BoardView } from './board/board';
 import { renderSidebar } from './sidebar/sidebar';
 import { trackCardPositions } from './render/approvals';
@@ -32,14 +37,46 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/** What the webview keeps across being hidden and shown: its own UI state and the last snapshot it drew. */
+interface Saved {
+  ui: UiState;
+  snapshot?: SurfaceState;
+}
+
 const vscodeApi = acquireVsCodeApi();
 const root = document.getElementById('app') ?? document.body;
 const surface: SurfaceKind = document.body.dataset.surface === 'board' ? 'board' : 'sidebar';
-const saved = vscodeApi.getState();
-const ui: UiState = isUiState(saved) ? saved : { selectedStepId: null, drafts: {}, collapsed: {} };
+const saved = readSaved(vscodeApi.getState());
+const ui: UiState = saved.ui;
 let state: SurfaceState | null = null;
 let board: BoardView | null = null;
-let pendingFocus: string | null | undefined;
+/** The last snapshot drawn, without its revision: an identical one draws nothing. */
+let drawn = '';
+/** When a task was submitted and the host has not answered yet (ms since page load; null: none). */
+let startingAt: number | null = null;
+const announce = createAnnouncer();
+const queueFocus = createQueueFocus(root, announce);
+
+function readSaved(value: unknown): Saved {
+  const empty: UiState = { selectedStepId: null, drafts: {}, collapsed: {} };
+  if (isUiState(value)) return { ui: value }; // the shape kept before snapshots were
+  if (typeof value !== 'object' || value === null) return { ui: empty };
+  const v = value as { ui?: unknown; snapshot?: unknown };
+  const restored = parseHostMessage({ type: 'state', state: v.snapshot });
+  return { ui: isUiState(v.ui) ? v.ui : empty, ...(restored?.type === 'state' ? { snapshot: restored.state } : {}) };
+}
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** Keeps the UI state now and the snapshot shortly after (snapshots come in bursts while a mission runs). */
+function save(withSnapshot: boolean): void {
+  const write = (): void => vscodeApi.setState({ ui, ...(state ? { snapshot: state } : {}) } satisfies Saved);
+  if (!withSnapshot) return write();
+  if (saveTimer) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = undefined;
+    write();
+  }, 400);
+}
 
 const ctx: RenderContext = {
   get state(): SurfaceState {
@@ -49,7 +86,7 @@ const ctx: RenderContext = {
   surface,
   ui,
   post: (message) => vscodeApi.postMessage(message),
-  saveUi: () => vscodeApi.setState(ui),
+  saveUi: () => save(false),
   rerender: () => render(),
   selectStep: (stepId) => {
     if (surface === 'sidebar') {
@@ -57,11 +94,13 @@ const ctx: RenderContext = {
       return;
     }
     ui.selectedStepId = stepId;
-    vscodeApi.setState(ui);
+    save(false);
     board?.select(stepId, true);
   },
-  focusAfterRender: (key) => {
-    pendingFocus = key;
+  decided: (requestId) => queueFocus.decided(requestId),
+  starting: () => startingAt !== null && performance.now() - startingAt < 15_000,
+  markStarting: () => {
+    startingAt = performance.now();
   },
 };
 
@@ -74,29 +113,40 @@ function focusKey(): string | null {
 
 function restoreFocus(key: string | null): void {
   if (!key) return;
-  const q = CSS.escape(key);
-  root.querySelector<HTMLElement>(`[data-focus-key="${q}"], [data-testid="${q}"], #${q}`)?.focus();
+  const target = root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"], [data-testid="${CSS.escape(key)}"], #${CSS.escape(key)}`);
+  if (target && target !== document.activeElement) focusElement(target);
 }
 
 function render(): void {
   if (!state) return;
   const key = focusKey();
-  const scroll = document.scrollingElement?.scrollTop ?? 0;
   if (surface === 'board') {
-    board = renderBoard(ctx);
-    root.replaceChildren(board.element);
-    board.mounted();
+    const next = renderBoard(ctx);
+    // The same board again keeps the one on screen (its listeners, focus and scroll positions).
+    const sig = signature(next.element);
+    if (!board || !board.element.isConnected || !sameRendering(board.element, next.element, sig)) {
+      board = next;
+      remember(board.element, sig);
+      root.replaceChildren(board.element);
+      board.mounted();
+    }
   } else {
-    root.replaceChildren(renderSidebar(ctx));
+    const scroll = document.scrollingElement?.scrollTop ?? 0;
+    const next = renderSidebar(ctx);
+    const current = root.firstElementChild;
+    if (current instanceof HTMLElement && current.tagName === next.tagName) {
+      for (const name of next.getAttributeNames()) current.setAttribute(name, next.getAttribute(name) ?? '');
+      patchChildren(current, [...next.children] as HTMLElement[]);
+    } else {
+      for (const section of next.children) remember(section);
+      root.replaceChildren(next);
+    }
     if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
   }
+  root.toggleAttribute('aria-busy', state.rev < 0);
   trackCardPositions(root);
-  if (pendingFocus !== undefined) {
-    const target = pendingFocus;
-    pendingFocus = undefined;
-    if (target) restoreFocus(target);
-    else root.querySelector<HTMLElement>('[data-testid="approve-plan"], #task-input, [data-testid="mission-header"] vscode-button')?.focus();
-  } else restoreFocus(key);
+  restoreFocus(key);
+  queueFocus.afterRender();
 }
 
 /**
@@ -114,7 +164,7 @@ function paintStepStatus(stepId: string, status: StepView['status']): boolean {
   const key = focusKey();
   for (const header of root.querySelectorAll('[data-testid="mission-header"]')) {
     const fresh = renderMissionHeader(ctx);
-    if (fresh) header.replaceWith(fresh);
+    if (fresh && !fresh.isEqualNode(header)) header.replaceWith(fresh);
   }
   restoreFocus(key);
   // The header's height may have changed: a card it pushed settles before it takes a click, as after a render.
@@ -122,15 +172,32 @@ function paintStepStatus(stepId: string, status: StepView['status']): boolean {
   return true;
 }
 
+function adopt(next: SurfaceState): void {
+  state = next;
+  // A snapshot without a mission (the host still reading it back after a reload) keeps the selection.
+  if (ui.selectedStepId && state.mission && !state.mission.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
+  if (surface === 'board' && !ui.selectedStepId) ui.selectedStepId = state.mission?.steps.find((s) => s.inPlan)?.id ?? null;
+  // A suggested task (the editor selection, the demo's) fills an empty box, never one over a shown mission.
+  if (next.taskPrefill && !ui.drafts.task && (!next.mission || ui.newMission)) ui.drafts.task = next.taskPrefill;
+  // The host has the task: it is planning it, or a mission runs (a refusal comes as a notice).
+  if (next.busy || next.status.active) startingAt = null;
+  if (next.status.active) ui.newMission = false;
+  settleSubmittedTask(ctx);
+}
+
 const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type: K }>) => void } = {
   state: (m) => {
-    if (state && m.state.rev < state.rev) return;
-    state = m.state;
-    // A snapshot without a mission (the host still reading it back after a reload) keeps the selection.
-    if (ui.selectedStepId && state.mission && !state.mission.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
-    if (surface === 'board' && !ui.selectedStepId) ui.selectedStepId = state.mission?.steps.find((s) => s.inPlan)?.id ?? null;
-    if (m.state.taskPrefill && !ui.drafts.task) ui.drafts.task = m.state.taskPrefill;
-    settleSubmittedTask(ctx);
+    if (state && state.rev >= 0 && m.state.rev < state.rev) return;
+    const content = JSON.stringify({ ...m.state, rev: 0 });
+    const stale = state?.rev === -1;
+    adopt(m.state);
+    save(true);
+    // Nothing changed since the last drawing (a snapshot that repeats the state): nothing to draw.
+    if (content === drawn && !stale) {
+      root.firstElementChild?.setAttribute('data-rev', String(m.state.rev));
+      return;
+    }
+    drawn = content;
     render();
   },
   didChangeStepStatus: (m) => {
@@ -138,16 +205,26 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
     if (!state || !step) return;
     step.status = m.status;
     step.statusReason = m.reason;
+    drawn = '';
     if (!paintStepStatus(m.stepId, m.status)) return render();
     if (surface === 'board' && ui.selectedStepId === m.stepId) board?.refreshSide();
   },
   didRequestTaskFocus: () => {
-    root.querySelector<HTMLElement>('#task-input')?.focus();
+    if (state?.mission && !state.status.active && !ui.newMission) {
+      ui.newMission = true;
+      if (state.taskPrefill && !ui.drafts.task) ui.drafts.task = state.taskPrefill;
+      save(false);
+      render();
+    }
+    const box = root.querySelector<HTMLElement>('#task-input');
+    if (box) focusElement(box);
   },
   didNotify: (m) => {
+    startingAt = null;
     const note = h('div', { className: `toast ${m.level}`, attrs: { role: m.level === 'error' ? 'alert' : 'status', 'data-testid': 'toast' } }, m.message);
     root.prepend(note);
     setTimeout(() => note.remove(), 8000);
+    if (state) render(); // a refused start: the task form is usable again
   },
   didSelectStep: (m) => {
     if (surface !== 'board') return;
@@ -159,9 +236,7 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
       ui.boardTab = 'waiting';
       board?.refreshSide();
     }
-    const first = root.querySelector<HTMLElement>('[data-testid="approvals"] [data-testid="approve-action"]');
-    first?.scrollIntoView({ block: 'center' });
-    first?.focus();
+    queueFocus.requested();
   },
 };
 
@@ -177,4 +252,28 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   deliver(message);
 });
 
+// Rule 4 of the focus model: the view got focus and nothing inside has it (the first Tab starts here).
+window.addEventListener('focus', () => {
+  if (!state) return;
+  setTimeout(() => {
+    if (document.activeElement === document.body || document.activeElement === null) queueFocus.entered();
+  }, 0);
+});
+
+// The board says how wide it is, so a diff opens beside it only when both fit (the host decides).
+if (surface === 'board') {
+  let sizeTimer: ReturnType<typeof setTimeout> | undefined;
+  const report = (): void => vscodeApi.postMessage({ type: 'surfaceSize', width: Math.round(window.innerWidth), height: Math.round(window.innerHeight) });
+  window.addEventListener('resize', () => {
+    clearTimeout(sizeTimer);
+    sizeTimer = setTimeout(report, 200);
+  });
+  report();
+}
+
+// Shown again: draw the last snapshot now (marked busy, its revision below any the host sends), then the host's.
+if (saved.snapshot) {
+  adopt({ ...saved.snapshot, rev: -1 });
+  render();
+}
 vscodeApi.postMessage({ type: 'ready' });

@@ -117,6 +117,8 @@ export const MissionActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('continue') }),
   /** Go on with a mission interrupted by a reload or crash. */
   z.object({ kind: z.literal('resume') }),
+  /** Run again what a revert undid (the reverted steps and the steps that depend on them), finished work kept. */
+  z.object({ kind: z.literal('rerun'), stepIds: z.array(Id) }),
   /** Revert every step that still has changes, newest first. */
   z.object({ kind: z.literal('revertMission') }),
   /** The model provider refused the key. */
@@ -170,6 +172,10 @@ const ApprovalBaseShape = {
   at: z.string(),
   /** Asked by the verifier running the step's evidence check, not by the executor. */
   verification: z.boolean(),
+  /** The reason the user gave when rejecting this step's previous request: this one is the step's answer to it. */
+  answers: Text.optional(),
+  /** The user approved this exact command for the step's executor already; the verifier runs it again on its own. */
+  approvedForExecutor: z.boolean().optional(),
 };
 
 /** A proposed edit or command waiting for the user. */
@@ -222,6 +228,29 @@ export const NoticeViewSchema = z.object({
   actions: z.array(z.enum(['setApiKey', 'openSettings', 'retry'])),
 });
 
+/**
+ * The one state model every surface reads — the header's badge and banner, the status bar, the view's badge,
+ * the approve and resume buttons, the new-mission form — computed once per snapshot by the host
+ * (src/vscode/view/missionStatus.ts), so they cannot disagree, before or after a window reload.
+ */
+export const SurfaceStatusSchema = z.object({
+  kind: z.enum([
+    'idle', 'starting', 'planning', 'planWaiting', 'running', 'replanning', 'resuming', 'interrupted', 'succeeded', 'failed', 'cancelled', 'stopped',
+  ]),
+  /** The state in a few words, the same on the header's badge and in the status bar ("plan v2 waits for you"). */
+  label: Text,
+  /** One sentence when the state needs it (what an interruption cut off and what Resume does); null otherwise. */
+  detail: Text.nullable(),
+  /** A mission runs, waits or starts in this window: one at a time, so the new-mission form stays closed. */
+  active: z.boolean(),
+  /** What waits for the user: the view's badge counts it, the status bar says it. */
+  waiting: z.object({ count: z.number().int().nonnegative(), summary: Text }),
+  /** Steps done of those that count (replaced and skipped ones do not); null without a plan. */
+  steps: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).nullable(),
+  /** The cost so far when it is a real figure (priced calls, not the demo's scripted model); null: not shown. */
+  costUsd: z.number().nonnegative().nullable(),
+});
+
 export const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
@@ -244,6 +273,8 @@ export const SurfaceStateSchema = z.object({
   notices: z.array(NoticeViewSchema),
   /** How commands run here (shown on the plan tree's command steps). Additive; absent = not known yet. */
   sandbox: SandboxStatusViewSchema.optional(),
+  /** The mission's state as every surface shows it. */
+  status: SurfaceStatusSchema,
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
@@ -261,6 +292,7 @@ export type FieldChangeView = z.infer<typeof FieldChangeViewSchema>;
 export type ReplanUiView = z.infer<typeof ReplanUiViewSchema>;
 export type NoticeView = z.infer<typeof NoticeViewSchema>;
 export type SurfaceState = z.infer<typeof SurfaceStateSchema>;
+export type SurfaceStatus = z.infer<typeof SurfaceStatusSchema>;
 /** Which webview renders the state: the sidebar view or the mission board (an editor tab). */
 export type SurfaceKind = 'sidebar' | 'board';
 
@@ -277,7 +309,10 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('didNotify'), level: z.enum(['info', 'warning', 'error']), message: Text }),
   /** Select (and show) a step, e.g. the board opened from the sidebar's step list. */
   z.object({ type: z.literal('didSelectStep'), stepId: Id }),
-  /** Move keyboard focus to the oldest waiting approval (the status-bar item was clicked). */
+  /**
+   * Move keyboard focus to the oldest waiting approval (the status bar's "N waiting", Show Waiting Approvals,
+   * a notification's Show); with nothing waiting, to the queue's place, saying so.
+   */
   z.object({ type: z.literal('didRequestQueueFocus') }),
 ]);
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
@@ -349,6 +384,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusQueue') }),
   /** Dismiss a notice. */
   z.object({ type: z.literal('dismissNotice'), id: Id }),
+  /** The surface's size in CSS pixels (the board sends it when it changes): where a diff fits beside it. */
+  z.object({ type: z.literal('surfaceSize'), width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 export type FromWebviewType = FromWebview['type'];

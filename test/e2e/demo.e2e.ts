@@ -7,17 +7,17 @@
  * Screenshots go to test-results/demo/ (the README's demo, refused-replan and revert images).
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { startDemoHost, type DemoHost } from '../support/host/demoHost';
+import { DEMO_MODEL, startDemoHost, type DemoHost } from '../support/host/demoHost';
 import { openWorkbench, type Workbench } from '../support/host/workbench';
 import { copyWorkspace, DEMO_WORKSPACE, type TempWorkspace } from '../support/host/workspace';
 import { decideCard } from './support/cards';
 import { runFromPalette } from './support/palette';
 import { consoleRecorder, postMortemOnFailure } from './support/postMortem';
 import { openSidebar } from './support/session';
-import { boardFrame, byTestId, shot as saveShot, waitEnabled } from './support/surfaces';
+import { boardFrame, byTestId, shot as saveShot, statusBarItem, waitEnabled } from './support/surfaces';
 
 const shot = (page: Page, name: string) => saveShot(page, 'demo', name);
 
@@ -57,6 +57,27 @@ async function decideCards(
   }
 }
 
+/** Nothing on this surface names a real model or a price. */
+async function noRealModelOrPrice(frame: Frame, where: string): Promise<void> {
+  const text = await frame.locator('#app').innerText();
+  assert.doesNotMatch(text, /claude|anthropic/i, `${where} names a real model: ${text.slice(0, 300)}`);
+  assert.doesNotMatch(text, /\$\d/, `${where} names a price`);
+}
+
+/** The newest "Plan & Execute" log of the demo's code-server (what the output channel shows). */
+function extensionLog(userDataDir: string): string {
+  const found: { path: string; at: number }[] = [];
+  const walk = (dir: string): void => {
+    for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name === 'Plan & Execute.log') found.push({ path, at: statSync(path).mtimeMs });
+    }
+  };
+  walk(join(userDataDir, 'logs'));
+  return found.map((f) => readFileSync(f.path, 'utf8')).join('\n');
+}
+
 describe('demo (E2E): npm start -- --demo, the guided tour', () => {
   let demo: DemoHost | undefined;
   let workspace: TempWorkspace | undefined;
@@ -79,7 +100,7 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
   });
 
   it('says a scripted model answers, and walks through a rejection, a refused replan, a replan and a revert', async function () {
-    this.timeout(480_000);
+    this.timeout(600_000);
     assert.ok(workbench && workspace && demo);
     const { page } = workbench;
     await runFromPalette(page, 'Plan & Execute');
@@ -88,8 +109,40 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     assert.match(await byTestId(sidebar, 'demo-banner').innerText(), /scripted model/);
     assert.equal(await sidebar.locator('[data-testid="task-input"] textarea').inputValue(), demo.task, 'the demo suggests its task');
     assert.equal(await sidebar.locator('[data-testid="set-api-key"]').count(), 0, 'no key is asked for');
+    await noRealModelOrPrice(sidebar, 'the sidebar');
     await shot(page, '01-demo');
+
+    // The view gets the keyboard with nothing focused inside: focus goes to the task box, not to "The tour".
+    await sidebar.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await runFromPalette(page, 'View: Focus Active Editor Group');
+    await runFromPalette(page, 'Plan & Execute: Focus on Mission View');
+    await sidebar.waitForFunction(() => document.activeElement?.id === 'task-input', undefined, { timeout: 15_000 });
+    await page.keyboard.press('Tab');
+    const tabbedTo = await sidebar.evaluate(() => document.activeElement?.tagName.toLowerCase());
+    assert.equal(tabbedTo, 'vscode-button', 'the first Tab goes to Plan & Execute, not to unrelated chrome');
+
+    // Set API Key and Choose Model say what the demo is, never "Anthropic key set" or a raw 404.
+    await runFromPalette(page, 'Plan & Execute: Set API Key');
+    const keyNote = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'no API key is needed' }).first();
+    await keyNote.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await page.locator('.quick-input-widget .quick-input-list', { hasText: 'key set' }).count(), 0);
+    await runFromPalette(page, 'Notifications: Clear All Notifications');
+    await runFromPalette(page, 'Plan & Execute: Choose Model');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'demo' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Enter'); // every role
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).first().click();
+    const listed = page.locator('.quick-input-list .monaco-list-row', { hasText: DEMO_MODEL.id }).first();
+    await listed.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.doesNotMatch(await page.locator('.quick-input-widget').innerText(), /404|"type":"error"|no route/);
+    await shot(page, '01b-choose-model');
+    await page.keyboard.press('Escape');
+
     await byTestId(sidebar, 'run-task').click();
+    const planning = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'planning with' }).first();
+    await planning.waitFor({ state: 'visible', timeout: 30_000 });
+    const planningText = await planning.innerText();
+    assert.match(planningText, new RegExp(DEMO_MODEL.id));
+    assert.doesNotMatch(planningText, /claude/i);
     await waitEnabled(sidebar, 'approve-plan', 60_000);
     await byTestId(sidebar, 'approve-plan').click();
 
@@ -151,7 +204,32 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await confirm.click();
     await board.waitForSelector('.node[data-step-id="s4"][data-status="reverted"]', { timeout: 30_000 });
     assert.doesNotMatch(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/, "s4's change is gone from the disk");
+    // s5 ran the tests against s4's change: it no longer claims a ✓, and the count says so.
+    await board.waitForSelector('.node[data-step-id="s5"][data-status="pending"]', { timeout: 30_000 });
+    assert.equal((await byTestId(board, 'steps-done').innerText()).trim(), '2/4 steps');
+    await board.locator('.node[data-step-id="s5"]').click();
+    const s5Reason = await board.locator('[data-testid="step-details"][data-step-id="s5"] [data-testid="status-reason"]').innerText();
+    assert.match(s5Reason, /needs a re-run: it depends on s4, which was reverted/);
     await shot(page, '04-reverted');
     assert.equal(demo.model.requests.filter((r) => r.role === 'replanner').length, 2, 'the scripted replanner answered twice: refused, then accepted');
+
+    // Going on runs again what the revert undid (and says so on the button); no "already succeeded".
+    const rerun = byTestId(board, 'rerun-mission');
+    assert.equal((await rerun.innerText()).trim(), 'Run s4, s5 again');
+    await rerun.click();
+    await board.waitForSelector('[data-testid="mission-header"]:not([data-state="succeeded"])', { timeout: 30_000 });
+    const finishedAgain = async (): Promise<boolean> =>
+      (await board.locator('[data-testid="mission-header"][data-state="succeeded"]').count()) > 0 && (await byTestId(board, 'steps-done').innerText()).trim() === '4/4 steps';
+    await decideCards(sidebar, { done: finishedAgain, choose: async () => 'approve' });
+    assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/, "s4's change is back");
+    assert.equal((await byTestId(board, 'steps-done').innerText()).trim(), '4/4 steps');
+    await noRealModelOrPrice(sidebar, 'the sidebar at the end');
+    await noRealModelOrPrice(board, 'the board at the end');
+    assert.doesNotMatch(await statusBarItem(page).innerText(), /\$/, 'the status bar names no price');
+    const log = extensionLog(demo.host.userDataDir);
+    assert.ok(log.length > 1000, 'the extension log has the mission');
+    assert.doesNotMatch(log, /claude/i, 'the log names no real model');
+    assert.doesNotMatch(log, /\$\d/, 'the log names no price');
+    await shot(page, '05-run-again');
   });
 });

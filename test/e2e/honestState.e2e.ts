@@ -18,10 +18,26 @@ import { boardFrame, byTestId, ensureApiKey, shot as saveShot, updateUserSetting
 const shot = (page: Page, name: string) => saveShot(page, 'state', name);
 const TASK = 'Add farewell and wave helpers next to greet.js';
 
+/** Starts a task from the task box — over a mission that has stopped, after "New mission" — and approves its plan. */
 async function startTask(page: Page, sidebar: Frame, task: string): Promise<void> {
+  if (await sidebar.locator('[data-testid="new-mission"]').count()) await byTestId(sidebar, 'new-mission').click();
   await sidebar.locator('[data-testid="task-input"] textarea').fill(task);
   await ensureApiKey(page, sidebar);
   await byTestId(sidebar, 'run-task').click();
+  // Approval mode "all" runs an approved plan unattended; the plan itself still waits for the user.
+  await sidebar.waitForSelector('[data-testid="approve-plan"]:not([disabled])', { timeout: 90_000 });
+  await byTestId(sidebar, 'approve-plan').click();
+}
+
+/** Waits for `selector`, approving each plan version that waits meanwhile (a replan's, in "all" mode too). */
+async function approvingPlansUntil(frame: Frame, selector: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await frame.locator(selector).count())) {
+    assert.ok(Date.now() < deadline, `${selector} did not appear`);
+    const plan = frame.locator('[data-testid="approve-plan"]:not([disabled])');
+    if (await plan.count()) await plan.first().click().catch(() => undefined);
+    await frame.waitForTimeout(250);
+  }
 }
 
 describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () => {
@@ -70,7 +86,7 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     scenario.fix();
     const s1Calls = server!.requests.filter((r) => r.rule === 's1').length;
     await byTestId(board, 'continue-mission').click();
-    await board.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 90_000 });
+    await approvingPlansUntil(board, '[data-testid="mission-header"][data-phase="succeeded"]');
     assert.equal(server!.requests.filter((r) => r.rule === 's1').length, s1Calls, 'finished s1 did not run again');
     assert.equal(readFileSync(join(session.workspace, 'src', 'wave.js'), 'utf8'), WAVE_JS);
     await shot(page, '03-continued');
@@ -109,7 +125,6 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     const { page } = session;
     scenario.breakAgain();
     const sidebar = await session.sidebarFrame();
-    await sidebar.locator('[data-testid="task-input"] textarea').waitFor({ state: 'visible', timeout: 30_000 });
     const s1Before = server!.requests.filter((r) => r.rule === 's1').length;
     await startTask(page, sidebar, DIRECT_TASK);
 
@@ -119,7 +134,7 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
 
     scenario.fix();
     await byTestId(sidebar, 'retry-mission').click();
-    await sidebar.waitForSelector('[data-testid="mission-header"][data-phase="succeeded"]', { timeout: 90_000 });
+    await approvingPlansUntil(sidebar, '[data-testid="mission-header"][data-phase="succeeded"]');
     assert.equal(server!.requests.filter((r) => r.rule === 's1').length - s1Before, 2, 's1 ran once (two model turns), before the failure only');
     assert.equal(readFileSync(join(session.workspace, 'src', 'wave.js'), 'utf8'), WAVE_JS);
     await shot(page, '07-retried');
@@ -129,7 +144,6 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     this.timeout(180_000);
     const { page } = session;
     const sidebar = await session.sidebarFrame();
-    await sidebar.locator('[data-testid="task-input"] textarea').waitFor({ state: 'visible', timeout: 30_000 });
     await startTask(page, sidebar, WAIT_TASK);
     const wait = sidebar.locator('[data-testid="model-wait"]').first();
     await wait.waitFor({ state: 'visible', timeout: 60_000 });

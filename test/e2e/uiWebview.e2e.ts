@@ -5,7 +5,7 @@
  * messages. The real shells' CSP is checked in the workbench tests (uiBoard.e2e.ts).
  */
 import { strict as assert } from 'node:assert';
-import { syntheticState } from '../../bench/webview/fixture';
+import { restatus, syntheticState } from '../../bench/webview/fixture';
 import { axeViolations } from '../support/webview/axe';
 import type { WebviewPage } from '../support/webview/webviewPage';
 import { useWebviewApp } from './support/webviewApp';
@@ -31,7 +31,7 @@ function hostileState(): SurfaceState {
   ];
   state.notices = [{ id: 'n1', level: 'error', message: XSS, actions: ['setApiKey', 'retry'] }];
   state.planAwaitingApproval = m.planVersion;
-  return state;
+  return restatus(state);
 }
 
 /** Every element under #app, through shadow roots. */

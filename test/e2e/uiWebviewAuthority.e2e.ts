@@ -5,7 +5,7 @@
  * commands carry a sandbox mark; only granted steps carry the network mark; an unsandboxed machine says so.
  */
 import { strict as assert } from 'node:assert';
-import { syntheticState, syntheticStep } from '../../bench/webview/fixture';
+import { restatus, syntheticState, syntheticStep } from '../../bench/webview/fixture';
 import type { WebviewPage } from '../support/webview/webviewPage';
 import { useWebviewApp } from './support/webviewApp';
 import type { StepView, SurfaceKind, SurfaceState } from '../../src/webview/protocol';
@@ -26,7 +26,7 @@ function authorityState(sandbox: NonNullable<SurfaceState['sandbox']>['state']):
     { ...base, kind: 'command', requestId: 'r1', stepId: 's3', command: 'npm install', cwd: '/w', confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed', network: true, hostLoopback: false },
     { ...base, kind: 'command', requestId: 'r2', stepId: 's2', command: 'npm test', cwd: '/w', confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed', network: false },
   ];
-  return state;
+  return restatus(state);
 }
 
 /** Which marks one step's row (sidebar) or card (board) carries: sandbox badge text/label, network badge present. */

@@ -5,7 +5,7 @@
  * and a card that the repainted header moved settles before it takes a click, as after a full render.
  */
 import { strict as assert } from 'node:assert';
-import { syntheticState } from '../../bench/webview/fixture';
+import { restatus, syntheticState } from '../../bench/webview/fixture';
 import type { WebviewPage } from '../support/webview/webviewPage';
 import { useWebviewApp } from './support/webviewApp';
 import type { SurfaceKind, SurfaceState } from '../../src/webview/protocol';
@@ -16,7 +16,7 @@ function runningState(): SurfaceState {
   const m = state.mission!;
   m.steps = m.steps.map((s, i) => ({ ...s, required: true, dependsOn: i === 3 ? ['s2', 's3'] : [], status: i === 0 ? 'succeeded' : i < 3 ? 'running' : 'pending' }));
   state.approvals = state.approvals.filter((a) => a.kind === 'command');
-  return state;
+  return restatus(state);
 }
 
 for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { PlanExecuteApi } from '../../src/vscode/api';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
-import { api, workspaceRoot } from './missionDriver';
+import { api, waitApprovingPlans, workspaceRoot } from './missionDriver';
 import { FAREWELL_JS, PATIENCE_JS, WAIT_MS, WAIT_TASK, WAVE_JS, directScenario, rejectionScenario, stateScenario } from './stateScenario';
 
 const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && s.mission.outcome !== null;
@@ -22,7 +22,7 @@ const stopped = (s: SurfaceState): boolean => !!s.mission && !s.mission.live && 
 async function runUntilStopped(pe: PlanExecuteApi, task: string): Promise<SurfaceState> {
   const before = pe.test.sidebarState().mission?.missionId;
   assert.equal(pe.test.postFromWebview({ type: 'runTask', task }), true);
-  return pe.test.waitForState((s) => stopped(s) && s.mission?.missionId !== before, 60_000);
+  return waitApprovingPlans(pe, (s) => stopped(s) && s.mission?.missionId !== before, 60_000);
 }
 const kinds = (s: SurfaceState): string[] => (s.mission?.actions ?? []).map((a) => a.kind);
 
@@ -134,7 +134,7 @@ describe('honest state: failures you can act on, and undo', () => {
     s.fix();
     const s1Runs = server.requests.filter((r) => r.rule === 's1').length;
     assert.equal(pe.test.postFromWebview({ type: 'continueMission' }), true);
-    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    const done = await waitApprovingPlans(pe, (x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
     assert.equal(done.mission?.missionId, m.missionId, 'Continue goes on with the same mission');
     assert.equal(server.requests.filter((r) => r.rule === 's1').length, s1Runs, 'finished s1 was not run again');
     assert.equal(readFileSync(join(workspaceRoot(), 'src/wave.js'), 'utf8'), WAVE_JS);
@@ -172,15 +172,19 @@ describe('honest state: failures you can act on, and undo', () => {
       assert.match(pe.test.lastConfirmation() ?? '', /^Revert step s2\? This deletes src\/wave\.js\.$/);
       assert.equal(one.mission?.summary, "reverted s2: the work of required step s2 is undone, so the mission's result no longer holds");
       assert.match(pe.test.recentLog(), /reverted s2: deleted src\/wave\.js/);
-      assert.deepEqual(kinds(one), ['revertMission'], 's1 still has changes; s2 is not offered again');
+      assert.deepEqual(kinds(one), ['rerun', 'revertMission'], 'Run s2 again; s1 still has changes; s2 is not offered again');
+      assert.deepEqual(one.mission?.actions[0], { kind: 'rerun', stepIds: ['s2'] });
 
       pe.test.postFromWebview({ type: 'revertMission' });
-      const all = await pe.test.waitForState((x) => x.mission?.steps.find((st) => st.id === 's1')?.status === 'reverted', 15_000);
+      const status = (x: SurfaceState, id: string) => x.mission?.steps.find((st) => st.id === id)?.status;
+      const all = await pe.test.waitForState((x) => status(x, 's1') === 'reverted' && status(x, 's3') === 'pending', 15_000);
       assert.match(pe.test.lastConfirmation() ?? '', /^Revert the whole mission — steps s1, newest first\? This deletes src\/farewell\.js\.$/);
       assert.equal(existsSync(farewell), false);
       assert.match(all.mission?.summary ?? '', /^every change of this mission was reverted \(s1, s2\)/);
-      assert.deepEqual(kinds(all), [], 'nothing is left to undo');
-      assert.equal(all.mission?.steps.find((st) => st.id === 's3')?.status, 'succeeded', 's3 changed no file and stays as it was');
+      assert.deepEqual(kinds(all), ['rerun'], 'nothing is left to undo; running it again is offered');
+      const s3 = all.mission?.steps.find((st) => st.id === 's3');
+      assert.equal(s3?.status, 'pending', 's3 checked what s1 made: it no longer claims a ✓');
+      assert.equal(s3?.statusReason, 'needs a re-run: it depends on s1, which was reverted');
 
       // The trace replays the two reverts too, on the copy: the files come and go as they did here.
       const replay = await replayWithCli(pe, done.mission!.missionId, before);
@@ -230,7 +234,7 @@ describe('honest state: failures you can act on, and undo', () => {
 
     s.acceptKey();
     pe.test.postFromWebview({ type: 'retryMission' });
-    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId !== m.missionId, 60_000);
+    const done = await waitApprovingPlans(pe, (x) => stopped(x) && x.mission?.missionId !== m.missionId, 60_000);
     assert.equal(done.mission?.outcome, 'succeeded', done.mission?.summary ?? '');
     assert.equal(done.mission?.task, m.task, 'Plan again planned the same task');
   });
@@ -256,13 +260,13 @@ describe('honest state: failures you can act on, and undo', () => {
     process.env.ANTHROPIC_BASE_URL = server.url;
     const before = pe.test.sidebarState().mission?.missionId;
     pe.test.postFromWebview({ type: 'runTask', task: WAIT_TASK });
-    const waiting = await pe.test.waitForState((x) => x.mission?.missionId !== before && (x.mission?.waits.length ?? 0) > 0, 60_000);
+    const waiting = await waitApprovingPlans(pe, (x) => x.mission?.missionId !== before && (x.mission?.waits.length ?? 0) > 0, 60_000);
     const wait = waiting.mission!.waits[0]!;
     assert.deepEqual({ role: wait.role, stepId: wait.stepId, reason: wait.reason }, { role: 'executor', stepId: 'w1', reason: 'rate_limited' });
     const left = Date.parse(wait.until) - Date.now();
     assert.ok(left > 0 && left <= WAIT_MS + 1_000, `the wait ends within the provider's retry-after (${left} ms left)`);
     assert.match(pe.test.recentLog(), /waiting \d+ s \(rate_limited/);
-    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId === waiting.mission?.missionId, 60_000);
+    const done = await waitApprovingPlans(pe, (x) => stopped(x) && x.mission?.missionId === waiting.mission?.missionId, 60_000);
     assert.equal(done.mission?.outcome, 'succeeded', done.mission?.summary ?? '');
     assert.deepEqual(done.mission?.waits, []);
     assert.equal(readFileSync(join(workspaceRoot(), 'src/patience.js'), 'utf8'), PATIENCE_JS);
@@ -290,7 +294,7 @@ describe('honest state: failures you can act on, and undo', () => {
 
     s.fix();
     pe.test.postFromWebview({ type: 'retryMission' });
-    const done = await pe.test.waitForState((x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
+    const done = await waitApprovingPlans(pe, (x) => stopped(x) && x.mission?.outcome === 'succeeded', 60_000);
     assert.equal(done.mission?.missionId, failed.mission?.missionId);
     assert.equal(server.requests.filter((r) => r.rule === 's1').length, 2, 's1 ran once (two turns), before the failure only');
     assert.equal(readFileSync(join(workspaceRoot(), 'src/wave.js'), 'utf8'), WAVE_JS);

@@ -1,6 +1,7 @@
 /**
  * Drives one mission through the sidebar's own message path, approving each plan version when it waits
- * (approval mode "all": edits and commands need no further approval), until the mission ends.
+ * (approval mode "all": edits and commands need no further approval, but every plan version waits for the
+ * user), until the mission ends.
  */
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
@@ -25,19 +26,25 @@ export async function runMission(pe: PlanExecuteApi, task: string, timeoutMs = 6
   const previous = pe.test.sidebarState().mission?.missionId;
   assert.equal(pe.test.postFromWebview({ type: 'runTask', task }), true);
   const isNew = (s: SurfaceState): boolean => s.mission !== null && s.mission.missionId !== previous;
+  const state = await waitApprovingPlans(pe, (s) => isNew(s) && ENDED.has(s.mission!.phase) && !s.mission!.live, timeoutMs);
+  return state.mission!;
+}
+
+/**
+ * Waits until `done` holds, approving each plan version as the user would when it waits: in VS Code every
+ * version — the first and each replanned one — waits for the user, whatever the approval mode.
+ */
+export async function waitApprovingPlans(pe: PlanExecuteApi, done: (s: SurfaceState) => boolean, timeoutMs = 60_000): Promise<SurfaceState> {
   const deadline = Date.now() + timeoutMs;
-  const approved = new Set<number>();
+  const approved = new Set<string>();
+  const key = (s: SurfaceState): string => `${s.mission?.missionId}:${s.planAwaitingApproval}`;
   for (;;) {
     const left = deadline - Date.now();
-    assert.ok(left > 0, 'the mission did not end in time');
-    const state = await pe.test.waitForState(
-      (s) => isNew(s) && ((ENDED.has(s.mission!.phase) && !s.mission!.live) || (s.planAwaitingApproval !== null && !approved.has(s.planAwaitingApproval))),
-      left,
-    );
-    if (state.mission && ENDED.has(state.mission.phase) && !state.mission.live) return state.mission;
-    const version = state.planAwaitingApproval!;
-    approved.add(version);
-    pe.test.postFromWebview({ type: 'approvePlan', version });
+    assert.ok(left > 0, 'the mission did not get there in time');
+    const state = await pe.test.waitForState((s) => done(s) || (s.planAwaitingApproval !== null && !approved.has(key(s))), left);
+    if (done(state)) return state;
+    approved.add(key(state));
+    pe.test.postFromWebview({ type: 'approvePlan', version: state.planAwaitingApproval! });
   }
 }
 

@@ -169,7 +169,9 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
       assert.equal(existsSync(file), false, 'the file s1 created is gone again');
       assert.match(pe.test.lastConfirmation() ?? '', /Revert step s1\? This deletes src\/farewell\.js\./);
       // The state says so: s1 reads reverted, and the summary no longer claims its verified work.
-      const after = await pe.test.waitForState((s) => s.mission?.steps.find((x) => x.id === 's1')?.status === 'reverted', 15_000);
+      // s3 checked what s1 made: it is set back to pending ("needs a re-run") in the same revert.
+      const statusOf = (s: SurfaceState, id: string) => s.mission?.steps.find((x) => x.id === id)?.status;
+      const after = await pe.test.waitForState((s) => statusOf(s, 's1') === 'reverted' && statusOf(s, 's3') === 'pending', 15_000);
       assert.doesNotMatch(after.mission?.summary ?? '', /all required steps verified/);
       assert.match(after.mission?.summary ?? '', /every change of this mission was reverted \(s1\)/, 's1 was the only step that changed files');
       assert.match(pe.test.recentLog(), /reverted s1: deleted src\/farewell\.js/);

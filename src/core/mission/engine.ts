@@ -55,6 +55,8 @@ export class MissionRun implements StepFlowContext {
   scheduler: Scheduler | null = null;
   approvalAbort: AbortController | null = null;
   #budgetHit: BudgetExceeded | null = null;
+  /** Set by interrupt(): the run stops without an outcome, resumable as it was (a window that closed). */
+  #interrupted: string | null = null;
   #fatal: { message: string; failure?: StepResult['failure'] } | null = null;
   #planChanged = false;
   #wake: () => void = () => undefined;
@@ -180,6 +182,20 @@ export class MissionRun implements StepFlowContext {
     this.abort.abort();
     this.approvalAbort?.abort();
     void this.record({ type: 'log', level: 'warn', message: `cancel: ${reason}` });
+    this.#wake();
+  }
+
+  /**
+   * Stops the run without ending the mission: the host is going away (a window reload), not the user
+   * cancelling. Running steps are told and recorded interrupted, steps not started stay pending, and no
+   * outcome is recorded — the mission stays resumable exactly as it was.
+   */
+  interrupt(reason: string): void {
+    if (this.abort.signal.aborted) return;
+    this.#interrupted = reason;
+    this.abort.abort();
+    this.approvalAbort?.abort();
+    void this.record({ type: 'log', level: 'warn', message: `interrupted: ${reason}` });
     this.#wake();
   }
 
@@ -317,6 +333,7 @@ export class MissionRun implements StepFlowContext {
   }
 
   async finish(outcome: MissionOutcome, summary: string, failure?: StepResult['failure']): Promise<MissionReport> {
+    if (this.#interrupted !== null) return this.suspend(this.#interrupted);
     this.#outcome = outcome;
     const neverStarted: string[] = [];
     const planSteps = this.history.latest ? this.plan.steps : [];
@@ -341,6 +358,23 @@ export class MissionRun implements StepFlowContext {
       budget: this.#budgetHit ?? undefined,
       planVersion: this.history.latest?.version ?? null,
       succeeded: ids('succeeded'), failed: ids('failed'), interrupted: ids('interrupted'), neverStarted,
+      replans: this.budget.usage.replans, direct: this.direct,
+      usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
+    };
+  }
+
+  /** The end of an interrupted run: the phase says so, nothing is finished, the snapshot stays resumable. */
+  private async suspend(reason: string): Promise<MissionReport> {
+    this.phase = 'interrupted';
+    await this.record({ type: 'mission_phase', phase: 'interrupted', reason });
+    await this.save(false);
+    await this.recorder.flush();
+    const planSteps = this.history.latest ? this.plan.steps : [];
+    const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
+    return {
+      missionId: this.missionId, outcome: 'cancelled', summary: `interrupted: ${reason}`,
+      planVersion: this.history.latest?.version ?? null,
+      succeeded: ids('succeeded'), failed: ids('failed'), interrupted: ids('interrupted'), neverStarted: ids('pending'),
       replans: this.budget.usage.replans, direct: this.direct,
       usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
     };

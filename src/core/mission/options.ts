@@ -14,7 +14,7 @@ import type { ValidatePlanOptions } from '../plan/validate';
  * 'ask': the plan and every write/command go to the Approver. 'plan': the plan goes to the Approver;
  * writes and commands still reach it too, and the front end's rules decide (the engine passes the mode in
  * the mission_started settings). 'all': the plan and every action are approved by rule, never asked.
- * A replanned version is re-submitted for approval only in 'ask'.
+ * A replanned version is re-submitted for approval only in 'ask' — unless `planApproval` is 'user'.
  */
 export type ApproveMode = 'ask' | 'plan' | 'all';
 
@@ -62,6 +62,13 @@ export interface MissionPorts {
 
 export interface MissionSettings {
   approve?: ApproveMode;
+  /**
+   * Who approves plan versions. 'mode' (the default, the CLI's): `approve` decides — 'all' approves every
+   * version by rule, and a replanned version is asked again only in 'ask'. 'user' (VS Code): every
+   * version, the first and each replanned one, goes to the Approver whatever `approve` says, so a plan
+   * nobody approved never runs; `approve` then only decides the prompts inside an approved plan.
+   */
+  planApproval?: 'mode' | 'user';
   /** Steps running at once (default 2). */
   maxParallel?: number;
   /**
@@ -103,9 +110,20 @@ export interface MissionSettings {
  */
 export function recordedSettings(options: MissionSettings): Record<string, unknown> {
   return {
-    approve: options.approve ?? 'ask', maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1,
+    approve: options.approve ?? 'ask', ...(options.planApproval === 'user' ? { planApproval: 'user' } : {}),
+    maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1,
     maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}),
   };
+}
+
+/** True when this plan version waits for the Approver (else it is approved by rule: 'all' without planApproval 'user'). */
+export function planNeedsApprover(options: MissionSettings): boolean {
+  return options.planApproval === 'user' || options.approve !== 'all';
+}
+
+/** True when a replanned version goes back to the Approver ('ask', or every version by the user's choice). */
+export function replanNeedsApproval(options: MissionSettings): boolean {
+  return options.planApproval === 'user' || (options.approve ?? 'ask') === 'ask';
 }
 
 /** The validation options every plan version of the mission is checked with (size cap and its name). */

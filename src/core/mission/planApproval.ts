@@ -3,11 +3,12 @@
  * shows plan and action approvals in one place and the same rules can apply. The request binds to a hash
  * of the exact plan version. If the user edits the plan while a request is open, the engine aborts that
  * request (the Approver resolves it as rejected) and asks again for the new version — an approval never
- * applies to a version the user did not see. In approve mode 'all' the plan is approved by rule.
+ * applies to a version the user did not see. In approve mode 'all' the plan is approved by rule, unless
+ * the front end has every version approved by the user (`planApproval: 'user'`, VS Code).
  */
 import type { ApprovalDecision } from '../ports';
 import type { Failure } from '../contracts/results';
-import type { MissionOutcome } from './options';
+import { planNeedsApprover, type MissionOutcome } from './options';
 import type { MissionContext } from './missionContext';
 import { sha256Hex } from './hashing';
 
@@ -24,7 +25,7 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
     const summary = `plan v${plan.version}: ${plan.steps.length} steps — ${plan.goal}`;
     await run.record({ type: 'approval_requested', requestId, stepId: null, kind: 'plan', actionHash, summary });
     let decision: ApprovalDecision;
-    if (run.options.approve === 'all') {
+    if (!planNeedsApprover(run.options)) {
       decision = { decision: 'approved', by: 'rule', rule: 'approve=all' };
     } else {
       const controller = new AbortController();

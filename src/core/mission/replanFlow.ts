@@ -12,7 +12,7 @@ import { describeTrigger } from './triggerWords';
 import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
 import type { MissionContext } from './missionContext';
-import { planLimits } from './options';
+import { planLimits, replanNeedsApproval } from './options';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
 export async function replanOnce(run: MissionContext): Promise<boolean> {
@@ -83,7 +83,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     await run.record({ type: 'plan_version', plan: check.plan, author: 'replanner', diff: entry.diff });
     await run.record({ ...base, evidence: trigger.evidence, toVersion: check.plan.version, invalidated: check.invalidated });
     await adoptVersion(run, current, check.plan, check.invalidated.map((i) => i.stepId));
-    if (run.options.approve === 'ask') {
+    if (replanNeedsApproval(run.options)) {
       const approved = await requestPlanApproval(run);
       if (!approved.ok) {
         if (!run.abort.signal.aborted) run.fail(approved.message, approved.failure);

@@ -44,9 +44,21 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   const rawEvents = await options.store.readEvents(options.missionId);
   const { events } = validateEvents(rawEvents);
   const state = catchUp(parsed.data, events);
-  if (state.phase === 'succeeded') return { ok: false, reason: 'finished', message: `mission ${state.missionId} already succeeded` };
-  if (state.finished && mode === 'resume') return { ok: false, reason: 'finished', message: `mission ${state.missionId} already finished (${state.phase}); retry or continue it instead` };
   if (state.versions.length === 0) return { ok: false, reason: 'no_plan', message: 'the mission stopped before it had a plan; plan it again' };
+  const latest = state.versions[state.versions.length - 1]!.plan;
+  // Work a revert undid (a reverted step, a step that depended on it) is work left to do, even in a
+  // mission that had succeeded: going on runs it again.
+  const undone = latest.steps.filter((s) => ['reverted', 'pending'].includes(state.steps[s.id]?.status ?? 'pending')).map((s) => s.id);
+  if (state.phase === 'succeeded' && (undone.length === 0 || mode === 'resume')) {
+    const many = undone.length > 1;
+    const message = undone.length === 0
+      ? 'the mission already succeeded: there is nothing left to run'
+      : `the mission succeeded, then ${undone.join(', ')} ${many ? 'were' : 'was'} reverted: continue it to run ${many ? 'them' : 'it'} again`;
+    return { ok: false, reason: 'finished', message };
+  }
+  if (state.finished && mode === 'resume') {
+    return { ok: false, reason: 'finished', message: `the mission already finished (${state.phase}); retry or continue it instead` };
+  }
 
   const fresh = mode !== 'resume';
   const usage = fresh ? { ...state.usage, replans: 0, stepAttempts: 0, elapsedMs: 0 } : state.usage;
@@ -65,13 +77,19 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     const inPlan = new Set(run.plan.steps.map((s) => s.id));
     const why = mode === 'resume' ? 're-opened on resume' : mode === 'retry' ? 're-opened by Retry' : 're-opened by Continue';
     // Recorded first, so a front end clears the old outcome before the re-opened steps repaint.
-    const pending = [...steps].filter(([id, s]) => inPlan.has(id) && !KEPT.has(s.status) && s.status !== 'pending').map(([id]) => id);
-    const willReopen = pending.filter((id) => rerun || !interrupted.includes(id));
+    // After a revert of a mission that had succeeded, only what the revert undid runs again (optional steps
+    // the mission skipped stay skipped).
+    const reopenable = (id: string): boolean => state.phase !== 'succeeded' || undone.includes(id);
+    const pending = [...steps].filter(([id, s]) => inPlan.has(id) && !KEPT.has(s.status) && s.status !== 'pending' && reopenable(id)).map(([id]) => id);
+    // Steps a revert set back to pending (they depended on a reverted one) run again too.
+    const alreadyPending = state.phase === 'succeeded' ? [...steps].filter(([id, s]) => inPlan.has(id) && s.status === 'pending').map(([id]) => id) : [];
+    const willReopen = [...pending.filter((id) => rerun || !interrupted.includes(id)), ...alreadyPending];
     await run.record({ type: 'mission_continued', mode, reopened: willReopen, reset: fresh ? ['replans', 'steps', 'wall_time'] : [], settings: recordedSettings(options) });
     for (const id of pending) {
       const s = steps.get(id)!;
       if (interrupted.includes(id) && !fresh) {
-        await run.setStatus(id, rerun ? 'pending' : 'skipped', s.attempt, rerun ? 're-run after resume (the user agreed)' : 'interrupted; the user chose not to re-run it');
+        const reason = rerun ? 're-run on resume: it was cut off while it ran' : 'interrupted; the user chose not to re-run it';
+        await run.setStatus(id, rerun ? 'pending' : 'skipped', s.attempt, reason);
       } else {
         await run.setStatus(id, 'pending', s.attempt, why);
       }

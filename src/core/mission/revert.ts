@@ -10,7 +10,10 @@
  *     is reverted too (newest first), so nothing is silently overwritten and no state lies about it;
  *  3. per file, the net change of the set is restored in one batch: the content before the set's earliest
  *     write, checked against the content after its latest write. A file that changed since the mission wrote
- *     it (the user edited it) is named, and overwritten only with the caller's consent for that path.
+ *     it (the user edited it) is named, and overwritten only with the caller's consent for that path;
+ *  4. steps of the current plan that succeeded on top of a reverted step (they depend on it, directly or
+ *     through each other) no longer stand on what they were verified against: they are set back to
+ *     'pending' with the reason, so no ✓ claims work that now rests on nothing, and going on re-runs them.
  */
 import type { Clock, EventSink, Store, Workspace } from '../ports';
 import type { FileChange } from '../contracts/results';
@@ -37,6 +40,8 @@ export interface RevertPlan {
   files: { stepId: string; path: string; action: 'restored' | 'deleted' }[];
   /** Files that changed since the mission wrote them (reverting overwrites those changes). */
   changedSince: string[];
+  /** Succeeded steps that depend on a reverted one: they need a re-run (set back to pending). */
+  stale: string[];
 }
 
 export type RevertTarget = { steps: string[] } | { all: true };
@@ -52,6 +57,8 @@ interface Ledger {
   writes: Map<string, Write[]>;
   status: Map<string, { status: StepRunStatus; attempt: number }>;
   stepIds: Set<string>;
+  /** The latest plan's steps and what each depends on. */
+  dependsOn: Map<string, readonly string[]>;
 }
 
 /** The writes still in effect, per file, in trace order; and each step's latest status. */
@@ -59,8 +66,12 @@ function ledgerOf(events: readonly TraceEvent[]): Ledger {
   const writes = new Map<string, Write[]>();
   const status = new Map<string, { status: StepRunStatus; attempt: number }>();
   const stepIds = new Set<string>();
+  let dependsOn = new Map<string, readonly string[]>();
   for (const e of events) {
-    if (e.type === 'plan_version') for (const s of e.plan.steps) stepIds.add(s.id);
+    if (e.type === 'plan_version') {
+      for (const s of e.plan.steps) stepIds.add(s.id);
+      dependsOn = new Map(e.plan.steps.map((s) => [s.id, s.dependsOn]));
+    }
     else if (e.type === 'step_status') status.set(e.stepId, { status: e.status, attempt: e.attempt });
     else if (e.type === 'step_result') {
       const files = new Map<string, FileChange>();
@@ -78,7 +89,23 @@ function ledgerOf(events: readonly TraceEvent[]): Ledger {
       for (const [path, list] of writes) writes.set(path, list.filter((w) => !gone.has(w.stepId)));
     }
   }
-  return { writes, status, stepIds };
+  return { writes, status, stepIds, dependsOn };
+}
+
+/** Succeeded steps of the latest plan that depend, directly or transitively, on one of `reverted`. */
+function staleDependents(ledger: Ledger, reverted: ReadonlySet<string>): string[] {
+  const gone = new Set(reverted);
+  const stale: string[] = [];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [id, deps] of ledger.dependsOn) {
+      if (gone.has(id) || !deps.some((d) => gone.has(d))) continue;
+      gone.add(id);
+      grew = true;
+      if (ledger.status.get(id)?.status === 'succeeded') stale.push(id);
+    }
+  }
+  return stale;
 }
 
 function stepsWithWrites(ledger: Ledger): Set<string> {
@@ -144,7 +171,7 @@ export async function planRevert(events: readonly TraceEvent[], target: RevertTa
   }
   const stepIds = [...set].sort((a, b) => (latestSeq.get(b) ?? -1) - (latestSeq.get(a) ?? -1));
   const alsoLater = stepIds.filter((id) => !requested.has(id));
-  return { ok: true, plan: { stepIds, alsoLater, files, changedSince }, net };
+  return { ok: true, plan: { stepIds, alsoLater, files, changedSince, stale: staleDependents(ledger, set) }, net };
 }
 
 async function currentHash(workspace: Workspace, path: string): Promise<string | null> {
@@ -210,6 +237,12 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
       ? `reverted with ${plan.stepIds.filter((s) => !plan.alsoLater.includes(s)).join(', ')}: it changed the same files later${what ? `; ${what}` : ''}`
       : `reverted by the user${what ? `: ${what}` : ''}`;
     await recorder.record({ type: 'step_status', stepId: id, status: 'reverted', attempt: ledger.status.get(id)?.attempt ?? 0, reason });
+  }
+  for (const id of plan.stale) {
+    const on = (ledger.dependsOn.get(id) ?? []).filter((d) => plan.stepIds.includes(d) || plan.stale.includes(d));
+    const what = on.every((d) => plan.stepIds.includes(d)) ? 'reverted' : 'reverted or needs a re-run';
+    const reason = `needs a re-run: it depends on ${on.join(', ')}, which ${on.length > 1 ? 'were' : 'was'} ${what}`;
+    await recorder.record({ type: 'step_status', stepId: id, status: 'pending', attempt: ledger.status.get(id)?.attempt ?? 0, reason });
   }
   await recorder.flush();
   return { ok: true, plan, applied: true };

@@ -36,6 +36,11 @@ export interface MissionHandle {
   correct(stepId: string | null, text: string): Promise<ControlOutcome>;
   /** The kill switch: running steps are told, nothing new starts; the report lists what finished. */
   cancel(reason?: string): void;
+  /**
+   * Stops the run without ending the mission (the host is going away: a window reload). No outcome is
+   * recorded; the mission is resumable as it was, its running steps interrupted and re-run on resume.
+   */
+  interrupt(reason: string): void;
 }
 
 export type ControlOutcome = { ok: true } | { ok: false; reason: 'not_running' | 'unknown_step'; message: string };
@@ -138,6 +143,7 @@ export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier
       return { ok: true };
     },
     cancel: (reason = 'cancelled by the user') => run.cancel(reason),
+    interrupt: (reason) => run.interrupt(reason),
   };
 }
 

@@ -12,7 +12,8 @@ import type { ApprovalContext } from './vscodeApprover';
 /** Files above this size are not diffed for the card (the diff editor still shows them). */
 const MAX_SIZED_BYTES = 2 * 1024 * 1024;
 
-async function text(store: Store, hash: string | null): Promise<string | null | undefined> {
+/** A blob as text: '' for no blob, null when it is not text, undefined when it is missing or too big. */
+export async function blobText(store: Store, hash: string | null): Promise<string | null | undefined> {
   if (hash === null) return '';
   const blob = await store.getBlob(hash);
   if (!blob || blob.byteLength > MAX_SIZED_BYTES) return undefined;
@@ -36,7 +37,7 @@ export function approvalContext(model: SurfaceModel, store: () => Promise<Store 
     lineCount: async (beforeHash, afterHash) => {
       const s = await store();
       if (!s) return null;
-      const [before, after] = await Promise.all([text(s, beforeHash), text(s, afterHash)]);
+      const [before, after] = await Promise.all([blobText(s, beforeHash), blobText(s, afterHash)]);
       if (typeof before !== 'string' || typeof after !== 'string') return null;
       let added = 0;
       let removed = 0;

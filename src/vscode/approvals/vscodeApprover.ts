@@ -17,6 +17,8 @@ interface Pending {
   at: string;
   /** Lines added/removed by a proposed write, once computed (null: not text, or not yet). */
   size: LineCount | null;
+  /** The reason the user gave rejecting the step's previous request, when this is the step's next one. */
+  answers?: string;
   resolve(decision: ApprovalDecision): void;
 }
 
@@ -35,6 +37,10 @@ export class VsCodeApprover implements Approver {
   private rules: ApprovalRule[] = [];
   private nextRuleId = 1;
   private readonly decidedListeners: ((request: ApprovalRequest) => void)[] = [];
+  /** Per step: the reason of the user's last rejection, until the step's next request (its answer) arrives. */
+  private readonly rejectedBecause = new Map<string, string>();
+  /** `stepId\0command` of commands the user approved for a step's executor (the verifier may ask again). */
+  private readonly approvedCommands = new Set<string>();
 
   /**
    * `changed` is called whenever the pending cards or the rules change (the surfaces re-render).
@@ -72,6 +78,11 @@ export class VsCodeApprover implements Approver {
           resolve(decision);
         },
       };
+      const answers = request.stepId !== null ? this.rejectedBecause.get(request.stepId) : undefined;
+      if (answers !== undefined && request.stepId !== null && request.role !== 'verifier') {
+        entry.answers = answers;
+        this.rejectedBecause.delete(request.stepId);
+      }
       this.pending.set(request.id, entry);
       if (request.kind === 'write' && this.context) {
         // The card shows at once; its size follows when the blobs are read.
@@ -104,9 +115,19 @@ export class VsCodeApprover implements Approver {
     return true;
   }
 
+  /** The user's rejection: the reason goes back to the executor, and the step's next request says it answers it. */
+  reject(requestId: string, reason: string): boolean {
+    const p = this.pending.get(requestId);
+    if (!p) return false;
+    if (p.request.stepId !== null && p.request.kind !== 'plan') this.rejectedBecause.set(p.request.stepId, reason);
+    return this.decide(requestId, { decision: 'rejected', reason });
+  }
+
   approve(requestId: string, remember: boolean): boolean {
     const p = this.pending.get(requestId);
     if (!p) return false;
+    const r = p.request;
+    if (r.kind === 'command' && r.role !== 'verifier' && r.stepId !== null) this.approvedCommands.add(`${r.stepId}\0${r.command}`);
     if (remember && !(p.request.kind === 'command' && p.request.confinement === 'unsandboxed')) {
       const rule = ruleFor(p.request);
       if (rule) this.addRule(rule.kind, rule.pattern);
@@ -150,12 +171,21 @@ export class VsCodeApprover implements Approver {
   /** Cards for the surfaces, oldest first (the plan approval is shown as the plan's Approve button instead). */
   views(): ApprovalView[] {
     const out: ApprovalView[] = [];
-    for (const { request: r, at, size } of this.pending.values()) {
+    for (const { request: r, at, size, answers } of this.pending.values()) {
       if (r.kind === 'plan') continue;
       const step = r.stepId ? this.context?.step(r.stepId) : undefined;
-      const base = { requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at, verification: r.role === 'verifier' };
+      const base = {
+        requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at,
+        verification: r.role === 'verifier', ...(answers !== undefined ? { answers } : {}),
+      };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
-      else out.push({ ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network, ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}) });
+      else {
+        const again = r.role === 'verifier' && r.stepId !== null && this.approvedCommands.has(`${r.stepId}\0${r.command}`);
+        out.push({
+          ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network,
+          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(again ? { approvedForExecutor: true } : {}),
+        });
+      }
     }
     return out;
   }
@@ -192,6 +222,8 @@ export class VsCodeApprover implements Approver {
   reset(reason: string): void {
     for (const id of [...this.pending.keys()]) this.decide(id, { decision: 'rejected', reason });
     this.rules = [];
+    this.rejectedBecause.clear();
+    this.approvedCommands.clear();
     this.changed();
   }
 }

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Store } from '../../core/ports';
+import type { DiffPlacement } from './diffPlacement';
 
 export const BLOB_SCHEME = 'plan-execute-blob';
 
@@ -42,17 +43,41 @@ export async function closeBlobDiff(sides: Pick<DiffSides, 'path' | 'afterHash' 
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
 
-/**
- * Opens the diff; keeps focus where it is unless `focus` (the sidebar keeps the keyboard by default), in
- * `column` (default: the first editor group).
- */
-export async function openBlobDiff(sides: DiffSides, focus: boolean, column: vscode.ViewColumn = vscode.ViewColumn.One): Promise<void> {
+/** Where the diff opens (./diffPlacement.ts decides) and the position it starts on. */
+export interface DiffView {
+  /** Give the diff editor the keyboard (false: the surface that asked keeps it). */
+  focus: boolean;
+  placement: DiffPlacement;
+  /** The first change (0-based line and character in the proposed text), revealed and selected. */
+  reveal?: { line: number; character: number };
+}
+
+/** Opens the diff where `view.placement` says, on its first change. */
+export async function openBlobDiff(sides: DiffSides, view: DiffView): Promise<void> {
   const left = blobUri(sides.path, sides.beforeHash, sides.beforeLabel);
   const right = blobUri(sides.path, sides.afterHash, sides.afterLabel);
   const title = `${sides.path} (${sides.beforeLabel} ↔ ${sides.afterLabel})`;
+  const column = await columnFor(view.placement);
+  const at = view.reveal ? new vscode.Position(view.reveal.line, view.reveal.character) : undefined;
   await vscode.commands.executeCommand('vscode.diff', left, right, title, {
     preview: true,
-    preserveFocus: !focus,
+    preserveFocus: !view.focus,
     viewColumn: column,
+    ...(at ? { selection: new vscode.Range(at, at) } : {}),
   } satisfies vscode.TextDocumentShowOptions);
+}
+
+async function columnFor(placement: DiffPlacement): Promise<vscode.ViewColumn> {
+  switch (placement.kind) {
+    case 'active':
+      return vscode.ViewColumn.Active;
+    case 'group':
+      return placement.column as vscode.ViewColumn;
+    case 'besideBoard':
+      return vscode.ViewColumn.Two;
+    case 'belowBoard':
+      // Two groups stacked: the board keeps the top one and its whole width; the diff gets the bottom one.
+      await vscode.commands.executeCommand('vscode.setEditorLayout', { orientation: 1, groups: [{ size: 0.5 }, { size: 0.5 }] });
+      return vscode.ViewColumn.Two;
+  }
 }

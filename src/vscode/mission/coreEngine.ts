@@ -24,8 +24,6 @@ export interface EngineHost {
   approveMode(): ApproveMode;
   /** planExecute.sandbox (the platform default when unset). */
   sandboxMode(): SandboxMode;
-  /** Asked on resume when steps were running at the interruption: re-run them? */
-  consentToRerun(stepIds: string[]): Promise<boolean>;
 }
 
 function toRun(handle: MissionHandle): MissionRun {
@@ -40,6 +38,7 @@ function toRun(handle: MissionHandle): MissionRun {
       return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
     },
     cancel: (reason) => handle.cancel(reason),
+    interrupt: (reason) => handle.interrupt(reason),
     done: handle.done.then(
       () => undefined,
       () => undefined,
@@ -67,6 +66,9 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     verifier: roles.verifier,
     createStepTools,
     approve: host.approveMode(),
+    // In VS Code every plan version, the first and each replanned one, waits for the user whatever the
+    // approval mode: the mode decides only the prompts inside a plan the user approved.
+    planApproval: 'user' as const,
     maxPlanSteps: o.limits.maxPlanSteps,
     budgets: o.limits.budgets,
     capNames: o.limits.capNames,
@@ -93,7 +95,8 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
     async resume(missionId, o): Promise<Outcome<MissionRun>> {
       try {
         const p = await ports(host, o);
-        const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: (ids) => host.consentToRerun(ids) });
+        // The caller decided about re-running interrupted steps before anything went live (see the controller).
+        const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: () => Promise.resolve(o.rerunInterrupted) });
         return out.ok ? { ok: true, value: toRun(out.handle) } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
         return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };

@@ -20,7 +20,9 @@ export interface MissionRun {
   /** A user correction (a rejection reason) for the planner. */
   correct(stepId: string | null, message: string): Promise<Outcome>;
   cancel(reason: string): void;
-  /** Settles when the mission ends (any outcome); never rejects. */
+  /** Stops the run without ending the mission (the window is closing): resumable as it was. */
+  interrupt(reason: string): void;
+  /** Settles when the mission ends (any outcome) or is interrupted; never rejects. */
   readonly done: Promise<void>;
 }
 
@@ -49,8 +51,12 @@ export interface RevertOptions {
 
 export interface MissionEngine {
   start(options: StartOptions): Promise<Outcome<MissionRun>>;
-  /** Goes on with a stopped mission: resume (interrupted), retry (failed), continue (cancelled or budget-stopped). */
-  resume(missionId: string, options: Omit<StartOptions, 'task'> & { mode: ContinueMode }): Promise<Outcome<MissionRun>>;
+  /**
+   * Goes on with a stopped mission: resume (interrupted), retry (failed), continue (cancelled, budget-stopped,
+   * or what a revert undid). `rerunInterrupted`: whether steps an interruption cut off run again (the caller
+   * asked the user, or it is the window's own mission picked up after a reload).
+   */
+  resume(missionId: string, options: Omit<StartOptions, 'task'> & { mode: ContinueMode; rerunInterrupted: boolean }): Promise<Outcome<MissionRun>>;
   /** Reverts steps (or the whole mission) of a mission that is not running, from its trace. */
   revert(missionId: string, target: RevertTarget, options: RevertOptions): Promise<Outcome<RevertPlan>>;
 }

@@ -4,11 +4,11 @@
  * validates against the live state — a message naming an unknown request, step or version is refused
  * with a notice, never trusted — and reports failures to the user as text, never as a stack trace.
  */
-import type { ViewColumn } from 'vscode';
-import type { FromWebviewHandlers } from '../../webview/protocol';
+import type { FromWebview, FromWebviewHandlers } from '../../webview/protocol';
 import type { PlanEditInput } from '../../core/plan/edits';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
-import { openBlobDiff } from '../diff/blobDiff';
+import { openBlobDiff, type DiffSides } from '../diff/blobDiff';
+import { diffPlacement, type DiffRoom } from '../diff/diffPlacement';
 import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
@@ -26,8 +26,12 @@ export interface HandlerDeps {
   revert(target: RevertTarget): Promise<Outcome>;
   /** Keeps the unsent task text (survives reloads). */
   saveTaskDraft(text: string): void;
-  /** Where diffs open: never over a visible mission board. */
-  diffColumn(): ViewColumn;
+  /** The editor area as far as a diff's placement goes (../diff/diffPlacement.ts). */
+  diffRoom(): DiffRoom;
+  /** Where two blobs first differ (undefined: not text, or not in the store). */
+  firstChange(beforeHash: string | null, afterHash: string | null): Promise<{ line: number; character: number } | undefined>;
+  /** A surface reported its size (the board: where a diff fits beside it). */
+  surfaceSize(width: number, height: number): void;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -66,23 +70,17 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     rejectAction: (m) => {
       // The reason goes to the executor first, as the refused call's result: it may redo the action within
       // the step. The planner hears it only if the step then fails or escalates (the engine carries it).
-      if (!d.approver.decide(m.requestId, { decision: 'rejected', reason: m.reason })) d.notify('warning', 'That request is no longer waiting.');
+      if (!d.approver.reject(m.requestId, m.reason)) d.notify('warning', 'That request is no longer waiting.');
     },
     openDiff: async (m) => {
-      if (m.target.kind === 'approval') {
-        const r = d.approver.get(m.target.requestId);
-        if (!r || r.kind !== 'write') return d.notify('warning', 'That proposed edit is no longer waiting.');
-        await openBlobDiff({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' }, m.focus, d.diffColumn());
-        return;
-      }
-      const { stepId, path } = m.target;
-      const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
-      if (!file) return d.notify('warning', `Step ${stepId} did not change ${path}.`);
-      await openBlobDiff({ path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` }, m.focus, d.diffColumn());
+      const sides = diffSides(d, m.target);
+      if (!sides.ok) return d.notify('warning', sides.message);
+      const reveal = await d.firstChange(sides.value.beforeHash, sides.value.afterHash);
+      await openBlobDiff(sides.value, { focus: m.focus, placement: diffPlacement(d.diffRoom()), ...(reveal ? { reveal } : {}) });
     },
     revertStep: async (m) => report(await d.revert({ steps: [m.stepId] })),
     revertMission: async () => report(await d.revert({ all: true })),
-    cancelMission: () => report(d.controller.cancel()),
+    cancelMission: async () => report(await d.controller.cancelAsked()),
     exportTrace: async () => {
       await d.command('planExecute.exportTrace');
     },
@@ -130,10 +128,25 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     focusQueue: async () => {
       await d.command('planExecute.focusQueue');
     },
+    surfaceSize: (m) => d.surfaceSize(m.width, m.height),
     dismissNotice: (m) => {
       const before = d.model.notices.length;
       d.model.notices = d.model.notices.filter((n) => n.id !== m.id);
       if (d.model.notices.length !== before) d.model.changed();
     },
   };
+}
+
+/** The two sides of the diff a surface asked for: a proposed edit still waiting, or a file a step changed. */
+function diffSides(d: HandlerDeps, target: Extract<FromWebview, { type: 'openDiff' }>['target']): Outcome<DiffSides> {
+  if (target.kind === 'approval') {
+    const r = d.approver.get(target.requestId);
+    if (!r || r.kind !== 'write') return { ok: false, reason: 'gone', message: 'That proposed edit is no longer waiting.' };
+    return { ok: true, value: { path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' } };
+  }
+  const { stepId, path } = target;
+  const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
+  if (!file) return { ok: false, reason: 'unknown', message: `Step ${stepId} did not change ${path}.` };
+  const value = { path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` };
+  return { ok: true, value };
 }

@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { listOpenAIModels } from '../../core/model/openaiClient';
 import type { ProviderId } from '../../core/model/providers';
 import { listLmModels } from './vscodeLmClient';
+import { listingFailure } from './listingFailure';
 
 export type ModelList = { ok: true; models: { label: string; description?: string; ref: string }[] } | { ok: false; message: string };
 
@@ -31,6 +32,6 @@ export async function listModels(provider: ProviderId, access: ListingAccess): P
     for await (const m of sdk.models.list()) models.push({ label: m.id, description: m.display_name, ref: m.id });
     return { ok: true, models };
   } catch (error) {
-    return { ok: false, message: `Could not list Anthropic's models: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: listingFailure('Anthropic', access.anthropic.baseURL ?? 'https://api.anthropic.com', error) };
   }
 }

@@ -40,8 +40,12 @@ export async function applyModelChoice(target: ModelTarget, provider: ProviderId
 }
 
 /** `list` asks a provider for its models (modelListing.ts, loaded with the engine). */
-export async function chooseModel(listFor: (provider: ProviderId) => Promise<ModelList>): Promise<void> {
-  const target = await vscode.window.showQuickPick(TARGETS.map((t) => ({ ...t, description: undefined })), { title: 'Plan & Execute: choose the model for', ignoreFocusOut: true });
+export async function chooseModel(listFor: (provider: ProviderId) => Promise<ModelList>, options: { demo?: boolean } = {}): Promise<void> {
+  // The demo says what answers there, and that another model leaves it (it needs that provider's key).
+  const title = options.demo
+    ? 'Plan & Execute (demo: a scripted model on this machine answers every role): choose the model for'
+    : 'Plan & Execute: choose the model for';
+  const target = await vscode.window.showQuickPick(TARGETS.map((t) => ({ ...t, description: undefined })), { title, ignoreFocusOut: true });
   if (!target) return;
   const settings = readProviderSettings();
   const current = vscode.workspace.getConfiguration('planExecute').get<string>('provider', 'anthropic');

@@ -5,7 +5,27 @@
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { SurfaceKind } from '../../webview/protocol';
+
+let fontFile: { query: string } | null | undefined;
+
+/**
+ * The codicon font as codicon.css names it (with its cache-busting query), so the shell can preload it:
+ * fetched with the page instead of when the first glyph is drawn, icons never sit blank after a reload.
+ */
+function codiconFont(extensionUri: vscode.Uri): { query: string } | null {
+  if (fontFile === undefined) {
+    try {
+      const css = readFileSync(vscode.Uri.joinPath(extensionUri, 'media', 'codicon.css').fsPath, 'utf8');
+      const query = /url\("\.\/codicon\.ttf(\?[^"]*)?"\)/.exec(css);
+      fontFile = query ? { query: query[1] ?? '' } : null;
+    } catch {
+      fontFile = null;
+    }
+  }
+  return fontFile;
+}
 
 export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, surface: SurfaceKind): string {
   const nonce = randomBytes(18).toString('base64');
@@ -18,6 +38,8 @@ export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   const kind: SurfaceKind = surface === 'board' ? 'board' : 'sidebar';
+  const font = codiconFont(extensionUri);
+  const preload = font ? `<link rel="preload" href="${media('codicon.ttf')}${font.query}" as="font" type="font/ttf" crossorigin>\n` : '';
   const title = kind === 'board' ? 'Mission Board' : 'Plan &amp; Execute';
   // 'unsafe-inline' for styles only: @vscode-elements uses constructable/inline styles in shadow roots.
   return `<!DOCTYPE html>
@@ -26,12 +48,12 @@ export function surfaceHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
+${preload}<link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
 <link rel="stylesheet" href="${media('sidebar.css')}">
 ${kind === 'board' ? `<link rel="stylesheet" href="${media('board.css')}">\n` : ''}<title>${title}</title>
 </head>
 <body data-surface="${kind}">
-<div id="app" aria-live="polite"></div>
+<div id="app"></div>
 <script nonce="${nonce}" src="${media('webview.js')}"></script>
 </body>
 </html>`;

@@ -9,6 +9,7 @@ import type { TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { toUiMission } from '../view/uiMission';
+import { missionStatus } from '../view/missionStatus';
 
 export interface SurfaceSink {
   post(message: ToWebview): void;
@@ -27,6 +28,8 @@ export interface SurfaceInputs {
 
 export class SurfaceModel {
   busy: string | null = null;
+  /** The mission shown was running here before a window reload and is being picked up again. */
+  resuming = false;
   taskPrefill: string | null = null;
   notices: NoticeView[] = [];
   private core: CoreView | null = null;
@@ -148,20 +151,25 @@ export class SurfaceModel {
   /** The current state without bumping the revision (nothing is posted). */
   peek(): SurfaceState {
     const approver = this.approver();
+    const mission = this.mission;
+    const approvals = approver.views();
+    const planAwaitingApproval = approver.pendingPlan()?.plan.version ?? null;
+    const demo = this.inputs.demo();
     return {
       rev: this.rev,
       trusted: this.inputs.trusted(),
       hasApiKey: this.inputs.hasApiKey(),
       busy: this.busy ? { label: this.busy } : null,
-      mission: this.mission,
-      approvals: approver.views(),
-      planAwaitingApproval: approver.pendingPlan()?.plan.version ?? null,
+      mission,
+      approvals,
+      planAwaitingApproval,
       rules: approver.listRules(),
       taskPrefill: this.taskPrefill,
       taskDraft: this.inputs.taskDraft(),
-      demo: this.inputs.demo(),
+      demo,
       notices: this.notices,
       ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
+      status: missionStatus({ mission, busy: this.busy, resuming: this.resuming, approvals, planAwaitingApproval, demo }),
     };
   }
 

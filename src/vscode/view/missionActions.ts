@@ -2,7 +2,7 @@
  * What the user can do about a mission as it stands — computed on the host from the mission's view, so the
  * sidebar and the board offer the same actions. Pure (no vscode).
  *
- * Order: the way forward first (Retry / Continue / Resume), then what fixes the cause (set the key, open the
+ * Order: the way forward first (Retry / Continue / Resume / Run again after a revert), then what fixes the cause (set the key, open the
  * setting), then undo (Revert mission). Nothing is offered while this window runs the mission.
  */
 import type { MissionAction, MissionView } from '../../webview/protocol';
@@ -19,7 +19,11 @@ export function missionActions(m: MissionView): MissionAction[] {
   if (m.planVersion === null) {
     if (stopped || (m.outcome !== null && m.outcome !== 'succeeded')) actions.push({ kind: 'retry' });
   } else if (stopped) actions.push({ kind: 'resume' });
-  else if (m.outcome === 'failed') actions.push({ kind: 'retry' });
+  else if (m.outcome === 'succeeded') {
+    // A revert undid part of it: going on runs that again (the reverted steps and those that depend on them).
+    const undone = m.steps.filter((s) => s.inPlan && (s.status === 'reverted' || s.status === 'pending')).map((s) => s.id);
+    if (undone.length > 0) actions.push({ kind: 'rerun', stepIds: undone });
+  } else if (m.outcome === 'failed') actions.push({ kind: 'retry' });
   else if (m.outcome === 'cancelled' || m.outcome === 'budget_exceeded') actions.push({ kind: 'continue' });
   actions.push(...fixesFor(m.failure));
   if (m.steps.some((s) => s.files.length > 0 && UNDOABLE.has(s.status))) actions.push({ kind: 'revertMission' });

@@ -172,20 +172,38 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
   if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
     view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';
   }
-  // A mission read back that never finished was cut off (window reload, crash): its active steps are
-  // shown as interrupted and the mission as resumable.
+  // A mission read back that never finished was cut off (window reload, crash): whatever phase its trace
+  // stopped in, nothing runs it now — it is interrupted, its active steps too, and the reason says what was
+  // cut off and what going on will do.
   if (!options.live && !TERMINAL_PHASES.has(view.phase) && core.outcome === null) {
+    const wasPhase = view.phase;
     for (const step of view.steps) {
       if (ACTIVE_STATUSES.has(step.status)) {
         step.status = 'interrupted';
         step.statusReason = 'the window closed while this step ran';
       }
     }
-    if (view.phase === 'running' || view.phase === 'replanning' || view.phase === 'planning') view.phase = 'interrupted';
+    view.phase = 'interrupted';
+    view.phaseReason = interruption(view, wasPhase);
   }
   view.phaseLabel = phaseLabel(view);
   view.actions = missionActions(view);
   return view;
+}
+
+/** What an interruption cut off, and what going on does about it, in one sentence. */
+function interruption(view: MissionView, wasPhase: MissionView['phase']): string {
+  const cut = view.steps.filter((s) => s.inPlan && s.status === 'interrupted').map((s) => s.id);
+  if (view.planVersion === null) return 'The mission stopped while its plan was being made (the window closed). Plan again plans the task once more.';
+  if (cut.length > 0) {
+    const list = cut.join(', ');
+    const them = cut.length > 1 ? 'them' : 'it';
+    return `The mission stopped while ${list} ran (the window closed). Resume runs ${them} again from the start; finished steps are kept.`;
+  }
+  if (view.approvedVersion !== view.planVersion || wasPhase === 'awaiting_approval') {
+    return `The mission stopped while plan v${view.planVersion} waited for your approval (the window closed). Resume shows it for approval again.`;
+  }
+  return 'The mission stopped before it finished (the window closed). Resume goes on with the steps not done yet; finished steps are kept.';
 }
 
 /** What the phase badge says when the phase alone would mislead (after a revert, after a budget stop). */

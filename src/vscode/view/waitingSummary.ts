@@ -10,7 +10,7 @@ export interface Waiting {
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** What waits for the user in a snapshot. Pure. */
-export function waitingIn(state: Pick<SurfaceState, 'approvals' | 'planAwaitingApproval'>): Waiting {
+export function waitingIn(state: { approvals: readonly SurfaceState['approvals'][number][]; planAwaitingApproval: number | null }): Waiting {
   const edits = state.approvals.filter((a) => a.kind === 'write').length;
   const commands = state.approvals.length - edits;
   const parts: string[] = [];

@@ -7,7 +7,8 @@
  */
 import { h, icon } from '../dom';
 import type { BoardTab, RenderContext } from '../context';
-import { renderApprovals, renderRules } from '../render/approvals';
+import { renderApprovals } from '../render/approvals';
+import { renderRules } from '../render/rules';
 import { renderBusy, renderMissionHeader } from '../render/missionHeader';
 import { renderNotices } from '../render/notices';
 import { renderApproveBar, renderConstraints } from '../render/planActions';
@@ -49,7 +50,9 @@ function sidePanel(ctx: RenderContext, tab: BoardTab): HTMLElement {
       return step ? renderStepDetails(ctx, mission, step) : h('div', { className: 'muted empty', attrs: { 'data-testid': 'no-step-selected' } }, 'Select a step in the graph to see its details.');
     }
     case 'waiting':
-      return renderApprovals(ctx) ?? h('div', { className: 'muted empty' }, 'Nothing waits for your approval.');
+      // Focus rests here after the last decision (../focus.ts), so it takes focus.
+      const empty = h('div', { className: 'muted empty', attrs: { 'data-testid': 'queue-empty', tabindex: '-1' } }, 'Nothing waits for your approval.');
+      return renderApprovals(ctx) ?? empty;
     case 'versions':
       return renderTimeline(ctx, { detailed: true }) ?? h('div', { className: 'muted empty' }, 'No plan yet.');
     case 'rules':

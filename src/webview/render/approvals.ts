@@ -1,17 +1,18 @@
 /**
- * The approval queue (one card per proposed edit or command) and the mission's auto-approve rules.
- *
- * Cards people can trust: oldest first in the order the requests arrived (the host keeps that order); each
- * says which step asks and why the step exists, the size of an edit (+12 −3) or the command with the
- * directory it really runs in, and whether it is the verifier's evidence run. After a decision, keyboard
- * focus moves to the next card. A card that has just moved under the pointer (the one above it was decided)
- * ignores pointer clicks for a moment, so a double click never decides two different requests; a click it
- * ignored is said on the card, never dropped silently.
- * A rejection needs a reason: it goes back as the user's correction.
+ * The approval queue: one card per proposed edit or command, oldest first in the order the requests
+ * arrived (the host keeps that order, and cards never reshuffle). Each says which step asks and why the
+ * step exists, what is asked (./approvalCards.ts, one entry per kind of request), whether it is the
+ * verifier's own evidence run (and, when the user already approved that command for the step, why it asks
+ * again), and, for a step's next request after a rejection, that it answers the user's reason.
+ * After a decision keyboard focus moves on (../focus.ts). A card that has just moved under the pointer (the
+ * one above it was decided) ignores pointer clicks for a moment, so a double click never decides two
+ * different requests; a click it ignored is said on the card, never dropped silently.
+ * A rejection needs a reason — it goes back to the step's executor — and an empty one is said in words.
  */
-import { button, h, icon, section } from '../dom';
+import { button, focusElement, h, icon, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { ApprovalView } from '../protocol';
+import { cardKind } from './approvalCards';
 
 /** How long a card that moved ignores pointer clicks (ms). */
 const SETTLE_MS = 450;
@@ -60,110 +61,115 @@ export function trackCardPositions(root: ParentNode): void {
   }
   for (const id of [...placed.keys()]) if (!seen.has(id)) placed.delete(id);
   for (const id of [...ignored.keys()]) if (!seen.has(id)) ignored.delete(id);
+  for (const id of [...needsReason]) if (!seen.has(id)) needsReason.delete(id);
 }
 
-function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
-  const key = `reason:${requestId}`;
-  return h('vscode-textfield', {
-    attrs: { placeholder: 'Reason (sent back as your correction)', 'aria-label': 'Reason for rejecting', 'data-testid': 'reject-reason' },
-    props: { label: 'Reason for rejecting', value: draft(ctx, key) },
-    on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
+/** Cards whose Reject was pressed with no reason: they say what is needed until a reason is typed. */
+const needsReason = new Set<string>();
+
+const REASON_NEEDED = "Say why first: your reason goes back to the step's executor, which tries again your way.";
+
+function reasonBox(ctx: RenderContext, a: ApprovalView): HTMLElement[] {
+  const key = `reason:${a.requestId}`;
+  const missing = needsReason.has(a.requestId) && !draft(ctx, key).trim();
+  const field = h('vscode-textfield', {
+    attrs: {
+      placeholder: a.kind === 'write' ? 'Why reject? The step reads it' : 'Why skip? The step reads it',
+      'aria-label': a.kind === 'write' ? 'Reason for rejecting' : 'Reason for skipping',
+      'data-testid': 'reject-reason',
+      'data-focus-key': `reason:${a.requestId}`,
+      invalid: missing,
+      'aria-invalid': missing ? 'true' : undefined,
+      'aria-describedby': missing ? `reason-needed-${a.requestId}` : undefined,
+    },
+    props: { label: 'Reason', value: draft(ctx, key) },
+    on: {
+      input: (event: Event) => {
+        setDraft(ctx, key, (event.target as HTMLInputElement).value);
+        if ((event.target as HTMLInputElement).value.trim() && needsReason.delete(a.requestId)) {
+          const card = (event.target as HTMLElement).closest('.card');
+          card?.querySelector('.reason-needed')?.remove();
+          (event.target as HTMLElement).removeAttribute('invalid');
+        }
+      },
+    },
   });
+  return [field, missing ? reasonNeeded(a.requestId) : null].filter((x): x is HTMLElement => x !== null);
 }
 
-/** Focus goes to the card after `requestId` (or the one before it) once the decision is rendered. */
-function focusNextCard(ctx: RenderContext, requestId: string): void {
-  const ids = ctx.state.approvals.map((a) => a.requestId);
-  const i = ids.indexOf(requestId);
-  const next = ids[i + 1] ?? ids[i - 1];
-  ctx.focusAfterRender(next ? `approve:${next}` : null);
+function reasonNeeded(requestId: string): HTMLElement {
+  const attrs = { id: `reason-needed-${requestId}`, role: 'alert', 'data-testid': 'reason-needed' };
+  return h('div', { className: 'reason-needed', attrs }, icon('error'), ` ${REASON_NEEDED}`);
 }
 
-function reject(ctx: RenderContext, requestId: string): void {
+function reject(ctx: RenderContext, requestId: string, event: Event): void {
   const key = `reason:${requestId}`;
   const reason = draft(ctx, key).trim();
   if (!reason) {
-    const field = document.querySelector(`[data-request-id="${CSS.escape(requestId)}"] vscode-textfield`);
+    needsReason.add(requestId);
+    const card = (event.currentTarget instanceof Element ? event.currentTarget.closest('.card') : null)
+      ?? document.querySelector(`.card[data-request-id="${CSS.escape(requestId)}"]`);
+    const field = card?.querySelector<HTMLElement>('vscode-textfield');
     field?.setAttribute('invalid', '');
-    (field as HTMLElement | null)?.focus();
+    field?.setAttribute('aria-invalid', 'true');
+    if (card && !card.querySelector('.reason-needed')) field?.after(reasonNeeded(requestId));
+    if (field) focusElement(field);
     return;
   }
+  needsReason.delete(requestId);
   setDraft(ctx, key, '');
-  focusNextCard(ctx, requestId);
+  ctx.decided(requestId);
   ctx.post({ type: 'rejectAction', requestId, reason });
 }
 
-function sizeLabel(size: { added: number; removed: number }): HTMLElement {
-  return h(
-    'span',
-    { className: 'change-size', attrs: { 'aria-label': `${size.added} lines added, ${size.removed} removed`, 'data-testid': 'change-size' } },
-    h('span', { className: 'added' }, `+${size.added}`),
-    ' ',
-    h('span', { className: 'removed' }, `−${size.removed}`),
-  );
-}
-
-function heading(a: ApprovalView): HTMLElement {
-  if (a.kind === 'write') {
-    const verb = a.change === 'created' ? 'Create' : a.change === 'deleted' ? 'Delete' : 'Edit';
-    return h('div', { className: 'card-title' }, icon(a.change === 'deleted' ? 'trash' : 'edit'), ` ${verb} `, h('code', {}, a.path), a.size ? ' ' : null, a.size ? sizeLabel(a.size) : null);
-  }
-  return h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', {}, a.command));
-}
-
-/** How a command will run — sandboxed, or not and why — and whether it may use the network. */
-function confinementRow(a: ApprovalView): HTMLElement | null {
-  if (a.kind !== 'command' || !a.confinement) return null;
-  const confined = a.confinement === 'sandboxed';
-  const title = confined
-    ? 'Runs in the OS sandbox, cut to the step\'s authority'
-    : a.confinement === 'unsandboxed' ? 'There is no OS sandbox here: this command can do anything you can' : 'The sandbox is off (planExecute.sandbox)';
+/** The label above a verifier's card: what it is, and why it asks for a command the user approved already. */
+function verificationLabel(a: ApprovalView): HTMLElement | null {
+  if (!a.verification) return null;
+  const again = a.kind === 'command' && a.approvedForExecutor === true;
   return h(
     'div',
-    { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
-    h('span', { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title } }, icon(confined ? 'shield' : 'warning'), confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off'),
-    networkBadge(a),
-  );
-}
-
-/** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
-function networkBadge(a: ApprovalView & { kind: 'command' }): HTMLElement {
-  if (!a.network) return h('span', { className: 'badge', attrs: { title: 'No network beyond loopback inside the sandbox' } }, icon('circle-slash'), ' no network');
-  const title = a.hostLoopback
-    ? "The step may use the network — the host's own, so also this machine's services on 127.0.0.1 (debugger ports, databases, code-server). Install slirp4netns to keep those closed."
-    : "The step may use the network — a network of its own: this machine's loopback services stay closed";
-  return h(
-    'span',
-    { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } },
-    icon('globe'),
-    a.hostLoopback ? ' network, host loopback included' : ' network',
+    { className: 'card-label', attrs: { 'data-testid': 'verification-label' } },
+    icon('beaker'),
+    ` Verification run: the verifier checks step ${a.stepId ?? ''}'s evidence by running this itself`,
+    again
+      ? h(
+          'div',
+          { className: 'card-label-detail', attrs: { 'data-testid': 'asked-again' } },
+          "You approved this command for the step's executor; the verifier's run is its own check, so it asks again. " +
+            'Tick \u201cAlways allow this command\u201d to approve both from now on.',
+        )
+      : null,
   );
 }
 
 function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
-  const remember = h('vscode-checkbox', {
-    attrs: { label: a.kind === 'write' ? 'Always allow edits to this file (this mission)' : 'Always allow this command (this mission)', 'data-testid': 'remember' },
-  }) as HTMLElement & { checked?: boolean };
-  const guarded = (action: () => void) => (event: Event) => {
+  const kind = cardKind(a);
+  const rememberLabel = kind.remember(a);
+  type Checkbox = HTMLElement & { checked?: boolean };
+  const remember = rememberLabel ? (h('vscode-checkbox', { attrs: { label: rememberLabel, 'data-testid': 'remember' } }) as Checkbox) : null;
+  const guarded = (action: (event: Event) => void) => (event: Event) => {
     if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
-    action();
+    action(event);
   };
   const approve = (): void => {
-    focusNextCard(ctx, a.requestId);
-    ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember.checked === true });
+    ctx.decided(a.requestId);
+    ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember?.checked === true });
   };
-  const primary = a.kind === 'write' ? 'Approve' : 'Run';
   const unsandboxed = a.kind === 'command' && a.confinement === 'unsandboxed';
   const stepLine = a.stepId
     ? h('div', { className: 'card-step' }, icon('list-tree'), ` Step ${a.stepId}`, a.stepTitle ? h('span', {}, ` · ${a.stepTitle}`) : null)
     : null;
-  const actions: HTMLElement[] = [
-    a.kind === 'write'
-      ? button('Review diff', () => ctx.post({ type: 'openDiff', target: { kind: 'approval', requestId: a.requestId }, focus: false }), { secondary: true, icon: 'diff', testId: 'review-diff' })
-      : null,
-    button(primary, guarded(approve), { icon: a.kind === 'write' ? 'check' : 'play', testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
-    button(a.kind === 'write' ? 'Reject' : 'Skip', guarded(() => reject(ctx, a.requestId)), { secondary: true, icon: a.kind === 'write' ? 'close' : 'debug-step-over', testId: 'reject-action' }),
-  ].filter((x): x is HTMLElement => x !== null);
+  const actions = [
+    kind.review ? kind.review(ctx, a) : null,
+    button(kind.approve.label, guarded(approve), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
+    button(kind.reject.label, guarded((event) => reject(ctx, a.requestId, event)), {
+      secondary: true,
+      icon: kind.reject.icon,
+      testId: 'reject-action',
+      focusKey: `reject:${a.requestId}`,
+    }),
+  ];
+  const description = kind.describe(a);
   return h(
     'div',
     {
@@ -171,27 +177,32 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
       attrs: {
         'data-request-id': a.requestId,
         'data-testid': `approval-${a.kind}`,
+        'data-describe': description,
         'data-ignored-clicks': ignored.has(a.requestId) ? String(ignored.get(a.requestId)) : undefined,
         role: 'group',
-        'aria-label': `${a.kind === 'write' ? 'Edit' : 'Command'} waiting for approval${a.stepId ? `, step ${a.stepId}` : ''}${a.verification ? ', verification run' : ''}`,
+        'aria-label': `Waiting for approval: ${description}`,
       },
     },
-    a.verification ? h('div', { className: 'card-label', attrs: { 'data-testid': 'verification-label' } }, icon('beaker'), ' Verification run: the evidence check of this step') : null,
-    heading(a),
-    a.kind === 'command' ? h('div', { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } }, icon('folder'), ` in ${a.cwd}`) : null,
-    confinementRow(a),
+    verificationLabel(a),
+    a.answers !== undefined
+      ? h('div', { className: 'card-answers', attrs: { 'data-testid': 'answers-reason' } }, icon('reply'), ' In answer to your reason: ', h('q', {}, a.answers))
+      : null,
+    kind.heading(a),
+    ...kind.details(a),
     stepLine,
     a.stepWhy ? h('div', { className: 'muted step-why', attrs: { 'data-testid': 'step-why' } }, a.stepWhy) : null,
     a.why ? h('div', { className: 'why', attrs: { title: 'In the executor’s words' } }, `“${a.why}”`) : null,
-    reasonBox(ctx, a.requestId),
-    h('div', { className: 'row' }, ...actions),
+    ...reasonBox(ctx, a),
+    h('div', { className: 'row' }, ...actions.filter((x): x is HTMLElement => x !== null)),
     h(
       'div',
       { className: 'row card-footer' },
-      // An unsandboxed run is never remembered as a rule: it asks every time.
-      unsandboxed ? null : remember,
+      remember,
       a.stepId && !unsandboxed
-        ? button('Approve all for this step', guarded(() => ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' })), {
+        ? button('Approve all for this step', guarded(() => {
+            ctx.decided(a.requestId);
+            ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' });
+          }), {
             secondary: true,
             icon: 'check-all',
             testId: 'approve-step',
@@ -203,58 +214,22 @@ function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
   );
 }
 
+/**
+ * The queue (or one step's part of it on the board). The whole queue is drawn, empty too, while a mission
+ * is active: it is where focus rests after the last decision, and where the next card arrives.
+ */
 export function renderApprovals(ctx: RenderContext, options: { stepId?: string; title?: string } = {}): HTMLElement | null {
   const cards = ctx.state.approvals.filter((a) => options.stepId === undefined || a.stepId === options.stepId);
-  if (cards.length === 0) return null;
-  return section(options.title ?? `Waiting for you (${cards.length})`, options.stepId === undefined ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
-}
-
-function ruleLabel(kind: 'write' | 'command' | 'step', pattern: string): HTMLElement {
-  if (kind === 'step') return h('span', {}, `everything step `, h('code', {}, pattern), ' asks');
-  return h('code', {}, pattern);
-}
-
-export function renderRules(ctx: RenderContext): HTMLElement | null {
-  if (!ctx.state.mission) return null;
-  const key = 'rule';
-  const add = (kind: 'write' | 'command'): void => {
-    const pattern = draft(ctx, key).trim();
-    if (!pattern) return;
-    setDraft(ctx, key, '');
-    ctx.post({ type: 'addRule', kind, pattern });
-  };
-  return section(
-    'Auto-approve rules',
-    'rules',
-    ctx.state.rules.length === 0 ? h('div', { className: 'muted' }, 'None: every edit and command asks first.') : null,
-    h(
-      'ul',
-      { className: 'rule-list' },
-      ...ctx.state.rules.map((r) =>
-        h(
-          'li',
-          { attrs: { 'data-testid': 'rule', 'data-rule-kind': r.kind } },
-          icon(r.kind === 'write' ? 'edit' : r.kind === 'step' ? 'check-all' : 'terminal'),
-          ' ',
-          ruleLabel(r.kind, r.pattern),
-          ' ',
-          h('vscode-toolbar-button', {
-            attrs: { icon: 'close', label: `Revoke rule ${r.pattern}`, 'aria-label': `Revoke rule ${r.pattern}`, title: 'Revoke' },
-            on: { click: () => ctx.post({ type: 'revokeRule', ruleId: r.id }) },
-          }),
-        ),
-      ),
-    ),
-    h(
-      'div',
-      { className: 'row' },
-      h('vscode-textfield', {
-        attrs: { placeholder: 'src/** or npm test', 'aria-label': 'Rule pattern', 'data-testid': 'rule-pattern' },
-        props: { label: 'Rule pattern', value: draft(ctx, key) },
-        on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLInputElement).value) },
-      }),
-      button('Allow edits', () => add('write'), { secondary: true, icon: 'edit', testId: 'add-write-rule', title: 'Auto-approve edits to files matching this glob' }),
-      button('Allow command', () => add('command'), { secondary: true, icon: 'terminal', testId: 'add-command-rule', title: 'Auto-approve this command (exact, or a prefix ending in " *")' }),
-    ),
-  );
+  const whole = options.stepId === undefined;
+  if (cards.length === 0 && !(whole && ctx.state.status.active && ctx.state.mission)) return null;
+  const title = options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you');
+  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
+  queue.setAttribute('tabindex', '-1');
+  if (cards.length === 0) {
+    // The plan is the one thing that waits then: its Approve button is the queue's item (./planActions.ts).
+    const plan = ctx.state.status.kind === 'planWaiting' ? ctx.state.planAwaitingApproval : null;
+    const words = plan !== null ? `Plan v${plan} waits for you: review it, then Approve plan & run.` : 'Nothing waits for your approval.';
+    queue.append(h('div', { className: 'muted queue-empty' }, words));
+  }
+  return queue;
 }

@@ -1,5 +1,5 @@
 /**
- * The mission's actions as buttons (Retry, Continue, Resume, Set API key, Open settings, Revert mission):
+ * The mission's actions as buttons (Retry, Continue, Resume, Run again, Set API key, Open settings, Revert mission):
  * the host decides which apply (src/vscode/view/missionActions.ts); this only draws them, in its order.
  */
 import { button } from '../dom';
@@ -16,7 +16,21 @@ function actionButton(ctx: RenderContext, m: MissionView, a: MissionAction, prim
     case 'continue':
       return button('Continue', () => ctx.post({ type: 'continueMission' }), { icon: 'debug-continue', secondary, testId: 'continue-mission', ariaLabel: 'Continue the mission, finished work kept' });
     case 'resume':
-      return button('Resume', () => ctx.post({ type: 'resume' }), { icon: 'debug-continue', secondary, testId: 'resume' });
+      return button('Resume', () => ctx.post({ type: 'resume' }), {
+        icon: 'debug-continue',
+        secondary,
+        testId: 'resume',
+        title: m.phaseReason ?? 'Go on with the mission where it stopped',
+      });
+    case 'rerun': {
+      const list = a.stepIds.join(', ');
+      return button(`Run ${list} again`, () => ctx.post({ type: 'continueMission' }), {
+        icon: 'debug-continue',
+        secondary,
+        testId: 'rerun-mission',
+        title: `Runs again what the revert undid — ${list} — and keeps every other finished step`,
+      });
+    }
     case 'setApiKey':
       return button('Set API key', () => ctx.post({ type: 'setApiKey' }), { icon: 'key', secondary, testId: 'action-set-api-key' });
     case 'chooseModel':

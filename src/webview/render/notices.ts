@@ -2,7 +2,7 @@
  * Notices at the top of both surfaces: the workspace is not trusted, no API key, a scripted demo model
  * answers, and problems the user can act on (each with its actions: set the key, open settings, retry).
  */
-import { button, h, icon } from '../dom';
+import { button, h, icon, iconButton } from '../dom';
 import type { RenderContext } from '../context';
 import type { NoticeView } from '../protocol';
 
@@ -30,8 +30,8 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
         'div',
         { className: 'notice demo', attrs: { role: 'status', 'data-testid': 'demo-banner' } },
         icon('beaker'),
-        h('strong', {}, ' Demo: a scripted model on this machine is answering, not Claude.'),
-        ' Nothing leaves this computer; plans and edits follow a fixed script.',
+        h('strong', {}, ' Demo: a scripted model on this machine answers.'),
+        ' No real model, no API key, no cost: nothing leaves this computer, and plans and edits follow a fixed script.',
         h(
           'details',
           { className: 'demo-tour' },
@@ -65,7 +65,7 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
           'div',
           { className: 'row' },
           ...n.actions.map((a) => noticeAction(ctx, a)),
-          h('vscode-toolbar-button', { attrs: { icon: 'close', label: 'Dismiss', 'aria-label': 'Dismiss this notice', title: 'Dismiss' }, on: { click: () => ctx.post({ type: 'dismissNotice', id: n.id }) } }),
+          iconButton('close', 'Dismiss this notice', () => ctx.post({ type: 'dismissNotice', id: n.id }), 'dismiss-notice'),
         ),
       ),
     );

@@ -6,9 +6,9 @@
 import { button, h, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 
+/** A plan waits for the user: the approver holds its request (the state every surface reads). */
 function awaiting(ctx: RenderContext): boolean {
-  const m = ctx.state.mission;
-  return m !== null && m.planVersion !== null && m.phase === 'awaiting_approval' && m.live;
+  return ctx.state.status.kind === 'planWaiting';
 }
 
 export function renderConstraints(ctx: RenderContext): HTMLElement | null {
@@ -51,7 +51,14 @@ export function renderApproveBar(ctx: RenderContext): HTMLElement | null {
   return h(
     'div',
     { className: 'approve-bar', attrs: { role: 'region', 'aria-label': 'Plan approval', 'data-testid': 'approve-bar' } },
-    button(`Approve plan v${version} & run`, () => ctx.post({ type: 'approvePlan', version }), { icon: 'play', testId: 'approve-plan', disabled: !ready }),
+    button(
+      `Approve plan v${version} & run`,
+      () => {
+        ctx.decided('plan');
+        ctx.post({ type: 'approvePlan', version });
+      },
+      { icon: 'play', testId: 'approve-plan', disabled: !ready },
+    ),
     !ctx.state.trusted
       ? h('span', { className: 'muted' }, 'Trust the workspace to run the plan.')
       : h('span', { className: 'muted' }, `${m.steps.filter((s) => s.inPlan).length} steps; nothing runs before you approve.`),

@@ -6,12 +6,11 @@
 import { button, h } from '../dom';
 import type { RenderContext } from '../context';
 import type { MissionView, StepView } from '../protocol';
-import { missionIsActive } from './missionHeader';
 
 const REVERTIBLE = new Set<StepView['status']>(['succeeded', 'failed', 'blocked', 'cancelled', 'interrupted', 'skipped']);
 
 export function renderStepActions(ctx: RenderContext, mission: MissionView, step: StepView): HTMLElement | null {
-  const canRevert = !missionIsActive(mission) && step.files.length > 0 && REVERTIBLE.has(step.status);
+  const canRevert = !ctx.state.status.active && step.files.length > 0 && REVERTIBLE.has(step.status);
   const actions = [canRevert ? button('Revert step', () => ctx.post({ type: 'revertStep', stepId: step.id }), { secondary: true, icon: 'discard', testId: 'revert-step' }) : null];
   if (actions.every((a) => a === null)) return null;
   return h('div', { className: 'row step-actions' }, ...actions);

@@ -143,7 +143,7 @@ function instructionsEditor(ctx: RenderContext, step: StepView): HTMLElement {
 
 export function renderStepDetails(ctx: RenderContext, mission: MissionView, step: StepView): HTMLElement {
   // Only steps of the plan under review that have not started can change (the engine enforces it too).
-  const editable = mission.phase === 'awaiting_approval' && mission.live && step.inPlan && (step.status === 'pending' || step.status === 'ready');
+  const editable = ctx.state.status.kind === 'planWaiting' && step.inPlan && (step.status === 'pending' || step.status === 'ready');
   const s = statusIcon(step.status);
   const dependents = mission.steps.filter((x) => x.inPlan && x.dependsOn.includes(step.id)).map((x) => x.id);
   return h(

@@ -1,11 +1,14 @@
 /**
- * The task box. What the user typed is never lost: it is kept locally on every keystroke and by the host
- * (so a window reload brings it back), and it stays in the box after "Plan & Execute" until that task has
- * become a mission with a plan — a missing key, a 401, an unreachable server or a cancel leave it there.
+ * The task box. It is shown only when no mission is active here and either none is shown or the user asked
+ * for a new one ("New mission", or the palette's "Plan & Execute") — never pre-filled with the task of the
+ * mission below it, which would offer a duplicate start. One start at a time: a second Ctrl+Enter or click
+ * while the first is on its way does nothing (the host refuses a second start too).
+ * What the user typed is never lost: it is kept locally on every keystroke and by the host (so a window
+ * reload brings it back), and it stays in the box after "Plan & Execute" until that task has become a
+ * mission with a plan — a missing key, a 401, an unreachable server or a cancel leave it there.
  */
 import { button, h, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
-import { missionIsActive } from './missionHeader';
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -22,15 +25,30 @@ export function taskText(ctx: RenderContext): string {
 }
 
 export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
-  if (missionIsActive(ctx.state.mission) || ctx.state.busy) return null;
+  const { status, mission } = ctx.state;
+  if (status.active || ctx.state.busy || (mission && !ctx.ui.newMission)) return null;
+  const starting = ctx.starting();
   const submit = (): void => {
     const task = taskText(ctx).trim();
-    if (!task) return;
+    if (!task || ctx.starting()) return;
+    ctx.markStarting();
     ctx.ui.submittedTask = task;
     setDraft(ctx, 'task', taskText(ctx));
     ctx.post({ type: 'saveTaskDraft', text: taskText(ctx) });
     ctx.post({ type: 'runTask', task });
+    ctx.rerender();
   };
+  const cancelNew = mission
+    ? button(
+        'Back to the mission',
+        () => {
+          ctx.ui.newMission = false;
+          ctx.saveUi();
+          ctx.rerender();
+        },
+        { secondary: true, icon: 'arrow-left', testId: 'cancel-new-mission' },
+      )
+    : null;
   return section(
     'New mission',
     'task-form',
@@ -45,7 +63,12 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
         },
       },
     }),
-    h('div', { className: 'row' }, button('Plan & Execute', submit, { icon: 'rocket', testId: 'run-task' })),
+    h(
+      'div',
+      { className: 'row' },
+      button(starting ? 'Starting…' : 'Plan & Execute', submit, { icon: 'rocket', testId: 'run-task', disabled: starting }),
+      cancelNew,
+    ),
   );
 }
 

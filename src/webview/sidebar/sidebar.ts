@@ -5,7 +5,8 @@
  */
 import { h } from '../dom';
 import type { RenderContext } from '../context';
-import { renderApprovals, renderRules } from '../render/approvals';
+import { renderApprovals } from '../render/approvals';
+import { renderRules } from '../render/rules';
 import { renderBusy, renderMissionHeader } from '../render/missionHeader';
 import { renderNotices } from '../render/notices';
 import { renderApproveBar, renderConstraints } from '../render/planActions';

@@ -16,13 +16,20 @@ export interface DemoHost {
   stop(): Promise<void>;
 }
 
+/**
+ * The demo's model, by a name that claims nothing: every role uses it (planExecute.model), the planning
+ * notification and the log name it, the price table does not know it (no cost is shown), and the server
+ * lists it for "Choose Model".
+ */
+export const DEMO_MODEL = { id: 'scripted-demo-model', displayName: 'Scripted demo model (answers from a fixed script on this machine)' };
+
 export async function startDemoHost(options: { log?: (line: string) => void } = {}): Promise<DemoHost> {
-  const model = await startMessagesServer({ scenario: demoTourScenario() });
+  const model = await startMessagesServer({ scenario: demoTourScenario(), models: [DEMO_MODEL] });
   try {
     const host = await startCodeServer({
       ...(options.log ? { log: options.log } : {}),
       env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'demo-placeholder-key', PLAN_EXECUTE_DEMO: '1', PLAN_EXECUTE_DEMO_TASK: DEMO_TASK },
-      settings: { 'planExecute.approvalMode': 'ask' },
+      settings: { 'planExecute.approvalMode': 'ask', 'planExecute.provider': 'anthropic', 'planExecute.model': DEMO_MODEL.id },
     });
     return {
       host,

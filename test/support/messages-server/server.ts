@@ -33,6 +33,8 @@ export interface MessagesServerOptions {
   /** A scenario object, or a path to a scenario JSON file. */
   scenario: ScenarioInput | Scenario | string;
   port?: number;
+  /** What GET /v1/models lists (the demo lists its scripted model); absent: the route answers 404 like any other. */
+  models?: { id: string; displayName: string }[];
 }
 
 const retryHeaders = (reply: Reply): Record<string, string> =>
@@ -170,6 +172,11 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
       }
       if (method === 'POST' && path === '/v1/messages') {
         await handleMessages(req, res, body, record);
+        return;
+      }
+      if (method === 'GET' && path.split('?')[0] === '/v1/models' && options.models) {
+        const data = options.models.map((m) => ({ type: 'model', id: m.id, display_name: m.displayName, created_at: '2026-01-01T00:00:00Z' }));
+        sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
         return;
       }
       sendJson(res, 404, errorBody('not_found_error', `messages-server: no route ${method} ${path}`));

@@ -43,7 +43,8 @@ describe('the mission as the user sees it: honest state and actions', () => {
     ));
     assert.equal(view.steps.find((s) => s.id === 's2')?.status, 'reverted');
     assert.equal(view.summary, "reverted s2: the work of required step s2 is undone, so the mission's result no longer holds");
-    assert.deepEqual(kinds(view), ['revertMission'], 's1 still has changes to revert; s2 is not offered again');
+    assert.deepEqual(kinds(view), ['rerun', 'revertMission'], 'going on runs s2 again; s1 still has changes to revert; s2 is not offered again');
+    assert.deepEqual(missionActions(view)[0], { kind: 'rerun', stepIds: ['s2'] }, 'the offer names what it will run');
     assert.equal(view.phase, 'succeeded', 'history stays history');
     assert.equal(view.phaseLabel, 'partly reverted', 'but the badge does not say "succeeded" alone');
   });
@@ -56,7 +57,7 @@ describe('the mission as the user sees it: honest state and actions', () => {
       { type: 'step_status', stepId: 's1', status: 'reverted', attempt: 1 },
     ));
     assert.match(view.summary ?? '', /^every change of this mission was reverted \(s1, s2\)/);
-    assert.deepEqual(kinds(view), []);
+    assert.deepEqual(kinds(view), ['rerun'], 'nothing more to undo; running the mission again is offered');
     assert.equal(view.phaseLabel, 'reverted');
   });
 
