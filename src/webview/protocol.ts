@@ -200,6 +200,8 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
     network: z.boolean().optional(),
     /** With the network: whether it is the host's, this machine's loopback services included (else the sandbox's own). */
     hostLoopback: z.boolean().optional(),
+    /** Whether its writes go to a staging layer (only judged changes reach the workspace) or to the workspace itself. */
+    staged: z.boolean().optional(),
   }),
 ]);
 

@@ -183,7 +183,8 @@ export class VsCodeApprover implements Approver {
         const again = r.role === 'verifier' && r.stepId !== null && this.approvedCommands.has(`${r.stepId}\0${r.command}`);
         out.push({
           ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network,
-          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(again ? { approvedForExecutor: true } : {}),
+          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(r.staged !== undefined ? { staged: r.staged } : {}),
+          ...(again ? { approvedForExecutor: true } : {}),
         });
       }
     }

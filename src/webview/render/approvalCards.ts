@@ -55,7 +55,17 @@ function confinementRow(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElem
       confined ? ' sandboxed' : a.confinement === 'unsandboxed' ? ' UNSANDBOXED' : ' sandbox off',
     ),
     networkBadge(a),
+    stagingBadge(a),
   );
+}
+
+/** Where the command's writes go: a staging layer judged before anything reaches the workspace, or the workspace. */
+function stagingBadge(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElement | null {
+  if (a.staged === undefined || a.confinement !== 'sandboxed') return null;
+  const title = a.staged
+    ? "Its writes go to a private layer; only changes within the step's edit globs reach the workspace, after the command ends"
+    : 'No staging layer here: it writes the workspace, and what lies outside the step\'s globs is undone afterwards';
+  return h('span', { className: 'badge', attrs: { title, 'data-testid': 'command-staging' } }, icon(a.staged ? 'layers' : 'history'), a.staged ? ' writes staged' : ' writes direct');
 }
 
 /** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
