@@ -126,7 +126,7 @@ async function toolPath(files: number, edit: string[] = ['src/**'], made?: strin
   try {
     const step: Step = {
       id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
-      authority: { read: ['**'], edit, commands: ['node -e *'], network: false },
+      authority: { read: ['**'], edit, commands: ['node -e *'], network: false, mcp: [] },
       binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
       risk: 'low', effort: 'small', modelTier: 'light',
     };

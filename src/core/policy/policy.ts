@@ -18,10 +18,12 @@
  *   9. sensitive.<name>        secrets (keys, .env, credentials) for every kind; protected files (.git,
  *                              .vscode, node_modules, our own config) for writes and deletes — unless an
  *                              `allowSensitive` glob the user granted for the mission matches.
- *  10. authority.read / authority.edit
+ *  10. constraint.forbid_paths writes and deletes inside a path a mission constraint forbids (a rule from the
+ *                              project's instructions, made a check in the plan): constraints only narrow.
+ *  11. authority.read / authority.edit
  *                              reads must match the step's `read` or `edit` globs; writes and deletes its
  *                              `edit` globs. A directory is readable when a read glob could match inside it.
- *  Rules 8–10 test both the lexical path and its symlink-resolved twin.
+ *  Rules 8–11 test both the lexical path and its symlink-resolved twin.
  * Globs are picomatch with `dot: true` (a `src/**` grant covers `src/.eslintrc`; the sensitive rules, not
  * dot-file blindness, protect what matters). Sensitive globs also match case-insensitively.
  */
@@ -54,6 +56,8 @@ export interface PolicyOptions {
   allowSensitive?: string[];
   /** Text of `.planexecuteignore`; when omitted it is read from the workspace root. */
   ignoreText?: string | null;
+  /** Paths the mission's constraints forbid to write (the plan's `forbid_paths` checks), each with its constraint. */
+  forbidden?: readonly { constraint: string; globs: readonly string[] }[];
   fs?: PolicyFs;
 }
 
@@ -74,6 +78,8 @@ export interface Policy {
   readonly editMatch: (rel: string) => boolean;
   readonly readGlobBases: readonly string[];
   readonly allowSensitiveMatch: (rel: string) => boolean;
+  /** The constraint that forbids writing `rel`, if one does. */
+  readonly forbiddenBy: (rel: string) => string | undefined;
 }
 
 const PolicyActionSchema = z.discriminatedUnion('kind', [
@@ -103,6 +109,7 @@ export function policyFor(
     edit: step?.authority?.edit ?? [],
     commands: step?.authority?.commands ?? [],
     network: step?.authority?.network ?? false,
+    mcp: step?.authority?.mcp ?? [],
   };
   const commandPatterns: CommandPattern[] = [];
   const invalidPatterns: string[] = [];
@@ -136,7 +143,13 @@ export function policyFor(
     editMatch: matcher(authority.edit, GLOB),
     readGlobBases: [...authority.read, ...authority.edit].map((g) => picomatch.scan(g).base),
     allowSensitiveMatch: matcher(allowSensitive, SENSITIVE_GLOB),
+    forbiddenBy: forbiddenMatcher(options.forbidden ?? []),
   };
+}
+
+function forbiddenMatcher(forbidden: readonly { constraint: string; globs: readonly string[] }[]): (rel: string) => string | undefined {
+  const rules = forbidden.map((f) => ({ constraint: f.constraint, match: matcher(f.globs, GLOB) }));
+  return (rel) => rules.find((r) => r.match(rel) || r.match(`${rel}/x`))?.constraint;
 }
 
 function deny(rule: string, reason: string): { allowed: false; reason: string; rule: string } {
@@ -158,6 +171,8 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
     if (writing) for (const s of protectedMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
   }
   if (writing) {
+    const constraint = policy.forbiddenBy(rel);
+    if (constraint !== undefined) return deny('constraint.forbid_paths', `${rel} may not be written: the mission's constraint "${constraint}" forbids it`);
     if (!policy.editMatch(rel)) return deny('authority.edit', `${rel} is outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'})`);
   } else if (isDirectory ? !directoryReadable(policy, rel) : !policy.readMatch(rel)) {
     return deny('authority.read', `${rel} is outside the step's read globs (${policy.authority.read.join(', ') || 'none'})`);
