@@ -21,7 +21,11 @@ function unquote(raw: string): string {
 /** A scalar with a trailing ` # comment` removed (outside quotes). */
 function stripComment(raw: string): string {
   const t = raw.trim();
-  if (t.startsWith('"') || t.startsWith("'")) return t;
+  const q = t[0];
+  if (q === '"' || q === "'") {
+    const close = t.indexOf(q, 1);
+    return close === -1 ? t : t.slice(0, close + 1);
+  }
   const at = t.search(/\s#/);
   return at === -1 ? t : t.slice(0, at).trim();
 }

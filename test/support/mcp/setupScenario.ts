@@ -66,21 +66,30 @@ export function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
   };
 }
 
-const tool = (id: string, name: string, input: unknown) => ({ toolUse: [{ id, name, input }] });
+export const tool = (id: string, name: string, input: unknown) => ({ toolUse: [{ id, name, input }] });
 const done = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
 
-export function setupScenario(): ScenarioInput {
+type Turn = ReturnType<typeof tool>;
+
+/** s1's default turns: an ungranted call, a command the root AGENTS.md "allows", the granted call, the edit. */
+export function setupS1Turns(server = 'notes'): Turn[] {
+  return [
+    tool('u_add', `mcp__${server}__add_note`, { text: 'should never arrive' }),
+    tool('u_rm', 'bash', { command: 'rm -rf packages' }),
+    tool('u_echo', `mcp__${server}__echo`, { text: 'hello' }),
+  ];
+}
+
+export function setupScenario(options: { grant?: string; s1?: Turn[] } = {}): ScenarioInput {
   return {
     name: 'user setup',
     rules: [
-      { name: 'plan', match: { role: 'planner' }, turns: [{ structured: setupPlan() }] },
+      { name: 'plan', match: { role: 'planner' }, turns: [{ structured: setupPlan(options.grant) }] },
       {
         name: 's1',
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         turns: [
-          tool('u_add', 'mcp__notes__add_note', { text: 'should never arrive' }),
-          tool('u_rm', 'bash', { command: 'rm -rf packages' }),
-          tool('u_echo', 'mcp__notes__echo', { text: 'hello' }),
+          ...(options.s1 ?? setupS1Turns()),
           tool('u_edit', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'packages/api/src/a.ts', old_str: 'export const a = 1;', new_str: 'export const a = 1;\nexport const b = 2;' }),
           done('b added'),
         ],

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import { messageText, systemText } from '../../support/messages-server/scenario';
 import { toolResultsOf } from '../../support/messages-server/toolResults';
-import { bundleStdioServer } from '../../support/mcp/fixture';
-import { API_AGENTS, CONSTRAINT, COPILOT, ROOT_AGENTS, setupScenario, stdioMcpJson, TS_RULE, writeSetupWorkspace } from '../../support/mcp/setupScenario';
+import { bundleStdioServer, startHttpMcpServer, type HttpMcpServer } from '../../support/mcp/fixture';
+import { API_AGENTS, CONSTRAINT, COPILOT, ROOT_AGENTS, setupS1Turns, setupScenario, stdioMcpJson, tool, TS_RULE, writeSetupWorkspace } from '../../support/mcp/setupScenario';
 import { runCli, useCliFixture } from './cliProcess';
 
 type Event = { type: string; [key: string]: unknown };
@@ -15,13 +15,16 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
   this.timeout(120_000);
   const fixture = useCliFixture('pe-setup-');
   let server: MessagesServer | undefined;
+  let http: HttpMcpServer | undefined;
   let script = '';
   before(async () => {
     script = await bundleStdioServer();
   });
   afterEach(async () => {
     await server?.close();
+    await http?.close();
     server = undefined;
+    http = undefined;
   });
 
   it('gives the planner every instruction file and the catalogue, each executor the files for its paths, and refuses what was not granted', async () => {
@@ -97,15 +100,41 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     assert.match(readFileSync(join(replayWs, 'packages/api/src/a.ts'), 'utf8'), /export const b = 2;/);
   });
 
-  it('reads no instruction file with --no-instructions, and refuses a plan that writes where a constraint forbids', async () => {
-    server = await startMessagesServer({ scenario: setupScenario() });
+  it('reads no instruction file with --no-instructions; reaches an HTTP server named by --mcp-config (.mcp.json shape) as remote', async () => {
+    http = await startHttpMcpServer({ token: 'tok' });
+    server = await startMessagesServer({ scenario: setupScenario({ grant: 'tracker/echo', s1: setupS1Turns('tracker') }) });
     const ws = fresh('no-instructions');
-    writeSetupWorkspace(ws, stdioMcpJson(script));
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'all', '--no-instructions', '--json'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    writeSetupWorkspace(ws);
+    const config = join(fixture.dir, 'servers.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { tracker: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${env:TRACKER_TOKEN}' } } } }));
+    const run = await runCli(
+      fixture.cli,
+      ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'ask', '--no-instructions', '--mcp-config', config],
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, TRACKER_TOKEN: 'tok' },
+      'y\ny\ny\ny\n',
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /instructions: not read \(--no-instructions\)/);
+    assert.match(run.stderr, /tracker \(http, .*servers\.json; remote: not confined by Plan & Execute\)/);
+    assert.match(run.stderr, /wants to call MCP tool tracker\/echo \(read-only hint\)\n {2}arguments: \{\n {4}"text": "hello"\n {2}\}\n {2}a remote server/);
     const planText = messageText(server.requests.find((r) => r.role === 'planner')!.body.messages?.[0]);
     assert.ok(!planText.includes(ROOT_AGENTS) && !planText.includes(API_AGENTS));
+    assert.deepEqual(http.calls.map((c) => c.tool), ['echo'], 'the ungranted add_note never reached the server');
+  });
+
+  it('turns a server that dies mid-step into a failed call naming it; the step goes on', async () => {
+    server = await startMessagesServer({
+      scenario: setupScenario({ grant: 'notes/*', s1: [tool('u_crash', 'mcp__notes__crash', {}), tool('u_echo', 'mcp__notes__echo', { text: 'again' })] }),
+    });
+    const ws = fresh('faults');
+    writeSetupWorkspace(ws, stdioMcpJson(script));
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'all'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    assert.equal(run.code, 0, run.stderr);
+    const results = toolResultsOf(server.requests);
+    assert.equal(results.get('u_crash')?.isError, true);
+    assert.match(results.get('u_crash')!.content, /tool_error: MCP server "notes": went away during the call: it exited \(code 3\)/);
+    assert.match(results.get('u_echo')!.content, /echo: again \(call #1\)/, 'a fresh server answers the next call');
+    assert.match(run.stderr, /s1 MCP notes\/crash: FAILED \(disconnected\)/);
   });
 
   function fresh(name: string): string {
