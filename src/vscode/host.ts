@@ -33,6 +33,8 @@ import { SurfaceModel } from './surfaces/surfaceModel';
 import { approvalContext } from './approvals/approvalContext';
 import { WaitingIndicators } from './waiting';
 import { StoppedNotice } from './stoppedNotice';
+import { InstructionsHost } from './setup/instructionsHost';
+import { mcpSettings } from './setup/mcpSettings';
 import type { SurfaceKind } from '../webview/protocol';
 
 /** What the activation side owns and hands over. */
@@ -62,7 +64,10 @@ export function createHost(glue: HostGlue): Host {
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()) });
+  const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, {
+    trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()), instructions: () => instructions.view(),
+  });
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
   // A decided proposal's diff tab has nothing left to review.
   approver.onDidDecide((r) => {
@@ -76,6 +81,9 @@ export function createHost(glue: HostGlue): Host {
     return entry.createWindowEngine({
       approveMode,
       sandboxMode,
+      excludedInstructions: () => instructions.excluded(),
+      mcpSettings,
+      trusted: isTrusted,
       consentToRerun: (ids) => confirmations.ask(`Steps ${ids.join(', ')} were running when the mission stopped. Run them again?`, 'Run again'),
     });
   });
@@ -104,6 +112,7 @@ export function createHost(glue: HostGlue): Host {
     revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
     saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
     // Diffs open beside a visible board, never over it.
+    instructions,
     diffColumn: () => (glue.board.column === undefined ? vscode.ViewColumn.One : glue.board.column === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One),
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
@@ -142,6 +151,7 @@ export function createHost(glue: HostGlue): Host {
 
   const disposables: vscode.Disposable[] = [
     channel,
+    instructions,
     apiKeys,
     statusBar,
     controller,
@@ -157,6 +167,7 @@ export function createHost(glue: HostGlue): Host {
     commands,
     blobs: new BlobContentProvider(store),
     restore: async () => {
+      void instructions.refresh();
       await apiKeys.load();
       await controller.restoreLatest();
       model.changed();

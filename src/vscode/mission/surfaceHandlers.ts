@@ -13,6 +13,7 @@ import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
+import type { InstructionsHost } from '../setup/instructionsHost';
 
 export interface HandlerDeps {
   controller: MissionController;
@@ -28,6 +29,8 @@ export interface HandlerDeps {
   saveTaskDraft(text: string): void;
   /** Where diffs open: never over a visible mission board. */
   diffColumn(): ViewColumn;
+  /** The project's instruction files for the next mission (./setup/instructionsHost.ts). */
+  instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -57,7 +60,7 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),
     dropStep: (m) => edit({ kind: 'drop_step', stepId: m.stepId }),
-    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands } }),
+    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands, ...(m.authority.mcp ? { mcp: m.authority.mcp } : {}) } }),
     addConstraint: (m) => edit({ kind: 'add_constraint', text: m.text }),
     approveAction: (m) => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
@@ -129,6 +132,13 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     saveTaskDraft: (m) => d.saveTaskDraft(m.text),
     focusQueue: async () => {
       await d.command('planExecute.focusQueue');
+    },
+    openInstructionFile: async (m) => {
+      const recorded = d.controller.mission?.instructions?.files.map((f) => f.path) ?? [];
+      if (!(await d.instructions.open(m.path, recorded))) d.notify('warning', `${m.path} is not one of the listed instruction files.`);
+    },
+    setInstructionIncluded: async (m) => {
+      if (!(await d.instructions.setIncluded(m.path, m.included))) d.notify('warning', `${m.path} is not one of the listed instruction files.`);
     },
     dismissNotice: (m) => {
       const before = d.model.notices.length;

@@ -6,7 +6,7 @@
  */
 import { applyEvent, emptyMissionView, type MissionView as CoreView } from '../../core/mission/view';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
-import type { MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
+import type { InstructionsView, MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { toUiMission } from '../view/uiMission';
 
@@ -23,6 +23,8 @@ export interface SurfaceInputs {
   demo(): boolean;
   /** The host's copy of the unsent task text. */
   taskDraft(): string | null;
+  /** The project's instruction files for the next mission (undefined until listed). */
+  instructions?(): InstructionsView | undefined;
 }
 
 export class SurfaceModel {
@@ -162,7 +164,13 @@ export class SurfaceModel {
       demo: this.inputs.demo(),
       notices: this.notices,
       ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
+      ...this.#instructions(),
     };
+  }
+
+  #instructions(): Pick<SurfaceState, 'instructions'> {
+    const view = this.inputs.instructions?.();
+    return view ? { instructions: view } : {};
   }
 
   /** The first state (now, or after a change) that satisfies `predicate`; rejects after `timeoutMs`. */

@@ -12,6 +12,7 @@
 import { button, h, icon, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { ApprovalView } from '../protocol';
+import { mcpCard } from './mcpCard';
 
 /** How long a card that moved ignores pointer clicks (ms). */
 const SETTLE_MS = 450;
@@ -21,18 +22,18 @@ const placed = new Map<string, { top: number; settledAt: number }>();
 /** How many pointer clicks each card ignored while it settled (shown on the card, so none is lost silently). */
 const ignored = new Map<string, number>();
 
-function settled(requestId: string, event: Event): boolean {
+export function settled(requestId: string, event: Event): boolean {
   // Keyboard activation (Enter/Space) has detail 0 and is always deliberate.
   if (event instanceof MouseEvent && event.detail === 0) return true;
   return performance.now() >= (placed.get(requestId)?.settledAt ?? 0);
 }
 
-function ignoredNote(): HTMLElement {
+export function ignoredNote(): HTMLElement {
   return h('div', { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'click-ignored' } }, icon('info'), ' Not taken: this card moved just as you clicked. Click again.');
 }
 
 /** Says on the card that a click was ignored (now, and in every later render of the card). */
-function noteIgnoredClick(requestId: string, event: Event): void {
+export function noteIgnoredClick(requestId: string, event: Event): void {
   const count = (ignored.get(requestId) ?? 0) + 1;
   ignored.set(requestId, count);
   const card = event.currentTarget instanceof Element ? event.currentTarget.closest<HTMLElement>('.card') : null;
@@ -62,7 +63,7 @@ export function trackCardPositions(root: ParentNode): void {
   for (const id of [...ignored.keys()]) if (!seen.has(id)) ignored.delete(id);
 }
 
-function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
+export function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
   const key = `reason:${requestId}`;
   return h('vscode-textfield', {
     attrs: { placeholder: 'Reason (sent back as your correction)', 'aria-label': 'Reason for rejecting', 'data-testid': 'reject-reason' },
@@ -72,14 +73,14 @@ function reasonBox(ctx: RenderContext, requestId: string): HTMLElement {
 }
 
 /** Focus goes to the card after `requestId` (or the one before it) once the decision is rendered. */
-function focusNextCard(ctx: RenderContext, requestId: string): void {
+export function focusNextCard(ctx: RenderContext, requestId: string): void {
   const ids = ctx.state.approvals.map((a) => a.requestId);
   const i = ids.indexOf(requestId);
   const next = ids[i + 1] ?? ids[i - 1];
   ctx.focusAfterRender(next ? `approve:${next}` : null);
 }
 
-function reject(ctx: RenderContext, requestId: string): void {
+export function reject(ctx: RenderContext, requestId: string): void {
   const key = `reason:${requestId}`;
   const reason = draft(ctx, key).trim();
   if (!reason) {
@@ -108,7 +109,8 @@ function heading(a: ApprovalView): HTMLElement {
     const verb = a.change === 'created' ? 'Create' : a.change === 'deleted' ? 'Delete' : 'Edit';
     return h('div', { className: 'card-title' }, icon(a.change === 'deleted' ? 'trash' : 'edit'), ` ${verb} `, h('code', {}, a.path), a.size ? ' ' : null, a.size ? sizeLabel(a.size) : null);
   }
-  return h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', {}, a.command));
+  if (a.kind === 'command') return h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', {}, a.command));
+  return h('div');
 }
 
 /** How a command will run — sandboxed, or not and why — and whether it may use the network. */
@@ -140,7 +142,11 @@ function networkBadge(a: ApprovalView & { kind: 'command' }): HTMLElement {
   );
 }
 
+/** Whether a card ignored clicks so far (its later renders say so too). */
+export const ignoredClicks = (requestId: string): number | undefined => ignored.get(requestId);
+
 function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
+  if (a.kind === 'mcp') return mcpCard(ctx, a);
   const remember = h('vscode-checkbox', {
     attrs: { label: a.kind === 'write' ? 'Always allow edits to this file (this mission)' : 'Always allow this command (this mission)', 'data-testid': 'remember' },
   }) as HTMLElement & { checked?: boolean };
@@ -209,8 +215,9 @@ export function renderApprovals(ctx: RenderContext, options: { stepId?: string; 
   return section(options.title ?? `Waiting for you (${cards.length})`, options.stepId === undefined ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
 }
 
-function ruleLabel(kind: 'write' | 'command' | 'step', pattern: string): HTMLElement {
+function ruleLabel(kind: 'write' | 'command' | 'step' | 'mcp', pattern: string): HTMLElement {
   if (kind === 'step') return h('span', {}, `everything step `, h('code', {}, pattern), ' asks');
+  if (kind === 'mcp') return h('span', {}, 'MCP tool ', h('code', {}, pattern));
   return h('code', {}, pattern);
 }
 
@@ -234,7 +241,7 @@ export function renderRules(ctx: RenderContext): HTMLElement | null {
         h(
           'li',
           { attrs: { 'data-testid': 'rule', 'data-rule-kind': r.kind } },
-          icon(r.kind === 'write' ? 'edit' : r.kind === 'step' ? 'check-all' : 'terminal'),
+          icon(r.kind === 'write' ? 'edit' : r.kind === 'step' ? 'check-all' : r.kind === 'mcp' ? 'plug' : 'terminal'),
           ' ',
           ruleLabel(r.kind, r.pattern),
           ' ',

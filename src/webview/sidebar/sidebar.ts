@@ -6,7 +6,8 @@
 import { h } from '../dom';
 import type { RenderContext } from '../context';
 import { renderApprovals, renderRules } from '../render/approvals';
-import { renderBusy, renderMissionHeader } from '../render/missionHeader';
+import { missionIsActive, renderBusy, renderMissionHeader } from '../render/missionHeader';
+import { renderInstructions } from '../render/setupViews';
 import { renderNotices } from '../render/notices';
 import { renderApproveBar, renderConstraints } from '../render/planActions';
 import { renderTaskForm } from '../render/taskForm';
@@ -19,6 +20,8 @@ export function renderSidebar(ctx: RenderContext): HTMLElement {
     { className: 'sidebar', attrs: { 'data-rev': String(ctx.state.rev) } },
     renderNotices(ctx),
     renderTaskForm(ctx),
+    // Before a mission: the files the next one will read; with one shown: what it read.
+    renderInstructions(ctx, missionIsActive(ctx.state.mission) ? ctx.state.mission?.instructions : ctx.state.instructions),
     renderBusy(ctx),
     renderMissionHeader(ctx),
     renderApprovals(ctx),
