@@ -10,6 +10,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
 import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
+import { describeConstraintCheck, describeGrants } from '../core/plan/describe';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
@@ -47,11 +48,11 @@ function describe(request: ApprovalRequest): string {
             `${s.authority.edit.length ? `\n      edit: ${s.authority.edit.join(', ')}` : ''}` +
             `${s.authority.commands.length ? `\n      run: ${s.authority.commands.join(' | ')}` : ''}` +
             `${s.authority.network ? '\n      network: granted' : ''}` +
-            `${s.authority.mcp.length ? `\n      MCP tools: ${s.authority.mcp.join(', ')}` : ''}`,
+            `${s.authority.mcp.length ? `\n      ${describeGrants(s.authority)}` : ''}`,
         ),
         ...(request.plan.constraints.length ? ['Constraints:', ...request.plan.constraints.map((c) => `  - ${c}`)] : []),
         ...(request.plan.constraintChecks?.length
-          ? ['Checked in code:', ...request.plan.constraintChecks.map((c) => `  - ${c.check.kind === 'forbid_paths' ? `no step writes ${c.check.globs.join(', ')}` : `\`${c.check.command}\` must exit ${c.check.expectExitCode}`} (${c.constraint})`)]
+          ? ['Checked in code:', ...request.plan.constraintChecks.map((c) => `  - ${describeConstraintCheck(c)}`)]
           : []),
         'Approve this plan?',
       ].join('\n');

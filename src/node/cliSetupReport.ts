@@ -7,6 +7,7 @@ import type { InstructionSet } from '../core/contracts/instructions';
 import type { McpCatalogue } from '../core/contracts/mcp';
 import type { Plan } from '../core/contracts/plan';
 import { describeScope } from '../core/instructions/applies';
+import { describeConstraintCheck } from '../core/plan/describe';
 
 const CONFINED: Record<string, string> = {
   sandboxed: "in each step's OS sandbox",
@@ -56,7 +57,7 @@ export function grantLines(plan: Plan | undefined): string[] {
   const lines = granted.length > 0 ? ['MCP grants:', ...granted.map((s) => `  ${s.id}: ${s.authority.mcp.join(', ')}`)] : [];
   const checks = plan.constraintChecks ?? [];
   if (checks.length > 0) {
-    lines.push('Constraint checks:', ...checks.map((c) => `  ${c.constraint}${c.source ? ` (${c.source})` : ''}: ${c.check.kind === 'forbid_paths' ? `no step writes ${c.check.globs.join(', ')}` : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length ? ` after ${c.steps.join(', ')}` : ''}`}`));
+    lines.push('Constraint checks:', ...checks.map((c) => `  ${describeConstraintCheck(c)}`));
   }
   return lines;
 }
