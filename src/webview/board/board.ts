@@ -31,7 +31,7 @@ const TABS: { id: BoardTab; label: string; icon: string }[] = [
   { id: 'details', label: 'Step', icon: 'info' },
   { id: 'waiting', label: 'Waiting', icon: 'bell' },
   { id: 'versions', label: 'Versions', icon: 'versions' },
-  { id: 'rules', label: 'Rules & setup', icon: 'shield' },
+  { id: 'rules', label: 'Rules', icon: 'shield' },
 ];
 
 function tabCount(ctx: RenderContext, tab: BoardTab): number | null {

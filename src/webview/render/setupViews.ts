@@ -38,8 +38,14 @@ function fileRow(ctx: RenderContext, f: InstructionFileView, editable: boolean):
   return h(
     'li',
     { className: `instruction-file state-${f.state}`, attrs: { 'data-testid': 'instruction-file', 'data-path': f.path, 'data-state': f.state } },
-    h('div', { className: 'row' }, link, h('span', { className: 'muted', attrs: { 'data-testid': 'instruction-size' } }, size(f.size)), toggle),
-    h('div', { className: 'muted instruction-scope' }, f.scope),
+    h('div', { className: 'instruction-head' }, link, toggle),
+    h(
+      'div',
+      { className: 'muted instruction-scope' },
+      h('span', { attrs: { 'data-testid': 'instruction-size' } }, size(f.size)),
+      f.state === 'unusable' || !f.scope ? null : ` · ${f.scope}`,
+      f.hash ? h('span', { attrs: { title: `sha256 ${f.hash}` } }, ` · ${f.hash.slice(0, 8)}`) : null,
+    ),
     ...f.notes.map((n) => h('div', { className: 'muted instruction-note', attrs: { 'data-testid': 'instruction-note' } }, icon('warning'), ` ${n}`)),
   );
 }

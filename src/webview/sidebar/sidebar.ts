@@ -20,13 +20,15 @@ export function renderSidebar(ctx: RenderContext): HTMLElement {
     { className: 'sidebar', attrs: { 'data-rev': String(ctx.state.rev) } },
     renderNotices(ctx),
     renderTaskForm(ctx),
-    // Before a mission: the files the next one will read; with one shown: what it read.
-    renderInstructions(ctx, missionIsActive(ctx.state.mission) ? ctx.state.mission?.instructions : ctx.state.instructions),
+    // Before a mission: the files the next one will read (each with its switch).
+    missionIsActive(ctx.state.mission) ? null : renderInstructions(ctx, ctx.state.instructions),
     renderBusy(ctx),
     renderMissionHeader(ctx),
     renderApprovals(ctx),
     renderStepList(ctx),
     renderConstraints(ctx),
+    // While a mission runs: the files it read.
+    missionIsActive(ctx.state.mission) ? renderInstructions(ctx, ctx.state.mission?.instructions) : null,
     renderRules(ctx),
     renderTimeline(ctx, { detailed: false }),
     renderApproveBar(ctx),
