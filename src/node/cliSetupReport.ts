@@ -37,9 +37,11 @@ export function mcpLines(catalogue: McpCatalogue | undefined): string[] {
   if (!catalogue) return [];
   const lines = ['· MCP servers:'];
   for (const s of catalogue.servers) {
-    lines.push(s.status === 'ok'
-      ? `    ${s.name} (${s.transport}, ${s.source}; ${CONFINED[s.confinement]}): ${s.tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`).join(', ') || 'no tools'}`
-      : `    ${s.name} (${s.transport}, ${s.source}): NOT USABLE — ${s.reason ?? 'its tools could not be listed'}`);
+    lines.push(
+      s.status === 'ok'
+        ? `    ${s.name} (${s.transport}, ${s.source}; ${CONFINED[s.confinement]}): ${s.tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`).join(', ') || 'no tools'}`
+        : `    ${s.name} (${s.transport}, ${s.source}): NOT USABLE — ${s.reason ?? 'its tools could not be listed'}`,
+    );
   }
   for (const n of catalogue.notes) lines.push(`    note: ${n}`);
   if (catalogue.servers.length === 0) lines.push('    none usable');

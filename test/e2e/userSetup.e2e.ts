@@ -42,7 +42,7 @@ describe('user setup (E2E): instruction files, an MCP grant on the plan, an MCP 
     rmSync(source, { recursive: true, force: true });
   });
 
-  it('lists the instruction files, shows the step\'s MCP grant, and asks for the call on an MCP card', async function () {
+  it("lists the instruction files, shows the step's MCP grant, and asks for the call on an MCP card", async function () {
     this.timeout(300_000);
     const { page } = session;
     await runFromPalette(page, 'Plan & Execute');
@@ -55,7 +55,9 @@ describe('user setup (E2E): instruction files, an MCP grant on the plan, an MCP 
     assert.match(await list.innerText(), /packages\/api\/AGENTS\.md[\s\S]*applies under packages\/api\//);
     assert.equal(await list.locator('[data-testid="instruction-file"][data-path=".cursor/rules/broken.mdc"]').getAttribute('data-state'), 'unusable');
     await list.locator('[data-testid="instruction-file"][data-path=".github/copilot-instructions.md"] [data-testid="instruction-toggle"]').click();
-    await list.locator('[data-testid="instruction-file"][data-path=".github/copilot-instructions.md"][data-state="excluded"]').waitFor({ state: 'attached', timeout: 15_000 });
+    await list
+      .locator('[data-testid="instruction-file"][data-path=".github/copilot-instructions.md"][data-state="excluded"]')
+      .waitFor({ state: 'attached', timeout: 15_000 });
     await frame.locator('[data-testid="task-input"] textarea').fill('Add b to the api and note it in the docs');
     await shot(page, 'instructions');
 
@@ -69,7 +71,11 @@ describe('user setup (E2E): instruction files, an MCP grant on the plan, an MCP 
     await board.waitForSelector('[data-testid="step-details"][data-step-id="s1"]', { timeout: 30_000 });
     assert.match(await board.locator('.node[data-step-id="s1"] [data-testid="mcp-badge"]').innerText(), /notes\/echo/);
     assert.match(await board.locator('[data-testid="step-details"]').innerText(), /May call \(MCP\)/);
-    assert.equal(await board.locator('[data-testid="step-details"] [data-testid="authority-mcp"]').getAttribute('label'), 'notes/echo', 'the grant can be unticked to tighten it');
+    assert.equal(
+      await board.locator('[data-testid="step-details"] [data-testid="authority-mcp"]').getAttribute('label'),
+      'notes/echo',
+      'the grant can be unticked to tighten it',
+    );
     await shot(page, 'plan-mcp-grant');
 
     await byTestId(board, 'approve-plan').click();

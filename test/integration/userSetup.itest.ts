@@ -22,7 +22,7 @@ import { api, workspaceRoot } from './missionDriver';
 const SERVER_SCRIPT = resolve(__dirname, '../mcp/stdioServer.js');
 const WRITTEN = ['AGENTS.md', 'packages', '.github', '.cursor', 'docs', '.vscode/mcp.json'];
 
-describe('the user\'s setup in VS Code: instruction files and an MCP server granted per step', () => {
+describe("the user's setup in VS Code: instruction files and an MCP server granted per step", () => {
   let server: MessagesServer | undefined;
   after(async () => {
     await server?.close();
@@ -56,7 +56,11 @@ describe('the user\'s setup in VS Code: instruction files and an MCP server gran
     const planned = await pe.test.waitForState((s) => s.mission?.phase === 'awaiting_approval' && s.planAwaitingApproval !== null, 60_000);
     const mission = planned.mission!;
     assert.equal(mission.instructions?.source, 'mission');
-    assert.equal(mission.instructions?.files.find((f) => f.path === '.github/copilot-instructions.md')?.state, 'excluded', 'the mission records what was left out');
+    assert.equal(
+      mission.instructions?.files.find((f) => f.path === '.github/copilot-instructions.md')?.state,
+      'excluded',
+      'the mission records what was left out',
+    );
     assert.match(mission.instructions?.files.find((f) => f.path === 'AGENTS.md')?.hash ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(mission.constraints, [CONSTRAINT], 'the rule is a visible constraint');
     assert.deepEqual(mission.steps.find((s) => s.id === 's1')?.authority.mcp, ['notes/echo']);
@@ -71,18 +75,27 @@ describe('the user\'s setup in VS Code: instruction files and an MCP server gran
     const asked = await pe.test.waitForState((s) => s.approvals.some((a) => a.kind === 'mcp'), 60_000);
     const card = asked.approvals.find((a) => a.kind === 'mcp');
     assert.ok(card?.kind === 'mcp');
-    assert.deepEqual({ server: card.server, tool: card.tool, confinement: card.confinement, readOnly: card.readOnly, network: card.network }, { server: 'notes', tool: 'echo', confinement: 'sandboxed', readOnly: true, network: false });
+    assert.deepEqual(
+      { server: card.server, tool: card.tool, confinement: card.confinement, readOnly: card.readOnly, network: card.network },
+      { server: 'notes', tool: 'echo', confinement: 'sandboxed', readOnly: true, network: false },
+    );
     assert.equal(card.arguments, '{\n  "text": "hello"\n}');
     assert.equal(card.stepId, 's1');
     const refused = toolResultsOf(server.requests).get('u_add');
     assert.ok(refused?.isError && /mcp\.not_granted/.test(refused.content), 'the ungranted call was refused before any card');
     pe.test.postFromWebview({ type: 'approveAction', requestId: card.requestId, remember: true });
     const ruled = await pe.test.waitForState((s) => s.rules.some((r) => r.kind === 'mcp'), 10_000);
-    assert.deepEqual(ruled.rules.filter((r) => r.kind === 'mcp').map((r) => r.pattern), ['notes/echo']);
+    assert.deepEqual(
+      ruled.rules.filter((r) => r.kind === 'mcp').map((r) => r.pattern),
+      ['notes/echo'],
+    );
 
     // The edits of both steps, then the end.
     for (;;) {
-      const state = await pe.test.waitForState((s) => s.approvals.some((a) => a.kind === 'write') || (s.mission?.phase === 'succeeded' && !s.mission.live) || s.mission?.phase === 'failed', 60_000);
+      const state = await pe.test.waitForState(
+        (s) => s.approvals.some((a) => a.kind === 'write') || (s.mission?.phase === 'succeeded' && !s.mission.live) || s.mission?.phase === 'failed',
+        60_000,
+      );
       if (state.mission?.phase === 'succeeded' || state.mission?.phase === 'failed') break;
       for (const a of state.approvals.filter((x) => x.kind === 'write')) pe.test.postFromWebview({ type: 'approveAction', requestId: a.requestId });
       await new Promise((r) => setTimeout(r, 200));
@@ -92,6 +105,9 @@ describe('the user\'s setup in VS Code: instruction files and an MCP server gran
     assert.match(readFileSync(join(root, 'packages/api/src/a.ts'), 'utf8'), /export const b = 2;/);
     assert.match(toolResultsOf(server.requests).get('u_echo')!.content, /echo: hello \(call #1\)/, 'the server ran the granted call, its first');
     const trace = await (await pe.test.missionStore())!.readEvents(done.missionId);
-    assert.ok(trace.some((e) => (e as { type?: string }).type === 'mcp_call'), 'the call is in the trace');
+    assert.ok(
+      trace.some((e) => (e as { type?: string }).type === 'mcp_call'),
+      'the call is in the trace',
+    );
   });
 });

@@ -22,7 +22,9 @@ export function describeScope(scope: InstructionScope): string {
     case 'always':
       return 'applies to every step';
     case 'folder':
-      return scope.folder === '' ? 'applies everywhere, unless a nearer file of its kind exists' : `applies under ${scope.folder}/ (nearest file of its kind wins)`;
+      return scope.folder === ''
+        ? 'applies everywhere, unless a nearer file of its kind exists'
+        : `applies under ${scope.folder}/ (nearest file of its kind wins)`;
     case 'globs':
       return `applies to files matching ${scope.globs.join(', ')}`;
     case 'manual':

@@ -32,12 +32,15 @@ export function kindOf(path: string): InstructionKind | undefined {
 /** A list of globs from a front-matter value: a comma-separated string or a list. */
 const GlobsSchema = z
   .union([z.string(), z.array(z.string()), z.null()])
-  .transform((v) => (v === null ? [] : (Array.isArray(v) ? v : v.split(','))).map((g) => g.trim()).filter((g) => g !== ''));
+  .transform((v) => (v === null ? [] : Array.isArray(v) ? v : v.split(',')).map((g) => g.trim()).filter((g) => g !== ''));
 
 const CopilotSchema = z.object({ applyTo: GlobsSchema.optional(), description: z.string().nullable().optional() });
 const CursorSchema = z.object({
   globs: GlobsSchema.optional(),
-  alwaysApply: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).nullable().optional(),
+  alwaysApply: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .nullable()
+    .optional(),
   description: z.string().nullable().optional(),
 });
 

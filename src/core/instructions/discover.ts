@@ -35,7 +35,23 @@ export const DEFAULT_INSTRUCTION_LIMITS: InstructionLimits = {
 };
 
 /** Folders the search for nested files never enters (dependencies, build outputs, VCS data, our store). */
-const PRUNED = new Set(['node_modules', '.git', '.plan-execute', '.venv', 'venv', 'vendor', 'dist', 'build', 'out', 'target', '.next', 'coverage', '__pycache__', '.tox', '.cache']);
+const PRUNED = new Set([
+  'node_modules',
+  '.git',
+  '.plan-execute',
+  '.venv',
+  'venv',
+  'vendor',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.next',
+  'coverage',
+  '__pycache__',
+  '.tox',
+  '.cache',
+]);
 
 export interface DiscoverOptions {
   /** Workspace-relative paths the user left out of this mission (listed, never used). */
@@ -83,7 +99,12 @@ export async function discoverInstructions(workspace: Workspace, options: Discov
       continue;
     }
     if (stat.size > limits.maxFileBytes) {
-      files.push({ ...base, scope: { kind: 'always' }, unusable: true, notes: [`not used: ${stat.size} bytes is over the ${limits.maxFileBytes}-byte limit for an instruction file`] });
+      files.push({
+        ...base,
+        scope: { kind: 'always' },
+        unusable: true,
+        notes: [`not used: ${stat.size} bytes is over the ${limits.maxFileBytes}-byte limit for an instruction file`],
+      });
       continue;
     }
     const bytes = await workspace.readFile(path);
@@ -100,9 +121,11 @@ export async function discoverInstructions(workspace: Workspace, options: Discov
     const room = base.excluded ? text.length : Math.max(0, Math.min(limits.maxFileChars, limits.maxTotalChars - total));
     let truncated = false;
     if (text.length > room) {
-      fileNotes.push(room === 0
-        ? `not used: the instructions' total cap (${limits.maxTotalChars} characters) was reached before this file`
-        : `cut to ${room} of ${text.length} characters (${room < limits.maxFileChars ? "the instructions' total cap" : 'the per-file cap'})`);
+      fileNotes.push(
+        room === 0
+          ? `not used: the instructions' total cap (${limits.maxTotalChars} characters) was reached before this file`
+          : `cut to ${room} of ${text.length} characters (${room < limits.maxFileChars ? "the instructions' total cap" : 'the per-file cap'})`,
+      );
       text = text.slice(0, room);
       truncated = true;
     }

@@ -6,9 +6,7 @@
  */
 export type FrontMatterValue = string | boolean | string[] | null;
 
-export type FrontMatter =
-  | { ok: true; data: Record<string, FrontMatterValue>; body: string; present: boolean }
-  | { ok: false; reason: string; body: string };
+export type FrontMatter = { ok: true; data: Record<string, FrontMatterValue>; body: string; present: boolean } | { ok: false; reason: string; body: string };
 
 const KEY_LINE = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/;
 
@@ -38,7 +36,12 @@ function scalar(raw: string): FrontMatterValue | { error: string } {
   if (t.startsWith('[')) {
     if (!t.endsWith(']')) return { error: `an unclosed list: ${t}` };
     const inner = t.slice(1, -1).trim();
-    return inner === '' ? [] : inner.split(',').map(unquote).filter((s) => s !== '');
+    return inner === ''
+      ? []
+      : inner
+          .split(',')
+          .map(unquote)
+          .filter((s) => s !== '');
   }
   if (/^["']/.test(t) && !/["']$/.test(t)) return { error: `an unclosed quote: ${t}` };
   if (t.startsWith('{') || t.startsWith('|') || t.startsWith('>')) return { error: `a value this reader does not take: ${t}` };

@@ -61,13 +61,15 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
   let spec: ReturnType<typeof serverSandboxSpec> | undefined;
 
   function refusal(name: string, tool: OfferedMcpTool | undefined, args: unknown): Refusal | null {
-    if (!tool) return { rule: 'mcp.unknown_tool', reason: `"${name}" is not an MCP tool of this mission (offered: ${offered.map((t) => t.name).join(', ') || 'none'})` };
+    if (!tool)
+      return { rule: 'mcp.unknown_tool', reason: `"${name}" is not an MCP tool of this mission (offered: ${offered.map((t) => t.name).join(', ') || 'none'})` };
     const unavailable = mcp.serverState[tool.server]?.unavailable;
     if (unavailable !== undefined) return { rule: 'mcp.server_unavailable', reason: `MCP server "${tool.server}" cannot be used: ${unavailable}` };
     if (grantFor(grants, tool) === undefined) {
       return { rule: 'mcp.not_granted', reason: `${toolRef(tool)} is not granted to step ${ctx.step.id} (its mcp grants: ${grants.join(', ') || 'none'})` };
     }
-    if (ctx.role === 'verifier' && !tool.readOnly) return { rule: 'mcp.verifier_read_only', reason: `the verifier may call only read-only MCP tools; ${toolRef(tool)} is not marked read-only` };
+    if (ctx.role === 'verifier' && !tool.readOnly)
+      return { rule: 'mcp.verifier_read_only', reason: `the verifier may call only read-only MCP tools; ${toolRef(tool)} is not marked read-only` };
     if (!isObject(args)) return { rule: 'mcp.invalid_arguments', reason: 'the arguments of an MCP tool call must be a JSON object' };
     return null;
   }
@@ -76,38 +78,68 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
     const tool = byName.get(name);
     const refused = refusal(name, tool, args);
     if (refused) {
-      await ctx.record({ type: 'policy_denied', stepId: ctx.step.id, action: `call MCP tool ${tool ? toolRef(tool) : name}`, rule: refused.rule, reason: refused.reason });
+      await ctx.record({
+        type: 'policy_denied',
+        stepId: ctx.step.id,
+        action: `call MCP tool ${tool ? toolRef(tool) : name}`,
+        rule: refused.rule,
+        reason: refused.reason,
+      });
       return failed(permissionDenied(refused.rule, refused.reason));
     }
     const t = tool!;
     const input = args as Record<string, unknown>;
     const confinement = mcp.serverState[t.server]!.confinement;
     const network = confinement === 'sandboxed' && ctx.step.authority.network;
-    const outcome = await runApproved(gate, { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network }, async () => {
-      let sandbox = null;
-      if (confinement === 'sandboxed') {
-        spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, ctx.settings.allowSensitive);
-        const built = await spec;
-        if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.reason}` } as McpCallOutcome;
-        sandbox = built.spec;
-      }
-      const started = ctx.clock.now();
-      const result = await mcp.servers.call(
-        { missionId: ctx.missionId, stepId: ctx.step.id, server: t.server, tool: t.tool, arguments: input, sandbox, timeoutMs: MCP_TIMEOUT_MS, maxResultChars: MCP_MAX_RESULT_CHARS },
-        ctx.signal,
-      );
-      await ctx.record({
-        type: 'mcp_call', stepId: ctx.step.id, role: ctx.role, server: t.server, tool: t.tool, argumentsHash: sha256Hex(canonicalJson(input)),
-        confinement, outcome: result, durationMs: Math.max(0, ctx.clock.now() - started),
-      });
-      return result;
-    });
+    const outcome = await runApproved(
+      gate,
+      { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network },
+      async () => {
+        let sandbox = null;
+        if (confinement === 'sandboxed') {
+          spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, ctx.settings.allowSensitive);
+          const built = await spec;
+          if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.reason}` } as McpCallOutcome;
+          sandbox = built.spec;
+        }
+        const started = ctx.clock.now();
+        const result = await mcp.servers.call(
+          {
+            missionId: ctx.missionId,
+            stepId: ctx.step.id,
+            server: t.server,
+            tool: t.tool,
+            arguments: input,
+            sandbox,
+            timeoutMs: MCP_TIMEOUT_MS,
+            maxResultChars: MCP_MAX_RESULT_CHARS,
+          },
+          ctx.signal,
+        );
+        await ctx.record({
+          type: 'mcp_call',
+          stepId: ctx.step.id,
+          role: ctx.role,
+          server: t.server,
+          tool: t.tool,
+          argumentsHash: sha256Hex(canonicalJson(input)),
+          confinement,
+          outcome: result,
+          durationMs: Math.max(0, ctx.clock.now() - started),
+        });
+        return result;
+      },
+    );
     if (!outcome.ok) return failed(outcome.failure);
     const result = outcome.value;
     if (ctx.signal.aborted) return failed(cancelled('the mission was cancelled during the MCP call'));
     if (!result.ok) return failed(faultFailure(t.server, result));
     const text = `${result.text}${result.truncated ? `\n[result cut to ${MCP_MAX_RESULT_CHARS} characters]` : ''}`;
-    if (result.isError) return { ...failed(toolError(`MCP tool ${toolRef(t)} reported an error`, 'read the tool\'s message; fix the arguments or escalate')), output: `MCP tool ${toolRef(t)} reported an error:\n${text}` };
+    if (result.isError)
+      return {
+        ...failed(toolError(`MCP tool ${toolRef(t)} reported an error`, "read the tool's message; fix the arguments or escalate")),
+        output: `MCP tool ${toolRef(t)} reported an error:\n${text}`,
+      };
     return { ok: true, output: text };
   }
 

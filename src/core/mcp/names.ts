@@ -37,8 +37,11 @@ export function offeredTools(catalogue: McpCatalogue | undefined): OfferedMcpToo
 }
 
 /** Per server: how it runs, and why it cannot be used when its tools could not be listed. */
-export function serverStates(catalogue: McpCatalogue | undefined): Record<string, { confinement: McpCatalogue['servers'][number]['confinement']; unavailable?: string }> {
+export function serverStates(
+  catalogue: McpCatalogue | undefined,
+): Record<string, { confinement: McpCatalogue['servers'][number]['confinement']; unavailable?: string }> {
   const out: Record<string, { confinement: McpCatalogue['servers'][number]['confinement']; unavailable?: string }> = {};
-  for (const s of catalogue?.servers ?? []) out[s.name] = { confinement: s.confinement, ...(s.status === 'ok' ? {} : { unavailable: s.reason ?? 'its tools could not be listed' }) };
+  for (const s of catalogue?.servers ?? [])
+    out[s.name] = { confinement: s.confinement, ...(s.status === 'ok' ? {} : { unavailable: s.reason ?? 'its tools could not be listed' }) };
   return out;
 }

@@ -22,7 +22,9 @@ export function createReplayMcpServers(events: readonly TraceEvent[]): ReplayMcp
   return {
     async call(request): Promise<McpCallOutcome> {
       const hash = sha256Hex(canonicalJson(request.arguments));
-      const i = queue.findIndex((e, n) => !used.has(n) && e.stepId === request.stepId && e.server === request.server && e.tool === request.tool && e.argumentsHash === hash);
+      const i = queue.findIndex(
+        (e, n) => !used.has(n) && e.stepId === request.stepId && e.server === request.server && e.tool === request.tool && e.argumentsHash === hash,
+      );
       if (i < 0) {
         diverged ??= `step ${request.stepId} called MCP tool ${request.server}/${request.tool} with arguments the recording does not have`;
         return { ok: false, fault: 'not_configured', message: 'the recording has no such call (replay)' };

@@ -18,9 +18,17 @@ export async function serverSandboxSpec(
   network: boolean,
   allowSensitive: readonly string[] = [],
 ): Promise<{ ok: true; spec: SandboxSpec } | { ok: false; reason: string }> {
-  const policy = policyFor(workspace.root, { id: 'mcp', authority: { read: ['**'], edit: [], commands: [], network, mcp: [] } }, { allowSensitive: [...allowSensitive] });
+  const policy = policyFor(
+    workspace.root,
+    { id: 'mcp', authority: { read: ['**'], edit: [], commands: [], network, mcp: [] } },
+    { allowSensitive: [...allowSensitive] },
+  );
   const scanned = await workspace.scan({ prune: scanPrune(policy, []), limit: SCAN_LIMIT, detail: () => false });
-  if (scanned.truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+  if (scanned.truncated)
+    return {
+      ok: false,
+      reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`,
+    };
   const built = sandboxSpec({ policy, entries: scanned.entries, env, host: hostFacts(env) });
   return built.ok ? { ok: true, spec: { ...built.spec, writable: [] } } : built;
 }

@@ -20,7 +20,11 @@ export function checkGrants(index: number, step: Step, tools: readonly McpToolRe
       const known = [...servers].join(', ') || 'none is configured';
       errors.push({ path, message: `step "${step.id}" grants "${grant}", but there is no MCP server "${p.server}" (servers: ${known})` });
     } else if (p.tool !== '*' && !tools.some((t) => t.server === p.server && t.tool === p.tool)) {
-      const offered = tools.filter((t) => t.server === p.server).map((t) => t.tool).join(', ') || 'no tools';
+      const offered =
+        tools
+          .filter((t) => t.server === p.server)
+          .map((t) => t.tool)
+          .join(', ') || 'no tools';
       errors.push({ path, message: `step "${step.id}" grants "${grant}", but server "${p.server}" offers no tool "${p.tool}" (it offers: ${offered})` });
     }
   });
@@ -31,7 +35,10 @@ export function checkConstraintChecks(plan: Plan, errors: PlanError[]): void {
   (plan.constraintChecks ?? []).forEach((c, i) => {
     const at = `constraintChecks[${i}]`;
     if (!plan.constraints.includes(c.constraint)) {
-      errors.push({ path: `${at}.constraint`, message: `constraint check ${i} enforces "${c.constraint}", which is not one of the plan's constraints; copy the constraint verbatim into "constraints"` });
+      errors.push({
+        path: `${at}.constraint`,
+        message: `constraint check ${i} enforces "${c.constraint}", which is not one of the plan's constraints; copy the constraint verbatim into "constraints"`,
+      });
     }
     c.steps.forEach((id, j) => {
       if (!ids.has(id)) errors.push({ path: `${at}.steps[${j}]`, message: `constraint check ${i} names step "${id}", which is not in the plan` });

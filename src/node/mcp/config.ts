@@ -18,7 +18,15 @@ const StdioEntrySchema = z.object({
   type: z.literal('stdio').optional(),
   command: Text.min(1),
   args: z.array(z.union([Text, z.number()]).transform(String)).default([]),
-  env: z.record(z.string(), z.union([Text, z.number(), z.boolean()]).nullable().transform((v) => (v === null ? '' : String(v)))).default({}),
+  env: z
+    .record(
+      z.string(),
+      z
+        .union([Text, z.number(), z.boolean()])
+        .nullable()
+        .transform((v) => (v === null ? '' : String(v))),
+    )
+    .default({}),
   cwd: Text.optional(),
 });
 
@@ -120,7 +128,15 @@ function entryOf(name: string, raw: unknown, source: ConfigSource, vars: Variabl
     return needs.length > 0 ? { ...out, needs: needs.join(', ') } : out;
   }
   const env = Object.fromEntries(Object.entries(e.env).map(([k, v]) => [k, sub(v)]));
-  const out: ServerConfig = { name, source: source.label, transport: 'stdio', command: sub(e.command), args: e.args.map(sub), env, ...(e.cwd ? { cwd: sub(e.cwd) } : {}) };
+  const out: ServerConfig = {
+    name,
+    source: source.label,
+    transport: 'stdio',
+    command: sub(e.command),
+    args: e.args.map(sub),
+    env,
+    ...(e.cwd ? { cwd: sub(e.cwd) } : {}),
+  };
   return needs.length > 0 ? { ...out, needs: needs.join(', ') } : out;
 }
 

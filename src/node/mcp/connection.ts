@@ -16,7 +16,10 @@ export type Fault = { ok: false; fault: McpFaultKind; message: string };
 const CLIENT_INFO = { name: 'plan-execute', version: '0.1.0' };
 
 export class McpConnection {
-  private constructor(readonly client: Client, private readonly process: ProcessTransport | null) {}
+  private constructor(
+    readonly client: Client,
+    private readonly process: ProcessTransport | null,
+  ) {}
 
   /** Connects (initialize included) within `timeoutMs`; the transport is already built. */
   static async open(transport: ProcessTransport | StreamableHTTPClientTransport, timeoutMs: number, signal: AbortSignal): Promise<McpConnection | Fault> {
@@ -24,7 +27,9 @@ export class McpConnection {
     const process = transport instanceof ProcessTransport ? transport : null;
     const connection = new McpConnection(client, process);
     try {
-      await withSignal(signal, (own) => withDeadline(client.connect(transport, { timeout: timeoutMs, signal: own }), timeoutMs + 1_000, 'did not finish starting'));
+      await withSignal(signal, (own) =>
+        withDeadline(client.connect(transport, { timeout: timeoutMs, signal: own }), timeoutMs + 1_000, 'did not finish starting'),
+      );
       return connection;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -37,9 +42,20 @@ export class McpConnection {
       const tools: McpToolInfo[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < 20; page++) {
-        const r = await withSignal(signal, (own) => withDeadline(this.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal: own }), timeoutMs + 1_000, 'did not list its tools'));
+        const r = await withSignal(signal, (own) =>
+          withDeadline(
+            this.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal: own }),
+            timeoutMs + 1_000,
+            'did not list its tools',
+          ),
+        );
         for (const t of r.tools) {
-          tools.push({ name: t.name, description: t.description ?? t.title ?? '', readOnly: t.annotations?.readOnlyHint === true, inputSchema: { ...t.inputSchema } });
+          tools.push({
+            name: t.name,
+            description: t.description ?? t.title ?? '',
+            readOnly: t.annotations?.readOnlyHint === true,
+            inputSchema: { ...t.inputSchema },
+          });
         }
         cursor = r.nextCursor;
         if (!cursor) break;
@@ -52,11 +68,13 @@ export class McpConnection {
 
   async callTool(tool: string, args: Record<string, unknown>, timeoutMs: number, maxChars: number, signal: AbortSignal): Promise<McpCallOutcome> {
     try {
-      const result = (await withSignal(signal, (own) => withDeadline(
-        this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: own }),
-        timeoutMs + 1_000,
-        `did not answer within ${Math.round(timeoutMs / 1000)} s`,
-      ))) as CallToolResult;
+      const result = (await withSignal(signal, (own) =>
+        withDeadline(
+          this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: own }),
+          timeoutMs + 1_000,
+          `did not answer within ${Math.round(timeoutMs / 1000)} s`,
+        ),
+      )) as CallToolResult;
       const text = renderResult(result);
       return { ok: true, text: text.slice(0, maxChars), isError: result.isError === true, truncated: text.length > maxChars };
     } catch (error) {
@@ -92,7 +110,9 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 }
 
 function isZodError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && ((error as { name?: string }).name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues));
+  return (
+    typeof error === 'object' && error !== null && ((error as { name?: string }).name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
+  );
 }
 
 /** A thrown error as a fault: what kind, and in words that help (the server's stderr when it died). */
@@ -107,14 +127,29 @@ export function classify(error: unknown, process: ProcessTransport | null, phase
       : { ok: false, fault: 'disconnected', message: `went away during the call: it ${process.fault.message}${tail}` };
   }
   if (error instanceof UnauthorizedError || (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))) {
-    return { ok: false, fault: 'auth', message: `needs authentication (${message}); sign in to it outside Plan & Execute, or put its token in the configuration's headers` };
+    return {
+      ok: false,
+      fault: 'auth',
+      message: `needs authentication (${message}); sign in to it outside Plan & Execute, or put its token in the configuration's headers`,
+    };
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return { ok: false, fault: 'timeout', message: phase === 'start' ? `did not start in time (${message})` : `timed out (${message})` };
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return { ok: false, fault: 'timeout', message: phase === 'start' ? `did not start in time (${message})` : `timed out (${message})` };
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return { ok: false, fault: phase === 'start' ? 'start_failed' : 'disconnected', message: `${phase === 'start' ? 'closed the connection while starting' : 'went away during the call'} (${message})${tail}` };
+    return {
+      ok: false,
+      fault: phase === 'start' ? 'start_failed' : 'disconnected',
+      message: `${phase === 'start' ? 'closed the connection while starting' : 'went away during the call'} (${message})${tail}`,
+    };
   }
-  if (isZodError(error)) return { ok: false, fault: 'malformed', message: `answered with a result that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})` };
-  if (error instanceof McpError && (error.code === ErrorCode.ParseError || error.code === ErrorCode.InvalidRequest || (error.code === ErrorCode.InvalidParams && /invalid .*result/i.test(message)))) {
+  if (isZodError(error))
+    return { ok: false, fault: 'malformed', message: `answered with a result that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})` };
+  if (
+    error instanceof McpError &&
+    (error.code === ErrorCode.ParseError ||
+      error.code === ErrorCode.InvalidRequest ||
+      (error.code === ErrorCode.InvalidParams && /invalid .*result/i.test(message)))
+  ) {
     return { ok: false, fault: 'malformed', message: `answered with something that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})` };
   }
   if (error instanceof McpError) return { ok: false, fault: phase === 'start' ? 'start_failed' : 'disconnected', message: `${message}${tail}` };

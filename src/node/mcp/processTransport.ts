@@ -35,7 +35,10 @@ export class ProcessTransport implements Transport {
   #stderr = '';
   #closed = false;
 
-  constructor(private readonly spec: ProcessSpec, private readonly onStarted?: (child: ChildProcess) => void) {}
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly onStarted?: (child: ChildProcess) => void,
+  ) {}
 
   /** The last few thousand characters the server wrote to stderr (said with a fault). */
   get stderrTail(): string {
@@ -48,9 +51,20 @@ export class ProcessTransport implements Transport {
 
   start(): Promise<void> {
     const { spec } = this;
-    const stdio: StdioOptions = spec.ownNetworkFds ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : spec.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'];
+    const stdio: StdioOptions = spec.ownNetworkFds
+      ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe']
+      : spec.fd3
+        ? ['pipe', 'pipe', 'pipe', 'pipe']
+        : ['pipe', 'pipe', 'pipe'];
     return new Promise((resolve, reject) => {
-      const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio, shell: false, detached: process.platform !== 'win32', windowsHide: true });
+      const child = spawn(spec.file, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio,
+        shell: false,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
       this.#child = child;
       child.on('error', (error) => {
         this.fault ??= { kind: 'spawn', message: `could not be started: ${error.message}` };
@@ -90,7 +104,10 @@ export class ProcessTransport implements Transport {
         this.onmessage?.(message);
       }
     } catch (error) {
-      this.fault ??= { kind: 'malformed', message: `wrote something that is not an MCP message on stdout (${error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error)})` };
+      this.fault ??= {
+        kind: 'malformed',
+        message: `wrote something that is not an MCP message on stdout (${error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error)})`,
+      };
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       void this.close();
     }

@@ -36,7 +36,10 @@ export class NodeMcpServers implements McpServers {
   /** Live connections by `stepId\u0000server`. */
   readonly #sessions = new Map<string, Promise<Session | Fault>>();
 
-  constructor(configs: readonly ServerConfig[], private readonly options: NodeMcpOptions) {
+  constructor(
+    configs: readonly ServerConfig[],
+    private readonly options: NodeMcpOptions,
+  ) {
     this.#configs = new Map(configs.map((c) => [c.name, c]));
   }
 
@@ -65,7 +68,8 @@ export class NodeMcpServers implements McpServers {
     if ('fault' in opened) return { ...base, confinement: how.confinement, status: 'failed', reason: `${opened.fault.replace('_', ' ')}: ${opened.message}` };
     try {
       const tools = await opened.connection.listTools(timeout, signal);
-      if (!Array.isArray(tools)) return { ...base, confinement: how.confinement, status: 'failed', reason: `${tools.fault.replace('_', ' ')}: ${tools.message}` };
+      if (!Array.isArray(tools))
+        return { ...base, confinement: how.confinement, status: 'failed', reason: `${tools.fault.replace('_', ' ')}: ${tools.message}` };
       return { ...base, confinement: how.confinement, status: 'ok', tools };
     } finally {
       await opened.connection.close();
@@ -98,7 +102,14 @@ export class NodeMcpServers implements McpServers {
       const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
       let stopNetwork = (): void => undefined;
       transport = new ProcessTransport(
-        { file: prepared.file, args: prepared.args, env: prepared.env, cwd, ...(prepared.fd3 ? { fd3: prepared.fd3 } : {}), ...(own ? { ownNetworkFds: true } : {}) },
+        {
+          file: prepared.file,
+          args: prepared.args,
+          env: prepared.env,
+          cwd,
+          ...(prepared.fd3 ? { fd3: prepared.fd3 } : {}),
+          ...(own ? { ownNetworkFds: true } : {}),
+        },
         own ? (child) => void startOwnNetwork(child, own.slirp4netns).then((net) => (net.ok ? (stopNetwork = net.stop) : undefined)) : undefined,
       );
       release = () => {

@@ -14,14 +14,18 @@ import { VscodeWorkspace } from '../adapters/vscodeWorkspace';
 import { instructionsView } from './instructionsView';
 
 const EXCLUDED_KEY = 'planExecute.instructionsExcluded';
-const WATCHED = '{**/AGENTS.md,**/CLAUDE.md,.clinerules,.clinerules/**,.github/copilot-instructions.md,.github/instructions/*.instructions.md,.cursor/rules/*.mdc}';
+const WATCHED =
+  '{**/AGENTS.md,**/CLAUDE.md,.clinerules,.clinerules/**,.github/copilot-instructions.md,.github/instructions/*.instructions.md,.cursor/rules/*.mdc}';
 
 export class InstructionsHost implements vscode.Disposable {
   #found: InstructionSet | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #watcher: vscode.FileSystemWatcher;
 
-  constructor(private readonly state: vscode.Memento, private readonly changed: () => void) {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly changed: () => void,
+  ) {
     this.#watcher = vscode.workspace.createFileSystemWatcher(WATCHED);
     const soon = (): void => this.refreshSoon();
     this.#watcher.onDidCreate(soon);

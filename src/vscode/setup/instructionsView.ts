@@ -18,4 +18,3 @@ export function instructionsView(set: InstructionSet, source: InstructionsView['
     notes: set.notes,
   };
 }
-

@@ -14,7 +14,9 @@ import type { ConfigSource } from '../../node/mcp/config';
 export function mcpSettings(): { text: string; source: ConfigSource }[] {
   const inspected = vscode.workspace.getConfiguration('mcp').inspect<Record<string, unknown>>('servers');
   const out: { text: string; source: ConfigSource }[] = [];
-  if (inspected?.globalValue) out.push({ text: JSON.stringify({ servers: inspected.globalValue }), source: { label: 'VS Code user settings (mcp.servers)', trusted: true } });
-  if (inspected?.workspaceValue) out.push({ text: JSON.stringify({ servers: inspected.workspaceValue }), source: { label: 'workspace settings (mcp.servers)', trusted: false } });
+  if (inspected?.globalValue)
+    out.push({ text: JSON.stringify({ servers: inspected.globalValue }), source: { label: 'VS Code user settings (mcp.servers)', trusted: true } });
+  if (inspected?.workspaceValue)
+    out.push({ text: JSON.stringify({ servers: inspected.workspaceValue }), source: { label: 'workspace settings (mcp.servers)', trusted: false } });
   return out;
 }

@@ -28,13 +28,14 @@ function fileRow(ctx: RenderContext, f: InstructionFileView, editable: boolean):
     icon('book'),
     ` ${f.path}`,
   );
-  const toggle = editable && f.state !== 'unusable'
-    ? h('vscode-checkbox', {
-        attrs: { checked: f.state === 'used', label: 'use', 'aria-label': `Use ${f.path} in the next mission`, 'data-testid': 'instruction-toggle' },
-        props: { checked: f.state === 'used' },
-        on: { change: (event: Event) => ctx.post({ type: 'setInstructionIncluded', path: f.path, included: (event.target as HTMLInputElement).checked }) },
-      })
-    : h('span', { className: `badge instruction-state state-${f.state}`, attrs: { 'data-testid': 'instruction-state' } }, STATE_WORDS[f.state]);
+  const toggle =
+    editable && f.state !== 'unusable'
+      ? h('vscode-checkbox', {
+          attrs: { checked: f.state === 'used', label: 'use', 'aria-label': `Use ${f.path} in the next mission`, 'data-testid': 'instruction-toggle' },
+          props: { checked: f.state === 'used' },
+          on: { change: (event: Event) => ctx.post({ type: 'setInstructionIncluded', path: f.path, included: (event.target as HTMLInputElement).checked }) },
+        })
+      : h('span', { className: `badge instruction-state state-${f.state}`, attrs: { 'data-testid': 'instruction-state' } }, STATE_WORDS[f.state]);
   return h(
     'li',
     { className: `instruction-file state-${f.state}`, attrs: { 'data-testid': 'instruction-file', 'data-path': f.path, 'data-state': f.state } },
@@ -62,7 +63,11 @@ export function renderInstructions(ctx: RenderContext, view: InstructionsView | 
   return section(
     title,
     editable ? 'instructions-next' : 'instructions',
-    h('div', { className: 'muted' }, 'Text from the repository: the planner reads it and turns checkable rules into constraints; each step gets what applies to its files. It never grants authority.'),
+    h(
+      'div',
+      { className: 'muted' },
+      'Text from the repository: the planner reads it and turns checkable rules into constraints; each step gets what applies to its files. It never grants authority.',
+    ),
     view.files.length === 0 ? h('div', { className: 'muted' }, 'None: this mission read no instruction file.') : null,
     h('ul', { className: 'instruction-list' }, ...view.files.map((f) => fileRow(ctx, f, editable))),
     ...view.notes.map((n) => h('div', { className: 'muted instruction-note' }, icon('warning'), ` ${n}`)),
@@ -92,7 +97,11 @@ export function renderMcpServers(servers: readonly McpServerView[] | undefined):
           icon(s.status === 'ok' ? 'plug' : 'error'),
           ' ',
           h('code', {}, s.name),
-          h('span', { className: 'muted' }, ` (${s.transport}, ${s.source}) — ${s.status === 'ok' ? CONFINED[s.confinement] : `not usable: ${s.reason ?? 'its tools could not be listed'}`}`),
+          h(
+            'span',
+            { className: 'muted' },
+            ` (${s.transport}, ${s.source}) — ${s.status === 'ok' ? CONFINED[s.confinement] : `not usable: ${s.reason ?? 'its tools could not be listed'}`}`,
+          ),
           s.tools.length > 0 ? h('div', { className: 'muted' }, s.tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`).join(', ')) : null,
         ),
       ),

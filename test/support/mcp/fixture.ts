@@ -16,7 +16,15 @@ export function bundleStdioServer(): Promise<string> {
     const dir = join(REPO, 'test-results', 'mcp-server');
     mkdirSync(dir, { recursive: true });
     const out = join(dir, `server-${process.pid}.cjs`);
-    await build({ entryPoints: [join(REPO, 'test/support/mcp/stdioServer.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'silent' });
+    await build({
+      entryPoints: [join(REPO, 'test/support/mcp/stdioServer.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      outfile: out,
+      logLevel: 'silent',
+    });
     return out;
   })();
   return bundled;

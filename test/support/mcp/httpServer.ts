@@ -38,9 +38,10 @@ export async function startHttpMcpServer(options: { token?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
-    close: () => new Promise((r) => {
-      http.close(() => r());
-      http.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((r) => {
+        http.close(() => r());
+        http.closeAllConnections();
+      }),
   };
 }

@@ -47,7 +47,9 @@ export function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
     goal: 'touch the api and the docs',
     assumptions: [],
     constraints: [CONSTRAINT],
-    constraintChecks: [{ constraint: CONSTRAINT, source: 'packages/api/AGENTS.md', check: { kind: 'forbid_paths', globs: ['packages/api/generated/**'] }, steps: [] }],
+    constraintChecks: [
+      { constraint: CONSTRAINT, source: 'packages/api/AGENTS.md', check: { kind: 'forbid_paths', globs: ['packages/api/generated/**'] }, steps: [] },
+    ],
     direct: false,
     reason: 'initial plan',
     steps: [
@@ -90,14 +92,22 @@ export function setupScenario(options: { grant?: string; s1?: Turn[] } = {}): Sc
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         turns: [
           ...(options.s1 ?? setupS1Turns()),
-          tool('u_edit', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'packages/api/src/a.ts', old_str: 'export const a = 1;', new_str: 'export const a = 1;\nexport const b = 2;' }),
+          tool('u_edit', 'str_replace_based_edit_tool', {
+            command: 'str_replace',
+            path: 'packages/api/src/a.ts',
+            old_str: 'export const a = 1;',
+            new_str: 'export const a = 1;\nexport const b = 2;',
+          }),
           done('b added'),
         ],
       },
       {
         name: 's2',
         match: { role: 'executor', firstUserIncludes: '# Step s2:' },
-        turns: [tool('u_doc', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'docs/readme.md', old_str: '# Readme', new_str: '# Readme\nb added' }), done('doc updated')],
+        turns: [
+          tool('u_doc', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'docs/readme.md', old_str: '# Readme', new_str: '# Readme\nb added' }),
+          done('doc updated'),
+        ],
       },
     ],
   };

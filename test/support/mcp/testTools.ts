@@ -23,10 +23,30 @@ export interface RecordedCall {
 }
 
 const TOOLS = [
-  { name: 'echo', description: 'Echo the text back.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-  { name: 'add_note', description: 'Add a note to the tracker.', annotations: { readOnlyHint: false }, inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-  { name: 'probe', description: 'Report what this server process can do.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: {} } },
-  { name: 'slow', description: 'Answer after a delay.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { ms: { type: 'number' } } } },
+  {
+    name: 'echo',
+    description: 'Echo the text back.',
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  {
+    name: 'add_note',
+    description: 'Add a note to the tracker.',
+    annotations: { readOnlyHint: false },
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  {
+    name: 'probe',
+    description: 'Report what this server process can do.',
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'slow',
+    description: 'Answer after a delay.',
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
+  },
   { name: 'crash', description: 'Exit in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
   { name: 'garbage', description: 'Write something that is not MCP.', inputSchema: { type: 'object', properties: {} } },
   { name: 'bad_result', description: 'Answer with an invalid result.', inputSchema: { type: 'object', properties: {} } },

@@ -5,13 +5,28 @@ import { startMessagesServer, type MessagesServer } from '../../support/messages
 import { messageText, systemText } from '../../support/messages-server/scenario';
 import { toolResultsOf } from '../../support/messages-server/toolResults';
 import { bundleStdioServer, startHttpMcpServer, type HttpMcpServer } from '../../support/mcp/fixture';
-import { API_AGENTS, CONSTRAINT, COPILOT, ROOT_AGENTS, setupS1Turns, setupScenario, stdioMcpJson, tool, TS_RULE, writeSetupWorkspace } from '../../support/mcp/setupScenario';
+import {
+  API_AGENTS,
+  CONSTRAINT,
+  COPILOT,
+  ROOT_AGENTS,
+  setupS1Turns,
+  setupScenario,
+  stdioMcpJson,
+  tool,
+  TS_RULE,
+  writeSetupWorkspace,
+} from '../../support/mcp/setupScenario';
 import { runCli, useCliFixture } from './cliProcess';
 
 type Event = { type: string; [key: string]: unknown };
-const events = (path: string): Event[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Event);
+const events = (path: string): Event[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Event);
 
-describe('the CLI in the user\'s setup: instruction files and an MCP server granted per step', function () {
+describe("the CLI in the user's setup: instruction files and an MCP server granted per step", function () {
   this.timeout(120_000);
   const fixture = useCliFixture('pe-setup-');
   let server: MessagesServer | undefined;
@@ -32,7 +47,12 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     const ws = fresh('setup');
     writeSetupWorkspace(ws, stdioMcpJson(script));
     const trace = join(fixture.dir, 'setup.jsonl');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'ask', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\ny\ny\ny\n');
+    const run = await runCli(
+      fixture.cli,
+      ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'ask', '--trace', trace],
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+      'y\ny\ny\ny\n',
+    );
     assert.equal(run.code, 0, run.stderr + run.stdout);
 
     // What was read, and what could not be used, is said before the mission.
@@ -53,7 +73,10 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     const s2 = messageText(first('s2').body.messages?.[0]);
     assert.ok(s1.includes(API_AGENTS) && s1.includes(TS_RULE) && s1.includes(COPILOT), 's1 gets the nearest AGENTS.md, the applyTo rule and the always rule');
     assert.ok(!s1.includes(ROOT_AGENTS), 'the root AGENTS.md is not the nearest one for packages/api');
-    assert.ok(s2.includes(ROOT_AGENTS) && s2.includes(COPILOT) && !s2.includes(API_AGENTS) && !s2.includes(TS_RULE), 's2 (docs/readme.md) gets the root file and the always rule only');
+    assert.ok(
+      s2.includes(ROOT_AGENTS) && s2.includes(COPILOT) && !s2.includes(API_AGENTS) && !s2.includes(TS_RULE),
+      's2 (docs/readme.md) gets the root file and the always rule only',
+    );
     const offered = (step: string) => (first(step).body.tools ?? []).map((t) => String(t.name)).filter((n) => n.startsWith('mcp__'));
     assert.deepEqual(offered('s1'), ['mcp__notes__echo'], 's1 is offered only its granted tool');
     assert.deepEqual(offered('s2'), [], 's2 has no grant');
@@ -73,15 +96,24 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     assert.ok(agents.text.includes(ROOT_AGENTS));
     assert.ok(recorded.some((e) => e.type === 'policy_denied' && e.rule === 'mcp.not_granted'));
     const calls = recorded.filter((e) => e.type === 'mcp_call');
-    assert.deepEqual(calls.map((e) => `${String(e.server)}/${String(e.tool)}`), ['notes/echo']);
+    assert.deepEqual(
+      calls.map((e) => `${String(e.server)}/${String(e.tool)}`),
+      ['notes/echo'],
+    );
     const asked = recorded.filter((e) => e.type === 'approval_requested' && e.kind === 'mcp');
     assert.equal(asked.length, 1, 'the granted call was asked');
     assert.match(String(asked[0]!.summary), /notes\/echo .*in the step's sandbox/);
     const plan = recorded.find((e) => e.type === 'plan_version') as unknown as { plan: { constraints: string[]; steps: { authority: { mcp: string[] } }[] } };
     assert.deepEqual(plan.plan.constraints, [CONSTRAINT]);
-    assert.deepEqual(plan.plan.steps.map((s) => s.authority.mcp), [['notes/echo'], []]);
+    assert.deepEqual(
+      plan.plan.steps.map((s) => s.authority.mcp),
+      [['notes/echo'], []],
+    );
     const verification = recorded.find((e) => e.type === 'verification') as unknown as { verification: { checks: { check: string; passed: boolean }[] } };
-    assert.ok(verification.verification.checks.some((c) => c.check.startsWith(`constraint "${CONSTRAINT}"`) && c.passed), 'the verifier checked the constraint');
+    assert.ok(
+      verification.verification.checks.some((c) => c.check.startsWith(`constraint "${CONSTRAINT}"`) && c.passed),
+      'the verifier checked the constraint',
+    );
     assert.match(run.stdout, /MCP grants:\n {2}s1: notes\/echo/);
     assert.match(run.stdout, /Constraint checks:\n {2}no step writes packages\/api\/generated\/\*\* \(Never edit packages\/api\/generated\/ /);
     assert.match(readFileSync(join(ws, 'packages/api/src/a.ts'), 'utf8'), /export const b = 2;/);
@@ -106,7 +138,10 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     const ws = fresh('no-instructions');
     writeSetupWorkspace(ws);
     const config = join(fixture.dir, 'servers.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { tracker: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${env:TRACKER_TOKEN}' } } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { tracker: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${env:TRACKER_TOKEN}' } } } }),
+    );
     const run = await runCli(
       fixture.cli,
       ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'ask', '--no-instructions', '--mcp-config', config],
@@ -119,7 +154,11 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     assert.match(run.stderr, /wants to call MCP tool tracker\/echo \(read-only hint\)\n {2}arguments: \{\n {4}"text": "hello"\n {2}\}\n {2}a remote server/);
     const planText = messageText(server.requests.find((r) => r.role === 'planner')!.body.messages?.[0]);
     assert.ok(!planText.includes(ROOT_AGENTS) && !planText.includes(API_AGENTS));
-    assert.deepEqual(http.calls.map((c) => c.tool), ['echo'], 'the ungranted add_note never reached the server');
+    assert.deepEqual(
+      http.calls.map((c) => c.tool),
+      ['echo'],
+      'the ungranted add_note never reached the server',
+    );
   });
 
   it('turns a server that dies mid-step into a failed call naming it; the step goes on', async () => {
@@ -128,7 +167,10 @@ describe('the CLI in the user\'s setup: instruction files and an MCP server gran
     });
     const ws = fresh('faults');
     writeSetupWorkspace(ws, stdioMcpJson(script));
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'all'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Add b', '--approve', 'all'], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     assert.equal(run.code, 0, run.stderr);
     const results = toolResultsOf(server.requests);
     assert.equal(results.get('u_crash')?.isError, true);

@@ -10,13 +10,24 @@ import type { InstructionFile } from '../../../src/core/contracts/instructions';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 
 const file = (path: string, scope: InstructionFile['scope'], kind: InstructionFile['kind'] = 'agents'): InstructionFile => ({
-  path, kind, scope, size: 1, hash: 'h', text: path, truncated: false, notes: [], excluded: false, unusable: false,
+  path,
+  kind,
+  scope,
+  size: 1,
+  hash: 'h',
+  text: path,
+  truncated: false,
+  notes: [],
+  excluded: false,
+  unusable: false,
 });
 
 describe('project instructions', () => {
   describe('front matter', () => {
     it('reads scalars, quoted strings, flow and block lists, and booleans', () => {
-      const fm = parseFrontMatter('---\napplyTo: "**/*.ts, **/*.tsx"\nglobs:\n  - src/**\n  - "lib/*.js" # a comment\nalwaysApply: false\ndescription: A rule\n---\nBody text\n');
+      const fm = parseFrontMatter(
+        '---\napplyTo: "**/*.ts, **/*.tsx"\nglobs:\n  - src/**\n  - "lib/*.js" # a comment\nalwaysApply: false\ndescription: A rule\n---\nBody text\n',
+      );
       assert.ok(fm.ok);
       assert.deepEqual(fm.data, { applyTo: '**/*.ts, **/*.tsx', globs: ['src/**', 'lib/*.js'], alwaysApply: false, description: 'A rule' });
       assert.equal(fm.body, 'Body text\n');
@@ -49,7 +60,7 @@ describe('project instructions', () => {
     });
   });
 
-  describe('which files apply to a step\'s paths', () => {
+  describe("which files apply to a step's paths", () => {
     const files = [
       file('AGENTS.md', { kind: 'folder', folder: '' }),
       file('packages/api/AGENTS.md', { kind: 'folder', folder: 'packages/api' }),
@@ -59,16 +70,30 @@ describe('project instructions', () => {
       file('.github/instructions/ts.instructions.md', { kind: 'globs', globs: ['**/*.ts'] }, 'copilot-scoped'),
       file('.cursor/rules/sql.mdc', { kind: 'manual', description: '' }, 'cursor'),
     ];
-    const paths = (p: string[]) => instructionsForPaths(files, p).map((f) => f.path).sort();
+    const paths = (p: string[]) =>
+      instructionsForPaths(files, p)
+        .map((f) => f.path)
+        .sort();
 
     it('uses the nearest AGENTS.md up from a path, per convention, plus what applies always or by glob', () => {
-      assert.deepEqual(paths(['packages/api/src/a.ts']), ['.github/copilot-instructions.md', '.github/instructions/ts.instructions.md', 'CLAUDE.md', 'packages/api/AGENTS.md']);
+      assert.deepEqual(paths(['packages/api/src/a.ts']), [
+        '.github/copilot-instructions.md',
+        '.github/instructions/ts.instructions.md',
+        'CLAUDE.md',
+        'packages/api/AGENTS.md',
+      ]);
       assert.deepEqual(paths(['docs/readme.md']), ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md']);
       assert.deepEqual(paths([]), ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md'], 'a step with no file works at the root');
     });
 
     it('lets a glob reach the deeper files below it, and applyTo match a glob of the step', () => {
-      assert.deepEqual(paths(['packages/api/**']), ['.github/copilot-instructions.md', '.github/instructions/ts.instructions.md', 'CLAUDE.md', 'packages/api/AGENTS.md', 'packages/api/v2/AGENTS.md']);
+      assert.deepEqual(paths(['packages/api/**']), [
+        '.github/copilot-instructions.md',
+        '.github/instructions/ts.instructions.md',
+        'CLAUDE.md',
+        'packages/api/AGENTS.md',
+        'packages/api/v2/AGENTS.md',
+      ]);
       assert.equal(globsMayApply('src/**/*.ts', ['**/*.ts']), true);
       assert.equal(globsMayApply('src/**/*.py', ['**/*.ts']), false);
       assert.equal(globsMayApply('docs/guide.md', ['**/*.ts']), false);
@@ -90,7 +115,7 @@ describe('project instructions', () => {
     it('finds every convention, nested files too, hashes them, and leaves out what the user excluded or cannot be read', async () => {
       put('AGENTS.md', 'root');
       put('a/b/AGENTS.md', 'nested');
-      put('node_modules/x/AGENTS.md', 'a dependency\'s own');
+      put('node_modules/x/AGENTS.md', "a dependency's own");
       put('CLAUDE.md', 'claude');
       put('.github/copilot-instructions.md', 'copilot');
       put('.github/instructions/py.instructions.md', '---\napplyTo: "**/*.py"\n---\npython');
@@ -98,10 +123,19 @@ describe('project instructions', () => {
       put('.clinerules/one.md', 'cline one');
       put('.clinerules/two.txt', 'cline two');
       const set = await discoverInstructions(await NodeWorkspace.open(dir), { exclude: ['CLAUDE.md'] });
-      assert.deepEqual(set.files.map((f) => f.path), [
-        'AGENTS.md', 'CLAUDE.md', '.clinerules/one.md', '.clinerules/two.txt', '.github/copilot-instructions.md', '.cursor/rules/r.mdc',
-        '.github/instructions/py.instructions.md', 'a/b/AGENTS.md',
-      ]);
+      assert.deepEqual(
+        set.files.map((f) => f.path),
+        [
+          'AGENTS.md',
+          'CLAUDE.md',
+          '.clinerules/one.md',
+          '.clinerules/two.txt',
+          '.github/copilot-instructions.md',
+          '.cursor/rules/r.mdc',
+          '.github/instructions/py.instructions.md',
+          'a/b/AGENTS.md',
+        ],
+      );
       assert.equal(set.files.find((f) => f.path === 'CLAUDE.md')?.excluded, true);
       assert.match(set.files[0]!.hash, /^[0-9a-f]{64}$/);
     });

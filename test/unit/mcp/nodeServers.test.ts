@@ -10,8 +10,26 @@ import { serverSandboxSpec } from '../../../src/core/mcp/serverSandbox';
 import { bundleStdioServer, startHttpMcpServer, type HttpMcpServer } from '../../support/mcp/fixture';
 
 const never = new AbortController().signal;
-const call = (servers: NodeMcpServers, server: string, tool: string, args: Record<string, unknown>, extra: { sandbox?: unknown; timeoutMs?: number; stepId?: string } = {}) =>
-  servers.call({ missionId: 'm', stepId: extra.stepId ?? 's1', server, tool, arguments: args, sandbox: (extra.sandbox ?? null) as never, timeoutMs: extra.timeoutMs ?? 10_000, maxResultChars: 2_000 }, never);
+const call = (
+  servers: NodeMcpServers,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  extra: { sandbox?: unknown; timeoutMs?: number; stepId?: string } = {},
+) =>
+  servers.call(
+    {
+      missionId: 'm',
+      stepId: extra.stepId ?? 's1',
+      server,
+      tool,
+      arguments: args,
+      sandbox: (extra.sandbox ?? null) as never,
+      timeoutMs: extra.timeoutMs ?? 10_000,
+      maxResultChars: 2_000,
+    },
+    never,
+  );
 
 describe('MCP servers through the official SDK (stdio in the OS sandbox, streamable HTTP)', function () {
   this.timeout(60_000);
@@ -31,10 +49,17 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     http = undefined;
     rmSync(ws, { recursive: true, force: true });
   });
-  const stdio = (name: string, args: string[] = []): ServerConfig => ({ name, source: 'test', transport: 'stdio', command: process.execPath, args: [script, ...args], env: {} });
+  const stdio = (name: string, args: string[] = []): ServerConfig => ({
+    name,
+    source: 'test',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [script, ...args],
+    env: {},
+  });
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
-  it('lists a stdio server\'s tools inside the sandbox, with read-only hints, and calls one', async function () {
+  it("lists a stdio server's tools inside the sandbox, with read-only hints, and calls one", async function () {
     if (!support.available) this.skip();
     const servers = new NodeMcpServers([stdio('notes')], { root: ws, env, sandbox: 'required', support });
     const workspace = await NodeWorkspace.open(ws);
@@ -44,7 +69,13 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     const info = catalogue.servers[0]!;
     assert.equal(info.status, 'ok', info.reason);
     assert.equal(info.confinement, 'sandboxed');
-    assert.deepEqual(info.tools.filter((t) => t.readOnly).map((t) => t.name).sort(), ['echo', 'probe', 'slow']);
+    assert.deepEqual(
+      info.tools
+        .filter((t) => t.readOnly)
+        .map((t) => t.name)
+        .sort(),
+      ['echo', 'probe', 'slow'],
+    );
     const out = await call(servers, 'notes', 'echo', { text: 'hi' }, { sandbox: spec.spec });
     assert.deepEqual(out, { ok: true, text: 'echo: hi (call #1)', isError: false, truncated: false });
     // The sandboxed server cannot write the workspace, and sees a private home.
@@ -60,11 +91,17 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     const workspace = await NodeWorkspace.open(ws);
     const spec = await serverSandboxSpec(workspace, env, false);
     assert.ok(spec.ok);
-    const failing = new NodeMcpServers([stdio('broken', ['--fail-start']), { name: 'nowhere', source: 'test', transport: 'stdio', command: '/nonexistent/mcp', args: [], env: {} }], { root: ws, env, sandbox: 'required', support });
+    const failing = new NodeMcpServers(
+      [stdio('broken', ['--fail-start']), { name: 'nowhere', source: 'test', transport: 'stdio', command: '/nonexistent/mcp', args: [], env: {} }],
+      { root: ws, env, sandbox: 'required', support },
+    );
     const listed = await failing.catalogue(spec.spec, [], never);
-    assert.deepEqual(listed.servers.map((s) => s.status), ['failed', 'failed']);
+    assert.deepEqual(
+      listed.servers.map((s) => s.status),
+      ['failed', 'failed'],
+    );
     assert.match(listed.servers[0]!.reason!, /start failed/);
-    assert.match(listed.servers[0]!.reason!, /failing on purpose/, 'the server\'s stderr is said');
+    assert.match(listed.servers[0]!.reason!, /failing on purpose/, "the server's stderr is said");
 
     const servers = new NodeMcpServers([stdio('t')], { root: ws, env, sandbox: 'required', support });
     const timeout = await call(servers, 't', 'slow', { ms: 5_000 }, { sandbox: spec.spec, timeoutMs: 500 });
@@ -90,7 +127,10 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     assert.equal(listed.servers[0]!.confinement, 'remote');
     const out = await call(withToken, 'remote', 'add_note', { text: 'x' });
     assert.ok(out.ok && /noted: x/.test(out.text));
-    assert.deepEqual(http.calls.map((c) => c.tool), ['add_note']);
+    assert.deepEqual(
+      http.calls.map((c) => c.tool),
+      ['add_note'],
+    );
 
     const noToken = new NodeMcpServers([config({})], { root: ws, env, sandbox: 'required', support });
     const refused = await noToken.catalogue(null, [], never);
