@@ -136,6 +136,9 @@ function targets() {
       },
     ]);
   }
+  // The test MCP server (a stdio server on the official SDK) for the integration and E2E tiers: one file
+  // a test names in a workspace's .vscode/mcp.json, run with node (inside the OS sandbox, like any server).
+  entry('out/test/mcp/stdioServer.js', 'test/support/mcp/stdioServer.ts', { ...nodeCommon, sourcemap: false, minify: false, outfile: 'out/test/mcp/stdioServer.js' });
   return list;
 }
 

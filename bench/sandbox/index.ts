@@ -104,7 +104,7 @@ function stepTools(root: string, staged: boolean, edit: string[]): { bash(comman
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
   const step: Step = {
     id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
-    authority: { read: ['**'], edit, commands: ['node -e *', 'node scripts/touch.js *'], network: false },
+    authority: { read: ['**'], edit, commands: ['node -e *', 'node scripts/touch.js *'], network: false, mcp: [] },
     binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
     risk: 'low', effort: 'small', modelTier: 'light',
   };

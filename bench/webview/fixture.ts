@@ -15,7 +15,7 @@ export function syntheticStep(i: number, overrides: Partial<StepView> = {}): Ste
     dependsOn: i > 1 ? [`s${i - 1}`] : [],
     kind: i % 4 === 0 ? 'verify' : 'edit',
     instructions: `Edit src/module${i % 37}.ts: add the function, keep the old one as a wrapper.\nRun the unit tests.`,
-    authority: { read: ['**'], edit: [`src/module${i % 37}.ts`, `test/module${i % 37}.test.ts`], commands: i % 3 === 0 ? ['npm test'] : [], network: false },
+    authority: { read: ['**'], edit: [`src/module${i % 37}.ts`, `test/module${i % 37}.test.ts`], commands: i % 3 === 0 ? ['npm test'] : [], network: false, mcp: [] },
     binding: { prerequisite: i > 1 ? `s${i - 1} done` : '', fallback: 'ask for a replan', consequence: `module${i % 37} exports foo()` },
     evidence: ['run `npm test` → exit 0'],
     risk: i % 7 === 0 ? 'high' : i % 3 === 0 ? 'medium' : 'low',

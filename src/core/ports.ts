@@ -12,6 +12,8 @@ import type { Step } from './contracts/plan';
 import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
 import type { Confinement, HostFacts, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
 import type { LayerSettlement, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
+import type { McpCallOutcome, McpConfinement } from './contracts/mcp';
+import type { AppliedInstruction } from './contracts/instructions';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -195,8 +197,12 @@ export interface StagingLayers {
    * layer changed. null outside a repository of the workspace's own.
    */
   gitReview(layer: string, root: string): Promise<GitReview | null>;
-  /** Copies git's data from the layer into the workspace's `.git` (objects first), each file atomically. */
-  applyGitData(layer: string, root: string, paths: string[]): Promise<string[]>;
+  /**
+   * Copies git's data from the layer into the workspace's `.git` (objects first), each file atomically,
+   * then removes what git removed in the layer (`removed`: a dropped stash, a deleted branch; never objects).
+   * Returns what could not be taken, each with why.
+   */
+  applyGitData(layer: string, root: string, paths: string[], removed?: string[]): Promise<string[]>;
 }
 
 export interface GitReview {
@@ -251,6 +257,19 @@ export type ApprovalRequest =
        * staging exists, the workspace itself (judged and undone afterwards). Absent: not known.
        */
       staged?: boolean;
+    })
+  | (ApprovalBase & {
+      kind: 'mcp';
+      server: string;
+      tool: string;
+      /** The arguments exactly as they will be sent (the decision binds to them through `actionHash`). */
+      arguments: Record<string, unknown>;
+      /** The server's readOnlyHint for the tool (a hint, not a guarantee). */
+      readOnly: boolean;
+      /** What confines the server: the step's OS sandbox, nothing (sandbox off), a remote server, VS Code. */
+      confinement: McpConfinement;
+      /** For a server in the step's sandbox: whether the step's authority grants it the network. */
+      network: boolean;
     });
 
 export type ApprovalDecision =
@@ -261,6 +280,53 @@ export type ApprovalDecision =
 export interface Approver {
   /** Resolves when the user (or one of the user's rules) decides; rejects nothing: abort → rejected. */
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+// ───────────────────────────── MCP servers ─────────────────────────────
+
+export interface McpCallRequest {
+  missionId: string;
+  /** The step the call belongs to: a stdio server is started for it, in its sandbox, and stopped by endStep. */
+  stepId: string;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /**
+   * The OS sandbox a stdio server started for this step runs in; null: unconfined (the sandbox is off).
+   * Ignored for a server already running for the step, a remote server, or one VS Code runs.
+   */
+  sandbox: SandboxSpec | null;
+  timeoutMs: number;
+  /** Cap on the result text (the rest is cut, and said). */
+  maxResultChars: number;
+}
+
+/**
+ * The user's MCP servers (src/node/mcp: the official SDK over stdio and streamable HTTP; a replay answers
+ * from the trace). Never throws: every fault is an outcome naming the server.
+ */
+export interface McpServers {
+  call(request: McpCallRequest, signal: AbortSignal): Promise<McpCallOutcome>;
+  /** The step is over: stop the servers started for it. */
+  endStep(stepId: string): Promise<void>;
+}
+
+/** An MCP tool as a role is offered it: the namespaced name the model calls, and what it is. */
+export interface OfferedMcpTool {
+  /** `mcp__<server>__<tool>` (sanitised; never one of our own tools' names). */
+  name: string;
+  server: string;
+  tool: string;
+  description: string;
+  readOnly: boolean;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A role's MCP tools for one step: only what the step's grants allow (the verifier: only read-only ones). */
+export interface McpStepTools {
+  offered(): OfferedMcpTool[];
+  /** Calls an MCP tool by the name it was offered under; policy, approval and trace like a command. */
+  call(name: string, args: unknown): Promise<ToolOutcome>;
 }
 
 // ───────────────────────────── store, clock, events ─────────────────────────────
@@ -305,6 +371,8 @@ export interface ReadOnlyTools {
   search(pattern: string, glob?: string): Promise<ToolOutcome>;
   /** Raw output of an earlier tool call, by id (results are passed by reference). */
   fetchToolResult(toolCallId: string): Promise<ToolOutcome>;
+  /** The role's MCP tools (absent: the mission has no MCP servers). The verifier's are read-only only. */
+  mcp?: McpStepTools;
 }
 
 /**
@@ -336,6 +404,10 @@ export interface RoleContext {
 export interface PlanRequest {
   task: string;
   constraints: string[];
+  /** The project's instruction files (repository text), each with where it applies. Absent: none. */
+  instructions?: AppliedInstruction[];
+  /** The MCP tools the mission's servers offer, for per-step grants. Absent: none. */
+  mcpTools?: OfferedMcpTool[];
   /** Compact workspace summary (tree, key files, package scripts). */
   workspaceSummary: string;
   /**
@@ -419,6 +491,19 @@ export interface StepToolsContext {
    * and write a scratch layer, thrown away. Absent: commands are not staged.
    */
   layer?: string;
+  /** Paths the mission's constraints forbid to write (the plan's `forbid_paths` checks). Default none. */
+  forbidden?: readonly { constraint: string; globs: readonly string[] }[];
+  /** The mission's MCP servers and their catalogue (absent: none configured). */
+  mcp?: StepMcpContext;
+}
+
+/** What a step's MCP tools need: the servers, the offered names (from the catalogue) and each server's confinement. */
+export interface StepMcpContext {
+  servers: McpServers;
+  /** Every tool of the catalogue under its namespaced name (the step's grants pick from these). */
+  tools: readonly OfferedMcpTool[];
+  /** Per server: how it runs, and why it cannot be used when it cannot (its listing failed). */
+  serverState: Readonly<Record<string, { confinement: McpConfinement; unavailable?: string }>>;
 }
 
 export type StepToolsFactory = (ctx: StepToolsContext) => StepTools;

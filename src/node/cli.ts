@@ -1,6 +1,7 @@
 /**
  * The headless CLI (bundled to dist/cli.js):
  *   node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
+ *                        [--no-instructions] [--skip-instruction PATH] [--mcp-config FILE]
  *                        [--provider anthropic|openai] [--base-url URL] [--model NAME] [--<role>-model NAME]
  *   node dist/cli.js continue --workspace DIR [--mission ID] [same options]
  *   node dist/cli.js replay --trace FILE [--workspace DIR]
@@ -45,6 +46,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
     const base = {
       workspace: cmd.workspace, approve: cmd.approve, client: setup.client, models: setup.models, limits: cmd.limits,
+      instructions: cmd.instructions, skipInstructions: cmd.skipInstructions, mcpConfigs: cmd.mcpConfigs,
       ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), ...(cmd.trace ? { trace: cmd.trace } : {}),
     };
     let mission: HeadlessMission;

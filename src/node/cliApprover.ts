@@ -10,6 +10,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
 import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
+import { describeConstraintCheck, describeGrants } from '../core/plan/describe';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
@@ -46,12 +47,28 @@ function describe(request: ApprovalRequest): string {
             `${s.dependsOn.length ? ` ← ${s.dependsOn.join(', ')}` : ''}` +
             `${s.authority.edit.length ? `\n      edit: ${s.authority.edit.join(', ')}` : ''}` +
             `${s.authority.commands.length ? `\n      run: ${s.authority.commands.join(' | ')}` : ''}` +
-            `${s.authority.network ? '\n      network: granted' : ''}`,
+            `${s.authority.network ? '\n      network: granted' : ''}` +
+            `${s.authority.mcp.length ? `\n      ${describeGrants(s.authority)}` : ''}`,
         ),
+        ...(request.plan.constraints.length ? ['Constraints:', ...request.plan.constraints.map((c) => `  - ${c}`)] : []),
+        ...(request.plan.constraintChecks?.length
+          ? ['Checked in code:', ...request.plan.constraintChecks.map((c) => `  - ${describeConstraintCheck(c)}`)]
+          : []),
         'Approve this plan?',
       ].join('\n');
     case 'write':
       return `Step ${request.stepId ?? '-'} wants to ${request.change === 'created' ? 'create' : request.change === 'deleted' ? 'delete' : 'modify'} ${request.path}\n  why: ${request.why}\nAllow?`;
+    case 'mcp': {
+      const where = {
+        sandboxed: `the server runs in the step's OS sandbox (no writes; network ${request.network ? 'granted' : 'off'})`,
+        unsandboxed: 'the server runs UNSANDBOXED (sandbox off)',
+        remote: 'a remote server: what it does is not confined by Plan & Execute',
+        vscode: 'a server VS Code runs: not confined by Plan & Execute',
+      }[request.confinement];
+      const args = JSON.stringify(request.arguments, null, 2);
+      const shown = args.length > 2_000 ? `${args.slice(0, 2_000)}\n… (${args.length - 2_000} more characters)` : args;
+      return `Step ${request.stepId ?? '-'}${request.role === 'verifier' ? ' (verification)' : ''} wants to call MCP tool ${request.server}/${request.tool}${request.readOnly ? ' (read-only hint)' : ''}\n  arguments: ${shown.split('\n').join('\n  ')}\n  ${where}\n  why: ${request.why}\nAllow? (a = always allow this tool in this mission)`;
+    }
     case 'command': {
       const where = request.confinement === 'sandboxed' ? `inside the OS sandbox, ${request.staged === false ? 'writing your workspace directly (no staging layer here; changes outside the step\'s globs are undone afterwards)' : 'writing a private layer (only what the step may change reaches your workspace)'}` : request.confinement === 'unsandboxed' ? 'UNSANDBOXED: there is no OS sandbox here; it can do anything you can' : 'unsandboxed (sandbox off)';
       return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}\n  runs: ${where}; network ${request.network ? `granted${request.hostLoopback ? " — the host's, so this machine's own services on 127.0.0.1 (debugger ports, databases, code-server) too" : " (its own: this machine's loopback services stay closed)"}` : 'off'}\n  why: ${request.why}\nAllow?`;
@@ -87,16 +104,25 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
     return new Promise((resolve) => waiters.push(resolve));
   };
   let queue: Promise<unknown> = Promise.resolve();
+  /** MCP tools the user allowed for the rest of the mission ("a" at the prompt). */
+  const alwaysTools = new Set<string>();
 
   return {
     request(request, signal): Promise<ApprovalDecision> {
       const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+      if (request.kind === 'mcp' && alwaysTools.has(`${request.server}/${request.tool}`)) {
+        return Promise.resolve({ decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` });
+      }
       if (!mustAsk && mode === 'all') return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'cli:approve=all' });
       if (!mustAsk && mode === 'plan' && request.kind !== 'plan') {
         return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'cli:approve=plan' });
       }
       const ask = async (): Promise<ApprovalDecision> => {
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };
+        // Allowed for the mission while this request waited in the queue.
+        if (request.kind === 'mcp' && alwaysTools.has(`${request.server}/${request.tool}`)) {
+          return { decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` };
+        }
         const diff = request.kind === 'write' ? await diffOf(request, store) : '';
         io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `));
         const onAbort = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
@@ -105,6 +131,10 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
         if (answer === undefined) return { decision: 'rejected', reason: 'no answer (stdin closed)' };
         const a = answer.trim();
         if (/^(y|yes)$/i.test(a)) return { decision: 'approved', by: 'user' };
+        if (request.kind === 'mcp' && /^(a|always)$/i.test(a)) {
+          alwaysTools.add(`${request.server}/${request.tool}`);
+          return { decision: 'approved', by: 'user' };
+        }
         return { decision: 'rejected', reason: a || 'rejected at the terminal' };
       };
       const next = queue.then(ask, ask);

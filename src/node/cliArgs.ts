@@ -30,6 +30,12 @@ export const USAGE = `usage:
                            Windows): where there is none, each command asks on the terminal, whatever
                            --approve says, and runs unconfined; off: no sandbox.
   --trace FILE             append every trace event to FILE
+  --no-instructions        do not read the project's instruction files (AGENTS.md, CLAUDE.md,
+                           .github/copilot-instructions.md, .github/instructions/*.instructions.md,
+                           .cursor/rules/*.mdc, .clinerules); --skip-instruction PATH leaves one out (repeatable)
+  --mcp-config FILE        MCP servers to offer, besides .vscode/mcp.json and .mcp.json (repeatable; either
+                           file shape). A step may call only the tools its plan grants (authority.mcp); stdio
+                           servers run inside the step's OS sandbox
   --constraint TEXT        a constraint binding every step (run only; repeatable)
   --max-cost USD --max-tokens N --max-replans N --max-minutes N --max-step-attempts N --max-plan-steps N
                            the caps (defaults: $5, 2,000,000 tokens, 3 replans, 60 minutes, 100 step attempts,
@@ -60,6 +66,12 @@ export interface CliLimits {
 /** What `run` and `continue` share. */
 export interface CliMissionFlags {
   workspace: string;
+  /** False with --no-instructions. */
+  instructions: boolean;
+  /** Instruction files left out (--skip-instruction). */
+  skipInstructions: string[];
+  /** Extra MCP configuration files (--mcp-config). */
+  mcpConfigs: string[];
   approve: 'ask' | 'plan' | 'all';
   sandbox?: SandboxMode;
   trace?: string;
@@ -83,7 +95,9 @@ export const CLI_CAP_FLAGS: CapNames = {
 
 const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
 const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
-const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', ...LIMIT_FLAGS, ...MODEL_FLAGS];
+const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
+/** Flags that take no value. */
+const SWITCHES = new Set(['--json', '--no-instructions']);
 const KNOWN: Record<string, string[]> = {
   run: [...MISSION_FLAGS, '--task', '--constraint'],
   continue: [...MISSION_FLAGS, '--mission'],
@@ -100,10 +114,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!known) return { ok: false, message: `unknown command "${sub}"` };
   const flags: Flags = new Map();
   let json = false;
+  const switches = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
-    if (a === '--json') {
-      json = true;
+    if (SWITCHES.has(a)) {
+      if (a === '--json') json = true;
+      else if (sub === 'replay') return { ok: false, message: `unknown option ${a} for "replay"` };
+      switches.add(a);
       continue;
     }
     if (!a.startsWith('--')) return { ok: false, message: `unexpected argument "${a}"` };
@@ -121,7 +138,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const workspace = one('--workspace');
     return { ok: true, command: { kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) } };
   }
-  const common = missionFlags(sub, flags, json);
+  const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
   if (!common.ok) return common;
   if (sub === 'run') {
     const task = one('--task');
@@ -132,7 +149,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { ok: true, command: { kind: 'continue', ...common.value, ...(mission ? { mission } : {}) } };
 }
 
-function missionFlags(sub: string, flags: Flags, json: boolean): Parsed<CliMissionFlags> {
+function missionFlags(sub: string, flags: Flags, json: boolean, instructions: boolean): Parsed<CliMissionFlags> {
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const workspace = one('--workspace');
   if (!workspace) return { ok: false, message: `${sub} needs --workspace DIR` };
@@ -145,7 +162,8 @@ function missionFlags(sub: string, flags: Flags, json: boolean): Parsed<CliMissi
   const models = parseModels(one);
   if (!models.ok) return models;
   const trace = one('--trace');
-  return { ok: true, value: { workspace, approve, limits: limits.value, json, models: models.value, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) } };
+  const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [] };
+  return { ok: true, value: { workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) } };
 }
 
 function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {

@@ -26,6 +26,9 @@ import { FileStore } from './fileStore';
 import { NodeTerminal } from './nodeTerminal';
 import { NodeWorkspace } from './nodeWorkspace';
 import { systemClock } from './systemClock';
+import type { UserSetup } from '../core/mission/userSetup';
+import { prepareUserSetup } from './mcp/userSetup';
+import { setupLines } from './cliSetupReport';
 
 /** Re-exported for callers that took the clock from here (the adversarial test harness). */
 export { systemClock };
@@ -58,6 +61,14 @@ export interface HeadlessMission {
   goOn?: { missionId: string; mode: ContinueMode };
   /** The kill switch, for a caller that must stop the mission (a replay at the end of its recording). */
   signal?: AbortSignal;
+  /** Read the project's instruction files (default true; --no-instructions). */
+  instructions?: boolean;
+  /** Instruction files to leave out (--skip-instruction). */
+  skipInstructions?: string[];
+  /** Extra MCP configuration files (--mcp-config). */
+  mcpConfigs?: string[];
+  /** The setup to use instead of reading it (a replay: the recorded instructions and recorded MCP answers). */
+  setup?: UserSetup;
 }
 
 /** The first progress line: how commands will run, and what to do when that is not the OS sandbox. */
@@ -99,7 +110,7 @@ async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io
   return { workspace, store, events, tracePath };
 }
 
-export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts }> {
+export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts; setup: UserSetup }> {
   const byRole: RoleCosts = {};
   const { workspace, store, events, tracePath } = await headlessPorts(m, io, byRole);
   const sandbox = m.sandbox ?? defaultSandboxMode(process.platform);
@@ -110,6 +121,14 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   const terminalApprover = m.approver === undefined ? createTerminalApprover(m.approve, { input: io.stdin, output: io.stderr }, store) : undefined;
   const approver = m.approver ?? terminalApprover!;
   const roles = createRoles({ client: m.client, ...(m.models ? { settings: m.models } : {}) });
+  const env = scrubEnv(io.env);
+  // A mission that goes on uses the setup its trace recorded; only its servers are needed again.
+  const ready = m.setup ? { ...m.setup, close: async () => undefined } : await prepareUserSetup({
+    workspace, env, fullEnv: io.env, sandbox, support, instructions: m.goOn === undefined && m.instructions !== false,
+    excludeInstructions: m.skipInstructions ?? [], mcpConfigFiles: m.mcpConfigs ?? [], signal: m.signal ?? new AbortController().signal,
+  });
+  for (const line of setupLines(ready)) io.stderr.write(`${terminalSafe(line)}\n`);
+  const setup: UserSetup = { ...(ready.instructions ? { instructions: ready.instructions } : {}), ...(ready.mcp ? { mcp: ready.mcp } : {}) };
   const options = {
     task: m.task,
     constraints: m.constraints,
@@ -124,7 +143,8 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     verifier: roles.verifier,
     createStepTools,
     approve: m.approve,
-    env: scrubEnv(io.env),
+    env,
+    ...setup,
     ...(m.models && Object.keys(m.models).length > 0 ? { models: m.models as Record<string, unknown> } : {}),
     toolSettings: { sandbox },
     commandsConfined: sandbox !== 'off' && support.available,
@@ -148,10 +168,11 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   process.once('SIGINT', onSigint);
   try {
     const report = await handle.done;
-    return { report, plan: handle.plan(), byRole };
+    return { report, plan: handle.plan(), byRole, setup };
   } finally {
     process.removeListener('SIGINT', onSigint);
     terminalApprover?.close();
+    await ready.close();
   }
 }
 

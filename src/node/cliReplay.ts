@@ -18,6 +18,8 @@ import type { Plan } from '../core/contracts/plan';
 import type { ApprovalDecision, Approver } from '../core/ports';
 import { replayScriptOf, type RecordedApproval, type ReplayRevert, type ReplayRun } from '../core/trace/replayScript';
 import { revertHeadless, runHeadless, type CliIO } from './cliMission';
+import { createReplayMcpServers } from '../core/mcp/replayServers';
+import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 
@@ -86,9 +88,10 @@ function recordedApprover(recorded: readonly RecordedApproval[], onPastEnd?: () 
 }
 
 type RunResult = { report: MissionReport; plan: Plan | undefined };
+type ReplayBase = { workspace: string; task: string; constraints: string[]; events: readonly TraceEvent[] };
 type Verdict = { diverged?: string; stopped?: string };
 
-async function replayRun(part: ReplayRun, base: { workspace: string; task: string; constraints: string[] }, missionId: string | undefined, io: CliIO): Promise<{ result: RunResult } & Verdict> {
+async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | undefined, io: CliIO): Promise<{ result: RunResult } & Verdict> {
   const settings = RecordedSettingsSchema.safeParse(part.settings);
   if (!settings.success) throw new Error(`the trace records settings this version cannot read: ${settings.error.issues[0]?.message ?? ''}`);
   const models = ModelSettingsInputSchema.safeParse(settings.data.models ?? {});
@@ -98,6 +101,13 @@ async function replayRun(part: ReplayRun, base: { workspace: string; task: strin
   let pastEnd = false;
   const onPastEnd = part.stop ? () => ((pastEnd = true), stop.abort()) : undefined;
   const client = createReplayModelClient(part.calls, onPastEnd ? { onPastEnd } : {});
+  // The recorded instruction text and MCP catalogue; every MCP call answered from the recording.
+  const servers = createReplayMcpServers(base.events);
+  const recorded = recordedSetup(base.events);
+  const setup: UserSetup = {
+    ...(recorded.instructions ? { instructions: recorded.instructions } : {}),
+    ...(recorded.catalogue ? { mcp: { servers, catalogue: recorded.catalogue } } : {}),
+  };
   const result = await runHeadless(
     {
       workspace: base.workspace, task: base.task, constraints: base.constraints, approve: approve ?? 'ask', client,
@@ -110,11 +120,12 @@ async function replayRun(part: ReplayRun, base: { workspace: string; task: strin
       },
       ...(missionId && part.mode !== 'start' ? { goOn: { missionId, mode: part.mode } } : {}),
       signal: stop.signal,
+      setup,
     },
     io,
   );
   const when = part.mode === 'start' ? 'the recorded mission' : `the recorded ${part.mode}`;
-  const diverged = client.divergence();
+  const diverged = client.divergence() ?? servers.divergence();
   if (diverged) return { result, diverged };
   if (part.stop) {
     const unreached = client.remaining();
@@ -151,7 +162,7 @@ export async function replayCommand(cmd: { trace: string; workspace?: string; js
     io.stderr.write(`error: ${cmd.trace}: ${script.message}\n`);
     return REPLAY_EXIT.usage;
   }
-  const base = { workspace: cmd.workspace ?? script.workspaceRoot, task: script.task, constraints: script.constraints };
+  const base: ReplayBase = { workspace: cmd.workspace ?? script.workspaceRoot, task: script.task, constraints: script.constraints, events: trace.events };
   let last: RunResult | undefined;
   let verdict: Verdict = {};
   for (const part of script.parts) {

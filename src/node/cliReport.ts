@@ -5,6 +5,7 @@
 import type { MissionReport } from '../core/mission/options';
 import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
+import { grantLines } from './cliSetupReport';
 
 export function progressLine(event: TraceEvent): string | undefined {
   switch (event.type) {
@@ -28,6 +29,10 @@ export function progressLine(event: TraceEvent): string | undefined {
         ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
         : event.staging === 'direct' && event.confinement === 'sandboxed' ? ', writes the workspace directly (no staging here)' : '';
       return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
+    }
+    case 'mcp_call': {
+      const o = event.outcome;
+      return `    ${event.stepId} MCP ${event.server}/${event.tool}${event.role === 'verifier' ? ' (verifier)' : ''}: ${o.ok ? (o.isError ? 'the tool reported an error' : 'ok') : `FAILED (${o.fault}): ${o.message}`}`;
     }
     case 'model_call':
       return event.failure ? `    model ${event.role} failed: ${event.failure.message}` : undefined;
@@ -80,6 +85,7 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
     report.interrupted.length ? `Interrupted: ${report.interrupted.join(', ')}` : '',
     report.neverStarted.length ? `Never started: ${report.neverStarted.join(', ')}` : '',
     unmet.length ? `Required steps not done: ${unmet.join(', ')}` : 'Every required step succeeded.',
+    ...grantLines(finalPlan),
     `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}${costNote(Object.values(byRole))}`,
     ...Object.entries(byRole).map(
       ([role, r]) => `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,

@@ -35,6 +35,8 @@ import { approvalContext, blobText } from './approvals/approvalContext';
 import { firstChange } from './diff/diffPlacement';
 import { WaitingIndicators } from './waiting';
 import { StoppedNotice } from './stoppedNotice';
+import { InstructionsHost } from './setup/instructionsHost';
+import { mcpSettings } from './setup/mcpSettings';
 import type { SurfaceKind } from '../webview/protocol';
 
 /** What the activation side owns and hands over. */
@@ -64,7 +66,10 @@ export function createHost(glue: HostGlue): Host {
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
   const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, { trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()) });
+  const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, {
+    trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()), instructions: () => instructions.view(),
+  });
   const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
   // A decided proposal's diff tab has nothing left to review.
   approver.onDidDecide((r) => {
@@ -75,7 +80,13 @@ export function createHost(glue: HostGlue): Host {
   const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
   const engine: MissionEngine = lazyEngine(async () => {
     const entry = engineModule();
-    return entry.createWindowEngine({ approveMode, sandboxMode });
+    return entry.createWindowEngine({
+      approveMode,
+      sandboxMode,
+      excludedInstructions: () => instructions.excluded(),
+      mcpSettings,
+      trusted: isTrusted,
+    });
   });
   const controller = new MissionController({
     engine, model, approver, store, log,
@@ -123,6 +134,7 @@ export function createHost(glue: HostGlue): Host {
     surfaceSize: (width) => {
       boardWidth = width;
     },
+    instructions,
   });
   const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
   const stopped = new StoppedNotice({
@@ -161,6 +173,7 @@ export function createHost(glue: HostGlue): Host {
 
   const disposables: vscode.Disposable[] = [
     channel,
+    instructions,
     apiKeys,
     statusBar,
     controller,
@@ -177,6 +190,7 @@ export function createHost(glue: HostGlue): Host {
     blobs: new BlobContentProvider(store),
     restore: async () => {
       log.info('restoring the latest mission from the store');
+      void instructions.refresh();
       await apiKeys.load();
       await controller.restoreLatest();
       model.changed();

@@ -25,6 +25,12 @@ export function describeEvent(e: TraceEvent): string {
       return `plan v${e.version} approved by ${e.by}`;
     case 'step_status':
       return `step ${e.stepId} → ${e.status} (attempt ${e.attempt})${e.reason ? `: ${clip(e.reason)}` : ''}`;
+    case 'instructions':
+      return `instructions: ${e.set.files.map((f) => `${f.path} (${f.size} B${f.excluded ? ', left out' : f.unusable ? ', not used' : ''})`).join(', ') || 'none found'}`;
+    case 'mcp_catalogue':
+      return `MCP servers: ${e.catalogue.servers.map((s) => (s.status === 'ok' ? `${s.name} (${s.confinement}, ${s.tools.length} tools)` : `${s.name} NOT USABLE: ${clip(s.reason ?? '')}`)).join('; ') || 'none'}`;
+    case 'mcp_call':
+      return `MCP ${e.stepId} ${e.server}/${e.tool} (${e.confinement}): ${e.outcome.ok ? (e.outcome.isError ? 'the tool reported an error' : 'ok') : `${e.outcome.fault}: ${clip(e.outcome.message)}`}, ${e.durationMs} ms`;
     case 'handoff':
       return `handoff to ${e.handoff.step.id} (attempt ${e.handoff.attempt}, ${e.handoff.dependencies.length} dependencies)`;
     case 'model_call':

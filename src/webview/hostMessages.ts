@@ -26,7 +26,7 @@ function isStep(v: unknown): boolean {
   return (
     isObj(v) && isStr(v.id) && isStr(v.title) && isStr(v.why) && isStr(v.instructions) && isBool(v.required) && isRunStatus(v.status) &&
     arrayOf(v.dependsOn, isStr) && arrayOf(v.evidence, isStr) && isObj(v.authority) && arrayOf(v.authority.edit, isStr) &&
-    arrayOf(v.authority.commands, isStr) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) && isBool(v.inPlan) &&
+    arrayOf(v.authority.commands, isStr) && (v.authority.mcp === undefined || arrayOf(v.authority.mcp, isStr)) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) && isBool(v.inPlan) &&
     arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) && (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
   );
 }
@@ -38,7 +38,8 @@ function isMission(v: unknown): boolean {
     arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author) && arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after))) &&
     arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion) && arrayOf(r.refusedBecause, isStr)) &&
     (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
-    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason)) && (v.phaseLabel === null || isStr(v.phaseLabel))
+    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason)) && (v.phaseLabel === null || isStr(v.phaseLabel)) &&
+    isInstructions(v.instructions) && (v.mcpServers === undefined || arrayOf(v.mcpServers, (m) => isObj(m) && isStr(m.name) && isStr(m.status) && arrayOf(m.tools, (t) => isObj(t) && isStr(t.name))))
   );
 }
 
@@ -46,8 +47,13 @@ function isApproval(a: unknown): boolean {
   if (!isObj(a) || !isStr(a.requestId) || !isStr(a.at) || !isBool(a.verification) || !isStr(a.why)) return false;
   if (a.answers !== undefined && !isStr(a.answers)) return false;
   if (a.kind === 'write') return isStr(a.path) && (a.size === null || (isObj(a.size) && isNum(a.size.added) && isNum(a.size.removed)));
+  if (a.kind === 'mcp') return isStr(a.server) && isStr(a.tool) && isStr(a.arguments) && isBool(a.readOnly) && isStr(a.confinement);
   return a.kind === 'command' && isStr(a.command) && isStr(a.cwd);
 }
+
+/** An instructions list: absent (older host), or files with a path, a size and a state. */
+const isInstructions = (v: unknown): boolean =>
+  v === undefined || (isObj(v) && isStr(v.source) && arrayOf(v.notes, isStr) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path) && isNum(f.size) && isStr(f.scope) && isStr(f.state) && arrayOf(f.notes, isStr)));
 
 const isNullableStr = (v: unknown): boolean => v === null || isStr(v);
 
@@ -65,7 +71,7 @@ function isState(v: unknown): v is SurfaceState {
     (v.mission === null || isMission(v.mission)) && arrayOf(v.approvals, isApproval) &&
     arrayOf(v.rules, (r) => isObj(r) && isStr(r.id) && isStr(r.pattern) && isStr(r.kind)) &&
     (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) && isNullableStr(v.taskPrefill) && isNullableStr(v.taskDraft) && isBool(v.demo) &&
-    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) && isStatus(v.status)
+    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) && isStatus(v.status) && isInstructions(v.instructions)
   );
 }
 

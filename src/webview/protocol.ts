@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/contracts/traceEvents';
 import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/contracts/plan';
 import { ConfinementSchema, SandboxModeSchema } from '../core/contracts/sandbox';
+import { McpConfinementSchema } from '../core/contracts/mcp';
 
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);
@@ -158,6 +159,10 @@ export const MissionViewSchema = z.object({
   actions: z.array(MissionActionSchema),
   /** Model calls waiting to try again right now. */
   waits: z.array(WaitViewSchema),
+  /** The instruction files the mission recorded at its start (used, left out, not usable). Additive. */
+  instructions: z.lazy(() => InstructionsViewSchema).optional(),
+  /** The MCP servers the mission recorded at its start, with their tools. Additive. */
+  mcpServers: z.lazy(() => z.array(McpServerViewSchema)).optional(),
 });
 
 const ApprovalBaseShape = {
@@ -203,6 +208,20 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
     /** Whether its writes go to a staging layer (only judged changes reach the workspace) or to the workspace itself. */
     staged: z.boolean().optional(),
   }),
+  /** An MCP tool call: which server and tool, with the arguments it will get, and what confines the server. */
+  z.object({
+    ...ApprovalBaseShape,
+    kind: z.literal('mcp'),
+    server: Text,
+    tool: Text,
+    /** The arguments as pretty JSON (clipped for the card; the decision binds to the exact arguments). */
+    arguments: Text,
+    /** The server marks the tool read-only (a hint from the server, not a guarantee). */
+    readOnly: z.boolean(),
+    confinement: McpConfinementSchema,
+    /** For a server in the step's sandbox: whether the step grants it the network. */
+    network: z.boolean(),
+  }),
 ]);
 
 /** How this window's commands run (the `planExecute.sandbox` setting and what the machine offers). */
@@ -217,8 +236,8 @@ export const SandboxStatusViewSchema = z.object({
 /** An auto-approve rule the user set for this mission. */
 export const ApprovalRuleSchema = z.object({
   id: Id,
-  kind: z.enum(['write', 'command', 'step']),
-  /** write: a workspace-relative glob; command: an exact command line, or a prefix ending in ` *`; step: a step id. */
+  kind: z.enum(['write', 'command', 'step', 'mcp']),
+  /** write: a workspace-relative glob; command: an exact command line, or a prefix ending in ` *`; step: a step id; mcp: `server/tool`. */
   pattern: z.string().min(1).max(500),
 });
 
@@ -253,6 +272,38 @@ export const SurfaceStatusSchema = z.object({
   costUsd: z.number().nonnegative().nullable(),
 });
 
+/** One project instruction file as the surfaces list it. */
+export const InstructionFileViewSchema = z.object({
+  path: Text,
+  size: z.number().int().nonnegative(),
+  /** Where it applies, in words ("applies under packages/api/ (nearest file of its kind wins)"). */
+  scope: Text,
+  /** used: the mission reads it; excluded: the user left it out; unusable: it cannot be used (a note says why). */
+  state: z.enum(['used', 'excluded', 'unusable']),
+  notes: z.array(Text),
+  /** sha256 of the content the mission recorded ('' before a mission has read it). */
+  hash: z.string(),
+});
+
+/** The project's instruction files: those the next mission will read, or those the shown mission read. */
+export const InstructionsViewSchema = z.object({
+  /** `workspace`: found in the workspace now, for the next mission; `mission`: what the shown mission recorded. */
+  source: z.enum(['workspace', 'mission']),
+  files: z.array(InstructionFileViewSchema),
+  notes: z.array(Text),
+});
+
+/** One MCP server the shown mission could grant tools of. */
+export const McpServerViewSchema = z.object({
+  name: Text,
+  transport: z.enum(['stdio', 'http', 'vscode']),
+  source: Text,
+  confinement: McpConfinementSchema,
+  status: z.enum(['ok', 'failed']),
+  reason: Text.optional(),
+  tools: z.array(z.object({ name: Text, readOnly: z.boolean() })),
+});
+
 export const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
@@ -277,6 +328,8 @@ export const SurfaceStateSchema = z.object({
   sandbox: SandboxStatusViewSchema.optional(),
   /** The mission's state as every surface shows it. */
   status: SurfaceStatusSchema,
+  /** The project's instruction files (name, size, where each applies, whether it is used). Additive. */
+  instructions: InstructionsViewSchema.optional(),
 });
 
 export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
@@ -295,6 +348,9 @@ export type ReplanUiView = z.infer<typeof ReplanUiViewSchema>;
 export type NoticeView = z.infer<typeof NoticeViewSchema>;
 export type SurfaceState = z.infer<typeof SurfaceStateSchema>;
 export type SurfaceStatus = z.infer<typeof SurfaceStatusSchema>;
+export type InstructionFileView = z.infer<typeof InstructionFileViewSchema>;
+export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
+export type McpServerView = z.infer<typeof McpServerViewSchema>;
 /** Which webview renders the state: the sidebar view or the mission board (an editor tab). */
 export type SurfaceKind = 'sidebar' | 'board';
 
@@ -321,7 +377,12 @@ export type ToWebview = z.infer<typeof ToWebviewSchema>;
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
-const AuthorityPatchSchema = z.object({ edit: z.array(z.string().min(1).max(500)).max(200), commands: z.array(z.string().min(1).max(500)).max(200) });
+const AuthorityPatchSchema = z.object({
+  edit: z.array(z.string().min(1).max(500)).max(200),
+  commands: z.array(z.string().min(1).max(500)).max(200),
+  /** MCP grants to keep (absent: unchanged). */
+  mcp: z.array(z.string().min(1).max(200)).max(200).optional(),
+});
 
 export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** The webview script loaded and wants a snapshot. */
@@ -388,6 +449,10 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dismissNotice'), id: Id }),
   /** The surface's size in CSS pixels (the board sends it when it changes): where a diff fits beside it. */
   z.object({ type: z.literal('surfaceSize'), width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }),
+  /** Open a project instruction file in an editor (a workspace-relative path the host lists). */
+  z.object({ type: z.literal('openInstructionFile'), path: z.string().min(1).max(4_000) }),
+  /** Use, or leave out of the next mission, one project instruction file. */
+  z.object({ type: z.literal('setInstructionIncluded'), path: z.string().min(1).max(4_000), included: z.boolean() }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 export type FromWebviewType = FromWebview['type'];

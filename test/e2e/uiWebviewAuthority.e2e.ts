@@ -14,7 +14,7 @@ function authorityState(sandbox: NonNullable<SurfaceState['sandbox']>['state']):
   const state = syntheticState(3, 5);
   const m = state.mission;
   assert.ok(m);
-  const authority = (commands: string[], network: boolean): StepView['authority'] => ({ read: ['**'], edit: ['src/**'], commands, network });
+  const authority = (commands: string[], network: boolean): StepView['authority'] => ({ read: ['**'], edit: ['src/**'], commands, network, mcp: [] });
   m.steps = [
     syntheticStep(1, { id: 's1', authority: authority([], false) }),
     syntheticStep(2, { id: 's2', authority: authority(['npm test'], false) }),

@@ -44,7 +44,7 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
     missionId: 'itest',
     step: {
       id: 's1', title: 'edit greet', why: '', required: true, dependsOn: [], kind: 'edit', instructions: '',
-      authority: { read: ['**'], edit: ['src/**'], commands: [], network: false },
+      authority: { read: ['**'], edit: ['src/**'], commands: [], network: false, mcp: [] },
       binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
       risk: 'low', effort: 'small', modelTier: 'standard',
     },
@@ -217,7 +217,7 @@ describe('sandbox: executor tools in VS Code', () => {
     try {
       const ctx = {
         ...s.ctx,
-        step: { ...s.ctx.step, authority: { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false } },
+        step: { ...s.ctx.step, authority: { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false, mcp: [] } },
         // The system's node: the extension host's PATH may start with code-server's own (under the home).
         env: { PATH: '/usr/bin:/bin' },
       };

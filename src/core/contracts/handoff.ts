@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AuthoritySchema, BindingSchema, StepSchema } from './plan';
 import { StepResultSchema } from './results';
+import { AppliedInstructionSchema } from './instructions';
 
 /** One tool call as stored in the mission's tool-call store. */
 export const ToolCallRecordSchema = z.object({
@@ -51,6 +52,11 @@ export const HandoffSchema = z.object({
   /** Attempt number for this step (1-based); > 1 carries the previous failure. */
   attempt: z.number().int().min(1),
   previousFailure: StepResultSchema.shape.failure,
+  /**
+   * The project's instructions that apply to this step's files (repository text: they narrow how the step
+   * works, they grant nothing). Additive; absent = none.
+   */
+  instructions: z.array(AppliedInstructionSchema).optional(),
 });
 
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;

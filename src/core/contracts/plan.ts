@@ -21,6 +21,13 @@ export const EffortSchema = z.enum(['small', 'medium', 'large']);
 /** Which executor class fits the step's output burden; settings map tiers to concrete models. */
 export const ModelTierSchema = z.enum(['light', 'standard', 'heavy']);
 
+/** One MCP grant: `server/tool` or `server/*` (names as the catalogue spells them; no other wildcard). */
+export const McpGrantSchema = z
+  .string()
+  .min(3)
+  .max(200)
+  .regex(/^[^/*\s]+\/(\*|[^/*\s]+)$/, 'an MCP grant is "server/tool" or "server/*"');
+
 /**
  * What a step may touch. Globs are workspace-relative, POSIX separators, picomatch syntax.
  * `commands` is an allowlist of command patterns matched by parsed argv (see src/core/tools/commands):
@@ -35,6 +42,11 @@ export const AuthoritySchema = z.object({
    * explicitly; the OS sandbox enforces it. Additive: absent = false.
    */
   network: z.boolean().default(false),
+  /**
+   * MCP tools the step may call, as `server/tool` or `server/*` (src/core/mcp/grants.ts). Each call still
+   * passes the policy and the approval gate. Additive: absent = none.
+   */
+  mcp: z.array(McpGrantSchema).default([]),
 });
 
 /** State that must survive the handoff, stated as binding data rather than prose. */
@@ -80,13 +92,32 @@ export const StepSchema = z.object({
   dependsOn: z.array(StepIdSchema).default([]),
   kind: StepKindSchema,
   instructions: z.string().default(''),
-  authority: AuthoritySchema.default({ read: ['**'], edit: [], commands: [], network: false }),
+  authority: AuthoritySchema.default({ read: ['**'], edit: [], commands: [], network: false, mcp: [] }),
   binding: BindingSchema.default({ prerequisite: '', fallback: '', consequence: '' }),
   expectedOutput: z.string().default(''),
   evidence: EvidenceSchema.default({ checks: [], description: '' }),
   risk: RiskSchema.default('low'),
   effort: EffortSchema.default('small'),
   modelTier: ModelTierSchema.default('standard'),
+});
+
+/**
+ * How the engine checks one constraint (usually a rule from the project's instruction files), so that it
+ * binds in code, not only in words: `forbid_paths` — no step may write these globs (the policy refuses it,
+ * and the verifier checks each step's changed files); `command` — the verifier runs it (read-only, in the
+ * OS sandbox) after the named steps, and it must exit as expected.
+ */
+export const ConstraintCheckSchema = z.object({
+  /** The constraint it enforces: one of the plan's `constraints`, verbatim. */
+  constraint: z.string().min(1),
+  /** The instruction file the rule comes from (workspace-relative), or '' for the user's own constraint. */
+  source: z.string().default(''),
+  check: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('forbid_paths'), globs: z.array(z.string().min(1)).min(1) }),
+    z.object({ kind: z.literal('command'), command: z.string().min(1), expectExitCode: z.number().int().default(0) }),
+  ]),
+  /** The steps after which a `command` check runs (empty: every step that changes files). */
+  steps: z.array(StepIdSchema).default([]),
 });
 
 export const PlanSchema = z.object({
@@ -106,6 +137,8 @@ export const PlanSchema = z.object({
    * finished step only by naming it here; the engine refuses it otherwise). Additive; absent = none.
    */
   invalidated: z.array(z.object({ stepId: StepIdSchema, reason: z.string().min(1) })).optional(),
+  /** Constraints the engine checks in code (see ConstraintCheckSchema). Additive; absent = none. */
+  constraintChecks: z.array(ConstraintCheckSchema).optional(),
 });
 
 export type StepId = z.infer<typeof StepIdSchema>;
@@ -113,6 +146,7 @@ export type StepKind = z.infer<typeof StepKindSchema>;
 export type ModelTier = z.infer<typeof ModelTierSchema>;
 export type Authority = z.infer<typeof AuthoritySchema>;
 export type Binding = z.infer<typeof BindingSchema>;
+export type ConstraintCheck = z.infer<typeof ConstraintCheckSchema>;
 export type EvidenceCheck = z.infer<typeof EvidenceCheckSchema>;
 export type Evidence = z.infer<typeof EvidenceSchema>;
 export type Step = z.infer<typeof StepSchema>;

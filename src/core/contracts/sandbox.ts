@@ -66,6 +66,8 @@ export interface HostFacts {
   readText?(abs: string): string | undefined;
   /** Where a symbolic link finally leads (absolute, real), or undefined when it is not a link or leads nowhere. */
   linkTarget?(abs: string): string | undefined;
+  /** Where a symbolic link leads in one step (its target made absolute, not resolved further), or undefined when it is not a link. */
+  linkHop?(abs: string): string | undefined;
   /**
    * An ignore file's text (`.gitignore`, `info/exclude`): a regular file only — never through a symbolic
    * link, never one with other hard links, never a large one (undefined then). Used for private outputs.

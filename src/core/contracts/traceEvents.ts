@@ -10,6 +10,8 @@ import { PlanSchema } from './plan';
 import { FailureSchema, StepResultSchema, VerificationSchema } from './results';
 import { HandoffSchema, ToolCallRecordSchema } from './handoff';
 import { ConfinementSchema } from './sandbox';
+import { InstructionSetSchema } from './instructions';
+import { McpCallOutcomeSchema, McpCatalogueSchema, McpConfinementSchema } from './mcp';
 
 export const StepRunStatusSchema = z.enum([
   'pending',
@@ -64,6 +66,26 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('mission_started'), task: z.string(), workspaceRoot: z.string(), settings: z.record(z.string(), z.unknown()),
     /** The user's constraints as the planner got them (a replay asks with these). Additive; absent = unknown. */
     constraints: z.array(z.string()).optional(),
+  }),
+  /**
+   * The project's instruction files the mission uses (and those listed but not used, with why): path, size,
+   * content hash and the text used. Recorded before planning; a replay and a resume use this text.
+   */
+  z.object({ type: z.literal('instructions'), set: InstructionSetSchema }),
+  /** The MCP servers the mission may use and the tools each offers (the catalogue the planner saw). */
+  z.object({ type: z.literal('mcp_catalogue'), catalogue: McpCatalogueSchema }),
+  /** One MCP tool call that reached the server (after policy and approval), and its outcome (replayed from here). */
+  z.object({
+    type: z.literal('mcp_call'),
+    stepId: z.string(),
+    role: z.enum(['executor', 'verifier']),
+    server: z.string(),
+    tool: z.string(),
+    /** sha256 of the canonical JSON of the arguments (the tool_call record holds the arguments). */
+    argumentsHash: z.string(),
+    confinement: McpConfinementSchema,
+    outcome: McpCallOutcomeSchema,
+    durationMs: z.number().nonnegative(),
   }),
   /** A plan version exists (initial, user edit, or replan), with its diff from the parent. */
   z.object({ type: z.literal('plan_version'), plan: PlanSchema, author: z.enum(['planner', 'user', 'replanner']), diff: PlanDiffSchema.nullable() }),
@@ -155,7 +177,7 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The policy refused an action (before any approval was asked). */
   z.object({ type: z.literal('policy_denied'), stepId: z.string().nullable(), action: z.string(), rule: z.string(), reason: z.string() }),
   /** An approval was requested (recorded before the user sees it). */
-  z.object({ type: z.literal('approval_requested'), requestId: z.string(), stepId: z.string().nullable(), kind: z.enum(['plan', 'write', 'command']), actionHash: z.string(), summary: z.string() }),
+  z.object({ type: z.literal('approval_requested'), requestId: z.string(), stepId: z.string().nullable(), kind: z.enum(['plan', 'write', 'command', 'mcp']), actionHash: z.string(), summary: z.string() }),
   /** The decision, recorded before the effect happens. */
   z.object({ type: z.literal('approval_decided'), requestId: z.string(), actionHash: z.string(), decision: ApprovalDecisionSchema }),
   /** An executor's structured result. */

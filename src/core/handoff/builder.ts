@@ -7,6 +7,7 @@
 import type { Handoff, ToolCallRecord } from '../contracts/handoff';
 import type { Plan, Step } from '../contracts/plan';
 import type { Failure, StepResult } from '../contracts/results';
+import type { AppliedInstruction } from '../contracts/instructions';
 import { capText, DEFAULT_CONTEXT_BUDGET, type ContextBudget } from './contextBudget';
 import type { ToolCallStore } from './toolCallStore';
 
@@ -22,6 +23,8 @@ export interface HandoffInput {
   /** Current content hash of a workspace path (null when absent); decides which calls are reusable. */
   hashOf: (path: string) => Promise<string | null>;
   budget?: ContextBudget;
+  /** The project's instructions that apply to the step (instructionsForStep). */
+  instructions?: AppliedInstruction[];
 }
 
 export async function buildHandoff(input: HandoffInput): Promise<Handoff> {
@@ -51,5 +54,6 @@ export async function buildHandoff(input: HandoffInput): Promise<Handoff> {
     reusableToolCalls,
     attempt: input.attempt,
     previousFailure: input.previousFailure,
+    ...(input.instructions && input.instructions.length > 0 ? { instructions: input.instructions } : {}),
   };
 }

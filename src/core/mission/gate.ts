@@ -8,7 +8,8 @@
  */
 import type { Handoff } from '../contracts/handoff';
 import { describeCheck } from '../plan/describe';
-import type { EvidenceCheck } from '../contracts/plan';
+import picomatch from 'picomatch';
+import type { ConstraintCheck, EvidenceCheck } from '../contracts/plan';
 import type { ReadOnlyTools, RoleContext, StepTools, VerifierRole, Workspace } from '../ports';
 import type { CheckOutcome, StepResult, Verification } from '../contracts/results';
 
@@ -20,6 +21,8 @@ export interface GateInput {
   workspace: Workspace;
   ctx: RoleContext;
   now: () => number;
+  /** The plan's constraint checks that apply to this step (userSetup.ts: constraintChecksFor). */
+  constraintChecks?: readonly ConstraintCheck[];
 }
 
 export async function verifyStep(input: GateInput): Promise<Verification> {
@@ -41,7 +44,25 @@ export async function verifyStep(input: GateInput): Promise<Verification> {
       checks.push({ check: describeCheck(check), passed: false, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
+  for (const c of input.constraintChecks ?? []) {
+    if (input.ctx.signal.aborted) break;
+    checks.push(await runConstraintCheck(c, input));
+  }
   return { stepId: handoff.step.id, passed: checks.length > 0 && checks.every((c) => c.passed), checks, at: new Date(input.now()).toISOString() };
+}
+
+/** A mission constraint, checked in code: no change in forbidden paths; a command that must pass. */
+async function runConstraintCheck(c: ConstraintCheck, input: GateInput): Promise<CheckOutcome> {
+  const name = `constraint "${c.constraint}"${c.source ? ` (${c.source})` : ''}`;
+  if (c.check.kind === 'forbid_paths') {
+    const match = picomatch(c.check.globs, { dot: true });
+    const touched = input.result.sideEffects.files.filter((f) => match(f.path)).map((f) => f.path);
+    return { check: `${name}: nothing changed in ${c.check.globs.join(', ')}`, passed: touched.length === 0, detail: touched.length === 0 ? 'no change there' : `changed: ${touched.join(', ')}` };
+  }
+  const outcome = await runCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode }, input).catch((error: unknown) => ({
+    check: '', passed: false, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+  return { ...outcome, check: `${name}: ${describeCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode })}` };
 }
 
 async function runCheck(check: EvidenceCheck, input: GateInput): Promise<CheckOutcome> {
@@ -93,5 +114,7 @@ export function readOnly(tools: ReadOnlyTools): ReadOnlyTools {
     list: tools.list.bind(tools),
     search: tools.search.bind(tools),
     fetchToolResult: tools.fetchToolResult.bind(tools),
+    // The verifier's MCP tools are read-only by construction (mcpCall.ts offers it no other).
+    ...(tools.mcp ? { mcp: tools.mcp } : {}),
   };
 }

@@ -9,6 +9,8 @@ import type { PlanInput } from '../contracts/plan';
 import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
 import type { ValidatePlanOptions } from '../plan/validate';
+import type { UserSetup } from './userSetup';
+import { offeredTools } from '../mcp/names';
 
 /**
  * 'ask': the plan and every write/command go to the Approver. 'plan': the plan goes to the Approver;
@@ -46,7 +48,7 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
   sandbox: 'required',
 };
 
-export interface MissionPorts {
+export interface MissionPorts extends UserSetup {
   workspace: Workspace;
   terminal: Terminal;
   approver: Approver;
@@ -127,11 +129,12 @@ export function replanNeedsApproval(options: MissionSettings): boolean {
 }
 
 /** The validation options every plan version of the mission is checked with (size cap and its name). */
-export function planLimits(options: MissionSettings): ValidatePlanOptions {
+export function planLimits(options: MissionSettings & UserSetup): ValidatePlanOptions {
   return {
     ...(options.maxPlanSteps !== undefined ? { maxSteps: options.maxPlanSteps } : {}),
     ...(options.capNames?.planSteps ? { maxStepsName: options.capNames.planSteps } : {}),
     ...(options.verifierCommands ? { verifierCommands: options.verifierCommands } : {}),
+    ...(options.mcp ? { mcpTools: offeredTools(options.mcp.catalogue) } : {}),
   };
 }
 

@@ -28,7 +28,7 @@ const LOOKUP_STEP: Step = {
   dependsOn: [],
   kind: 'research',
   instructions: '',
-  authority: { read: ['**'], edit: [], commands: [], network: false },
+  authority: { read: ['**'], edit: [], commands: [], network: false, mcp: [] },
   binding: { prerequisite: '', fallback: '', consequence: '' },
   expectedOutput: '',
   evidence: { checks: [], description: '' },

@@ -6,6 +6,7 @@
  */
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
+import { planningSetup } from './userSetup';
 import { capText } from '../handoff/contextBudget';
 import { checkReplan, replanModeFor, type ReplanTrigger } from './replan';
 import { describeTrigger } from './triggerWords';
@@ -42,6 +43,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       task: run.options.task,
       constraints: current.constraints,
       workspaceSummary: run.options.workspaceSummary ?? '',
+      ...planningSetup(run.options),
       mode,
       current,
       trigger: { ...trigger, evidence: trigger.evidence + feedback },

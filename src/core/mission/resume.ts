@@ -17,6 +17,7 @@ import { MissionRun } from './engine';
 import { MissionStateSchema, catchUp, type StepState } from './state';
 import { recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { handleFor, type MissionHandle } from './start';
+import { recordedSetup } from './userSetup';
 
 export type ContinueMode = 'resume' | 'retry' | 'continue';
 
@@ -67,8 +68,12 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   const steps = new Map<string, StepState>(Object.entries(state.steps));
   const interrupted = [...steps].filter(([, s]) => ['running', 'verifying', 'interrupted'].includes(s.status)).map(([id]) => id);
   const history = PlanHistory.from(state.versions);
+  // The setup the mission recorded at its start: the same instruction text and catalogue, whatever is on disk now.
+  const setup = recordedSetup(events);
+  const mcp = options.mcp && setup.catalogue ? { servers: options.mcp.servers, catalogue: setup.catalogue } : undefined;
+  const { instructions: _current, mcp: _configured, ...rest } = options;
   const run = new MissionRun(
-    { ...options, task: state.task, constraints: state.constraints, workspaceSummary: state.workspaceSummary, missionId: state.missionId },
+    { ...rest, ...(setup.instructions ? { instructions: setup.instructions } : {}), ...(mcp ? { mcp } : {}), task: state.task, constraints: state.constraints, workspaceSummary: state.workspaceSummary, missionId: state.missionId },
     { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
   );
   const done = (async (): Promise<MissionReport> => {

@@ -15,6 +15,7 @@ import { ToolCallStore } from '../handoff/toolCallStore';
 import type { TraceEvent } from '../contracts/traceEvents';
 import { MissionRun } from './engine';
 import { isDirect } from './direct';
+import { planningSetup } from './userSetup';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { missionViewFromEvents, type MissionView } from './view';
 
@@ -54,6 +55,9 @@ export function startMission(options: MissionOptions): MissionHandle {
   const run = new MissionRun(options, { missionId, history: new PlanHistory(), approvedVersion: null, steps: new Map(), toolCalls: new ToolCallStore(), nextSeq: 0 });
   const done = (async (): Promise<MissionReport> => {
     await run.record({ type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root, settings: recordedSettings(options), constraints: options.constraints ?? [] });
+    // The user's setup as this mission uses it: what a replay and a resume go on with.
+    if (options.instructions) await run.record({ type: 'instructions', set: options.instructions });
+    if (options.mcp) await run.record({ type: 'mcp_catalogue', catalogue: options.mcp.catalogue });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
     if (!planned.ok) return run.finish(...(run.budgetOutcome() ?? [run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const));
@@ -68,7 +72,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   let author: 'planner' | 'user' = 'user';
   if (proposed === undefined) {
     author = 'planner';
-    const request: PlanRequest = { task: options.task, constraints: options.constraints ?? [], workspaceSummary: options.workspaceSummary ?? '' };
+    const request: PlanRequest = { task: options.task, constraints: options.constraints ?? [], workspaceSummary: options.workspaceSummary ?? '', ...planningSetup(options) };
     const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
     let outcome: RoleOutcome<Plan>;
     try {

@@ -15,6 +15,8 @@ import type { ToolCallStore } from '../handoff/toolCallStore';
 import type { MissionPorts } from './options';
 import { verifyStep } from './gate';
 import { createStepTools } from '../tools/stepTools';
+import { instructionsForStep } from '../instructions/applies';
+import { constraintChecksFor, forbiddenPaths, stepMcp } from './userSetup';
 
 export interface StepAttemptInput {
   missionId: string;
@@ -61,6 +63,7 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
     previousFailure: input.previousFailure,
     hashOf: input.hashOf,
     budget: input.contextBudget,
+    instructions: instructionsForStep(input.ports.instructions, input.step),
   });
   await input.record({ type: 'handoff', handoff });
   const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record, ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}) };
@@ -80,7 +83,15 @@ function layerOf(input: StepAttemptInput): string {
 
 async function attemptWithTools(input: StepAttemptInput, handoff: Handoff, ctx: RoleContext, factory: (c: StepToolsContext) => StepTools): Promise<StepAttemptOutcome> {
   const tools = factory(toolsContext(input, 'executor'));
+  try {
+    return await attemptWith(input, handoff, ctx, factory, tools);
+  } finally {
+    // The servers started for this step (in its sandbox) end with it.
+    await input.ports.mcp?.servers.endStep(input.step.id).catch(() => undefined);
+  }
+}
 
+async function attemptWith(input: StepAttemptInput, handoff: Handoff, ctx: RoleContext, factory: (c: StepToolsContext) => StepTools, tools: StepTools): Promise<StepAttemptOutcome> {
   let result: StepResult;
   try {
     const raw = await input.ports.executor.execute(handoff, tools, ctx);
@@ -100,16 +111,22 @@ async function attemptWithTools(input: StepAttemptInput, handoff: Handoff, ctx: 
   const verifierTools = factory(toolsContext(input, 'verifier'));
   const verification = await verifyStep({
     handoff, result, tools: verifierTools, verifier: input.ports.verifier, workspace: input.ports.workspace, ctx, now: () => input.ports.clock.now(),
+    constraintChecks: constraintChecksFor(input.plan, input.step, result.sideEffects.files.length > 0),
   });
   await input.record({ type: 'verification', verification });
   return { handoff, result, verification, interrupted: input.signal.aborted };
 }
 
 function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): StepToolsContext {
-  // The verifier may also run the mission's verifier commands (validatePlan accepted evidence using them).
-  const step = role === 'verifier' && input.verifierCommands.length > 0
-    ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...input.verifierCommands] } }
+  // The verifier may also run the mission's verifier commands (validatePlan accepted evidence using them),
+  // and the commands of the plan's constraint checks that apply to this step (the approved plan names them).
+  const checkCommands = constraintChecksFor(input.plan, input.step, true).flatMap((c) => (c.check.kind === 'command' ? [c.check.command] : []));
+  const extra = role === 'verifier' ? [...input.verifierCommands, ...checkCommands] : [];
+  const step = extra.length > 0
+    ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...extra] } }
     : input.step;
+  const forbidden = forbiddenPaths(input.plan);
+  const mcp = stepMcp(input.ports);
   return {
     missionId: input.missionId,
     step,
@@ -125,6 +142,8 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
     env: input.env,
     signal: input.signal,
     layer: layerOf(input),
+    ...(forbidden.length > 0 ? { forbidden } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }
 

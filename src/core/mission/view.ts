@@ -9,6 +9,8 @@ import type { Plan, Step } from '../contracts/plan';
 import type { CheckOutcome, Failure, FailureCause, FailureClass, FileChange } from '../contracts/results';
 import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contracts/traceEvents';
 import { isDirect } from './direct';
+import type { InstructionSet } from '../contracts/instructions';
+import type { McpCatalogue } from '../contracts/mcp';
 
 export interface StepView {
   id: string;
@@ -78,7 +80,7 @@ export interface RevertView {
 export interface ApprovalView {
   requestId: string;
   stepId: string | null;
-  kind: 'plan' | 'write' | 'command';
+  kind: 'plan' | 'write' | 'command' | 'mcp';
   summary: string;
   actionHash: string;
   at: string;
@@ -115,6 +117,10 @@ export interface MissionView {
   /** Model calls waiting to try again, by `role:stepId` (cleared by the call's next model_call). */
   waits: Record<string, WaitView>;
   reverts: RevertView[];
+  /** The project's instruction files the mission read (used and not used), as recorded at its start. */
+  instructions: InstructionSet | null;
+  /** The MCP servers and tools the mission could grant, as recorded at its start. */
+  mcp: McpCatalogue | null;
   lastSeq: number;
 }
 
@@ -135,7 +141,7 @@ export function emptyMissionView(): MissionView {
   return {
     missionId: null, task: '', phase: 'planning', phaseReason: null, direct: false, plan: null, versions: [], approvedVersion: null,
     stepOrder: [], steps: {}, pendingApprovals: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, byRole: {} },
-    replans: [], budgets: {}, outcome: null, waits: {}, reverts: [], lastSeq: -1,
+    replans: [], budgets: {}, outcome: null, waits: {}, reverts: [], instructions: null, mcp: null, lastSeq: -1,
   };
 }
 
@@ -224,6 +230,11 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       return { ...next, budgets: { ...view.budgets, [event.kind]: { used: event.used, limit: event.limit, exceeded: event.exceeded } } };
     case 'mission_finished':
       return { ...next, outcome: { outcome: event.outcome, summary: event.summary, recorded: event.summary, failureClass: event.failure?.class ?? null, failure: failureView(event.failure) }, pendingApprovals: [], waits: {} };
+    case 'instructions':
+      return { ...next, instructions: event.set };
+    case 'mcp_catalogue':
+      return { ...next, mcp: event.catalogue };
+    case 'mcp_call':
     case 'handoff':
     case 'tool_call':
     case 'policy_denied':

@@ -2,7 +2,7 @@
  * One wording for an evidence check, wherever a person or a model reads it: the executor's handoff, the
  * verifier's prompt, the names of verification results in the trace, and the sidebar's step cards.
  */
-import type { EvidenceCheck } from '../contracts/plan';
+import type { Authority, ConstraintCheck, EvidenceCheck } from '../contracts/plan';
 
 export function describeCheck(check: EvidenceCheck): string {
   switch (check.kind) {
@@ -15,4 +15,17 @@ export function describeCheck(check: EvidenceCheck): string {
     case 'review':
       return `review: ${check.criterion}`;
   }
+}
+
+/** A step's MCP grants in words ("may call MCP tools db/query, docs/* (each call asks)"), or '' for none. */
+export function describeGrants(authority: Pick<Authority, 'mcp'>): string {
+  return authority.mcp.length > 0 ? `may call MCP tools ${authority.mcp.join(', ')} (each call asks)` : '';
+}
+
+/** How a constraint is checked in code, in words. */
+export function describeConstraintCheck(c: ConstraintCheck): string {
+  const how = c.check.kind === 'forbid_paths'
+    ? `no step writes ${c.check.globs.join(', ')}`
+    : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length > 0 ? ` after ${c.steps.join(', ')}` : ' after every step that changes files'}`;
+  return `${how} (${c.constraint}${c.source ? `; from ${c.source}` : ''})`;
 }

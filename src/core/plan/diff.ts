@@ -10,7 +10,7 @@ const STEP_FIELDS = [
   'expectedOutput', 'evidence', 'risk', 'effort', 'modelTier',
 ] as const satisfies readonly (keyof Step)[];
 
-const PLAN_FIELDS = ['goal', 'assumptions', 'constraints', 'direct'] as const satisfies readonly (keyof Plan)[];
+const PLAN_FIELDS = ['goal', 'assumptions', 'constraints', 'direct', 'constraintChecks'] as const satisfies readonly (keyof Plan)[];
 
 /** Steps and fields that differ from `a` to `b` (version bookkeeping fields are not part of the diff). */
 export function diffPlans(a: Plan, b: Plan): PlanDiff {

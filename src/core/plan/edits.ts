@@ -13,10 +13,11 @@ import { validatePlan, type PlanError, type ValidatePlanOptions } from './valida
 import { globSetCovers } from './globs';
 import { commandAllowedBy } from './commandPattern';
 import { nextPlan } from './history';
+import { grantCovered } from '../mcp/grants';
 
 /** Like AuthoritySchema but without defaults: an omitted list means "unchanged", not "empty". */
 const globList = z.array(z.string().min(1)).optional();
-const PartialAuthoritySchema = z.object({ read: globList, edit: globList, commands: globList, network: z.boolean().optional() });
+const PartialAuthoritySchema = z.object({ read: globList, edit: globList, commands: globList, network: z.boolean().optional(), mcp: globList });
 
 export const PlanEditSchema = z.discriminatedUnion('kind', [
   /** Replace a step's instructions. */
@@ -82,6 +83,7 @@ export function applyPlanEdit(
         edit: edit.authority.edit ?? target.authority.edit,
         commands: edit.authority.commands ?? target.authority.commands,
         network: edit.authority.network ?? target.authority.network,
+        mcp: edit.authority.mcp ?? target.authority.mcp,
       };
       const widened = wideningOf(target.authority, next);
       if (widened) return { ok: false, reason: 'widening', message: `not a tightening of ${target.id}: ${widened}` };
@@ -100,6 +102,8 @@ function wideningOf(before: Authority, next: Authority): string | null {
   const extraCommands = next.commands.filter((c) => !commandCovered(c, before.commands));
   if (extraCommands.length > 0) return `commands ${extraCommands.map((c) => `"${c}"`).join(', ')} are not allowed today`;
   if (next.network && !before.network) return 'network access is not granted today';
+  const extraTools = next.mcp.filter((g) => !grantCovered(g, before.mcp));
+  if (extraTools.length > 0) return `MCP tools ${extraTools.map((g) => `"${g}"`).join(', ')} are not granted today`;
   return null;
 }
 

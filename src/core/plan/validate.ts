@@ -11,6 +11,8 @@ import { PlanSchema, StepSchema, type Plan, type Step } from '../contracts/plan'
 import { workspacePathProblem } from './paths';
 import { commandAllowedBy } from './commandPattern';
 import { findCycles } from './graph';
+import { checkConstraintChecks, checkGrants } from './validateExtras';
+import type { McpToolRef } from '../mcp/grants';
 
 export interface PlanError {
   /** JSON path into the plan, e.g. "steps[2].dependsOn[0]" ("" for the whole plan). */
@@ -29,6 +31,11 @@ export interface ValidatePlanOptions {
   maxStepsName?: string;
   /** Commands the verifier may always run for evidence, besides each step's own allowlist. */
   verifierCommands?: string[];
+  /**
+   * The MCP tools the mission's servers offer (the catalogue): a grant must name one of them (or a listed
+   * server, for `server/*`). Absent: grants are checked for shape only (no catalogue known here).
+   */
+  mcpTools?: readonly McpToolRef[];
 }
 
 export const DEFAULT_MAX_STEPS = 40;
@@ -76,6 +83,8 @@ export function validatePlan(input: unknown, options: ValidatePlanOptions = {}):
   checkIds(steps, errors);
   checkDependencies(steps, errors);
   for (const { index, step } of steps) checkStep(index, step, options.verifierCommands ?? [], errors);
+  if (options.mcpTools) for (const { index, step } of steps) checkGrants(index, step, options.mcpTools, errors);
+  if (parsed.success) checkConstraintChecks(parsed.data, errors);
 
   if (errors.length > 0 || !parsed.success) return { ok: false, errors };
   return { ok: true, plan: parsed.data };

@@ -21,10 +21,12 @@
  *                              node_modules, our own config, and what the repository's git config
  *                              runs or includes: `sensitive.git_config_code`) for writes and deletes —
  *                              unless an `allowSensitive` glob the user granted for the mission matches.
- *  10. authority.read / authority.edit
+ *  10. constraint.forbid_paths writes and deletes inside a path a mission constraint forbids (a rule from the
+ *                              project's instructions, made a check in the plan): constraints only narrow.
+ *  11. authority.read / authority.edit
  *                              reads must match the step's `read` or `edit` globs; writes and deletes its
  *                              `edit` globs. A directory is readable when a read glob could match inside it.
- *  Rules 8–10 test both the lexical path and its symlink-resolved twin.
+ *  Rules 8–11 test both the lexical path and its symlink-resolved twin.
  * Globs are picomatch with `dot: true` (a `src/**` grant covers `src/.eslintrc`; the sensitive rules, not
  * dot-file blindness, protect what matters). Sensitive globs also match case-insensitively.
  */
@@ -59,6 +61,8 @@ export interface PolicyOptions {
   allowSensitive?: string[];
   /** Text of `.planexecuteignore`; when omitted it is read from the workspace root. */
   ignoreText?: string | null;
+  /** Paths the mission's constraints forbid to write (the plan's `forbid_paths` checks), each with its constraint. */
+  forbidden?: readonly { constraint: string; globs: readonly string[] }[];
   fs?: PolicyFs;
 }
 
@@ -81,6 +85,8 @@ export interface Policy {
   readonly allowSensitiveMatch: (rel: string) => boolean;
   /** Workspace paths the repository's git config runs or reads as config (gitConfigCode.ts): never written. */
   readonly gitCodePaths: readonly string[];
+  /** The constraint that forbids writing `rel`, if one does. */
+  readonly forbiddenBy: (rel: string) => string | undefined;
 }
 
 const PolicyActionSchema = z.discriminatedUnion('kind', [
@@ -109,6 +115,7 @@ export function policyFor(
     edit: step?.authority?.edit ?? [],
     commands: step?.authority?.commands ?? [],
     network: step?.authority?.network ?? false,
+    mcp: step?.authority?.mcp ?? [],
   };
   const commandPatterns: CommandPattern[] = [];
   const invalidPatterns: string[] = [];
@@ -145,7 +152,13 @@ export function policyFor(
     readGlobBases: [...authority.read, ...authority.edit].map((g) => picomatch.scan(g).base),
     allowSensitiveMatch: matcher(allowSensitive, SENSITIVE_GLOB),
     gitCodePaths,
+    forbiddenBy: forbiddenMatcher(options.forbidden ?? []),
   };
+}
+
+function forbiddenMatcher(forbidden: readonly { constraint: string; globs: readonly string[] }[]): (rel: string) => string | undefined {
+  const rules = forbidden.map((f) => ({ constraint: f.constraint, match: matcher(f.globs, GLOB) }));
+  return (rel) => rules.find((r) => r.match(rel) || r.match(`${rel}/x`))?.constraint;
 }
 
 function deny(rule: string, reason: string): { allowed: false; reason: string; rule: string } {
@@ -172,6 +185,8 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
     }
   }
   if (writing) {
+    const constraint = policy.forbiddenBy(rel);
+    if (constraint !== undefined) return deny('constraint.forbid_paths', `${rel} may not be written: the mission's constraint "${constraint}" forbids it`);
     if (!policy.editMatch(rel)) return deny('authority.edit', `${rel} is outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'})`);
   } else if (isDirectory ? !directoryReadable(policy, rel) : !policy.readMatch(rel)) {
     return deny('authority.read', `${rel} is outside the step's read globs (${policy.authority.read.join(', ') || 'none'})`);

@@ -94,6 +94,11 @@ const SENSITIVE = { dot: true, nocase: true } as const;
 /** A folder that is a secret as a whole (a credential store such as `.ssh`); other folders are judged file by file. */
 const secretFolder = (rel: string): boolean => isSecretFolder(rel).secret;
 const protectedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
+/**
+ * Staged, installed dependencies are writable in the layer: what a command writes there (a tool's cache in
+ * node_modules/.cache, a rebuilt native module) stays private to the step (stagedJudge.ts), never the workspace's.
+ */
+const protectedStagedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git' && r.name !== 'dependencies').flatMap((r) => r.globs), SENSITIVE);
 const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
 
 /** Our own store: never visible to a command (it holds every checkpoint and tool output). */
@@ -209,11 +214,18 @@ function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: 
   const names = host.listDir(modules).flatMap((n) => (n.startsWith('@') ? host.listDir(posix.join(modules, n)).map((m) => `${n}/${m}`) : [n]));
   const out = new Set<string>();
   for (const name of names.slice(0, 2000)) {
-    const real = host.linkTarget(posix.join(modules, name));
-    if (real === undefined || pathWithinAbs(real, root) || real === '/' || real === host.home || hiddenOutside.includes(real)) continue;
-    if (!hiddenOutside.some((h) => pathWithinAbs(real, h))) continue; // visible anyway
-    if (host.home !== undefined && SECRET_AREAS.some((a) => pathWithinAbs(real, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), real))) continue;
-    out.add(real);
+    const link = posix.join(modules, name);
+    const real = host.linkTarget(link);
+    if (real === undefined) continue;
+    // `npm link` goes through the global folder (node_modules/foo -> <prefix>/lib/node_modules/foo -> the
+    // source): the real folder is shown at its first hop too, so the chain leads somewhere.
+    const hop = host.linkHop?.(link);
+    const shown = [real, ...(hop !== undefined && hop !== real ? [hop] : [])];
+    const safe = (p: string): boolean =>
+      !pathWithinAbs(p, root) && p !== '/' && p !== host.home && !hiddenOutside.includes(p)
+      && !(host.home !== undefined && SECRET_AREAS.some((a) => pathWithinAbs(p, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), p)));
+    if (!shown.every(safe)) continue;
+    for (const p of shown) if (hiddenOutside.some((h) => pathWithinAbs(p, h))) out.add(p); // else visible anyway
   }
   return [...out].sort();
 }
@@ -404,7 +416,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       if (!gitWritable || !ownGit || codeRunning) readOnly.push(entry);
       continue;
     }
-    if (isDir ? coversDir(protectedMatch, e.path) : protectedMatch(e.path)) readOnly.push(entry);
+    const protects = staged ? protectedStagedMatch : protectedMatch;
+    if (isDir ? coversDir(protects, e.path) : protects(e.path)) readOnly.push(entry);
     else if (policy.gitCodePaths.some((c) => pathWithin(e.path, c))) readOnly.push(entry);
   }
   const blocked = [...readOnly, ...hidden];

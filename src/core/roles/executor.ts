@@ -17,6 +17,7 @@ import { promptFor } from './prompts/registry';
 import type { RoleDeps } from './roleDeps';
 import { EscalateInput, EXECUTOR_TOOLS, ReportResultInput } from './toolDefs';
 import { dispatchExecutor, errorResult } from './toolDispatch';
+import { dispatchMcp, isMcpName, mcpToolDefs } from './mcpTools';
 
 const failed = (handoff: Handoff, tools: StepTools, ids: string[], failure: Failure, output: string): StepResult => ({
   stepId: handoff.step.id,
@@ -42,7 +43,8 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
-        tools: cachedTools(EXECUTOR_TOOLS),
+        // Granted MCP tools come after ours: the shared prefix stays the same for steps without grants.
+        tools: cachedTools([...EXECUTOR_TOOLS, ...mcpToolDefs(tools.mcp)]),
         maxTokens: m.maxTokens,
         ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
         ...(m.effort ? { effort: m.effort } : {}),
@@ -81,7 +83,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
             continue;
           }
           if (ctx.signal.aborted) return failed(handoff, tools, toolCallIds, cancelledFailure(), 'Cancelled.');
-          const d = await dispatchExecutor(use, tools);
+          const d = isMcpName(use.name) ? await dispatchMcp(use, tools.mcp) : await dispatchExecutor(use, tools);
           if (d.toolCallId) toolCallIds.push(d.toolCallId);
           results.push(d.block);
         }

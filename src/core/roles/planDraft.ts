@@ -34,6 +34,8 @@ const StepDraft = z.object({
     commands: z.array(z.string()).describe('Allowed command lines; a trailing " *" allows extra arguments.'),
     // Required in the JSON schema the model gets (output type); a scripted or older draft without it parses as false.
     network: z.boolean().default(false).describe('true only if the step\'s commands must reach the internet (installing packages, fetching); loopback works without it.'),
+    // Like network: required for the model; a scripted or older draft without it parses as none.
+    mcp: z.array(z.string()).default([]).describe('MCP tools the step may call: "server/tool", or "server/*" for every tool of a server; [] for none.'),
   }),
   binding: z.object({
     prerequisite: z.string(),
@@ -47,6 +49,16 @@ const StepDraft = z.object({
   modelTier: z.enum(['light', 'standard', 'heavy']),
 });
 
+const ConstraintCheckDraft = z.object({
+  constraint: z.string().describe('One of "constraints", verbatim: the rule this check enforces.'),
+  source: z.string().describe('The instruction file the rule comes from (e.g. "AGENTS.md"), or "" for the user\'s own.'),
+  check: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('forbid_paths'), globs: z.array(z.string()).describe('Workspace globs no step may write.') }),
+    z.object({ kind: z.literal('command'), command: z.string().describe('A command that must pass (read-only check).'), expectExitCode: z.number().int() }),
+  ]),
+  steps: z.array(z.string()).describe('For a command check: the steps after which it runs ([]: every step that changes files).'),
+});
+
 export const PlanDraftSchema = z.object({
   goal: z.string(),
   assumptions: z.array(z.string()),
@@ -54,6 +66,8 @@ export const PlanDraftSchema = z.object({
   direct: z.boolean().describe('true if the task is a one- or two-step job.'),
   reason: z.string().describe('Why this plan version exists (for a first plan: "initial plan").'),
   steps: z.array(StepDraft),
+  // Required for the model; a scripted or older draft without it parses as none.
+  constraintChecks: z.array(ConstraintCheckDraft).default([]).describe('Checks the engine runs for constraints it can check in code (rules from project instructions).'),
 });
 
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
@@ -74,6 +88,7 @@ export function draftToPlanInput(draft: PlanDraft, version: number, parentVersio
     reason: draft.reason,
     version,
     parentVersion,
+    ...(draft.constraintChecks.length > 0 ? { constraintChecks: draft.constraintChecks } : {}),
     steps: draft.steps.map((s) => ({
       ...s,
       evidence: {

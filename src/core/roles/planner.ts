@@ -8,7 +8,8 @@ import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropi
 import { modelFor } from '../model/modelSettings';
 import type { Failure } from '../contracts/results';
 import type { Plan } from '../contracts/plan';
-import type { PlanError } from '../plan/validate';
+import type { PlanError, PlanValidation } from '../plan/validate';
+import { checkGrants } from '../plan/validateExtras';
 import type { PlannerRole, PlanRequest, ReadOnlyTools, ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { cachedSystem, cachedTools, missionBlock } from './cachePrefix';
 import { assistantParams, textOf } from './conversation';
@@ -26,6 +27,14 @@ const fail = (message: string, detail: string, recoverable = false, suggestion =
   ok: false,
   failure: { class: 'invalid_output', message, recoverable, detail, suggestion, partialSideEffects: { files: [], commands: [] } },
 });
+
+/** Grants must name tools of the catalogue the planner was shown (said in the repair turn when not). */
+function withGrants(validation: PlanValidation, request: PlanRequest): PlanValidation {
+  if (!validation.ok || !request.mcpTools) return validation;
+  const errors: PlanError[] = [];
+  validation.plan.steps.forEach((step, i) => checkGrants(i, step, request.mcpTools!, errors));
+  return errors.length > 0 ? { ok: false, errors } : validation;
+}
 
 export function createPlanner(deps: RoleDeps): PlannerRole {
   async function answer(kind: Kind, request: PlanRequest, messages: MessageParam[], ctx: RoleContext): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
@@ -72,7 +81,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       const a = await answer(kind, request, messages, ctx);
       if (!a.ok) return a;
       const draft = parseDraft(a.text);
-      const validation = draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors };
+      const validation = withGrants(draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors }, request);
       if (validation.ok) return { ok: true, value: validation.plan };
       lastErrors = validation.errors;
       await ctx.record({ type: 'log', level: 'warn', message: `${kind} returned an invalid plan (attempt ${attempt}): ${lastErrors.map((e) => `${e.path || '(plan)'}: ${e.message}`).join('; ')}` });

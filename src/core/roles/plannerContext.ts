@@ -5,17 +5,22 @@
 import type { ModelSettings } from '../model/modelSettings';
 import type { PlanRequest, ReplanRequest } from '../ports';
 import { capMiddle, capTokens } from './contextBudget';
+import { renderSetup } from './setupContext';
 
 export function renderPlanTask(request: PlanRequest): string {
-  return [
+  const head = [
     '# Task',
     request.task,
     '',
     'Write the plan for this task. The workspace summary and the user\'s constraints are in the system prompt.',
     request.tools ? 'You may look things up with the read-only tools first; keep lookups few.' : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  ].filter(Boolean);
+  return [...head, ...withGap(renderSetup(request))].join('\n');
+}
+
+/** A section after a blank line, or nothing. */
+function withGap(lines: string[]): string[] {
+  return lines.length > 0 ? ['', ...lines] : [];
 }
 
 export function renderReplanRequest(r: ReplanRequest, settings: ModelSettings): string {
@@ -40,6 +45,7 @@ export function renderReplanRequest(r: ReplanRequest, settings: ModelSettings): 
     '',
     '## History',
     ...r.history.map((h) => `- v${h.version}: ${h.reason}`),
+    ...withGap(renderSetup(r)),
     '',
     `## Current plan (version ${r.current.version})`,
     JSON.stringify(r.current),

@@ -17,6 +17,7 @@ import { promptFor } from './prompts/registry';
 import type { RoleDeps } from './roleDeps';
 import { ReportVerdictInput, VERIFIER_TOOLS } from './toolDefs';
 import { dispatchReadOnly, errorResult } from './toolDispatch';
+import { dispatchMcp, isMcpName, mcpToolDefs } from './mcpTools';
 
 export function renderReview(handoff: Handoff, result: StepResult, criterion: string, tokenCap: number): string {
   const s = handoff.step;
@@ -59,7 +60,8 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
         provider: m.provider,
         model: m.model,
         system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
-        tools: cachedTools(VERIFIER_TOOLS),
+        // Only read-only MCP tools the step was granted (mcpCall.ts offers the verifier no other).
+        tools: cachedTools([...VERIFIER_TOOLS, ...mcpToolDefs(tools.mcp)]),
         maxTokens: m.maxTokens,
         ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
         ...(m.effort ? { effort: m.effort } : {}),
@@ -92,6 +94,10 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
           if (use.name === 'report_verdict') {
             const v = ReportVerdictInput.safeParse(use.input);
             results.push(errorResult(use.id, `invalid report_verdict input: ${v.success ? '' : v.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block);
+            continue;
+          }
+          if (isMcpName(use.name)) {
+            results.push((await dispatchMcp(use, tools.mcp)).block);
             continue;
           }
           results.push(((await dispatchReadOnly(use, tools)) ?? errorResult(use.id, `unknown tool "${use.name}": the verifier can only read`)).block);

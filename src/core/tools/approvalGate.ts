@@ -13,9 +13,10 @@
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
 import type { Confinement } from '../contracts/sandbox';
+import type { McpConfinement } from '../contracts/mcp';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
 import type { TraceEventBody } from '../contracts/traceEvents';
-import { commandActionHash, writeActionHash, type ChangeKind } from './actionHash';
+import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } from './actionHash';
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 
@@ -34,7 +35,8 @@ export interface GateContext {
 
 export type GateAction =
   | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
-  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; hostLoopback?: boolean; staged?: boolean; why?: string };
+  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; hostLoopback?: boolean; staged?: boolean; why?: string }
+  | { kind: 'mcp'; server: string; tool: string; arguments: Record<string, unknown>; readOnly: boolean; confinement: McpConfinement; network: boolean; why?: string };
 
 export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
 
@@ -45,7 +47,36 @@ const DecisionSchema = z.union([
 ]);
 
 export function actionHashOf(action: GateAction): string {
-  return action.kind === 'write' ? writeActionHash(action.path, action.change, action.afterHash) : commandActionHash(action.argv, action.cwd);
+  switch (action.kind) {
+    case 'write':
+      return writeActionHash(action.path, action.change, action.afterHash);
+    case 'command':
+      return commandActionHash(action.argv, action.cwd);
+    case 'mcp':
+      return mcpActionHash(action.server, action.tool, action.arguments);
+  }
+}
+
+function summaryOf(action: GateAction): string {
+  switch (action.kind) {
+    case 'write':
+      return `${action.change} ${action.path}`;
+    case 'command':
+      return `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}${action.staged === false ? ' (writes the workspace directly: no staging layer here)' : ''}`;
+    case 'mcp':
+      return `call MCP tool ${action.server}/${action.tool}${action.readOnly ? ' (read-only hint)' : ''} — server ${action.confinement === 'sandboxed' ? `in the step's sandbox${action.network ? ' with network' : ', no network'}` : action.confinement === 'unsandboxed' ? 'UNSANDBOXED (sandbox off)' : action.confinement === 'remote' ? 'remote, not confined by us' : 'run by VS Code, not confined by us'}`;
+  }
+}
+
+function requestOf(action: GateAction, base: Omit<ApprovalRequest, 'kind'>): ApprovalRequest {
+  switch (action.kind) {
+    case 'write':
+      return { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash };
+    case 'command':
+      return { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network, ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}), ...(action.staged !== undefined ? { staged: action.staged } : {}) };
+    case 'mcp':
+      return { ...base, kind: 'mcp', server: action.server, tool: action.tool, arguments: action.arguments, readOnly: action.readOnly, confinement: action.confinement, network: action.network };
+  }
 }
 
 function describe(action: PolicyAction): string {
@@ -74,13 +105,22 @@ export async function runGated<T>(
 ): Promise<GateOutcome<T>> {
   const allowed = await checkPolicy(ctx, policy, policyAction);
   if (!allowed.ok) return allowed;
+  return runApproved(ctx, action, effect, precondition);
+}
 
+/**
+ * Steps 2–5, for an action whose policy the caller checked itself (an MCP call: src/core/mcp/mcpCall.ts,
+ * whose rules are about grants, not paths).
+ */
+export async function runApproved<T>(
+  ctx: GateContext,
+  action: GateAction,
+  effect: () => Promise<T>,
+  precondition: () => Promise<string | undefined> = async () => undefined,
+): Promise<GateOutcome<T>> {
   const actionHash = actionHashOf(action);
   const requestId = ctx.newId();
-  const summary = action.kind === 'write'
-    ? `${action.change} ${action.path}`
-    : `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}${action.staged === false ? ' (writes the workspace directly: no staging layer here)' : ''}`;
-  await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary });
+  await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary: summaryOf(action) });
 
   let decision: ApprovalDecision;
   // An unsandboxed command is asked every time: the user's consent to run it unconfined is not reused.
@@ -92,12 +132,7 @@ export async function runGated<T>(
     decision = { decision: 'rejected', reason: 'cancelled before approval' };
   } else {
     const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
-    const request: ApprovalRequest = action.kind === 'write'
-      ? { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash }
-      : {
-        ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network,
-        ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}), ...(action.staged !== undefined ? { staged: action.staged } : {}),
-      };
+    const request = requestOf(action, base);
     try {
       const raw: unknown = await ctx.approver.request(request, ctx.signal);
       const parsed = DecisionSchema.safeParse(raw);

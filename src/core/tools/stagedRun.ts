@@ -157,7 +157,9 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
   if (offending.length > 0) {
     return refuseAll(`git would record, outside the step's edit globs, what the workspace does not hold: ${offending.map((r) => r.path).join(', ')}`, git);
   }
-  const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, git.filter((c) => c.now === 'file').map((c) => c.path));
+  const taken = git.filter((c) => c.now === 'file').map((c) => c.path);
+  const removed = git.filter((c) => c.now === null && c.was === 'file').map((c) => c.path);
+  const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, taken, removed);
   outcome.gitTaken = git.length - problems.length;
   outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));
 }

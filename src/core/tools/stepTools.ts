@@ -22,6 +22,7 @@ import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv }
 import { decodeText, encodeText, toEol } from '../edits/textFile';
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
+import { createMcpStepTools } from '../mcp/mcpCall';
 
 export interface StepToolsExtras {
   /** The policy the tools enforce (built from the step's authority, role and the mission's grants). */
@@ -45,7 +46,7 @@ function snippetAround(before: string, after: string): string {
 }
 
 export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsOptions = {}): StepTools & StepToolsExtras {
-  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, { role: ctx.role, allowSensitive: ctx.settings.allowSensitive });
+  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, { role: ctx.role, allowSensitive: ctx.settings.allowSensitive, ...(ctx.forbidden ? { forbidden: ctx.forbidden } : {}) });
   const recorder = new ToolRecorder(ctx);
   const gate: GateContext = {
     missionId: ctx.missionId,
@@ -189,5 +190,6 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
     commands: [...commands],
   });
 
-  return { ...reads, create, strReplace, insert, bash, sideEffects, policy };
+  const mcp = createMcpStepTools(env);
+  return { ...reads, create, strReplace, insert, bash, sideEffects, policy, ...(mcp ? { mcp } : {}) };
 }

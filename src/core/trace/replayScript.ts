@@ -15,7 +15,7 @@ type Event<T extends TraceEvent['type']> = Extract<TraceEvent, { type: T }>;
 
 /** A decision recorded for one approval request, keyed by what was asked. */
 export interface RecordedApproval {
-  kind: 'plan' | 'write' | 'command';
+  kind: 'plan' | 'write' | 'command' | 'mcp';
   stepId: string | null;
   actionHash: string;
   decision: Event<'approval_decided'>['decision'];

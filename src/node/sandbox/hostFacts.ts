@@ -40,6 +40,13 @@ export function hostFacts(env: Record<string, string>): HostFacts {
         return undefined;
       }
     },
+    linkHop: (abs) => {
+      try {
+        return nodePath.resolve(nodePath.dirname(abs), fs.readlinkSync(abs));
+      } catch {
+        return undefined;
+      }
+    },
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);

@@ -90,7 +90,7 @@ export class NodeStagingLayers implements StagingLayers {
     }
   }
 
-  async applyGitData(layer: string, root: string, paths: string[]): Promise<string[]> {
+  async applyGitData(layer: string, root: string, paths: string[], removed: string[] = []): Promise<string[]> {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return paths.map((p) => `${p} (the layer is gone)`);
     const gitDir = nodePath.join(root, '.git');
@@ -108,6 +108,21 @@ export class NodeStagingLayers implements StagingLayers {
         copyIn(nodePath.join(upper, ...parts), nodePath.join(root, ...parts), gitDir);
       } catch (error) {
         problems.push(`${rel} (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    // Removals last: what git dropped (refs/stash after `git stash pop`, a deleted branch and its log).
+    for (const rel of removed) {
+      const parts = segments(rel);
+      if (parts === undefined || parts[0] !== '.git' || ['objects', 'hooks', 'info', 'config'].includes(parts[1] ?? '')) {
+        problems.push(`${rel} (not git data a command may remove)`);
+        continue;
+      }
+      const at = nodePath.join(root, ...parts);
+      try {
+        if (fs.realpathSync.native(nodePath.dirname(at)) !== nodePath.dirname(at)) throw new Error('a link is on its path');
+        if (fs.lstatSync(at).isFile()) fs.unlinkSync(at);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${rel} (${error instanceof Error ? error.message : String(error)})`);
       }
     }
     return problems;

@@ -12,6 +12,14 @@ import { matchingRule, ruleFor } from './rules';
 
 type LineCount = { added: number; removed: number };
 
+/** Longest arguments text a card shows (the decision binds to the exact arguments through the action hash). */
+const MAX_ARGUMENTS_TEXT = 4_000;
+
+function argumentsText(args: Record<string, unknown>): string {
+  const text = JSON.stringify(args, null, 2);
+  return text.length > MAX_ARGUMENTS_TEXT ? `${text.slice(0, MAX_ARGUMENTS_TEXT)}\n… (${text.length - MAX_ARGUMENTS_TEXT} more characters)` : text;
+}
+
 interface Pending {
   request: ApprovalRequest;
   at: string;
@@ -179,6 +187,7 @@ export class VsCodeApprover implements Approver {
         verification: r.role === 'verifier', ...(answers !== undefined ? { answers } : {}),
       };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
+      else if (r.kind === 'mcp') out.push({ ...base, kind: 'mcp', server: r.server, tool: r.tool, arguments: argumentsText(r.arguments), readOnly: r.readOnly, confinement: r.confinement, network: r.network });
       else {
         const again = r.role === 'verifier' && r.stepId !== null && this.approvedCommands.has(`${r.stepId}\0${r.command}`);
         out.push({

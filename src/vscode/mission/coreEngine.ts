@@ -17,6 +17,8 @@ import { scrubEnv } from '../../core/policy/env';
 import { createStepTools } from '../../core/tools/stepTools';
 import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
+import { prepareUserSetup } from '../../node/mcp/userSetup';
+import type { ConfigSource } from '../../node/mcp/config';
 
 export interface EngineHost {
   /** This window's Workspace and Terminal adapters for a workspace root. */
@@ -24,9 +26,17 @@ export interface EngineHost {
   approveMode(): ApproveMode;
   /** planExecute.sandbox (the platform default when unset). */
   sandboxMode(): SandboxMode;
+  /** Instruction files the user left out of the next mission. */
+  excludedInstructions(): string[];
+  /** MCP servers from VS Code's settings, besides the workspace's .vscode/mcp.json and .mcp.json. */
+  mcpSettings(): { text: string; source: ConfigSource }[];
+  /** An untrusted workspace starts no MCP server (its configuration is repository text). */
+  trusted(): boolean;
 }
 
-function toRun(handle: MissionHandle): MissionRun {
+function toRun(handle: MissionHandle, close: () => Promise<void>): MissionRun {
+  // The mission's MCP servers stop with it, whatever the outcome.
+  void handle.done.finally(() => close());
   return {
     missionId: handle.missionId,
     editPlan: async (edit) => {
@@ -46,10 +56,16 @@ function toRun(handle: MissionHandle): MissionRun {
   };
 }
 
-async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
+async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: boolean) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
   const sandbox = host.sandboxMode();
   const support = await terminal.confinement();
+  const env = scrubEnv(process.env);
+  // The user's setup: instruction files (a mission that goes on keeps what its trace recorded) and MCP servers.
+  const setup = await prepareUserSetup({
+    workspace, env, fullEnv: process.env, sandbox, support, instructions: !goOn, excludeInstructions: host.excludedInstructions(),
+    extraConfigs: host.mcpSettings(), mcp: host.trusted(), signal: new AbortController().signal,
+  });
   // The planner checks its own answer against the same size cap, named, so its repair turn and the
   // message that ends planning say what to raise.
   const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
@@ -73,7 +89,10 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>) {
     budgets: o.limits.budgets,
     capNames: o.limits.capNames,
     // Commands never see the extension host's secrets (the API keys included).
-    env: scrubEnv(process.env),
+    env,
+    ...(setup.instructions ? { instructions: setup.instructions } : {}),
+    ...(setup.mcp ? { mcp: setup.mcp } : {}),
+    close: () => setup.close(),
     models: o.model.models as Record<string, unknown>,
     toolSettings: { sandbox },
     // Confined command steps with disjoint write scopes may run side by side.
@@ -85,19 +104,20 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
   return {
     async start(o): Promise<Outcome<MissionRun>> {
       try {
-        const p = await ports(host, o);
+        const { close, ...p } = await ports(host, o, false);
         const workspaceSummary = await summarizeWorkspace(p.workspace);
-        return { ok: true, value: toRun(startMission({ ...p, task: o.task, workspaceSummary })) };
+        return { ok: true, value: toRun(startMission({ ...p, task: o.task, workspaceSummary }), close) };
       } catch (error) {
         return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${error instanceof Error ? error.message : String(error)}` };
       }
     },
     async resume(missionId, o): Promise<Outcome<MissionRun>> {
       try {
-        const p = await ports(host, o);
+        const { close, ...p } = await ports(host, o, true);
         // The caller decided about re-running interrupted steps before anything went live (see the controller).
         const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: () => Promise.resolve(o.rerunInterrupted) });
-        return out.ok ? { ok: true, value: toRun(out.handle) } : { ok: false, reason: out.reason, message: out.message };
+        if (!out.ok) await close();
+        return out.ok ? { ok: true, value: toRun(out.handle, close) } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
         return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };
       }

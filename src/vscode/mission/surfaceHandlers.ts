@@ -13,6 +13,7 @@ import type { SurfaceModel } from '../surfaces/surfaceModel';
 import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
+import type { InstructionsHost } from '../setup/instructionsHost';
 
 export interface HandlerDeps {
   controller: MissionController;
@@ -32,6 +33,8 @@ export interface HandlerDeps {
   firstChange(beforeHash: string | null, afterHash: string | null): Promise<{ line: number; character: number } | undefined>;
   /** A surface reported its size (the board: where a diff fits beside it). */
   surfaceSize(width: number, height: number): void;
+  /** The project's instruction files for the next mission (./setup/instructionsHost.ts). */
+  instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
 }
 
 export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -61,7 +64,7 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),
     dropStep: (m) => edit({ kind: 'drop_step', stepId: m.stepId }),
-    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands } }),
+    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands, ...(m.authority.mcp ? { mcp: m.authority.mcp } : {}) } }),
     addConstraint: (m) => edit({ kind: 'add_constraint', text: m.text }),
     approveAction: (m) => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
@@ -129,6 +132,13 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       await d.command('planExecute.focusQueue');
     },
     surfaceSize: (m) => d.surfaceSize(m.width, m.height),
+    openInstructionFile: async (m) => {
+      const recorded = d.controller.mission?.instructions?.files.map((f) => f.path) ?? [];
+      if (!(await d.instructions.open(m.path, recorded))) d.notify('warning', `${m.path} is not one of the listed instruction files.`);
+    },
+    setInstructionIncluded: async (m) => {
+      if (!(await d.instructions.setIncluded(m.path, m.included))) d.notify('warning', `${m.path} is not one of the listed instruction files.`);
+    },
     dismissNotice: (m) => {
       const before = d.model.notices.length;
       d.model.notices = d.model.notices.filter((n) => n.id !== m.id);

@@ -6,7 +6,7 @@
  */
 import { applyEvent, emptyMissionView, type MissionView as CoreView } from '../../core/mission/view';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
-import type { MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
+import type { InstructionsView, MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { toUiMission } from '../view/uiMission';
 import { missionStatus } from '../view/missionStatus';
@@ -24,6 +24,8 @@ export interface SurfaceInputs {
   demo(): boolean;
   /** The host's copy of the unsent task text. */
   taskDraft(): string | null;
+  /** The project's instruction files for the next mission (undefined until listed). */
+  instructions?(): InstructionsView | undefined;
 }
 
 export class SurfaceModel {
@@ -170,7 +172,13 @@ export class SurfaceModel {
       notices: this.notices,
       ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
       status: missionStatus({ mission, busy: this.busy, resuming: this.resuming, approvals, planAwaitingApproval, demo }),
+      ...this.#instructions(),
     };
+  }
+
+  #instructions(): Pick<SurfaceState, 'instructions'> {
+    const view = this.inputs.instructions?.();
+    return view ? { instructions: view } : {};
   }
 
   /** The first state (now, or after a change) that satisfies `predicate`; rejects after `timeoutMs`. */

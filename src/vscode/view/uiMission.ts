@@ -12,6 +12,7 @@ import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersi
 import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView, WaitView as WaitUiView } from '../../webview/protocol';
 import { missionActions } from './missionActions';
 import { describeTrigger } from '../../core/mission/triggerWords';
+import { instructionsView } from '../setup/instructionsView';
 
 const TERMINAL_PHASES = new Set(['succeeded', 'failed', 'cancelled']);
 const ACTIVE_STATUSES = new Set(['running', 'verifying']);
@@ -168,6 +169,8 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     failure: failureView(core.outcome?.failure ?? null),
     actions: [],
     waits: options.live ? waitViews(core) : [],
+    ...(core.instructions ? { instructions: instructionsView(core.instructions, 'mission') } : {}),
+    ...(core.mcp ? { mcpServers: core.mcp.servers.map((s) => ({ name: s.name, transport: s.transport, source: s.source, confinement: s.confinement, status: s.status, ...(s.reason ? { reason: s.reason } : {}), tools: s.tools.map((t) => ({ name: t.name, readOnly: t.readOnly })) })) } : {}),
   };
   if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
     view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';

@@ -16,6 +16,7 @@ import { renderStepDetails } from '../render/stepDetails';
 import { renderTaskForm } from '../render/taskForm';
 import { renderTimeline } from '../render/timeline';
 import { renderGraph, type GraphView } from './graph';
+import { renderInstructions, renderMcpServers } from '../render/setupViews';
 
 export interface BoardView {
   element: HTMLElement;
@@ -56,7 +57,7 @@ function sidePanel(ctx: RenderContext, tab: BoardTab): HTMLElement {
     case 'versions':
       return renderTimeline(ctx, { detailed: true }) ?? h('div', { className: 'muted empty' }, 'No plan yet.');
     case 'rules':
-      return h('div', {}, renderConstraints(ctx), renderRules(ctx));
+      return h('div', {}, renderConstraints(ctx), renderRules(ctx), renderInstructions(ctx, mission.instructions), renderMcpServers(mission.mcpServers));
   }
 }
 
@@ -77,6 +78,7 @@ export function renderBoard(ctx: RenderContext): BoardView {
       header,
       mission ? null : h('div', { className: 'muted empty' }, icon('layout'), ' No mission yet. Describe a task to plan one.'),
       renderTaskForm(ctx),
+      renderInstructions(ctx, ctx.state.instructions),
     );
     return { element, select: () => undefined, refreshSide: () => undefined, mounted: () => undefined };
   }

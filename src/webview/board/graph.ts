@@ -9,6 +9,7 @@ import { h, icon, type Child } from '../dom';
 import type { RenderContext } from '../context';
 import type { SandboxStatusView, StepView } from '../protocol';
 import { sandboxBadge } from '../render/sandboxBadge';
+import { mcpBadge } from '../render/setupViews';
 import { paintStatus } from '../render/statusIcons';
 import { layoutGraph, type GraphLayout } from './layout';
 
@@ -19,6 +20,8 @@ function nodeBadges(step: StepView, sandbox: SandboxStatusView | undefined): Chi
   if (step.authority.edit.length) out.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
   if (step.authority.commands.length) out.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
   if (step.authority.commands.length && sandbox) out.push(sandboxBadge(sandbox, true));
+  const mcp = mcpBadge(step, true);
+  if (mcp) out.push(mcp);
   if (step.authority.network) out.push(h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe'), ' network'));
   if (step.files.length) out.push(h('span', { className: 'badge badge-files', attrs: { title: `changed ${step.files.length} file(s)` } }, icon('files'), ` ${step.files.length}`));
   if (step.risk === 'high') out.push(h('span', { className: 'badge risk-high', attrs: { title: 'high risk' } }, icon('warning')));

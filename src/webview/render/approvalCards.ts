@@ -7,6 +7,7 @@
 import { button, h, icon } from '../dom';
 import type { RenderContext } from '../context';
 import type { ApprovalView } from '../protocol';
+import { MCP_CARD } from './mcpCard';
 
 export interface CardKind<A extends ApprovalView> {
   /** The title line: what is asked (the edit and its size, the command line). */
@@ -118,6 +119,7 @@ export const CARD_KINDS: Kinds = {
     // An unsandboxed run is never remembered as a rule: it asks every time.
     remember: (a) => (a.confinement === 'unsandboxed' ? null : 'Always allow this command (this mission)'),
   },
+  mcp: MCP_CARD,
 };
 
 export function cardKind<A extends ApprovalView>(a: A): CardKind<A> {

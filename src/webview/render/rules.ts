@@ -5,8 +5,9 @@
 import { button, h, icon, iconButton, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 
-function ruleLabel(kind: 'write' | 'command' | 'step', pattern: string): HTMLElement {
+function ruleLabel(kind: 'write' | 'command' | 'step' | 'mcp', pattern: string): HTMLElement {
   if (kind === 'step') return h('span', {}, `everything step `, h('code', {}, pattern), ' asks');
+  if (kind === 'mcp') return h('span', {}, 'MCP tool ', h('code', {}, pattern));
   return h('code', {}, pattern);
 }
 
@@ -30,7 +31,7 @@ export function renderRules(ctx: RenderContext): HTMLElement | null {
         h(
           'li',
           { attrs: { 'data-testid': 'rule', 'data-rule-kind': r.kind } },
-          icon(r.kind === 'write' ? 'edit' : r.kind === 'step' ? 'check-all' : 'terminal'),
+          icon(r.kind === 'write' ? 'edit' : r.kind === 'step' ? 'check-all' : r.kind === 'mcp' ? 'plug' : 'terminal'),
           ' ',
           ruleLabel(r.kind, r.pattern),
           ' ',

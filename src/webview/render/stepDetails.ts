@@ -17,8 +17,9 @@ function field(label: string, text: string, testId?: string): HTMLElement {
 }
 
 function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
-  const keep = { edit: new Set(step.authority.edit), commands: new Set(step.authority.commands) };
-  const box = (kind: 'edit' | 'commands', value: string): HTMLElement =>
+  const grants = step.authority.mcp ?? [];
+  const keep = { edit: new Set(step.authority.edit), commands: new Set(step.authority.commands), mcp: new Set(grants) };
+  const box = (kind: 'edit' | 'commands' | 'mcp', value: string): HTMLElement =>
     h('vscode-checkbox', {
       attrs: { checked: true, label: value, 'data-testid': `authority-${kind}` },
       props: { label: value },
@@ -37,8 +38,9 @@ function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
     ...(step.authority.edit.length ? step.authority.edit.map((g) => box('edit', g)) : [h('div', { className: 'muted' }, 'nothing')]),
     h('div', { className: 'field-label' }, 'May run'),
     ...(step.authority.commands.length ? step.authority.commands.map((c) => box('commands', c)) : [h('div', { className: 'muted' }, 'no commands')]),
-    step.authority.edit.length + step.authority.commands.length > 0
-      ? button('Tighten authority', () => ctx.post({ type: 'tightenAuthority', stepId: step.id, authority: { edit: [...keep.edit], commands: [...keep.commands] } }), {
+    ...(grants.length ? [h('div', { className: 'field-label' }, 'May call (MCP)'), ...grants.map((g) => box('mcp', g))] : []),
+    step.authority.edit.length + step.authority.commands.length + grants.length > 0
+      ? button('Tighten authority', () => ctx.post({ type: 'tightenAuthority', stepId: step.id, authority: { edit: [...keep.edit], commands: [...keep.commands], ...(grants.length ? { mcp: [...keep.mcp] } : {}) } }), {
           secondary: true,
           icon: 'lock',
           testId: 'tighten-authority',
@@ -48,7 +50,8 @@ function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
 }
 
 function authorityText(step: StepView): HTMLElement {
-  return field('Authority', `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'} · network: ${step.authority.network ? 'allowed' : 'off'}`);
+  const mcp = step.authority.mcp ?? [];
+  return field('Authority', `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'} · network: ${step.authority.network ? 'allowed' : 'off'}${mcp.length ? ` · MCP: ${mcp.join(', ')}` : ''}`, 'authority');
 }
 
 function stepLinks(ctx: RenderContext, label: string, ids: string[], testId: string): HTMLElement {

@@ -8,6 +8,7 @@ import type { RenderContext } from '../context';
 import { renderApprovals } from '../render/approvals';
 import { renderRules } from '../render/rules';
 import { renderBusy, renderMissionHeader } from '../render/missionHeader';
+import { renderInstructions } from '../render/setupViews';
 import { renderNotices } from '../render/notices';
 import { renderApproveBar, renderConstraints } from '../render/planActions';
 import { renderTaskForm } from '../render/taskForm';
@@ -20,11 +21,15 @@ export function renderSidebar(ctx: RenderContext): HTMLElement {
     { className: 'sidebar', attrs: { 'data-rev': String(ctx.state.rev) } },
     renderNotices(ctx),
     renderTaskForm(ctx),
+    // Before a mission: the files the next one will read (each with its switch).
+    ctx.state.status.active ? null : renderInstructions(ctx, ctx.state.instructions),
     renderBusy(ctx),
     renderMissionHeader(ctx),
     renderApprovals(ctx),
     renderStepList(ctx),
     renderConstraints(ctx),
+    // While a mission runs: the files it read.
+    ctx.state.status.active ? renderInstructions(ctx, ctx.state.mission?.instructions) : null,
     renderRules(ctx),
     renderTimeline(ctx, { detailed: false }),
     renderApproveBar(ctx),

@@ -7,6 +7,7 @@ import type { RenderContext } from '../context';
 import type { StepView } from '../protocol';
 import { sandboxBadge } from '../render/sandboxBadge';
 import { paintStatus } from '../render/statusIcons';
+import { mcpBadge } from '../render/setupViews';
 
 function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
   const glyph = h('span', { attrs: { role: 'img' } });
@@ -31,6 +32,7 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
         'span',
         { className: 'step-badges' },
         step.authority.commands.length > 0 && ctx.state.sandbox ? sandboxBadge(ctx.state.sandbox, false) : null,
+        mcpBadge(step, false),
         step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'aria-label': 'its commands may use the network', role: 'img', 'data-testid': 'network-badge' } }, icon('globe')) : null,
         waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
       ),

@@ -9,7 +9,15 @@ import { PlanSchema } from '../../../src/core/contracts/plan';
 describe('cli arguments', () => {
   it('parses a run with every option', () => {
     const out = parseArgs(['run', '--workspace', '/tmp/ws', '--task', 'fix it', '--approve', 'all', '--trace', 't.jsonl', '--max-cost', '0.5', '--constraint', 'a', '--constraint', 'b']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', limits: { budgets: { maxCostUsd: 0.5 } }, constraints: ['a', 'b'], json: false, models: {} } });
+    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', limits: { budgets: { maxCostUsd: 0.5 } }, constraints: ['a', 'b'], json: false, models: {}, instructions: true, skipInstructions: [], mcpConfigs: [] } });
+  });
+
+  it('parses the setup options: --no-instructions (a switch), --skip-instruction and --mcp-config (repeatable)', () => {
+    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--no-instructions', '--skip-instruction', 'CLAUDE.md', '--mcp-config', 'a.json', '--mcp-config', 'b.json', '--json']);
+    assert.ok(out.ok && out.command.kind === 'run');
+    assert.deepEqual([out.command.instructions, out.command.skipInstructions, out.command.mcpConfigs, out.command.json], [false, ['CLAUDE.md'], ['a.json', 'b.json'], true]);
+    assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, message: '--mcp-config needs a value' });
+    assert.equal(parseArgs(['replay', '--trace', 't', '--no-instructions']).ok, false, 'a replay uses the recorded instructions');
   });
 
   it('parses every cap, in the units the engine uses, and refuses a cap that is not a whole positive number', () => {
@@ -22,7 +30,7 @@ describe('cli arguments', () => {
 
   it('parses continue with the same options, the mission optional, and no task', () => {
     const out = parseArgs(['continue', '--workspace', 'w', '--mission', 'm-abc', '--approve', 'plan', '--max-cost', '12']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'continue', workspace: 'w', mission: 'm-abc', approve: 'plan', limits: { budgets: { maxCostUsd: 12 } }, json: false, models: {} } });
+    assert.deepEqual(out, { ok: true, command: { kind: 'continue', workspace: 'w', mission: 'm-abc', approve: 'plan', limits: { budgets: { maxCostUsd: 12 } }, json: false, models: {}, instructions: true, skipInstructions: [], mcpConfigs: [] } });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');
     assert.deepEqual(parseArgs(['continue']), { ok: false, message: 'continue needs --workspace DIR' });
   });

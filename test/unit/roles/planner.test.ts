@@ -32,9 +32,9 @@ describe('planner role', () => {
       const format = (body.output_config as { format?: { type: string; schema: { properties: Record<string, unknown> } } }).format;
       assert.equal(format?.type, 'json_schema');
       assert.ok('steps' in (format?.schema.properties ?? {}));
-      assert.equal(server.requests[0]!.promptVersion, 'planner.v2');
+      assert.equal(server.requests[0]!.promptVersion, 'planner.v3');
       const call = ctx.events.find((e) => e.type === 'model_call');
-      assert.equal(call?.type === 'model_call' && call.promptVersion, 'planner.v2');
+      assert.equal(call?.type === 'model_call' && call.promptVersion, 'planner.v3');
       assert.equal(call?.type === 'model_call' && call.model, 'claude-opus-5-5');
     });
   });
@@ -127,7 +127,7 @@ describe('planner role', () => {
       const sent = JSON.stringify(server.requests[0]!.body.messages);
       assert.ok(!sent.includes('x'.repeat(1000)), 'summary capped at ~200 tokens');
       assert.match(sent, /tc7/);
-      assert.equal(server.requests[0]!.promptVersion, 'replanner.v1');
+      assert.equal(server.requests[0]!.promptVersion, 'replanner.v2');
     });
   });
 });

@@ -20,7 +20,7 @@ import { makeHarness, type Harness } from './harness';
 const sh = (script: string): string => `node -e '${script}'`;
 
 function authority(extra: Partial<Step['authority']> = {}): Step['authority'] {
-  return { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false, ...extra };
+  return { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false, mcp: [], ...extra };
 }
 
 describe('commands in the OS sandbox, with the step\'s checkpoint', function () {

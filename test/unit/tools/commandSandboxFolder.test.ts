@@ -24,7 +24,7 @@ describe('commands under a one-file edit scope (the folder\'s direct entries, in
   this.timeout(30_000);
   let h: Harness;
   const real = (edit: string[], commands: string[] = ['node -e *']): StepToolsContext => {
-    const ctx = h.ctx({ authority: { read: ['**'], edit, commands, network: false } satisfies Step['authority'] });
+    const ctx = h.ctx({ authority: { read: ['**'], edit, commands, network: false, mcp: [] } satisfies Step['authority'] });
     return { ...ctx, terminal: new NodeTerminal(), settings: { ...ctx.settings, sandbox: 'required' } };
   };
 

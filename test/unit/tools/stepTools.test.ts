@@ -8,7 +8,7 @@ import { sha256Hex } from '../../../src/core/tools/hash';
 import type { Step } from '../../../src/core/contracts/plan';
 import { makeHarness, type Harness } from './harness';
 
-const authority: Step['authority'] = { read: ['**'], edit: ['src/**'], commands: ['npm test *', 'git status'], network: false };
+const authority: Step['authority'] = { read: ['**'], edit: ['src/**'], commands: ['npm test *', 'git status'], network: false, mcp: [] };
 
 describe('createStepTools', () => {
   let h: Harness;
@@ -142,7 +142,7 @@ describe('createStepTools', () => {
       assert.equal(h.workspace.writes, 0);
     });
     it('lets the verifier write nothing, even under a broad edit glob', async () => {
-      const tools = createStepTools(h.ctx({ authority: { read: ['**'], edit: ['**'], commands: [], network: false } }, 'verifier'));
+      const tools = createStepTools(h.ctx({ authority: { read: ['**'], edit: ['**'], commands: [], network: false, mcp: [] } }, 'verifier'));
       const results = [await tools.create('src/v.ts', 'x'), await tools.strReplace('src/a.ts', 'const a', 'let a'), await tools.insert('src/a.ts', 0, 'x')];
       for (const r of results) {
         assert.equal(r.ok, false);

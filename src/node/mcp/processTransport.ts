@@ -1,0 +1,163 @@
+/**
+ * An MCP stdio transport over a child process we spawn ourselves, so the process can be the OS sandbox's
+ * launcher (bubblewrap reads its mounts from fd 3; a network of its own needs fds 4 and 5). Framing is the
+ * SDK's own (ReadBuffer, serializeMessage). A line on stdout that is not JSON-RPC is a protocol fault: the
+ * transport records it and closes, so a pending request fails at once as `malformed` instead of waiting
+ * for its timeout. The process runs in its own group, and closing kills the whole group.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ProcessSpec {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Bytes to write to fd 3 (bubblewrap's options), when set. */
+  fd3?: Buffer;
+  /** Open fds 4 and 5 too (a network of the sandbox's own). */
+  ownNetworkFds?: boolean;
+}
+
+const STDERR_TAIL = 4_000;
+const KILL_GRACE_MS = 2_000;
+
+export class ProcessTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  /** Why the transport ended, when it was not asked to: the process exited, or wrote something that is not MCP. */
+  fault: { kind: 'malformed' | 'exited' | 'spawn'; message: string } | null = null;
+  #child: ChildProcess | null = null;
+  readonly #buffer = new ReadBuffer();
+  #stderr = '';
+  #closed = false;
+
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly onStarted?: (child: ChildProcess) => void,
+  ) {}
+
+  /** The last few thousand characters the server wrote to stderr (said with a fault). */
+  get stderrTail(): string {
+    return this.#stderr.trim();
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    const { spec } = this;
+    const stdio: StdioOptions = spec.ownNetworkFds
+      ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe']
+      : spec.fd3
+        ? ['pipe', 'pipe', 'pipe', 'pipe']
+        : ['pipe', 'pipe', 'pipe'];
+    return new Promise((resolve, reject) => {
+      const child = spawn(spec.file, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio,
+        shell: false,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.#child = child;
+      child.on('error', (error) => {
+        this.fault ??= { kind: 'spawn', message: `could not be started: ${error.message}` };
+        reject(error);
+        this.#end();
+      });
+      child.on('spawn', () => {
+        if (spec.fd3) {
+          const pipe = child.stdio[3];
+          if (pipe && 'end' in pipe) {
+            pipe.on('error', () => undefined);
+            pipe.end(spec.fd3);
+          }
+        }
+        this.onStarted?.(child);
+        resolve();
+      });
+      child.on('exit', (code, signal) => {
+        if (!this.#closed) this.fault ??= { kind: 'exited', message: `exited (${signal ? `signal ${signal}` : `code ${code ?? '?'}`})` };
+        this.#killGroup('SIGKILL');
+        this.#end();
+      });
+      child.stdin?.on('error', () => undefined);
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.#buffer.append(chunk);
+      for (;;) {
+        const message = this.#buffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      }
+    } catch (error) {
+      this.fault ??= {
+        kind: 'malformed',
+        message: `wrote something that is not an MCP message on stdout (${error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error)})`,
+      };
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closed) return Promise.reject(new Error('the server is not running'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  #killGroup(signal: NodeJS.Signals): void {
+    const pid = this.#child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') this.#child?.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  #end(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#buffer.clear();
+    this.onclose?.();
+  }
+
+  async close(): Promise<void> {
+    if (!this.#child) return this.#end();
+    const child = this.#child;
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    this.#end();
+    if (exited) return;
+    child.stdin?.end();
+    this.#killGroup('SIGTERM');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#killGroup('SIGKILL');
+        resolve();
+      }, KILL_GRACE_MS);
+      timer.unref?.();
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

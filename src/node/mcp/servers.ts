@@ -1,0 +1,172 @@
+/**
+ * The McpServers port for Node front ends (the CLI, and the extension reading the same mcp.json): lists
+ * each configured server's tools at mission start and calls them for steps, through the official SDK.
+ *  - A stdio server runs inside the OS sandbox (src/node/sandbox/confinedRun.ts) with the spec it is given:
+ *    at listing, the workspace read-only and no network; for a step, the step's spec (no writes, network
+ *    only with the step's grant). One process per step and server, started on the step's first call and
+ *    stopped by `endStep`; a server the sandbox cannot confine is not started (unless the sandbox is off).
+ *  - An HTTP server is only talked to: it is `remote`, and cards say it is not confined by us.
+ *  - Every fault is an outcome naming the server (connection.ts); nothing here throws or hangs.
+ */
+import type { McpCallOutcome, McpCatalogue, McpConfinement, McpServerInfo } from '../../core/contracts/mcp';
+import type { SandboxMode, SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
+import type { McpCallRequest, McpServers } from '../../core/ports';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { prepareConfined } from '../sandbox/confinedRun';
+import { startOwnNetwork } from '../sandbox/ownNetwork';
+import type { ServerConfig } from './config';
+import { McpConnection, type Fault } from './connection';
+import { ProcessTransport } from './processTransport';
+
+export interface NodeMcpOptions {
+  /** Absolute, real path of the workspace (a stdio server's default working directory). */
+  root: string;
+  /** The scrubbed environment commands get; a stdio server gets it plus its configured env. */
+  env: Record<string, string>;
+  sandbox: SandboxMode;
+  support: SandboxSupport;
+  /** Deadline to start and list one server's tools at mission start. Default 20 s. */
+  listTimeoutMs?: number;
+}
+
+type Session = { connection: McpConnection; release: () => void };
+
+export class NodeMcpServers implements McpServers {
+  readonly #configs: Map<string, ServerConfig>;
+  /** Live connections by `stepId\u0000server`. */
+  readonly #sessions = new Map<string, Promise<Session | Fault>>();
+
+  constructor(
+    configs: readonly ServerConfig[],
+    private readonly options: NodeMcpOptions,
+  ) {
+    this.#configs = new Map(configs.map((c) => [c.name, c]));
+  }
+
+  /** How a server runs here, or why it cannot be started at all. */
+  confinementOf(config: ServerConfig): { ok: true; confinement: McpConfinement } | { ok: false; reason: string } {
+    if (config.transport === 'http') return { ok: true, confinement: 'remote' };
+    const { sandbox, support } = this.options;
+    if (sandbox === 'off') return { ok: true, confinement: 'unsandboxed' };
+    if (support.available) return { ok: true, confinement: 'sandboxed' };
+    return { ok: false, reason: `not started: there is no OS sandbox to confine it (${support.reason}). ${support.remedy}`.trim() };
+  }
+
+  /** Lists every server's tools, side by side; `listingSpec` confines stdio servers while they list. */
+  async catalogue(listingSpec: SandboxSpec | null, notes: readonly string[], signal: AbortSignal): Promise<McpCatalogue> {
+    const servers = await Promise.all([...this.#configs.values()].map((c) => this.#describe(c, listingSpec, signal)));
+    return { servers, notes: [...notes] };
+  }
+
+  async #describe(config: ServerConfig, spec: SandboxSpec | null, signal: AbortSignal): Promise<McpServerInfo> {
+    const base = { name: config.name, transport: config.transport, source: config.source, tools: [] };
+    const how = this.confinementOf(config);
+    if (!how.ok) return { ...base, confinement: 'sandboxed', status: 'failed', reason: how.reason };
+    if (config.needs) return { ...base, confinement: how.confinement, status: 'failed', reason: `needs ${config.needs}` };
+    const timeout = this.options.listTimeoutMs ?? 20_000;
+    const opened = await this.#open(config, how.confinement, spec, timeout, signal);
+    if ('fault' in opened) return { ...base, confinement: how.confinement, status: 'failed', reason: `${opened.fault.replace('_', ' ')}: ${opened.message}` };
+    try {
+      const tools = await opened.connection.listTools(timeout, signal);
+      if (!Array.isArray(tools))
+        return { ...base, confinement: how.confinement, status: 'failed', reason: `${tools.fault.replace('_', ' ')}: ${tools.message}` };
+      return { ...base, confinement: how.confinement, status: 'ok', tools };
+    } finally {
+      await opened.connection.close();
+      opened.release();
+    }
+  }
+
+  /** Starts (stdio: in `spec` when sandboxed, never unconfined without a spec) or reaches (HTTP) one server. */
+  async #open(config: ServerConfig, confinement: McpConfinement, spec: SandboxSpec | null, timeoutMs: number, signal: AbortSignal): Promise<Session | Fault> {
+    if (config.transport === 'http') {
+      let url: URL;
+      try {
+        url = new URL(config.url);
+      } catch {
+        return { ok: false, fault: 'start_failed', message: `its URL "${config.url}" is not a URL` };
+      }
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
+      const connection = await McpConnection.open(transport, timeoutMs, signal);
+      return connection instanceof McpConnection ? { connection, release: () => undefined } : connection;
+    }
+    const cwd = config.cwd ?? this.options.root;
+    const env = { ...this.options.env, ...config.env };
+    const argv = [config.command, ...config.args];
+    let transport: ProcessTransport;
+    let release = (): void => undefined;
+    if (confinement === 'sandboxed') {
+      if (!spec) return { ok: false, fault: 'refused', message: 'not started: its sandbox could not be prepared' };
+      const prepared = prepareConfined({ ...spec, env: { ...spec.env, ...config.env } }, this.options.support, argv, cwd);
+      if ('refused' in prepared) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${prepared.refused}` };
+      const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
+      let stopNetwork = (): void => undefined;
+      transport = new ProcessTransport(
+        {
+          file: prepared.file,
+          args: prepared.args,
+          env: prepared.env,
+          cwd,
+          ...(prepared.fd3 ? { fd3: prepared.fd3 } : {}),
+          ...(own ? { ownNetworkFds: true } : {}),
+        },
+        own ? (child) => void startOwnNetwork(child, own.slirp4netns).then((net) => (net.ok ? (stopNetwork = net.stop) : undefined)) : undefined,
+      );
+      release = () => {
+        stopNetwork();
+        prepared.cleanup();
+      };
+    } else {
+      transport = new ProcessTransport({ file: config.command, args: config.args, env, cwd });
+    }
+    const connection = await McpConnection.open(transport, timeoutMs, signal);
+    if (!(connection instanceof McpConnection)) {
+      await transport.close();
+      release();
+      return connection;
+    }
+    return { connection, release };
+  }
+
+  async call(request: McpCallRequest, signal: AbortSignal): Promise<McpCallOutcome> {
+    const config = this.#configs.get(request.server);
+    if (!config) return { ok: false, fault: 'not_configured', message: `there is no server "${request.server}" in this configuration` };
+    const how = this.confinementOf(config);
+    if (!how.ok) return { ok: false, fault: 'refused', message: how.reason };
+    const key = `${request.stepId}\u0000${request.server}`;
+    let session = this.#sessions.get(key);
+    if (!session) {
+      session = this.#open(config, how.confinement, request.sandbox, Math.min(request.timeoutMs, 30_000), signal);
+      this.#sessions.set(key, session);
+    }
+    const opened = await session;
+    if ('fault' in opened) {
+      this.#sessions.delete(key);
+      return opened;
+    }
+    const outcome = await opened.connection.callTool(request.tool, request.arguments, request.timeoutMs, request.maxResultChars, signal);
+    // A server that went away, or answered garbage, is not reused: the next call starts a fresh one.
+    if (!outcome.ok && outcome.fault !== 'auth') await this.#drop(key);
+    return outcome;
+  }
+
+  async #drop(key: string): Promise<void> {
+    const session = this.#sessions.get(key);
+    this.#sessions.delete(key);
+    const opened = await session;
+    if (opened && !('fault' in opened)) {
+      await opened.connection.close();
+      opened.release();
+    }
+  }
+
+  async endStep(stepId: string): Promise<void> {
+    const keys = [...this.#sessions.keys()].filter((k) => k.startsWith(`${stepId}\u0000`));
+    await Promise.all(keys.map((k) => this.#drop(k)));
+  }
+
+  /** Stops everything (the mission is over). */
+  async close(): Promise<void> {
+    await Promise.all([...this.#sessions.keys()].map((k) => this.#drop(k)));
+  }
+}
