@@ -29,6 +29,8 @@ export interface ValidatePlanOptions {
   maxStepsName?: string;
   /** Commands the verifier may always run for evidence, besides each step's own allowlist. */
   verifierCommands?: string[];
+  /** false: a step may have no evidence checks (a mission that verifies nothing: the single-loop baseline). Default true. */
+  requireEvidence?: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 40;
@@ -75,7 +77,7 @@ export function validatePlan(input: unknown, options: ValidatePlanOptions = {}):
 
   checkIds(steps, errors);
   checkDependencies(steps, errors);
-  for (const { index, step } of steps) checkStep(index, step, options.verifierCommands ?? [], errors);
+  for (const { index, step } of steps) checkStep(index, step, options, errors);
 
   if (errors.length > 0 || !parsed.success) return { ok: false, errors };
   return { ok: true, plan: parsed.data };
@@ -115,7 +117,8 @@ function checkDependencies(steps: { index: number; step: Step }[], errors: PlanE
   }
 }
 
-function checkStep(index: number, step: Step, verifierCommands: string[], errors: PlanError[]): void {
+function checkStep(index: number, step: Step, options: ValidatePlanOptions, errors: PlanError[]): void {
+  const verifierCommands = options.verifierCommands ?? [];
   const at = `steps[${index}]`;
   const name = `step "${step.id}"`;
   for (const field of ['read', 'edit'] as const) {
@@ -131,7 +134,7 @@ function checkStep(index: number, step: Step, verifierCommands: string[], errors
     errors.push({ path: `${at}.authority.commands`, message: `${name} is a command step but may run nothing; list its commands in authority.commands` });
   }
   const checks = step.evidence.checks;
-  if (checks.length === 0) {
+  if (checks.length === 0 && options.requireEvidence !== false) {
     const hint = step.kind === 'research'
       ? 'add a review check stating what the findings must cover'
       : 'add a command check (with its expected exit code), files_exist, file_contains, or a review check';
