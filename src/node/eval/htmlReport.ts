@@ -30,9 +30,9 @@ th{background:#f3f5f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
 
 /** Vertical bars per mode with a min–max whisker; `format` labels a value. */
 function barChart(title: string, totals: readonly ModeTotals[], value: (t: ModeTotals) => { mean: number; min: number; max: number }, max: number, format: (x: number) => string): string {
-  const w = 360;
-  const h = 220;
-  const top = 30;
+  const w = 380;
+  const h = 240;
+  const top = 50;
   const bottom = 30;
   const plot = h - top - bottom;
   const slot = (w - 40) / Math.max(1, totals.length);
@@ -73,14 +73,15 @@ function runRow(r: RunResult): string {
 function configSection(config: EvalConfig): string {
   const totals = configTotals(config);
   const maxCost = Math.max(0, ...totals.map((t) => t.costPerRun.max));
-  const charts = barChart('resolved (share of runs; whisker: spread over repeats)', totals, (t) => ({ mean: t.resolveRate, min: t.spread.min, max: t.spread.max }), 1, (x) => `${Math.round(x * 100)}%`)
+  const charts = barChart('resolved, share of runs', totals, (t) => ({ mean: t.resolveRate, min: t.spread.min, max: t.spread.max }), 1, (x) => `${Math.round(x * 100)}%`)
     + barChart('cost per run (USD)', totals, (t) => t.costPerRun, maxCost, (x) => `$${x.toFixed(x >= 1 ? 2 : 4)}`);
   const head = config.modes.map((m) => `<th>${esc(m)}</th>`).join('');
   const summary = summaryRows(config, totals).map((r) => `<tr><th>${esc(r.label)}</th>${r.cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('');
   const tasks = config.suite.tasks.filter((t) => config.results.some((r) => r.task === t.id))
     .map((t) => `<tr><td>${esc(t.id)}</td><td>${esc(t.language)}</td><td>${esc(t.kind)}</td><td>${esc(t.difficulty)}</td>${config.modes.map((m) => `<td>${esc(taskCell(config.results, t.id, m, config.repeat))}</td>`).join('')}</tr>`).join('');
   const runs = [...config.results].sort((a, b) => a.task.localeCompare(b.task) || a.mode.localeCompare(b.mode) || a.repeat - b.repeat).map(runRow).join('');
-  const legend = config.modes.map((m) => `<span style="background:${MODE_COLOURS[m] ?? '#777'}"></span>${esc(m)}`).join('');
+  const legend = config.modes.map((m) => `<span style="background:${MODE_COLOURS[m] ?? '#777'}"></span>${esc(m)}`).join('')
+    + (config.repeat > 1 ? ` &nbsp;· whiskers: lowest and highest of the ${config.repeat} repeats` : '');
   return `<h2>${esc(configTitle(config))}</h2><p class="facts">${esc(configFacts(config))}</p>`
     + `<p class="legend">${legend}</p><div class="charts">${charts}</div>`
     + `<table><thead><tr><th></th>${head}</tr></thead><tbody>${summary}</tbody></table>`

@@ -30,7 +30,7 @@ export function summaryRows(config: EvalConfig, totals: readonly ModeTotals[] = 
     ...(repeats ? [row(`spread over ${config.repeat} repeats`, (t) => spreadText(t.spread, pct))] : []),
     row('mission said done, check said no', (t) => String(t.falseDone)),
     row('mission said failed, check said yes', (t) => String(t.falseFail)),
-    row('cost', (t) => `${usd(t.costUsd)} (${usd(t.costPerRun.mean)}/run)${t.unpricedRuns ? `, ${t.unpricedRuns} run(s) at unknown price` : ''}`),
+    row('cost', (t) => (t.ran > 0 && t.localRuns === t.ran ? 'local — no cost' : `${usd(t.costUsd)} (${usd(t.costPerRun.mean)}/run)${t.unpricedRuns ? `, ${t.unpricedRuns} run(s) at unknown price` : ''}`)),
     ...(repeats ? [row('cost per run over repeats', (t) => spreadText(t.costPerRun, usd))] : []),
     row('tokens in / out (cached share)', (t) => `${count(t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite)} / ${count(t.tokens.output)} (${pct(t.tokens.cachedShare)})`),
     row('wall time', (t) => `${duration(t.wallMs)} (${duration(t.wallPerRun.mean)}/run)`),
@@ -67,7 +67,7 @@ export function configFacts(c: EvalConfig): string {
   const endpoints = [...new Set(c.parts.map((p) => p.endpoint).filter((e): e is string => e !== null))];
   return [
     `${products.join(', ')}; run ${dates[0]?.slice(0, 10) ?? '?'}${dates.length > 1 && dates.at(-1)?.slice(0, 10) !== dates[0]?.slice(0, 10) ? ` to ${dates.at(-1)?.slice(0, 10)}` : ''}`,
-    `suite ${c.suite.name}: ${c.suite.tasks.length} task(s) × ${c.repeat} repeat(s), modes ${c.modes.join(' and ')}, sandbox ${c.sandbox}`,
+    `suite "${c.suite.name}": ${c.suite.tasks.length} task(s) × ${c.repeat} repeat(s), modes ${c.modes.join(' and ')}, sandbox ${c.sandbox}`,
     `${c.parts.length} part(s)${shards ? ` (${shards} shard(s))` : ''}${interrupted ? ', INTERRUPTED before every run had run' : ''}; ${hosts.join('; ')}`,
     ...(endpoints.length ? [`endpoint ${endpoints.join(', ')}`] : []),
   ].join('\n');

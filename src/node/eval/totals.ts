@@ -31,6 +31,8 @@ export interface ModeTotals {
   costPerRun: Spread;
   /** Runs whose cost includes calls at an unknown price (their cost reads 0 for those calls). */
   unpricedRuns: number;
+  /** Runs whose every model call ran on this machine (no cost). */
+  localRuns: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; cachedShare: number };
   wallMs: number;
   wallPerRun: Spread;
@@ -72,6 +74,7 @@ export function modeTotals(config: Pick<EvalConfig, 'results' | 'repeat'>, mode:
     costUsd: sum(ran, (r) => r.costUsd),
     costPerRun: spreadOf(byRepeat.map((rs) => sum(rs, (r) => r.costUsd) / rs.length)),
     unpricedRuns: ran.filter((r) => r.pricing === 'unknown' || r.pricing === 'mixed').length,
+    localRuns: ran.filter((r) => r.pricing === 'local').length,
     tokens,
     wallMs: sum(ran, (r) => r.wallMs),
     wallPerRun: spreadOf(byRepeat.map((rs) => sum(rs, (r) => r.wallMs) / rs.length)),
