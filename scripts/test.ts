@@ -1,6 +1,7 @@
 /**
- * `npm test`: type-check → build → unit → integration (inside code-server's extension host) → E2E
- * (Playwright on the workbench). Prints one summary per tier and, last, the line `N passed, N failed`
+ * `npm test`: type-check → build → unit → system (the real CLI with bubblewrap and scripted models, over
+ * whole task suites: test/system) → integration (inside code-server's extension host) → E2E (Playwright
+ * on the workbench). Prints one summary per tier and, last, the line `N passed, N failed`
  * summed over the tiers. Exits non-zero on any failure, on a timeout, or when the integration tier ran no
  * test. A failing step (type-check, build) counts as one failure; a failed build stops the run, since
  * nothing after it would test the current code.
@@ -22,7 +23,7 @@ import { runIntegrationTier } from '../test/support/host/integrationTier';
 import { spawnGroup } from '../test/support/host/processGroups';
 import { ensureUnitPackages } from '../test/support/host/systemPackages';
 
-const TIERS = ['typecheck', 'build', 'unit', 'integration', 'e2e'] as const;
+const TIERS = ['typecheck', 'build', 'unit', 'system', 'integration', 'e2e'] as const;
 type TierName = (typeof TIERS)[number];
 
 interface TierOutcome {
@@ -39,6 +40,7 @@ const TIMEOUTS: Record<TierName, number> = {
   typecheck: 5 * MINUTE,
   build: 5 * MINUTE,
   unit: 10 * MINUTE,
+  system: 30 * MINUTE,
   integration: 45 * MINUTE, // includes a first-time code-server install
   e2e: 20 * MINUTE,
 };
@@ -119,6 +121,9 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
       ensureUnitPackages({ log });
       // --exit: a test that leaves a timer or socket open must not hold the run until the tier times out.
       return mochaTier(name, ['--config', join(repoRoot, '.mocharc.json'), '--exit'], grep);
+    case 'system':
+      ensureUnitPackages({ log });
+      return mochaTier(name, ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '600000', '--exit', '--recursive', '--extension', 'test.ts', 'test/system'], grep);
     case 'integration': {
       const outcome = await runIntegrationTier({ log, print: say, ...(grep ? { grep } : {}), timeoutMs: TIMEOUTS.integration });
       return { name, ...outcome };
