@@ -37,7 +37,15 @@ export function cliPath(override?: string): Promise<string> {
     const dir = mkdtempSync(join(REPO, 'test-results', 'cli-bundle-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const out = join(dir, 'cli.js');
-    await build({ entryPoints: [join(REPO, 'src/node/cli.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'silent' });
+    await build({
+      entryPoints: [join(REPO, 'src/node/cli.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      outfile: out,
+      logLevel: 'silent',
+    });
     return out;
   })();
   return bundled;

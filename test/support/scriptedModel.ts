@@ -28,11 +28,22 @@ export const SCRIPTED_OPENAI_MODEL = 'scripted-coder';
 export async function startScriptedModel(provider: ScriptedProvider, scenario: ScenarioInput): Promise<ScriptedModel> {
   if (provider === 'anthropic') {
     const server = await startMessagesServer({ scenario });
-    return { provider, url: server.url, requests: server.requests, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }, args: [], close: server.close };
+    return {
+      provider,
+      url: server.url,
+      requests: server.requests,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+      args: [],
+      close: server.close,
+    };
   }
   const server = await startChatServer({ scenario });
   return {
-    provider, url: server.url, requests: server.requests, env: {},
-    args: ['--provider', 'openai', '--base-url', server.url, '--model', SCRIPTED_OPENAI_MODEL], close: server.close,
+    provider,
+    url: server.url,
+    requests: server.requests,
+    env: {},
+    args: ['--provider', 'openai', '--base-url', server.url, '--model', SCRIPTED_OPENAI_MODEL],
+    close: server.close,
   };
 }

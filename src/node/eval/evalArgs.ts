@@ -99,14 +99,32 @@ export const EVAL_USAGE = `usage:
   some task could not run (a malformed task: see its error), 2 for a bad command line or setup.`;
 
 const BOOLEAN = new Set(['--keep', '--help', '-h']);
-const RUN_FLAGS = ['--tasks', '--task', '--mode', '--repeat', '--concurrency', '--shard', '--out', '--json', '--report', '--markdown', '--sandbox', ...MODEL_FLAGS, ...LIMIT_FLAGS];
+const RUN_FLAGS = [
+  '--tasks',
+  '--task',
+  '--mode',
+  '--repeat',
+  '--concurrency',
+  '--shard',
+  '--out',
+  '--json',
+  '--report',
+  '--markdown',
+  '--sandbox',
+  ...MODEL_FLAGS,
+  ...LIMIT_FLAGS,
+];
 const MERGE_FLAGS = ['--json', '--report', '--markdown'];
 const VALIDATE_FLAGS = ['--tasks', '--solutions'];
 
 type Flags = Map<string, string[]>;
 
 /** Flags with values, booleans and positional words; unknown flags are refused by name. */
-function readFlags(argv: readonly string[], known: readonly string[], what: string): Parsed<{ flags: Flags; booleans: Set<string>; words: string[] }> {
+function readFlags(
+  argv: readonly string[],
+  known: readonly string[],
+  what: string,
+): Parsed<{ flags: Flags; booleans: Set<string>; words: string[] }> {
   const flags: Flags = new Map();
   const booleans = new Set<string>();
   const words: string[] = [];
@@ -171,19 +189,32 @@ export function parseEvalArgs(argv: readonly string[]): Parsed<EvalArgs> {
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   if (shard && !shard.ok) return shard;
   const sandbox = one('--sandbox');
-  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
+  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off')
+    return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
   const models = parseModels(one);
   if (!models.ok) return models;
   const limits = parseLimits(one);
   if (!limits.ok) return limits;
-  const optional = (flag: string, key: 'tasks' | 'out' | 'json' | 'report' | 'markdown'): Partial<EvalRunArgs> => (one(flag) ? { [key]: one(flag) } : {});
+  const optional = (flag: string, key: 'tasks' | 'out' | 'json' | 'report' | 'markdown'): Partial<EvalRunArgs> =>
+    one(flag) ? { [key]: one(flag) } : {};
   return {
     ok: true,
     value: {
-      kind: 'run', modes: modes.value, models: models.value, limits: limits.value, repeat: repeat.value, concurrency: concurrency.value,
-      only: flags.get('--task') ?? [], keep: booleans.has('--keep'),
-      ...(shard ? { shard: shard.value } : {}), ...(sandbox ? { sandbox } : {}),
-      ...optional('--tasks', 'tasks'), ...optional('--out', 'out'), ...optional('--json', 'json'), ...optional('--report', 'report'), ...optional('--markdown', 'markdown'),
+      kind: 'run',
+      modes: modes.value,
+      models: models.value,
+      limits: limits.value,
+      repeat: repeat.value,
+      concurrency: concurrency.value,
+      only: flags.get('--task') ?? [],
+      keep: booleans.has('--keep'),
+      ...(shard ? { shard: shard.value } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...optional('--tasks', 'tasks'),
+      ...optional('--out', 'out'),
+      ...optional('--json', 'json'),
+      ...optional('--report', 'report'),
+      ...optional('--markdown', 'markdown'),
     },
   };
 }
@@ -198,7 +229,10 @@ function parseMerge(argv: readonly string[]): Parsed<EvalArgs> {
   const json = one('--json');
   const report = one('--report');
   const markdown = one('--markdown');
-  return { ok: true, value: { kind: 'merge', inputs: words, ...(json ? { json } : {}), ...(report ? { report } : {}), ...(markdown ? { markdown } : {}) } };
+  return {
+    ok: true,
+    value: { kind: 'merge', inputs: words, ...(json ? { json } : {}), ...(report ? { report } : {}), ...(markdown ? { markdown } : {}) },
+  };
 }
 
 function parseValidate(argv: readonly string[]): Parsed<EvalArgs> {

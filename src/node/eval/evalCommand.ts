@@ -97,26 +97,52 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   const sandbox = args.sandbox ?? defaultSandboxMode(process.platform);
   const support = detectSandbox();
   if (sandbox === 'required' && !support.available) {
-    return fail(`no OS sandbox here (${support.reason}): every command would be refused. ${support.remedy} — or pass --sandbox off to run commands unconfined`);
+    return fail(
+      `no OS sandbox here (${support.reason}): every command would be refused. ${support.remedy} — or pass --sandbox off to run commands unconfined`,
+    );
   }
 
   const startedAt = new Date();
   const outDir = resolve(args.out ?? join('eval-results', stamp(startedAt)));
-  const paths = { json: resolve(args.json ?? join(outDir, 'results.json')), report: resolve(args.report ?? join(outDir, 'report.html')), ...(args.markdown ? { markdown: resolve(args.markdown) } : {}) };
+  const paths = {
+    json: resolve(args.json ?? join(outDir, 'results.json')),
+    report: resolve(args.report ?? join(outDir, 'report.html')),
+    ...(args.markdown ? { markdown: resolve(args.markdown) } : {}),
+  };
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.on('SIGINT', onSigint);
   const runSetup: RunSetup = {
-    client: setup.client, models: setup.models, limits: args.limits, sandbox, outDir, relativeTo: dirname(paths.json), keep: args.keep, signal: abort.signal, env: io.env,
+    client: setup.client,
+    models: setup.models,
+    limits: args.limits,
+    sandbox,
+    outDir,
+    relativeTo: dirname(paths.json),
+    keep: args.keep,
+    signal: abort.signal,
+    env: io.env,
   };
   const runs = plannedRuns(args, loads);
   const config: EvalConfig = {
-    provider: args.models.provider ?? 'anthropic', models: resolvedModels(setup.models), modes: args.modes, repeat: args.repeat, sandbox,
+    provider: args.models.provider ?? 'anthropic',
+    models: resolvedModels(setup.models),
+    modes: args.modes,
+    repeat: args.repeat,
+    sandbox,
     suite: { name: args.tasks ? basename(suiteDir) : 'bundled', tasks: suiteTasks },
-    parts: [{
-      shard: args.shard ?? null, startedAt: startedAt.toISOString(), finishedAt: startedAt.toISOString(), interrupted: false, product: productInfo(),
-      host: hostInfo(support), endpoint: endpointOf(args.models, io.env), tasks: [...new Set(runs.map((r) => (r.load.ok ? r.load.task.id : r.load.id)))],
-    }],
+    parts: [
+      {
+        shard: args.shard ?? null,
+        startedAt: startedAt.toISOString(),
+        finishedAt: startedAt.toISOString(),
+        interrupted: false,
+        product: productInfo(),
+        host: hostInfo(support),
+        endpoint: endpointOf(args.models, io.env),
+        tasks: [...new Set(runs.map((r) => (r.load.ok ? r.load.task.id : r.load.id)))],
+      },
+    ],
     results: [],
   };
   const file: EvalFile = { format: EVAL_FORMAT, version: EVAL_VERSION, createdAt: startedAt.toISOString(), configs: [config] };
@@ -126,7 +152,9 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
     writeOutputs(file, paths);
   };
 
-  io.stderr.write(`eval: ${runs.length} run(s) of ${config.parts[0]!.tasks.length} task(s) from ${suiteDir}${args.shard ? ` (shard ${args.shard.index}/${args.shard.count})` : ''}, modes ${args.modes.join(' and ')}; output in ${outDir}\n`);
+  const shard = args.shard ? ` (shard ${args.shard.index}/${args.shard.count})` : '';
+  const what = `${runs.length} run(s) of ${config.parts[0]!.tasks.length} task(s) from ${suiteDir}${shard}, modes ${args.modes.join(' and ')}`;
+  io.stderr.write(`eval: ${what}; output in ${outDir}\n`);
   const progress = createProgress(io.stderr as ProgressStream, runs.length);
   const queue = [...runs];
   const worker = async (): Promise<void> => {
@@ -136,7 +164,9 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
       const run = spec;
       progress.started(name);
       // A harness fault in one run (an unreadable file) costs that run a verdict, not the suite its results.
-      const result = await runTask(spec, runSetup).catch((error: unknown): RunResult => errorResult(run, id, `the harness failed: ${error instanceof Error ? error.message : String(error)}`));
+      const result = await runTask(spec, runSetup).catch((error: unknown): RunResult =>
+        errorResult(run, id, `the harness failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
       config.results.push(result);
       progress.finished(name, result);
       save();

@@ -50,7 +50,15 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
   mkdirSync(tmp, { recursive: true });
   const env = scrubEnv(process.env, {
     // Python's bytecode goes to a private cache: what the agent's runs left in __pycache__ is never loaded.
-    set: { HOME: home, TMPDIR: tmp, EVAL_TASK_DIR: task.dir, EVAL_WORKSPACE: workspace, CI: '1', NO_COLOR: '1', PYTHONPYCACHEPREFIX: join(scratch, 'check-pycache') },
+    set: {
+      HOME: home,
+      TMPDIR: tmp,
+      EVAL_TASK_DIR: task.dir,
+      EVAL_WORKSPACE: workspace,
+      CI: '1',
+      NO_COLOR: '1',
+      PYTHONPYCACHEPREFIX: join(scratch, 'check-pycache'),
+    },
   });
   const [program, ...args] = checkCommand(task.check);
   const limitMs = task.meta.checkTimeoutSeconds * 1000;
@@ -77,14 +85,25 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
     child.stderr.on('data', keep);
     child.on('error', (error) => {
       clearTimeout(timer);
-      done({ passed: false, exitCode: null, signal: null, timedOut: false, durationMs: Date.now() - started, outputTail: `the check could not start: ${error.message}` });
+      done({
+        passed: false,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        durationMs: Date.now() - started,
+        outputTail: `the check could not start: ${error.message}`,
+      });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // Whatever the check left running in its group goes with it.
       killGroup();
       done({
-        passed: code === 0 && !timedOut, exitCode: code, signal, timedOut, durationMs: Date.now() - started,
+        passed: code === 0 && !timedOut,
+        exitCode: code,
+        signal,
+        timedOut,
+        durationMs: Date.now() - started,
         outputTail: timedOut ? `${output}\n[eval: the check exceeded ${task.meta.checkTimeoutSeconds} s and was killed]` : output,
       });
     });

@@ -25,7 +25,11 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 export function describeRun(name: string, r: RunResult): string {
   if (r.status === 'error') return `${name}: ERROR — ${r.error ?? 'unknown'}`;
   const verdict = r.resolved ? 'resolved' : 'not resolved';
-  const why = r.resolved ? '' : !r.check?.passed ? ` (check ${r.check?.timedOut ? 'timed out' : `exit ${r.check?.exitCode ?? r.check?.signal ?? '?'}`})` : ` (untouched changed: ${r.untouchedChanged.join(', ')})`;
+  const why = r.resolved
+    ? ''
+    : !r.check?.passed
+      ? ` (check ${r.check?.timedOut ? 'timed out' : `exit ${r.check?.exitCode ?? r.check?.signal ?? '?'}`})`
+      : ` (untouched changed: ${r.untouchedChanged.join(', ')})`;
   const said = r.falseDone ? ', mission said done' : r.falseFail ? ', mission said failed' : `, mission ${r.mission.outcome ?? 'unknown'}`;
   return `${name}: ${verdict}${why}${said} — ${seconds(r.wallMs)}, $${r.costUsd.toFixed(4)}, ${r.modelCalls} model call(s)`;
 }
@@ -42,7 +46,9 @@ export function createProgress(out: ProgressStream, total: number): Progress {
     const width = Math.max(40, out.columns ?? 80);
     const barWidth = 20;
     const filled = total === 0 ? barWidth : Math.round((done / total) * barWidth);
-    const head = `eval [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${done}/${total}, ${resolved} resolved${errors ? `, ${errors} error(s)` : ''}, ${Math.round((Date.now() - started) / 1000)} s`;
+    const bar = `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]`;
+    const counts = `${done}/${total}, ${resolved} resolved${errors ? `, ${errors} error(s)` : ''}`;
+    const head = `eval ${bar} ${counts}, ${Math.round((Date.now() - started) / 1000)} s`;
     const now = running.size ? ` · ${[...running].join(', ')}` : '';
     out.write(`\r\x1b[K${terminalSafe(`${head}${now}`).slice(0, width - 1)}`);
   };

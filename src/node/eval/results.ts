@@ -48,16 +48,30 @@ export const RunResultSchema = z.object({
   falseFail: z.boolean(),
   costUsd: z.number().nonnegative(),
   pricing: z.enum(['priced', 'local', 'unknown', 'mixed', 'none']),
-  tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative(), cacheRead: z.number().int().nonnegative(), cacheWrite: z.number().int().nonnegative() }),
+  tokens: z.object({
+    input: z.number().int().nonnegative(),
+    output: z.number().int().nonnegative(),
+    cacheRead: z.number().int().nonnegative(),
+    cacheWrite: z.number().int().nonnegative(),
+  }),
   wallMs: z.number().nonnegative(),
   modelCalls: z.number().int().nonnegative(),
   byRole: z.record(z.string(), z.object({ calls: z.number().int().nonnegative(), costUsd: z.number().nonnegative() })),
-  steps: z.object({ planned: z.number().int().nonnegative(), attempts: z.number().int().nonnegative(), succeeded: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+  steps: z.object({
+    planned: z.number().int().nonnegative(),
+    attempts: z.number().int().nonnegative(),
+    succeeded: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
   /** Replans that produced an accepted version, and those refused (or that produced none). */
   replans: z.object({ accepted: z.number().int().nonnegative(), refused: z.number().int().nonnegative() }),
   policyDenials: z.number().int().nonnegative(),
   sandboxDenials: z.number().int().nonnegative(),
-  verifications: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), unverified: z.number().int().nonnegative() }),
+  verifications: z.object({
+    passed: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    unverified: z.number().int().nonnegative(),
+  }),
   /** The mission's trace (JSONL) and the CLI's progress log, relative to the results file's folder when inside it. */
   trace: z.string().nullable(),
   log: z.string().nullable(),
@@ -168,7 +182,8 @@ export function mergeFiles(files: readonly { name: string; file: EvalFile; rebas
       for (const r of config.results) {
         const k = resultKey(r);
         const other = owners.get(k);
-        if (other !== undefined) return { ok: false, message: `${r.task} (${r.mode}, repeat ${r.repeat}) is in both ${other} and ${name}: shards must not overlap` };
+        if (other !== undefined)
+          return { ok: false, message: `${r.task} (${r.mode}, repeat ${r.repeat}) is in both ${other} and ${name}: shards must not overlap` };
         owners.set(k, name);
         into.results.push({ ...r, trace: r.trace === null ? null : rebase(r.trace), log: r.log === null ? null : rebase(r.log) });
       }
@@ -179,7 +194,10 @@ export function mergeFiles(files: readonly { name: string; file: EvalFile; rebas
   for (const config of byKey.values()) {
     const ran = new Set(config.results.map((r) => r.task));
     const missing = config.suite.tasks.map((t) => t.id).filter((id) => !ran.has(id));
-    if (missing.length > 0) notes.push(`${config.provider} ${config.models.executor.standard || '(default models)'}: no results for ${missing.length} of ${config.suite.tasks.length} tasks (${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ', …' : ''}) — a shard is missing?`);
+    if (missing.length === 0) continue;
+    const named = `${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ', …' : ''}`;
+    const who = `${config.provider} ${config.models.executor.standard}`;
+    notes.push(`${who}: no results for ${missing.length} of ${config.suite.tasks.length} tasks (${named}) — a shard is missing?`);
   }
   return { ok: true, file: { format: EVAL_FORMAT, version: EVAL_VERSION, createdAt: new Date().toISOString(), configs: [...byKey.values()] }, notes };
 }

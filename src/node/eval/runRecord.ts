@@ -34,7 +34,8 @@ export function productInfo(): Part['product'] {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   let commit: string | null = null;
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
+    commit =
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
   } catch {
     // not a git checkout (a packaged install): the version says enough
   }
@@ -43,7 +44,10 @@ export function productInfo(): Part['product'] {
 
 export function hostInfo(support: SandboxSupport): Part['host'] {
   return {
-    platform: process.platform, arch: arch(), node: process.version, cpus: cpus().length,
+    platform: process.platform,
+    arch: arch(),
+    node: process.version,
+    cpus: cpus().length,
     sandbox: support.available ? `${support.kind} (${support.detail})` : `none (${support.reason})`,
   };
 }
@@ -56,7 +60,9 @@ export function resolvedModels(settings: DeepPartialSettings): Models {
     return formatModelRef({ provider: m.provider, model: m.model });
   };
   return {
-    planner: ref('planner'), replanner: ref('replanner'), verifier: ref('verifier'),
+    planner: ref('planner'),
+    replanner: ref('replanner'),
+    verifier: ref('verifier'),
     executor: { light: ref('executor', 'light'), standard: ref('executor', 'standard'), heavy: ref('executor', 'heavy') },
   };
 }

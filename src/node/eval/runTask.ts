@@ -33,9 +33,30 @@ import { metricsOfTrace, type TraceMetrics } from './traceMetrics';
  * (wrappers with a wildcard, eval flags: `node -e`), and the sandbox still confines what runs.
  */
 export const DIRECT_TOOLBOX = [
-  'node *', 'npm test *', 'npm run *', 'npm ls *', 'python3 *', 'python *', 'pytest *', 'tsc *',
-  'git status *', 'git diff *', 'git log *', 'git show *', 'ls *', 'cat *', 'head *', 'tail *', 'grep *', 'wc *', 'diff *',
-  'mkdir *', 'touch *', 'cp *', 'mv *', 'rm *',
+  'node *',
+  'npm test *',
+  'npm run *',
+  'npm ls *',
+  'python3 *',
+  'python *',
+  'pytest *',
+  'tsc *',
+  'git status *',
+  'git diff *',
+  'git log *',
+  'git show *',
+  'ls *',
+  'cat *',
+  'head *',
+  'tail *',
+  'grep *',
+  'wc *',
+  'diff *',
+  'mkdir *',
+  'touch *',
+  'cp *',
+  'mv *',
+  'rm *',
 ];
 
 /** The union authority of the direct baseline: every file the policy lets a step edit, and the toolbox. */
@@ -50,9 +71,10 @@ export function unionAuthority(task: Task): Authority {
 export const headlessApprover: Approver = {
   request: async (request) => ({
     decision: 'rejected',
-    reason: request.kind === 'command'
-      ? 'eval runs headless: nothing can approve a command outside the OS sandbox (install the sandbox, or pass --sandbox off to run commands unconfined)'
-      : 'eval runs headless: nothing can approve this',
+    reason:
+      request.kind === 'command'
+        ? 'eval runs headless: nothing can approve a command outside the OS sandbox (install the sandbox, or pass --sandbox off to run commands unconfined)'
+        : 'eval runs headless: nothing can approve this',
   }),
 };
 
@@ -84,36 +106,85 @@ function pathFor(setup: RunSetup, abs: string): string {
 }
 
 const NO_METRICS: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'> = {
-  modelCalls: 0, byRole: {}, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, pricing: 'none',
-  steps: { planned: 0, attempts: 0, succeeded: 0, failed: 0 }, replans: { accepted: 0, refused: 0 }, policyDenials: 0, sandboxDenials: 0,
-  verifications: { passed: 0, failed: 0, unverified: 0 }, traceProblems: 0,
+  modelCalls: 0,
+  byRole: {},
+  tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  costUsd: 0,
+  pricing: 'none',
+  steps: { planned: 0, attempts: 0, succeeded: 0, failed: 0 },
+  replans: { accepted: 0, refused: 0 },
+  policyDenials: 0,
+  sandboxDenials: 0,
+  verifications: { passed: 0, failed: 0, unverified: 0 },
+  traceProblems: 0,
 };
 
 /** A run that could not happen: no verdict, the reason in `error`. */
 export function errorResult(spec: RunSpec, id: string, message: string): RunResult {
   return {
-    task: id, mode: spec.mode, repeat: spec.repeat, status: 'error', error: message, resolved: false, check: null, untouchedChanged: [],
-    mission: { id: null, outcome: null, summary: '' }, falseDone: false, falseFail: false, wallMs: 0, trace: null, log: null,
+    task: id,
+    mode: spec.mode,
+    repeat: spec.repeat,
+    status: 'error',
+    error: message,
+    resolved: false,
+    check: null,
+    untouchedChanged: [],
+    mission: { id: null, outcome: null, summary: '' },
+    falseDone: false,
+    falseFail: false,
+    wallMs: 0,
+    trace: null,
+    log: null,
     ...pick(NO_METRICS),
   };
 }
 
-function pick(m: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'>): Pick<RunResult, 'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications'> {
+function pick(
+  m: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'>,
+): Pick<
+  RunResult,
+  'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications'
+> {
   return {
-    costUsd: m.costUsd, pricing: m.pricing, tokens: m.tokens, modelCalls: m.modelCalls, byRole: m.byRole, steps: m.steps, replans: m.replans,
-    policyDenials: m.policyDenials, sandboxDenials: m.sandboxDenials, verifications: m.verifications,
+    costUsd: m.costUsd,
+    pricing: m.pricing,
+    tokens: m.tokens,
+    modelCalls: m.modelCalls,
+    byRole: m.byRole,
+    steps: m.steps,
+    replans: m.replans,
+    policyDenials: m.policyDenials,
+    sandboxDenials: m.sandboxDenials,
+    verifications: m.verifications,
   };
 }
 
 /** The mission of one run, through the CLI's wiring; its progress lines go to `logPath`. */
-async function mission(task: Task, mode: Mode, ws: string, tracePath: string, logPath: string, setup: RunSetup): Promise<{ outcome: RunResult['mission']['outcome']; summary: string }> {
+async function mission(
+  task: Task,
+  mode: Mode,
+  ws: string,
+  tracePath: string,
+  logPath: string,
+  setup: RunSetup,
+): Promise<{ outcome: RunResult['mission']['outcome']; summary: string }> {
   const log = createWriteStream(logPath, { flags: 'a' });
   const silent = new Writable({ write: (_c, _e, next) => next() });
   const stdin = new PassThrough();
   stdin.end();
   const m: HeadlessMission = {
-    workspace: ws, task: task.text, constraints: [], approve: 'all', sandbox: setup.sandbox, client: setup.client, models: setup.models,
-    trace: tracePath, limits: setup.limits, approver: headlessApprover, signal: setup.signal,
+    workspace: ws,
+    task: task.text,
+    constraints: [],
+    approve: 'all',
+    sandbox: setup.sandbox,
+    client: setup.client,
+    models: setup.models,
+    trace: tracePath,
+    limits: setup.limits,
+    approver: headlessApprover,
+    signal: setup.signal,
     ...(mode === 'direct' ? { plan: singleLoopPlan(task.text, unionAuthority(task)), settings: { verify: false, retriesPerStep: 0 } } : {}),
   };
   try {
@@ -151,15 +222,27 @@ export async function runTask(spec: RunSpec, setup: RunSetup): Promise<RunResult
     // The verdict: untouched files first (the check may write, e.g. copy hidden tests in), then the check.
     const untouchedChanged = changedFiles(before, fingerprint(ws, task.untouched, skip));
     const check = await runHiddenCheck(task, ws, scratch);
-    const metrics = existsSync(privateTrace) ? metricsOfTrace(readFileSync(privateTrace, 'utf8')) : { ...NO_METRICS, missionId: null, outcome: null, summary: '' };
+    const metrics = existsSync(privateTrace)
+      ? metricsOfTrace(readFileSync(privateTrace, 'utf8'))
+      : { ...NO_METRICS, missionId: null, outcome: null, summary: '' };
     const resolved = check.passed && untouchedChanged.length === 0;
     const said = metrics.outcome ?? outcome.outcome;
     const { trace, log } = keepRecords(setup, name, privateTrace, privateLog, ws);
     return {
-      task: task.id, mode: spec.mode, repeat: spec.repeat, status: 'ran', resolved, check, untouchedChanged,
+      task: task.id,
+      mode: spec.mode,
+      repeat: spec.repeat,
+      status: 'ran',
+      resolved,
+      check,
+      untouchedChanged,
       mission: { id: metrics.missionId, outcome: said, summary: outcome.summary || metrics.summary },
-      falseDone: said === 'succeeded' && !resolved, falseFail: said !== 'succeeded' && resolved,
-      wallMs, ...pick(metrics), trace, log,
+      falseDone: said === 'succeeded' && !resolved,
+      falseFail: said !== 'succeeded' && resolved,
+      wallMs,
+      ...pick(metrics),
+      trace,
+      log,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -30,9 +30,16 @@ export function summaryRows(config: EvalConfig, totals: readonly ModeTotals[] = 
     ...(repeats ? [row(`spread over ${config.repeat} repeats`, (t) => spreadText(t.spread, pct))] : []),
     row('mission said done, check said no', (t) => String(t.falseDone)),
     row('mission said failed, check said yes', (t) => String(t.falseFail)),
-    row('cost', (t) => (t.ran > 0 && t.localRuns === t.ran ? 'local — no cost' : `${usd(t.costUsd)} (${usd(t.costPerRun.mean)}/run)${t.unpricedRuns ? `, ${t.unpricedRuns} run(s) at unknown price` : ''}`)),
+    row('cost', (t) =>
+      t.ran > 0 && t.localRuns === t.ran
+        ? 'local — no cost'
+        : `${usd(t.costUsd)} (${usd(t.costPerRun.mean)}/run)${t.unpricedRuns ? `, ${t.unpricedRuns} run(s) at unknown price` : ''}`,
+    ),
     ...(repeats ? [row('cost per run over repeats', (t) => spreadText(t.costPerRun, usd))] : []),
-    row('tokens in / out (cached share)', (t) => `${count(t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite)} / ${count(t.tokens.output)} (${pct(t.tokens.cachedShare)})`),
+    row(
+      'tokens in / out (cached share)',
+      (t) => `${count(t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite)} / ${count(t.tokens.output)} (${pct(t.tokens.cachedShare)})`,
+    ),
     row('wall time', (t) => `${duration(t.wallMs)} (${duration(t.wallPerRun.mean)}/run)`),
     row('model calls', (t) => `${t.modelCalls} (${t.ran ? (t.modelCalls / t.ran).toFixed(1) : '0'}/run)`),
     row('steps (attempts)', (t) => `${t.steps} (${t.stepAttempts})`),
@@ -59,14 +66,18 @@ export function configTitle(c: EvalConfig): string {
 }
 
 export function configFacts(c: EvalConfig): string {
-  const products = [...new Set(c.parts.map((p) => `${p.product.name} ${p.product.version}${p.product.commit ? ` (${p.product.commit.slice(0, 10)})` : ''}`))];
+  const products = [
+    ...new Set(c.parts.map((p) => `${p.product.name} ${p.product.version}${p.product.commit ? ` (${p.product.commit.slice(0, 10)})` : ''}`)),
+  ];
   const dates = c.parts.map((p) => p.startedAt).sort();
   const hosts = [...new Set(c.parts.map((p) => `${p.host.platform}/${p.host.arch}, node ${p.host.node}, sandbox ${p.host.sandbox}`))];
   const shards = c.parts.filter((p) => p.shard).length;
   const interrupted = c.parts.some((p) => p.interrupted);
+  const first = dates[0]?.slice(0, 10) ?? '?';
+  const last = dates.at(-1)?.slice(0, 10) ?? first;
   const endpoints = [...new Set(c.parts.map((p) => p.endpoint).filter((e): e is string => e !== null))];
   return [
-    `${products.join(', ')}; run ${dates[0]?.slice(0, 10) ?? '?'}${dates.length > 1 && dates.at(-1)?.slice(0, 10) !== dates[0]?.slice(0, 10) ? ` to ${dates.at(-1)?.slice(0, 10)}` : ''}`,
+    `${products.join(', ')}; run ${first}${last !== first ? ` to ${last}` : ''}`,
     `suite "${c.suite.name}": ${c.suite.tasks.length} task(s) × ${c.repeat} repeat(s), modes ${c.modes.join(' and ')}, sandbox ${c.sandbox}`,
     `${c.parts.length} part(s)${shards ? ` (${shards} shard(s))` : ''}${interrupted ? ', INTERRUPTED before every run had run' : ''}; ${hosts.join('; ')}`,
     ...(endpoints.length ? [`endpoint ${endpoints.join(', ')}`] : []),
@@ -77,13 +88,22 @@ export function markdownSummary(file: EvalFile): string {
   const out: string[] = [];
   for (const config of file.configs) {
     const totals = configTotals(config);
-    out.push(`### ${configTitle(config)}`, '', ...configFacts(config).split('\n').map((l) => `- ${l}`), '');
+    out.push(
+      `### ${configTitle(config)}`,
+      '',
+      ...configFacts(config)
+        .split('\n')
+        .map((l) => `- ${l}`),
+      '',
+    );
     out.push(`| | ${config.modes.join(' | ')} |`, `|---|${config.modes.map(() => '---').join('|')}|`);
     for (const r of summaryRows(config, totals)) out.push(`| ${r.label} | ${r.cells.join(' | ')} |`);
     out.push('', `| task | language | kind | ${config.modes.join(' | ')} |`, `|---|---|---|${config.modes.map(() => '---').join('|')}|`);
     for (const t of config.suite.tasks) {
       if (!config.results.some((r) => r.task === t.id)) continue;
-      out.push(`| ${t.id} | ${md(t.language)} | ${md(t.kind)} | ${config.modes.map((m) => taskCell(config.results, t.id, m, config.repeat)).join(' | ')} |`);
+      out.push(
+        `| ${t.id} | ${md(t.language)} | ${md(t.kind)} | ${config.modes.map((m) => taskCell(config.results, t.id, m, config.repeat)).join(' | ')} |`,
+      );
     }
     out.push('');
   }

@@ -17,12 +17,16 @@ import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { StepIdSchema } from '../../core/contracts/plan';
 
+/** Free text for the report; a number (difficulty 2) is read as its text. */
+const Label = z.union([z.string().min(1), z.number()]).transform(String);
+
+/** Unknown keys are ignored (a suite may carry its own notes); known ones must be what they say. */
 export const TaskMetaSchema = z.object({
   /** javascript, typescript, python… (free text: the report groups by it). */
-  language: z.string().min(1).default('unknown'),
+  language: Label.default('unknown'),
   /** bugfix, feature, refactor, command, parallel, replan… (free text). */
-  kind: z.string().min(1).default('unknown'),
-  difficulty: z.string().min(1).default('unknown'),
+  kind: Label.default('unknown'),
+  difficulty: Label.default('unknown'),
   /** Commands the direct baseline may run besides the suite's toolbox (allowlist patterns, as in a plan). */
   commands: z.array(z.string().min(1)).default([]),
   /**
@@ -60,17 +64,24 @@ export type TaskLoad = { ok: true; task: Task } | { ok: false; id: string; dir: 
 const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
 const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();
 
-/** Globs of an `untouched` file: one a line; blank lines and # comments skipped; no absolute or .. paths. */
+/**
+ * Globs of an `untouched` file: one a line; blank lines and # comments skipped; a leading "./" dropped;
+ * no absolute or ".." paths. A folder named (`tests`, `tests/`) stands for everything in it too.
+ */
 export function parseUntouched(text: string): { globs: string[]; problems: string[] } {
   const globs: string[] = [];
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
+    const line = raw.trim().replace(/^(\.\/)+/, '');
     if (line === '' || line.startsWith('#')) return;
-    if (line.startsWith('/') || line.split('/').includes('..')) problems.push(`untouched line ${i + 1}: "${line}" must be relative to repo/ and stay inside it`);
-    else globs.push(line);
+    if (line.startsWith('/') || line.split('/').includes('..'))
+      problems.push(`untouched line ${i + 1}: "${line}" must be relative to repo/ and stay inside it`);
+    else {
+      const bare = line.replace(/\/+$/, '');
+      globs.push(...(line.endsWith('/') ? [`${bare}/**`] : [line, `${bare}/**`]));
+    }
   });
-  return { globs, problems };
+  return { globs: [...new Set(globs)], problems };
 }
 
 export function loadTask(dirPath: string): TaskLoad {

@@ -24,14 +24,26 @@ const CACHES = new Set(['__pycache__', '.pytest_cache']);
 
 function git(cwd: string, args: string[], home: string): Promise<void> {
   const env = {
-    PATH: process.env.PATH ?? '', HOME: home, LANG: 'C.UTF-8', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'eval', GIT_AUTHOR_EMAIL: 'eval@localhost', GIT_COMMITTER_NAME: 'eval', GIT_COMMITTER_EMAIL: 'eval@localhost',
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'eval',
+    GIT_AUTHOR_EMAIL: 'eval@localhost',
+    GIT_COMMITTER_NAME: 'eval',
+    GIT_COMMITTER_EMAIL: 'eval@localhost',
   };
   return new Promise((done, fail) => {
-    execFile('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, env }, (error, _out, stderr) => {
-      if (error) fail(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`));
-      else done();
-    });
+    execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, env },
+      (error, _out, stderr) => {
+        if (error) fail(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`));
+        else done();
+      },
+    );
   });
 }
 

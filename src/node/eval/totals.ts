@@ -61,16 +61,25 @@ export function modeTotals(config: Pick<EvalConfig, 'results' | 'repeat'>, mode:
   const perRepeat = byRepeat.map((rs) => rs.filter((r) => r.resolved).length / rs.length);
   const resolved = ran.filter((r) => r.resolved).length;
   const tokens = {
-    input: sum(ran, (r) => r.tokens.input), output: sum(ran, (r) => r.tokens.output),
-    cacheRead: sum(ran, (r) => r.tokens.cacheRead), cacheWrite: sum(ran, (r) => r.tokens.cacheWrite), cachedShare: 0,
+    input: sum(ran, (r) => r.tokens.input),
+    output: sum(ran, (r) => r.tokens.output),
+    cacheRead: sum(ran, (r) => r.tokens.cacheRead),
+    cacheWrite: sum(ran, (r) => r.tokens.cacheWrite),
+    cachedShare: 0,
   };
   const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
   tokens.cachedShare = prompt === 0 ? 0 : tokens.cacheRead / prompt;
   return {
-    mode, runs: all.length, ran: ran.length, errors: all.length - ran.length, resolved,
+    mode,
+    runs: all.length,
+    ran: ran.length,
+    errors: all.length - ran.length,
+    resolved,
     resolveRate: ran.length === 0 ? 0 : resolved / ran.length,
-    perRepeat, spread: spreadOf(perRepeat),
-    falseDone: ran.filter((r) => r.falseDone).length, falseFail: ran.filter((r) => r.falseFail).length,
+    perRepeat,
+    spread: spreadOf(perRepeat),
+    falseDone: ran.filter((r) => r.falseDone).length,
+    falseFail: ran.filter((r) => r.falseFail).length,
     costUsd: sum(ran, (r) => r.costUsd),
     costPerRun: spreadOf(byRepeat.map((rs) => sum(rs, (r) => r.costUsd) / rs.length)),
     unpricedRuns: ran.filter((r) => r.pricing === 'unknown' || r.pricing === 'mixed').length,
@@ -79,9 +88,11 @@ export function modeTotals(config: Pick<EvalConfig, 'results' | 'repeat'>, mode:
     wallMs: sum(ran, (r) => r.wallMs),
     wallPerRun: spreadOf(byRepeat.map((rs) => sum(rs, (r) => r.wallMs) / rs.length)),
     modelCalls: sum(ran, (r) => r.modelCalls),
-    steps: sum(ran, (r) => r.steps.planned), stepAttempts: sum(ran, (r) => r.steps.attempts),
+    steps: sum(ran, (r) => r.steps.planned),
+    stepAttempts: sum(ran, (r) => r.steps.attempts),
     replans: { accepted: sum(ran, (r) => r.replans.accepted), refused: sum(ran, (r) => r.replans.refused) },
-    policyDenials: sum(ran, (r) => r.policyDenials), sandboxDenials: sum(ran, (r) => r.sandboxDenials),
+    policyDenials: sum(ran, (r) => r.policyDenials),
+    sandboxDenials: sum(ran, (r) => r.sandboxDenials),
   };
 }
 

@@ -39,10 +39,19 @@ export function metricsOfTrace(text: string): TraceMetrics {
 
 export function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'traceProblems'> {
   const m: Omit<TraceMetrics, 'traceProblems'> = {
-    missionId: events[0]?.missionId ?? null, outcome: null, summary: '', modelCalls: 0, byRole: {},
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, pricing: 'none',
-    steps: { planned: 0, attempts: 0, succeeded: 0, failed: 0 }, replans: { accepted: 0, refused: 0 },
-    policyDenials: 0, sandboxDenials: 0, verifications: { passed: 0, failed: 0, unverified: 0 },
+    missionId: events[0]?.missionId ?? null,
+    outcome: null,
+    summary: '',
+    modelCalls: 0,
+    byRole: {},
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0,
+    pricing: 'none',
+    steps: { planned: 0, attempts: 0, succeeded: 0, failed: 0 },
+    replans: { accepted: 0, refused: 0 },
+    policyDenials: 0,
+    sandboxDenials: 0,
+    verifications: { passed: 0, failed: 0, unverified: 0 },
   };
   const pricings = new Set<string>();
   const finalStatus = new Map<string, string>();
@@ -70,7 +79,7 @@ export function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'tr
         finalStatus.set(e.stepId, e.status);
         break;
       case 'replan':
-        if (e.toVersion !== null && !(e.refusedBecause?.length)) m.replans.accepted++;
+        if (e.toVersion !== null && !e.refusedBecause?.length) m.replans.accepted++;
         else m.replans.refused++;
         break;
       case 'policy_denied':

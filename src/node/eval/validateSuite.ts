@@ -23,7 +23,9 @@ export interface TaskValidation {
 
 function gitApply(ws: string, patch: string): Promise<string | undefined> {
   return new Promise((done) => {
-    execFile('git', ['apply', '--whitespace=nowarn', patch], { cwd: ws }, (error, _out, stderr) => done(error ? stderr.trim() || error.message : undefined));
+    execFile('git', ['apply', '--whitespace=nowarn', patch], { cwd: ws }, (error, _out, stderr) =>
+      done(error ? stderr.trim() || error.message : undefined),
+    );
   });
 }
 
@@ -48,7 +50,8 @@ export async function validateTask(dir: string, solutions?: string): Promise<Tas
     const touched = changedFiles(start, fingerprint(ws, task.untouched, skip));
     if (touched.length > 0) problems.push(`the reference solution changes untouched files: ${touched.join(', ')}`);
     const after = await runHiddenCheck(task, ws, scratch);
-    if (!after.passed) problems.push(`the check fails with the reference solution (exit ${after.exitCode ?? after.signal ?? '?'}): ${after.outputTail.slice(-600)}`);
+    if (!after.passed)
+      problems.push(`the check fails with the reference solution (exit ${after.exitCode ?? after.signal ?? '?'}): ${after.outputTail.slice(-600)}`);
     return { id: task.id, ok: problems.length === 0, problems, before, after };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

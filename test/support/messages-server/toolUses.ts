@@ -6,7 +6,17 @@ import type { Reply } from './scenario';
 
 export type ToolUse = { name: string; input: unknown; id?: string };
 
-export const createFile = (id: string, path: string, text: string): ToolUse => ({ id, name: 'str_replace_based_edit_tool', input: { command: 'create', path, file_text: text } });
-export const replace = (id: string, path: string, oldText: string, newText: string): ToolUse => ({ id, name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path, old_str: oldText, new_str: newText } });
+export const createFile = (id: string, path: string, text: string): ToolUse => ({
+  id,
+  name: 'str_replace_based_edit_tool',
+  input: { command: 'create', path, file_text: text },
+});
+export const replace = (id: string, path: string, oldText: string, newText: string): ToolUse => ({
+  id,
+  name: 'str_replace_based_edit_tool',
+  input: { command: 'str_replace', path, old_str: oldText, new_str: newText },
+});
 export const sh = (id: string, command: string): ToolUse => ({ id, name: 'bash', input: { command } });
-export const done = (output = 'done'): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
+export const done = (output = 'done'): Reply => ({
+  toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
+});

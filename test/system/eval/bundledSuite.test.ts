@@ -27,7 +27,10 @@ describe('the bundled eval suite', function () {
   });
 
   it('keeps a reference solution for every task and for nothing else, outside the suite', () => {
-    const patches = readdirSync(SOLUTIONS).filter((f) => f.endsWith('.patch')).map((f) => f.replace(/\.patch$/, '')).sort();
+    const patches = readdirSync(SOLUTIONS)
+      .filter((f) => f.endsWith('.patch'))
+      .map((f) => f.replace(/\.patch$/, ''))
+      .sort();
     assert.deepEqual(patches, tasks.map((t) => t.id).sort());
     for (const t of tasks) assert.ok(!existsSync(join(t.dir, 'solution.patch')) && !existsSync(join(t.repo, 'solution.patch')), t.id);
   });

@@ -44,13 +44,22 @@ function recompute(task: string, ws: string): { checkPassed: boolean; untouchedC
   const taskDir = join(FIXTURE_SUITE, task);
   const scratch = mkdtempSync(join(tmpdir(), 'pe-eval-recheck-'));
   try {
-    const globs = readFileSync(join(taskDir, 'untouched'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const globs = readFileSync(join(taskDir, 'untouched'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const isUntouched = picomatch(globs, { dot: true });
     const before = files(join(taskDir, 'repo'));
     const after = files(ws);
     const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => isUntouched(p));
     const untouchedChanged = paths.filter((p) => before.get(p) !== after.get(p)).sort();
-    const env = { PATH: process.env.PATH ?? '', HOME: scratch, TMPDIR: scratch, EVAL_TASK_DIR: taskDir, EVAL_WORKSPACE: ws, PYTHONPYCACHEPREFIX: join(scratch, 'pyc') };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: scratch,
+      TMPDIR: scratch,
+      EVAL_TASK_DIR: taskDir,
+      EVAL_WORKSPACE: ws,
+      PYTHONPYCACHEPREFIX: join(scratch, 'pyc'),
+    };
     const check = spawnSync(join(taskDir, 'check'), { cwd: ws, env, encoding: 'utf8', timeout: 120_000 });
     return { checkPassed: check.status === 0, untouchedChanged };
   } finally {
@@ -61,8 +70,19 @@ function recompute(task: string, ws: string): { checkPassed: boolean; untouchedC
 /** What must not depend on the machine, the server's prompt cache or the clock. */
 function stable(t: ModeTotals): Record<string, unknown> {
   return {
-    mode: t.mode, runs: t.runs, ran: t.ran, errors: t.errors, resolved: t.resolved, falseDone: t.falseDone, falseFail: t.falseFail,
-    modelCalls: t.modelCalls, steps: t.steps, stepAttempts: t.stepAttempts, replans: t.replans, policyDenials: t.policyDenials, sandboxDenials: t.sandboxDenials,
+    mode: t.mode,
+    runs: t.runs,
+    ran: t.ran,
+    errors: t.errors,
+    resolved: t.resolved,
+    falseDone: t.falseDone,
+    falseFail: t.falseFail,
+    modelCalls: t.modelCalls,
+    steps: t.steps,
+    stepAttempts: t.stepAttempts,
+    replans: t.replans,
+    policyDenials: t.policyDenials,
+    sandboxDenials: t.sandboxDenials,
   };
 }
 
@@ -108,8 +128,16 @@ describe('eval: the real CLI with scripted models', function () {
         assert.equal(r.status, 'ran', label);
         assert.equal(r.check?.passed, again.checkPassed, `${label}: the harness's check verdict is the check's`);
         assert.deepEqual(r.untouchedChanged, again.untouchedChanged, `${label}: untouched files`);
-        assert.equal(r.resolved, again.checkPassed && again.untouchedChanged.length === 0, `${label}: resolved is the check and the untouched files, nothing else`);
-        assert.deepEqual({ resolved: r.resolved, falseDone: r.falseDone, checkPassed: r.check?.passed, untouchedChanged: r.untouchedChanged }, expected, label);
+        assert.equal(
+          r.resolved,
+          again.checkPassed && again.untouchedChanged.length === 0,
+          `${label}: resolved is the check and the untouched files, nothing else`,
+        );
+        assert.deepEqual(
+          { resolved: r.resolved, falseDone: r.falseDone, checkPassed: r.check?.passed, untouchedChanged: r.untouchedChanged },
+          expected,
+          label,
+        );
         assert.equal(r.mission.outcome, 'succeeded', `${label}: every scripted mission says it succeeded`);
         const trace = decodeTrace(readFileSync(resolve(run.out, r.trace!), 'utf8'));
         assert.equal(trace.problems.length, 0, `${label}: the trace reads back`);
@@ -131,7 +159,13 @@ describe('eval: the real CLI with scripted models', function () {
       assert.ok(!existsSync(join(run.out, 'workspaces', 'ratio.planned.1', 'src', 'stamp.txt')), 'and it is gone');
       assert.equal(results.get('title planned 1')!.verifications.passed, 1, 'the verifier said done too early');
       const totals = configTotals(config);
-      assert.deepEqual(totals.map((t) => [t.mode, t.resolved, t.ran, t.errors, t.falseDone]), [['planned', 2, 4, 1, 2], ['direct', 1, 4, 1, 3]]);
+      assert.deepEqual(
+        totals.map((t) => [t.mode, t.resolved, t.ran, t.errors, t.falseDone]),
+        [
+          ['planned', 2, 4, 1, 2],
+          ['direct', 1, 4, 1, 3],
+        ],
+      );
     });
   }
 
@@ -153,11 +187,22 @@ describe('eval: the real CLI with scripted models', function () {
       }
       const shardFiles = parts.map((out) => readResults(join(out, 'results.json')));
       const tasksOf = (f: EvalFile): string[] => f.configs[0]!.parts[0]!.tasks;
-      assert.deepEqual([...tasksOf(shardFiles[0]!), ...tasksOf(shardFiles[1]!)].sort(), ['broken', 'greet', 'ratio', 'sum', 'title'], 'the shards cover the suite');
+      assert.deepEqual(
+        [...tasksOf(shardFiles[0]!), ...tasksOf(shardFiles[1]!)].sort(),
+        ['broken', 'greet', 'ratio', 'sum', 'title'],
+        'the shards cover the suite',
+      );
       assert.equal(tasksOf(shardFiles[0]!).filter((t) => tasksOf(shardFiles[1]!).includes(t)).length, 0, 'and do not overlap');
 
       const merged = join(base, 'merged', 'results.json');
-      const exit = await runEval(null, ['merge', ...parts.map((p) => join(p, 'results.json')), '--json', merged, '--report', join(base, 'merged', 'report.html')]);
+      const exit = await runEval(null, [
+        'merge',
+        ...parts.map((p) => join(p, 'results.json')),
+        '--json',
+        merged,
+        '--report',
+        join(base, 'merged', 'report.html'),
+      ]);
       assert.equal(exit.code, 0, exit.stderr);
       const one = runs.anthropic!.file.configs[0]!;
       const joined = readResults(merged);
@@ -169,13 +214,23 @@ describe('eval: the real CLI with scripted models', function () {
       for (const [key, r] of byRun(one.results)) {
         const m = mine.get(key);
         assert.ok(m, `${key} is in the merge`);
-        assert.deepEqual([m.status, m.resolved, m.falseDone, m.check?.passed, m.untouchedChanged], [r.status, r.resolved, r.falseDone, r.check?.passed, r.untouchedChanged], key);
+        assert.deepEqual(
+          [m.status, m.resolved, m.falseDone, m.check?.passed, m.untouchedChanged],
+          [r.status, r.resolved, r.falseDone, r.check?.passed, r.untouchedChanged],
+          key,
+        );
         if (m.trace) assert.ok(existsSync(resolve(join(base, 'merged'), m.trace)), `${key}: the trace path still points at the trace`);
       }
       const shardCost = shardFiles.reduce((sum, f) => sum + f.configs[0]!.results.reduce((s, r) => s + r.costUsd, 0), 0);
-      assert.ok(Math.abs(configTotals(config).reduce((s, t) => s + t.costUsd, 0) - shardCost) < 1e-9, 'the merge adds the shards\' costs');
+      assert.ok(Math.abs(configTotals(config).reduce((s, t) => s + t.costUsd, 0) - shardCost) < 1e-9, "the merge adds the shards' costs");
 
-      const twice = await runEval(null, ['merge', join(parts[0]!, 'results.json'), join(parts[0]!, 'results.json'), '--json', join(base, 'twice.json')]);
+      const twice = await runEval(null, [
+        'merge',
+        join(parts[0]!, 'results.json'),
+        join(parts[0]!, 'results.json'),
+        '--json',
+        join(base, 'twice.json'),
+      ]);
       assert.equal(twice.code, 2);
       assert.match(twice.stderr, /shards must not overlap/);
     } finally {

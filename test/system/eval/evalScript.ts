@@ -13,7 +13,8 @@ import { done, type ToolUse } from '../../support/messages-server/toolUses';
 import { draftStep } from '../../support/planDraft';
 import type { ScriptedModel } from '../../support/scriptedModel';
 
-type Check = { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
+type Check =
+  { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
 
 export interface ScriptedStep {
   /** Unique across the suite: executors and reviews are matched by it. */
@@ -37,17 +38,29 @@ export interface TaskScript {
 
 /** Tool calls without ids (the servers number them, unique per response). */
 export const view = (path: string): ToolUse => ({ name: 'str_replace_based_edit_tool', input: { command: 'view', path } });
-export const edit = (path: string, oldText: string, newText: string): ToolUse => ({ name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path, old_str: oldText, new_str: newText } });
+export const edit = (path: string, oldText: string, newText: string): ToolUse => ({
+  name: 'str_replace_based_edit_tool',
+  input: { command: 'str_replace', path, old_str: oldText, new_str: newText },
+});
 export const run = (command: string): ToolUse => ({ name: 'bash', input: { command } });
 
 function plan(script: TaskScript): Record<string, unknown> {
   return {
-    goal: script.task, assumptions: [], constraints: [], direct: false, reason: 'initial plan',
-    steps: script.planned.map((s) => draftStep(s.id, {
-      kind: s.edit.length > 0 ? 'edit' : 'command',
-      authority: { read: ['**'], edit: s.edit, commands: s.commands, network: false },
-      evidence: { checks: s.evidence.map((c) => (c.kind === 'command' ? { expectExitCode: 0, expectOutputIncludes: '', ...c } : c)), description: 'as scripted' },
-    })),
+    goal: script.task,
+    assumptions: [],
+    constraints: [],
+    direct: false,
+    reason: 'initial plan',
+    steps: script.planned.map((s) =>
+      draftStep(s.id, {
+        kind: s.edit.length > 0 ? 'edit' : 'command',
+        authority: { read: ['**'], edit: s.edit, commands: s.commands, network: false },
+        evidence: {
+          checks: s.evidence.map((c) => (c.kind === 'command' ? { expectExitCode: 0, expectOutputIncludes: '', ...c } : c)),
+          description: 'as scripted',
+        },
+      }),
+    ),
   };
 }
 
@@ -55,16 +68,26 @@ export function evalScenario(scripts: readonly TaskScript[]): ScenarioInput {
   return {
     name: 'eval',
     rules: scripts.flatMap((script) => [
-      { name: `plan ${script.planned[0]?.id ?? ''}`, match: { role: 'planner' as const, firstUserIncludes: script.task }, turns: [{ structured: plan(script) }] },
+      {
+        name: `plan ${script.planned[0]?.id ?? ''}`,
+        match: { role: 'planner' as const, firstUserIncludes: script.task },
+        turns: [{ structured: plan(script) }],
+      },
       ...script.planned.flatMap((s) => [
-        { name: s.id, match: { role: 'executor' as const, firstUserIncludes: `# Step ${s.id}:` }, turns: [...s.turns.map((t) => ({ toolUse: t })), s.report ?? done(`${s.id} done`)] },
         {
-          name: `review ${s.id}`, match: { role: 'verifier' as const, firstUserIncludes: `# Review of step ${s.id}:` },
+          name: s.id,
+          match: { role: 'executor' as const, firstUserIncludes: `# Step ${s.id}:` },
+          turns: [...s.turns.map((t) => ({ toolUse: t })), s.report ?? done(`${s.id} done`)],
+        },
+        {
+          name: `review ${s.id}`,
+          match: { role: 'verifier' as const, firstUserIncludes: `# Review of step ${s.id}:` },
           turns: [{ toolUse: [{ name: 'report_verdict', input: { passed: s.reviewPasses ?? true, detail: 'scripted verdict' } }] }],
         },
       ]),
       {
-        name: `direct ${script.planned[0]?.id ?? ''}`, match: { role: 'executor' as const, firstUserIncludes: `# Step task: ${script.task.split('\n')[0]!.trim()}` },
+        name: `direct ${script.planned[0]?.id ?? ''}`,
+        match: { role: 'executor' as const, firstUserIncludes: `# Step task: ${script.task.split('\n')[0]!.trim()}` },
         turns: [...script.direct.turns.map((t) => ({ toolUse: t })), script.direct.report ?? done('task done')],
       },
     ]),

@@ -19,9 +19,17 @@ export const FIXTURE_SUITE = join(__dirname, 'fixtures', 'suite');
 
 const npmTest = { kind: 'command' as const, command: 'npm test' };
 const greetFix = edit('src/greet.js', "return 'Hello ' + name;", 'return `Hello, ${name}!`;');
-const sumWrongFix = edit('src/sum.js', '  return list.reduce((a, b) => a + b, 1);', '  if (list.length === 0) return 0;\n  return list.reduce((a, b) => a + b, 1);');
+const sumWrongFix = edit(
+  'src/sum.js',
+  '  return list.reduce((a, b) => a + b, 1);',
+  '  if (list.length === 0) return 0;\n  return list.reduce((a, b) => a + b, 1);',
+);
 const ratioFix = edit('src/ratio.js', '  return a / b;', "  if (b === 0) throw new RangeError('b must not be 0');\n  return a / b;");
-const ratioTest = edit('test/ratio.test.js', "test('ratio', () => assert.equal(ratio(6, 3), 2));", "test('ratio', () => assert.equal(ratio(6, 3), 2));\ntest('zero', () => assert.throws(() => ratio(1, 0), RangeError));");
+const ratioTest = edit(
+  'test/ratio.test.js',
+  "test('ratio', () => assert.equal(ratio(6, 3), 2));",
+  "test('ratio', () => assert.equal(ratio(6, 3), 2));\ntest('zero', () => assert.throws(() => ratio(1, 0), RangeError));",
+);
 
 export const FIXTURE_SCRIPTS: TaskScript[] = [
   {
@@ -36,15 +44,28 @@ export const FIXTURE_SCRIPTS: TaskScript[] = [
   },
   {
     task: 'title_case in titlecase.py must keep the small words a, an, the and of in lower case, except as the first word.',
-    planned: [{ id: 'title-fix', edit: ['titlecase.py'], commands: [], evidence: [{ kind: 'review', criterion: 'small words stay lower case' }], turns: [[view('titlecase.py')]] }],
+    planned: [
+      {
+        id: 'title-fix',
+        edit: ['titlecase.py'],
+        commands: [],
+        evidence: [{ kind: 'review', criterion: 'small words stay lower case' }],
+        turns: [[view('titlecase.py')]],
+      },
+    ],
     direct: { turns: [[view('titlecase.py')]] },
   },
   {
     task: 'ratio(a, b) in src/ratio.js must throw a RangeError when b is 0 (it returns Infinity).',
-    planned: [{
-      id: 'ratio-fix', edit: ['src/ratio.js'], commands: ['npm test', 'node scripts/stamp.js'], evidence: [npmTest],
-      turns: [[ratioTest], [run('node scripts/stamp.js')], [ratioFix]],
-    }],
+    planned: [
+      {
+        id: 'ratio-fix',
+        edit: ['src/ratio.js'],
+        commands: ['npm test', 'node scripts/stamp.js'],
+        evidence: [npmTest],
+        turns: [[ratioTest], [run('node scripts/stamp.js')], [ratioFix]],
+      },
+    ],
     direct: { turns: [[ratioFix], [ratioTest]] },
   },
 ];
@@ -57,9 +78,18 @@ export interface Expected {
 }
 
 export const EXPECTED: Record<string, Record<'planned' | 'direct', Expected>> = {
-  greet: { planned: { resolved: true, falseDone: false, checkPassed: true, untouchedChanged: [] }, direct: { resolved: true, falseDone: false, checkPassed: true, untouchedChanged: [] } },
-  sum: { planned: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] }, direct: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] } },
-  title: { planned: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] }, direct: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] } },
+  greet: {
+    planned: { resolved: true, falseDone: false, checkPassed: true, untouchedChanged: [] },
+    direct: { resolved: true, falseDone: false, checkPassed: true, untouchedChanged: [] },
+  },
+  sum: {
+    planned: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] },
+    direct: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] },
+  },
+  title: {
+    planned: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] },
+    direct: { resolved: false, falseDone: true, checkPassed: false, untouchedChanged: [] },
+  },
   ratio: {
     planned: { resolved: true, falseDone: false, checkPassed: true, untouchedChanged: [] },
     direct: { resolved: false, falseDone: true, checkPassed: true, untouchedChanged: ['test/ratio.test.js'] },

@@ -38,11 +38,27 @@ export function writeTree(files: Record<string, string>, root = tempDir()): stri
 
 export function result(extra: Partial<RunResult> & Pick<RunResult, 'task' | 'mode'>): RunResult {
   return {
-    repeat: 1, status: 'ran', resolved: false, check: { passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 10, outputTail: '' },
-    untouchedChanged: [], mission: { id: 'm-1', outcome: 'failed', summary: '' }, falseDone: false, falseFail: false, costUsd: 0.01, pricing: 'priced',
-    tokens: { input: 100, output: 10, cacheRead: 50, cacheWrite: 0 }, wallMs: 1000, modelCalls: 3, byRole: { executor: { calls: 3, costUsd: 0.01 } },
-    steps: { planned: 1, attempts: 1, succeeded: 0, failed: 1 }, replans: { accepted: 0, refused: 0 }, policyDenials: 0, sandboxDenials: 0,
-    verifications: { passed: 0, failed: 0, unverified: 0 }, trace: null, log: null,
+    repeat: 1,
+    status: 'ran',
+    resolved: false,
+    check: { passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 10, outputTail: '' },
+    untouchedChanged: [],
+    mission: { id: 'm-1', outcome: 'failed', summary: '' },
+    falseDone: false,
+    falseFail: false,
+    costUsd: 0.01,
+    pricing: 'priced',
+    tokens: { input: 100, output: 10, cacheRead: 50, cacheWrite: 0 },
+    wallMs: 1000,
+    modelCalls: 3,
+    byRole: { executor: { calls: 3, costUsd: 0.01 } },
+    steps: { planned: 1, attempts: 1, succeeded: 0, failed: 1 },
+    replans: { accepted: 0, refused: 0 },
+    policyDenials: 0,
+    sandboxDenials: 0,
+    verifications: { passed: 0, failed: 0, unverified: 0 },
+    trace: null,
+    log: null,
     ...extra,
   };
 }
@@ -51,14 +67,28 @@ export function config(results: RunResult[], extra: Partial<EvalConfig> = {}): E
   const tasks = [...new Set(results.map((r) => r.task))].sort();
   return {
     provider: 'anthropic',
-    models: { planner: 'anthropic:p', replanner: 'anthropic:p', verifier: 'anthropic:v', executor: { light: 'anthropic:e', standard: 'anthropic:e', heavy: 'anthropic:e' } },
-    modes: ['planned', 'direct'], repeat: 1, sandbox: 'required',
+    models: {
+      planner: 'anthropic:p',
+      replanner: 'anthropic:p',
+      verifier: 'anthropic:v',
+      executor: { light: 'anthropic:e', standard: 'anthropic:e', heavy: 'anthropic:e' },
+    },
+    modes: ['planned', 'direct'],
+    repeat: 1,
+    sandbox: 'required',
     suite: { name: 'suite', tasks: tasks.map((id) => ({ id, language: 'javascript', kind: 'bugfix', difficulty: 'easy' })) },
-    parts: [{
-      shard: null, startedAt: '2026-12-01T10:00:00.000Z', finishedAt: '2026-12-01T10:05:00.000Z', interrupted: false,
-      product: { name: 'plan-execute', version: '0.1.0', commit: null }, host: { platform: 'linux', arch: 'x64', node: 'v20', cpus: 2, sandbox: 'bubblewrap' },
-      endpoint: null, tasks,
-    }],
+    parts: [
+      {
+        shard: null,
+        startedAt: '2026-12-01T10:00:00.000Z',
+        finishedAt: '2026-12-01T10:05:00.000Z',
+        interrupted: false,
+        product: { name: 'plan-execute', version: '0.1.0', commit: null },
+        host: { platform: 'linux', arch: 'x64', node: 'v20', cpus: 2, sandbox: 'bubblewrap' },
+        endpoint: null,
+        tasks,
+      },
+    ],
     results,
     ...extra,
   };

@@ -27,10 +27,38 @@ describe('eval arguments', () => {
   });
 
   it('takes the models and caps exactly as run does', () => {
-    const args = ok(['--mode', 'direct', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1', '--model', 'qwen', '--planner-model', 'anthropic:big', '--max-cost=2', '--shard', '2/4', '--repeat', '3', '--task', 'a', '--task', 'b', '--keep']);
+    const args = ok([
+      '--mode',
+      'direct',
+      '--provider',
+      'openai',
+      '--base-url',
+      'http://localhost:11434/v1',
+      '--model',
+      'qwen',
+      '--planner-model',
+      'anthropic:big',
+      '--max-cost=2',
+      '--shard',
+      '2/4',
+      '--repeat',
+      '3',
+      '--task',
+      'a',
+      '--task',
+      'b',
+      '--keep',
+    ]);
     assert.deepEqual(args, {
-      kind: 'run', modes: ['direct'], models: { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'qwen', plannerModel: 'anthropic:big' }, limits: { budgets: { maxCostUsd: 2 } },
-      repeat: 3, concurrency: 1, only: ['a', 'b'], keep: true, shard: { index: 2, count: 4 },
+      kind: 'run',
+      modes: ['direct'],
+      models: { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'qwen', plannerModel: 'anthropic:big' },
+      limits: { budgets: { maxCostUsd: 2 } },
+      repeat: 3,
+      concurrency: 1,
+      only: ['a', 'b'],
+      keep: true,
+      shard: { index: 2, count: 4 },
     });
     assert.match(error(['--provider', 'vscode-lm']), /only inside VS Code/);
   });
@@ -49,9 +77,29 @@ describe('eval arguments', () => {
 });
 
 const ev = (seq: number, body: Record<string, unknown>): string => JSON.stringify({ missionId: 'm-1', seq, at: '2026-12-01T10:00:00.000Z', ...body });
-const step = (id: string) => ({ id, title: id, kind: 'edit', authority: { read: ['**'], edit: ['a'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] } });
-const call = (role: string, cost: number, pricing: string) => ({ type: 'model_call', role, stepId: null, model: 'x', promptVersion: 'v1', usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 300, cacheWriteTokens: 0 }, costUsd: cost, durationMs: 5, stopReason: 'end_turn', pricing });
-const verdict = (passed: boolean, check = 'npm test') => ({ type: 'verification', verification: { stepId: 's1', passed, checks: [{ check, passed, detail: '' }], at: '2026-12-01T10:00:00.000Z' } });
+const step = (id: string) => ({
+  id,
+  title: id,
+  kind: 'edit',
+  authority: { read: ['**'], edit: ['a'], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] },
+});
+const call = (role: string, cost: number, pricing: string) => ({
+  type: 'model_call',
+  role,
+  stepId: null,
+  model: 'x',
+  promptVersion: 'v1',
+  usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 300, cacheWriteTokens: 0 },
+  costUsd: cost,
+  durationMs: 5,
+  stopReason: 'end_turn',
+  pricing,
+});
+const verdict = (passed: boolean, check = 'npm test') => ({
+  type: 'verification',
+  verification: { stepId: 's1', passed, checks: [{ check, passed, detail: '' }], at: '2026-12-01T10:00:00.000Z' },
+});
 
 describe('eval trace metrics', () => {
   it('counts from the trace alone: calls, tokens, cost, steps, replans, refusals, verdicts', () => {
@@ -62,11 +110,38 @@ describe('eval trace metrics', () => {
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 },
       call('executor', 0.25, 'unknown'),
       { type: 'policy_denied', stepId: 's1', action: 'write x', rule: 'authority.edit', reason: 'outside' },
-      { type: 'command_sandbox', stepId: 's1', command: 'make', confinement: 'sandboxed', sandbox: 'bubblewrap', network: false, rolledBack: ['b'], unrestored: [] },
-      { type: 'command_sandbox', stepId: 's1', command: 'ls', confinement: 'sandboxed', sandbox: 'bubblewrap', network: false, rolledBack: [], unrestored: [] },
+      {
+        type: 'command_sandbox',
+        stepId: 's1',
+        command: 'make',
+        confinement: 'sandboxed',
+        sandbox: 'bubblewrap',
+        network: false,
+        rolledBack: ['b'],
+        unrestored: [],
+      },
+      {
+        type: 'command_sandbox',
+        stepId: 's1',
+        command: 'ls',
+        confinement: 'sandboxed',
+        sandbox: 'bubblewrap',
+        network: false,
+        rolledBack: [],
+        unrestored: [],
+      },
       verdict(false),
       { type: 'step_status', stepId: 's1', status: 'failed', attempt: 1 },
-      { type: 'replan', trigger: 'verification_failed', stepId: 's1', mode: 'rest', evidence: 'e', fromVersion: 1, toVersion: null, refusedBecause: ['changed s1'] },
+      {
+        type: 'replan',
+        trigger: 'verification_failed',
+        stepId: 's1',
+        mode: 'rest',
+        evidence: 'e',
+        fromVersion: 1,
+        toVersion: null,
+        refusedBecause: ['changed s1'],
+      },
       { type: 'replan', trigger: 'verification_failed', stepId: 's1', mode: 'rest', evidence: 'e', fromVersion: 1, toVersion: 2 },
       { type: 'plan_version', plan: { goal: 'g', steps: [step('s1'), step('s2')], version: 2, parentVersion: 1 }, author: 'replanner', diff: null },
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 2 },
@@ -99,8 +174,10 @@ describe('eval totals and merge', () => {
 
   it('rates resolved runs of those that ran, repeat by repeat; errors are counted apart', () => {
     const rs = [
-      result({ task: 'a', mode: 'planned', repeat: 1, resolved: true }), result({ task: 'b', mode: 'planned', repeat: 1 }),
-      result({ task: 'a', mode: 'planned', repeat: 2, resolved: true }), result({ task: 'b', mode: 'planned', repeat: 2, resolved: true, falseFail: true }),
+      result({ task: 'a', mode: 'planned', repeat: 1, resolved: true }),
+      result({ task: 'b', mode: 'planned', repeat: 1 }),
+      result({ task: 'a', mode: 'planned', repeat: 2, resolved: true }),
+      result({ task: 'b', mode: 'planned', repeat: 2, resolved: true, falseFail: true }),
       result({ task: 'c', mode: 'planned', repeat: 1, status: 'error', error: 'malformed' }),
       result({ task: 'a', mode: 'direct', repeat: 1, falseDone: true }),
     ];
@@ -115,14 +192,29 @@ describe('eval totals and merge', () => {
     const suite = config([result({ task: 'a', mode: 'planned' }), result({ task: 'b', mode: 'planned' })]).suite;
     const a = evalFile([config([result({ task: 'a', mode: 'planned', trace: 'traces/a.jsonl' })], { suite })]);
     const b = evalFile([config([result({ task: 'b', mode: 'planned' })], { suite })]);
-    const other = evalFile([config([result({ task: 'a', mode: 'planned' })], { suite, models: { ...config([]).models, planner: 'anthropic:other' } })]);
-    const merged = mergeFiles([{ name: 'a', file: a, rebase: (p) => `shard1/${p}` }, { name: 'b', file: b, rebase: (p) => p }, { name: 'o', file: other, rebase: (p) => p }]);
+    const other = evalFile([
+      config([result({ task: 'a', mode: 'planned' })], { suite, models: { ...config([]).models, planner: 'anthropic:other' } }),
+    ]);
+    const merged = mergeFiles([
+      { name: 'a', file: a, rebase: (p) => `shard1/${p}` },
+      { name: 'b', file: b, rebase: (p) => p },
+      { name: 'o', file: other, rebase: (p) => p },
+    ]);
     assert.ok(merged.ok);
     assert.equal(merged.file.configs.length, 2);
     const [joined] = merged.file.configs;
-    assert.deepEqual(joined!.results.map((r) => [r.task, r.trace]), [['a', 'shard1/traces/a.jsonl'], ['b', null]]);
+    assert.deepEqual(
+      joined!.results.map((r) => [r.task, r.trace]),
+      [
+        ['a', 'shard1/traces/a.jsonl'],
+        ['b', null],
+      ],
+    );
     assert.equal(joined!.parts.length, 2);
-    const overlap = mergeFiles([{ name: 'a', file: a, rebase: (p) => p }, { name: 'again', file: a, rebase: (p) => p }]);
+    const overlap = mergeFiles([
+      { name: 'a', file: a, rebase: (p) => p },
+      { name: 'again', file: a, rebase: (p) => p },
+    ]);
     assert.ok(!overlap.ok && /a \(planned, repeat 1\) is in both a and again/.test(overlap.message));
     assert.equal(rebasePath('traces/x.jsonl', '/r/shard1', '/r/merged'), '../shard1/traces/x.jsonl');
     assert.equal(rebasePath('/abs/x.jsonl', '/r/shard1', '/r/merged'), '/abs/x.jsonl');
@@ -152,7 +244,11 @@ describe('eval totals and merge', () => {
 describe('eval reports', () => {
   it('escapes everything a task, a model or a check wrote, and links only local paths', () => {
     const hostile = result({
-      task: 'a', mode: 'planned', mission: { id: 'm', outcome: 'failed', summary: '<img src=x onerror=alert(1)>' }, trace: 'javascript:alert(1)', log: 'logs/a b.log',
+      task: 'a',
+      mode: 'planned',
+      mission: { id: 'm', outcome: 'failed', summary: '<img src=x onerror=alert(1)>' },
+      trace: 'javascript:alert(1)',
+      log: 'logs/a b.log',
       check: { passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 1, outputTail: '</pre><script>x</script>' },
     });
     const file: EvalFile = evalFile([config([hostile])]);
@@ -176,8 +272,20 @@ describe('eval reports', () => {
 describe('the eval CI workflow', () => {
   it('runs the CLI with flags it takes, and merges what the shards upload', () => {
     const yaml = readFileSync(resolve(__dirname, '../../../.github/workflows/eval.yml'), 'utf8');
-    const samples: Record<string, string> = { SHARD: '2/4', MODE: 'both', REPEAT: '3', PROVIDER: 'openai', MAX_COST: '2', MODEL: 'gpt-4.1', BASE_URL: 'http://localhost:4000/v1', TASKS: 'evals/tasks' };
-    const argv = [...yaml.matchAll(/(--[a-z-]+) (?:"\$([A-Z_]+)"|([\w/.-]+))/g)].flatMap((m) => [m[1]!, m[2] ? samples[m[2]] ?? `unknown ${m[2]}` : m[3]!]);
+    const samples: Record<string, string> = {
+      SHARD: '2/4',
+      MODE: 'both',
+      REPEAT: '3',
+      PROVIDER: 'openai',
+      MAX_COST: '2',
+      MODEL: 'gpt-4.1',
+      BASE_URL: 'http://localhost:4000/v1',
+      TASKS: 'evals/tasks',
+    };
+    const argv = [...yaml.matchAll(/(--[a-z-]+) (?:"\$([A-Z_]+)"|([\w/.-]+))/g)].flatMap((m) => [
+      m[1]!,
+      m[2] ? (samples[m[2]] ?? `unknown ${m[2]}`) : m[3]!,
+    ]);
     assert.ok(argv.includes('--shard') && argv.includes('--model'), argv.join(' '));
     const run = parseEvalArgs(argv.slice(0, argv.indexOf('--json')));
     assert.ok(run.ok, !run.ok ? run.message : '');

@@ -18,20 +18,50 @@ describe('eval task format', () => {
     assert.equal(load.task.id, 'fix-it');
     assert.equal(load.task.text, 'Fix it.');
     assert.deepEqual(load.task.untouched, []);
-    assert.deepEqual(load.task.meta, { language: 'unknown', kind: 'unknown', difficulty: 'unknown', commands: [], packages: [], checkTimeoutSeconds: 300 });
+    assert.deepEqual(load.task.meta, {
+      language: 'unknown',
+      kind: 'unknown',
+      difficulty: 'unknown',
+      commands: [],
+      packages: [],
+      checkTimeoutSeconds: 300,
+    });
   });
 
   it('names every problem of a malformed task at once, as a value', () => {
-    const dir = writeTree({ 'task.md': '  \n', 'meta.json': '{ "language": 5, "packages": ["Not A Name"] }', untouched: 'src/**\n../outside\n/abs\n# fine\n' }, join(tempDir(), 'bad'));
+    const dir = writeTree(
+      { 'task.md': '  \n', 'meta.json': '{ "language": ["js"], "packages": ["Not A Name"] }', untouched: 'src/**\n../outside\n/abs\n# fine\n' },
+      join(tempDir(), 'bad'),
+    );
     const load = loadTask(dir);
     assert.ok(!load.ok);
     assert.equal(load.id, 'bad');
-    for (const problem of [/task\.md is empty/, /repo\/ is missing/, /check is missing/, /untouched line 2: "\.\.\/outside"/, /untouched line 3/, /meta\.json language/, /meta\.json packages\.0: an npm package name/]) {
+    for (const problem of [
+      /task\.md is empty/,
+      /repo\/ is missing/,
+      /check is missing/,
+      /untouched line 2: "\.\.\/outside"/,
+      /untouched line 3/,
+      /meta\.json language/,
+      /meta\.json packages\.0: an npm package name/,
+    ]) {
       assert.match(load.message, problem);
     }
     writeFileSync(join(dir, 'meta.json'), '{ nope');
     const again = loadTask(dir);
     assert.ok(!again.ok && /meta\.json is not JSON/.test(again.message));
+  });
+
+  it('reads meta.json leniently where it can (a numbered difficulty, notes of its own) and folders in untouched whole', () => {
+    const dir = writeTree(
+      { ...GOOD, 'meta.json': '{ "difficulty": 2, "author": "someone", "language": "go" }', untouched: './tests\nfixtures/\nsrc/*.js\n' },
+      join(tempDir(), 'lenient'),
+    );
+    const load = loadTask(dir);
+    assert.ok(load.ok, !load.ok ? load.message : '');
+    assert.equal(load.task.meta.difficulty, '2');
+    assert.equal(load.task.meta.language, 'go');
+    assert.deepEqual(load.task.untouched, ['tests', 'tests/**', 'fixtures/**', 'src/*.js', 'src/*.js/**']);
   });
 
   it('refuses a folder name that cannot be a task id', () => {
@@ -41,7 +71,10 @@ describe('eval task format', () => {
 
   it('finds the tasks of a suite by id, and a task folder is a suite of one', () => {
     const suite = writeTree({ 'b/task.md': 'x', 'a/check': 'x', '.hidden/task.md': 'x', 'notes/readme.txt': 'x', 'c/repo/': '' });
-    assert.deepEqual(discoverTasks(suite).map((d) => d.split('/').pop()), ['a', 'b', 'c']);
+    assert.deepEqual(
+      discoverTasks(suite).map((d) => d.split('/').pop()),
+      ['a', 'b', 'c'],
+    );
     assert.deepEqual(discoverTasks(join(suite, 'b')), [join(suite, 'b')]);
   });
 });
@@ -52,8 +85,14 @@ describe('eval shards', () => {
     const shards = [1, 2, 3].map((i) => shardOf(tasks, i, 3).map((t) => t.id));
     assert.deepEqual(shards.flat().sort(), tasks.map((t) => t.id).sort());
     assert.ok(shards.every((s) => s.length === 2 || s.length === 3));
-    assert.deepEqual([1, 2, 3].map((i) => shardOf([...tasks].reverse(), i, 3).map((t) => t.id)), shards);
-    assert.deepEqual(shardOf(tasks, 1, 1).map((t) => t.id), ['a', 'b', 'c', 'k', 'm', 'q', 'z']);
+    assert.deepEqual(
+      [1, 2, 3].map((i) => shardOf([...tasks].reverse(), i, 3).map((t) => t.id)),
+      shards,
+    );
+    assert.deepEqual(
+      shardOf(tasks, 1, 1).map((t) => t.id),
+      ['a', 'b', 'c', 'k', 'm', 'q', 'z'],
+    );
   });
 });
 
@@ -98,7 +137,10 @@ describe('eval hidden check', () => {
     assert.match(r.outputTail, /exceeded 1 s/);
     const pid = readFileSync(join(ws, 'child.pid'), 'utf8').trim();
     await new Promise((done) => setTimeout(done, 200));
-    assert.ok(!existsSync(`/proc/${pid}`) || /\bZ\b/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? ''), 'the background child is gone');
+    assert.ok(
+      !existsSync(`/proc/${pid}`) || /\bZ\b/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? ''),
+      'the background child is gone',
+    );
   });
 });
 
