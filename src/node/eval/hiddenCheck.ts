@@ -1,6 +1,7 @@
 /**
  * The hidden check: the task's `check`, run by the harness after the mission has ended, in the run's
- * workspace (its working directory), never by or before the agent. Exit code 0 means the task is done;
+ * workspace (its working directory and its one argument), never by or before the agent. It runs where it
+ * lies, in the task folder, so it finds files beside it through its own path too. Exit code 0 means the task is done;
  * anything else — another code, a signal, the time limit — means it is not.
  *
  * It runs outside the sandbox (it is the task author's code, and it may need what the agent could not
@@ -60,7 +61,8 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
       PYTHONPYCACHEPREFIX: join(scratch, 'check-pycache'),
     },
   });
-  const [program, ...args] = checkCommand(task.check);
+  // The workspace is also the first argument, for a check written as `check WORKSPACE`.
+  const [program, ...args] = [...checkCommand(task.check), workspace];
   const limitMs = task.meta.checkTimeoutSeconds * 1000;
   const started = Date.now();
   return new Promise((done) => {

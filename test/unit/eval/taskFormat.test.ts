@@ -104,13 +104,13 @@ describe('eval hidden check', () => {
   };
 
   it('runs in the workspace with the task folder named, and no key in its environment', async () => {
-    const dir = writeTree({ ...GOOD, check: '#!/bin/sh\npwd\necho "task=$EVAL_TASK_DIR"\nenv | grep -c API_KEY || true\ntest -f a.txt\n' });
+    const dir = writeTree({ ...GOOD, check: '#!/bin/sh\npwd\necho "task=$EVAL_TASK_DIR arg=$1"\nenv | grep -c API_KEY || true\ntest -f a.txt\n' });
     const ws = writeTree({ 'a.txt': 'x' });
     process.env.ANTHROPIC_API_KEY = 'sk-canary';
     try {
       const r = await runHiddenCheck(task(dir), ws, tempDir());
       assert.equal(r.passed, true, r.outputTail);
-      assert.match(r.outputTail, new RegExp(`${ws}\\ntask=${dir}\\n0\\n`));
+      assert.match(r.outputTail, new RegExp(`${ws}\\ntask=${dir} arg=${ws}\\n0\\n`));
     } finally {
       delete process.env.ANTHROPIC_API_KEY;
     }
