@@ -34,7 +34,7 @@ export function singleLoopPlan(task: string, authority: Authority): PlanInput {
       instructions: task,
       authority,
       modelTier: 'standard',
-      evidence: { checks: [], description: 'not verified: the single-loop baseline takes the executor at its word' },
+      evidence: { checks: [], description: 'none: nothing checks your work after you; finish the whole task, then report' },
     }],
   };
 }

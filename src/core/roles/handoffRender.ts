@@ -60,7 +60,8 @@ export function renderHandoff(h: Handoff, stepContextTokenCap: number): string {
     '- your commands run in an OS sandbox: writes outside the edit globs are undone and reported; your home, secrets and neighbouring folders are invisible',
     '',
     '## Evidence the verifier will check',
-    list(s.evidence.checks.map(describeCheck), 'the reviewer reads your report'),
+    // No checks only where nothing verifies (the single-loop baseline): the step's own words say so.
+    list(s.evidence.checks.map(describeCheck), s.evidence.description || 'the reviewer reads your report'),
   ];
   const tail: string[] = [];
   if (h.reusableToolCalls.length) {

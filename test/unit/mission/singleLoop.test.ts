@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { runMission } from '../../../src/core/mission/start';
 import { SINGLE_LOOP_STEP_ID, singleLoopPlan } from '../../../src/core/mission/direct';
 import type { PlannerRole, VerifierRole } from '../../../src/core/ports';
+import { renderHandoff } from '../../../src/core/roles/handoffRender';
 import { FakeExecutor, failedResult, harness } from './fakes';
 
 const TASK = 'Fix the median of an even-length list.\nThe tests in test/ show what is expected.';
@@ -27,6 +28,7 @@ describe('the single-loop baseline (verify: false with singleLoopPlan)', () => {
     const handoff = executor.calls[0]!.handoff;
     assert.equal(handoff.step.instructions, TASK);
     assert.deepEqual(handoff.authority.edit, ['**']);
+    assert.match(renderHandoff(handoff, 4000), /## Evidence the verifier will check\n {2}- none: nothing checks your work after you/, 'the executor is not told of a reviewer');
     const trace = h.store.trace(report.missionId);
     const verification = trace.find((e) => e.type === 'verification');
     assert.ok(verification?.type === 'verification');
