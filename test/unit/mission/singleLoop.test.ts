@@ -28,7 +28,8 @@ describe('the single-loop baseline (verify: false with singleLoopPlan)', () => {
     const handoff = executor.calls[0]!.handoff;
     assert.equal(handoff.step.instructions, TASK);
     assert.deepEqual(handoff.authority.edit, ['**']);
-    assert.match(renderHandoff(handoff, 4000), /## Evidence the verifier will check\n {2}- none: nothing checks your work after you/, 'the executor is not told of a reviewer');
+    const evidence = /## Evidence the verifier will check\n {2}- none: nothing checks your work after you/;
+    assert.match(renderHandoff(handoff, 4000), evidence, 'the executor is not told of a reviewer');
     const trace = h.store.trace(report.missionId);
     const verification = trace.find((e) => e.type === 'verification');
     assert.ok(verification?.type === 'verification');
