@@ -92,7 +92,8 @@ function runRow(r: RunResult): string {
     r.trace ? el('p', {}, `trace: ${fileLink(r.trace)}${r.log ? ` · log: ${fileLink(r.log)}` : ''}`) : '',
   ].join('');
   const num = (text: string): string => el('td', { class: 'num' }, esc(text));
-  const tokens = `${r.tokens.input + r.tokens.cacheRead + r.tokens.cacheWrite} / ${r.tokens.output}`;
+  const prompt = r.tokens.input + r.tokens.cacheRead + r.tokens.cacheWrite;
+  const tokens = `${prompt} / ${r.tokens.output}${prompt ? ` (${Math.round((100 * r.tokens.cacheRead) / prompt)}% cached)` : ''}`;
   return el(
     'tr',
     {},
