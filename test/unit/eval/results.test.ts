@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEvalArgs } from '../../../src/node/eval/evalArgs';
+import { evalMain } from '../../../src/node/eval/evalCommand';
 import { rebasePath, serialise } from '../../../src/node/eval/evalOutputs';
 import { htmlReport } from '../../../src/node/eval/htmlReport';
 import { mergeFiles, parseEvalFile, type EvalFile } from '../../../src/node/eval/results';
@@ -294,5 +295,44 @@ describe('the eval CI workflow', () => {
     assert.match(yaml, /shard: \$\{\{ fromJSON\(needs\.matrix\.outputs\.shards\) \}\}\n\s+model: \$\{\{ fromJSON\(inputs\.models\) \}\}/);
     const merge = /node dist\/cli\.js eval (merge [^\n]+)/.exec(yaml)?.[1]?.split(' ') ?? [];
     assert.ok(parseEvalArgs(merge).ok, merge.join(' '));
+  });
+});
+
+describe('eval setup', () => {
+  const io = (env: Record<string, string | undefined>) => {
+    let out = '';
+    let err = '';
+    const sink = (add: (t: string) => void) => ({ write: (t: string) => (add(t), true) }) as unknown as NodeJS.WritableStream;
+    return { io: { stdin: process.stdin, stdout: sink((t) => (out += t)), stderr: sink((t) => (err += t)), env }, out: () => out, err: () => err };
+  };
+
+  it('stops before any run when no model could answer or no sandbox could confine: exit 2, saying what to do', async () => {
+    const noKey = io({});
+    assert.equal(await evalMain(['--task', 'js-median-even'], noKey.io), 2);
+    assert.match(noKey.err(), /set ANTHROPIC_API_KEY/);
+    const noModel = io({});
+    assert.equal(await evalMain(['--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], noModel.io), 2);
+    assert.match(noModel.err(), /no model for the light tier on openai/);
+    const unknown = io({ ANTHROPIC_API_KEY: 'k' });
+    assert.equal(await evalMain(['--task', 'no-such-task'], unknown.io), 2);
+    assert.match(unknown.err(), /no task no-such-task in .*evals\/tasks/);
+    const saved = process.env.PLAN_EXECUTE_BWRAP;
+    process.env.PLAN_EXECUTE_BWRAP = '/nonexistent/bwrap';
+    try {
+      const noSandbox = io({ ANTHROPIC_API_KEY: 'k' });
+      assert.equal(await evalMain(['--task', 'js-median-even', '--sandbox', 'required'], noSandbox.io), 2);
+      assert.match(noSandbox.err(), /no OS sandbox here \(bubblewrap \(bwrap\) is not installed.*--sandbox off/);
+    } finally {
+      if (saved === undefined) delete process.env.PLAN_EXECUTE_BWRAP;
+      else process.env.PLAN_EXECUTE_BWRAP = saved;
+    }
+  });
+
+  it('prints its help, with how to run it with a key, a local model and in CI', async () => {
+    const help = io({});
+    assert.equal(await evalMain(['--help'], help.io), 0);
+    assert.match(help.out(), /ANTHROPIC_API_KEY=… npm run eval/);
+    assert.match(help.out(), /--base-url http:\/\/localhost:11434\/v1 --model qwen2\.5-coder:7b/);
+    assert.match(help.out(), /\.github\/workflows\/eval\.yml/);
   });
 });
