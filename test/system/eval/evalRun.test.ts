@@ -90,21 +90,25 @@ const byRun = (rs: readonly RunResult[]): Map<string, RunResult> => new Map(rs.m
 
 describe('eval: the real CLI with scripted models', function () {
   this.timeout(20 * 60_000);
-  const base = mkdtempSync(join(tmpdir(), 'pe-eval-test-'));
-  const runs: Partial<Record<ScriptedProvider, { out: string; code: number | null; stderr: string; file: EvalFile; model: ScriptedModel }>> = {};
+  let base = '';
+  const runs: Partial<Record<ScriptedProvider, { out: string; code: number | null; stderr: string; file: EvalFile }>> = {};
+  // Every server started is closed, also when a run's assertion failed before it was recorded.
+  const servers: ScriptedModel[] = [];
 
   before(async () => {
+    base = mkdtempSync(join(tmpdir(), 'pe-eval-test-'));
     for (const provider of PROVIDERS) {
       const model = await startScriptedModel(provider, evalScenario(FIXTURE_SCRIPTS));
+      servers.push(model);
       const out = join(base, provider);
       const exit = await runEval(model, ['--tasks', FIXTURE_SUITE, '--out', out, '--keep', '--concurrency', '2']);
       assert.ok(existsSync(join(out, 'results.json')), `${provider}: no results.json\n${exit.stderr}`);
-      runs[provider] = { out, code: exit.code, stderr: exit.stderr, file: readResults(join(out, 'results.json')), model };
+      runs[provider] = { out, code: exit.code, stderr: exit.stderr, file: readResults(join(out, 'results.json')) };
     }
   });
   after(async () => {
-    for (const r of Object.values(runs)) await r?.model.close();
-    rmSync(base, { recursive: true, force: true });
+    for (const server of servers) await server.close();
+    if (base) rmSync(base, { recursive: true, force: true });
   });
 
   for (const provider of PROVIDERS) {
