@@ -13,7 +13,8 @@
  * How `check` is started: executable → run directly; else by its `#!` line; else with /bin/sh.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { scrubEnv } from '../../core/policy/env';
 import type { Task } from './taskSpec';
@@ -49,6 +50,8 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
   const tmp = join(scratch, 'check-tmp');
   mkdirSync(home, { recursive: true });
   mkdirSync(tmp, { recursive: true });
+  // Packages installed for the user (pip install --user) stay importable under the private HOME.
+  const userBase = process.env.PYTHONUSERBASE ?? join(homedir(), '.local');
   const env = scrubEnv(process.env, {
     // Python's bytecode goes to a private cache: what the agent's runs left in __pycache__ is never loaded.
     set: {
@@ -59,6 +62,7 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
       CI: '1',
       NO_COLOR: '1',
       PYTHONPYCACHEPREFIX: join(scratch, 'check-pycache'),
+      ...(existsSync(userBase) ? { PYTHONUSERBASE: userBase } : {}),
     },
   });
   // The workspace is also the first argument, for a check written as `check WORKSPACE`.
