@@ -110,7 +110,12 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
     ...(args.markdown ? { markdown: resolve(args.markdown) } : {}),
   };
   const abort = new AbortController();
-  const onSigint = (): void => abort.abort();
+  // The first Ctrl-C stops the eval gently (results so far are kept); a second one leaves at once.
+  const onSigint = (): void => {
+    if (abort.signal.aborted) process.exit(130);
+    io.stderr.write('\ninterrupting: the running missions are cancelled, their checks still run (Ctrl-C again to leave now)\n');
+    abort.abort();
+  };
   process.on('SIGINT', onSigint);
   const runSetup: RunSetup = {
     client: setup.client,
