@@ -1,7 +1,8 @@
 /**
- * `npm test`: type-check → build → unit → system (the real CLI and bubblewrap: the escape suite and the
- * ordinary-projects corpus) → integration (inside code-server's extension host) → E2E (Playwright on the
- * workbench). Prints one summary per tier and, last, the line `N passed, N failed`
+ * `npm test`: type-check → build → unit → system (the real CLI with bubblewrap and scripted models: the
+ * escape suite, the ordinary-projects corpus, eval over whole task suites) → integration (inside
+ * code-server's extension host) → E2E (Playwright on the workbench). Prints one summary per tier and, last,
+ * the line `N passed, N failed`
  * summed over the tiers. Exits non-zero on any failure, on a timeout, or when the integration tier ran no
  * test. A failing step (type-check, build) counts as one failure; a failed build stops the run, since
  * nothing after it would test the current code.
@@ -40,7 +41,7 @@ const TIMEOUTS: Record<TierName, number> = {
   typecheck: 5 * MINUTE,
   build: 5 * MINUTE,
   unit: 10 * MINUTE,
-  system: 45 * MINUTE, // the escape suite and the corpus run the real CLI some 200 times; about 25 min under a load of 10
+  system: 60 * MINUTE, // the escape suite, the corpus and eval run the real CLI some 250 times; about 25 min under a load of 10
   integration: 45 * MINUTE, // includes a first-time code-server install
   e2e: 20 * MINUTE,
 };
@@ -124,7 +125,7 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
     case 'system':
       // Tests that run the real CLI (dist/cli.js, fresh after the build tier) inside bubblewrap.
       ensureUnitPackages({ log });
-      return mochaTier(name, ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '180000', '--exit', 'test/system/**/*.test.ts'], grep);
+      return mochaTier(name, ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '600000', '--exit', '--recursive', '--extension', 'test.ts', 'test/system'], grep);
     case 'integration': {
       const outcome = await runIntegrationTier({ log, print: say, ...(grep ? { grep } : {}), timeoutMs: TIMEOUTS.integration });
       return { name, ...outcome };

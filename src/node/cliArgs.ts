@@ -13,6 +13,7 @@ export const USAGE = `usage:
   node dist/cli.js run --workspace DIR --task TEXT [options]
   node dist/cli.js continue --workspace DIR [--mission ID] [options]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
+  node dist/cli.js eval [options]        measure missions on a task suite, planned versus direct (eval --help)
 
   run plans and executes a mission. continue goes on with the workspace's latest stopped mission (or
   --mission ID) from where it stopped, finished work kept: a failed one is retried from the failing step, a
@@ -93,8 +94,8 @@ export const CLI_CAP_FLAGS: CapNames = {
   planSteps: '--max-plan-steps', replans: '--max-replans', tokens: '--max-tokens', cost: '--max-cost', wall_time: '--max-minutes', steps: '--max-step-attempts',
 };
 
-const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
-const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
+export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
+export const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
 const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
 /** Flags that take no value. */
 const SWITCHES = new Set(['--json', '--no-instructions']);
@@ -105,7 +106,7 @@ const KNOWN: Record<string, string[]> = {
 };
 
 type Flags = Map<string, string[]>;
-type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [sub, ...rest] = argv;
@@ -166,7 +167,7 @@ function missionFlags(sub: string, flags: Flags, json: boolean, instructions: bo
   return { ok: true, value: { workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) } };
 }
 
-function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {
+export function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {
   const budgets: Partial<MissionBudgets> = {};
   const limits: CliLimits = {};
   const cost = one('--max-cost');
@@ -192,7 +193,7 @@ function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimit
   return { ok: true, value: { ...limits, ...(Object.keys(budgets).length > 0 ? { budgets } : {}) } };
 }
 
-function parseModels(one: (name: string) => string | undefined): Parsed<CliModels> {
+export function parseModels(one: (name: string) => string | undefined): Parsed<CliModels> {
   const provider = one('--provider');
   if (provider === 'vscode-lm') return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
   if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };

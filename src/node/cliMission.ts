@@ -11,7 +11,7 @@ import { resumeMission, type ContinueMode } from '../core/mission/resume';
 import { revertMissionSteps, type RevertOutcome, type RevertTarget } from '../core/mission/revert';
 import type { ModelClient } from '../core/model/modelClient';
 import type { DeepPartialSettings } from '../core/model/modelSettings';
-import type { Plan } from '../core/contracts/plan';
+import type { Plan, PlanInput } from '../core/contracts/plan';
 import type { Approver, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
@@ -55,8 +55,10 @@ export interface HeadlessMission {
   limits?: CliLimits;
   /** Asked instead of the terminal (a replay answers from the recording). */
   approver?: Approver;
-  /** Recorded settings a replay runs with (parallelism, retries, the plan-size cap, budgets). */
-  settings?: Pick<MissionSettings, 'maxParallel' | 'retriesPerStep' | 'maxPlanSteps' | 'budgets'>;
+  /** Recorded settings a replay runs with (parallelism, retries, the plan-size cap, budgets); `verify` for eval's baseline. */
+  settings?: Pick<MissionSettings, 'maxParallel' | 'retriesPerStep' | 'maxPlanSteps' | 'budgets' | 'verify'>;
+  /** Run this plan instead of asking the planner (eval's single-loop baseline). */
+  plan?: PlanInput;
   /** Go on with this stopped mission of the workspace's store instead of starting one. */
   goOn?: { missionId: string; mode: ContinueMode };
   /** The kill switch, for a caller that must stop the mission (a replay at the end of its recording). */
@@ -153,6 +155,7 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
     ...(m.limits?.budgets ? { budgets: { ...m.settings?.budgets, ...m.limits.budgets } } : {}),
     capNames: CLI_CAP_FLAGS,
     ...(m.signal ? { signal: m.signal } : {}),
+    ...(m.plan ? { plan: m.plan } : {}),
   };
   let handle: MissionHandle;
   if (m.goOn) {

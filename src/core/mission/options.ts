@@ -84,6 +84,13 @@ export interface MissionSettings {
   budgets?: Partial<MissionBudgets>;
   /** Retries of a failed step before a replan is triggered (default 1). */
   retriesPerStep?: number;
+  /**
+   * Whether a step's claimed success passes the verification gate (default true). false: the executor's
+   * report stands, recorded as a verification saying nothing was checked, and a step needs no evidence
+   * checks — only for the single-loop baseline that `eval --mode direct` measures (see direct.ts); the
+   * front ends never set it.
+   */
+  verify?: boolean;
   toolSettings?: Partial<ToolSettings>;
   contextBudget?: Partial<ContextBudget>;
   /** Scrubbed environment for commands. */
@@ -115,6 +122,7 @@ export function recordedSettings(options: MissionSettings): Record<string, unkno
     approve: options.approve ?? 'ask', ...(options.planApproval === 'user' ? { planApproval: 'user' } : {}),
     maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1,
     maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}),
+    ...(options.verify === false ? { verify: false } : {}),
   };
 }
 
@@ -135,6 +143,7 @@ export function planLimits(options: MissionSettings & UserSetup): ValidatePlanOp
     ...(options.capNames?.planSteps ? { maxStepsName: options.capNames.planSteps } : {}),
     ...(options.verifierCommands ? { verifierCommands: options.verifierCommands } : {}),
     ...(options.mcp ? { mcpTools: offeredTools(options.mcp.catalogue) } : {}),
+    ...(options.verify === false ? { requireEvidence: false } : {}),
   };
 }
 

@@ -56,7 +56,7 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
     const out = await runStepAttempt({
       missionId: run.missionId, plan: run.plan, step, attempt, previousFailure, results: run.results(step.dependsOn), toolCalls: run.toolCalls,
       ports: run.options, approver: run.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...run.options.toolSettings },
-      contextBudget: run.contextBudget, env: run.options.env ?? {}, verifierCommands: run.options.verifierCommands ?? [], signal: run.abort.signal, remainingMs: () => run.budget.remainingWallMs(), hashOf: run.hashOf,
+      contextBudget: run.contextBudget, env: run.options.env ?? {}, verifierCommands: run.options.verifierCommands ?? [], verify: run.options.verify !== false, signal: run.abort.signal, remainingMs: () => run.budget.remainingWallMs(), hashOf: run.hashOf,
       record: (body) => run.record(body),
       onVerifying: () => run.setStatus(stepId, 'verifying', attempt),
     });

@@ -34,6 +34,8 @@ export interface StepAttemptInput {
   env: Record<string, string>;
   /** Commands the verifier may run for evidence besides the step's allowlist. */
   verifierCommands: string[];
+  /** false: no verification gate; the executor's report stands (MissionSettings.verify). */
+  verify: boolean;
   signal: AbortSignal;
   /** Milliseconds left of the mission's wall budget (bounds a model's wait for a rate limit). */
   remainingMs?: () => number;
@@ -107,6 +109,11 @@ async function attemptWith(input: StepAttemptInput, handoff: Handoff, ctx: RoleC
   await input.record({ type: 'step_result', result });
   if (result.status !== 'succeeded' || interrupted) return { handoff, result, verification: null, interrupted };
 
+  if (!input.verify) {
+    const verification = unverified(input.step.id, input.ports.clock.now());
+    await input.record({ type: 'verification', verification });
+    return { handoff, result, verification, interrupted };
+  }
   await input.onVerifying();
   const verifierTools = factory(toolsContext(input, 'verifier'));
   const verification = await verifyStep({
@@ -175,6 +182,12 @@ function failed(stepId: string, cls: Failure['class'], message: string, tools: S
 
 function cancelledFailure(tools: StepTools): Failure {
   return { class: 'cancelled', message: 'the mission was cancelled while this step ran', partialSideEffects: tools.sideEffects(), recoverable: true, suggestion: 'resume the mission to re-run it' };
+}
+
+/** The record of a success nothing checked (verification off): says so, so no reader takes it for a verdict. */
+function unverified(stepId: string, now: number): Verification {
+  const detail = "verification is off for this mission (the single-loop baseline): the executor's report stands unchecked";
+  return { stepId, passed: true, checks: [{ check: 'not verified', passed: true, detail }], at: new Date(now).toISOString() };
 }
 
 function errorText(error: unknown): string {

@@ -36,6 +36,8 @@ export interface ValidatePlanOptions {
    * server, for `server/*`). Absent: grants are checked for shape only (no catalogue known here).
    */
   mcpTools?: readonly McpToolRef[];
+  /** false: a step may have no evidence checks (a mission that verifies nothing: the single-loop baseline). Default true. */
+  requireEvidence?: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 40;
@@ -82,7 +84,7 @@ export function validatePlan(input: unknown, options: ValidatePlanOptions = {}):
 
   checkIds(steps, errors);
   checkDependencies(steps, errors);
-  for (const { index, step } of steps) checkStep(index, step, options.verifierCommands ?? [], errors);
+  for (const { index, step } of steps) checkStep(index, step, options, errors);
   if (options.mcpTools) for (const { index, step } of steps) checkGrants(index, step, options.mcpTools, errors);
   if (parsed.success) checkConstraintChecks(parsed.data, errors);
 
@@ -124,7 +126,8 @@ function checkDependencies(steps: { index: number; step: Step }[], errors: PlanE
   }
 }
 
-function checkStep(index: number, step: Step, verifierCommands: string[], errors: PlanError[]): void {
+function checkStep(index: number, step: Step, options: ValidatePlanOptions, errors: PlanError[]): void {
+  const verifierCommands = options.verifierCommands ?? [];
   const at = `steps[${index}]`;
   const name = `step "${step.id}"`;
   for (const field of ['read', 'edit'] as const) {
@@ -140,7 +143,7 @@ function checkStep(index: number, step: Step, verifierCommands: string[], errors
     errors.push({ path: `${at}.authority.commands`, message: `${name} is a command step but may run nothing; list its commands in authority.commands` });
   }
   const checks = step.evidence.checks;
-  if (checks.length === 0) {
+  if (checks.length === 0 && options.requireEvidence !== false) {
     const hint = step.kind === 'research'
       ? 'add a review check stating what the findings must cover'
       : 'add a command check (with its expected exit code), files_exist, file_contains, or a review check';

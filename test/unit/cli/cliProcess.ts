@@ -1,38 +1,17 @@
 /**
- * The CLI as a user runs it: bundled like dist/cli.js (built once per suite) and run as a child process,
- * on copies of a small workspace.
+ * The CLI as a user runs it (test/support/cliBinary.ts: dist/cli.js when fresh, else a bundle made once)
+ * run as a child process, on copies of a small workspace.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { cliPath, spawnCli, type CliExit } from '../../support/cliBinary';
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Bundles src/node/cli.ts into `dir` and returns the script's path. */
-export async function buildCli(dir: string): Promise<string> {
-  const cli = join(dir, 'cli.js');
-  await build({ entryPoints: ['src/node/cli.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: cli, logLevel: 'silent' });
-  return cli;
-}
+export type CliRun = CliExit;
 
 /** Runs the CLI with only PATH and `env` in its environment; stdin gets `stdin` (and stays open if asked). */
 export function runCli(cli: string, args: string[], env: Record<string, string>, stdin = '', keepStdinOpen = false): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    if (keepStdinOpen) child.stdin.write(stdin);
-    else child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCli(cli, args, { PATH: process.env.PATH ?? '', ...env }, { stdin, keepStdinOpen });
 }
 
 export interface CliFixture {
@@ -50,7 +29,7 @@ export function useCliFixture(prefix: string): CliFixture {
   let cli = '';
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), prefix));
-    cli = await buildCli(dir);
+    cli = await cliPath();
     const template = join(dir, 'template');
     mkdirSync(join(template, 'src'), { recursive: true });
     writeFileSync(join(template, 'package.json'), '{"name":"demo"}\n');

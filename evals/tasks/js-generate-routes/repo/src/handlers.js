@@ -1,0 +1,11 @@
+'use strict';
+
+const users = [];
+
+module.exports = {
+  listUsers: () => users.slice(),
+  createUser: (body) => {
+    users.push({ id: users.length + 1, name: String(body.name) });
+    return users.at(-1);
+  },
+};

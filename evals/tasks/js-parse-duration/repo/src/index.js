@@ -1,0 +1,4 @@
+'use strict';
+const { formatDuration } = require('./duration');
+
+module.exports = { formatDuration };

@@ -1,0 +1,5 @@
+/** How joinPath joins. */
+export interface JoinOptions {
+  /** Add one separator after the last part. */
+  trailing?: boolean;
+}

@@ -1,0 +1,5 @@
+export interface User {
+  name: string;
+  /** Optional since accounts can be created from a name alone. */
+  email?: string;
+}
