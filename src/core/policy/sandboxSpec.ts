@@ -201,7 +201,7 @@ function sandboxEnv(env: Record<string, string>, network: boolean): Record<strin
 }
 
 /** Areas outside the workspace never shown again, even as a link's target: where credentials live. */
-const SECRET_AREAS = ['.ssh', '.aws', '.gnupg', '.config', '.docker', '.kube', '.azure', '.password-store', '.local/share/keyrings', '.netrc', '.npmrc', '.pypirc'];
+export const SECRET_AREAS = ['.ssh', '.aws', '.gnupg', '.config', '.docker', '.kube', '.azure', '.password-store', '.local/share/keyrings', '.netrc', '.npmrc', '.pypirc'];
 
 /**
  * Packages linked into the workspace from outside it (`npm link`, pnpm's and yarn's workspace links:

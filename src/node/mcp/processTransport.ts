@@ -6,6 +6,7 @@
  * for its timeout. The process runs in its own group, and closing kills the whole group.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +20,8 @@ export interface ProcessSpec {
   fd3?: Buffer;
   /** Open fds 4 and 5 too (a network of the sandbox's own). */
   ownNetworkFds?: boolean;
+  /** The seccomp filter bubblewrap reads on fd 6, when set. */
+  seccomp?: Buffer;
 }
 
 const STDERR_TAIL = 4_000;
@@ -51,11 +54,10 @@ export class ProcessTransport implements Transport {
 
   start(): Promise<void> {
     const { spec } = this;
-    const stdio: StdioOptions = spec.ownNetworkFds
-      ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe']
-      : spec.fd3
-        ? ['pipe', 'pipe', 'pipe', 'pipe']
-        : ['pipe', 'pipe', 'pipe'];
+    // fd 3: bubblewrap's arguments; fds 4 and 5: the own network's sync pipes; fd 6: the seccomp filter.
+    const fds: ('pipe' | 'ignore')[] = [spec.fd3 ? 'pipe' : 'ignore', spec.ownNetworkFds ? 'pipe' : 'ignore', spec.ownNetworkFds ? 'pipe' : 'ignore', spec.seccomp ? 'pipe' : 'ignore'];
+    while (fds.length > 0 && fds[fds.length - 1] === 'ignore') fds.pop();
+    const stdio: StdioOptions = ['pipe', 'pipe', 'pipe', ...fds];
     return new Promise((resolve, reject) => {
       const child = spawn(spec.file, spec.args, {
         cwd: spec.cwd,
@@ -72,11 +74,12 @@ export class ProcessTransport implements Transport {
         this.#end();
       });
       child.on('spawn', () => {
-        if (spec.fd3) {
-          const pipe = child.stdio[3];
-          if (pipe && 'end' in pipe) {
+        for (const [fd, data] of [[3, spec.fd3], [6, spec.seccomp]] as const) {
+          const pipes: readonly unknown[] = child.stdio;
+          const pipe = data ? pipes[fd] : undefined;
+          if (pipe instanceof Writable) {
             pipe.on('error', () => undefined);
-            pipe.end(spec.fd3);
+            pipe.end(data);
           }
         }
         this.onStarted?.(child);

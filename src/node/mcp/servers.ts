@@ -12,6 +12,10 @@ import type { McpCallOutcome, McpCatalogue, McpConfinement, McpServerInfo } from
 import type { SandboxMode, SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
 import type { McpCallRequest, McpServers } from '../../core/ports';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { SECRET_AREAS } from '../../core/policy/sandboxSpec';
 import { prepareConfined } from '../sandbox/confinedRun';
 import { startOwnNetwork } from '../sandbox/ownNetwork';
 import type { ServerConfig } from './config';
@@ -97,7 +101,8 @@ export class NodeMcpServers implements McpServers {
     let release = (): void => undefined;
     if (confinement === 'sandboxed') {
       if (!spec) return { ok: false, fault: 'refused', message: 'not started: its sandbox could not be prepared' };
-      const prepared = prepareConfined({ ...spec, env: { ...spec.env, ...config.env } }, this.options.support, argv, cwd);
+      const shown = programFolders(argv, this.options.root, spec.hiddenOutside);
+      const prepared = prepareConfined({ ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] }, this.options.support, argv, cwd);
       if ('refused' in prepared) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${prepared.refused}` };
       const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
       let stopNetwork = (): void => undefined;
@@ -108,6 +113,7 @@ export class NodeMcpServers implements McpServers {
           env: prepared.env,
           cwd,
           ...(prepared.fd3 ? { fd3: prepared.fd3 } : {}),
+          ...(prepared.seccomp ? { seccomp: prepared.seccomp } : {}),
           ...(own ? { ownNetworkFds: true } : {}),
         },
         own ? (child) => void startOwnNetwork(child, own.slirp4netns).then((net) => (net.ok ? (stopNetwork = net.stop) : undefined)) : undefined,
@@ -169,4 +175,39 @@ export class NodeMcpServers implements McpServers {
   async close(): Promise<void> {
     await Promise.all([...this.#sessions.keys()].map((k) => this.#drop(k)));
   }
+}
+
+/**
+ * The folders of the server's own program the user's configuration names by absolute path outside the
+ * workspace (`node /opt/tools/notes/dist/server.js`): each file's package folder (the nearest one up with a
+ * manifest, else its own folder), shown read-only in the server's sandbox — never the home itself, the root,
+ * or where credentials live.
+ */
+export function programFolders(argv: readonly string[], root: string, hidden: readonly string[]): string[] {
+  const home = os.homedir();
+  const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+  const out = new Set<string>();
+  for (const arg of argv) {
+    if (!nodePath.isAbsolute(arg) || within(arg, root)) continue;
+    let real: string;
+    try {
+      real = fs.realpathSync.native(arg);
+      if (!fs.statSync(real).isFile()) continue;
+    } catch {
+      continue;
+    }
+    const own = nodePath.dirname(real);
+    let pkg: string | undefined;
+    for (let up = own, i = 0; i < 4 && up !== nodePath.dirname(up); up = nodePath.dirname(up), i++) {
+      if (['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'].some((m) => fs.existsSync(nodePath.join(up, m)))) {
+        pkg = up;
+        break;
+      }
+    }
+    const fits = (dir: string): boolean =>
+      dir !== '/' && dir !== home && !within(root, dir) && !SECRET_AREAS.some((a) => within(dir, nodePath.join(home, a)) || within(nodePath.join(home, a), dir));
+    const dir = [pkg, own].find((d): d is string => d !== undefined && fits(d));
+    if (dir !== undefined && hidden.some((h) => within(dir, h))) out.add(dir);
+  }
+  return [...out];
 }

@@ -84,7 +84,9 @@ describe('private outputs in the sandbox spec', () => {
     const list = entries('.gitignore', '.git/', 'node_modules/', '.venv/', 'venv/', '.direnv/', '.vscode/', '.husky/', 'secrets/', '.plan-execute/', 'private/', 'src/', 'src/node_modules/');
     const files = { '.gitignore': '.git\nnode_modules\n.venv\nvenv\n.direnv\n.vscode\n.husky\nsecrets\n.plan-execute\nprivate\nsrc\n' };
     const s = spec({ edit: [] }, list, files, { ignoreText: 'private/\n' });
-    assert.deepEqual(s.privateOutputs, ['src'], 'src is only a private copy: nothing reaches the workspace');
+    // A folder named secrets is no credential store (secrets.ts): its files are judged one by one, and a
+    // private copy shows no more than the read-only view would.
+    assert.deepEqual(s.privateOutputs, ['secrets', 'src'], 'src and secrets are only private copies: nothing reaches the workspace');
   });
 
   it('reads no ignore file where the host gives none (Seatbelt tests, hosts without the reader)', () => {
