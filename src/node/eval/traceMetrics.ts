@@ -86,7 +86,8 @@ export function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'tr
         m.policyDenials++;
         break;
       case 'command_sandbox':
-        if (e.rolledBack.length > 0 || e.unrestored.length > 0) m.sandboxDenials++;
+        // Direct writes undone afterwards, or staged writes never applied: the sandbox said no.
+        if (e.rolledBack.length > 0 || e.unrestored.length > 0 || e.refused.length > 0) m.sandboxDenials++;
         break;
       case 'verification':
         if (e.verification.checks.length === 1 && e.verification.checks[0]!.check === 'not verified') m.verifications.unverified++;
