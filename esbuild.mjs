@@ -1,4 +1,4 @@
-// One build for every target (DESIGN.md "Layout"). Type-checking is separate: `tsc --noEmit -p .`.
+// One build for every target (docs/architecture.md "Bundles"). Type-checking is separate: `tsc --noEmit -p .`.
 //
 //   node esbuild.mjs               development build (sourcemaps, not minified)
 //   node esbuild.mjs --production  minified, no sourcemaps (what `npm run build` / `vsce package` use)
@@ -28,8 +28,8 @@ const forbidVscode = (bundle) => ({
 });
 
 /**
- * Keeps the activation bundle small (issue 10, item 8): dist/extension.js may not pull in zod, the model SDK
- * or the engine; those live in dist/host.js and dist/engine.js, which it loads on first use.
+ * Keeps the activation bundle small (docs/architecture.md, "Bundles"): dist/extension.js may not pull in zod,
+ * the model SDK or the engine; those live in dist/host.js and dist/engine.js, which it loads on first use.
  */
 const forbidHeavy = (bundle) => ({
   name: 'forbid-heavy',

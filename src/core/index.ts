@@ -1,7 +1,7 @@
 /**
- * The public library API, bundled to dist/core.js (CommonJS, no vscode). DESIGN.md ("Contracts") lists
- * what other tools rely on: validatePlan, applyEdit, checkAction, policyFor, runMission.
- * Each area's owner appends its exports below; keep one line per source file.
+ * The public library API, bundled to dist/core.js (CommonJS, no vscode). docs/architecture.md ("Contracts
+ * other code relies on") lists what other tools rely on: validatePlan, applyEdit, checkAction, policyFor,
+ * runMission. Each area's owner appends its exports below; keep one line per source file.
  */
 export * from './contracts/plan';
 export * from './contracts/results';

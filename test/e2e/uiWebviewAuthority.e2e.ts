@@ -1,7 +1,7 @@
 /**
  * The webview app on its own (media/webview.js in headless Chromium): the plan tree — the sidebar's step
  * list and the board's graph — and the command approval cards say, for each step, whether its commands
- * run in the OS sandbox and whether it is granted the network (issue 9, "Done when"). Only steps that run
+ * run in the OS sandbox and whether it is granted the network. Only steps that run
  * commands carry a sandbox mark; only granted steps carry the network mark; an unsandboxed machine says so.
  */
 import { strict as assert } from 'node:assert';

@@ -1,6 +1,6 @@
 /**
  * The plan contract: what the planner returns, what the user edits and approves, and what binds every
- * executor. Field names follow DESIGN.md ("Plan schema"); change them only deliberately.
+ * executor. Field names are listed in docs/architecture.md ("Plan schema"); change them only deliberately.
  *
  * These schemas check *shape*. Cross-field rules (unique ids, known dependencies, no cycles, authority
  * inside the workspace, size caps) live in `validatePlan` (./validate.ts), which reports every problem at

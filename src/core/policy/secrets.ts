@@ -3,7 +3,7 @@
  * that was not granted it — as opposed to a file merely *named* like one. Pure: no I/O; a rule that needs
  * the content asks `peek`, which gives at most the first PEEK_BYTES of a file (undefined when it cannot:
  * missing, unreadable, a folder). Hiding a file that is not a secret breaks the user's build, tests and
- * git (issue 16); showing one that is leaks it — so where a rule cannot tell, it hides.
+ * git; showing one that is leaks it — so where a rule cannot tell, it hides.
  *
  * Rules, IN THIS ORDER; the first that applies decides (`rule` names it, secret or not):
  *   1. test_fixture    under a fixtures folder (fixtures/, testdata/, __mocks__ …): everything there is

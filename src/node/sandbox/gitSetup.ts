@@ -1,6 +1,6 @@
 /**
  * The git files of a sandboxed command's private home: the user's git behaviour, carried in without their
- * secrets (issue 16: with only an identity, their global excludes were dropped — `.DS_Store` and `.idea/`
+ * secrets (with only an identity, their global excludes were dropped — `.DS_Store` and `.idea/`
  * got committed — and commits came out unsigned without a word).
  *
  * `gitSetupFor` is pure: it reads the user's configuration and files only through its ports. What it

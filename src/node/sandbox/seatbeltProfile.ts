@@ -14,7 +14,7 @@
  *   - Mach services: the few that name lookup, logging, notifications and certificate checks need
  *     (never the keychain's securityd).
  * Unlike Linux there is no PID namespace: the runner kills the command's process group, but a daemon that
- * moved to its own session (setsid) is not found; the README says so.
+ * moved to its own session (setsid) is not found; docs/sandbox.md ("Platforms") says so.
  */
 export interface SeatbeltPaths {
   root: string;

@@ -1,6 +1,7 @@
 /**
  * Where the test host lives and which versions it pins. code-server 4.100.3 is VS Code 1.100.3 on Node 20
- * (DESIGN.md "The test host"); later releases need Node 22+, so the pin moves with `engines.vscode`.
+ * (docs/development.md, "The test host"); later releases need Node 22+, so the pin moves with
+ * `engines.vscode`.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';

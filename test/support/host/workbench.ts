@@ -11,7 +11,7 @@ import type { CodeServer } from './codeServer';
 import { chromiumPath, repoRoot } from './hostPaths';
 import { removeOnExit, spawnGroup } from './processGroups';
 
-/** Flags from DESIGN.md: without the networking ones Chromium keeps dialling hosts this network refuses. */
+/** Flags as docs/development.md ("The test host") lists them: without the networking ones Chromium keeps dialling hosts this network refuses. */
 export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless',
   '--no-sandbox',

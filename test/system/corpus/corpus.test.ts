@@ -1,5 +1,5 @@
 /**
- * The ordinary-projects corpus (issue 16): legitimate work must not break. Each scenario — a repository
+ * The ordinary-projects corpus: legitimate work must not break. Each scenario — a repository
  * shape, one step's authority, the commands its executor runs — runs plain, through the real CLI with
  * `--sandbox off` and with `--sandbox required`, each on a fresh copy, and the three are compared (the
  * rule: compare.ts). A scenario listed in KNOWN_BROKEN_ON_MAIN is asserted to be still broken, so that

@@ -1,5 +1,5 @@
 /**
- * Escape suite, beyond the issue's list: what an attacker who controls the executor's output and the
+ * Escape suite, beyond the other escape files: what an attacker who controls the executor's output and the
  * repository's content would try next against an OS sandbox and its rollback — symlinks planted by the
  * repository, IPC sockets on the host, symlink swaps the rollback might follow, hard links, renames of
  * folders in scope, a daemon racing the rollback, the engine's own store, protected paths under a broad

@@ -1,5 +1,5 @@
 /**
- * Escape suite, cases from the acceptance review of issue 9 (not in the other escape files): git state
+ * Escape suite, cases from an acceptance review of the sandbox (not in the other escape files): git state
  * that makes the user's next git command run code, links the command leaves for a later step's tools,
  * file names that carry terminal control sequences, and /dev/shm shared by two commands of one step.
  * Through the real CLI and the scriptable model (see sandbox/).

@@ -1,5 +1,5 @@
 /**
- * Escape suite, staged writes (issue 16's classes): a sandboxed command writes a private layer and only
+ * Escape suite, staged writes: a sandboxed command writes a private layer and only
  * judged changes reach the workspace. Each case runs the real CLI with the scriptable Messages server as a
  * hostile executor and asserts what really happened — files (bytes, modes, links), git's record, processes,
  * the model's inputs — and, where the sandbox could be turned off, the same action unsandboxed beside it:

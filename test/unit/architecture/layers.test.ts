@@ -3,10 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Every arrow in src/core points down (STYLE.md): the typed contracts sit on the ground floor and import
- * nothing of ours; ports.ts sees only the contracts; the policy, edit and plan layers never reach into the
- * tools, roles or the mission engine; and the engine's helpers know a narrow MissionContext, not the
- * MissionRun class, so there is no import circle through engine.ts.
+ * Every arrow in src/core points down (docs/architecture.md, "Which way imports run"): the typed contracts
+ * sit on the ground floor and import nothing of ours; ports.ts sees only the contracts; the policy, edit and
+ * plan layers never reach into the tools, roles or the mission engine; and the engine's helpers know a narrow
+ * MissionContext, not the MissionRun class, so there is no import circle through engine.ts.
  */
 const coreDir = join(__dirname, '..', '..', '..', 'src', 'core');
 

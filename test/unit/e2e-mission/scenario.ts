@@ -1,5 +1,5 @@
 /**
- * The end-to-end scenario of issue 4: a 4-step plan where s1 and s2 are independent (they run in parallel),
+ * The end-to-end scenario: a 4-step plan where s1 and s2 are independent (they run in parallel),
  * s3 edits a file both feed, and s4 runs a real command through bash. Every model answer is scripted;
  * every tool call runs for real in a temp workspace through the sandboxed step tools.
  */
