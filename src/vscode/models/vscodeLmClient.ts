@@ -22,7 +22,7 @@ import { pairedTurns, systemText } from '../../core/model/pairedTurns';
 import { cancelledCall, providerFailure, retryingCall, type AdapterTuning, type AttemptFault } from '../../core/model/retryLoop';
 import { stripAddedNulls } from '../../core/model/strictSchema';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
-import { StalledStreamError } from '../../core/model/faults';
+import { StalledStreamError } from '../../core/model/streamErrors';
 
 export interface VsCodeLmClientOptions extends AdapterTuning {
   /** Shown in VS Code's consent prompt. */

@@ -11,10 +11,10 @@
  */
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions';
-import type { Usage } from '../contracts/traceEvents';
-import { IncompleteStreamError } from './faults';
-import { STRUCTURED_OUTPUT_TOOL } from './functionTools';
-import { stripAddedNulls } from './strictSchema';
+import type { Usage } from '../../core/contracts/traceEvents';
+import { IncompleteStreamError } from '../../core/model/streamErrors';
+import { STRUCTURED_OUTPUT_TOOL } from '../../core/model/functionTools';
+import { stripAddedNulls } from '../../core/model/strictSchema';
 
 interface PartialCall {
   id: string;

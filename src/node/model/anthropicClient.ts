@@ -8,10 +8,11 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageStreamParams } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelClient, ModelRequest, ModelResponse } from './modelClient';
-import { classifyFault, IncompleteStreamError, StalledStreamError } from './faults';
-import { retryingCall, type AdapterTuning } from './retryLoop';
-import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from './streamWatchdog';
+import type { ModelClient, ModelRequest, ModelResponse } from '../../core/model/modelClient';
+import { IncompleteStreamError, StalledStreamError } from '../../core/model/streamErrors';
+import { classifyFault } from './anthropicFaults';
+import { retryingCall, type AdapterTuning } from '../../core/model/retryLoop';
+import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
 
 /** `streamIdleMs` defaults to 120 s (a ping counts as an event). */
 export interface AnthropicClientOptions extends AdapterTuning {

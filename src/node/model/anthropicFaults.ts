@@ -9,37 +9,11 @@
  * Order of the checks: cancellation, spend limit, our stream errors, mid-stream events, HTTP statuses,
  * connection, the rest.
  */
-import {
-  AnthropicError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  BadRequestError,
-  NotFoundError,
-} from '@anthropic-ai/sdk';
-import type { Failure } from '../contracts/results';
-import { retryAfterMs } from './retryAfter';
-import { cancelledCall, providerFailure, type AttemptFault } from './retryLoop';
-
-/** Thrown by an adapter when a stream ended cleanly but never said it was complete. */
-export class IncompleteStreamError extends Error {
-  constructor(readonly sawEvents: number, what = 'message_stop') {
-    super(`stream ended without ${what} after ${sawEvents} events`);
-  }
-}
-
-/**
- * Thrown by an adapter when a stream (or the wait for its first event) went silent for longer than the
- * idle limit. The SDKs' `timeout` ends only the wait for the response headers, so a stream that stalls
- * after them would otherwise hold the step until the mission's wall-time budget runs out. Retried.
- */
-export class StalledStreamError extends IncompleteStreamError {
-  constructor(sawEvents: number, idleMs: number) {
-    super(sawEvents);
-    this.message = `stream stalled: no event for ${idleMs} ms (after ${sawEvents} events)`;
-  }
-}
+import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, BadRequestError, NotFoundError } from '@anthropic-ai/sdk';
+import type { Failure } from '../../core/contracts/results';
+import { retryAfterMs } from '../../core/model/retryAfter';
+import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
+import { IncompleteStreamError } from '../../core/model/streamErrors';
 
 export type FaultDecision = AttemptFault;
 
