@@ -9,6 +9,7 @@ import type {
   Approver, Clock, ExecutorRole, PlannerRole, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
 } from '../../src/core/ports';
 import type { TraceEvent } from '../../src/core/contracts/traceEvents';
+import { nodePolicyFs } from '../../src/node/nodePolicyFs';
 import type { MissionOptions } from '../../src/core/mission/options';
 import type { PlanInput } from '../../src/core/contracts/plan';
 
@@ -22,6 +23,7 @@ export const clock: Clock = {
 
 class BenchWorkspace implements Workspace {
   readonly root = '/bench';
+  readonly policyFs = nodePolicyFs;
   readonly files = new Map<string, Uint8Array>();
   async readFile(path: string): Promise<Uint8Array> {
     const f = this.files.get(path);

@@ -17,6 +17,22 @@ import type { AppliedInstruction } from './contracts/instructions';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
+/**
+ * The synchronous file-system facts the policy needs (policy/policy.ts), behind a port so core reads no
+ * disk itself and tests can inject failures. Synchronous on purpose: a decision must not interleave with
+ * other awaits that could change the file system between the check and the caller acting on it.
+ * The Node implementation is src/node/nodePolicyFs.ts.
+ */
+export interface PolicyFs {
+  /** Throws when the path (or a link on it) does not resolve. */
+  realpathSync(path: string): string;
+  /** undefined when nothing is there; does not follow a final symlink. */
+  lstatSync(path: string): { isSymbolicLink(): boolean; isDirectory(): boolean } | undefined;
+  /** undefined when the file does not exist or cannot be read; with `maxBytes`, at most that many bytes from its start. */
+  readTextSync(path: string, maxBytes?: number): string | undefined;
+}
+
+
 export interface FileStat {
   kind: 'file' | 'directory' | 'symlink' | 'other';
   size: number;
@@ -88,6 +104,8 @@ export interface FileWrite {
 export interface Workspace {
   /** Absolute, real (symlink-resolved) path of the workspace root. */
   readonly root: string;
+  /** What the policy reads of the disk under `root` (symlinks, `.planexecuteignore`, git config, secrets' first bytes). */
+  readonly policyFs: PolicyFs;
   /** Throws when the file does not exist. */
   readFile(path: string): Promise<Uint8Array>;
   /** undefined when nothing is there (does not follow a final symlink). */

@@ -14,10 +14,12 @@ import type { Handoff } from '../../../src/core/contracts/handoff';
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import type { MissionOptions } from '../../../src/core/mission/options';
 import { sha256Hex } from '../../../src/core/mission/hashing';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 export class MemoryWorkspace implements Workspace {
   /** The sandbox's policy resolves the root on disk, so tests using it pass a real (empty) directory. */
   constructor(readonly root = '/ws') {}
+  readonly policyFs = nodePolicyFs;
   readonly files = new Map<string, string>();
   async readFile(path: string): Promise<Uint8Array> {
     const text = this.files.get(path);

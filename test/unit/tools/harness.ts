@@ -20,6 +20,9 @@ export class CountingWorkspace implements Workspace {
   get root(): string {
     return this.inner.root;
   }
+  get policyFs(): Workspace['policyFs'] {
+    return this.inner.policyFs;
+  }
   readFile(p: string): Promise<Uint8Array> {
     return this.inner.readFile(p);
   }
