@@ -10,6 +10,7 @@ import type {
 } from '../../src/core/ports';
 import type { TraceEvent } from '../../src/core/contracts/traceEvents';
 import { nodePolicyFs } from '../../src/node/nodePolicyFs';
+import { noHostFacts } from '../../src/core/policy/sandboxSpec';
 import type { MissionOptions } from '../../src/core/mission/options';
 import type { PlanInput } from '../../src/core/contracts/plan';
 
@@ -68,7 +69,11 @@ class BenchStore implements Store {
   async listMissions() { return []; }
 }
 
-const terminal: Terminal = { run: async () => { throw new Error('unused'); }, confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }) };
+const terminal: Terminal = {
+  run: async () => { throw new Error('unused'); },
+  confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }),
+  hostFacts: () => noHostFacts(process.platform),
+};
 const approver: Approver = { request: async () => ({ decision: 'approved', by: 'user' }) };
 const verifier: VerifierRole = { review: async (_h, _r, criterion) => ({ check: criterion, passed: true, detail: '' }) };
 

@@ -190,8 +190,11 @@ export interface Terminal {
   confinement(): Promise<SandboxSupport>;
   /** The staging layers commands write (where `confinement()` says staging is available). */
   readonly staging?: StagingLayers;
-  /** The machine's facts a sandbox spec needs (home, toolchains on PATH, ignore files), read per command. */
-  hostFacts?(env: Record<string, string>): HostFacts;
+  /**
+   * The machine's facts a sandbox spec needs (platform, home, toolchains on PATH, ignore files), read per
+   * command. Required: core reads no host itself (src/node/sandbox/hostFacts.ts is the real one).
+   */
+  hostFacts(env: Record<string, string>): HostFacts;
 }
 
 /**
