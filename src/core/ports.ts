@@ -32,7 +32,6 @@ export interface PolicyFs {
   readTextSync(path: string, maxBytes?: number): string | undefined;
 }
 
-
 export interface FileStat {
   kind: 'file' | 'directory' | 'symlink' | 'other';
   size: number;
