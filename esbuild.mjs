@@ -40,6 +40,20 @@ const forbidHeavy = (bundle) => ({
   },
 });
 
+/**
+ * Keeps the library pure (issue 19): dist/core.js reaches the disk, the OS, processes and the model
+ * providers only through its ports, so neither SDK nor fs/os/child_process may enter it
+ * (test/unit/architecture/coreIsPure.test.ts checks the same from the sources and the metafile).
+ */
+const forbidImpure = (bundle) => ({
+  name: 'forbid-impure',
+  setup(build) {
+    build.onResolve({ filter: /^(?:(?:node:)?(?:fs|os|child_process)|@anthropic-ai\/sdk|openai)(?:\/.*)?$/ }, (resolveArgs) => ({
+      errors: [{ text: `${bundle} must not import '${resolveArgs.path}' (imported by ${relative(root, resolveArgs.importer)}); take it through a port` }],
+    }));
+  },
+});
+
 /** Prints one line per rebuild in watch mode so the developer sees when a bundle is fresh. */
 const reportRebuilds = (label) => ({
   name: 'report-rebuilds',
@@ -102,7 +116,7 @@ function targets() {
   entry('dist/core.js', 'src/core/index.ts', {
     ...nodeCommon,
     outfile: 'dist/core.js',
-    plugins: [forbidVscode('dist/core.js')],
+    plugins: [forbidVscode('dist/core.js'), forbidImpure('dist/core.js')],
   });
   entry('dist/cli.js', 'src/node/cli.ts', {
     ...nodeCommon,

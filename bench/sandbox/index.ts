@@ -32,13 +32,15 @@ import { FileStore } from '../../src/node/fileStore';
 import { NodeTerminal } from '../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { detectSandbox } from '../../src/node/sandbox/detect';
+import { nodePolicyFs } from '../../src/node/nodePolicyFs';
 
 const ROUNDS = 40;
 
 /** The sandbox spec of a step that may edit src/** and nothing else, for a workspace. */
 async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>; spec: SandboxSpec }> {
   const env = scrubEnv(process.env);
-  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+    { fs: nodePolicyFs, ignoreText: null });
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
   if (!built.ok) throw new Error(built.reason);
@@ -50,7 +52,8 @@ const terminal = new NodeTerminal();
 /** The staged spec for the same step (the whole workspace writable in its layer). */
 async function stagedSpecOf(root: string): Promise<SandboxSpec> {
   const env = scrubEnv(process.env);
-  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+    { fs: nodePolicyFs, ignoreText: null });
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: 100_000, detail: () => false });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env), staged: true });
   if (!built.ok) throw new Error(built.reason);

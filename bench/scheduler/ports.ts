@@ -9,6 +9,8 @@ import type {
   Approver, Clock, ExecutorRole, PlannerRole, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
 } from '../../src/core/ports';
 import type { TraceEvent } from '../../src/core/contracts/traceEvents';
+import { nodePolicyFs } from '../../src/node/nodePolicyFs';
+import { noHostFacts } from '../../src/core/policy/sandboxSpec';
 import type { MissionOptions } from '../../src/core/mission/options';
 import type { PlanInput } from '../../src/core/contracts/plan';
 
@@ -22,6 +24,7 @@ export const clock: Clock = {
 
 class BenchWorkspace implements Workspace {
   readonly root = '/bench';
+  readonly policyFs = nodePolicyFs;
   readonly files = new Map<string, Uint8Array>();
   async readFile(path: string): Promise<Uint8Array> {
     const f = this.files.get(path);
@@ -66,7 +69,11 @@ class BenchStore implements Store {
   async listMissions() { return []; }
 }
 
-const terminal: Terminal = { run: async () => { throw new Error('unused'); }, confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }) };
+const terminal: Terminal = {
+  run: async () => { throw new Error('unused'); },
+  confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }),
+  hostFacts: () => noHostFacts(process.platform),
+};
 const approver: Approver = { request: async () => ({ decision: 'approved', by: 'user' }) };
 const verifier: VerifierRole = { review: async (_h, _r, criterion) => ({ check: criterion, passed: true, detail: '' }) };
 

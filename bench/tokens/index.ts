@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createAnthropicModelClient } from '../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../src/node/model/anthropicClient';
 import { TraceEventSchema, type TraceEvent } from '../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../src/node/cliMission';
 import { segments } from '../../test/support/messages-server/cacheSim';

@@ -17,6 +17,21 @@ import type { AppliedInstruction } from './contracts/instructions';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
+/**
+ * The synchronous file-system facts the policy needs (policy/policy.ts), behind a port so core reads no
+ * disk itself and tests can inject failures. Synchronous on purpose: a decision must not interleave with
+ * other awaits that could change the file system between the check and the caller acting on it.
+ * The Node implementation is src/node/nodePolicyFs.ts.
+ */
+export interface PolicyFs {
+  /** Throws when the path (or a link on it) does not resolve. */
+  realpathSync(path: string): string;
+  /** undefined when nothing is there; does not follow a final symlink. */
+  lstatSync(path: string): { isSymbolicLink(): boolean; isDirectory(): boolean } | undefined;
+  /** undefined when the file does not exist or cannot be read; with `maxBytes`, at most that many bytes from its start. */
+  readTextSync(path: string, maxBytes?: number): string | undefined;
+}
+
 export interface FileStat {
   kind: 'file' | 'directory' | 'symlink' | 'other';
   size: number;
@@ -88,6 +103,8 @@ export interface FileWrite {
 export interface Workspace {
   /** Absolute, real (symlink-resolved) path of the workspace root. */
   readonly root: string;
+  /** What the policy reads of the disk under `root` (symlinks, `.planexecuteignore`, git config, secrets' first bytes). */
+  readonly policyFs: PolicyFs;
   /** Throws when the file does not exist. */
   readFile(path: string): Promise<Uint8Array>;
   /** undefined when nothing is there (does not follow a final symlink). */
@@ -172,8 +189,11 @@ export interface Terminal {
   confinement(): Promise<SandboxSupport>;
   /** The staging layers commands write (where `confinement()` says staging is available). */
   readonly staging?: StagingLayers;
-  /** The machine's facts a sandbox spec needs (home, toolchains on PATH, ignore files), read per command. */
-  hostFacts?(env: Record<string, string>): HostFacts;
+  /**
+   * The machine's facts a sandbox spec needs (platform, home, toolchains on PATH, ignore files), read per
+   * command. Required: core reads no host itself (src/node/sandbox/hostFacts.ts is the real one).
+   */
+  hostFacts(env: Record<string, string>): HostFacts;
 }
 
 /**

@@ -7,10 +7,10 @@
  * public APIs. Keys: ANTHROPIC_API_KEY (required when a role uses Anthropic), OPENAI_API_KEY (required only
  * for OpenAI's own API: local servers and gateways may need none).
  */
-import { createAnthropicModelClient } from '../core/model/anthropicClient';
+import { createAnthropicModelClient } from './model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings } from '../core/model/modelSettings';
-import { createOpenAIModelClient } from '../core/model/openaiClient';
+import { createOpenAIModelClient } from './model/openaiClient';
 import { OPENAI_DEFAULT_BASE_URL } from '../core/model/providers';
 import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
 import type { CliModels } from './cliArgs';

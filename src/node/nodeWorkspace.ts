@@ -18,7 +18,7 @@ import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
-import { nodePolicyFs } from '../core/policy/policyFs';
+import { nodePolicyFs } from './nodePolicyFs';
 import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
@@ -123,6 +123,7 @@ function namesNotUtf8(abs: string, rel: string): string[] {
 
 export class NodeWorkspace implements Workspace {
   readonly root: string;
+  readonly policyFs = nodePolicyFs;
   readonly #journalDir: string;
 
   constructor(root: string, options: NodeWorkspaceOptions = {}) {

@@ -86,6 +86,7 @@ export function createHost(glue: HostGlue): Host {
       excludedInstructions: () => instructions.excluded(),
       mcpSettings,
       trusted: isTrusted,
+      log,
     });
   });
   const controller = new MissionController({

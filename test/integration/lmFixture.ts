@@ -5,7 +5,7 @@
  * rate_limit → LanguageModelError.Blocked, auth → NoPermissions, model_not_found → NotFound.
  */
 import * as vscode from 'vscode';
-import { ERROR_RESULT } from '../../src/core/model/openaiRequest';
+import { ERROR_RESULT } from '../../src/node/model/openaiRequest';
 import { createPicker, detectRole, parseScenario, turnOf, type Fault, type MessagesBody, type RecordedRequest, type ScenarioInput } from '../support/messages-server/scenario';
 
 export interface FixturePart {

@@ -84,7 +84,7 @@ export async function discoverInstructions(workspace: Workspace, options: Discov
   const limits = { ...DEFAULT_INSTRUCTION_LIMITS, ...options.limits };
   const notes: string[] = [];
   const excluded = new Set(options.exclude ?? []);
-  const policy = policyFor(workspace.root, null);
+  const policy = policyFor(workspace.root, null, { fs: workspace.policyFs });
   const files: InstructionFile[] = [];
   let total = 0;
   const paths = (await candidatePaths(workspace, limits.scanLimit, notes)).filter((p) => isReadable(policy, p, false));

@@ -23,7 +23,6 @@ import { sha256Hex } from '../tools/hash';
 import type { ToolEnv } from '../tools/readTools';
 import { failed, type CallResult } from '../tools/toolRecorder';
 import { grantFor, toolRef } from './grants';
-import { noHostFacts } from '../policy/sandboxSpec';
 import { serverSandboxSpec } from './serverSandbox';
 
 export const MCP_TIMEOUT_MS = 60_000;
@@ -98,7 +97,7 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
       async () => {
         let sandbox = null;
         if (confinement === 'sandboxed') {
-          const host = ctx.terminal.hostFacts?.(ctx.env) ?? noHostFacts(process.platform);
+          const host = ctx.terminal.hostFacts(ctx.env);
           spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, host, ctx.settings.allowSensitive);
           const built = await spec;
           if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.reason}` } as McpCallOutcome;

@@ -21,7 +21,7 @@ export async function serverSandboxSpec(
   const policy = policyFor(
     workspace.root,
     { id: 'mcp', authority: { read: ['**'], edit: [], commands: [], network, mcp: [] } },
-    { allowSensitive: [...allowSensitive] },
+    { fs: workspace.policyFs, allowSensitive: [...allowSensitive] },
   );
   const scanned = await workspace.scan({ prune: scanPrune(policy, []), limit: SCAN_LIMIT, detail: () => false });
   if (scanned.truncated)

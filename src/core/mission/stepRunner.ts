@@ -99,12 +99,12 @@ async function attemptWith(input: StepAttemptInput, handoff: Handoff, ctx: RoleC
     const raw = await input.ports.executor.execute(handoff, tools, ctx);
     result = normalise(raw, input.step.id, tools);
   } catch (error) {
-    result = failed(input.step.id, input.signal.aborted ? 'cancelled' : 'tool_error', errorText(error), tools);
+    result = input.signal.aborted ? cancelledResult(input.step.id, tools, errorText(error)) : failed(input.step.id, 'tool_error', errorText(error), tools);
   }
   const interrupted = input.signal.aborted;
   if (interrupted && result.status === 'succeeded') {
     // A success that raced the kill switch is not verified now; the step is reported interrupted.
-    result = { ...result, status: 'failed', failure: cancelledFailure(tools) };
+    result = { ...result, status: 'failed', failure: cancelledResult(input.step.id, tools).failure };
   }
   await input.record({ type: 'step_result', result });
   if (result.status !== 'succeeded' || interrupted) return { handoff, result, verification: null, interrupted };
@@ -175,13 +175,25 @@ function failed(stepId: string, cls: Failure['class'], message: string, tools: S
     output: message,
     evidence: [],
     sideEffects: effects,
-    failure: { class: cls, message, partialSideEffects: effects, recoverable: cls !== 'cancelled', suggestion: '' },
+    failure: { class: cls, message, partialSideEffects: effects, recoverable: true, suggestion: '' },
     toolCallIds: [],
   };
 }
 
-function cancelledFailure(tools: StepTools): Failure {
-  return { class: 'cancelled', message: 'the mission was cancelled while this step ran', partialSideEffects: tools.sideEffects(), recoverable: true, suggestion: 'resume the mission to re-run it' };
+/**
+ * The one failure of a step the mission's stop cut short, whether the executor threw on the abort (its
+ * error kept as `detail`) or finished first. Recoverable: the step did nothing wrong, and resuming the mission re-runs it (the
+ * engine never retries a cancelled step by itself: stepFlow.ts refuses the class).
+ */
+function cancelledResult(stepId: string, tools: StepTools, thrown?: string): StepResult & { failure: Failure } {
+  const message = 'the mission was cancelled while this step ran';
+  const effects = tools.sideEffects();
+  const failure: Failure = {
+    class: 'cancelled', message, partialSideEffects: effects, recoverable: true, suggestion: 'resume the mission to re-run it',
+    // What the executor threw as it stopped, kept for the log.
+    ...(thrown ? { detail: thrown } : {}),
+  };
+  return { stepId, status: 'failed', output: message, evidence: [], sideEffects: effects, failure, toolCallIds: [] };
 }
 
 /** The record of a success nothing checked (verification off): says so, so no reader takes it for a verdict. */

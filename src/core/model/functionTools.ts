@@ -6,7 +6,7 @@
  * executor gets the same tools, policy and approvals on every provider.
  */
 import { z } from 'zod';
-import type { Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool, ToolUnion } from './messages';
 
 /** Input of Anthropic's text_editor_20250728 tool (all commands in one object, as the model sends it). */
 export const TextEditorInput = z.object({

@@ -11,13 +11,7 @@
  * outcome, and a failed one carries a `Failure` a person can read. Waits before a retry (rate limits,
  * overload, cut streams) happen inside the call and are reported through `CallHooks.onWait`.
  */
-import type {
-  ContentBlock,
-  MessageParam,
-  TextBlockParam,
-  ToolChoice,
-  ToolUnion,
-} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock, MessageParam, TextBlockParam, ToolChoice, ToolUnion } from './messages';
 import type { Failure } from '../contracts/results';
 import type { Usage } from '../contracts/traceEvents';
 import type { ProviderId } from './providers';

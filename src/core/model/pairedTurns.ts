@@ -5,7 +5,7 @@
  * just before. So a call left unanswered gets an explicit error result, and a stray result becomes text.
  * Thinking blocks and cache markers are Anthropic-only and are dropped; other block types are named.
  */
-import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from './messages';
 
 export interface ToolCallPart {
   id: string;

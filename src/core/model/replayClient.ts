@@ -6,7 +6,7 @@
  * Calls are matched per (role, stepId) by request hash, so parallel steps may interleave differently
  * from the recording without counting as divergence.
  */
-import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock } from './messages';
 import { TraceEventSchema, type TraceEvent } from '../contracts/traceEvents';
 import type { Failure } from '../contracts/results';
 import type { ModelClient, ModelRequest } from './modelClient';

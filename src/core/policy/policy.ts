@@ -36,7 +36,7 @@ import { z } from 'zod';
 import type { Authority } from '../contracts/plan';
 import { matchAllowlist, parsePattern, type CommandPattern } from './commandPolicy';
 import { parseCommand } from './commandParse';
-import { nodePolicyFs, type PolicyFs } from './policyFs';
+import type { PolicyFs } from '../ports';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
 import { resolveWorkspacePath } from './workspacePath';
@@ -63,7 +63,8 @@ export interface PolicyOptions {
   ignoreText?: string | null;
   /** Paths the mission's constraints forbid to write (the plan's `forbid_paths` checks), each with its constraint. */
   forbidden?: readonly { constraint: string; globs: readonly string[] }[];
-  fs?: PolicyFs;
+  /** The disk, through the port (src/node/nodePolicyFs.ts in both front ends, a fake in tests). */
+  fs: PolicyFs;
 }
 
 export interface Policy {
@@ -106,9 +107,9 @@ function matcher(globs: readonly string[], opts: picomatch.PicomatchOptions): (r
 export function policyFor(
   workspaceRoot: string,
   step: { id?: string; authority?: Partial<Authority> } | null,
-  options: PolicyOptions = {},
+  options: PolicyOptions,
 ): Policy {
-  const fs = options.fs ?? nodePolicyFs;
+  const fs = options.fs;
   const root = fs.realpathSync(nodePath.resolve(workspaceRoot));
   const authority: Authority = {
     read: step?.authority?.read ?? ['**'],

@@ -12,7 +12,7 @@
  * inside the workspace cannot launder a protected target (link → .git/config).
  */
 import * as nodePath from 'node:path';
-import type { PolicyFs } from './policyFs';
+import type { PolicyFs } from '../ports';
 
 export type PathResolution =
   | { ok: true; rel: string; realRel: string; abs: string; exists: boolean; isDirectory: boolean; isSymlink: boolean }

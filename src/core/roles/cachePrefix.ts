@@ -4,7 +4,7 @@
  * — so the prefix is byte-identical across a mission's calls of the same role, and a `cache_control`
  * breakpoint after the tools and after the mission block lets every call after the first read it.
  */
-import type { TextBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TextBlockParam, ToolUnion } from '../model/messages';
 
 export function cachedTools(tools: readonly ToolUnion[]): ToolUnion[] {
   if (tools.length === 0) return [];

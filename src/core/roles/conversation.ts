@@ -1,5 +1,5 @@
 /** Helpers for carrying a conversation forward between turns. */
-import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock, ContentBlockParam } from '../model/messages';
 
 /**
  * Converts response blocks to request params (drops fields the API does not accept back). Thinking blocks

@@ -4,7 +4,7 @@
  * `report_result` (the structured StepResult) or `escalate`. A model error, a cancelled signal, or running
  * out of turns each end in a failed StepResult with a readable Failure — never an exception.
  */
-import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import type { Handoff } from '../contracts/handoff';
 import { modelFor, tierForAttempt } from '../model/modelSettings';
 import { StepResultSchema, type Failure, type StepResult } from '../contracts/results';

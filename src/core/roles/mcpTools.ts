@@ -5,7 +5,7 @@
  * role was not offered still goes to McpStepTools, which refuses it and records why — the server never
  * hears of it.
  */
-import type { Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool, ToolUseBlock, ToolInputSchema } from '../model/messages';
 import type { McpStepTools, OfferedMcpTool } from '../ports';
 import { MCP_PREFIX } from '../mcp/names';
 import { toolRef } from '../mcp/grants';
@@ -14,7 +14,7 @@ import { errorResult, renderOutcome, type Dispatched } from './toolDispatch';
 export function mcpToolDef(t: OfferedMcpTool): Tool {
   const { $schema: _schema, ...schema } = t.inputSchema;
   const description = `[MCP tool ${toolRef(t)}${t.readOnly ? ', read-only' : ''}; each call waits for approval] ${t.description}`.slice(0, 1024);
-  return { name: t.name, description, input_schema: { ...(schema as Tool.InputSchema), type: 'object' } };
+  return { name: t.name, description, input_schema: { ...(schema as ToolInputSchema), type: 'object' } };
 }
 
 /** The role's MCP tool declarations (none when the step is granted none). */

@@ -8,7 +8,7 @@
  * 64k); if it is cut off again, the role gets a structured `invalid_output` failure naming the budget.
  * Continuation is not attempted: a cut tool_use or cut JSON cannot be resumed reliably.
  */
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageParam } from '../model/messages';
 import type { CallHooks, ModelClient, ModelOutcome, ModelRequest, ModelResponse } from '../model/modelClient';
 import { costOf, type PriceTable } from '../model/pricing';
 import { requestHash } from '../model/requestHash';

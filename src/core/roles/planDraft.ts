@@ -4,9 +4,9 @@
  * So the planner fills this draft, and `draftToPlanInput` turns it into a PlanInput for `validatePlan`,
  * which stays the single judge of what a valid plan is.
  */
-import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { z } from 'zod';
 import type { PlanInput } from '../contracts/plan';
+import { structuredOutputSchema } from '../model/outputSchema';
 
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({
@@ -73,11 +73,11 @@ export const PlanDraftSchema = z.object({
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
 
 /**
- * The JSON schema sent as output_config.format, made strict by the SDK's own structured-output transform
- * (the one its zod helper uses), but inlined: the helper's `reused: 'ref'` turns every shared `z.string()`
+ * The JSON schema sent as output_config.format, made strict by the structured-output transform the SDK's
+ * zod helper uses (model/outputSchema.ts, the same rules without the SDK), but inlined: the helper's `reused: 'ref'` turns every shared `z.string()`
  * into a `$defs` entry, which only makes the schema harder for the model to read.
  */
-export const PLAN_DRAFT_JSON_SCHEMA: Record<string, unknown> = transformJSONSchema(z.toJSONSchema(PlanDraftSchema));
+export const PLAN_DRAFT_JSON_SCHEMA: Record<string, unknown> = structuredOutputSchema(z.toJSONSchema(PlanDraftSchema) as Record<string, unknown>);
 
 export function draftToPlanInput(draft: PlanDraft, version: number, parentVersion: number | null): PlanInput {
   return {

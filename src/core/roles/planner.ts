@@ -4,7 +4,7 @@
  * repair turn quoting the validation errors; a second invalid plan ends in a clear `invalid_output`
  * failure. The planner never gets a write tool: at most read-only lookups, when the engine provides them.
  */
-import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import { modelFor } from '../model/modelSettings';
 import type { Failure } from '../contracts/results';
 import type { Plan } from '../contracts/plan';

@@ -9,7 +9,7 @@
  * generated from the same zod objects so the two cannot drift.
  */
 import { z } from 'zod';
-import type { Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool, ToolUnion, ToolInputSchema } from '../model/messages';
 import { FailureClassSchema } from '../contracts/results';
 
 export const TEXT_EDITOR_NAME = 'str_replace_based_edit_tool';
@@ -63,7 +63,7 @@ export { BashInput, TextEditorInput } from '../model/functionTools';
 function custom(name: string, description: string, schema: z.ZodObject): Tool {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
-  return { name, description, input_schema: { ...(json as Tool.InputSchema), type: 'object' } };
+  return { name, description, input_schema: { ...(json as ToolInputSchema), type: 'object' } };
 }
 
 const viewFile = custom('view_file', 'Read a file (optionally a line range). Returns numbered lines. Read-only.', ViewFileInput);

@@ -4,7 +4,7 @@
  * and retry; it never throws into the loop. Every result names its tool_call_id so later steps, the
  * verifier and the replanner can cite and fetch it.
  */
-import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import type { z } from 'zod';
 import type { ReadOnlyTools, StepTools, ToolOutcome } from '../ports';
 import { BashInput, FetchInput, ListInput, SearchInput, TEXT_EDITOR_NAME, TextEditorInput, ViewFileInput } from './toolDefs';

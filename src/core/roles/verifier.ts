@@ -3,7 +3,7 @@
  * given the text editor or bash, so it has no way to "fix" what it reviews; deterministic evidence checks
  * never reach it (the engine runs those). Any failure to reach a verdict is a failed check, never a pass.
  */
-import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import type { Handoff } from '../contracts/handoff';
 import { modelFor } from '../model/modelSettings';
 import type { CheckOutcome, StepResult } from '../contracts/results';

@@ -22,7 +22,7 @@ import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
 import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, noHostFacts, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
 import { settleStaged, type StagedOutcome } from './stagedRun';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
@@ -111,7 +111,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
   const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
   const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
-  const host: HostFacts = ctx.terminal.hostFacts?.(ctx.env) ?? noHostFacts(process.platform);
+  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const label = `${ctx.step.id}: ${command}`;
   const gateAction = { kind: 'command' as const, command, argv, cwd: '.', confinement, network, ...(network ? { hostLoopback } : {}), staged: staging !== undefined };
 

@@ -46,7 +46,12 @@ function snippetAround(before: string, after: string): string {
 }
 
 export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsOptions = {}): StepTools & StepToolsExtras {
-  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, { role: ctx.role, allowSensitive: ctx.settings.allowSensitive, ...(ctx.forbidden ? { forbidden: ctx.forbidden } : {}) });
+  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, {
+      fs: ctx.workspace.policyFs,
+      role: ctx.role,
+      allowSensitive: ctx.settings.allowSensitive,
+      ...(ctx.forbidden ? { forbidden: ctx.forbidden } : {}),
+    });
   const recorder = new ToolRecorder(ctx);
   const gate: GateContext = {
     missionId: ctx.missionId,

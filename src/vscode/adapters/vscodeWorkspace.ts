@@ -10,7 +10,7 @@
  * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
  */
 import * as vscode from 'vscode';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, PolicyFs, ScanOptions, ScanResult, Workspace } from '../../core/ports';
 import { NodeWorkspace } from '../../node/nodeWorkspace';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -41,6 +41,11 @@ export class VscodeWorkspace implements Workspace {
 
   get root(): string {
     return this.#disk.root;
+  }
+
+  /** The policy reads the same disk as the Node adapter: the extension host is a Node process. */
+  get policyFs(): PolicyFs {
+    return this.#disk.policyFs;
   }
 
   readFile(path: string): Promise<Uint8Array> {

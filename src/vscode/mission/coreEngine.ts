@@ -4,7 +4,7 @@
  * go to the model clients only — never into the settings recorded in the trace (which name the models).
  */
 import { createMissionModelClient } from '../models/modelClients';
-import { startMission, type MissionHandle } from '../../core/mission/start';
+import { startMission } from '../../core/mission/start';
 import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
 import type { SandboxMode } from '../../core/contracts/sandbox';
@@ -17,6 +17,7 @@ import { scrubEnv } from '../../core/policy/env';
 import { createStepTools } from '../../core/tools/stepTools';
 import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
+import { missionRunOf, type RunLog } from './missionRun';
 import { prepareUserSetup } from '../../node/mcp/userSetup';
 import type { ConfigSource } from '../../node/mcp/config';
 
@@ -32,28 +33,8 @@ export interface EngineHost {
   mcpSettings(): { text: string; source: ConfigSource }[];
   /** An untrusted workspace starts no MCP server (its configuration is repository text). */
   trusted(): boolean;
-}
-
-function toRun(handle: MissionHandle, close: () => Promise<void>): MissionRun {
-  // The mission's MCP servers stop with it, whatever the outcome.
-  void handle.done.finally(() => close());
-  return {
-    missionId: handle.missionId,
-    editPlan: async (edit) => {
-      const out = await handle.editPlan(edit);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
-    },
-    correct: async (stepId, message) => {
-      const out = await handle.correct(stepId, message);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
-    },
-    cancel: (reason) => handle.cancel(reason),
-    interrupt: (reason) => handle.interrupt(reason),
-    done: handle.done.then(
-      () => undefined,
-      () => undefined,
-    ),
-  };
+  /** The extension's log: a mission that fails while it finishes (its store failing) is reported here. */
+  log: RunLog;
 }
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: boolean) {
@@ -106,7 +87,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
       try {
         const { close, ...p } = await ports(host, o, false);
         const workspaceSummary = await summarizeWorkspace(p.workspace);
-        return { ok: true, value: toRun(startMission({ ...p, task: o.task, workspaceSummary }), close) };
+        return { ok: true, value: missionRunOf(startMission({ ...p, task: o.task, workspaceSummary }), close, host.log) };
       } catch (error) {
         return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${error instanceof Error ? error.message : String(error)}` };
       }
@@ -117,7 +98,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         // The caller decided about re-running interrupted steps before anything went live (see the controller).
         const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: () => Promise.resolve(o.rerunInterrupted) });
         if (!out.ok) await close();
-        return out.ok ? { ok: true, value: toRun(out.handle, close) } : { ok: false, reason: out.reason, message: out.message };
+        return out.ok ? { ok: true, value: missionRunOf(out.handle, close, host.log) } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
         return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };
       }

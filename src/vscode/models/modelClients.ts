@@ -3,9 +3,9 @@
  * (Anthropic's SDK, the OpenAI-compatible endpoint, VS Code's language models), behind the one model port.
  * Loaded with the engine, so the SDKs are evaluated on the first mission, not at activation.
  */
-import { createAnthropicModelClient } from '../../core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../node/model/anthropicClient';
 import type { ModelClient } from '../../core/model/modelClient';
-import { createOpenAIModelClient } from '../../core/model/openaiClient';
+import { createOpenAIModelClient } from '../../node/model/openaiClient';
 import { createRoutedModelClient, type ProviderClients } from '../../core/model/routedClient';
 import type { ModelSetup } from './modelSetup';
 import { createVsCodeLmClient } from './vscodeLmClient';

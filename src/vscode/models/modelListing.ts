@@ -4,7 +4,7 @@
  * (engineEntry.ts re-exports it) and the host loads it on first use.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { listOpenAIModels } from '../../core/model/openaiClient';
+import { listOpenAIModels } from '../../node/model/openaiClient';
 import type { ProviderId } from '../../core/model/providers';
 import { listLmModels } from './vscodeLmClient';
 import { listingFailure } from './listingFailure';

@@ -15,14 +15,14 @@
  * Blocked (quota) → a rate-limit wait. Usage is counted with the model's own tokenizer; the price is unknown.
  */
 import * as vscode from 'vscode';
-import type { ContentBlock, TextBlock, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock, TextBlock, ToolUseBlock } from '../../core/model/messages';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../core/model/modelClient';
 import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from '../../core/model/functionTools';
 import { pairedTurns, systemText } from '../../core/model/pairedTurns';
 import { cancelledCall, providerFailure, retryingCall, type AdapterTuning, type AttemptFault } from '../../core/model/retryLoop';
 import { stripAddedNulls } from '../../core/model/strictSchema';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
-import { StalledStreamError } from '../../core/model/faults';
+import { StalledStreamError } from '../../core/model/streamErrors';
 
 export interface VsCodeLmClientOptions extends AdapterTuning {
   /** Shown in VS Code's consent prompt. */
@@ -165,7 +165,7 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
         .filter((c) => c.name !== STRUCTURED_OUTPUT_TOOL)
         .map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: stripAddedNulls(c.input, schemas.get(c.name)), caller: { type: 'direct' } }));
       const answer = structured ? JSON.stringify(stripAddedNulls(structured.input, request.outputSchema)) : text;
-      const content: ContentBlock[] = [...(answer ? [{ type: 'text', text: answer, citations: null } satisfies TextBlock] : []), ...uses];
+      const content: ContentBlock[] = [...(answer ? [{ type: 'text', text: answer} satisfies TextBlock] : []), ...uses];
       const outputTokens = await model.countTokens(JSON.stringify(content), cts.token).then(
         (n) => n,
         () => Math.ceil(JSON.stringify(content).length / 4),

@@ -8,7 +8,7 @@
  * - `messagesView` shows the request in the Messages shape the shared scenario matcher reads (system text,
  *   user/assistant turns, tool results inside user turns), so one scenario drives both servers.
  */
-import { ERROR_RESULT } from '../../../src/core/model/openaiRequest';
+import { ERROR_RESULT } from '../../../src/node/model/openaiRequest';
 import type { MessagesBody } from '../messages-server/scenario';
 
 export interface ChatMessage {

@@ -4,8 +4,8 @@
  * structured invalid_output failure after a bounded number of calls.
  */
 import { strict as assert } from 'node:assert';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { createOpenAIModelClient } from '../../../src/core/model/openaiClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
+import { createOpenAIModelClient } from '../../../src/node/model/openaiClient';
 import type { ReadOnlyTools, ToolOutcome } from '../../../src/core/ports';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import { runHeadless } from '../../../src/node/cliMission';
 import { terminalSafe } from '../../../src/node/terminalText';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';

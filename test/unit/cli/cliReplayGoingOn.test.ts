@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { revertHeadless, runHeadless, type HeadlessMission } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import type { RoleName } from '../../../src/core/model/modelClient';
 import { promptFor } from '../../../src/core/roles/prompts/registry';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';

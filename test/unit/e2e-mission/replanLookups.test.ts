@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/traceEvents';
 import { runHeadless } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';

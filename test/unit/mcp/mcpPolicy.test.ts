@@ -11,6 +11,7 @@ import { diffPlans } from '../../../src/core/plan/diff';
 import { checkAction, policyFor } from '../../../src/core/policy/policy';
 import { draftStep } from '../../support/planDraft';
 import { makeHarness, type Harness } from '../tools/harness';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 const catalogue: McpCatalogue = {
   notes: [],
@@ -142,7 +143,8 @@ describe('MCP grants: the authority field `mcp`', () => {
     });
     assert.ok(!unlisted.ok);
     assert.match(unlisted.errors[0]!.message, /not one of the plan's constraints/);
-    const policy = policyFor(process.cwd(), { id: 's1', authority: { edit: ['**'] } }, { forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] });
+    const policy = policyFor(process.cwd(), { id: 's1', authority: { edit: ['**'] } },
+      { fs: nodePolicyFs, forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] });
     assert.deepEqual(checkAction(policy, { kind: 'write', path: 'gen/api.ts' }), {
       allowed: false,
       rule: 'constraint.forbid_paths',

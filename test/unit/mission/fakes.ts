@@ -14,10 +14,13 @@ import type { Handoff } from '../../../src/core/contracts/handoff';
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import type { MissionOptions } from '../../../src/core/mission/options';
 import { sha256Hex } from '../../../src/core/mission/hashing';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
+import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 
 export class MemoryWorkspace implements Workspace {
   /** The sandbox's policy resolves the root on disk, so tests using it pass a real (empty) directory. */
   constructor(readonly root = '/ws') {}
+  readonly policyFs = nodePolicyFs;
   readonly files = new Map<string, string>();
   async readFile(path: string): Promise<Uint8Array> {
     const text = this.files.get(path);
@@ -114,6 +117,7 @@ export class ScriptedApprover implements Approver {
 const unusedTerminal: Terminal = {
   run: async () => { throw new Error('the fake tools never use the terminal'); },
   confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'fake' }),
+  hostFacts: () => noHostFacts(process.platform),
 };
 
 /** Scripted command results for the fake bash: command → exit code and output. */

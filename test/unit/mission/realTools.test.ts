@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMission } from '../../../src/core/mission/start';
 import type { Terminal } from '../../../src/core/ports';
+import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 import { FakeExecutor, fileStep, harness, planOf, succeeded } from './fakes';
 
 describe('mission engine with the sandbox tools (the default factory)', () => {
   it('verifies a command check through the real policy and approval gate', async () => {
     const ran: string[][] = [];
     const terminal: Terminal = {
+      hostFacts: () => noHostFacts(process.platform),
       run: async (request) => {
         ran.push(request.argv);
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '12 passing', truncated: false };
@@ -44,6 +46,7 @@ describe('commands without a sandbox under `prefer`', () => {
   it('are asked of the user even in approval mode `all`, marked unsandboxed, and run only when approved', async () => {
     const ran: (string | null)[] = [];
     const terminal: Terminal = {
+      hostFacts: () => noHostFacts(process.platform),
       run: async (request) => {
         ran.push(request.sandbox === null ? 'unconfined' : 'confined');
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '12 passing', truncated: false };
@@ -74,6 +77,7 @@ describe('commands without a sandbox under `prefer`', () => {
   it('are refused under `required`, naming what to install, and nothing runs', async () => {
     const ran: string[] = [];
     const terminal: Terminal = {
+      hostFacts: () => noHostFacts(process.platform),
       run: async (request) => {
         ran.push(request.command);
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '', truncated: false };

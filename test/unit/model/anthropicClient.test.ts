@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import type { ModelRequest, ModelWait } from '../../../src/core/model/modelClient';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { Reply } from '../../support/messages-server/scenario';

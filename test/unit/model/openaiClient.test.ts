@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
-import { createOpenAIModelClient, listOpenAIModels } from '../../../src/core/model/openaiClient';
+import { createOpenAIModelClient, listOpenAIModels } from '../../../src/node/model/openaiClient';
 import type { ModelRequest, ModelWait } from '../../../src/core/model/modelClient';
 import { EXECUTOR_TOOLS, VERIFIER_TOOLS } from '../../../src/core/roles/toolDefs';
 import { PLAN_DRAFT_JSON_SCHEMA } from '../../../src/core/roles/planDraft';

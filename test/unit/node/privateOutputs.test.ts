@@ -18,6 +18,7 @@ import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { detectSandbox } from '../../../src/node/sandbox/detect';
 import { COPY_MAX_ENTRIES } from '../../../src/node/sandbox/privateOutputs';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 const node = '/usr/bin/node';
 
@@ -61,7 +62,8 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   async function specFor(authority: Partial<Authority>, role: 'executor' | 'verifier' = 'executor'): Promise<SandboxSpec> {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { ignoreText: null, role });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, ignoreText: null, role });
     const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });

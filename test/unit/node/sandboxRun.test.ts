@@ -20,6 +20,7 @@ import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { prepareConfined } from '../../../src/node/sandbox/confinedRun';
 import { detectSandbox } from '../../../src/node/sandbox/detect';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 const node = '/usr/bin/node';
 
@@ -50,7 +51,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   async function specFor(authority: Partial<Authority>): Promise<SandboxSpec> {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, ignoreText: null });
     const ws = new NodeWorkspace(root);
     const { entries } = await ws.scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
@@ -257,7 +259,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.mkdirSync(bin, { recursive: true });
       fs.writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
       fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
-      const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: null });
+      const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+        { fs: nodePolicyFs, ignoreText: null });
       const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
       const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, [{ path: 'src', kind: 'tree' }]), limit: 1000 });
       const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
@@ -329,7 +332,9 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     git(main, 'worktree', 'add', '-q', wt);
     fs.mkdirSync(path.join(wt, 'src'));
     fs.writeFileSync(path.join(wt, 'src', 'a.js'), 'a\n');
-    const policy = policyFor(wt, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false } }, { ignoreText: null });
+    const authority = { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false };
+    const policy = policyFor(wt, { id: 's', authority },
+      { fs: nodePolicyFs, ignoreText: null });
     const env = { ...scrubEnv(process.env), GIT_AUTHOR_NAME: 'S', GIT_AUTHOR_EMAIL: 's@e', GIT_COMMITTER_NAME: 'S', GIT_COMMITTER_EMAIL: 's@e' };
     const { entries } = await new NodeWorkspace(wt).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 1000 });
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });

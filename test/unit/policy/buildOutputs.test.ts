@@ -7,6 +7,7 @@ import type { ScanEntry } from '../../../src/core/ports';
 import { gitIgnoredFolders } from '../../../src/core/policy/buildOutputs';
 import { policyFor } from '../../../src/core/policy/policy';
 import { sandboxSpec, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 function entries(...paths: string[]): ScanEntry[] {
   return paths.map((p) => ({ path: p.replace(/\/$/, ''), kind: p.endsWith('/') ? 'directory' : 'file', size: 1, mode: 0o644, signature: p }));
@@ -50,7 +51,8 @@ describe('private outputs in the sandbox spec', () => {
       platform: 'linux', home: '/home/ada', pathEntries: ['/usr/bin'], listDir: () => [],
       readIgnoreFile: (abs) => files[path.relative(root, abs)],
     };
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null });
     const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin' }, host });
     assert.ok(built.ok, built.ok ? '' : built.reason);
     return built.spec;
@@ -90,7 +92,7 @@ describe('private outputs in the sandbox spec', () => {
   });
 
   it('reads no ignore file where the host gives none (Seatbelt tests, hosts without the reader)', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { fs: nodePolicyFs, ignoreText: null });
     const built = sandboxSpec({ policy, entries: entries('.gitignore', 'dist/'), env: {}, host: { platform: 'linux', home: undefined, pathEntries: [], listDir: () => [] } });
     assert.ok(built.ok);
     assert.deepEqual(built.spec.privateOutputs, []);

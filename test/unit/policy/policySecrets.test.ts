@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkAction, policyFor, type Policy } from '../../../src/core/policy/policy';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 describe('policy: secrets by what they are, not by name alone', () => {
   let ws: string;
@@ -33,7 +34,7 @@ describe('policy: secrets by what they are, not by name alone', () => {
     put('deploy/server.pem', '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n');
     put('deploy/ca.pem', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     put('.devcontainer.json', '{ "postCreateCommand": "npm ci" }\n');
-    policy = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: ['**'], commands: [] } });
+    policy = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: ['**'], commands: [] } }, { fs: nodePolicyFs });
   });
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
@@ -59,7 +60,7 @@ describe('policy: secrets by what they are, not by name alone', () => {
   });
 
   it('a secret the user allowed for the mission is readable', () => {
-    const allowed = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: [], commands: [] } }, { allowSensitive: ['.env'] });
+    const allowed = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: [], commands: [] } }, { fs: nodePolicyFs, allowSensitive: ['.env'] });
     assert.deepEqual(checkAction(allowed, { kind: 'read', path: '.env' }), { allowed: true });
   });
 

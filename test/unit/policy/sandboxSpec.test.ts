@@ -6,6 +6,7 @@ import type { Authority } from '../../../src/core/contracts/plan';
 import type { ScanEntry } from '../../../src/core/ports';
 import { policyFor } from '../../../src/core/policy/policy';
 import { hiddenOutsideOf, isGitData, sandboxSpec, scanPrune, toolRootsOf, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 /** The spec is pure: a listing and host facts made by hand; only the policy needs a real (empty) root. */
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-spec-')));
@@ -23,7 +24,8 @@ function entries(...paths: string[]): ScanEntry[] {
 }
 
 function spec(authority: Partial<Authority>, list: ScanEntry[], options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {}) {
-  const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } }, { role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null });
+  const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+    { fs: nodePolicyFs, role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null });
   const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin', HOME: '/home/ada', TMPDIR: '/tmp/ada', XDG_RUNTIME_DIR: '/run/user/1000', LANG: 'C' }, host });
   assert.ok(built.ok, built.ok ? '' : built.reason);
   return built.spec;
@@ -62,7 +64,8 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
   });
 
   it('refuses, with what to do instead, a one-file glob in a folder of too many subfolders', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } }, { ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } },
+      { fs: nodePolicyFs, ignoreText: null });
     const built = sandboxSpec({ policy, entries: entries('packages/', ...Array.from({ length: 300 }, (_, i) => `packages/p${i}/`)), env: {}, host });
     assert.ok(!built.ok);
     assert.match(built.reason, /packages holds 300 subfolders[\s\S]*packages\/\*/);
@@ -127,7 +130,7 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
   });
 
   it('refuses, with a reason, a spec that would need too many mounts', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { fs: nodePolicyFs, ignoreText: null });
     const many = entries(...Array.from({ length: 300 }, (_, i) => `keys/k${i}.pem`));
     const built = sandboxSpec({ policy, entries: many, env: {}, host });
     assert.ok(!built.ok);
@@ -135,13 +138,15 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
   });
 
   it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } }, { ignoreText: 'data/\n' });
+    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+      { fs: nodePolicyFs, ignoreText: 'data/\n' });
     const prune = scanPrune(policy, [{ path: 'src', kind: 'tree' }]);
     for (const dir of ['.plan-execute', 'data', '.ssh', 'node_modules', 'a/node_modules', '.git', 'sub/.git', '.venv']) assert.ok(prune(dir), dir);
     for (const dir of ['src', '.vscode', '.devcontainer', 'src/.venv']) assert.ok(!prune(dir), dir);
     const folderPrune = scanPrune(policy, [{ path: '', kind: 'folder' }]);
     assert.ok(folderPrune('.venv') && folderPrune('vendor'), 'a folder root reaches none of its old subfolders: a dependency folder there is not entered');
-    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } }, { ignoreText: null }), [{ path: '.git', kind: 'tree' }, { path: 'src', kind: 'tree' }]);
+    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } },
+      { fs: nodePolicyFs, ignoreText: null }), [{ path: '.git', kind: 'tree' }, { path: 'src', kind: 'tree' }]);
     assert.ok(!gitPrune('.git') && !gitPrune('.git/hooks') && gitPrune('.git/objects') && gitPrune('.git/refs'));
   });
 });

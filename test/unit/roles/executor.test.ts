@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import { validatePlan } from '../../../src/core/plan/validate';
 import { PLAN_DRAFT_JSON_SCHEMA } from '../../../src/core/roles/planDraft';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { createAnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { createOpenAIModelClient } from '../../../src/core/model/openaiClient';
+import { createAnthropicModelClient } from '../../../src/node/model/anthropicClient';
+import { createOpenAIModelClient } from '../../../src/node/model/openaiClient';
 import { startChatServer } from '../../support/openai-server/server';
 import { createRoles } from '../../../src/core/roles/createRoles';
 import type { StepResult } from '../../../src/core/contracts/results';

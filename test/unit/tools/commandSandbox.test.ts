@@ -109,6 +109,7 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     const inner = ctx.workspace;
     const workspace: typeof inner = {
       get root() { return inner.root; },
+      policyFs: inner.policyFs,
       readFile: (p) => inner.readFile(p), stat: (p) => inner.stat(p), readDir: (p) => inner.readDir(p), applyWrites: (w, l) => inner.applyWrites(w, l),
       removeEntries: (p, r) => inner.removeEntries(p, r),
       // The first scan after the command pretends to hit the entry limit.

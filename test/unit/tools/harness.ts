@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CommandRun } from '../../../src/core/contracts/results';
 import type { ApprovalDecision, ApprovalRequest, Approver, CommandRequest, ScanOptions, StepToolsContext, Terminal, Workspace, FileWrite } from '../../../src/core/ports';
-import type { SandboxSupport } from '../../../src/core/contracts/sandbox';
+import type { HostFacts, SandboxSupport } from '../../../src/core/contracts/sandbox';
+import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 import type { Step } from '../../../src/core/contracts/plan';
 import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
@@ -19,6 +20,9 @@ export class CountingWorkspace implements Workspace {
   constructor(private readonly inner: NodeWorkspace, private readonly log: LogEntry[]) {}
   get root(): string {
     return this.inner.root;
+  }
+  get policyFs(): Workspace['policyFs'] {
+    return this.inner.policyFs;
   }
   readFile(p: string): Promise<Uint8Array> {
     return this.inner.readFile(p);
@@ -49,6 +53,10 @@ export class CountingTerminal implements Terminal {
   constructor(private readonly log: LogEntry[], public answer: (r: CommandRequest) => Partial<CommandRun> = () => ({})) {}
   async confinement(): Promise<SandboxSupport> {
     return this.support;
+  }
+  /** No home, no toolchains on PATH: what a spec needs of the machine, and nothing more. */
+  hostFacts(): HostFacts {
+    return noHostFacts(process.platform);
   }
   async run(request: CommandRequest): Promise<CommandRun> {
     this.runs.push(request);

@@ -18,28 +18,10 @@ import {
   BadRequestError,
   NotFoundError,
 } from '@anthropic-ai/sdk';
-import type { Failure } from '../contracts/results';
-import { retryAfterMs } from './retryAfter';
-import { cancelledCall, providerFailure, type AttemptFault } from './retryLoop';
-
-/** Thrown by an adapter when a stream ended cleanly but never said it was complete. */
-export class IncompleteStreamError extends Error {
-  constructor(readonly sawEvents: number, what = 'message_stop') {
-    super(`stream ended without ${what} after ${sawEvents} events`);
-  }
-}
-
-/**
- * Thrown by an adapter when a stream (or the wait for its first event) went silent for longer than the
- * idle limit. The SDKs' `timeout` ends only the wait for the response headers, so a stream that stalls
- * after them would otherwise hold the step until the mission's wall-time budget runs out. Retried.
- */
-export class StalledStreamError extends IncompleteStreamError {
-  constructor(sawEvents: number, idleMs: number) {
-    super(sawEvents);
-    this.message = `stream stalled: no event for ${idleMs} ms (after ${sawEvents} events)`;
-  }
-}
+import type { Failure } from '../../core/contracts/results';
+import { retryAfterMs } from '../../core/model/retryAfter';
+import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
+import { IncompleteStreamError } from '../../core/model/streamErrors';
 
 export type FaultDecision = AttemptFault;
 
@@ -65,12 +47,18 @@ export function classifyFault(error: unknown, aborted: boolean, where = 'the Ant
   if (isSpendLimit(error)) {
     const e = error as APIError;
     return fail(
-      providerFailure('anthropic', 'spend_limit', `The Anthropic API spend limit is reached (${e.status ?? ''} ${e.errorCode ?? e.type ?? ''}): ${e.apiMessage ?? e.message}. Not retried: requests fail until the limit resets or is raised.`, {
-        recoverable: false,
-        detail: SPEND_LIMIT_CODE,
-        cls: 'budget_exceeded',
-        suggestion: 'Raise the spend limit in the Console, or wait until it resets, then resume the mission.',
-      }),
+      providerFailure(
+        'anthropic',
+        'spend_limit',
+        `The Anthropic API spend limit is reached (${e.status ?? ''} ${e.errorCode ?? e.type ?? ''}): ${e.apiMessage ?? e.message}. ` +
+          'Not retried: requests fail until the limit resets or is raised.',
+        {
+          recoverable: false,
+          detail: SPEND_LIMIT_CODE,
+          cls: 'budget_exceeded',
+          suggestion: 'Raise the spend limit in the Console, or wait until it resets, then resume the mission.',
+        },
+      ),
     );
   }
   if (error instanceof IncompleteStreamError) return { kind: 'retry', reason: 'stream_cut', message: error.message };
@@ -78,19 +66,27 @@ export function classifyFault(error: unknown, aborted: boolean, where = 'the Ant
     // An `event: error` inside a 200 stream.
     if (error.type === 'overloaded_error') return { kind: 'retry', reason: 'overloaded', message: `mid-stream ${error.type}` };
     if (error.type === 'api_error') return { kind: 'retry', reason: 'server_error', message: `mid-stream ${error.type}` };
-    return fail(providerFailure('anthropic', undefined, `The Anthropic API reported ${error.type ?? 'an error'} mid-stream: ${error.apiMessage ?? error.message}`, { recoverable: false, detail: error.type ?? 'stream_error' }));
+    const text = `The Anthropic API reported ${error.type ?? 'an error'} mid-stream: ${error.apiMessage ?? error.message}`;
+    return fail(providerFailure('anthropic', undefined, text, { recoverable: false, detail: error.type ?? 'stream_error' }));
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const s = error.status;
     const text = `HTTP ${s} ${error.type ?? ''}: ${error.apiMessage ?? error.message}`.replace(/\s+:/, ':');
     if (s === 401 || s === 403) {
-      return fail(providerFailure('anthropic', 'auth', `Anthropic refused the API key (${text}).`, { recoverable: false, detail: error.type ?? 'authentication_error', suggestion: KEY_HINT }));
+      const detail = error.type ?? 'authentication_error';
+      return fail(providerFailure('anthropic', 'auth', `Anthropic refused the API key (${text}).`, { recoverable: false, detail, suggestion: KEY_HINT }));
     }
     if (error instanceof NotFoundError || s === 404) {
-      return fail(providerFailure('anthropic', 'model_unavailable', `The model is not available from ${where} (${text}).`, { recoverable: false, detail: error.type ?? 'not_found_error', suggestion: 'Pick another model in the settings (planExecute.model).' }));
+      const suggestion = 'Pick another model in the settings (planExecute.model).';
+      const detail = error.type ?? 'not_found_error';
+      const message = `The model is not available from ${where} (${text}).`;
+      return fail(providerFailure('anthropic', 'model_unavailable', message, { recoverable: false, detail, suggestion }));
     }
-    if (s === 413 || (s === 400 && /prompt is too long|too many tokens|context window|maximum context/i.test(error.apiMessage ?? error.message))) {
-      return fail(providerFailure('anthropic', 'context_too_long', `The request is too long for the model (${text}).`, { recoverable: true, detail: 'context_too_long', suggestion: 'Split the step into smaller ones.' }));
+    const tooLong = /prompt is too long|too many tokens|context window|maximum context/i;
+    if (s === 413 || (s === 400 && tooLong.test(error.apiMessage ?? error.message))) {
+      const suggestion = 'Split the step into smaller ones.';
+      const message = `The request is too long for the model (${text}).`;
+      return fail(providerFailure('anthropic', 'context_too_long', message, { recoverable: true, detail: 'context_too_long', suggestion }));
     }
     const retryable = s === 408 || s === 409 || s === 429 || s >= 500;
     if (retryable && !serverSaysNoRetry(error)) {
@@ -98,7 +94,8 @@ export function classifyFault(error: unknown, aborted: boolean, where = 'the Ant
       const reason = s === 429 ? 'rate_limited' : s === 529 || s === 503 ? 'overloaded' : 'server_error';
       return { kind: 'retry', reason, message: text, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
     }
-    return fail(providerFailure('anthropic', s === 429 ? 'rate_limit' : undefined, `The Messages API answered ${text}`, { recoverable: s >= 500, detail: error.type ?? `http_${s}` }));
+    const detail = error.type ?? `http_${s}`;
+    return fail(providerFailure('anthropic', s === 429 ? 'rate_limit' : undefined, `The Messages API answered ${text}`, { recoverable: s >= 500, detail }));
   }
   if (error instanceof APIConnectionTimeoutError) return { kind: 'retry', reason: 'connection', message: `no response from ${where} (timed out)` };
   if (error instanceof APIConnectionError) {

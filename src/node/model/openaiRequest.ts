@@ -13,10 +13,10 @@
  *   one `structured_output` function (the adapter turns its arguments back into the answer text).
  */
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions/completions';
-import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type FunctionTool } from './functionTools';
-import type { ModelRequest } from './modelClient';
-import { pairedTurns, systemText } from './pairedTurns';
-import { toStrictSchema } from './strictSchema';
+import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type FunctionTool } from '../../core/model/functionTools';
+import type { ModelRequest } from '../../core/model/modelClient';
+import { pairedTurns, systemText } from '../../core/model/pairedTurns';
+import { toStrictSchema } from '../../core/model/strictSchema';
 
 /** What this endpoint turned out to accept (learned from its 400s; see openaiClient.ts). */
 export interface OpenAICompat {

@@ -3,15 +3,17 @@
  *
  * Faults: the SDK's own retries are off; every attempt goes through retryLoop.ts, which waits as long as
  * the server asks (retry-after, retry-after-ms, the rate-limit reset headers) and records each wait, and
- * faults.ts decides what is retried and what fails with which cause. Cancellation aborts the HTTP request
+ * anthropicFaults.ts decides what is retried and what fails with which cause. Cancellation aborts the HTTP request
  * at once (the signal goes to the SDK), and an idle watchdog abandons a stream that goes silent.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase, MessageStreamParams } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelClient, ModelRequest, ModelResponse } from './modelClient';
-import { classifyFault, IncompleteStreamError, StalledStreamError } from './faults';
-import { retryingCall, type AdapterTuning } from './retryLoop';
-import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from './streamWatchdog';
+import type { ContentBlock as SdkContentBlock, MessageCreateParamsBase, MessageStreamParams } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock } from '../../core/model/messages';
+import type { ModelClient, ModelRequest, ModelResponse } from '../../core/model/modelClient';
+import { IncompleteStreamError, StalledStreamError } from '../../core/model/streamErrors';
+import { classifyFault } from './anthropicFaults';
+import { retryingCall, type AdapterTuning } from '../../core/model/retryLoop';
+import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
 
 /** `streamIdleMs` defaults to 120 s (a ping counts as an event). */
 export interface AnthropicClientOptions extends AdapterTuning {
@@ -39,6 +41,18 @@ export function toSdkParams(request: ModelRequest): MessageStreamParams {
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (Object.keys(outputConfig).length > 0) params.output_config = outputConfig;
   return params;
+}
+
+type CoreKind = ContentBlock['type'];
+const CORE_KINDS: ReadonlySet<string> = new Set<CoreKind>(['text', 'thinking', 'redacted_thinking', 'tool_use']);
+const isCoreBlock = (b: SdkContentBlock): b is Extract<SdkContentBlock, { type: CoreKind }> => CORE_KINDS.has(b.type);
+
+/**
+ * A response's blocks as the model port types them. The roles offer no server tools, so no other kind is
+ * expected; one that comes anyway is named in a text block rather than dropped unseen.
+ */
+export function toCoreContent(content: readonly SdkContentBlock[]): ContentBlock[] {
+  return content.map((b): ContentBlock => (isCoreBlock(b) ? b : { type: 'text', text: `[${b.type} block omitted]` }));
 }
 
 export function createAnthropicModelClient(options: AnthropicClientOptions = {}): ModelClient {
@@ -81,7 +95,7 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
     return {
       id: message.id,
       model: message.model,
-      content: message.content,
+      content: toCoreContent(message.content),
       stopReason: message.stop_reason,
       usage: {
         inputTokens: u.input_tokens,

@@ -11,15 +11,15 @@
  * not a wait. A server without structured outputs gets the answer schema as a forced function call.
  */
 import OpenAI, { APIUserAbortError, BadRequestError, UnprocessableEntityError } from 'openai';
-import type { ModelClient, ModelRequest, ModelResponse } from './modelClient';
-import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from './streamWatchdog';
-import { StalledStreamError } from './faults';
-import { functionToolOf, STRUCTURED_OUTPUT_TOOL } from './functionTools';
+import type { ModelClient, ModelRequest, ModelResponse } from '../../core/model/modelClient';
+import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
+import { StalledStreamError } from '../../core/model/streamErrors';
+import { functionToolOf, STRUCTURED_OUTPUT_TOOL } from '../../core/model/functionTools';
 import { classifyOpenAIFault } from './openaiFaults';
 import { defaultCompat, toChatParams, type OpenAICompat } from './openaiRequest';
 import { ChatStreamAssembler } from './openaiStream';
-import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from './providers';
-import { retryingCall, type AdapterTuning } from './retryLoop';
+import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from '../../core/model/providers';
+import { retryingCall, type AdapterTuning } from '../../core/model/retryLoop';
 
 /** Local servers load a model on its first request, silently: give them longer before calling it stalled. */
 export const LOCAL_STREAM_IDLE_MS = 300_000;

@@ -9,12 +9,12 @@
  * valid JSON reach the tool's input check as `{ _unparsed_arguments }`, so the model reads why its call
  * failed instead of the step failing.
  */
-import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock } from '../../core/model/messages';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions';
-import type { Usage } from '../contracts/traceEvents';
-import { IncompleteStreamError } from './faults';
-import { STRUCTURED_OUTPUT_TOOL } from './functionTools';
-import { stripAddedNulls } from './strictSchema';
+import type { Usage } from '../../core/contracts/traceEvents';
+import { IncompleteStreamError } from '../../core/model/streamErrors';
+import { STRUCTURED_OUTPUT_TOOL } from '../../core/model/functionTools';
+import { stripAddedNulls } from '../../core/model/strictSchema';
 
 interface PartialCall {
   id: string;

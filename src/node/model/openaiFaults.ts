@@ -8,9 +8,9 @@
  * so causes are read from `code` first and the message second.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
-import { IncompleteStreamError } from './faults';
-import { retryAfterMs } from './retryAfter';
-import { cancelledCall, providerFailure, type AttemptFault } from './retryLoop';
+import { IncompleteStreamError } from '../../core/model/streamErrors';
+import { retryAfterMs } from '../../core/model/retryAfter';
+import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
 
 const KEY_HINT = 'Set the key ("Plan & Execute: Set API Key", or OPENAI_API_KEY for the CLI).';
 

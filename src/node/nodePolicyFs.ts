@@ -1,0 +1,31 @@
+/**
+ * The policy's port to the disk (`PolicyFs` in core/ports.ts) on Node's synchronous fs. Both front ends
+ * pass it: NodeWorkspace and VscodeWorkspace expose it as `policyFs`, so core never imports `node:fs`.
+ */
+import * as fs from 'node:fs';
+import type { PolicyFs } from '../core/ports';
+
+export const nodePolicyFs: PolicyFs = {
+  realpathSync: (p) => fs.realpathSync.native(p),
+  lstatSync: (p) => {
+    try {
+      return fs.lstatSync(p);
+    } catch {
+      return undefined;
+    }
+  },
+  readTextSync: (p, maxBytes) => {
+    try {
+      if (maxBytes === undefined) return fs.readFileSync(p, 'utf8');
+      const fd = fs.openSync(p, 'r');
+      try {
+        const buf = Buffer.alloc(maxBytes);
+        return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, maxBytes, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return undefined;
+    }
+  },
+};
