@@ -301,8 +301,8 @@ export function isGitData(rel: string): boolean {
  * folder (and, being protected, undone whole — never half a repository).
  */
 export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
-  const granted = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
-  return granted && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+  const mayWriteGit = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  return mayWriteGit && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
 }
 
 /**

@@ -145,7 +145,7 @@ function verificationLabel(a: ApprovalView): HTMLElement | null {
 /** Whether a card ignored clicks so far (its later renders say so too). */
 export const ignoredClicks = (requestId: string): number | undefined => ignored.get(requestId);
 
-function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
+function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const kind = cardKind(a);
   const rememberLabel = kind.remember(a);
   type Checkbox = HTMLElement & { checked?: boolean };
@@ -226,7 +226,7 @@ export function renderApprovals(ctx: RenderContext, options: { stepId?: string; 
   const whole = options.stepId === undefined;
   if (cards.length === 0 && !(whole && ctx.state.status.active && ctx.state.mission)) return null;
   const title = options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you');
-  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
+  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => approvalCard(ctx, a)));
   queue.setAttribute('tabindex', '-1');
   if (cards.length === 0) {
     // The plan is the one thing that waits then: its Approve button is the queue's item (./planActions.ts).

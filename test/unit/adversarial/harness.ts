@@ -160,8 +160,8 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
       ...o.mission,
     });
     o.onStart?.(handle, server);
-    const report = await handle.done;
-    return { ws, outside, report, events, provider, server, toolResults: toolResultsOf(server.requests), requests: server.requests };
+    const missionReport = await handle.done;
+    return { ws, outside, report: missionReport, events, provider, server, toolResults: toolResultsOf(server.requests), requests: server.requests };
   } catch (error) {
     await server.close();
     rmSync(base, { recursive: true, force: true });
