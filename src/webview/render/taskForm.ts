@@ -8,7 +8,7 @@
  * mission with a plan — a missing key, a 401, an unreachable server or a cancel leave it there.
  */
 import { button, h, section } from '../dom';
-import { draft, setDraft, type RenderContext } from '../context';
+import { setDraft, type RenderContext } from '../context';
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
