@@ -178,8 +178,11 @@ function renderResult(result: CallToolResult): string {
       case 'resource_link':
         parts.push(`[link ${block.uri}${block.name ? ` (${block.name})` : ''}]`);
         break;
-      default:
-        parts.push(`[${(block as { type: string }).type} block]`);
+      default: {
+        // The compiler proves every kind the SDK knows is rendered above; a newer server's kind is only named.
+        const unknownBlock: never = block;
+        parts.push(`[${(unknownBlock as { type: string }).type} block]`);
+      }
     }
   }
   if (result.structuredContent !== undefined && parts.length === 0) parts.push(JSON.stringify(result.structuredContent, null, 2));
