@@ -1,11 +1,11 @@
 /**
- * `npm test`: type-check → build → unit → system (the real CLI with bubblewrap and scripted models: the
- * escape suite, the ordinary-projects corpus, eval over whole task suites) → integration (inside
- * code-server's extension host) → E2E (Playwright on the workbench). Prints one summary per tier and, last,
- * the line `N passed, N failed`
+ * `npm test`: type-check → lint (ESLint, knip and the Prettier check: docs/lint.md) → build → unit → system
+ * (the real CLI with bubblewrap and scripted models: the escape suite, the ordinary-projects corpus, eval
+ * over whole task suites) → integration (inside code-server's extension host) → E2E (Playwright on the
+ * workbench). Prints one summary per tier and, last, the line `N passed, N failed`
  * summed over the tiers. Exits non-zero on any failure, on a timeout, or when the integration tier ran no
- * test. A failing step (type-check, build) counts as one failure; a failed build stops the run, since
- * nothing after it would test the current code.
+ * test. A failing step (type-check, build) counts as one failure, and so does each failing lint check; a
+ * failed build stops the run, since nothing after it would test the current code.
  *
  *   node --import tsx scripts/test.ts                     every tier
  *   node --import tsx scripts/test.ts build integration   just those, in the canonical order
@@ -24,7 +24,7 @@ import { runIntegrationTier } from '../test/support/host/integrationTier';
 import { spawnGroup } from '../test/support/host/processGroups';
 import { ensureUnitPackages } from '../test/support/host/systemPackages';
 
-const TIERS = ['typecheck', 'build', 'unit', 'system', 'integration', 'e2e'] as const;
+const TIERS = ['typecheck', 'lint', 'build', 'unit', 'system', 'integration', 'e2e'] as const;
 type TierName = (typeof TIERS)[number];
 
 interface TierOutcome {
@@ -39,6 +39,7 @@ interface TierOutcome {
 const MINUTE = 60_000;
 const TIMEOUTS: Record<TierName, number> = {
   typecheck: 5 * MINUTE,
+  lint: 10 * MINUTE, // type-aware ESLint builds the whole TypeScript program again: about 1.5 min on 2 busy cores
   build: 5 * MINUTE,
   unit: 10 * MINUTE,
   system: 60 * MINUTE, // the escape suite, the corpus and eval run the real CLI some 250 times; about 25 min under a load of 10
@@ -84,6 +85,24 @@ async function step(name: TierName, command: string, args: string[]): Promise<Om
   return { name, passed: 0, failed: ok ? 0 : 1, pending: 0, problems };
 }
 
+/** The lint checks, each run to the end so one report shows every kind of violation; each failing one counts. */
+async function lintTier(name: TierName): Promise<Omit<TierOutcome, 'seconds'>> {
+  const bin = (pkg: string, file: string): string => join(repoRoot, 'node_modules', pkg, 'bin', file);
+  const checks: [string, string[]][] = [
+    ['eslint', [bin('eslint', 'eslint.js'), '.']],
+    ['knip', [bin('knip', 'knip.js')]],
+    ['prettier', [bin('prettier', 'prettier.cjs'), '--check', '.']],
+  ];
+  const started = Date.now();
+  const problems: string[] = [];
+  for (const [check, args] of checks) {
+    const { status, timedOut } = await run(process.execPath, args, TIMEOUTS[name] - (Date.now() - started));
+    if (timedOut) problems.push(`${name}: ${check} timed out`);
+    else if (status !== 0) problems.push(`${name}: ${check} found violations (exit ${status}; \`npm run fix\` formats and applies the safe fixes)`);
+  }
+  return { name, passed: 0, failed: problems.length, pending: 0, problems };
+}
+
 /** A mocha run in a child process whose counts come back through scripts/mochaCountingReporter.cjs. */
 async function mochaTier(name: TierName, mochaArgs: string[], grep: string | undefined): Promise<Omit<TierOutcome, 'seconds'>> {
   const dir = mkdtempSync(join(tmpdir(), `plan-execute-${name}-`));
@@ -116,6 +135,8 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
   switch (name) {
     case 'typecheck':
       return step(name, process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.']);
+    case 'lint':
+      return lintTier(name);
     case 'build':
       return step(name, process.execPath, [join(repoRoot, 'esbuild.mjs')]);
     case 'unit':

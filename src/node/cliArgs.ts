@@ -65,7 +65,7 @@ export interface CliLimits {
 }
 
 /** What `run` and `continue` share. */
-export interface CliMissionFlags {
+interface CliMissionFlags {
   workspace: string;
   /** False with --no-instructions. */
   instructions: boolean;
@@ -81,7 +81,7 @@ export interface CliMissionFlags {
   models: CliModels;
 }
 
-export type CliCommand =
+type CliCommand =
   | ({ kind: 'run'; task: string; constraints: string[] } & CliMissionFlags)
   | ({ kind: 'continue'; mission?: string } & CliMissionFlags)
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }

@@ -30,8 +30,6 @@ import type { UserSetup } from '../core/mission/userSetup';
 import { prepareUserSetup } from './mcp/userSetup';
 import { setupLines } from './cliSetupReport';
 
-/** Re-exported for callers that took the clock from here (the adversarial test harness). */
-export { systemClock };
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
@@ -74,7 +72,7 @@ export interface HeadlessMission {
 }
 
 /** The first progress line: how commands will run, and what to do when that is not the OS sandbox. */
-export function sandboxLine(mode: SandboxMode, support: SandboxSupport): string {
+function sandboxLine(mode: SandboxMode, support: SandboxSupport): string {
   if (mode === 'off') return '· sandbox: off (--sandbox off) — commands run UNSANDBOXED, with everything you can do';
   if (support.available) return `· sandbox: commands run in ${support.kind} (${support.detail}), cut to each step's authority`;
   if (mode === 'prefer') return `· sandbox: none here (${support.reason}) — every command will ask before it runs UNSANDBOXED. ${support.remedy}`;

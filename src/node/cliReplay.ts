@@ -23,7 +23,7 @@ import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 
-export const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
+const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
 
 /** The recorded settings a replay honours; anything else in them is ignored (older or newer traces). */
 const RecordedSettingsSchema = z.object({

@@ -52,7 +52,7 @@ export function progressLine(event: TraceEvent): string | undefined {
 }
 
 /** Required steps of the final plan that did not succeed (empty means exit 0, given a succeeded outcome). */
-export function unmetRequired(report: MissionReport, finalPlan: Plan | undefined): string[] {
+function unmetRequired(report: MissionReport, finalPlan: Plan | undefined): string[] {
   if (!finalPlan) return ['(no plan)'];
   const ok = new Set(report.succeeded);
   return finalPlan.steps.filter((s) => s.required && !ok.has(s.id)).map((s) => s.id);

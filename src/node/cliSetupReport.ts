@@ -20,7 +20,7 @@ function size(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-export function instructionLines(set: InstructionSet | undefined): string[] {
+function instructionLines(set: InstructionSet | undefined): string[] {
   if (!set) return ['· instructions: not read (--no-instructions)'];
   if (set.files.length === 0) return ['· instructions: none found (AGENTS.md, CLAUDE.md, Copilot, Cursor or Cline rules)'];
   const lines = ['· instructions:'];
@@ -33,7 +33,7 @@ export function instructionLines(set: InstructionSet | undefined): string[] {
   return lines;
 }
 
-export function mcpLines(catalogue: McpCatalogue | undefined): string[] {
+function mcpLines(catalogue: McpCatalogue | undefined): string[] {
   if (!catalogue) return [];
   const lines = ['· MCP servers:'];
   for (const s of catalogue.servers) {

@@ -33,7 +33,7 @@ export function safeGitEnv(home: string): Record<string, string> {
 export type GitRun = (args: string[], input?: string) => { ok: boolean; out: string };
 
 /** git on the host, in `root`, by absolute path. */
-export function hostGit(root: string): GitRun {
+function hostGit(root: string): GitRun {
   const file = hostTool('git');
   return (args, input) => {
     if (file === undefined) return { ok: false, out: '' };

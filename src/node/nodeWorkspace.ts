@@ -319,7 +319,7 @@ export class NodeWorkspace implements Workspace {
         }
       }
     } catch (err) {
-      await Promise.all(entries.map((e) => (e.temp ? fs.rm(e.temp, { force: true }) : undefined)));
+      await Promise.all(entries.flatMap((e) => (e.temp ? [fs.rm(e.temp, { force: true })] : [])));
       throw err;
     }
     if (entries.length === 0) return;

@@ -25,7 +25,7 @@ import { layerDirs, layerExists, scratchLayer, stagingBase } from './sandbox/sta
 import { startOwnNetwork } from './sandbox/ownNetwork';
 import { windowsSpawn } from './windowsCommand';
 
-export const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 2000;
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;

@@ -18,7 +18,7 @@ export interface PlanExecuteApi {
   readonly test: PlanExecuteTestHooks;
 }
 
-export interface PlanExecuteTestHooks {
+interface PlanExecuteTestHooks {
   /** Feeds a message into a surface's inbound path (default: the sidebar) as if its webview posted it; false when it was dropped as invalid. */
   postFromWebview(message: unknown, surface?: SurfaceKind): boolean;
   /** Number of inbound webview messages dropped because they did not parse. */

@@ -37,7 +37,7 @@ function show(outcome: Outcome): void {
 }
 
 /** The active editor's selection as context for the task, with where it came from. */
-export function selectionContext(editor: vscode.TextEditor | undefined): string | null {
+function selectionContext(editor: vscode.TextEditor | undefined): string | null {
   if (!editor || editor.selection.isEmpty) return null;
   const text = editor.document.getText(editor.selection);
   if (!text.trim()) return null;

@@ -31,7 +31,7 @@ export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLEle
   return el;
 }
 
-export function append(parent: Node, children: Child[]): void {
+function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
@@ -80,7 +80,7 @@ export function button(
 }
 
 /** A codicon in a vscode-button's `content-before` slot (light DOM: styled by the page's codicon.css). */
-export function buttonIcon(name: string): HTMLElement {
+function buttonIcon(name: string): HTMLElement {
   const glyph = icon(name, undefined, 'button-icon');
   glyph.setAttribute('slot', 'content-before');
   return glyph;

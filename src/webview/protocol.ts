@@ -20,7 +20,7 @@ const Id = z.string().min(1).max(200);
 // ───────────────────────────── view model (what both surfaces render) ─────────────────────────────
 
 /** A file a step changed, with blob hashes for the diff. */
-export const ChangedFileViewSchema = z.object({
+const ChangedFileViewSchema = z.object({
   path: Text,
   change: z.enum(['created', 'modified', 'deleted']),
   beforeHash: z.string().nullable(),
@@ -28,10 +28,10 @@ export const ChangedFileViewSchema = z.object({
 });
 
 /** One evidence check as the verifier judged it. */
-export const CheckViewSchema = z.object({ check: Text, passed: z.boolean(), detail: Text });
+const CheckViewSchema = z.object({ check: Text, passed: z.boolean(), detail: Text });
 
 /** One step as the surfaces show it: the plan's fields plus its run state. */
-export const StepViewSchema = z.object({
+const StepViewSchema = z.object({
   id: Id,
   title: Text,
   why: Text,
@@ -61,10 +61,10 @@ export const StepViewSchema = z.object({
 });
 
 /** One field of one step that a plan version changed, before and after (text, clipped). */
-export const FieldChangeViewSchema = z.object({ stepId: Id, field: Text, before: Text, after: Text });
+const FieldChangeViewSchema = z.object({ stepId: Id, field: Text, before: Text, after: Text });
 
 /** One entry of the plan-version timeline: what changed and why. */
-export const PlanVersionViewSchema = z.object({
+const PlanVersionViewSchema = z.object({
   version: z.number().int(),
   parentVersion: z.number().int().nullable(),
   author: z.enum(['planner', 'user', 'replanner']),
@@ -77,7 +77,7 @@ export const PlanVersionViewSchema = z.object({
 });
 
 /** One replan attempt: what triggered it and whether it produced a version (null: refused or failed). */
-export const ReplanUiViewSchema = z.object({
+const ReplanUiViewSchema = z.object({
   at: z.string(),
   /** The trigger in words (never a raw enum such as `user_correction`). */
   trigger: Text,
@@ -92,7 +92,7 @@ export const ReplanUiViewSchema = z.object({
 });
 
 /** A model call waiting before it tries again (rate limit, overload): "waiting for the model, 8 s". */
-export const WaitViewSchema = z.object({
+const WaitViewSchema = z.object({
   role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
   stepId: Id.nullable(),
   reason: z.enum(['rate_limited', 'overloaded', 'server_error', 'connection', 'stream_cut']),
@@ -102,7 +102,7 @@ export const WaitViewSchema = z.object({
 });
 
 /** The failure that ended the mission, with the provider's cause when it was the provider or the machine. */
-export const FailureViewSchema = z.object({
+const FailureViewSchema = z.object({
   message: Text,
   cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).nullable(),
   provider: Text.nullable(),
@@ -111,7 +111,7 @@ export const FailureViewSchema = z.object({
 });
 
 /** Something the user can do about the mission as it stands (computed by the host from the mission's state). */
-export const MissionActionSchema = z.discriminatedUnion('kind', [
+const MissionActionSchema = z.discriminatedUnion('kind', [
   /** Plan the task again (planning failed), or run the failed mission again from the failing step. */
   z.object({ kind: z.literal('retry') }),
   /** Go on with a cancelled or budget-stopped mission, finished work kept. */
@@ -130,7 +130,7 @@ export const MissionActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('openSettings'), query: z.string().min(1).max(200), label: Text }),
 ]);
 
-export const MissionViewSchema = z.object({
+const MissionViewSchema = z.object({
   missionId: Id,
   /** The user's own words, exactly as typed. */
   task: Text,
@@ -184,7 +184,7 @@ const ApprovalBaseShape = {
 };
 
 /** A proposed edit or command waiting for the user. */
-export const ApprovalViewSchema = z.discriminatedUnion('kind', [
+const ApprovalViewSchema = z.discriminatedUnion('kind', [
   z.object({
     ...ApprovalBaseShape,
     kind: z.literal('write'),
@@ -225,7 +225,7 @@ export const ApprovalViewSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** How this window's commands run (the `planExecute.sandbox` setting and what the machine offers). */
-export const SandboxStatusViewSchema = z.object({
+const SandboxStatusViewSchema = z.object({
   mode: SandboxModeSchema,
   /** sandboxed: confined; unsandboxed: no sandbox here, each command asks; refused: required but none here; off: the user turned it off. */
   state: z.enum(['sandboxed', 'unsandboxed', 'refused', 'off']),
@@ -234,7 +234,7 @@ export const SandboxStatusViewSchema = z.object({
 });
 
 /** An auto-approve rule the user set for this mission. */
-export const ApprovalRuleSchema = z.object({
+const ApprovalRuleSchema = z.object({
   id: Id,
   kind: z.enum(['write', 'command', 'step', 'mcp']),
   /** write: a workspace-relative glob; command: an exact command line, or a prefix ending in ` *`; step: a step id; mcp: `server/tool`. */
@@ -242,7 +242,7 @@ export const ApprovalRuleSchema = z.object({
 });
 
 /** Something went wrong that the user can act on: the message in words, and the actions that help. */
-export const NoticeViewSchema = z.object({
+const NoticeViewSchema = z.object({
   id: Id,
   level: z.enum(['info', 'warning', 'error']),
   message: Text,
@@ -254,7 +254,7 @@ export const NoticeViewSchema = z.object({
  * the approve and resume buttons, the new-mission form — computed once per snapshot by the host
  * (src/vscode/view/missionStatus.ts), so they cannot disagree, before or after a window reload.
  */
-export const SurfaceStatusSchema = z.object({
+const SurfaceStatusSchema = z.object({
   kind: z.enum([
     'idle', 'starting', 'planning', 'planWaiting', 'running', 'replanning', 'resuming', 'interrupted', 'succeeded', 'failed', 'cancelled', 'stopped',
   ]),
@@ -273,7 +273,7 @@ export const SurfaceStatusSchema = z.object({
 });
 
 /** One project instruction file as the surfaces list it. */
-export const InstructionFileViewSchema = z.object({
+const InstructionFileViewSchema = z.object({
   path: Text,
   size: z.number().int().nonnegative(),
   /** Where it applies, in words ("applies under packages/api/ (nearest file of its kind wins)"). */
@@ -286,7 +286,7 @@ export const InstructionFileViewSchema = z.object({
 });
 
 /** The project's instruction files: those the next mission will read, or those the shown mission read. */
-export const InstructionsViewSchema = z.object({
+const InstructionsViewSchema = z.object({
   /** `workspace`: found in the workspace now, for the next mission; `mission`: what the shown mission recorded. */
   source: z.enum(['workspace', 'mission']),
   files: z.array(InstructionFileViewSchema),
@@ -294,7 +294,7 @@ export const InstructionsViewSchema = z.object({
 });
 
 /** One MCP server the shown mission could grant tools of. */
-export const McpServerViewSchema = z.object({
+const McpServerViewSchema = z.object({
   name: Text,
   transport: z.enum(['stdio', 'http', 'vscode']),
   source: Text,
@@ -304,7 +304,7 @@ export const McpServerViewSchema = z.object({
   tools: z.array(z.object({ name: Text, readOnly: z.boolean() })),
 });
 
-export const SurfaceStateSchema = z.object({
+const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
   trusted: z.boolean(),
@@ -332,8 +332,6 @@ export const SurfaceStateSchema = z.object({
   instructions: InstructionsViewSchema.optional(),
 });
 
-export type ChangedFileView = z.infer<typeof ChangedFileViewSchema>;
-export type FailureView = z.infer<typeof FailureViewSchema>;
 export type WaitView = z.infer<typeof WaitViewSchema>;
 export type MissionAction = z.infer<typeof MissionActionSchema>;
 export type StepView = z.infer<typeof StepViewSchema>;
@@ -342,7 +340,6 @@ export type MissionView = z.infer<typeof MissionViewSchema>;
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 export type SandboxStatusView = z.infer<typeof SandboxStatusViewSchema>;
-export type CheckView = z.infer<typeof CheckViewSchema>;
 export type FieldChangeView = z.infer<typeof FieldChangeViewSchema>;
 export type ReplanUiView = z.infer<typeof ReplanUiViewSchema>;
 export type NoticeView = z.infer<typeof NoticeViewSchema>;
@@ -356,7 +353,8 @@ export type SurfaceKind = 'sidebar' | 'board';
 
 // ───────────────────────────── host → webview ─────────────────────────────
 
-export const ToWebviewSchema = z.discriminatedUnion('type', [
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type's one source (z.infer); nothing parses it at run time
+const ToWebviewSchema = z.discriminatedUnion('type', [
   /** The whole state; answers every `ready` and follows any structural change. */
   z.object({ type: z.literal('state'), state: SurfaceStateSchema }),
   /** One step's run status changed (cheap update; the next snapshot carries it too). */
@@ -455,7 +453,7 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setInstructionIncluded'), path: z.string().min(1).max(4_000), included: z.boolean() }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
-export type FromWebviewType = FromWebview['type'];
+type FromWebviewType = FromWebview['type'];
 /** What the webview sends (before defaults are applied on the host). */
 export type FromWebviewInput = z.input<typeof FromWebviewSchema>;
 

@@ -18,7 +18,7 @@ import { DEMO_WORKSPACE } from '../support/host/workspace';
 import { focusIn, waitFocusOn, waitFocusOnCard } from './support/focus';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
-import { byTestId, ensureApiKey, shot as saveShot, statusBarItem, useModelServer, waitForBadge } from './support/surfaces';
+import { ensureApiKey, shot as saveShot, statusBarItem, useModelServer, waitForBadge } from './support/surfaces';
 
 const shot = (page: Page, name: string) => saveShot(page, 'surfaces', name);
 

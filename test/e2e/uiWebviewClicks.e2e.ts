@@ -21,8 +21,6 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     return state;
   }
 
-  const shownRev = async (): Promise<string | null> => view.page.locator('main').getAttribute('data-rev');
-
   useWebviewApp({ surface: 'sidebar' }, async (opened) => {
     view = opened;
     await view.send({ type: 'state', state: snapshot(false) });

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ERROR_RESULT } from '../../src/node/model/openaiRequest';
 import { createPicker, detectRole, parseScenario, turnOf, type Fault, type MessagesBody, type RecordedRequest, type ScenarioInput } from '../support/messages-server/scenario';
 
-export interface FixturePart {
+interface FixturePart {
   type: 'text' | 'tool_call' | 'tool_result' | 'other';
   text?: string;
   callId?: string;
@@ -43,7 +43,7 @@ export async function lmFixture(): Promise<LmFixture> {
 }
 
 /** The request in the Messages shape: the system prompt opens the first user message on this API. */
-export function messagesView(request: FixtureRequest): MessagesBody {
+function messagesView(request: FixtureRequest): MessagesBody {
   const messages = request.messages.map((m) => ({
     role: m.role,
     content: m.parts.map((p): Record<string, unknown> => {

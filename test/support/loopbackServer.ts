@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface LoopbackRequest {
+interface LoopbackRequest {
   req: IncomingMessage;
   res: ServerResponse;
   method: string;

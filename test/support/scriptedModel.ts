@@ -23,7 +23,7 @@ export interface ScriptedModel {
 }
 
 /** The model name the OpenAI-compatible server is asked for (a loopback endpoint: priced as local, no cost). */
-export const SCRIPTED_OPENAI_MODEL = 'scripted-coder';
+const SCRIPTED_OPENAI_MODEL = 'scripted-coder';
 
 export async function startScriptedModel(provider: ScriptedProvider, scenario: ScenarioInput): Promise<ScriptedModel> {
   if (provider === 'anthropic') {

@@ -16,7 +16,8 @@ export const SandboxModeSchema = z.enum(['required', 'prefer', 'off']);
 /** A path inside the workspace (workspace-relative, POSIX) that a mount covers. */
 const EntrySchema = z.object({ path: z.string(), kind: z.enum(['file', 'directory']) });
 
-export const SandboxSpecSchema = z.object({
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type's one source (z.infer); nothing parses it at run time
+const SandboxSpecSchema = z.object({
   /** Absolute, real path of the workspace root. Everything under it is readable unless hidden. */
   root: z.string(),
   /**
@@ -78,7 +79,8 @@ export interface HostFacts {
 }
 
 /** What the machine can enforce (asked of the Terminal port before a command is offered for approval). */
-export const SandboxSupportSchema = z.discriminatedUnion('available', [
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type's one source (z.infer); nothing parses it at run time
+const SandboxSupportSchema = z.discriminatedUnion('available', [
   z.object({
     available: z.literal(true),
     kind: z.enum(['bubblewrap', 'seatbelt']),

@@ -208,9 +208,9 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       const trimmed = textLines(sent);
       const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
       if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.conflict, region: { first, last } };
-      const text = lines.text.slice(0, start) + body.body + lines.text.slice(end);
-      if (result !== undefined && result.text !== text) return { tier, starts, unrenderable: 'indent' };
-      result = { text, first, last };
+      const edited = lines.text.slice(0, start) + body.body + lines.text.slice(end);
+      if (result !== undefined && result.text !== edited) return { tier, starts, unrenderable: 'indent' };
+      result = { text: edited, first, last };
     }
     if (!result) return { tier, starts, unrenderable: 'indent' };
     const regionTabs = linesOf(result.first, result.last).some((l) => l.startsWith('\t'));

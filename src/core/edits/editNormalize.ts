@@ -94,10 +94,3 @@ export function findAll(haystack: string, needle: string, limit = 50): number[] 
   for (let i = haystack.indexOf(needle); i !== -1 && found.length < limit; i = haystack.indexOf(needle, i + 1)) found.push(i);
   return found;
 }
-
-/** 1-based line number of an offset. */
-export function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}

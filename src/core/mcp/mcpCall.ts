@@ -25,8 +25,8 @@ import { failed, type CallResult } from '../tools/toolRecorder';
 import { grantFor, toolRef } from './grants';
 import { serverSandboxSpec } from './serverSandbox';
 
-export const MCP_TIMEOUT_MS = 60_000;
-export const MCP_MAX_RESULT_CHARS = 32_000;
+const MCP_TIMEOUT_MS = 60_000;
+const MCP_MAX_RESULT_CHARS = 32_000;
 
 type Refusal = { rule: string; reason: string };
 
@@ -35,7 +35,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A fault as the step's failure: it names the server and says what to do. */
-export function faultFailure(server: string, outcome: Extract<McpCallOutcome, { ok: false }>): Failure {
+function faultFailure(server: string, outcome: Extract<McpCallOutcome, { ok: false }>): Failure {
   const message = `MCP server "${server}": ${outcome.message}`;
   if (outcome.fault === 'timeout') return { ...timedOut(message), detail: `mcp.timeout:${server}` };
   const suggestion = {

@@ -18,7 +18,7 @@ import { readOnly } from './gate';
 import { DEFAULT_TOOL_SETTINGS } from './options';
 import type { MissionContext } from './missionContext';
 
-export const REPLANNER_STEP_ID = '_replanner';
+const REPLANNER_STEP_ID = '_replanner';
 
 const LOOKUP_STEP: Step = {
   id: REPLANNER_STEP_ID,

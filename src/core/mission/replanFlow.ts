@@ -98,7 +98,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
 }
 
 /** Carries step states over to a new version and rebuilds the scheduler. */
-export async function adoptVersion(run: MissionContext, previous: Plan, next: Plan, invalidated: readonly string[]): Promise<void> {
+async function adoptVersion(run: MissionContext, previous: Plan, next: Plan, invalidated: readonly string[]): Promise<void> {
   const kept = new Set(next.steps.map((s) => s.id));
   for (const step of previous.steps) {
     const state = run.steps.get(step.id);

@@ -7,13 +7,13 @@
  */
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from './messages';
 
-export interface ToolCallPart {
+interface ToolCallPart {
   id: string;
   name: string;
   input: unknown;
 }
 
-export interface ToolResultPart {
+interface ToolResultPart {
   callId: string;
   text: string;
   isError: boolean;

@@ -7,7 +7,7 @@
  */
 
 /** Splits a command line into argv; null when quotes are unbalanced. */
-export function splitCommand(command: string): string[] | null {
+function splitCommand(command: string): string[] | null {
   const argv: string[] = [];
   let current = '';
   let inToken = false;

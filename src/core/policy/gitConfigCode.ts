@@ -16,7 +16,7 @@ const COMMAND_KEYS = [
 ];
 
 /** `section.sub.key = value` pairs of a git config text (lower-cased keys; subsections kept as written). */
-export function gitConfigEntries(text: string): { key: string; value: string }[] {
+function gitConfigEntries(text: string): { key: string; value: string }[] {
   const out: { key: string; value: string }[] = [];
   let section = '';
   for (const raw of text.split('\n')) {

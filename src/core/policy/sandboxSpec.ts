@@ -38,10 +38,8 @@ import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
 import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 
-export { defaultSandboxMode } from '../contracts/sandbox';
-
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
-export const MAX_OVERLAYS = 256;
+const MAX_OVERLAYS = 256;
 
 export type { HostFacts } from '../contracts/sandbox';
 
@@ -51,7 +49,7 @@ export function noHostFacts(platform: NodeJS.Platform): HostFacts {
 }
 
 /** A git worktree's repository, outside the workspace: its own git folder and the shared one. */
-export interface LinkedGit {
+interface LinkedGit {
   gitDir: string;
   commonDir: string;
 }
@@ -61,7 +59,7 @@ export interface LinkedGit {
  * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
  * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
  */
-export function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
+function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
   if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
   const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
   if (!pointer) return undefined;
@@ -102,7 +100,7 @@ const protectedStagedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !=
 const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
 
 /** Our own store: never visible to a command (it holds every checkpoint and tool output). */
-export const STORE_DIR = '.plan-execute';
+const STORE_DIR = '.plan-execute';
 
 /** True when a directory is, or lies inside, something the glob set protects. */
 function coversDir(match: (p: string) => boolean, rel: string): boolean {
@@ -241,7 +239,7 @@ function underDependencyDir(rel: string): boolean {
 const NEVER_PRIVATE = new Set([...DEPENDENCY_DIRS, '.direnv'].map((d) => d.toLowerCase()));
 
 /** More private outputs than this, and the rest stay read-only (each is a copy and a mount per command). */
-export const MAX_PRIVATE_OUTPUTS = 16;
+const MAX_PRIVATE_OUTPUTS = 16;
 
 /**
  * The build outputs a command writes privately (rule 7): the folders git ignores, minus what is writable
@@ -301,8 +299,8 @@ export function isGitData(rel: string): boolean {
  * folder (and, being protected, undone whole — never half a repository).
  */
 export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
-  const granted = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
-  return granted && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+  const mayWriteGit = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
+  return mayWriteGit && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
 }
 
 /**
@@ -335,7 +333,7 @@ const depthOf = (rel: string): number => (rel === '' ? 0 : rel.split('/').length
  * read-only or hidden one wins over a writable one (a folder root's subfolder is read-only, a write root
  * below it writable again).
  */
-export function writableAt(rel: string, writable: readonly string[], blocked: readonly string[]): boolean {
+function writableAt(rel: string, writable: readonly string[], blocked: readonly string[]): boolean {
   let w = -1;
   let b = -1;
   for (const p of writable) if (pathWithin(rel, p)) w = Math.max(w, depthOf(p));
@@ -351,7 +349,7 @@ export function untouchableIn(spec: Pick<SandboxSpec, 'writable' | 'readOnly' | 
 }
 
 /** More read-only subfolders of folder roots than this, and the step is refused (each is one mount). */
-export const MAX_FOLDER_SUBFOLDERS = 256;
+const MAX_FOLDER_SUBFOLDERS = 256;
 
 /**
  * The existing subfolders of each folder root, to be mounted read-only so the command writes the folder's

@@ -41,13 +41,13 @@ import type { Authority } from '../contracts/plan';
 import { parseCommand } from './commandParse';
 
 /** The whole workspace. */
-export const WHOLE_WORKSPACE = '';
+const WHOLE_WORKSPACE = '';
 
 /** Characters that make a glob segment magic (picomatch syntax, escapes included). */
 const MAGIC = /[*?[\]{}()!+@\\]/;
 
 /** git subcommands that write the repository (objects, refs, index, stash, worktrees). */
-export const GIT_WRITE_SUBCOMMANDS: ReadonlySet<string> = new Set([
+const GIT_WRITE_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'add', 'am', 'apply', 'branch', 'checkout', 'cherry-pick', 'clean', 'clone', 'commit', 'fetch', 'gc', 'init',
   'merge', 'mv', 'notes', 'pull', 'push', 'rebase', 'reset', 'restore', 'revert', 'rm', 'stash', 'switch', 'tag',
   'update-index', 'update-ref', 'worktree', 'prune', 'repack', 'pack-refs', 'reflog', 'replace', 'submodule',
@@ -109,11 +109,6 @@ export function writeScopeOf(authority: Pick<Authority, 'edit' | 'commands'>): W
       : !trees.some((t) => pathWithin(r.path, t)));
   const unique = new Map(kept.map((r) => [`${r.path}\u0000${r.kind}`, r]));
   return [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-}
-
-/** The paths of a scope, kinds aside. */
-export function scopePaths(scope: readonly WriteRoot[]): string[] {
-  return scope.map((r) => r.path);
 }
 
 /** Could two scopes' commands touch, or undo, a common path? (Overlap at the top: kinds do not narrow it.) */

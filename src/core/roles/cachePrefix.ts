@@ -14,10 +14,10 @@ export function cachedTools(tools: readonly ToolUnion[]): ToolUnion[] {
   return out;
 }
 
-export function cachedSystem(prompt: string, missionBlock: string): TextBlockParam[] {
+export function cachedSystem(prompt: string, mission: string): TextBlockParam[] {
   return [
     { type: 'text', text: prompt },
-    { type: 'text', text: missionBlock, cache_control: { type: 'ephemeral' } },
+    { type: 'text', text: mission, cache_control: { type: 'ephemeral' } },
   ];
 }
 

@@ -11,7 +11,7 @@ import { MCP_PREFIX } from '../mcp/names';
 import { toolRef } from '../mcp/grants';
 import { errorResult, renderOutcome, type Dispatched } from './toolDispatch';
 
-export function mcpToolDef(t: OfferedMcpTool): Tool {
+function mcpToolDef(t: OfferedMcpTool): Tool {
   const { $schema: _schema, ...schema } = t.inputSchema;
   const description = `[MCP tool ${toolRef(t)}${t.readOnly ? ', read-only' : ''}; each call waits for approval] ${t.description}`.slice(0, 1024);
   return { name: t.name, description, input_schema: { ...(schema as ToolInputSchema), type: 'object' } };

@@ -15,10 +15,10 @@ import { requestHash } from '../model/requestHash';
 import type { Failure } from '../contracts/results';
 import type { RoleContext } from '../ports';
 
-export const MAX_OUTPUT_CAP = 64_000;
+const MAX_OUTPUT_CAP = 64_000;
 
 /** Copies messages with a cache breakpoint on the last block of the last message (the rolling prefix). */
-export function withRollingBreakpoint(messages: MessageParam[]): MessageParam[] {
+function withRollingBreakpoint(messages: MessageParam[]): MessageParam[] {
   if (messages.length === 0) return messages;
   const out = messages.map((m) => ({ ...m }));
   const last = out[out.length - 1]!;

@@ -18,7 +18,7 @@ function toolLine(t: OfferedMcpTool): string {
   return `- ${toolRef(t)}${t.readOnly ? ' (read-only)' : ''}${description ? `: ${description}` : ''}`;
 }
 
-export function renderMcpCatalogue(tools: readonly OfferedMcpTool[]): string[] {
+function renderMcpCatalogue(tools: readonly OfferedMcpTool[]): string[] {
   if (tools.length === 0) return [];
   return ['## MCP tools a step may be granted (authority.mcp: "server/tool" or "server/*")', ...tools.map(toolLine)];
 }

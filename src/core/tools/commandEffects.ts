@@ -23,16 +23,16 @@ import { sha256Hex } from './hash';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
 export const SCAN_LIMIT = 200_000;
-export const SNAPSHOT_MAX_FILES = 50_000;
-export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
+const SNAPSHOT_MAX_FILES = 50_000;
+const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
 /** Larger files are not read into the checkpoint (a command can leave a sparse 64 GB file). */
-export const CHECKPOINT_MAX_FILE = 64 * 1024 * 1024;
+const CHECKPOINT_MAX_FILE = 64 * 1024 * 1024;
 /**
  * Files up to this size that are too large for the checkpoint are still hashed (not stored), so a command
  * that only opened one read-write — a test over a database or a big fixture — is seen to have changed
  * nothing. Larger ones are never judged by content, and never removed.
  */
-export const HASH_MAX_FILE = 1024 * 1024 * 1024;
+const HASH_MAX_FILE = 1024 * 1024 * 1024;
 
 interface Known {
   kind: ScanEntry['kind'];

@@ -42,7 +42,7 @@ const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], unco
 type Decision = { kind: 'run'; confinement: Confinement; reason?: string } | { kind: 'refuse'; failure: Failure };
 
 /** What a command's confinement will be, before anything is asked. */
-export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: SandboxSupport): Decision {
+function decideConfinement(mode: 'required' | 'prefer' | 'off', support: SandboxSupport): Decision {
   if (mode === 'off') return { kind: 'run', confinement: 'sandbox_off', reason: 'the sandbox is turned off (planExecute.sandbox = off)' };
   if (support.available) return { kind: 'run', confinement: 'sandboxed' };
   if (mode === 'prefer') return { kind: 'run', confinement: 'unsandboxed', reason: `no OS sandbox: ${support.reason}` };

@@ -27,7 +27,7 @@ const MAX_SEARCH_FILES = 5000;
 const MAX_SEARCH_MATCHES = 200;
 const MAX_SEARCH_LINE = 1000;
 /** Wall time one search's matching may take in all (a catastrophic pattern is stopped, not waited for). */
-export const SEARCH_TIME_MS = 2000;
+const SEARCH_TIME_MS = 2000;
 /** Text gathered before a batch of files is matched in one bounded call. */
 const SEARCH_BATCH_CHARS = 512 * 1024;
 

@@ -24,9 +24,9 @@ import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJ
 import type { ToolEnv } from './readTools';
 
 /** A single file larger than this is not checkpointed, so a command may not change it (Revert could not undo it). */
-export const STAGED_FILE_MAX = 64 * 1024 * 1024;
+const STAGED_FILE_MAX = 64 * 1024 * 1024;
 /** What one command may add to the checkpoint store, in bytes (a sparse file counts at its full size). */
-export const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
 /** Entries a removed folder may hold to be judged one by one. */
 const REMOVED_FOLDER_LIMIT = 100_000;
 

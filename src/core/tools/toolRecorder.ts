@@ -9,7 +9,7 @@ import type { ToolCallRecord } from '../contracts/handoff';
 import type { StepToolsContext, ToolOutcome } from '../ports';
 import { toolError } from './failures';
 
-export const MAX_RECORDED_OUTPUT = 64 * 1024;
+const MAX_RECORDED_OUTPUT = 64 * 1024;
 
 export interface CallResult {
   ok: boolean;

@@ -22,7 +22,7 @@ export interface RecordedApproval {
 }
 
 /** Where the recording stops being replayable, and why, in words for the user. */
-export interface ReplayStop {
+interface ReplayStop {
   seq: number;
   why: string;
 }
@@ -50,7 +50,7 @@ export interface ReplayRevert {
   overwrote: string[];
 }
 
-export type ReplayPart = ReplayRun | ReplayRevert;
+type ReplayPart = ReplayRun | ReplayRevert;
 
 export type ReplayScript = { ok: true; task: string; workspaceRoot: string; constraints: string[]; parts: ReplayPart[] } | { ok: false; message: string };
 

@@ -6,10 +6,10 @@
 import type { SandboxMode } from '../../core/contracts/sandbox';
 import { LIMIT_FLAGS, MODEL_FLAGS, parseLimits, parseModels, type CliLimits, type CliModels, type Parsed } from '../cliArgs';
 
-export const EVAL_MODES = ['planned', 'direct'] as const;
-export type EvalMode = (typeof EVAL_MODES)[number];
+const EVAL_MODES = ['planned', 'direct'] as const;
+type EvalMode = (typeof EVAL_MODES)[number];
 
-export interface Shard {
+interface Shard {
   /** 1-based. */
   index: number;
   count: number;
@@ -155,7 +155,7 @@ function wholeNumber(flag: string, text: string | undefined, fallback: number, m
   return { ok: true, value: n };
 }
 
-export function parseShard(text: string): Parsed<Shard> {
+function parseShard(text: string): Parsed<Shard> {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);

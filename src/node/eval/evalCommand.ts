@@ -24,10 +24,10 @@ import { markdownSummary } from './summary';
 import { discoverTasks, loadTask, shardOf, taskInfo, type TaskLoad } from './taskSpec';
 import { validateSuite } from './validateSuite';
 
-export const EVAL_EXIT = { ok: 0, someErrors: 1, usage: 2 } as const;
+const EVAL_EXIT = { ok: 0, someErrors: 1, usage: 2 } as const;
 
 /** The bundled suite: evals/tasks in the project this CLI was built from. */
-export function bundledSuite(): string | undefined {
+function bundledSuite(): string | undefined {
   const root = productRoot();
   const dir = root ? join(root, 'evals', 'tasks') : undefined;
   return dir && existsSync(dir) ? dir : undefined;

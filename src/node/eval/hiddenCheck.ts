@@ -32,7 +32,7 @@ export interface CheckResult {
 const TAIL_BYTES = 4000;
 
 /** argv that starts the check (see the module comment). */
-export function checkCommand(checkPath: string): string[] {
+function checkCommand(checkPath: string): string[] {
   const mode = statSync(checkPath).mode;
   if (process.platform !== 'win32' && (mode & 0o111) !== 0) return [checkPath];
   const head = readFileSync(checkPath, 'utf8').slice(0, 256);

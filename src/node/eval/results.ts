@@ -12,9 +12,9 @@ import { z } from 'zod';
 export const EVAL_FORMAT = 'plan-execute-eval';
 export const EVAL_VERSION = 1;
 
-export const ModeSchema = z.enum(['planned', 'direct']);
+const ModeSchema = z.enum(['planned', 'direct']);
 
-export const CheckResultSchema = z.object({
+const CheckResultSchema = z.object({
   passed: z.boolean(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
@@ -23,7 +23,7 @@ export const CheckResultSchema = z.object({
   outputTail: z.string(),
 });
 
-export const RunResultSchema = z.object({
+const RunResultSchema = z.object({
   task: z.string(),
   mode: ModeSchema,
   /** 1-based. */
@@ -77,16 +77,16 @@ export const RunResultSchema = z.object({
   log: z.string().nullable(),
 });
 
-export const TaskInfoSchema = z.object({ id: z.string(), language: z.string(), kind: z.string(), difficulty: z.string() });
+const TaskInfoSchema = z.object({ id: z.string(), language: z.string(), kind: z.string(), difficulty: z.string() });
 
-export const ModelsSchema = z.object({
+const ModelsSchema = z.object({
   planner: z.string(),
   replanner: z.string(),
   verifier: z.string(),
   executor: z.object({ light: z.string(), standard: z.string(), heavy: z.string() }),
 });
 
-export const PartSchema = z.object({
+const PartSchema = z.object({
   shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -100,7 +100,7 @@ export const PartSchema = z.object({
   tasks: z.array(z.string()),
 });
 
-export const ConfigSchema = z.object({
+const ConfigSchema = z.object({
   provider: z.string(),
   models: ModelsSchema,
   modes: z.array(ModeSchema).min(1),
@@ -123,7 +123,6 @@ export const EvalFileSchema = z.object({
 
 export type Mode = z.infer<typeof ModeSchema>;
 export type RunResult = z.infer<typeof RunResultSchema>;
-export type TaskInfoRecord = z.infer<typeof TaskInfoSchema>;
 export type Models = z.infer<typeof ModelsSchema>;
 export type Part = z.infer<typeof PartSchema>;
 export type EvalConfig = z.infer<typeof ConfigSchema>;
@@ -155,11 +154,11 @@ export function parseEvalFile(text: string, name: string): ParsedFile {
  * What makes two configurations one: same provider, models, modes, repeat count, sandbox mode and suite.
  * Not the endpoint: the same local model behind another port (another machine's Ollama) is the same model.
  */
-export function configKey(c: EvalConfig): string {
+function configKey(c: EvalConfig): string {
   return JSON.stringify([c.provider, c.models, [...c.modes].sort(), c.repeat, c.sandbox, c.suite.name, c.suite.tasks.map((t) => t.id).sort()]);
 }
 
-export const resultKey = (r: Pick<RunResult, 'task' | 'mode' | 'repeat'>): string => `${r.task}\u0000${r.mode}\u0000${r.repeat}`;
+const resultKey = (r: Pick<RunResult, 'task' | 'mode' | 'repeat'>): string => `${r.task}\u0000${r.mode}\u0000${r.repeat}`;
 
 export type Merged = { ok: true; file: EvalFile; notes: string[] } | { ok: false; message: string };
 

@@ -32,7 +32,7 @@ import { metricsOfTrace, type TraceMetrics } from './traceMetrics';
  * run, inspect, move files), as allowlist patterns. The policy still refuses what no pattern may allow
  * (wrappers with a wildcard, eval flags: `node -e`), and the sandbox still confines what runs.
  */
-export const DIRECT_TOOLBOX = [
+const DIRECT_TOOLBOX = [
   'node *',
   'npm test *',
   'npm run *',
@@ -60,7 +60,7 @@ export const DIRECT_TOOLBOX = [
 ];
 
 /** The union authority of the direct baseline: every file the policy lets a step edit, and the toolbox. */
-export function unionAuthority(task: Task): Authority {
+function unionAuthority(task: Task): Authority {
   return { read: ['**'], edit: ['**'], commands: [...new Set([...DIRECT_TOOLBOX, ...task.meta.commands])], network: false, mcp: [] };
 }
 
@@ -68,7 +68,7 @@ export function unionAuthority(task: Task): Authority {
  * The headless approver: with --approve all the engine asks only for a command that would run outside the
  * sandbox (`--sandbox prefer` where there is none). No one is there to say yes, so it is refused.
  */
-export const headlessApprover: Approver = {
+const headlessApprover: Approver = {
   request: async (request) => ({
     decision: 'rejected',
     reason:

@@ -21,7 +21,7 @@ import { StepIdSchema } from '../../core/contracts/plan';
 const Label = z.union([z.string().min(1), z.number()]).transform(String);
 
 /** Unknown keys are ignored (a suite may carry its own notes); known ones must be what they say. */
-export const TaskMetaSchema = z.object({
+const TaskMetaSchema = z.object({
   /** javascript, typescript, python… (free text: the report groups by it). */
   language: Label.default('unknown'),
   /** bugfix, feature, refactor, command, parallel, replan… (free text). */
@@ -38,7 +38,7 @@ export const TaskMetaSchema = z.object({
   checkTimeoutSeconds: z.number().positive().max(3600).default(300),
 });
 
-export type TaskMeta = z.infer<typeof TaskMetaSchema>;
+type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
 export interface Task {
   id: string;
@@ -68,7 +68,7 @@ const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();
  * Globs of an `untouched` file: one a line; blank lines and # comments skipped; a leading "./" dropped;
  * no absolute or ".." paths. A folder named (`tests`, `tests/`) stands for everything in it too.
  */
-export function parseUntouched(text: string): { globs: string[]; problems: string[] } {
+function parseUntouched(text: string): { globs: string[]; problems: string[] } {
   const globs: string[] = [];
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {

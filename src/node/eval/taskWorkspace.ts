@@ -48,7 +48,7 @@ function git(cwd: string, args: string[], home: string): Promise<void> {
 }
 
 /** The harness's copy of an npm package: node_modules/<name> in the CLI's folder or any folder above it. */
-export function findPackageDir(name: string, from: string = __dirname): string | undefined {
+function findPackageDir(name: string, from: string = __dirname): string | undefined {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', ...name.split('/'));
     if (existsSync(join(candidate, 'package.json'))) return candidate;

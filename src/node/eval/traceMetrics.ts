@@ -8,7 +8,7 @@ import { decodeTrace } from '../../core/trace/jsonl';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
 import type { MissionOutcome } from '../../core/mission/options';
 
-export type Pricing = 'priced' | 'local' | 'unknown' | 'mixed' | 'none';
+type Pricing = 'priced' | 'local' | 'unknown' | 'mixed' | 'none';
 
 export interface TraceMetrics {
   missionId: string | null;
@@ -37,7 +37,7 @@ export function metricsOfTrace(text: string): TraceMetrics {
   return { ...metricsOf(events), traceProblems: problems.length };
 }
 
-export function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'traceProblems'> {
+function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'traceProblems'> {
   const m: Omit<TraceMetrics, 'traceProblems'> = {
     missionId: events[0]?.missionId ?? null,
     outcome: null,

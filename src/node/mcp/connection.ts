@@ -116,7 +116,7 @@ function isZodError(error: unknown): boolean {
 }
 
 /** A thrown error as a fault: what kind, and in words that help (the server's stderr when it died). */
-export function classify(error: unknown, process: ProcessTransport | null, phase: 'start' | 'call'): Fault {
+function classify(error: unknown, process: ProcessTransport | null, phase: 'start' | 'call'): Fault {
   const message = error instanceof Error ? error.message : String(error);
   const tail = process?.stderrTail ? `; its stderr: ${process.stderrTail.slice(-600)}` : '';
   if (process?.fault?.kind === 'malformed') return { ok: false, fault: 'malformed', message: `${process.fault.message}${tail}` };
@@ -159,7 +159,7 @@ export function classify(error: unknown, process: ProcessTransport | null, phase
 }
 
 /** A tool result as text: text blocks as they are, other blocks described, structured content as JSON. */
-export function renderResult(result: CallToolResult): string {
+function renderResult(result: CallToolResult): string {
   const parts: string[] = [];
   for (const block of result.content ?? []) {
     switch (block.type) {
@@ -178,8 +178,11 @@ export function renderResult(result: CallToolResult): string {
       case 'resource_link':
         parts.push(`[link ${block.uri}${block.name ? ` (${block.name})` : ''}]`);
         break;
-      default:
-        parts.push(`[${(block as { type: string }).type} block]`);
+      default: {
+        // The compiler proves every kind the SDK knows is rendered above; a newer server's kind is only named.
+        const unknownBlock: never = block;
+        parts.push(`[${(unknownBlock as { type: string }).type} block]`);
+      }
     }
   }
   if (result.structuredContent !== undefined && parts.length === 0) parts.push(JSON.stringify(result.structuredContent, null, 2));

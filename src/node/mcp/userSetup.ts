@@ -18,7 +18,7 @@ import { mergeConfigs, serversIn, type ConfigSource, type ReadConfig, type Varia
 import { NodeMcpServers } from './servers';
 
 /** The workspace's own configuration files, in the order they are read (a later one wins a name). */
-export const WORKSPACE_MCP_FILES = ['.vscode/mcp.json', '.mcp.json'];
+const WORKSPACE_MCP_FILES = ['.vscode/mcp.json', '.mcp.json'];
 
 export interface SetupRequest {
   workspace: Workspace;
@@ -57,7 +57,7 @@ function readText(path: string): string | undefined {
 }
 
 /** Every configuration source, read and merged; unreadable named files are notes. */
-export function readMcpConfigs(request: Pick<SetupRequest, 'workspace' | 'env' | 'fullEnv' | 'mcpConfigFiles' | 'extraConfigs'>): ReadConfig {
+function readMcpConfigs(request: Pick<SetupRequest, 'workspace' | 'env' | 'fullEnv' | 'mcpConfigFiles' | 'extraConfigs'>): ReadConfig {
   const root = request.workspace.root;
   const vars: Variables = { workspaceFolder: root, userHome: homedir(), env: request.fullEnv, scrubbedEnv: request.env };
   const configs: ReadConfig[] = [];

@@ -14,8 +14,8 @@ import { cancelledCall, providerFailure, type AttemptFault } from '../../core/mo
 
 const KEY_HINT = 'Set the key ("Plan & Execute: Set API Key", or OPENAI_API_KEY for the CLI).';
 
-export const NO_TOOLS = /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:for )?(?:tool|function)|tool[_ ]?(?:use|calling|choice) is not supported|function calling is not (?:supported|enabled)/i;
-export const CONTEXT_TOO_LONG = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|exceeds the (?:model's )?(?:maximum|context)/i;
+const NO_TOOLS = /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:for )?(?:tool|function)|tool[_ ]?(?:use|calling|choice) is not supported|function calling is not (?:supported|enabled)/i;
+const CONTEXT_TOO_LONG = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|exceeds the (?:model's )?(?:maximum|context)/i;
 
 function apiMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;

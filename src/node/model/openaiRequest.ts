@@ -52,7 +52,7 @@ function hostOf(url: string): string {
 export const ERROR_RESULT = /^(\[tool_call_id: [^\]\n]+\]\n)?error\b/;
 
 /** The conversation as Chat Completions messages, with every tool call paired with exactly one result. */
-export function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
+function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   const system = systemText(request.system);
   if (system) out.push({ role: 'system', content: system });

@@ -320,9 +320,9 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
           return [];
         }
       })();
-      const own = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
-      if (spec.network && support.ownNetwork === true && own === undefined) throw new Error('slirp4netns disappeared');
-      const resolver = own ? ownResolver(privateDir) : undefined;
+      const netTools = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
+      if (spec.network && support.ownNetwork === true && netTools === undefined) throw new Error('slirp4netns disappeared');
+      const resolver = netTools ? ownResolver(privateDir) : undefined;
       const seccomp = keyringFilter();
       if (seccomp === undefined) notes.push(`no seccomp filter for ${process.arch}: the kernel keyrings stay reachable`);
       if (resolver?.note) notes.push(resolver.note);
@@ -330,7 +330,7 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
         {
           root, writable: [...writable, ...pinned], readOnly, privateOutputs: outputs?.mounts ?? [], hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
           home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
-          ...(own && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
+          ...(netTools && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
           ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
           ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
         },
@@ -340,13 +340,13 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       if (staged) {
         // The layer's root folder stands for the workspace root inside: it shows the root's own mode.
         fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
-        const launch = stagedLauncher({ ...staged, root }, own !== undefined, [bwrap, '--args', '3', '--', ...argv]);
+        const launch = stagedLauncher({ ...staged, root }, netTools !== undefined, [bwrap, '--args', '3', '--', ...argv]);
         if (!launch.ok) throw new Error(launch.reason);
-        return { file: launch.file, args: launch.args, fd3, ...(seccomp ? { seccomp } : {}), ...(own ? { ownNetwork: { slirp4netns: own.slirp4netns } } : {}), env, notes, cleanup };
+        return { file: launch.file, args: launch.args, fd3, ...(seccomp ? { seccomp } : {}), ...(netTools ? { ownNetwork: { slirp4netns: netTools.slirp4netns } } : {}), env, notes, cleanup };
       }
-      if (own) {
-        const launcher = ownNetworkLauncher(own.unshare, bwrap);
-        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), ownNetwork: { slirp4netns: own.slirp4netns }, env, notes, cleanup };
+      if (netTools) {
+        const launcher = ownNetworkLauncher(netTools.unshare, bwrap);
+        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), ownNetwork: { slirp4netns: netTools.slirp4netns }, env, notes, cleanup };
       }
       return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), env, notes, cleanup };
     }

@@ -39,7 +39,7 @@ export interface GitSetupPorts {
   xdgConfigHome?: string;
 }
 
-export interface GitSetupFile {
+interface GitSetupFile {
   /** Relative to the private home. */
   relPath: string;
   content: string;
@@ -51,7 +51,7 @@ export interface GitSetup {
 }
 
 /** Keys that change git's behaviour and run nothing; carried as the user set them. */
-export const BEHAVIOUR_KEYS = [
+const BEHAVIOUR_KEYS = [
   'user.useConfigOnly', 'init.defaultBranch',
   'core.autocrlf', 'core.eol', 'core.safecrlf', 'core.quotePath', 'core.whitespace', 'core.precomposeUnicode', 'core.abbrev',
   'pull.rebase', 'pull.ff', 'push.default', 'push.autoSetupRemote', 'push.followTags',
@@ -71,7 +71,7 @@ const DROPPED_KEYS = [
 ];
 
 /** Ignore and attribute files larger than this are not copied (a note says so). */
-export const MAX_CARRIED_FILE = 1024 * 1024;
+const MAX_CARRIED_FILE = 1024 * 1024;
 
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());
 

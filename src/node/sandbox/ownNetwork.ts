@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 
 /** The sandbox's DNS forwarder on slirp4netns's default network (10.0.2.0/24). */
-export const SLIRP_DNS = '10.0.2.3';
+const SLIRP_DNS = '10.0.2.3';
 
 /** How long slirp4netns may take to bring the network up before the command is abandoned. */
 const READY_TIMEOUT_MS = 10_000;
@@ -32,7 +32,7 @@ export function ownNetworkLauncher(unshare: string, bwrap: string): { file: stri
 }
 
 /** Where a local stub resolver's upstream servers are written (systemd-resolved, NetworkManager's dnsmasq). */
-export const UPSTREAM_RESOLV_FILES = ['/run/systemd/resolve/resolv.conf', '/run/NetworkManager/no-stub-resolv.conf'];
+const UPSTREAM_RESOLV_FILES = ['/run/systemd/resolve/resolv.conf', '/run/NetworkManager/no-stub-resolv.conf'];
 
 const nameserversIn = (text: string): string[] => [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1] ?? '');
 const isIPv4 = (a: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(a);

@@ -27,9 +27,9 @@ import * as nodePath from 'node:path';
  */
 export const COPY_MAX_ENTRIES = 2_000;
 /** Nor one whose files hold more than this. */
-export const COPY_MAX_BYTES = 64 * 1024 * 1024;
+const COPY_MAX_BYTES = 64 * 1024 * 1024;
 
-export interface PrivateMount {
+interface PrivateMount {
   /** The private copy (host path). */
   from: string;
   /** The workspace path it is mounted over (absolute). */

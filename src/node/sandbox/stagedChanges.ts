@@ -34,13 +34,12 @@ function nameOf(raw: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-  // eslint-disable-next-line no-control-regex
   if (name === '' || name === '.' || name === '..' || name.includes('/') || /[\u0000-\u001f\u007f]/.test(name)) return undefined;
   return name;
 }
 
 /** A name as it can be shown: printable characters kept, every other byte escaped. */
-export function shownName(raw: Buffer): string {
+function shownName(raw: Buffer): string {
   let out = '';
   for (const b of raw) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
   return out;
@@ -229,7 +228,7 @@ export function listStagedChanges(root: string, upper: string, probe: (paths: st
  * in a user namespace of its own (nothing runs there but a shell testing names). undefined when the view
  * could not be made.
  */
-export function probeVisible(root: string, upper: string, paths: string[]): boolean[] | undefined {
+function probeVisible(root: string, upper: string, paths: string[]): boolean[] | undefined {
   const unshare = hostTool('unshare');
   const mount = hostTool('mount');
   const sh = hostTool('sh');

@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import { hostTool } from './hostTools';
 
 /** The line a launcher prints when the overlay could not be mounted (the runner turns it into a refusal). */
-export const STAGING_FAILED = 'plan-execute: the staging layer could not be mounted';
+const STAGING_FAILED = 'plan-execute: the staging layer could not be mounted';
 
 export interface StagedLayer {
   /** The workspace root (absolute, real). */
@@ -41,25 +41,12 @@ export interface CommandLimits {
 
 const GIB = 1024 ** 3;
 
-export function commandLimits(): CommandLimits {
+function commandLimits(): CommandLimits {
   return {
     processes: 8192,
     dataBytes: Math.max(2 * GIB, Math.min(32 * GIB, Math.floor((os.totalmem() * 3) / 4))),
     fileBytes: 16 * GIB,
   };
-}
-
-/** Says which limit a failed command may have hit, from its output (shown below it). */
-export function limitNotes(output: string, limits: CommandLimits): string[] {
-  const notes: string[] = [];
-  if (/Resource temporarily unavailable|fork: retry|Cannot fork|EAGAIN.*(spawn|fork|clone)|pthread_create/i.test(output)) {
-    notes.push(`each command may run at most ${limits.processes} processes and threads at once (a per-command limit of the sandbox)`);
-  }
-  if (/Cannot allocate memory|out of memory|ENOMEM|MemoryError|std::bad_alloc|heap limit/i.test(output)) {
-    notes.push(`each process of a command may use at most ${Math.round(limits.dataBytes / GIB)} GiB of writable memory (a per-command limit of the sandbox)`);
-  }
-  if (/File too large|EFBIG/i.test(output)) notes.push(`a command may write no file larger than ${Math.round(limits.fileBytes / GIB)} GiB (a per-command limit of the sandbox)`);
-  return notes;
 }
 
 const SCRIPT = [

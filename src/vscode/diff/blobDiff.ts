@@ -9,7 +9,7 @@ import type { DiffPlacement } from './diffPlacement';
 
 export const BLOB_SCHEME = 'plan-execute-blob';
 
-export function blobUri(path: string, hash: string | null, label: string): vscode.Uri {
+function blobUri(path: string, hash: string | null, label: string): vscode.Uri {
   const query = new URLSearchParams({ hash: hash ?? '', label }).toString();
   return vscode.Uri.from({ scheme: BLOB_SCHEME, path: `/${path.replace(/^\/+/, '')}`, query });
 }

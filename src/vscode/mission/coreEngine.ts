@@ -8,7 +8,7 @@ import { startMission } from '../../core/mission/start';
 import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
 import type { SandboxMode } from '../../core/contracts/sandbox';
-import type { Store, Terminal, Workspace } from '../../core/ports';
+import type { Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
 import { revertMissionSteps, type RevertPlan } from '../../core/mission/revert';

@@ -38,7 +38,7 @@ export interface StartOptions {
   limits: { maxPlanSteps: number; budgets: MissionBudgets; capNames: CapNames };
 }
 
-export interface RevertOptions {
+interface RevertOptions {
   store: Store;
   workspaceRoot: string;
   /** Hears the revert's trace events (the window's live view). */
@@ -60,13 +60,6 @@ export interface MissionEngine {
   /** Reverts steps (or the whole mission) of a mission that is not running, from its trace. */
   revert(missionId: string, target: RevertTarget, options: RevertOptions): Promise<Outcome<RevertPlan>>;
 }
-
-/** The engine before the core's mission loop is wired in: every action says so plainly. */
-export const unavailableEngine: MissionEngine = {
-  start: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'The mission engine is not available in this build.' }),
-  resume: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'The mission engine is not available in this build.' }),
-  revert: () => Promise.resolve({ ok: false, reason: 'unavailable', message: 'Reverting is not available in this build.' }),
-};
 
 /**
  * An engine loaded on first use: the mission loop, the model SDK and the tools are most of the bundle, and

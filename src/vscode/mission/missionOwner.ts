@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export interface MissionOwner {
+interface MissionOwner {
   missionId: string;
   /** The extension host process that ran it. */
   pid: number;

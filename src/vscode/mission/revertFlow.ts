@@ -29,7 +29,7 @@ export async function confirmAndRevert(port: RevertPort, target: RevertTarget, u
 }
 
 /** The confirmation: what goes, what comes back, what is overwritten. */
-export function revertQuestion(plan: RevertPlan, whole: boolean): string {
+function revertQuestion(plan: RevertPlan, whole: boolean): string {
   const requested = plan.stepIds.filter((id) => !plan.alsoLater.includes(id));
   const head = whole
     ? `Revert the whole mission — steps ${plan.stepIds.join(', ')}, newest first?`
@@ -46,7 +46,7 @@ export function revertQuestion(plan: RevertPlan, whole: boolean): string {
 }
 
 /** The toast after a revert: "Reverted s2, s1: restored src/a.js; deleted src/new.js." */
-export function revertDone(plan: RevertPlan): string {
+function revertDone(plan: RevertPlan): string {
   const files = describeFiles(plan.files);
   return `Reverted ${plan.stepIds.join(', ')}${files ? `: ${files}` : ''}.`;
 }

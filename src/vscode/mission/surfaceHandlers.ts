@@ -37,7 +37,7 @@ export interface HandlerDeps {
   instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
 }
 
-export const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
+const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
 
 export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
   const report = (outcome: Outcome): void => {

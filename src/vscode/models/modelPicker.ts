@@ -9,7 +9,7 @@ import { PROVIDER_IDS, type ProviderId } from '../../core/model/providers';
 import type { ModelList } from './modelListing';
 import { readProviderSettings } from './providerSettings';
 
-export type ModelTarget = 'all' | 'planner' | 'verifier' | 'light' | 'standard' | 'heavy';
+type ModelTarget = 'all' | 'planner' | 'verifier' | 'light' | 'standard' | 'heavy';
 
 const TARGETS: { target: ModelTarget; label: string; detail: string }[] = [
   { target: 'all', label: 'Every role', detail: 'One provider and model for the planner, the verifier and every executor tier' },
@@ -27,7 +27,7 @@ const PROVIDER_NAMES: Record<ProviderId, string> = {
 };
 
 /** Writes a choice to the user settings. */
-export async function applyModelChoice(target: ModelTarget, provider: ProviderId, model: string): Promise<void> {
+async function applyModelChoice(target: ModelTarget, provider: ProviderId, model: string): Promise<void> {
   const c = vscode.workspace.getConfiguration('planExecute');
   const global = vscode.ConfigurationTarget.Global;
   if (target === 'all') {

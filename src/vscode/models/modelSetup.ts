@@ -23,7 +23,7 @@ export interface ModelSetup {
   vscodeLm: boolean;
 }
 
-export interface KeySource {
+interface KeySource {
   get(): string | undefined;
 }
 

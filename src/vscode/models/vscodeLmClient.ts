@@ -40,11 +40,11 @@ const refuse = (cause: 'model_unavailable' | 'no_tool_support' | 'context_too_lo
   new Refused({ kind: 'fail', failure: providerFailure('vscode-lm', cause, message, { recoverable: cause === 'context_too_long', detail: cause, suggestion }) });
 
 /** How a model is named: its id, `vendor/family`, `vendor/id`, its family, or its name. */
-export function modelMatches(model: vscode.LanguageModelChat, wanted: string): boolean {
+function modelMatches(model: vscode.LanguageModelChat, wanted: string): boolean {
   return [model.id, `${model.vendor}/${model.family}`, `${model.vendor}/${model.id}`, model.family, model.name].includes(wanted);
 }
 
-export async function findModel(wanted: string): Promise<vscode.LanguageModelChat> {
+async function findModel(wanted: string): Promise<vscode.LanguageModelChat> {
   const all = await vscode.lm.selectChatModels({});
   if (all.length === 0) {
     throw refuse('model_unavailable', "No language model is available in VS Code: vscode-lm needs an extension that provides models (GitHub Copilot Chat, for one), signed in.", 'Install and sign in to a model provider, or choose another provider (planExecute.provider).');
@@ -63,7 +63,7 @@ function toolCalling(model: vscode.LanguageModelChat): boolean {
   return capabilities?.supportsToolCalling !== false;
 }
 
-export function toLmMessages(request: ModelRequest): vscode.LanguageModelChatMessage[] {
+function toLmMessages(request: ModelRequest): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = [];
   let preamble = systemText(request.system);
   for (const turn of pairedTurns(request.messages)) {
@@ -91,7 +91,7 @@ async function countAll(model: vscode.LanguageModelChat, messages: vscode.Langua
   return total;
 }
 
-export function classifyLmFault(error: unknown, aborted: boolean): AttemptFault {
+function classifyLmFault(error: unknown, aborted: boolean): AttemptFault {
   if (aborted || error instanceof vscode.CancellationError) return { kind: 'fail', failure: cancelledCall() };
   if (error instanceof Refused) return error.fault;
   if (error instanceof StalledStreamError) return { kind: 'retry', reason: 'stream_cut', message: error.message };

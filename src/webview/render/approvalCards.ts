@@ -82,7 +82,7 @@ function networkBadge(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElemen
   return h('span', { className: 'badge badge-network', attrs: { title, 'data-testid': 'command-network' } }, icon('globe'), words);
 }
 
-export const CARD_KINDS: Kinds = {
+const CARD_KINDS: Kinds = {
   write: {
     heading: (a) =>
       h(

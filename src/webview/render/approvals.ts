@@ -22,18 +22,18 @@ const placed = new Map<string, { top: number; settledAt: number }>();
 /** How many pointer clicks each card ignored while it settled (shown on the card, so none is lost silently). */
 const ignored = new Map<string, number>();
 
-export function settled(requestId: string, event: Event): boolean {
+function settled(requestId: string, event: Event): boolean {
   // Keyboard activation (Enter/Space) has detail 0 and is always deliberate.
   if (event instanceof MouseEvent && event.detail === 0) return true;
   return performance.now() >= (placed.get(requestId)?.settledAt ?? 0);
 }
 
-export function ignoredNote(): HTMLElement {
+function ignoredNote(): HTMLElement {
   return h('div', { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'click-ignored' } }, icon('info'), ' Not taken: this card moved just as you clicked. Click again.');
 }
 
 /** Says on the card that a click was ignored (now, and in every later render of the card). */
-export function noteIgnoredClick(requestId: string, event: Event): void {
+function noteIgnoredClick(requestId: string, event: Event): void {
   const count = (ignored.get(requestId) ?? 0) + 1;
   ignored.set(requestId, count);
   const card = event.currentTarget instanceof Element ? event.currentTarget.closest<HTMLElement>('.card') : null;
@@ -142,10 +142,7 @@ function verificationLabel(a: ApprovalView): HTMLElement | null {
   );
 }
 
-/** Whether a card ignored clicks so far (its later renders say so too). */
-export const ignoredClicks = (requestId: string): number | undefined => ignored.get(requestId);
-
-function card(ctx: RenderContext, a: ApprovalView): HTMLElement {
+function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const kind = cardKind(a);
   const rememberLabel = kind.remember(a);
   type Checkbox = HTMLElement & { checked?: boolean };
@@ -226,7 +223,7 @@ export function renderApprovals(ctx: RenderContext, options: { stepId?: string; 
   const whole = options.stepId === undefined;
   if (cards.length === 0 && !(whole && ctx.state.status.active && ctx.state.mission)) return null;
   const title = options.title ?? (cards.length ? `Waiting for you (${cards.length})` : 'Waiting for you');
-  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => card(ctx, a)));
+  const queue = section(title, whole ? 'approvals' : 'step-approvals', ...cards.map((a) => approvalCard(ctx, a)));
   queue.setAttribute('tabindex', '-1');
   if (cards.length === 0) {
     // The plan is the one thing that waits then: its Approve button is the queue's item (./planActions.ts).

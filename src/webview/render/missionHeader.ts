@@ -12,7 +12,7 @@ import { renderMissionControls } from './missionControls';
 import { renderModelWaits } from './modelWaits';
 
 /** "3/4 steps": succeeded of those that count (replaced and skipped steps do not). */
-export function stepsDone(m: MissionView): string {
+function stepsDone(m: MissionView): string {
   const counted = m.steps.filter((s) => s.status !== 'replaced' && s.status !== 'skipped');
   return `${counted.filter((s) => s.status === 'succeeded').length}/${counted.length} steps`;
 }

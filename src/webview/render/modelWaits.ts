@@ -19,7 +19,7 @@ function who(w: WaitView): string {
   return w.role === 'replanner' ? 'the replanner' : 'the planner';
 }
 
-export function secondsLeft(until: string, now: number): number {
+function secondsLeft(until: string, now: number): number {
   return Math.max(0, Math.ceil((Date.parse(until) - now) / 1000));
 }
 

@@ -8,19 +8,19 @@
  * mission with a plan — a missing key, a 401, an unreachable server or a cancel leave it there.
  */
 import { button, h, section } from '../dom';
-import { draft, setDraft, type RenderContext } from '../context';
+import { setDraft, type RenderContext } from '../context';
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Keeps the text locally now and with the host shortly after typing pauses. */
-export function keepTaskDraft(ctx: RenderContext, text: string): void {
+function keepTaskDraft(ctx: RenderContext, text: string): void {
   setDraft(ctx, 'task', text);
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = setTimeout(() => ctx.post({ type: 'saveTaskDraft', text }), 300);
 }
 
 /** The text to show: the local draft, else the host's copy (after a reload), else the editor selection. */
-export function taskText(ctx: RenderContext): string {
+function taskText(ctx: RenderContext): string {
   return ctx.ui.drafts.task ?? ctx.state.taskDraft ?? '';
 }
 

@@ -7,7 +7,7 @@ import { h, icon, section } from '../dom';
 import type { RenderContext } from '../context';
 import type { PlanVersionView, ReplanUiView } from '../protocol';
 
-export function describeDiff(v: PlanVersionView): string {
+function describeDiff(v: PlanVersionView): string {
   if (!v.diff) return '';
   const parts: string[] = [];
   if (v.diff.removed.length) parts.push(`removed ${v.diff.removed.join(', ')}`);

@@ -47,7 +47,7 @@ export function postMortemOnFailure(source: () => Promise<PostMortemSource | und
   });
 }
 
-export async function savePostMortem(from: PostMortemSource, title: string): Promise<string> {
+async function savePostMortem(from: PostMortemSource, title: string): Promise<string> {
   const dir = join(repoRoot, 'test-results', 'failures', title.replace(/[^\w-]+/g, '-').slice(0, 80));
   mkdirSync(dir, { recursive: true });
   const copy = (path: string | undefined, to: string): void => {

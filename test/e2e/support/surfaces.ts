@@ -24,7 +24,7 @@ export function statusBarItem(page: Page): Locator {
 }
 
 /** The number on the Plan & Execute activity-bar entry (null when there is no badge). */
-export async function viewBadge(page: Page): Promise<string | null> {
+async function viewBadge(page: Page): Promise<string | null> {
   const badge = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Plan & Execute"]') }).locator('.badge .badge-content').first();
   if (!(await badge.isVisible().catch(() => false))) return null;
   return ((await badge.textContent()) ?? '').trim() || null;
@@ -70,7 +70,7 @@ export async function updateUserSettings(values: Record<string, unknown>): Promi
  * the extension's schema when it parses that file: after a window reload it often has, drops the value,
  * and the extension falls back to the public API (seen: "could not reach https://api.anthropic.com").
  */
-export async function updateMachineSettings(values: Record<string, unknown>): Promise<void> {
+async function updateMachineSettings(values: Record<string, unknown>): Promise<void> {
   mergeSettingsFile(join((await sharedHost()).userDataDir, 'Machine', 'settings.json'), values);
 }
 

@@ -11,7 +11,7 @@ import { removeOnExit, spawnGroup } from './processGroups';
 import type { Log } from './systemPackages';
 
 /** User settings for a quiet, deterministic workbench. Workspace trust is off unless a test turns it on. */
-export const DEFAULT_HOST_SETTINGS: Readonly<Record<string, unknown>> = {
+const DEFAULT_HOST_SETTINGS: Readonly<Record<string, unknown>> = {
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,

@@ -17,7 +17,7 @@ export const StartedSchema = z.object({
 });
 export type Started = z.infer<typeof StartedSchema>;
 
-export const TestOutcomeSchema = z.object({
+const TestOutcomeSchema = z.object({
   title: z.string(),
   state: z.enum(['passed', 'failed', 'pending']),
   durationMs: z.number().optional(),

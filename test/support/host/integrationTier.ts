@@ -42,7 +42,7 @@ export interface IntegrationOutcome {
 export const INTEGRATION_TESTS_MODULE = join(repoRoot, 'out', 'test', 'integration', 'index');
 
 /** A second extension in the host: scripted language models registered through VS Code's provider API. */
-export const LM_FIXTURE_EXTENSION = join(repoRoot, 'test', 'support', 'host', 'lmFixture');
+const LM_FIXTURE_EXTENSION = join(repoRoot, 'test', 'support', 'host', 'lmFixture');
 
 export async function runIntegrationTier(options: IntegrationOptions): Promise<IntegrationOutcome> {
   if (!existsSync(`${INTEGRATION_TESTS_MODULE}.js`)) {

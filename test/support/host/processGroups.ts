@@ -69,7 +69,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 }
 
 /** Synchronously kills every group still alive. Safe to call from an 'exit' handler. */
-export function killAllGroups(): void {
+function killAllGroups(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   live.clear();
 }

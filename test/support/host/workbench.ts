@@ -12,7 +12,7 @@ import { chromiumPath, repoRoot } from './hostPaths';
 import { removeOnExit, spawnGroup } from './processGroups';
 
 /** Flags as docs/development.md ("The test host") lists them: without the networking ones Chromium keeps dialling hosts this network refuses. */
-export const CHROMIUM_FLAGS: readonly string[] = [
+const CHROMIUM_FLAGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -42,7 +42,7 @@ export function stdioMcpJson(script: string, extraEnv: Record<string, string> = 
   return `// the user's MCP servers (VS Code's shape, comments allowed)\n${JSON.stringify({ servers: { notes: { command: process.execPath, args: [script], env: extraEnv } } }, null, 2)}\n`;
 }
 
-export function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
+function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
   return {
     goal: 'touch the api and the docs',
     assumptions: [],

@@ -6,7 +6,7 @@
 import type { Reply } from './scenario';
 import type { SimUsage } from './cacheSim';
 
-export interface RenderedBlock {
+interface RenderedBlock {
   type: 'text' | 'tool_use' | 'thinking';
   text?: string;
   thinking?: string;

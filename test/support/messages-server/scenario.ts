@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export const FaultSchema = z.enum([
+const FaultSchema = z.enum([
   'rate_limit',
   'spend_limit',
   'usage_limit',
@@ -30,7 +30,7 @@ export const FaultSchema = z.enum([
   'no_finish',
 ]);
 
-export const ReplySchema = z.object({
+const ReplySchema = z.object({
   /** A thinking block first (with a fake signature), as models with adaptive thinking send. */
   thinking: z.string().optional(),
   /** A text block. */
@@ -52,7 +52,7 @@ export const ReplySchema = z.object({
   retryAfterMs: z.number().int().nonnegative().optional(),
 });
 
-export const MatchSchema = z.object({
+const MatchSchema = z.object({
   /** Role from the prompt marker "plan-execute role: <role>". */
   role: z.enum(['planner', 'executor', 'verifier', 'replanner']).optional(),
   systemIncludes: z.string().optional(),
@@ -66,7 +66,7 @@ export const MatchSchema = z.object({
   hasTool: z.string().optional(),
 });
 
-export const RuleSchema = z.object({
+const RuleSchema = z.object({
   name: z.string().optional(),
   match: MatchSchema.default({}),
   /** One entry per turn; an array entry lists successive attempts of that turn (retries). */
@@ -75,7 +75,7 @@ export const RuleSchema = z.object({
   replies: z.array(ReplySchema).optional(),
 });
 
-export const ScenarioSchema = z.object({
+const ScenarioSchema = z.object({
   name: z.string().default('scenario'),
   /** Minimum prefix size (tokens) the cache simulation will cache (the real API: 1024+). */
   minCacheTokens: z.number().int().nonnegative().default(0),
@@ -84,8 +84,8 @@ export const ScenarioSchema = z.object({
 
 export type Fault = z.infer<typeof FaultSchema>;
 export type Reply = z.infer<typeof ReplySchema>;
-export type Match = z.infer<typeof MatchSchema>;
-export type Rule = z.infer<typeof RuleSchema> & {
+type Match = z.infer<typeof MatchSchema>;
+type Rule = z.infer<typeof RuleSchema> & {
   /** Programmatic rules (not in JSON files): compute the reply from the request. */
   respond?: (request: RecordedRequest) => Reply;
 };
@@ -156,7 +156,7 @@ export function turnOf(body: MessagesBody): number {
   return (body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
 }
 
-export function matches(match: Match, body: MessagesBody, role: string | null): boolean {
+function matches(match: Match, body: MessagesBody, role: string | null): boolean {
   if (match.role && match.role !== role) return false;
   if (match.systemIncludes && !systemText(body).includes(match.systemIncludes)) return false;
   const messages = body.messages ?? [];

@@ -11,7 +11,7 @@
 import { ERROR_RESULT } from '../../../src/node/model/openaiRequest';
 import type { MessagesBody } from '../messages-server/scenario';
 
-export interface ChatMessage {
+interface ChatMessage {
   role: string;
   content?: unknown;
   tool_calls?: { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } }[];
@@ -34,14 +34,14 @@ export interface ChatBody {
   [key: string]: unknown;
 }
 
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((p: { text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('');
   return '';
 }
 
 /** Strict-mode schema problems, in OpenAI's words (context = the JSON path of the node). */
-export function strictSchemaProblems(schema: unknown, context: string[] = []): string[] {
+function strictSchemaProblems(schema: unknown, context: string[] = []): string[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
   const node = schema as Record<string, unknown>;
   const where = `context=(${context.map((c) => `'${c}'`).join(', ')})`;

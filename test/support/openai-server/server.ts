@@ -36,7 +36,7 @@ export interface ChatServerOptions {
   quirks?: { noToolCallIds?: boolean; repeatToolName?: boolean; stopAfterToolCalls?: boolean };
 }
 
-export interface ChatRecordedRequest extends Omit<RecordedRequest, 'body'> {
+interface ChatRecordedRequest extends Omit<RecordedRequest, 'body'> {
   /** The Chat Completions body as sent. */
   chat: ChatBody;
   /** The same request in the Messages shape (what the scenario matched on). */

@@ -13,7 +13,7 @@ import { chromiumPath, repoRoot } from '../host/hostPaths';
 import type { SurfaceKind } from '../../../src/webview/protocol';
 
 /** A few dark-theme variables, as VS Code would inject them. */
-export const DARK_THEME = `:root { --vscode-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-font-family: sans-serif; --vscode-font-size: 13px;
+const DARK_THEME = `:root { --vscode-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-font-family: sans-serif; --vscode-font-size: 13px;
   --vscode-badge-background: #616161; --vscode-badge-foreground: #f8f8f8; --vscode-focusBorder: #0078d4; --vscode-editorWidget-background: #202020;
   --vscode-editor-background: #1f1f1f; --vscode-sideBar-background: #181818; --vscode-panel-border: #2b2b2b; --vscode-list-hoverBackground: #2a2d2e;
   --vscode-editor-font-family: monospace; --vscode-textLink-foreground: #4daafc; } body { background: #181818; }`;

@@ -66,7 +66,7 @@ export interface ModeRun {
 }
 
 /** A part of the comparison that a scenario replaces for one mode, with the reason (see compare.ts). */
-export interface Override {
+interface Override {
   modes: Mode[];
   aspects: Aspect[];
   /** Why the three runs may not be equal here, and what is asked instead. */
@@ -126,7 +126,7 @@ export function repo(ws: string, files: Record<string, string | Buffer>, message
   commitAll(ws, message);
 }
 
-export function commitAll(ws: string, message: string): void {
+function commitAll(ws: string, message: string): void {
   git(ws, 'add', '-A');
   git(ws, 'commit', '-q', '-m', message);
 }

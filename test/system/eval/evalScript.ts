@@ -16,7 +16,7 @@ import type { ScriptedModel } from '../../support/scriptedModel';
 type Check =
   { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
 
-export interface ScriptedStep {
+interface ScriptedStep {
   /** Unique across the suite: executors and reviews are matched by it. */
   id: string;
   edit: string[];

@@ -19,9 +19,9 @@ import type { Canaries, Scene } from './scene';
 /** The CLI under test: PE_ESCAPE_CLI runs the suite against another build (e.g. one made from main, to see what the sandbox changed). */
 const escapeCli = (): Promise<string> => cliPath(process.env.PE_ESCAPE_CLI);
 
-export { createFile, done, replace, sh, type ToolUse } from '../../support/messages-server/toolUses';
+export { createFile, replace, sh } from '../../support/messages-server/toolUses';
 
-export interface StepScript {
+interface StepScript {
   id: string;
   /** The step's authority as the user approved it. */
   authority: { read?: string[]; edit: string[]; commands: string[]; network?: boolean };
@@ -61,7 +61,7 @@ export interface CliMission {
 }
 
 
-export function planFor(steps: StepScript[]): Record<string, unknown> {
+function planFor(steps: StepScript[]): Record<string, unknown> {
   return {
     goal: 'escape suite mission',
     assumptions: [],

@@ -37,7 +37,7 @@ const skipInside = (rel: string): boolean => rel === '.plan-execute' || rel === 
 /** For the secret search: everything but the CLI's own trace file (a copy of the store) and dependencies. */
 const skipAll = (rel: string): boolean => rel === 'trace.jsonl' || rel.endsWith('node_modules');
 
-export function dropsOf(tag: string): string[] {
+function dropsOf(tag: string): string[] {
   const out: string[] = [];
   for (const dir of SHARED_DIRS) {
     try {

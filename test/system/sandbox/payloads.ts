@@ -37,7 +37,6 @@ export function program(...probes: string[]): string {
 
 export const write = (path: string, data: string, append = false): string => `write(${q(path)}, ${q(data)}, ${append});`;
 export const read = (path: string): string => `read(${q(path)});`;
-export const mkdir = (path: string): string => `fs.mkdirSync(${q(path)}, { recursive: true }); say('mkdir ' + ${q(path)}, 'ok');`;
 export const dialTcp = (host: string, port: number): string => `await dial({ host: ${q(host)}, port: ${port} });`;
 export const dialUnix = (path: string): string => `await dial({ path: ${q(path)} });`;
 export const sendUdp = (port: number): string => `await udp(${port});`;

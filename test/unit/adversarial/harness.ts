@@ -30,7 +30,7 @@ import type { Fault, MessagesBody, ScenarioInput } from '../../support/messages-
 import { toolResultsOf } from '../../support/messages-server/toolResults';
 
 export type HarnessProvider = 'anthropic' | 'openai';
-export const HARNESS_PROVIDERS: readonly HarnessProvider[] = ['anthropic', 'openai'];
+const HARNESS_PROVIDERS: readonly HarnessProvider[] = ['anthropic', 'openai'];
 let currentProvider: HarnessProvider = 'anthropic';
 
 /** A describe block per provider; runAdversarialMission inside it uses that provider unless told otherwise. */
@@ -46,7 +46,7 @@ export function describeEachProvider(title: string, body: (this: Mocha.Suite, pr
 }
 
 /** What a test reads of either server: the requests (in the Messages shape) and close(). */
-export interface ScriptedServer {
+interface ScriptedServer {
   url: string;
   requests: { body: MessagesBody; role: string | null; turn: number; rule: string | null; fault: Fault | null; at: number }[];
   close(): Promise<void>;
@@ -160,8 +160,8 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
       ...o.mission,
     });
     o.onStart?.(handle, server);
-    const report = await handle.done;
-    return { ws, outside, report, events, provider, server, toolResults: toolResultsOf(server.requests), requests: server.requests };
+    const missionReport = await handle.done;
+    return { ws, outside, report: missionReport, events, provider, server, toolResults: toolResultsOf(server.requests), requests: server.requests };
   } catch (error) {
     await server.close();
     rmSync(base, { recursive: true, force: true });

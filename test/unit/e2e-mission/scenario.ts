@@ -121,7 +121,7 @@ export function e2eScenario(options: { parallelLatencyMs?: number } = {}): Scena
  * The same mission with a replan: s4's executor escalates (the command is ambiguous), the replanner keeps
  * s1–s3 as they finished and replaces s4 with s4b, which runs the program and succeeds.
  */
-export const REPLANNED_PLAN = {
+const REPLANNED_PLAN = {
   ...E2E_PLAN,
   reason: 's4 escalated: run the program through its own step',
   steps: [

@@ -17,7 +17,7 @@ import { sha256Hex } from '../../../src/core/mission/hashing';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 
-export class MemoryWorkspace implements Workspace {
+class MemoryWorkspace implements Workspace {
   /** The sandbox's policy resolves the root on disk, so tests using it pass a real (empty) directory. */
   constructor(readonly root = '/ws') {}
   readonly policyFs = nodePolicyFs;
@@ -124,7 +124,7 @@ const unusedTerminal: Terminal = {
 export type CommandScript = Map<string, { exitCode: number; output: string }>;
 
 /** A StepTools factory over the memory workspace: writes refused for the verifier role, every call logged. */
-export function fakeToolsFactory(ws: MemoryWorkspace, commands: CommandScript = new Map()): (ctx: StepToolsContext) => StepTools {
+function fakeToolsFactory(ws: MemoryWorkspace, commands: CommandScript = new Map()): (ctx: StepToolsContext) => StepTools {
   let counter = 0;
   return (ctx) => {
     const files: FileChange[] = [];
@@ -222,7 +222,7 @@ export class FakePlanner implements PlannerRole {
   }
 }
 
-export const passingVerifier: VerifierRole = {
+const passingVerifier: VerifierRole = {
   review: async (_h, _r, criterion) => ({ check: criterion, passed: true, detail: 'looks right' }),
 };
 

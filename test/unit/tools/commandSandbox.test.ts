@@ -26,8 +26,8 @@ function authority(extra: Partial<Step['authority']> = {}): Step['authority'] {
 describe('commands in the OS sandbox, with the step\'s checkpoint', function () {
   this.timeout(30_000);
   let h: Harness;
-  const real = (h: Harness, a: Step['authority'], sandbox: SandboxMode = 'required'): StepToolsContext => {
-    const ctx = h.ctx({ authority: a });
+  const real = (harness: Harness, a: Step['authority'], sandbox: SandboxMode = 'required'): StepToolsContext => {
+    const ctx = harness.ctx({ authority: a });
     return { ...ctx, terminal: new NodeTerminal(), settings: { ...ctx.settings, sandbox } };
   };
 

@@ -13,9 +13,9 @@ import { FileStore } from '../../../src/node/fileStore';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 
 /** Every effect and every recorded event, in one ordered log, so tests can prove "decision before effect". */
-export type LogEntry = { kind: 'event'; event: TraceEventBody } | { kind: 'write'; paths: string[] } | { kind: 'run'; argv: string[] };
+type LogEntry = { kind: 'event'; event: TraceEventBody } | { kind: 'write'; paths: string[] } | { kind: 'run'; argv: string[] };
 
-export class CountingWorkspace implements Workspace {
+class CountingWorkspace implements Workspace {
   writes = 0;
   constructor(private readonly inner: NodeWorkspace, private readonly log: LogEntry[]) {}
   get root(): string {
@@ -46,7 +46,7 @@ export class CountingWorkspace implements Workspace {
   }
 }
 
-export class CountingTerminal implements Terminal {
+class CountingTerminal implements Terminal {
   runs: CommandRequest[] = [];
   /** What the fake says the machine can enforce (a sandbox, unless a test says otherwise). */
   support: SandboxSupport = { available: true, kind: 'bubblewrap', detail: 'fake' };
@@ -65,7 +65,7 @@ export class CountingTerminal implements Terminal {
   }
 }
 
-export class ScriptedApprover implements Approver {
+class ScriptedApprover implements Approver {
   requests: ApprovalRequest[] = [];
   constructor(public decide: (r: ApprovalRequest) => ApprovalDecision = () => ({ decision: 'approved', by: 'user' })) {}
   async request(r: ApprovalRequest): Promise<ApprovalDecision> {

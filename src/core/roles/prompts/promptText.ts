@@ -12,8 +12,6 @@ export interface PromptText {
   text: string;
 }
 
-export const promptId = (p: PromptText): string => `${p.role}.${p.version}`;
-
 export function withMarker(role: RoleName, version: string, body: string): PromptText {
   return { role, version, text: `plan-execute role: ${role} (prompt ${role}.${version})\n${body.trim()}\n` };
 }
