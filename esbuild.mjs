@@ -35,7 +35,11 @@ const forbidHeavy = (bundle) => ({
   name: 'forbid-heavy',
   setup(build) {
     build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|openai)(\/.*)?$/ }, (resolveArgs) => ({
-      errors: [{ text: `${bundle} must not import '${resolveArgs.path}' (imported by ${relative(root, resolveArgs.importer)}); load it from dist/host.js or dist/engine.js instead` }],
+      errors: [
+        {
+          text: `${bundle} must not import '${resolveArgs.path}' (imported by ${relative(root, resolveArgs.importer)}); load it from dist/host.js or dist/engine.js instead`,
+        },
+      ],
     }));
   },
 });
@@ -152,7 +156,12 @@ function targets() {
   }
   // The test MCP server (a stdio server on the official SDK) for the integration and E2E tiers: one file
   // a test names in a workspace's .vscode/mcp.json, run with node (inside the OS sandbox, like any server).
-  entry('out/test/mcp/stdioServer.js', 'test/support/mcp/stdioServer.ts', { ...nodeCommon, sourcemap: false, minify: false, outfile: 'out/test/mcp/stdioServer.js' });
+  entry('out/test/mcp/stdioServer.js', 'test/support/mcp/stdioServer.ts', {
+    ...nodeCommon,
+    sourcemap: false,
+    minify: false,
+    outfile: 'out/test/mcp/stdioServer.js',
+  });
   return list;
 }
 
@@ -184,9 +193,7 @@ async function main() {
   // A production build writes no maps; remove the previous build's, which would describe other code.
   for (const [, options] of list) if (options.outfile && options.sourcemap === false) rmSync(join(root, `${options.outfile}.map`), { force: true });
   const results = await Promise.allSettled(list.map(([, options]) => esbuild.build(options)));
-  const failed = results
-    .map((result, index) => [result, list[index][0]])
-    .filter(([result]) => result.status === 'rejected');
+  const failed = results.map((result, index) => [result, list[index][0]]).filter(([result]) => result.status === 'rejected');
   if (failed.length > 0) {
     // esbuild has already printed the errors (logLevel 'warning'); name the targets that failed.
     console.error(`esbuild: ${failed.length} target(s) failed: ${failed.map(([, label]) => label).join(', ')}`);

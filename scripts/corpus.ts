@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
       const r = await judgeScenario(world, s).catch((e: unknown) => ({ scenario: s, diffs: [], error: String(e), story: String(e) }));
       results.push(r);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const story = verbose ? r.story : r.story.split('\n--- unsandboxed CLI')[0] ?? '';
+      const story = verbose ? r.story : (r.story.split('\n--- unsandboxed CLI')[0] ?? '');
       process.stdout.write(behavesTheSame(r) ? `✓ ${s.name} (${seconds} s)\n` : `✗ ${story} (${seconds} s)\n\n`);
     }
   } finally {
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(2);
   },
 );

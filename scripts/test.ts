@@ -66,7 +66,12 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const log = (line: string): void => void process.stdout.write(`[host] ${line}\n`);
 
 /** Runs a command in its own process group with inherited output; kills it at the deadline. */
-async function run(command: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | string; timedOut: boolean }> {
+async function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number | string; timedOut: boolean }> {
   const group = spawnGroup(command, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], env });
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -111,8 +116,10 @@ async function mochaTier(name: TierName, mochaArgs: string[], grep: string | und
     const args = [
       require.resolve('mocha/bin/mocha.js'),
       ...mochaArgs,
-      '--reporter', join(repoRoot, 'scripts', 'mochaCountingReporter.cjs'),
-      '--reporter-option', `output=${countsFile}`,
+      '--reporter',
+      join(repoRoot, 'scripts', 'mochaCountingReporter.cjs'),
+      '--reporter-option',
+      `output=${countsFile}`,
       ...(grep ? ['--grep', grep] : []),
     ];
     const { status, timedOut } = await run(process.execPath, args, TIMEOUTS[name]);
@@ -146,7 +153,11 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
     case 'system':
       // Tests that run the real CLI (dist/cli.js, fresh after the build tier) inside bubblewrap.
       ensureUnitPackages({ log });
-      return mochaTier(name, ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '600000', '--exit', '--recursive', '--extension', 'test.ts', 'test/system'], grep);
+      return mochaTier(
+        name,
+        ['--no-config', '--no-package', '--require', 'tsx/cjs', '--timeout', '600000', '--exit', '--recursive', '--extension', 'test.ts', 'test/system'],
+        grep,
+      );
     case 'integration': {
       const outcome = await runIntegrationTier({ log, print: say, ...(grep ? { grep } : {}), timeoutMs: TIMEOUTS.integration });
       return { name, ...outcome };
@@ -157,14 +168,21 @@ async function runTier(name: TierName, grep: string | undefined): Promise<Omit<T
       return mochaTier(
         name,
         [
-          '--no-config', '--no-package',
-          '--require', 'tsx/cjs',
-          '--require', join(repoRoot, 'test', 'e2e', 'support', 'rootHooks.ts'),
-          '--timeout', '180000',
+          '--no-config',
+          '--no-package',
+          '--require',
+          'tsx/cjs',
+          '--require',
+          join(repoRoot, 'test', 'e2e', 'support', 'rootHooks.ts'),
+          '--timeout',
+          '180000',
           // Exit when the tests are done even if a test left a handle open; the exit handler still ends
           // every process group the tests started.
           '--exit',
-          '--recursive', '--extension', 'e2e.ts', 'test/e2e',
+          '--recursive',
+          '--extension',
+          'e2e.ts',
+          'test/e2e',
         ],
         grep,
       );
@@ -208,7 +226,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    say(`!! ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    say(`!! ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     say('0 passed, 1 failed');
     process.exit(1);
   },

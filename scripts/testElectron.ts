@@ -44,7 +44,8 @@ async function main(): Promise<number> {
     }
     const results = ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, 'utf8')));
     say(`VS Code version tested: ${results.vscodeVersion}`);
-    for (const test of results.tests) say(`  ${test.state === 'passed' ? '✔' : test.state === 'failed' ? '✘' : '-'} ${test.title}${test.error ? `\n${test.error}` : ''}`);
+    for (const test of results.tests)
+      say(`  ${test.state === 'passed' ? '✔' : test.state === 'failed' ? '✘' : '-'} ${test.title}${test.error ? `\n${test.error}` : ''}`);
     for (const error of results.errors) say(`  error: ${error}`);
     const passed = results.tests.filter((test) => test.state === 'passed').length;
     let failed = results.tests.filter((test) => test.state === 'failed').length + results.errors.length;
@@ -61,7 +62,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    say(`test:electron failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    say(`test:electron failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   },
 );

@@ -44,7 +44,10 @@ function fetchPackage(name: string, version: string): string | undefined {
   if (fs.existsSync(path.join(dir, 'package'))) return path.join(dir, 'package');
   fs.mkdirSync(dir, { recursive: true });
   try {
-    const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const tarball = out.trim().split('\n').pop() ?? '';
     execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir]);
     return path.join(dir, 'package');
@@ -79,7 +82,7 @@ export function buildCorpus(): BaseEdit[] {
       const oldLines = oldText.split('\n');
       const ops = diffLines(oldLines, newText.split('\n'));
       let oi = 0;
-      for (let i = 0; i < ops.length; ) {
+      for (let i = 0; i < ops.length;) {
         const op = ops[i];
         if (!op) break;
         if (op.op === 'equal') {

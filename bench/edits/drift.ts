@@ -95,7 +95,16 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
       const allSpaces = [...oldLines, ...r.newLines].every((l) => !leading(l).includes('\t'));
       if (unit > 0 && allSpaces && oldLines.some((l) => leading(l).length >= unit)) {
         const tabbed = lines.map((l) => toTabs(l, unit)).join('\n');
-        add('blank_tabs', tabbed, d.o.join('\n'), d.n.join('\n'), expected.split('\n').map((l) => toTabs(l, unit)).join('\n'));
+        add(
+          'blank_tabs',
+          tabbed,
+          d.o.join('\n'),
+          d.n.join('\n'),
+          expected
+            .split('\n')
+            .map((l) => toTabs(l, unit))
+            .join('\n'),
+        );
       }
     }
   }
@@ -151,7 +160,8 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
         const short: Region = { ...r, end: r.end - afterN };
         const o = oldLines.slice(0, -afterN);
         const n = r.newLines.slice(0, r.newLines.length - afterN);
-        if (count(e.file, o.join('\n')) === 1) add('trailing_ws_leak', padded.join('\n'), o.join('\n'), n.join('\n'), splice(padded, short, kept(n)).join('\n'));
+        if (count(e.file, o.join('\n')) === 1)
+          add('trailing_ws_leak', padded.join('\n'), o.join('\n'), n.join('\n'), splice(padded, short, kept(n)).join('\n'));
       }
     }
   }
@@ -173,7 +183,7 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
   const allSpaces = [...oldLines, ...r.newLines].every((l) => !leading(l).includes('\t'));
   if (unit > 0 && allSpaces && minIndent > 0 && r.newLines.every((l) => !l.trim() || leading(l).length >= minIndent)) {
     let flip = false;
-    const mixed = lines.map((l, i) => (i >= r.start && i < r.end) || !leading(l) || !(flip = !flip) ? l : toTabs(l, unit));
+    const mixed = lines.map((l, i) => ((i >= r.start && i < r.end) || !leading(l) || !(flip = !flip) ? l : toTabs(l, unit)));
     const dedent = (ls: string[]): string => ls.map((l) => (l.trim() ? l.slice(minIndent) : l)).join('\n');
     add('mixed_indent', mixed.join('\n'), dedent(oldLines), dedent(r.newLines), splice(mixed, r, r.newLines).join('\n'));
   }
@@ -196,7 +206,11 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
   if (r.start > 0 && (lines[r.start - 1] as string).trim() && differs(lines[r.start - 1] as string, r.newLines[0], oldLines[0])) {
     add('doubled_neighbour', e.file, oldText, `${lines[r.start - 1] as string}\n${newText}`, null);
   }
-  if (r.end < lines.length - 1 && (lines[r.end] as string).trim() && differs(lines[r.end] as string, r.newLines[r.newLines.length - 1], oldLines[oldLines.length - 1])) {
+  if (
+    r.end < lines.length - 1 &&
+    (lines[r.end] as string).trim() &&
+    differs(lines[r.end] as string, r.newLines[r.newLines.length - 1], oldLines[oldLines.length - 1])
+  ) {
     add('doubled_neighbour', e.file, oldText, `${newText}\n${lines[r.end] as string}`, null);
   }
 
@@ -205,8 +219,15 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
     const ol = other.file.split('\n');
     const or = region(other, ol, WIDE);
     const foreign = ol.slice(or.start, or.end).join('\n');
-    const foreignKey = foreign.split('\n').filter((l) => l.trim()).map((l) => l.trim()).join('\n');
-    const fileKey = lines.filter((l) => l.trim()).map((l) => l.trim()).join('\n');
+    const foreignKey = foreign
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => l.trim())
+      .join('\n');
+    const fileKey = lines
+      .filter((l) => l.trim())
+      .map((l) => l.trim())
+      .join('\n');
     if (foreign.trim() && !fileKey.includes(foreignKey)) add('hallucinated', e.file, foreign, or.newLines.join('\n'), null);
   }
 

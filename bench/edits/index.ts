@@ -25,15 +25,67 @@ type Outcome = 'success' | 'wrong' | 'safe_failure';
 type Apply = (original: string, edit: { oldText: string; newText: string }) => { ok: true; text: string; strategy: string } | { ok: false };
 
 const ORDER = [
-  'exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'trailing_ws_leak', 'indent_dedented', 'indent_extra',
-  'tabs_file', 'mixed_indent', 'smart_quotes', 'combined', 'blank_fewer', 'blank_more', 'blank_several', 'blank_edge', 'blank_crlf',
-  'blank_tabs', 'old_fewer', 'old_fewer_edge', 'old_fewer_all', 'old_more', 'old_more_change', 'old_more_edge', 'old_mixed', 'old_blank+indent', 'old_blank+ws',
-  'old_blank+crlf', 'old_blank+crlf_file', 'old_blank+tabs', 'bom', 'no_final_newline', 'mid_line', 'large_file', 'blank_at_insertion',
-  'new_extra', 'new_none', 'old_more_change_blank', 'doubled_neighbour', 'ambiguous', 'ambiguous_indent', 'ambiguous_blank', 'absent_near_miss',
+  'exact',
+  'crlf_file',
+  'crlf_edit',
+  'trailing_ws_edit',
+  'trailing_ws_file',
+  'trailing_ws_leak',
+  'indent_dedented',
+  'indent_extra',
+  'tabs_file',
+  'mixed_indent',
+  'smart_quotes',
+  'combined',
+  'blank_fewer',
+  'blank_more',
+  'blank_several',
+  'blank_edge',
+  'blank_crlf',
+  'blank_tabs',
+  'old_fewer',
+  'old_fewer_edge',
+  'old_fewer_all',
+  'old_more',
+  'old_more_change',
+  'old_more_edge',
+  'old_mixed',
+  'old_blank+indent',
+  'old_blank+ws',
+  'old_blank+crlf',
+  'old_blank+crlf_file',
+  'old_blank+tabs',
+  'bom',
+  'no_final_newline',
+  'mid_line',
+  'large_file',
+  'blank_at_insertion',
+  'new_extra',
+  'new_none',
+  'old_more_change_blank',
+  'doubled_neighbour',
+  'ambiguous',
+  'ambiguous_indent',
+  'ambiguous_blank',
+  'absent_near_miss',
   'hallucinated',
 ];
 /** The classes the first version of this bench had (for a like-for-like speed figure). */
-const FIRST_CLASSES = new Set(['exact', 'crlf_file', 'crlf_edit', 'trailing_ws_edit', 'trailing_ws_file', 'indent_dedented', 'indent_extra', 'ambiguous_indent', 'tabs_file', 'smart_quotes', 'combined', 'ambiguous', 'absent_near_miss']);
+const FIRST_CLASSES = new Set([
+  'exact',
+  'crlf_file',
+  'crlf_edit',
+  'trailing_ws_edit',
+  'trailing_ws_file',
+  'indent_dedented',
+  'indent_extra',
+  'ambiguous_indent',
+  'tabs_file',
+  'smart_quotes',
+  'combined',
+  'ambiguous',
+  'absent_near_miss',
+]);
 
 function judge(c: BenchCase, result: { ok: true; text: string } | { ok: false }): Outcome {
   if (!result.ok) return c.expected === null ? 'success' : 'safe_failure';
@@ -83,7 +135,12 @@ async function main(): Promise<void> {
   const wrongExamples: string[] = [];
   const ms = { now: 0, base: 0, nowFirst: 0, baseFirst: 0, firstCases: 0 };
   for (const c of cases) {
-    const s = stats.get(c.category) ?? { n: 0, now: { success: 0, wrong: 0, safe_failure: 0 }, base: { success: 0, wrong: 0, safe_failure: 0 }, mustRefuse: c.expected === null };
+    const s = stats.get(c.category) ?? {
+      n: 0,
+      now: { success: 0, wrong: 0, safe_failure: 0 },
+      base: { success: 0, wrong: 0, safe_failure: 0 },
+      mustRefuse: c.expected === null,
+    };
     const edit = { oldText: c.oldText, newText: c.newText };
     const t = performance.now();
     const r = applyEdit(c.file, edit);
@@ -113,9 +170,12 @@ async function main(): Promise<void> {
   console.log(`bench/edits — ${edits.length} real edits from ${PACKAGES.map((p) => `${p.name} ${p.from}→${p.to}`).join(', ')}`);
   console.log(`(package cache: ${cacheDir()}; ok = the right outcome: the intended file, or a refusal for a 'refuse' class)\n`);
   const head = (label: string): string => `${label.padStart(14)}${pad('WRONG', 7)}${pad('safe-fail', 10)}`;
-  console.log(`${'class'.padEnd(19)}${'expect'.padEnd(7)}${pad('cases', 6)} │ ${head('now: ok')}${baseline ? ` │ ${head(`${arg('--baseline') ?? 'main'}: ok`)}` : ''}`);
+  console.log(
+    `${'class'.padEnd(19)}${'expect'.padEnd(7)}${pad('cases', 6)} │ ${head('now: ok')}${baseline ? ` │ ${head(`${arg('--baseline') ?? 'main'}: ok`)}` : ''}`,
+  );
   const total = { n: 0, now: { success: 0, wrong: 0, safe_failure: 0 }, base: { success: 0, wrong: 0, safe_failure: 0 } };
-  const cell = (r: Record<Outcome, number>, n: number): string => `${`${r.success} (${Math.floor((1000 * r.success) / n) / 10}%)`.padStart(14)}${pad(r.wrong, 7)}${pad(r.safe_failure, 10)}`;
+  const cell = (r: Record<Outcome, number>, n: number): string =>
+    `${`${r.success} (${Math.floor((1000 * r.success) / n) / 10}%)`.padStart(14)}${pad(r.wrong, 7)}${pad(r.safe_failure, 10)}`;
   const below: string[] = [];
   for (const cat of [...ORDER, ...[...stats.keys()].filter((k) => !ORDER.includes(k))]) {
     const s = stats.get(cat);
@@ -126,15 +186,24 @@ async function main(): Promise<void> {
       total.base[k] += s.base[k];
     }
     if (s.now.wrong > 0 || (!s.mustRefuse && s.now.success < 0.99 * s.n)) below.push(cat);
-    console.log(`${cat.padEnd(19)}${(s.mustRefuse ? 'refuse' : 'apply').padEnd(7)}${pad(s.n, 6)} │ ${cell(s.now, s.n)}${baseline ? ` │ ${cell(s.base, s.n)}` : ''}`);
+    console.log(
+      `${cat.padEnd(19)}${(s.mustRefuse ? 'refuse' : 'apply').padEnd(7)}${pad(s.n, 6)} │ ${cell(s.now, s.n)}${baseline ? ` │ ${cell(s.base, s.n)}` : ''}`,
+    );
   }
   console.log(`${'TOTAL'.padEnd(26)}${pad(total.n, 6)} │ ${cell(total.now, total.n)}${baseline ? ` │ ${cell(total.base, total.n)}` : ''}`);
-  console.log(`\nwrong applications: now ${total.now.wrong}${baseline ? `, ${baseline.label} ${total.base.wrong}` : ''}${wrongExamples.length ? ` — e.g. ${wrongExamples.join('; ')}` : ''}`);
+  console.log(
+    `\nwrong applications: now ${total.now.wrong}${baseline ? `, ${baseline.label} ${total.base.wrong}` : ''}${wrongExamples.length ? ` — e.g. ${wrongExamples.join('; ')}` : ''}`,
+  );
   console.log(`classes under target (any WRONG, or < 99% ok where one place is intended): ${below.length ? below.join(', ') : 'none'}`);
   console.log(`strategies used now: ${[...strategies.entries()].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   const rate = (n: number, t: number): string => `${Math.round(n / (t / 1000))} cases/s`;
-  console.log(`speed, all ${cases.length} cases: now ${ms.now.toFixed(0)} ms (${rate(cases.length, ms.now)})${baseline ? `; ${baseline.label} ${ms.base.toFixed(0)} ms (${rate(cases.length, ms.base)})` : ''}`);
-  if (baseline) console.log(`speed, the ${ms.firstCases} cases of the first bench's classes: now ${rate(ms.firstCases, ms.nowFirst)}; ${baseline.label} ${rate(ms.firstCases, ms.baseFirst)}`);
+  console.log(
+    `speed, all ${cases.length} cases: now ${ms.now.toFixed(0)} ms (${rate(cases.length, ms.now)})${baseline ? `; ${baseline.label} ${ms.base.toFixed(0)} ms (${rate(cases.length, ms.base)})` : ''}`,
+  );
+  if (baseline)
+    console.log(
+      `speed, the ${ms.firstCases} cases of the first bench's classes: now ${rate(ms.firstCases, ms.nowFirst)}; ${baseline.label} ${rate(ms.firstCases, ms.baseFirst)}`,
+    );
   console.log(`total run ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 

@@ -8,8 +8,17 @@ import type { BenchCase } from './perturb';
 
 const TARGET_LINES = 50_000;
 const KINDS = [
-  'exact', 'trailing_ws_leak', 'indent_dedented', 'blank_fewer', 'blank_tabs', 'old_fewer', 'old_more',
-  'smart_quotes', 'absent_near_miss', 'hallucinated', 'doubled_neighbour',
+  'exact',
+  'trailing_ws_leak',
+  'indent_dedented',
+  'blank_fewer',
+  'blank_tabs',
+  'old_fewer',
+  'old_more',
+  'smart_quotes',
+  'absent_near_miss',
+  'hallucinated',
+  'doubled_neighbour',
 ];
 
 const packageOf = (id: string): string => id.slice(0, id.indexOf('/'));
@@ -33,7 +42,7 @@ export function largeCases(cases: BenchCase[], edits: BaseEdit[], wanted: number
   const byKind = KINDS.map((k) => cases.filter((c) => c.category === k && !c.file.includes('\r') && !fillerPackages.has(packageOf(c.id))));
   for (let i = 0; out.length < wanted && i < wanted * 4; i++) {
     const pool = byKind[i % byKind.length] as BenchCase[];
-    const c = pool[Math.floor(i / byKind.length) * 7 % Math.max(1, pool.length)];
+    const c = pool[(Math.floor(i / byKind.length) * 7) % Math.max(1, pool.length)];
     if (!c || pre.includes(c.oldText) || post.includes(c.oldText)) continue;
     const body = c.file.endsWith('\n') ? c.file : `${c.file}\n`;
     const expected = c.expected === null ? null : pre + (c.file.endsWith('\n') ? c.expected : `${c.expected}\n`) + post;

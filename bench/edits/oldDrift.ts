@@ -129,8 +129,18 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
     if (usable(d, true)) add('old_fewer_edge', d, newLines, expected);
   }
   if (blanks.length >= 2) {
-    const d = dropAt(oldLines, blanks.map(([o]) => o));
-    if (usable(d, inner.length === 0) && !addAt(d, blanks.map(([o]) => o))) add('old_fewer_all', d, newLines, expected);
+    const d = dropAt(
+      oldLines,
+      blanks.map(([o]) => o),
+    );
+    if (
+      usable(d, inner.length === 0) &&
+      !addAt(
+        d,
+        blanks.map(([o]) => o),
+      )
+    )
+      add('old_fewer_all', d, newLines, expected);
   }
 
   // One blank line too many: after a non-blank context line that has a non-blank line after it.
@@ -186,7 +196,11 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
     add('old_blank+crlf_file', base, newLines, expected.replace(/\n/g, '\r\n'), e.file.replace(/\n/g, '\r\n'));
     const unit = spaceUnit(lines);
     if (unit > 0 && allSpaces && base.some((l) => leading(l).length >= unit)) {
-      const tabbed = (t: string): string => t.split('\n').map((l) => toTabs(l, unit)).join('\n');
+      const tabbed = (t: string): string =>
+        t
+          .split('\n')
+          .map((l) => toTabs(l, unit))
+          .join('\n');
       add('old_blank+tabs', base, newLines, tabbed(expected), tabbed(e.file));
     }
   }
@@ -215,7 +229,16 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
   const double = runs.find((x) => x.len >= 2);
   if (double) {
     const d = dropAt(oldLines, [double.o]);
-    if (usable(d)) add('new_none', d, dropAt(newLines, Array.from({ length: double.len }, (_, x) => double.n + x)), null);
+    if (usable(d))
+      add(
+        'new_none',
+        d,
+        dropAt(
+          newLines,
+          Array.from({ length: double.len }, (_, x) => double.n + x),
+        ),
+        null,
+      );
   }
   return out;
 }

@@ -125,7 +125,11 @@ export function casesFor(e: BaseEdit): BenchCase[] {
   add('crlf_edit', e.file, oldText.replace(/\n/g, '\r\n'), newText.replace(/\n/g, '\r\n'), expected);
 
   if (!/[ \t]$/m.test(oldText) && !/[ \t]$/m.test(newText)) {
-    const pad = (t: string): string => t.split('\n').map((l) => (l.length ? `${l}  ` : l)).join('\n');
+    const pad = (t: string): string =>
+      t
+        .split('\n')
+        .map((l) => (l.length ? `${l}  ` : l))
+        .join('\n');
     add('trailing_ws_edit', e.file, pad(oldText), pad(newText), expected);
     if (oldLines.length >= 3) {
       // The file carries trailing spaces inside the region (not on its last line); the edit does not.
@@ -155,7 +159,10 @@ export function casesFor(e: BaseEdit): BenchCase[] {
   const unit = spaceUnit(lines);
   if (allSpaces && unit > 0 && oldLines.some((l) => leading(l).length >= unit)) {
     const tabbed = lines.map((l) => toTabs(l, unit));
-    const tabbedExpected = expected.split('\n').map((l) => toTabs(l, unit)).join('\n');
+    const tabbedExpected = expected
+      .split('\n')
+      .map((l) => toTabs(l, unit))
+      .join('\n');
     add('tabs_file', tabbed.join('\n'), oldText, newText, tabbedExpected);
   }
 
@@ -163,7 +170,13 @@ export function casesFor(e: BaseEdit): BenchCase[] {
     add('smart_quotes', e.file, smart(oldText), smart(newText), expected);
   }
 
-  if (allSpaces && minIndent > 0 && /['"]/.test(oldText) && r.newLines.every((l) => !l.trim() || leading(l).length >= minIndent) && !/[\u2018\u2019\u201C\u201D]/.test(e.file + newText)) {
+  if (
+    allSpaces &&
+    minIndent > 0 &&
+    /['"]/.test(oldText) &&
+    r.newLines.every((l) => !l.trim() || leading(l).length >= minIndent) &&
+    !/[\u2018\u2019\u201C\u201D]/.test(e.file + newText)
+  ) {
     const dedent = (ls: string[]): string => ls.map((l) => (l.trim() ? l.slice(minIndent) : l)).join('\n');
     add('combined', e.file.replace(/\n/g, '\r\n'), smart(dedent(oldLines)), smart(dedent(r.newLines)), expected.replace(/\n/g, '\r\n'));
   }

@@ -69,7 +69,15 @@ async function measure(c: BenchCase & { expected: string }): Promise<Outcome> {
   let run: MissionRun | undefined;
   try {
     run = await runAdversarialMission({
-      plan: plan([step('s1', { authority: { read: ['**'], edit: ['src/**'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: [PATH] }], description: '' } })], { direct: true }),
+      plan: plan(
+        [
+          step('s1', {
+            authority: { read: ['**'], edit: ['src/**'], commands: [] },
+            evidence: { checks: [{ kind: 'files_exist', paths: [PATH] }], description: '' },
+          }),
+        ],
+        { direct: true },
+      ),
       setup: (ws) => write(ws, PATH, c.file),
       rules: [
         {
@@ -115,10 +123,12 @@ async function main(): Promise<void> {
   const all = edits.flatMap((e, k) => [...casesFor(e), ...driftCasesFor(e, edits[(k + 97) % edits.length]), ...oldDriftCasesFor(e)]);
   // near_miss: the model misremembers one identifier; the intended result is the real edit's.
   const exactById = new Map(all.filter((c) => c.category === 'exact').map((c) => [c.id, c]));
-  const nearMiss = all.filter((c) => c.category === 'absent_near_miss').flatMap((c) => {
-    const exact = exactById.get(c.id);
-    return exact ? [{ ...c, category: 'near_miss', expected: exact.expected }] : [];
-  });
+  const nearMiss = all
+    .filter((c) => c.category === 'absent_near_miss')
+    .flatMap((c) => {
+      const exact = exactById.get(c.id);
+      return exact ? [{ ...c, category: 'near_miss', expected: exact.expected }] : [];
+    });
   // blank_refused: drifted cases with one intended place that the engine refuses (two readings of the blank
   // lines): what a refusal costs until the edit lands.
   const refusedDrift = all.flatMap((c) => {
@@ -129,13 +139,18 @@ async function main(): Promise<void> {
   console.log('class              cases   turns (mean)   1 turn   landed right   landed wrong   never');
   for (const cls of CLASSES) {
     const inClass = pool.filter((c) => c.category === cls);
-    const picked = Array.from({ length: Math.min(per, inClass.length) }, (_, k) => inClass[Math.floor((k * inClass.length) / per)] as BenchCase & { expected: string });
+    const picked = Array.from(
+      { length: Math.min(per, inClass.length) },
+      (_, k) => inClass[Math.floor((k * inClass.length) / per)] as BenchCase & { expected: string },
+    );
     const outcomes: Outcome[] = [];
     for (const c of picked) outcomes.push(await measure(c));
     const n = outcomes.length;
     const mean = outcomes.reduce((a, o) => a + o.turns, 0) / Math.max(1, n);
     const count = (p: (o: Outcome) => boolean): number => outcomes.filter(p).length;
-    console.log(`${cls.padEnd(18)}${String(n).padStart(6)}${mean.toFixed(2).padStart(15)}${String(count((o) => o.turns === 1 && o.landed === 'right')).padStart(9)}${String(count((o) => o.landed === 'right')).padStart(15)}${String(count((o) => o.landed === 'wrong')).padStart(15)}${String(count((o) => o.landed === 'never')).padStart(8)}`);
+    console.log(
+      `${cls.padEnd(18)}${String(n).padStart(6)}${mean.toFixed(2).padStart(15)}${String(count((o) => o.turns === 1 && o.landed === 'right')).padStart(9)}${String(count((o) => o.landed === 'right')).padStart(15)}${String(count((o) => o.landed === 'wrong')).padStart(15)}${String(count((o) => o.landed === 'never')).padStart(8)}`,
+    );
   }
 }
 

@@ -39,8 +39,11 @@ const ROUNDS = 40;
 /** The sandbox spec of a step that may edit src/** and nothing else, for a workspace. */
 async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>; spec: SandboxSpec }> {
   const env = scrubEnv(process.env);
-  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-    { fs: nodePolicyFs, ignoreText: null });
+  const policy = policyFor(
+    root,
+    { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+    { fs: nodePolicyFs, ignoreText: null },
+  );
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
   if (!built.ok) throw new Error(built.reason);
@@ -52,8 +55,11 @@ const terminal = new NodeTerminal();
 /** The staged spec for the same step (the whole workspace writable in its layer). */
 async function stagedSpecOf(root: string): Promise<SandboxSpec> {
   const env = scrubEnv(process.env);
-  const policy = policyFor(root, { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-    { fs: nodePolicyFs, ignoreText: null });
+  const policy = policyFor(
+    root,
+    { id: 'b', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+    { fs: nodePolicyFs, ignoreText: null },
+  );
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: 100_000, detail: () => false });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env), staged: true });
   if (!built.ok) throw new Error(built.reason);
@@ -63,7 +69,19 @@ async function stagedSpecOf(root: string): Promise<SandboxSpec> {
 /** Milliseconds one `node -e 0` takes, outside (null) or inside a sandbox spec. */
 async function nodeE0(root: string, env: Record<string, string>, sandbox: SandboxSpec | null, staging?: { layer: string }): Promise<number> {
   const t0 = performance.now();
-  const r = await terminal.run({ command: 'node -e 0', argv: [node, '-e', '0'], cwd: root, timeoutMs: 30_000, maxOutputBytes: 10_000, env: sandbox ? sandbox.env : env, sandbox, ...(staging ? { staging } : {}) }, new AbortController().signal);
+  const r = await terminal.run(
+    {
+      command: 'node -e 0',
+      argv: [node, '-e', '0'],
+      cwd: root,
+      timeoutMs: 30_000,
+      maxOutputBytes: 10_000,
+      env: sandbox ? sandbox.env : env,
+      sandbox,
+      ...(staging ? { staging } : {}),
+    },
+    new AbortController().signal,
+  );
   if (r.exitCode !== 0) throw new Error(`node -e 0 failed: ${r.output}`);
   return performance.now() - t0;
 }
@@ -106,19 +124,36 @@ function workspace(files: number): string {
 function stepTools(root: string, staged: boolean, edit: string[]): { bash(command: string): Promise<number>; close(): Promise<void> } {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-bench-store-'));
   const step: Step = {
-    id: 'b', title: 'bench', why: '', required: true, dependsOn: [], kind: 'command', instructions: '',
+    id: 'b',
+    title: 'bench',
+    why: '',
+    required: true,
+    dependsOn: [],
+    kind: 'command',
+    instructions: '',
     authority: { read: ['**'], edit, commands: ['node -e *', 'node scripts/touch.js *'], network: false, mcp: [] },
-    binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
-    risk: 'low', effort: 'small', modelTier: 'light',
+    binding: { prerequisite: '', fallback: '', consequence: '' },
+    expectedOutput: '',
+    evidence: { checks: [], description: '' },
+    risk: 'low',
+    effort: 'small',
+    modelTier: 'light',
   };
   const layer = `bench-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const ctx: StepToolsContext = {
-    missionId: 'bench', step, role: 'executor', workspace: new NodeWorkspace(root), terminal,
+    missionId: 'bench',
+    step,
+    role: 'executor',
+    workspace: new NodeWorkspace(root),
+    terminal,
     approver: { request: async (): Promise<ApprovalDecision> => ({ decision: 'approved', by: 'user' }) },
-    store: new FileStore(storeDir), clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
-    toolCalls: new ToolCallStore(), record: async () => undefined,
+    store: new FileStore(storeDir),
+    clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    toolCalls: new ToolCallStore(),
+    record: async () => undefined,
     settings: { commandTimeoutMs: 60_000, maxOutputBytes: 64_000, maxFileBytes: 1_000_000, allowSensitive: [], sandbox: 'required' },
-    env: scrubEnv(process.env), signal: new AbortController().signal,
+    env: scrubEnv(process.env),
+    signal: new AbortController().signal,
     ...(staged ? { layer } : {}),
   };
   const tools = createStepTools(ctx);
@@ -138,13 +173,21 @@ function stepTools(root: string, staged: boolean, edit: string[]): { bash(comman
 }
 
 /** The step's first command and the next ones, direct and staged, interleaved. */
-async function firstAndNext(root: string, edit: string[], rounds: number): Promise<{ direct: { first: number; next: number[] }; staged: { first: number; next: number[] } }> {
+async function firstAndNext(
+  root: string,
+  edit: string[],
+  rounds: number,
+): Promise<{ direct: { first: number; next: number[] }; staged: { first: number; next: number[] } }> {
   const direct = stepTools(root, false, edit);
   const staged = stepTools(root, true, edit);
   try {
     const d0 = await direct.bash('node -e 0');
     const s0 = await staged.bash('node -e 0');
-    const [dn, sn] = await interleaved(() => direct.bash('node -e 0'), () => staged.bash('node -e 0'), rounds);
+    const [dn, sn] = await interleaved(
+      () => direct.bash('node -e 0'),
+      () => staged.bash('node -e 0'),
+      rounds,
+    );
     return { direct: { first: d0, next: dn }, staged: { first: s0, next: sn } };
   } finally {
     await direct.close();
@@ -159,7 +202,12 @@ async function main(): Promise<void> {
   }
   const support = detectSandbox();
   if (!support.available) throw new Error(`no sandbox to measure: ${support.reason}`);
-  console.log(`sandbox: ${support.detail}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `sandbox: ${support.detail}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const small = workspace(10);
   try {
@@ -177,17 +225,23 @@ async function main(): Promise<void> {
     const direct: number[] = [];
     const staged: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const order = [() => nodeE0(small, env, null).then((t) => outside.push(t)), () => nodeE0(small, env, spec).then((t) => direct.push(t)), () => e0Staged().then((t) => staged.push(t))];
+      const order = [
+        () => nodeE0(small, env, null).then((t) => outside.push(t)),
+        () => nodeE0(small, env, spec).then((t) => direct.push(t)),
+        () => e0Staged().then((t) => staged.push(t)),
+      ];
       for (let k = 0; k < 3; k++) await order[(i + k) % 3]!();
     }
     await terminal.staging.drop(layer, small);
     console.log(`\n1. node -e 0, ${ROUNDS} runs each, interleaved              median      mean   added (median)`);
     console.log(`   outside the sandbox                             ${fmt(median(outside))} ${fmt(mean(outside))}`);
     console.log(`   sandboxed, direct writes (before)               ${fmt(median(direct))} ${fmt(mean(direct))} ${fmt(median(direct) - median(outside))}`);
-    console.log(`   sandboxed, staged layer (now)                   ${fmt(median(staged))} ${fmt(mean(staged))} ${fmt(median(staged) - median(outside))}   (target < 50 ms: ${median(staged) - median(outside) < 50 ? 'met' : 'MISSED'})`);
+    console.log(
+      `   sandboxed, staged layer (now)                   ${fmt(median(staged))} ${fmt(mean(staged))} ${fmt(median(staged) - median(outside))}   (target < 50 ms: ${median(staged) - median(outside) < 50 ? 'met' : 'MISSED'})`,
+    );
     console.log(`   staged / direct                                 ${(median(staged) / median(direct)).toFixed(2).padStart(10)}`);
 
-    const sweep = (process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000, 50_000]);
+    const sweep = process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000, 50_000];
     console.log('\n2–3. the bash tool around node -e 0, write scope src/** of N files');
     console.log('     N files      direct: first    next (median)   staged: first    next (median)   next: staged / direct   staged next − bare');
     for (const files of sweep) {
@@ -196,7 +250,9 @@ async function main(): Promise<void> {
         const t = await firstAndNext(root, ['src/**'], files >= 20_000 ? 8 : 12);
         const dn = median(t.direct.next);
         const sn = median(t.staged.next);
-        console.log(`   ${String(files).padStart(7)}      ${fmt(t.direct.first)}   ${fmt(dn)}        ${fmt(t.staged.first)}   ${fmt(sn)}          ${(sn / dn).toFixed(2).padStart(6)}        ${fmt(sn - median(outside))}`);
+        console.log(
+          `   ${String(files).padStart(7)}      ${fmt(t.direct.first)}   ${fmt(dn)}        ${fmt(t.staged.first)}   ${fmt(sn)}          ${(sn / dn).toFixed(2).padStart(6)}        ${fmt(sn - median(outside))}`,
+        );
       } finally {
         fs.rmSync(root, { recursive: true, force: true });
       }
@@ -206,7 +262,10 @@ async function main(): Promise<void> {
     const big = workspace(20_000);
     try {
       fs.mkdirSync(path.join(big, 'scripts'), { recursive: true });
-      fs.writeFileSync(path.join(big, 'scripts', 'touch.js'), "const fs = require('fs'); const n = Number(process.argv[2]); const r = Math.random(); for (let i = 0; i < n; i++) fs.writeFileSync(`src/m${i % 50}/f${i}.ts`, `export const v = ${r};\\n`);\n");
+      fs.writeFileSync(
+        path.join(big, 'scripts', 'touch.js'),
+        "const fs = require('fs'); const n = Number(process.argv[2]); const r = Math.random(); for (let i = 0; i < n; i++) fs.writeFileSync(`src/m${i % 50}/f${i}.ts`, `export const v = ${r};\\n`);\n",
+      );
       const tools = stepTools(big, true, ['src/**']);
       try {
         for (const k of [0, 10, 100, 1_000]) {

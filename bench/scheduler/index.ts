@@ -31,7 +31,13 @@ const SIZES = [20, 100, 500];
 /** ~10% of steps write a shared area; ~30% are command steps (confined to their own write scope). */
 const DAG_SHAPE = { sharedFraction: 0.1, minMs: 20, maxMs: 60, commandFraction: 0.3 };
 
-async function engineWall(dag: BenchDag, withOverlaps: boolean, latency: boolean, serialise = false, confined = true): Promise<{ ms: number; cpuMs: number; bytes: number; durations: Map<string, number> }> {
+async function engineWall(
+  dag: BenchDag,
+  withOverlaps: boolean,
+  latency: boolean,
+  serialise = false,
+  confined = true,
+): Promise<{ ms: number; cpuMs: number; bytes: number; durations: Map<string, number> }> {
   const run = benchMission(asPlan(dag, withOverlaps), (id) => (latency ? dag.latencyMs.get(id)! : 0), dag.ids.length, serialise, confined);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -95,14 +101,35 @@ async function main(): Promise<void> {
       ((serialised.ms * 1000) / n).toFixed(0),
     ]);
   }
-  const header = ['steps', 'shared', 'CP ms', 'wall/CP', 'wall/CP actual', 'LB ms', 'wall/LB overlaps', 'wall/LB actual', 'policy sim/LB', 'unconfined/CP', 'sequential/CP', 'µs/step', 'CPU µs/step', 'µs/step JSON store'];
+  const header = [
+    'steps',
+    'shared',
+    'CP ms',
+    'wall/CP',
+    'wall/CP actual',
+    'LB ms',
+    'wall/LB overlaps',
+    'wall/LB actual',
+    'policy sim/LB',
+    'unconfined/CP',
+    'sequential/CP',
+    'µs/step',
+    'CPU µs/step',
+    'µs/step JSON store',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
-  console.log(`scheduler benchmark (node ${process.version}; latency 20–60 ms; maxParallel = steps; approve=all; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `scheduler benchmark (node ${process.version}; latency 20–60 ms; maxParallel = steps; approve=all; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   // Command steps are counted from the plans the engine runs, not assumed from DAG_SHAPE.
   const withCommands = SIZES.map((n) => asPlan(randomDag(n, 1000 + n, DAG_SHAPE), true).steps.filter((st) => (st.authority?.commands?.length ?? 0) > 0).length);
   if (withCommands.some((c) => c === 0)) throw new Error('bench DAG has no command steps: it would not measure their scheduling');
-  console.log(`command steps per DAG: ${SIZES.map((n, i) => `${withCommands[i]}/${n}`).join(', ')} (confined: each may write only its scope; "unconfined/CP" runs the clean DAG with commands that may write anywhere, i.e. alone among writers)`);
+  console.log(
+    `command steps per DAG: ${SIZES.map((n, i) => `${withCommands[i]}/${n}`).join(', ')} (confined: each may write only its scope; "unconfined/CP" runs the clean DAG with commands that may write anywhere, i.e. alone among writers)`,
+  );
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }

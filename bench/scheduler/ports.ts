@@ -6,7 +6,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import type {
-  Approver, Clock, ExecutorRole, PlannerRole, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
+  Approver,
+  Clock,
+  ExecutorRole,
+  PlannerRole,
+  StepTools,
+  StepToolsContext,
+  Store,
+  Terminal,
+  ToolOutcome,
+  VerifierRole,
+  Workspace,
 } from '../../src/core/ports';
 import type { TraceEvent } from '../../src/core/contracts/traceEvents';
 import { nodePolicyFs } from '../../src/node/nodePolicyFs';
@@ -16,10 +26,18 @@ import type { PlanInput } from '../../src/core/contracts/plan';
 
 export const clock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('AbortError')); }, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(new Error('AbortError'));
+        },
+        { once: true },
+      );
+    }),
 };
 
 class BenchWorkspace implements Workspace {
@@ -35,11 +53,19 @@ class BenchWorkspace implements Workspace {
     const f = this.files.get(path);
     return f ? { kind: 'file' as const, size: f.length, mode: 0o644 } : undefined;
   }
-  async readDir() { return []; }
-  async scan() { return { entries: [], truncated: false }; }
-  async removeEntries(): Promise<string[]> { return []; }
+  async readDir() {
+    return [];
+  }
+  async scan() {
+    return { entries: [], truncated: false };
+  }
+  async removeEntries(): Promise<string[]> {
+    return [];
+  }
   async applyWrites(writes: { path: string; content: Uint8Array | null }[]): Promise<void> {
-    for (const w of writes) if (w.content) this.files.set(w.path, w.content); else this.files.delete(w.path);
+    for (const w of writes)
+      if (w.content) this.files.set(w.path, w.content);
+      else this.files.delete(w.path);
   }
 }
 
@@ -48,8 +74,12 @@ class BenchStore implements Store {
   state: unknown;
   bytes = 0;
   constructor(private readonly serialise: boolean) {}
-  async putBlob(): Promise<string> { return 'x'; }
-  async getBlob() { return undefined; }
+  async putBlob(): Promise<string> {
+    return 'x';
+  }
+  async getBlob() {
+    return undefined;
+  }
   async appendEvent(_m: string, event: TraceEvent): Promise<void> {
     if (this.serialise) {
       const line = JSON.stringify(event);
@@ -57,7 +87,9 @@ class BenchStore implements Store {
       this.events.push(line);
     } else this.events.push(event);
   }
-  async readEvents(): Promise<unknown[]> { return this.events; }
+  async readEvents(): Promise<unknown[]> {
+    return this.events;
+  }
   async saveState(_m: string, state: unknown): Promise<void> {
     if (this.serialise) {
       const text = JSON.stringify(state);
@@ -65,12 +97,18 @@ class BenchStore implements Store {
       this.state = text;
     } else this.state = state;
   }
-  async loadState() { return this.state; }
-  async listMissions() { return []; }
+  async loadState() {
+    return this.state;
+  }
+  async listMissions() {
+    return [];
+  }
 }
 
 const terminal: Terminal = {
-  run: async () => { throw new Error('unused'); },
+  run: async () => {
+    throw new Error('unused');
+  },
   confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'bench' }),
   hostFacts: () => noHostFacts(process.platform),
 };
@@ -83,11 +121,22 @@ function toolsFactory(ws: BenchWorkspace): (ctx: StepToolsContext) => StepTools 
   return (ctx) => {
     const ok = (output: string): ToolOutcome => ({ ok: true, output, toolCallId: `${ctx.step.id}-${++n}` });
     return {
-      view: async (path) => (ws.files.has(path) ? ok('content') : { ok: false, output: 'missing', toolCallId: `v${++n}`, failure: { class: 'tool_error', message: 'missing', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } }),
+      view: async (path) =>
+        ws.files.has(path)
+          ? ok('content')
+          : {
+              ok: false,
+              output: 'missing',
+              toolCallId: `v${++n}`,
+              failure: { class: 'tool_error', message: 'missing', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' },
+            },
       list: async () => ok(''),
       search: async () => ok(''),
       fetchToolResult: async () => ok(''),
-      create: async (path, text) => { await ws.applyWrites([{ path, content: encoder.encode(text) }]); return ok('written'); },
+      create: async (path, text) => {
+        await ws.applyWrites([{ path, content: encoder.encode(text) }]);
+        return ok('written');
+      },
       strReplace: async () => ok(''),
       insert: async () => ok(''),
       bash: async () => ok(''),
@@ -107,8 +156,19 @@ export function benchMission(plan: PlanInput, latencyMs: (id: string) => number,
   const ws = new BenchWorkspace();
   const store = new BenchStore(serialise);
   const planner: PlannerRole = {
-    plan: async () => { throw new Error('the plan is given'); },
-    replan: async () => ({ ok: false, failure: { class: 'invalid_output', message: 'no replans in the benchmark', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } }),
+    plan: async () => {
+      throw new Error('the plan is given');
+    },
+    replan: async () => ({
+      ok: false,
+      failure: {
+        class: 'invalid_output',
+        message: 'no replans in the benchmark',
+        partialSideEffects: { files: [], commands: [] },
+        recoverable: false,
+        suggestion: '',
+      },
+    }),
   };
   const durations = new Map<string, number>();
   const executor: ExecutorRole = {
@@ -118,12 +178,32 @@ export function benchMission(plan: PlanInput, latencyMs: (id: string) => number,
       if (ms > 0) await clock.sleep(ms);
       const made = await tools.create(`out/${handoff.step.id}/result.txt`, 'done');
       durations.set(handoff.step.id, performance.now() - t0);
-      return { stepId: handoff.step.id, status: 'succeeded', output: 'done', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [made.toolCallId] };
+      return {
+        stepId: handoff.step.id,
+        status: 'succeeded',
+        output: 'done',
+        evidence: [],
+        sideEffects: { files: [], commands: [] },
+        toolCallIds: [made.toolCallId],
+      };
     },
   };
   const options: MissionOptions = {
-    task: 'benchmark', plan, workspace: ws, terminal, approver, store, clock, planner, executor, verifier,
-    createStepTools: toolsFactory(ws), approve: 'all', maxParallel, maxPlanSteps: 10_000, commandsConfined,
+    task: 'benchmark',
+    plan,
+    workspace: ws,
+    terminal,
+    approver,
+    store,
+    clock,
+    planner,
+    executor,
+    verifier,
+    createStepTools: toolsFactory(ws),
+    approve: 'all',
+    maxParallel,
+    maxPlanSteps: 10_000,
+    commandsConfined,
     budgets: { maxSteps: 100_000, maxWallMs: 3_600_000, maxTokens: 1e12, maxCostUsd: 1e9, maxReplans: 0 },
   };
   return { options, store, durations };

@@ -37,10 +37,20 @@ async function main(): Promise<void> {
     const quiet = new PassThrough();
     quiet.resume();
     const { report } = await runHeadless(
-      { workspace: ws, task: 'Add four greeting modules, wire them into index.js, run it, document the output', constraints: ['Do not touch package.json'], approve: 'all', client, trace },
+      {
+        workspace: ws,
+        task: 'Add four greeting modules, wire them into index.js, run it, document the output',
+        constraints: ['Do not touch package.json'],
+        approve: 'all',
+        client,
+        trace,
+      },
       { stdin: new PassThrough(), stdout: quiet, stderr: quiet, env: { PATH: process.env.PATH } },
     );
-    const events: TraceEvent[] = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+    const events: TraceEvent[] = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => TraceEventSchema.parse(JSON.parse(l)));
 
     // Stable prefix share, from what was actually sent.
     const perRole = new Map<string, { prefix: number; total: number; prefixes: Set<string>; calls: number }>();
@@ -62,7 +72,12 @@ async function main(): Promise<void> {
     // What the cache served, from usage as recorded in the trace.
     const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call');
     const usage = calls.reduce(
-      (u, c) => ({ input: u.input + c.usage.inputTokens, read: u.read + c.usage.cacheReadTokens, write: u.write + c.usage.cacheWriteTokens, cost: u.cost + c.costUsd }),
+      (u, c) => ({
+        input: u.input + c.usage.inputTokens,
+        read: u.read + c.usage.cacheReadTokens,
+        write: u.write + c.usage.cacheWriteTokens,
+        cost: u.cost + c.costUsd,
+      }),
       { input: 0, read: 0, write: 0, cost: 0 },
     );
     const allInput = usage.input + usage.read + usage.write;

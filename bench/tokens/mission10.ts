@@ -43,7 +43,12 @@ const SCRIPTS: Record<string, StepScript> = {
     act: [
       {
         name: 'str_replace_based_edit_tool',
-        input: { command: 'str_replace', path: 'src/index.js', old_str: "console.log('ready');", new_str: "const { m2 } = require('./mod2');\nconst { m3 } = require('./mod3');\nconsole.log(m2(), m3());" },
+        input: {
+          command: 'str_replace',
+          path: 'src/index.js',
+          old_str: "console.log('ready');",
+          new_str: "const { m2 } = require('./mod2');\nconst { m3 } = require('./mod3');\nconsole.log(m2(), m3());",
+        },
       },
     ],
     output: 'index.js uses mod2 and mod3',
@@ -53,7 +58,12 @@ const SCRIPTS: Record<string, StepScript> = {
     act: [
       {
         name: 'str_replace_based_edit_tool',
-        input: { command: 'str_replace', path: 'src/index.js', old_str: 'console.log(m2(), m3());', new_str: "const { m4 } = require('./mod4');\nconst { m5 } = require('./mod5');\nconsole.log(m2(), m3(), m4(), m5());" },
+        input: {
+          command: 'str_replace',
+          path: 'src/index.js',
+          old_str: 'console.log(m2(), m3());',
+          new_str: "const { m4 } = require('./mod4');\nconst { m5 } = require('./mod5');\nconsole.log(m2(), m3(), m4(), m5());",
+        },
       },
     ],
     output: 'index.js uses all four modules',
@@ -61,7 +71,12 @@ const SCRIPTS: Record<string, StepScript> = {
   s8: { reads: [], act: [{ name: 'bash', input: { command: 'node src/index.js' } }], output: 'prints Hello 2 Hello 3 Hello 4 Hello 5' },
   s9: {
     reads: [{ path: 'src/index.js', marker: 'Hello 2 Hello 3 Hello 4 Hello 5' }],
-    act: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'docs/usage.md', file_text: '# Usage\n\n`node src/index.js` prints:\n\n    Hello 2 Hello 3 Hello 4 Hello 5\n' } }],
+    act: [
+      {
+        name: 'str_replace_based_edit_tool',
+        input: { command: 'create', path: 'docs/usage.md', file_text: '# Usage\n\n`node src/index.js` prints:\n\n    Hello 2 Hello 3 Hello 4 Hello 5\n' },
+      },
+    ],
     output: 'docs/usage.md written',
   },
   s10: { reads: [{ path: 'docs/usage.md', marker: 'Hello 2 Hello 3 Hello 4 Hello 5' }], act: [], output: 'usage doc matches the program output' },
@@ -92,15 +107,43 @@ export const PLAN10 = {
   direct: false,
   reason: 'initial plan',
   steps: [
-    step('s1', 'Read the configuration', { kind: 'research', evidence: { checks: [{ kind: 'review', criterion: 'the report names the greeting from src/config.js' }], description: '' } }),
+    step('s1', 'Read the configuration', {
+      kind: 'research',
+      evidence: { checks: [{ kind: 'review', criterion: 'the report names the greeting from src/config.js' }], description: '' },
+    }),
     ...[2, 3, 4, 5].map((k) =>
-      step(`s${k}`, `Create module mod${k}`, { dependsOn: ['s1'], authority: { read: ['**'], edit: [`src/mod${k}.js`], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: [`src/mod${k}.js`] }], description: '' } }),
+      step(`s${k}`, `Create module mod${k}`, {
+        dependsOn: ['s1'],
+        authority: { read: ['**'], edit: [`src/mod${k}.js`], commands: [] },
+        evidence: { checks: [{ kind: 'files_exist', paths: [`src/mod${k}.js`] }], description: '' },
+      }),
     ),
-    step('s6', 'Use mod2 and mod3 in index.js', { dependsOn: ['s2', 's3'], authority: { read: ['**'], edit: ['src/index.js'], commands: [] }, evidence: { checks: [{ kind: 'file_contains', path: 'src/index.js', text: "require('./mod3')" }], description: '' } }),
-    step('s7', 'Use mod4 and mod5 in index.js', { dependsOn: ['s4', 's5', 's6'], authority: { read: ['**'], edit: ['src/index.js'], commands: [] }, evidence: { checks: [{ kind: 'file_contains', path: 'src/index.js', text: "require('./mod5')" }], description: '' } }),
-    step('s8', 'Run the program', { kind: 'command', dependsOn: ['s7'], authority: { read: ['**'], edit: [], commands: ['node src/index.js'] }, evidence: { checks: [{ kind: 'command', command: 'node src/index.js', expectExitCode: 0, expectOutputIncludes: 'Hello 5' }], description: '' } }),
-    step('s9', 'Document the output', { dependsOn: ['s8'], authority: { read: ['**'], edit: ['docs/usage.md'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['docs/usage.md'] }], description: '' } }),
-    step('s10', 'Check the documentation', { kind: 'research', dependsOn: ['s9'], evidence: { checks: [{ kind: 'review', criterion: 'docs/usage.md shows the program output' }], description: '' } }),
+    step('s6', 'Use mod2 and mod3 in index.js', {
+      dependsOn: ['s2', 's3'],
+      authority: { read: ['**'], edit: ['src/index.js'], commands: [] },
+      evidence: { checks: [{ kind: 'file_contains', path: 'src/index.js', text: "require('./mod3')" }], description: '' },
+    }),
+    step('s7', 'Use mod4 and mod5 in index.js', {
+      dependsOn: ['s4', 's5', 's6'],
+      authority: { read: ['**'], edit: ['src/index.js'], commands: [] },
+      evidence: { checks: [{ kind: 'file_contains', path: 'src/index.js', text: "require('./mod5')" }], description: '' },
+    }),
+    step('s8', 'Run the program', {
+      kind: 'command',
+      dependsOn: ['s7'],
+      authority: { read: ['**'], edit: [], commands: ['node src/index.js'] },
+      evidence: { checks: [{ kind: 'command', command: 'node src/index.js', expectExitCode: 0, expectOutputIncludes: 'Hello 5' }], description: '' },
+    }),
+    step('s9', 'Document the output', {
+      dependsOn: ['s8'],
+      authority: { read: ['**'], edit: ['docs/usage.md'], commands: [] },
+      evidence: { checks: [{ kind: 'files_exist', paths: ['docs/usage.md'] }], description: '' },
+    }),
+    step('s10', 'Check the documentation', {
+      kind: 'research',
+      dependsOn: ['s9'],
+      evidence: { checks: [{ kind: 'review', criterion: 'docs/usage.md shows the program output' }], description: '' },
+    }),
   ],
 };
 
@@ -128,7 +171,10 @@ export function scenario10(naive = false): ScenarioInput {
     rules: [
       { match: { role: 'planner' }, turns: [{ structured: PLAN10 }] },
       { match: { role: 'executor' }, respond: (r) => executorReply(r, naive) },
-      { match: { role: 'verifier' }, respond: () => ({ toolUse: [{ name: 'report_verdict', input: { passed: true, detail: 'checked against the raw outputs' } }] }) },
+      {
+        match: { role: 'verifier' },
+        respond: () => ({ toolUse: [{ name: 'report_verdict', input: { passed: true, detail: 'checked against the raw outputs' } }] }),
+      },
     ],
   };
 }

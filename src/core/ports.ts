@@ -293,9 +293,7 @@ export type ApprovalRequest =
     });
 
 export type ApprovalDecision =
-  | { decision: 'approved'; by: 'user' }
-  | { decision: 'approved'; by: 'rule'; rule: string }
-  | { decision: 'rejected'; reason: string };
+  { decision: 'approved'; by: 'user' } | { decision: 'approved'; by: 'rule'; rule: string } | { decision: 'rejected'; reason: string };
 
 export interface Approver {
   /** Resolves when the user (or one of the user's rules) decides; rejects nothing: abort → rejected. */
@@ -381,8 +379,7 @@ export interface EventSink {
 
 export type ToolOutcome =
   /** `reusedFrom`: the result is an earlier call's (same input, files unchanged), not a fresh read. */
-  | { ok: true; output: string; toolCallId: string; reusedFrom?: string }
-  | { ok: false; output: string; toolCallId: string; failure: Failure };
+  { ok: true; output: string; toolCallId: string; reusedFrom?: string } | { ok: false; output: string; toolCallId: string; failure: Failure };
 
 /** Read-only tools: what the verifier and planner-side lookups get. No write path exists here. */
 export interface ReadOnlyTools {

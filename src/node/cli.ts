@@ -48,9 +48,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return EXIT.usage;
     }
     const base = {
-      workspace: cmd.workspace, approve: cmd.approve, client: setup.client, models: setup.models, limits: cmd.limits,
-      instructions: cmd.instructions, skipInstructions: cmd.skipInstructions, mcpConfigs: cmd.mcpConfigs,
-      ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}), ...(cmd.trace ? { trace: cmd.trace } : {}),
+      workspace: cmd.workspace,
+      approve: cmd.approve,
+      client: setup.client,
+      models: setup.models,
+      limits: cmd.limits,
+      instructions: cmd.instructions,
+      skipInstructions: cmd.skipInstructions,
+      mcpConfigs: cmd.mcpConfigs,
+      ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}),
+      ...(cmd.trace ? { trace: cmd.trace } : {}),
     };
     let mission: HeadlessMission;
     if (cmd.kind === 'run') {

@@ -70,7 +70,12 @@ function describe(request: ApprovalRequest): string {
       return `Step ${request.stepId ?? '-'}${request.role === 'verifier' ? ' (verification)' : ''} wants to call MCP tool ${request.server}/${request.tool}${request.readOnly ? ' (read-only hint)' : ''}\n  arguments: ${shown.split('\n').join('\n  ')}\n  ${where}\n  why: ${request.why}\nAllow? (a = always allow this tool in this mission)`;
     }
     case 'command': {
-      const where = request.confinement === 'sandboxed' ? `inside the OS sandbox, ${request.staged === false ? 'writing your workspace directly (no staging layer here; changes outside the step\'s globs are undone afterwards)' : 'writing a private layer (only what the step may change reaches your workspace)'}` : request.confinement === 'unsandboxed' ? 'UNSANDBOXED: there is no OS sandbox here; it can do anything you can' : 'unsandboxed (sandbox off)';
+      const where =
+        request.confinement === 'sandboxed'
+          ? `inside the OS sandbox, ${request.staged === false ? "writing your workspace directly (no staging layer here; changes outside the step's globs are undone afterwards)" : 'writing a private layer (only what the step may change reaches your workspace)'}`
+          : request.confinement === 'unsandboxed'
+            ? 'UNSANDBOXED: there is no OS sandbox here; it can do anything you can'
+            : 'unsandboxed (sandbox off)';
       return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}\n  runs: ${where}; network ${request.network ? `granted${request.hostLoopback ? " — the host's, so this machine's own services on 127.0.0.1 (debugger ports, databases, code-server) too" : " (its own: this machine's loopback services stay closed)"}` : 'off'}\n  why: ${request.why}\nAllow?`;
     }
   }

@@ -91,7 +91,12 @@ export type ParsedArgs = { ok: true; command: CliCommand } | { ok: false; messag
 
 /** The flag that raises each cap (named in the message of a mission a cap stopped). */
 export const CLI_CAP_FLAGS: CapNames = {
-  planSteps: '--max-plan-steps', replans: '--max-replans', tokens: '--max-tokens', cost: '--max-cost', wall_time: '--max-minutes', steps: '--max-step-attempts',
+  planSteps: '--max-plan-steps',
+  replans: '--max-replans',
+  tokens: '--max-tokens',
+  cost: '--max-cost',
+  wall_time: '--max-minutes',
+  steps: '--max-step-attempts',
 };
 
 export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
@@ -157,14 +162,18 @@ function missionFlags(sub: string, flags: Flags, json: boolean, instructions: bo
   const approve = one('--approve') ?? 'ask';
   if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
   const sandbox = one('--sandbox');
-  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off') return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
+  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off')
+    return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
   const limits = parseLimits(one);
   if (!limits.ok) return limits;
   const models = parseModels(one);
   if (!models.ok) return models;
   const trace = one('--trace');
   const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [] };
-  return { ok: true, value: { workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) } };
+  return {
+    ok: true,
+    value: { workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) },
+  };
 }
 
 export function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {
@@ -195,8 +204,10 @@ export function parseLimits(one: (name: string) => string | undefined): Parsed<C
 
 export function parseModels(one: (name: string) => string | undefined): Parsed<CliModels> {
   const provider = one('--provider');
-  if (provider === 'vscode-lm') return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
-  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
+  if (provider === 'vscode-lm')
+    return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai')
+    return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
   const baseUrl = one('--base-url');
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return { ok: false, message: `--base-url must be an http(s) URL (got "${baseUrl}")` };
   const pick = (flag: string, key: keyof CliModels): Partial<CliModels> => (one(flag) ? { [key]: one(flag) } : {});

@@ -30,7 +30,6 @@ import type { UserSetup } from '../core/mission/userSetup';
 import { prepareUserSetup } from './mcp/userSetup';
 import { setupLines } from './cliSetupReport';
 
-
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -110,7 +109,10 @@ async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io
   return { workspace, store, events, tracePath };
 }
 
-export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts; setup: UserSetup }> {
+export async function runHeadless(
+  m: HeadlessMission,
+  io: CliIO,
+): Promise<{ report: MissionReport; plan: Plan | undefined; byRole: RoleCosts; setup: UserSetup }> {
   const byRole: RoleCosts = {};
   const { workspace, store, events, tracePath } = await headlessPorts(m, io, byRole);
   const sandbox = m.sandbox ?? defaultSandboxMode(process.platform);
@@ -123,10 +125,19 @@ export async function runHeadless(m: HeadlessMission, io: CliIO): Promise<{ repo
   const roles = createRoles({ client: m.client, ...(m.models ? { settings: m.models } : {}) });
   const env = scrubEnv(io.env);
   // A mission that goes on uses the setup its trace recorded; only its servers are needed again.
-  const ready = m.setup ? { ...m.setup, close: async () => undefined } : await prepareUserSetup({
-    workspace, env, fullEnv: io.env, sandbox, support, instructions: m.goOn === undefined && m.instructions !== false,
-    excludeInstructions: m.skipInstructions ?? [], mcpConfigFiles: m.mcpConfigs ?? [], signal: m.signal ?? new AbortController().signal,
-  });
+  const ready = m.setup
+    ? { ...m.setup, close: async () => undefined }
+    : await prepareUserSetup({
+        workspace,
+        env,
+        fullEnv: io.env,
+        sandbox,
+        support,
+        instructions: m.goOn === undefined && m.instructions !== false,
+        excludeInstructions: m.skipInstructions ?? [],
+        mcpConfigFiles: m.mcpConfigs ?? [],
+        signal: m.signal ?? new AbortController().signal,
+      });
   for (const line of setupLines(ready)) io.stderr.write(`${terminalSafe(line)}\n`);
   const setup: UserSetup = { ...(ready.instructions ? { instructions: ready.instructions } : {}), ...(ready.mcp ? { mcp: ready.mcp } : {}) };
   const options = {

@@ -40,7 +40,8 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
   if (problems.length > 0) return { ok: false, message: `${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role` };
   const clients: ProviderClients = {};
   for (const provider of providersInUse(parsed.settings)) {
-    if (provider === 'vscode-lm') return { ok: false, message: "vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+    if (provider === 'vscode-lm')
+      return { ok: false, message: "vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)" };
     if (provider === 'anthropic') {
       if (!env.ANTHROPIC_API_KEY) return { ok: false, message: 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint): a role uses Anthropic' };
       const baseURL = (flags.provider ?? 'anthropic') === 'anthropic' && flags.baseUrl ? flags.baseUrl : env.ANTHROPIC_BASE_URL;
@@ -50,7 +51,10 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
       const baseURL = (flags.provider === 'openai' && flags.baseUrl) || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;
       if (!URL.canParse(baseURL)) return { ok: false, message: `the OpenAI-compatible base URL is not a URL: "${baseURL}"` };
       if (!env.OPENAI_API_KEY && /(^|\.)openai\.com$/.test(new URL(baseURL).hostname)) {
-        return { ok: false, message: `set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)` };
+        return {
+          ok: false,
+          message: `set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)`,
+        };
       }
       clients.openai = createOpenAIModelClient({ baseURL, env, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) });
     }

@@ -31,10 +31,16 @@ const RecordedSettingsSchema = z.object({
   maxParallel: z.number().int().positive().optional(),
   retriesPerStep: z.number().int().nonnegative().optional(),
   maxPlanSteps: z.number().int().positive().nullable().optional(),
-  budgets: z.object({
-    maxReplans: z.number().nonnegative(), maxTokens: z.number().nonnegative(), maxCostUsd: z.number().nonnegative(),
-    maxWallMs: z.number().nonnegative(), maxSteps: z.number().nonnegative(),
-  }).partial().optional(),
+  budgets: z
+    .object({
+      maxReplans: z.number().nonnegative(),
+      maxTokens: z.number().nonnegative(),
+      maxCostUsd: z.number().nonnegative(),
+      maxWallMs: z.number().nonnegative(),
+      maxSteps: z.number().nonnegative(),
+    })
+    .partial()
+    .optional(),
   models: z.unknown().optional(),
 });
 
@@ -110,13 +116,19 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
   };
   const result = await runHeadless(
     {
-      workspace: base.workspace, task: base.task, constraints: base.constraints, approve: approve ?? 'ask', client,
+      workspace: base.workspace,
+      task: base.task,
+      constraints: base.constraints,
+      approve: approve ?? 'ask',
+      client,
       // The roles must ask what the recording asked: rebuild them with the recorded providers and models.
       models: models.data as DeepPartialSettings,
       approver: recordedApprover(part.approvals, onPastEnd),
       settings: {
-        ...(maxParallel !== undefined ? { maxParallel } : {}), ...(retriesPerStep !== undefined ? { retriesPerStep } : {}),
-        ...(typeof maxPlanSteps === 'number' ? { maxPlanSteps } : {}), ...(budgets ? { budgets } : {}),
+        ...(maxParallel !== undefined ? { maxParallel } : {}),
+        ...(retriesPerStep !== undefined ? { retriesPerStep } : {}),
+        ...(typeof maxPlanSteps === 'number' ? { maxPlanSteps } : {}),
+        ...(budgets ? { budgets } : {}),
       },
       ...(missionId && part.mode !== 'start' ? { goOn: { missionId, mode: part.mode } } : {}),
       signal: stop.signal,
@@ -136,7 +148,8 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
     };
   }
   if (client.remaining() > 0) return { result, diverged: `${when} has ${client.remaining()} model call(s) the replay never made` };
-  if (part.outcome && result.report.outcome !== part.outcome) return { result, diverged: `${when} ended ${part.outcome}; the replay ended ${result.report.outcome}` };
+  if (part.outcome && result.report.outcome !== part.outcome)
+    return { result, diverged: `${when} ended ${part.outcome}; the replay ended ${result.report.outcome}` };
   return { result };
 }
 
@@ -147,7 +160,8 @@ async function replayRevert(part: ReplayRevert, workspace: string, missionId: st
   const key = (f: { stepId: string; path: string; action: string }) => `${f.action} ${f.path} (${f.stepId})`;
   const want = part.files.map(key).sort();
   const got = out.plan.files.map(key).sort();
-  if (want.join('\n') !== got.join('\n')) return { diverged: `the recorded revert did ${want.join(', ') || 'nothing'}; the replay's did ${got.join(', ') || 'nothing'}` };
+  if (want.join('\n') !== got.join('\n'))
+    return { diverged: `the recorded revert did ${want.join(', ') || 'nothing'}; the replay's did ${got.join(', ') || 'nothing'}` };
   return {};
 }
 
@@ -176,7 +190,9 @@ export async function replayCommand(cmd: { trace: string; workspace?: string; js
     if (verdict.diverged || verdict.stopped) break;
   }
   const { report, plan } = last!;
-  io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, diverged: verdict.diverged ?? null, stopped: verdict.stopped ?? null }, null, 2) : terminalSafe(formatReport(report, plan))}\n`);
+  io.stdout.write(
+    `${cmd.json ? JSON.stringify({ report, plan, diverged: verdict.diverged ?? null, stopped: verdict.stopped ?? null }, null, 2) : terminalSafe(formatReport(report, plan))}\n`,
+  );
   if (verdict.diverged) {
     io.stderr.write(`REPLAY DIVERGED: ${verdict.diverged}\n`);
     return REPLAY_EXIT.diverged;

@@ -22,12 +22,18 @@ export function progressLine(event: TraceEvent): string | undefined {
     case 'policy_denied':
       return `    denied: ${event.action} (${event.rule}) — ${event.reason}`;
     case 'command_sandbox': {
-      const how = event.confinement === 'sandboxed' ? `sandboxed (${event.sandbox})` : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
+      const how =
+        event.confinement === 'sandboxed'
+          ? `sandboxed (${event.sandbox})`
+          : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
       const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
       const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
-      const staging = event.staging === 'staged'
-        ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
-        : event.staging === 'direct' && event.confinement === 'sandboxed' ? ', writes the workspace directly (no staging here)' : '';
+      const staging =
+        event.staging === 'staged'
+          ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
+          : event.staging === 'direct' && event.confinement === 'sandboxed'
+            ? ', writes the workspace directly (no staging here)'
+            : '';
       return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
     }
     case 'mcp_call': {
@@ -39,7 +45,14 @@ export function progressLine(event: TraceEvent): string | undefined {
     case 'model_wait':
       return `    waiting for the model, ${Math.round(event.waitMs / 1000)} s (${event.reason.replace('_', ' ')})`;
     case 'verification':
-      return `  ${event.verification.stepId}: verification ${event.verification.passed ? 'passed' : 'FAILED'}${event.verification.passed ? '' : ` — ${event.verification.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.detail}`).join('; ')}`}`;
+      return `  ${event.verification.stepId}: verification ${event.verification.passed ? 'passed' : 'FAILED'}${
+        event.verification.passed
+          ? ''
+          : ` — ${event.verification.checks
+              .filter((c) => !c.passed)
+              .map((c) => `${c.check}: ${c.detail}`)
+              .join('; ')}`
+      }`;
     case 'replan':
       return `· replan (${event.mode}) after ${event.trigger}${event.stepId ? ` at ${event.stepId}` : ''}${event.refusedBecause?.length ? ` — refused: ${event.refusedBecause.join('; ')}` : ''}`;
     case 'budget':
@@ -78,7 +91,9 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
   const lines = [
     `Mission ${report.missionId}: ${report.outcome}`,
     report.summary,
-    report.failure ? `Failure (${report.failure.class}): ${report.failure.message}${report.failure.suggestion ? `\n  → ${report.failure.suggestion}` : ''}` : '',
+    report.failure
+      ? `Failure (${report.failure.class}): ${report.failure.message}${report.failure.suggestion ? `\n  → ${report.failure.suggestion}` : ''}`
+      : '',
     `Plan version: ${report.planVersion ?? '-'}${report.replans ? `, replans: ${report.replans}` : ''}${report.direct ? ' (direct mode)' : ''}`,
     `Succeeded: ${report.succeeded.join(', ') || '-'}`,
     report.failed.length ? `Failed: ${report.failed.join(', ')}` : '',
@@ -88,7 +103,8 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
     ...grantLines(finalPlan),
     `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}${costNote(Object.values(byRole))}`,
     ...Object.entries(byRole).map(
-      ([role, r]) => `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
+      ([role, r]) =>
+        `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
     ),
   ];
   return lines.filter(Boolean).join('\n');

@@ -32,7 +32,10 @@ async function atomicWrite(path: string, data: Uint8Array | string): Promise<voi
 export class FileStore implements Store {
   readonly #appendChains = new Map<string, Promise<void>>();
 
-  constructor(readonly dir: string, private readonly options: FileStoreOptions = {}) {}
+  constructor(
+    readonly dir: string,
+    private readonly options: FileStoreOptions = {},
+  ) {}
 
   /** The default location for a workspace: `<workspace>/.plan-execute/`. */
   static forWorkspace(workspaceRoot: string, options: FileStoreOptions = {}): FileStore {
@@ -80,7 +83,10 @@ export class FileStore implements Store {
       await fs.mkdir(nodePath.dirname(path), { recursive: true });
       await fs.appendFile(path, line);
     });
-    this.#appendChains.set(path, next.catch(() => undefined));
+    this.#appendChains.set(
+      path,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -118,7 +124,10 @@ export class FileStore implements Store {
   async listMissions(): Promise<string[]> {
     try {
       const entries = await fs.readdir(nodePath.join(this.dir, 'missions'), { withFileTypes: true });
-      return entries.filter((e) => e.isDirectory() && MISSION_ID.test(e.name)).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isDirectory() && MISSION_ID.test(e.name))
+        .map((e) => e.name)
+        .sort();
     } catch {
       return [];
     }

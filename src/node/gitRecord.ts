@@ -38,7 +38,10 @@ function hostGit(root: string): GitRun {
   return (args, input) => {
     if (file === undefined) return { ok: false, out: '' };
     const r = spawnSync(file, [...SAFE_GIT_OPTIONS, ...args], {
-      cwd: root, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024,
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+      maxBuffer: 64 * 1024 * 1024,
       env: safeGitEnv(process.env.HOME ?? '/'),
       ...(input !== undefined ? { input } : {}),
     });
@@ -80,7 +83,14 @@ export function markGitRecord(root: string, git: GitRun = hostGit(root)): GitMar
   } catch {
     index = null;
   }
-  return { head: commitOf(git, 'HEAD'), branch: git(['symbolic-ref', '-q', 'HEAD']).out.trim() || null, refs: refsOf(git), staged: indexEntries(git), indexPath, index };
+  return {
+    head: commitOf(git, 'HEAD'),
+    branch: git(['symbolic-ref', '-q', 'HEAD']).out.trim() || null,
+    refs: refsOf(git),
+    staged: indexEntries(git),
+    indexPath,
+    index,
+  };
 }
 
 function worktreeHas(root: string, rel: string): boolean {
@@ -104,7 +114,9 @@ function worktreeBlobs(git: GitRun, root: string, paths: readonly string[]): Map
   });
   for (const p of paths) out.set(p, null);
   if (files.length > 0) {
-    const ids = git(['hash-object', '--stdin-paths'], `${files.join('\n')}\n`).out.trim().split('\n');
+    const ids = git(['hash-object', '--stdin-paths'], `${files.join('\n')}\n`)
+      .out.trim()
+      .split('\n');
     files.forEach((p, i) => out.set(p, ids[i] ?? null));
   }
   return out;
@@ -132,7 +144,9 @@ export function gitRecordedSince(root: string, mark: GitMark, git: GitRun = host
     const unlike = new Set([
       // Porcelain diff compares content where the index's stat data is stale (plumbing would report those).
       ...names(git(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames']).out),
-      ...Object.entries(entries).filter(([, e]) => /^(S|[a-z]) /.test(e)).map(([p]) => p),
+      ...Object.entries(entries)
+        .filter(([, e]) => /^(S|[a-z]) /.test(e))
+        .map(([p]) => p),
     ]);
     for (const p of staged) judge(p, entries[p] === undefined ? !worktreeHas(root, p) : !unlike.has(p));
   }
@@ -143,7 +157,14 @@ export function gitRecordedSince(root: string, mark: GitMark, git: GitRun = host
   // judged: a granted `git fetch` brings what the remote has, which the working tree does not hold.
   const now = refsOf(git);
   const head = commitOf(git, 'HEAD');
-  const tips = [...new Set([...Object.entries(now).filter(([ref]) => !ref.startsWith('refs/remotes/')).map(([, id]) => id), ...(head ? [head] : [])])];
+  const tips = [
+    ...new Set([
+      ...Object.entries(now)
+        .filter(([ref]) => !ref.startsWith('refs/remotes/'))
+        .map(([, id]) => id),
+      ...(head ? [head] : []),
+    ]),
+  ];
   const known = [...new Set([...Object.values(mark.refs), ...(mark.head ? [mark.head] : [])])];
   const fresh = tips.filter((t) => !known.includes(t) && git(['rev-list', '-n', '1', t, ...(known.length > 0 ? ['--not', ...known] : [])]).out.trim() !== '');
   for (const tip of fresh) {

@@ -190,11 +190,23 @@ export class NodeWorkspace implements Workspace {
           target = undefined;
         }
       }
-      return { path: rel, kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`, links: Number(s.nlink), ...(target !== undefined ? { target } : {}) };
+      return {
+        path: rel,
+        kind,
+        size: Number(s.size),
+        mode: Number(s.mode) & 0o7777,
+        signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`,
+        links: Number(s.nlink),
+        ...(target !== undefined ? { target } : {}),
+      };
     };
     // Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none).
     const light = (rel: string, d: fsSync.Dirent): ScanEntry => ({
-      path: rel, kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other', size: 0, mode: 0, signature: '',
+      path: rel,
+      kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other',
+      size: 0,
+      mode: 0,
+      signature: '',
     });
     for (const start of options.under ?? ['']) {
       if (start === '' || start === '.') {

@@ -45,7 +45,15 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
   const capture = new OutputCapture(request.maxOutputBytes);
   const result = (exitCode: number | null, sig: string | null, extra = ''): CommandRun => {
     if (extra) capture.push(extra);
-    return { command: request.command, cwd: request.cwd, exitCode, signal: sig, durationMs: Date.now() - started, output: capture.text(), truncated: capture.truncated };
+    return {
+      command: request.command,
+      cwd: request.cwd,
+      exitCode,
+      signal: sig,
+      durationMs: Date.now() - started,
+      output: capture.text(),
+      truncated: capture.truncated,
+    };
   };
   if (signal.aborted) return Promise.resolve(result(null, 'SIGKILL', 'cancelled before it started\n'));
   const target = spawnTarget(request);
@@ -60,9 +68,12 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     let graceTimer: NodeJS.Timeout | undefined;
     // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go);
     // fd 6: the seccomp filter.
-    const stdio: StdioOptions = ownNetwork || seccomp
-      ? ['ignore', 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
-      : fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
+    const stdio: StdioOptions =
+      ownNetwork || seccomp
+        ? ['ignore', 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
+        : fd3
+          ? ['ignore', 'pipe', 'pipe', 'pipe']
+          : ['ignore', 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
       env,
@@ -72,7 +83,10 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       windowsHide: true,
       windowsVerbatimArguments: verbatim,
     });
-    for (const [fd, data] of [[3, fd3], [6, seccomp]] as const) {
+    for (const [fd, data] of [
+      [3, fd3],
+      [6, seccomp],
+    ] as const) {
       const pipes: readonly unknown[] = child.stdio;
       const pipe = data ? (pipes[fd] as NodeJS.WritableStream | null | undefined) : undefined;
       if (data && pipe) {
@@ -152,7 +166,10 @@ interface SpawnTarget {
 }
 
 /** The layer folders of a staged request: the step's own, or a scratch one over it (thrown away after). */
-function stagedLayerFor(root: string, staging: NonNullable<CommandRequest['staging']>): { layer: Omit<StagedLayer, 'root'>; release(): void } | { refused: string } {
+function stagedLayerFor(
+  root: string,
+  staging: NonNullable<CommandRequest['staging']>,
+): { layer: Omit<StagedLayer, 'root'>; release(): void } | { refused: string } {
   const probe = stagingBase(root);
   if (!probe.ok) return { refused: `staged writes are not available here: ${probe.reason}` };
   if ('layer' in staging) return { layer: layerDirs(probe.base, staging.layer), release: () => undefined };

@@ -18,10 +18,9 @@ export function ensureStoreFolder(root: string): string {
   }
   const ignore = nodePath.join(dir, '.gitignore');
   try {
-    fs.writeFileSync(ignore, '# Plan & Execute\'s own store: never part of the repository.\n*\n', { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(ignore, "# Plan & Execute's own store: never part of the repository.\n*\n", { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return dir;
 }
-

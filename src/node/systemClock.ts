@@ -10,9 +10,13 @@ export const systemClock: Clock = {
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new DOMException('aborted', 'AbortError'));
       const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(new DOMException('aborted', 'AbortError'));
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          reject(new DOMException('aborted', 'AbortError'));
+        },
+        { once: true },
+      );
     }),
 };

@@ -15,9 +15,7 @@
  */
 import * as nodePath from 'node:path';
 
-export type WindowsSpawn =
-  | { ok: true; file: string; args: string[]; verbatim: boolean; env: Record<string, string> }
-  | { ok: false; reason: string };
+export type WindowsSpawn = { ok: true; file: string; args: string[]; verbatim: boolean; env: Record<string, string> } | { ok: false; reason: string };
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 const BATCH = /\.(cmd|bat)$/i;
@@ -29,7 +27,12 @@ function envValue(env: Record<string, string>, name: string): string | undefined
 }
 
 /** The full path of `program`, searched like CreateProcess would but without the current directory. */
-export function resolveWindowsProgram(program: string, env: Record<string, string>, exists: (path: string) => boolean, path = nodePath.win32): string | undefined {
+export function resolveWindowsProgram(
+  program: string,
+  env: Record<string, string>,
+  exists: (path: string) => boolean,
+  path = nodePath.win32,
+): string | undefined {
   const exts = (envValue(env, 'PATHEXT') ?? DEFAULT_PATHEXT).split(';').filter((e) => /^\.[A-Za-z0-9]+$/.test(e));
   const hasExt = exts.some((e) => program.toLowerCase().endsWith(e.toLowerCase()));
   const candidates = (base: string): string[] => (hasExt ? [base] : exts.map((e) => base + e.toLowerCase()));
@@ -63,7 +66,11 @@ export function windowsSpawn(argv: readonly string[], env: Record<string, string
   const safeEnv = { ...env, NoDefaultCurrentDirectoryInExePath: '1' };
   if (!BATCH.test(file)) return { ok: true, file, args, verbatim: false, env: safeEnv };
   const unsafe = args.find((a) => /[%!"\r\n]/.test(a));
-  if (unsafe !== undefined) return { ok: false, reason: `${path.basename(file)} is a batch file, and cmd.exe would reinterpret the argument ${JSON.stringify(unsafe)} (%, !, " and line breaks are refused for batch files)` };
+  if (unsafe !== undefined)
+    return {
+      ok: false,
+      reason: `${path.basename(file)} is a batch file, and cmd.exe would reinterpret the argument ${JSON.stringify(unsafe)} (%, !, " and line breaks are refused for batch files)`,
+    };
   const line = [escapeForCmd(file, 1), ...args.map((a) => escapeForCmd(a, 2))].join(' ');
   const comspec = envValue(env, 'COMSPEC') ?? 'C:\\Windows\\System32\\cmd.exe';
   return { ok: true, file: comspec, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, env: safeEnv };

@@ -36,7 +36,9 @@ interface PlanExecuteTestHooks {
   /** Stores a provider's API key (default anthropic) in SecretStorage exactly as "Set … API Key" does (empty removes it). */
   setApiKey(key: string, provider?: 'anthropic' | 'openai'): Promise<void>;
   /** What "Choose Model" would list for a provider (or why it cannot). */
-  listModels(provider: 'anthropic' | 'openai' | 'vscode-lm'): Promise<{ ok: true; models: { label: string; description?: string; ref: string }[] } | { ok: false; message: string }>;
+  listModels(
+    provider: 'anthropic' | 'openai' | 'vscode-lm',
+  ): Promise<{ ok: true; models: { label: string; description?: string; ref: string }[] } | { ok: false; message: string }>;
   /** Answers the extension's modal confirmations (e.g. Revert step) with `answer`; undefined shows them again. */
   answerConfirmations(answer: boolean | undefined): void;
   /** The text of the last confirmation asked (answered by the hook or shown). */

@@ -29,7 +29,9 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
     vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, board),
     board,
-    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, { provideTextDocumentContent: (uri, token) => host().blobs.provideTextDocumentContent(uri, token) }),
+    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, {
+      provideTextDocumentContent: (uri, token) => host().blobs.provideTextDocumentContent(uri, token),
+    }),
     ...COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => host().commands[id](...args))),
     { dispose: () => loaded?.dispose() },
   );

@@ -68,9 +68,19 @@ export function createHost(glue: HostGlue): Host {
   const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
   const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
   const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, {
-    trusted: isTrusted, hasApiKey: () => apiKeys.ready, demo: isDemo, taskDraft, sandbox: () => sandboxStatus(sandboxMode()), instructions: () => instructions.view(),
+    trusted: isTrusted,
+    hasApiKey: () => apiKeys.ready,
+    demo: isDemo,
+    taskDraft,
+    sandbox: () => sandboxStatus(sandboxMode()),
+    instructions: () => instructions.view(),
   });
-  const approver = new VsCodeApprover(() => model.changed(), isTrusted, () => approveMode() === 'plan', approvalContext(model, store));
+  const approver = new VsCodeApprover(
+    () => model.changed(),
+    isTrusted,
+    () => approveMode() === 'plan',
+    approvalContext(model, store),
+  );
   // A decided proposal's diff tab has nothing left to review.
   approver.onDidDecide((r) => {
     if (r.kind === 'write') void closeBlobDiff({ path: r.path, afterHash: r.afterHash, afterLabel: 'proposed' });
@@ -90,7 +100,11 @@ export function createHost(glue: HostGlue): Host {
     });
   });
   const controller = new MissionController({
-    engine, model, approver, store, log,
+    engine,
+    model,
+    approver,
+    store,
+    log,
     modelSetup: () => apiKeys.setup(),
     redact: (t) => apiKeys.redact(t),
     limits: () => readLimits((m) => log.warn(m)),
@@ -111,7 +125,8 @@ export function createHost(glue: HostGlue): Host {
   // The typed task leaves the host's keeping once it has become a mission with a plan.
   model.onDidChange((state) => {
     const draft = taskDraft();
-    if (draft !== null && state.mission?.planVersion !== null && state.mission?.task.trim() === draft.trim()) void context.workspaceState.update(TASK_DRAFT_KEY, undefined);
+    if (draft !== null && state.mission?.planVersion !== null && state.mission?.task.trim() === draft.trim())
+      void context.workspaceState.update(TASK_DRAFT_KEY, undefined);
   });
 
   let boardWidth: number | undefined;
@@ -122,7 +137,8 @@ export function createHost(glue: HostGlue): Host {
     notify: (level, message) => hub.notify(level, message),
     trusted: isTrusted,
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
-    revert: (target) => confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
+    revert: (target) =>
+      confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
     saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
     // Diffs open beside or below a visible board, never over it (../diff/diffPlacement.ts).
     diffRoom: () => ({ boardColumn: glue.board.column, boardWidth, groups: vscode.window.tabGroups.all.map((g) => g.viewColumn) }),

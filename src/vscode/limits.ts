@@ -32,11 +32,18 @@ export function readLimits(warn: (message: string) => void = () => undefined): L
   const raw = Object.fromEntries(Object.keys(LimitsSchema.shape).map((k) => [k, section.get<unknown>(k)]));
   const parsed = LimitsSchema.parse(raw);
   for (const [key, value] of Object.entries(raw)) {
-    if (value !== undefined && value !== parsed[key as keyof typeof parsed]) warn(`setting planExecute.limits.${key} = ${JSON.stringify(value)} is not valid; using ${parsed[key as keyof typeof parsed]}`);
+    if (value !== undefined && value !== parsed[key as keyof typeof parsed])
+      warn(`setting planExecute.limits.${key} = ${JSON.stringify(value)} is not valid; using ${parsed[key as keyof typeof parsed]}`);
   }
   return {
     maxPlanSteps: parsed.maxPlanSteps,
-    budgets: { maxReplans: parsed.maxReplans, maxCostUsd: parsed.maxCostUsd, maxTokens: parsed.maxTokens, maxWallMs: parsed.maxMinutes * 60_000, maxSteps: parsed.maxStepAttempts },
+    budgets: {
+      maxReplans: parsed.maxReplans,
+      maxCostUsd: parsed.maxCostUsd,
+      maxTokens: parsed.maxTokens,
+      maxWallMs: parsed.maxMinutes * 60_000,
+      maxSteps: parsed.maxStepAttempts,
+    },
     capNames: CAP_SETTINGS,
   };
 }

@@ -14,8 +14,18 @@ export interface KeySpec {
   placeholder: string;
 }
 
-export const ANTHROPIC_KEY: KeySpec = { secret: 'planExecute.anthropicApiKey', env: 'ANTHROPIC_API_KEY', title: 'Plan & Execute: Anthropic API key', placeholder: 'sk-ant-…' };
-export const OPENAI_KEY: KeySpec = { secret: 'planExecute.openaiApiKey', env: 'OPENAI_API_KEY', title: 'Plan & Execute: OpenAI-compatible API key', placeholder: 'sk-… (none needed for a local server)' };
+export const ANTHROPIC_KEY: KeySpec = {
+  secret: 'planExecute.anthropicApiKey',
+  env: 'ANTHROPIC_API_KEY',
+  title: 'Plan & Execute: Anthropic API key',
+  placeholder: 'sk-ant-…',
+};
+export const OPENAI_KEY: KeySpec = {
+  secret: 'planExecute.openaiApiKey',
+  env: 'OPENAI_API_KEY',
+  title: 'Plan & Execute: OpenAI-compatible API key',
+  placeholder: 'sk-… (none needed for a local server)',
+};
 
 export class ApiKeyStore implements vscode.Disposable {
   private cached: string | undefined;

@@ -8,9 +8,18 @@ import * as vscode from 'vscode';
 import type { SurfaceStatus } from '../webview/protocol';
 
 const ICONS: Record<SurfaceStatus['kind'], string> = {
-  idle: '$(checklist)', starting: '$(loading~spin)', planning: '$(loading~spin)', planWaiting: '$(checklist)', running: '$(loading~spin)',
-  replanning: '$(loading~spin)', resuming: '$(loading~spin)', interrupted: '$(debug-pause)', succeeded: '$(pass)', failed: '$(error)',
-  cancelled: '$(circle-slash)', stopped: '$(debug-stop)',
+  idle: '$(checklist)',
+  starting: '$(loading~spin)',
+  planning: '$(loading~spin)',
+  planWaiting: '$(checklist)',
+  running: '$(loading~spin)',
+  replanning: '$(loading~spin)',
+  resuming: '$(loading~spin)',
+  interrupted: '$(debug-pause)',
+  succeeded: '$(pass)',
+  failed: '$(error)',
+  cancelled: '$(circle-slash)',
+  stopped: '$(debug-stop)',
 };
 
 export class MissionStatusBar implements vscode.Disposable {

@@ -34,8 +34,10 @@ export function describeEvent(e: TraceEvent): string {
     case 'handoff':
       return `handoff to ${e.handoff.step.id} (attempt ${e.handoff.attempt}, ${e.handoff.dependencies.length} dependencies)`;
     case 'model_call':
-      return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, ${costWords(e)}, `
-        + `${e.durationMs} ms`;
+      return (
+        `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''}: ${e.model}, ${e.usage.inputTokens} in / ${e.usage.outputTokens} out, ${costWords(e)}, ` +
+        `${e.durationMs} ms`
+      );
     case 'model_wait':
       return `model ${e.role}${e.stepId ? ` ${e.stepId}` : ''} waiting ${Math.round(e.waitMs / 1000)} s (${e.reason}, attempt ${e.attempt}): ${clip(e.message)}`;
     case 'tool_call':
@@ -55,7 +57,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'replan':
       return `replan (${e.mode}) from v${e.fromVersion} → ${e.toVersion ?? 'none'}: ${clip(e.trigger)}${e.refusedBecause?.length ? `; refused: ${clip(e.refusedBecause.join('; '))}` : ''}`;
     case 'revert':
-      return `reverted ${e.stepIds.join(', ')}: ${(describeFiles(e.files) || 'no file needed restoring')}${e.overwrote.length ? `; overwrote later changes to ${e.overwrote.join(', ')}` : ''}`;
+      return `reverted ${e.stepIds.join(', ')}: ${describeFiles(e.files) || 'no file needed restoring'}${e.overwrote.length ? `; overwrote later changes to ${e.overwrote.join(', ')}` : ''}`;
     case 'mission_continued':
       return `mission continued (${e.mode}); re-opened: ${e.reopened.join(', ') || 'none'}${e.reset.length ? `; budgets reset: ${e.reset.join(', ')}` : ''}`;
     case 'budget':
@@ -73,7 +75,11 @@ export function mirrorToLog(log: Log, event: TraceEvent, redact: (text: string) 
   const line = redact(`[${event.missionId}#${event.seq}] ${describeEvent(event)}`);
   if (event.type === 'log') {
     log[event.level](line);
-  } else if (event.type === 'policy_denied' || (event.type === 'command_sandbox' && (event.confinement !== 'sandboxed' || event.rolledBack.length > 0 || event.unrestored.length > 0)) || (event.type === 'mission_finished' && event.outcome !== 'succeeded')) {
+  } else if (
+    event.type === 'policy_denied' ||
+    (event.type === 'command_sandbox' && (event.confinement !== 'sandboxed' || event.rolledBack.length > 0 || event.unrestored.length > 0)) ||
+    (event.type === 'mission_finished' && event.outcome !== 'succeeded')
+  ) {
     log.warn(line);
   } else if (event.type === 'tool_call' || event.type === 'handoff') {
     log.debug(line);

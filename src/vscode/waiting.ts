@@ -26,7 +26,9 @@ export class WaitingIndicators {
     this.targets.setBadge(waiting.count, waiting.summary);
     // Announce only the start of a wait (0 → n), so a burst of cards makes one notification.
     if (waiting.count > 0 && this.last === 0 && !this.targets.surfaceVisible() && this.targets.notifyEnabled()) {
-      void vscode.window.showInformationMessage(`Plan & Execute: ${waiting.summary}.`, 'Show').then((pick) => (pick === 'Show' ? this.targets.showQueue() : undefined));
+      void vscode.window
+        .showInformationMessage(`Plan & Execute: ${waiting.summary}.`, 'Show')
+        .then((pick) => (pick === 'Show' ? this.targets.showQueue() : undefined));
     }
     this.last = waiting.count;
     return waiting;

@@ -53,5 +53,11 @@ export function setDraft(ctx: RenderContext, key: string, value: string): void {
 export function isUiState(value: unknown): value is UiState {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return (v.selectedStepId === null || typeof v.selectedStepId === 'string') && typeof v.drafts === 'object' && v.drafts !== null && typeof v.collapsed === 'object' && v.collapsed !== null;
+  return (
+    (v.selectedStepId === null || typeof v.selectedStepId === 'string') &&
+    typeof v.drafts === 'object' &&
+    v.drafts !== null &&
+    typeof v.collapsed === 'object' &&
+    v.collapsed !== null
+  );
 }

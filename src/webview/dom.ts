@@ -104,7 +104,12 @@ export function badge(text: string, title?: string, className = 'badge'): HTMLEl
 }
 
 export function section(title: string, testId: string, ...children: Child[]): HTMLElement {
-  return h('section', { className: 'section', attrs: { 'aria-label': title, 'data-testid': testId } }, h('h2', { className: 'section-title' }, title), ...children);
+  return h(
+    'section',
+    { className: 'section', attrs: { 'aria-label': title, 'data-testid': testId } },
+    h('h2', { className: 'section-title' }, title),
+    ...children,
+  );
 }
 
 /**

@@ -9,10 +9,27 @@ import type { StepRunStatus } from '../core/contracts/traceEvents';
 import type { SurfaceState, ToWebview } from './protocol';
 
 const STATUSES: Record<StepRunStatus, true> = {
-  pending: true, ready: true, running: true, verifying: true, succeeded: true, failed: true,
-  blocked: true, skipped: true, interrupted: true, cancelled: true, replaced: true, reverted: true,
+  pending: true,
+  ready: true,
+  running: true,
+  verifying: true,
+  succeeded: true,
+  failed: true,
+  blocked: true,
+  skipped: true,
+  interrupted: true,
+  cancelled: true,
+  replaced: true,
+  reverted: true,
 };
-const TYPES: Record<ToWebview['type'], true> = { state: true, didChangeStepStatus: true, didRequestTaskFocus: true, didNotify: true, didSelectStep: true, didRequestQueueFocus: true };
+const TYPES: Record<ToWebview['type'], true> = {
+  state: true,
+  didChangeStepStatus: true,
+  didRequestTaskFocus: true,
+  didNotify: true,
+  didSelectStep: true,
+  didRequestQueueFocus: true,
+};
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,22 +41,56 @@ const isRunStatus = (v: unknown): v is StepRunStatus => isStr(v) && Object.hasOw
 
 function isStep(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.id) && isStr(v.title) && isStr(v.why) && isStr(v.instructions) && isBool(v.required) && isRunStatus(v.status) &&
-    arrayOf(v.dependsOn, isStr) && arrayOf(v.evidence, isStr) && isObj(v.authority) && arrayOf(v.authority.edit, isStr) &&
-    arrayOf(v.authority.commands, isStr) && (v.authority.mcp === undefined || arrayOf(v.authority.mcp, isStr)) && isObj(v.binding) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) && isBool(v.inPlan) &&
-    arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) && (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
+    isObj(v) &&
+    isStr(v.id) &&
+    isStr(v.title) &&
+    isStr(v.why) &&
+    isStr(v.instructions) &&
+    isBool(v.required) &&
+    isRunStatus(v.status) &&
+    arrayOf(v.dependsOn, isStr) &&
+    arrayOf(v.evidence, isStr) &&
+    isObj(v.authority) &&
+    arrayOf(v.authority.edit, isStr) &&
+    arrayOf(v.authority.commands, isStr) &&
+    (v.authority.mcp === undefined || arrayOf(v.authority.mcp, isStr)) &&
+    isObj(v.binding) &&
+    arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) &&
+    isBool(v.inPlan) &&
+    arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) &&
+    (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
   );
 }
 
 function isMission(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.missionId) && isStr(v.task) && isStr(v.phase) && isStr(v.goal) && arrayOf(v.constraints, isStr) &&
-    (v.planVersion === null || isNum(v.planVersion)) && arrayOf(v.steps, isStep) && isNum(v.costUsd) && isBool(v.live) &&
-    arrayOf(v.versions, (x) => isObj(x) && isNum(x.version) && isStr(x.reason) && isStr(x.author) && arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after))) &&
+    isObj(v) &&
+    isStr(v.missionId) &&
+    isStr(v.task) &&
+    isStr(v.phase) &&
+    isStr(v.goal) &&
+    arrayOf(v.constraints, isStr) &&
+    (v.planVersion === null || isNum(v.planVersion)) &&
+    arrayOf(v.steps, isStep) &&
+    isNum(v.costUsd) &&
+    isBool(v.live) &&
+    arrayOf(
+      v.versions,
+      (x) =>
+        isObj(x) &&
+        isNum(x.version) &&
+        isStr(x.reason) &&
+        isStr(x.author) &&
+        arrayOf(x.changes, (c) => isObj(c) && isStr(c.stepId) && isStr(c.before) && isStr(c.after)),
+    ) &&
     arrayOf(v.replans, (r) => isObj(r) && isStr(r.trigger) && isStr(r.detail) && isNum(r.fromVersion) && arrayOf(r.refusedBecause, isStr)) &&
-    (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) && arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
-    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason)) && (v.phaseLabel === null || isStr(v.phaseLabel)) &&
-    isInstructions(v.instructions) && (v.mcpServers === undefined || arrayOf(v.mcpServers, (m) => isObj(m) && isStr(m.name) && isStr(m.status) && arrayOf(m.tools, (t) => isObj(t) && isStr(t.name))))
+    (v.failure === null || (isObj(v.failure) && isStr(v.failure.message))) &&
+    arrayOf(v.actions, (a) => isObj(a) && isStr(a.kind)) &&
+    arrayOf(v.waits, (w) => isObj(w) && isStr(w.until) && isStr(w.reason)) &&
+    (v.phaseLabel === null || isStr(v.phaseLabel)) &&
+    isInstructions(v.instructions) &&
+    (v.mcpServers === undefined ||
+      arrayOf(v.mcpServers, (m) => isObj(m) && isStr(m.name) && isStr(m.status) && arrayOf(m.tools, (t) => isObj(t) && isStr(t.name))))
   );
 }
 
@@ -53,25 +104,46 @@ function isApproval(a: unknown): boolean {
 
 /** An instructions list: absent (older host), or files with a path, a size and a state. */
 const isInstructions = (v: unknown): boolean =>
-  v === undefined || (isObj(v) && isStr(v.source) && arrayOf(v.notes, isStr) && arrayOf(v.files, (f) => isObj(f) && isStr(f.path) && isNum(f.size) && isStr(f.scope) && isStr(f.state) && arrayOf(f.notes, isStr)));
+  v === undefined ||
+  (isObj(v) &&
+    isStr(v.source) &&
+    arrayOf(v.notes, isStr) &&
+    arrayOf(v.files, (f) => isObj(f) && isStr(f.path) && isNum(f.size) && isStr(f.scope) && isStr(f.state) && arrayOf(f.notes, isStr)));
 
 const isNullableStr = (v: unknown): boolean => v === null || isStr(v);
 
 function isStatus(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.kind) && isStr(v.label) && isNullableStr(v.detail) && isBool(v.active) &&
-    isObj(v.waiting) && isNum(v.waiting.count) && isStr(v.waiting.summary) &&
-    (v.steps === null || (isObj(v.steps) && isNum(v.steps.done) && isNum(v.steps.total))) && (v.costUsd === null || isNum(v.costUsd))
+    isObj(v) &&
+    isStr(v.kind) &&
+    isStr(v.label) &&
+    isNullableStr(v.detail) &&
+    isBool(v.active) &&
+    isObj(v.waiting) &&
+    isNum(v.waiting.count) &&
+    isStr(v.waiting.summary) &&
+    (v.steps === null || (isObj(v.steps) && isNum(v.steps.done) && isNum(v.steps.total))) &&
+    (v.costUsd === null || isNum(v.costUsd))
   );
 }
 
 function isState(v: unknown): v is SurfaceState {
   return (
-    isObj(v) && isNum(v.rev) && isBool(v.trusted) && isBool(v.hasApiKey) && (v.busy === null || (isObj(v.busy) && isStr(v.busy.label))) &&
-    (v.mission === null || isMission(v.mission)) && arrayOf(v.approvals, isApproval) &&
+    isObj(v) &&
+    isNum(v.rev) &&
+    isBool(v.trusted) &&
+    isBool(v.hasApiKey) &&
+    (v.busy === null || (isObj(v.busy) && isStr(v.busy.label))) &&
+    (v.mission === null || isMission(v.mission)) &&
+    arrayOf(v.approvals, isApproval) &&
     arrayOf(v.rules, (r) => isObj(r) && isStr(r.id) && isStr(r.pattern) && isStr(r.kind)) &&
-    (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) && isNullableStr(v.taskPrefill) && isNullableStr(v.taskDraft) && isBool(v.demo) &&
-    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) && isStatus(v.status) && isInstructions(v.instructions)
+    (v.planAwaitingApproval === null || isNum(v.planAwaitingApproval)) &&
+    isNullableStr(v.taskPrefill) &&
+    isNullableStr(v.taskDraft) &&
+    isBool(v.demo) &&
+    arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) &&
+    isStatus(v.status) &&
+    isInstructions(v.instructions)
   );
 }
 

@@ -104,7 +104,9 @@ const WaitViewSchema = z.object({
 /** The failure that ended the mission, with the provider's cause when it was the provider or the machine. */
 const FailureViewSchema = z.object({
   message: Text,
-  cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).nullable(),
+  cause: z
+    .enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable'])
+    .nullable(),
   provider: Text.nullable(),
   /** The engine's detail: 'too_many_steps' (the plan-size cap), 'budget:<kind>' (a budget), a provider code. */
   detail: Text.nullable(),
@@ -256,7 +258,18 @@ const NoticeViewSchema = z.object({
  */
 const SurfaceStatusSchema = z.object({
   kind: z.enum([
-    'idle', 'starting', 'planning', 'planWaiting', 'running', 'replanning', 'resuming', 'interrupted', 'succeeded', 'failed', 'cancelled', 'stopped',
+    'idle',
+    'starting',
+    'planning',
+    'planWaiting',
+    'running',
+    'replanning',
+    'resuming',
+    'interrupted',
+    'succeeded',
+    'failed',
+    'cancelled',
+    'stopped',
   ]),
   /** The state in a few words, the same on the header's badge and in the status bar ("plan v2 waits for you"). */
   label: Text,
@@ -434,7 +447,14 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** Go on with a cancelled or budget-stopped mission, finished work kept. */
   z.object({ type: z.literal('continueMission') }),
   /** Open the Settings editor: on `query` (a cap to raise, the base URL), else on every setting of the extension. */
-  z.object({ type: z.literal('openSettings'), query: z.string().regex(/^planExecute(\.[A-Za-z]+)*$/).max(200).optional() }),
+  z.object({
+    type: z.literal('openSettings'),
+    query: z
+      .string()
+      .regex(/^planExecute(\.[A-Za-z]+)*$/)
+      .max(200)
+      .optional(),
+  }),
   /** Open the mission board in an editor tab, optionally with a step selected. */
   z.object({ type: z.literal('openBoard'), stepId: Id.optional() }),
   /** Approve every waiting request of a step, and the step's further requests while it runs (a step rule). */

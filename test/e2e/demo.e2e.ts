@@ -43,7 +43,13 @@ async function decideCards(
     if (Date.now() > deadline) throw new Error('the demo made no progress for 120 s (no card to decide, and not done)');
     const first = frame.locator('[data-testid="approvals"] .card').first();
     // One look at the card: what it is and which request it is.
-    const seen = await first.evaluate((el) => ({ label: el.getAttribute('aria-label') ?? '', kind: el.getAttribute('data-testid') ?? '', id: el.getAttribute('data-request-id') ?? '' }), undefined, { timeout: 1_000 }).catch(() => null);
+    const seen = await first
+      .evaluate(
+        (el) => ({ label: el.getAttribute('aria-label') ?? '', kind: el.getAttribute('data-testid') ?? '', id: el.getAttribute('data-request-id') ?? '' }),
+        undefined,
+        { timeout: 1_000 },
+      )
+      .catch(() => null);
     if (!seen) continue;
     const card: CardSeen = { step: /step (s\d+)/.exec(seen.label)?.[1] ?? '', kind: seen.kind, index };
     if (options.stopAt?.(card)) return;
@@ -91,7 +97,9 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     workbench = await openWorkbench(demo.host, { folder: workspace.path, viewport: { width: 1400, height: 1000 }, onConsole: browserConsole.record });
   });
 
-  postMortemOnFailure(async () => (workbench && demo ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: demo.host.userDataDir } : undefined));
+  postMortemOnFailure(async () =>
+    workbench && demo ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: demo.host.userDataDir } : undefined,
+  );
 
   after(async () => {
     await workbench?.close();
@@ -219,7 +227,8 @@ describe('demo (E2E): npm start -- --demo, the guided tour', () => {
     await rerun.click();
     await board.waitForSelector('[data-testid="mission-header"]:not([data-state="succeeded"])', { timeout: 30_000 });
     const finishedAgain = async (): Promise<boolean> =>
-      (await board.locator('[data-testid="mission-header"][data-state="succeeded"]').count()) > 0 && (await byTestId(board, 'steps-done').innerText()).trim() === '4/4 steps';
+      (await board.locator('[data-testid="mission-header"][data-state="succeeded"]').count()) > 0 &&
+      (await byTestId(board, 'steps-done').innerText()).trim() === '4/4 steps';
     await decideCards(sidebar, { done: finishedAgain, choose: async () => 'approve' });
     assert.match(readFileSync(join(workspace.path, 'test', 'tasks.test.js'), 'utf8'), /\[1, 3\]/, "s4's change is back");
     assert.equal((await byTestId(board, 'steps-done').innerText()).trim(), '4/4 steps');

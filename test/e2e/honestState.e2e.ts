@@ -35,7 +35,11 @@ async function approvingPlansUntil(frame: Frame, selector: string, timeoutMs = 9
   while (!(await frame.locator(selector).count())) {
     assert.ok(Date.now() < deadline, `${selector} did not appear`);
     const plan = frame.locator('[data-testid="approve-plan"]:not([disabled])');
-    if (await plan.count()) await plan.first().click().catch(() => undefined);
+    if (await plan.count())
+      await plan
+        .first()
+        .click()
+        .catch(() => undefined);
     await frame.waitForTimeout(250);
   }
 }
@@ -96,7 +100,9 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     this.timeout(120_000);
     const { page } = session;
     const board = await boardFrame(page);
-    await byTestId(board, 'tab-details').click().catch(() => undefined);
+    await byTestId(board, 'tab-details')
+      .click()
+      .catch(() => undefined);
     await board.locator('.node[data-step-id="s2"]').click();
     await board.waitForSelector('[data-testid="step-details"][data-step-id="s2"] [data-testid="revert-step"]', { timeout: 30_000 });
     await byTestId(board, 'revert-step').click();
@@ -129,7 +135,10 @@ describe('honest state (E2E): refused replan, Continue, Revert step, Retry', () 
     await startTask(page, sidebar, DIRECT_TASK);
 
     await sidebar.waitForSelector('[data-testid="mission-header"][data-phase="failed"] [data-testid="retry-mission"]', { timeout: 90_000 });
-    assert.match(await byTestId(sidebar, 'mission-summary').innerText(), /step s2 failed: the module layout is unknown \(direct mode: a short plan is not replanned\)/);
+    assert.match(
+      await byTestId(sidebar, 'mission-summary').innerText(),
+      /step s2 failed: the module layout is unknown \(direct mode: a short plan is not replanned\)/,
+    );
     await shot(page, '06-failed-retry');
 
     scenario.fix();

@@ -29,7 +29,11 @@ function stoppedState(): SurfaceState {
   m.outcome = 'budget_exceeded';
   m.phaseLabel = 'stopped: budget';
   m.summary = 'the replan budget ran out: 3 of 3 replans used (raise planExecute.limits.maxReplans, then continue the mission)';
-  m.steps = m.steps.map((s, i) => ({ ...s, status: i === 0 ? 'succeeded' : i === 1 ? 'reverted' : 'failed', files: i < 2 ? [{ path: `src/m${i}.ts`, change: 'modified', beforeHash: 'a', afterHash: 'b' }] : [] }));
+  m.steps = m.steps.map((s, i) => ({
+    ...s,
+    status: i === 0 ? 'succeeded' : i === 1 ? 'reverted' : 'failed',
+    files: i < 2 ? [{ path: `src/m${i}.ts`, change: 'modified', beforeHash: 'a', afterHash: 'b' }] : [],
+  }));
   m.actions = [{ kind: 'continue' }, { kind: 'openSettings', query: 'planExecute.limits.maxReplans', label: 'Raise the limit' }, { kind: 'revertMission' }];
   return restatus(state);
 }
@@ -50,10 +54,14 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
       // Counted from 8 s; a loaded machine may take a second or two to draw it.
       assert.match(first, /^s1: waiting for the model \(rate limited\), [4-8] s$/);
       const seconds = Number(/(\d+) s$/.exec(first)?.[1]);
-      await page.waitForFunction((s) => {
-        const m = /(\d+) s$/.exec(document.querySelector('[data-testid="model-wait"]')?.textContent ?? '');
-        return m !== null && Number(m[1]) < s;
-      }, seconds, { timeout: 5_000 });
+      await page.waitForFunction(
+        (s) => {
+          const m = /(\d+) s$/.exec(document.querySelector('[data-testid="model-wait"]')?.textContent ?? '');
+          return m !== null && Number(m[1]) < s;
+        },
+        seconds,
+        { timeout: 5_000 },
+      );
       mkdirSync(join(repoRoot, 'test-results', 'state'), { recursive: true });
       await page.screenshot({ path: join(repoRoot, 'test-results', 'state', `webview-${surface}-waiting.png`) });
     });

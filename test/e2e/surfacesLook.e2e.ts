@@ -46,7 +46,9 @@ function ledgerScenario(): ScenarioInput {
     toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
   });
   const setRate: Reply = {
-    toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/ledger.js', old_str: "'eur': 1 }", new_str: "'eur': 1.08 }" } }],
+    toolUse: [
+      { name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/ledger.js', old_str: "'eur': 1 }", new_str: "'eur': 1.08 }" } },
+    ],
   };
   const run: Reply = { toolUse: [{ name: 'bash', input: { command: 'node src/ledger.js' } }] };
   return {
@@ -119,7 +121,10 @@ describe('surfaces (E2E): review, wrapping, themes and one terminal', () => {
     await noWordBroken(sidebar, 'the narrow sidebar');
     await noWordBroken(board, 'the board');
     await shot(page, 'l01-narrow-sidebar');
-    for (const [theme, name] of [['Dark Modern', 'l02-dark'], ['Dark High Contrast', 'l03-high-contrast']] as const) {
+    for (const [theme, name] of [
+      ['Dark Modern', 'l02-dark'],
+      ['Dark High Contrast', 'l03-high-contrast'],
+    ] as const) {
       await selectColorTheme(page, theme);
       await page.waitForTimeout(500);
       await noWordBroken(sidebar, `the sidebar (${theme})`);
@@ -143,7 +148,8 @@ describe('surfaces (E2E): review, wrapping, themes and one terminal', () => {
     const token = page.locator('.monaco-diff-editor .editor.modified .view-line span', { hasText: /1\.08/ }).last();
     await token.waitFor({ state: 'visible', timeout: 30_000 });
     const at = await token.boundingBox();
-    const inside = at && at.x >= modified.x && at.x + at.width <= modified.x + modified.width && at.y >= modified.y && at.y + at.height <= modified.y + modified.height;
+    const inside =
+      at && at.x >= modified.x && at.x + at.width <= modified.x + modified.width && at.y >= modified.y && at.y + at.height <= modified.y + modified.height;
     assert.ok(inside, `the change is in view: ${JSON.stringify({ at, modified })}`);
     assert.equal(board.isDetached(), false, 'the diff did not cover the board');
     const squeezed = await widthOf(board);
@@ -161,7 +167,7 @@ describe('surfaces (E2E): review, wrapping, themes and one terminal', () => {
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
     const text = await terminal.innerText();
     assert.match(text, /\[1\] \$ node src\/ledger\.js[\s\S]*\[2\] \$ node src\/ledger\.js/, 'both commands in the one terminal');
-    assert.equal(await page.locator('.terminal-tabs-entry').count() <= 1, true, 'one terminal, not one per command');
+    assert.equal((await page.locator('.terminal-tabs-entry').count()) <= 1, true, 'one terminal, not one per command');
     assert.match(readFileSync(join(session.workspace, 'src', 'ledger.js'), 'utf8'), /'eur': 1\.08 \}/);
     await shot(page, 'l05-one-terminal');
   });

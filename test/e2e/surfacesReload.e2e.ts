@@ -52,7 +52,10 @@ async function extensionLogLines(pattern: RegExp): Promise<string[]> {
     }
   };
   walk(root);
-  return files.flatMap((f) => readFileSync(f, 'utf8').split('\n')).filter((l) => pattern.test(l)).sort();
+  return files
+    .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+    .filter((l) => pattern.test(l))
+    .sort();
 }
 
 /** When the newest extension host began restoring (its log's timestamp, this machine's local time). */
@@ -92,7 +95,11 @@ async function oneState(page: Page, frame: Frame): Promise<OneState> {
     header,
     state,
     banner,
-    status: ((await statusBarItem(page).innerText().catch(() => '')) ?? '').trim(),
+    status: (
+      (await statusBarItem(page)
+        .innerText()
+        .catch(() => '')) ?? ''
+    ).trim(),
     badge: await waitForBadge(page, null, 0),
     approve: (await frame.locator('[data-testid="approve-plan"]:not([disabled])').count()) > 0,
     resume: (await frame.locator('[data-testid="resume"]').count()) > 0,
@@ -134,7 +141,16 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     assert.equal(server!.requests.filter((r) => r.role === 'planner').length, 2, 'the cut-off planning was asked again');
 
     // 2. Reload while the plan waits: it simply waits again — Approve, badge, status bar, header agree.
-    const planWaits: OneState = { header: 'plan v1 waits for you', state: 'planWaiting', banner: null, status: '1 waiting', badge: '1', approve: true, resume: false, form: false };
+    const planWaits: OneState = {
+      header: 'plan v1 waits for you',
+      state: 'planWaiting',
+      banner: null,
+      status: '1 waiting',
+      badge: '1',
+      approve: true,
+      resume: false,
+      form: false,
+    };
     let seen = await oneState(page, frame);
     assert.deepEqual({ ...seen, badge: await waitForBadge(page, '1') }, planWaits);
     ({ frame } = await reload(page));
@@ -178,7 +194,9 @@ describe('surfaces (E2E): a window reload at each phase of a mission', () => {
     const restoredAt = await lastRestore();
     const fromRestore = Date.now() - restoredAt;
     const restored = restoredAt - cut.startedAt;
-    console.log(`      reload while an edit waited: the extension restored ${restored} ms after the reload; the card was back ${fromRestore} ms later (${cardBack} ms in all)`);
+    console.log(
+      `      reload while an edit waited: the extension restored ${restored} ms after the reload; the card was back ${fromRestore} ms later (${cardBack} ms in all)`,
+    );
     assert.ok(fromRestore < 10_000, `the card came back ${fromRestore} ms after the extension restored`);
     assert.equal(existsSync(join(session.workspace, 'src', 'farewell.js')), false, 'nothing written before approval');
     await shot(page, 'r02-card-back-after-reload');

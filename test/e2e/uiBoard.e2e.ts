@@ -16,7 +16,10 @@ import { boardFrame, byTestId, ensureApiKey, selectColorTheme, shot as saveShot,
 
 const shot = (page: Page, name: string) => saveShot(page, 'board', name);
 const STEPS = 40;
-const title = (i: number): string => (i === 20 ? 'Write the data migration that moves every open invoice of the billing service onto the new ledger tables, keeping a reversible log' : `Migrate module ${i} of the billing service to the new ledger API`);
+const title = (i: number): string =>
+  i === 20
+    ? 'Write the data migration that moves every open invoice of the billing service onto the new ledger tables, keeping a reversible log'
+    : `Migrate module ${i} of the billing service to the new ledger API`;
 
 function bigPlanScenario(): ScenarioInput {
   const steps = Array.from({ length: STEPS }, (_, k) => {
@@ -78,7 +81,10 @@ describe('ui board (E2E): a 40-step plan on the mission board', () => {
     for (const id of ['s1', 's13', 's20', 's27', `s${STEPS}`]) {
       await board.locator(`.node[data-step-id="${id}"]`).click();
       await board.waitForSelector(`[data-testid="step-details"][data-step-id="${id}"]`, { timeout: 10_000 });
-      assert.ok(await inViewport(page, board, `[data-testid="step-details"][data-step-id="${id}"] .details-title`), `${id}: its details' title is in view without scrolling`);
+      assert.ok(
+        await inViewport(page, board, `[data-testid="step-details"][data-step-id="${id}"] .details-title`),
+        `${id}: its details' title is in view without scrolling`,
+      );
       assert.equal(await board.locator('.side-panel').evaluate((el) => el.scrollTop), 0, `${id}: the details pane is at its top`);
       assert.ok(await inViewport(page, board, '[data-testid="approve-plan"]'), `${id}: "Approve plan & run" is in view`);
       const shown = await board.locator(`[data-testid="step-details"][data-step-id="${id}"] .details-title`).innerText();
@@ -88,7 +94,11 @@ describe('ui board (E2E): a 40-step plan on the mission board', () => {
 
     // No title is squeezed: every card is full width, and a title of ordinary length is shown whole.
     const titles = await board.locator('.node .node-title').evaluateAll((els) =>
-      els.map((el) => ({ text: el.textContent ?? '', width: el.clientWidth, clipped: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1 })),
+      els.map((el) => ({
+        text: el.textContent ?? '',
+        width: el.clientWidth,
+        clipped: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
+      })),
     );
     assert.equal(titles.length, STEPS);
     for (const t of titles) {
@@ -118,7 +128,9 @@ describe('ui board (E2E): a 40-step plan on the mission board', () => {
       await board.locator('.node[data-step-id="s7"]').click();
       await board.waitForSelector('[data-testid="step-details"][data-step-id="s7"]');
       // Text and background differ in every theme (the variables resolved; nothing is hard-coded).
-      const colours = await board.locator('.node[data-step-id="s7"] .node-title').evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
+      const colours = await board
+        .locator('.node[data-step-id="s7"] .node-title')
+        .evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
       assert.notEqual(colours[0], colours[1], `${theme}: text and background differ`);
       await shot(page, name);
       // Accessibility under the real theme colours (contrast included).
@@ -164,7 +176,13 @@ describe('ui board (E2E): a 40-step plan on the mission board', () => {
     await board.waitForSelector(`.node[data-step-id="s${STEPS}"]`, { timeout: 60_000 });
     await board.waitForSelector('[data-testid="step-details"][data-step-id="s13"]', { timeout: 30_000 }).catch(async (error: unknown) => {
       await shot(page, '06-board-after-reload-failed');
-      console.log('selected after reload:', await board.locator('[data-testid="step-details"]').getAttribute('data-step-id').catch(() => 'none'));
+      console.log(
+        'selected after reload:',
+        await board
+          .locator('[data-testid="step-details"]')
+          .getAttribute('data-step-id')
+          .catch(() => 'none'),
+      );
       throw error;
     });
     assert.equal(await board.locator('.node').count(), STEPS);

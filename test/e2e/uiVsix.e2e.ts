@@ -40,7 +40,12 @@ describe('ui vsix (E2E): the packaged extension installs into the test host and 
   it('packages, installs with code-server --install-extension, and shows the sidebar from the palette', async function () {
     this.timeout(300_000);
     const vsix = join(out, 'plan-execute.vsix');
-    const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, input: 'y\n' });
+    const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 180_000,
+      input: 'y\n',
+    });
     assert.equal(pack.status, 0, `vsce package failed:\n${pack.stdout}\n${pack.stderr}`);
     const files = /\((\d+) files?, ([\d.]+ [KM]B)\)/.exec(pack.stdout);
     console.log(`      vsix: ${statSync(vsix).size} bytes, ${files?.[1] ?? '?'} files (vsce: ${files?.[2] ?? '?'})`);
@@ -48,7 +53,11 @@ describe('ui vsix (E2E): the packaged extension installs into the test host and 
     const host = await sharedHost();
     const extensionsDir = join(dirname(host.userDataDir), 'extensions'); // codeServer.ts: <tmp>/user-data, <tmp>/extensions
     assert.ok(existsSync(extensionsDir), `no extensions dir at ${extensionsDir}`);
-    const install = spawnSync(process.execPath, [codeServerEntry(), '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', host.userDataDir], { encoding: 'utf8', timeout: 120_000 });
+    const install = spawnSync(
+      process.execPath,
+      [codeServerEntry(), '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', host.userDataDir],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     assert.equal(install.status, 0, `install failed:\n${install.stdout}\n${install.stderr}`);
     const installed = readdirSync(extensionsDir).find((d) => d.startsWith('plan-execute.plan-execute'));
     assert.ok(installed, `not in ${extensionsDir}: ${readdirSync(extensionsDir).join(', ')}\n${install.stdout}`);

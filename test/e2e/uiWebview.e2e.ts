@@ -21,12 +21,35 @@ function hostileState(): SurfaceState {
   m.task = `${XSS} task`;
   m.constraints = [`${XSS} constraint`];
   m.phase = 'awaiting_approval';
-  m.steps = m.steps.map((s) => ({ ...s, title: XSS, why: `<script>window.__xss=2</script>`, instructions: `<b onmouseover="window.__xss=3">x</b>`, files: [{ path: `${XSS}.ts`, change: 'modified', beforeHash: 'a', afterHash: 'b' }] }));
-  m.versions[1] = { ...m.versions[1]!, reason: `${XSS} reason`, changes: [{ stepId: 's3', field: 'instructions', before: XSS, after: `<script>window.__xss=4</script>` }] };
-  m.replans = [{ at: '2026-01-01T00:03:00.000Z', trigger: XSS, stepId: 's2', mode: 'step', detail: XSS, fromVersion: 2, toVersion: null, refusedBecause: [] }, { at: '2026-01-01T00:03:30.000Z', trigger: XSS, stepId: 's2', mode: 'step', detail: XSS, fromVersion: 2, toVersion: null, refusedBecause: [XSS] }];
+  m.steps = m.steps.map((s) => ({
+    ...s,
+    title: XSS,
+    why: `<script>window.__xss=2</script>`,
+    instructions: `<b onmouseover="window.__xss=3">x</b>`,
+    files: [{ path: `${XSS}.ts`, change: 'modified', beforeHash: 'a', afterHash: 'b' }],
+  }));
+  m.versions[1] = {
+    ...m.versions[1]!,
+    reason: `${XSS} reason`,
+    changes: [{ stepId: 's3', field: 'instructions', before: XSS, after: `<script>window.__xss=4</script>` }],
+  };
+  m.replans = [
+    { at: '2026-01-01T00:03:00.000Z', trigger: XSS, stepId: 's2', mode: 'step', detail: XSS, fromVersion: 2, toVersion: null, refusedBecause: [] },
+    { at: '2026-01-01T00:03:30.000Z', trigger: XSS, stepId: 's2', mode: 'step', detail: XSS, fromVersion: 2, toVersion: null, refusedBecause: [XSS] },
+  ];
   const base = { stepTitle: XSS, stepWhy: XSS, at: '2026-01-01T00:02:00.000Z' };
   state.approvals = [
-    { ...base, kind: 'write', requestId: 'r1', stepId: 's1', why: XSS, path: `${XSS}.ts`, change: 'modified', size: { added: 12, removed: 3 }, verification: false },
+    {
+      ...base,
+      kind: 'write',
+      requestId: 'r1',
+      stepId: 's1',
+      why: XSS,
+      path: `${XSS}.ts`,
+      change: 'modified',
+      size: { added: 12, removed: 3 },
+      verification: false,
+    },
     { ...base, kind: 'command', requestId: 'r2', stepId: 's2', why: XSS, command: `echo "${XSS}"`, cwd: '/w', verification: true },
   ];
   state.notices = [{ id: 'n1', level: 'error', message: XSS, actions: ['setApiKey', 'retry'] }];
@@ -90,7 +113,9 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
       const unlabeled = await page.evaluate(`[...document.querySelectorAll('vscode-button, vscode-toolbar-button, button')]
         .filter((b) => !(b.textContent || '').trim() && !b.getAttribute('aria-label')).map((b) => b.outerHTML)`);
       assert.deepEqual(unlabeled, []);
-      const untabbable = await page.evaluate(`[...document.querySelectorAll('vscode-button')].filter((b) => b.tabIndex < 0 && !b.hasAttribute('disabled')).length`);
+      const untabbable = await page.evaluate(
+        `[...document.querySelectorAll('vscode-button')].filter((b) => b.tabIndex < 0 && !b.hasAttribute('disabled')).length`,
+      );
       assert.equal(untabbable, 0);
     });
 

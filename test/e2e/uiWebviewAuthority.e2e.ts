@@ -23,8 +23,27 @@ function authorityState(sandbox: NonNullable<SurfaceState['sandbox']>['state']):
   state.sandbox = { mode: 'prefer', state: sandbox, detail: sandbox === 'sandboxed' ? 'bubblewrap 0.8.0' : 'no bubblewrap on this machine' };
   const base = { stepTitle: 'Install', stepWhy: 'needs the new package', at: '2026-01-01T00:02:00.000Z', why: 'install', verification: false };
   state.approvals = [
-    { ...base, kind: 'command', requestId: 'r1', stepId: 's3', command: 'npm install', cwd: '/w', confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed', network: true, hostLoopback: false },
-    { ...base, kind: 'command', requestId: 'r2', stepId: 's2', command: 'npm test', cwd: '/w', confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed', network: false },
+    {
+      ...base,
+      kind: 'command',
+      requestId: 'r1',
+      stepId: 's3',
+      command: 'npm install',
+      cwd: '/w',
+      confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed',
+      network: true,
+      hostLoopback: false,
+    },
+    {
+      ...base,
+      kind: 'command',
+      requestId: 'r2',
+      stepId: 's2',
+      command: 'npm test',
+      cwd: '/w',
+      confinement: sandbox === 'sandboxed' ? 'sandboxed' : 'unsandboxed',
+      network: false,
+    },
   ];
   return restatus(state);
 }
@@ -54,7 +73,10 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
       it('marks only the steps that run commands as sandboxed (or not), and only the granted step with the network', async () => {
         const [s1, s2, s3] = [await marks(view, surface, 's1'), await marks(view, surface, 's2'), await marks(view, surface, 's3')];
         assert.equal(s1.sandbox, null, 'a step without commands carries no sandbox mark');
-        for (const [id, m] of [['s2', s2], ['s3', s3]] as const) {
+        for (const [id, m] of [
+          ['s2', s2],
+          ['s3', s3],
+        ] as const) {
           assert.ok(m.sandbox, `${id} runs commands: it says how they run`);
           if (sandbox === 'sandboxed') assert.match(m.sandbox, /sandbox/i, `${id}: ${m.sandbox}`);
           if (sandbox === 'sandboxed') assert.doesNotMatch(m.sandbox, /unsandboxed/i, `${id}: ${m.sandbox}`);
@@ -69,8 +91,14 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
         const rows = await view.page.$$eval('[data-testid="command-confinement"]', (els) => els.map((el) => el.textContent ?? ''));
         assert.equal(rows.length, 2, 'one confinement row per command card');
         for (const text of rows) assert.match(text, sandbox === 'sandboxed' ? /sandboxed/ : /UNSANDBOXED/, text);
-        assert.ok(rows.some((t) => /no network/.test(t)), `the ungranted card says no network: ${rows.join(' | ')}`);
-        assert.ok(rows.some((t) => !/no network/.test(t) && /network/i.test(t)), `the granted card says network: ${rows.join(' | ')}`);
+        assert.ok(
+          rows.some((t) => /no network/.test(t)),
+          `the ungranted card says no network: ${rows.join(' | ')}`,
+        );
+        assert.ok(
+          rows.some((t) => !/no network/.test(t) && /network/i.test(t)),
+          `the granted card says network: ${rows.join(' | ')}`,
+        );
       });
     });
   }

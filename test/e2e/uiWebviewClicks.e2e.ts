@@ -21,11 +21,15 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     return state;
   }
 
-  useWebviewApp({ surface: 'sidebar' }, async (opened) => {
-    view = opened;
-    await view.send({ type: 'state', state: snapshot(false) });
-    await view.page.waitForSelector('[data-request-id="r1"]');
-  }, { each: true });
+  useWebviewApp(
+    { surface: 'sidebar' },
+    async (opened) => {
+      view = opened;
+      await view.send({ type: 'state', state: snapshot(false) });
+      await view.page.waitForSelector('[data-request-id="r1"]');
+    },
+    { each: true },
+  );
 
   it('takes a click whose press and release straddle a snapshot, and draws the snapshot after it', async () => {
     const { page } = view;
@@ -60,19 +64,27 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     const clicked = await page.evaluate((state) => {
       return new Promise<{ settling: boolean } | null>((resolve) => {
         // Registered after the app's own listener, so it runs once the snapshot is drawn.
-        window.addEventListener('message', () => {
-          const card = document.querySelector('[data-request-id="r1"]');
-          const approve = card?.querySelector('[data-testid="approve-action"]');
-          if (!card || !approve) return resolve(null);
-          const settling = card.classList.contains('settling');
-          approve.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, detail: 1 }));
-          resolve({ settling });
-        }, { once: true });
+        window.addEventListener(
+          'message',
+          () => {
+            const card = document.querySelector('[data-request-id="r1"]');
+            const approve = card?.querySelector('[data-testid="approve-action"]');
+            if (!card || !approve) return resolve(null);
+            const settling = card.classList.contains('settling');
+            approve.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, detail: 1 }));
+            resolve({ settling });
+          },
+          { once: true },
+        );
         window.postMessage({ type: 'state', state }, '*');
       });
     }, snapshot(false));
     assert.deepEqual(clicked, { settling: true }, 'the card that moved was there, settling, when clicked');
-    assert.deepEqual((await view.posted()).filter((m) => (m as { type: string }).type !== 'ready'), [], 'the click on the moving card decided nothing');
+    assert.deepEqual(
+      (await view.posted()).filter((m) => (m as { type: string }).type !== 'ready'),
+      [],
+      'the click on the moving card decided nothing',
+    );
     await page.waitForSelector('[data-request-id="r1"][data-ignored-clicks="1"] [data-testid="click-ignored"]');
     assert.match(await page.locator('[data-request-id="r1"] [data-testid="click-ignored"]').innerText(), /Not taken.*Click again/);
 
@@ -80,6 +92,9 @@ describe('ui webview (E2E, plain Chromium): clicks while the host keeps sending'
     await view.send({ type: 'state', state: snapshot(false) });
     await page.waitForSelector('[data-request-id="r1"]:not(.settling) [data-testid="click-ignored"]');
     await page.click('[data-request-id="r1"] [data-testid="approve-action"]');
-    assert.deepEqual((await view.posted()).filter((m) => (m as { type: string }).type !== 'ready'), [{ type: 'approveAction', requestId: 'r1', remember: false }]);
+    assert.deepEqual(
+      (await view.posted()).filter((m) => (m as { type: string }).type !== 'ready'),
+      [{ type: 'approveAction', requestId: 'r1', remember: false }],
+    );
   });
 });

@@ -14,7 +14,12 @@ import type { SurfaceKind, SurfaceState } from '../../src/webview/protocol';
 function runningState(): SurfaceState {
   const state = syntheticState(4);
   const m = state.mission!;
-  m.steps = m.steps.map((s, i) => ({ ...s, required: true, dependsOn: i === 3 ? ['s2', 's3'] : [], status: i === 0 ? 'succeeded' : i < 3 ? 'running' : 'pending' }));
+  m.steps = m.steps.map((s, i) => ({
+    ...s,
+    required: true,
+    dependsOn: i === 3 ? ['s2', 's3'] : [],
+    status: i === 0 ? 'succeeded' : i < 3 ? 'running' : 'pending',
+  }));
   state.approvals = state.approvals.filter((a) => a.kind === 'command');
   return restatus(state);
 }
@@ -33,7 +38,7 @@ for (const surface of ['sidebar', 'board'] as SurfaceKind[]) {
         done: document.querySelector('[data-testid="mission-header"] [data-testid="steps-done"]')?.textContent ?? '',
       }));
 
-    it('keeps the header\'s running strip and count true to the steps, without a snapshot', async () => {
+    it("keeps the header's running strip and count true to the steps, without a snapshot", async () => {
       const { page } = view;
       await view.send({ type: 'state', state: runningState() });
       await page.waitForSelector('[data-testid="mission-header"] .running-strip');

@@ -45,11 +45,15 @@ describe('ui webview (E2E, plain Chromium): steady sections, icons and focus', (
     return restatus(s);
   };
 
-  useWebviewApp({ surface: 'sidebar' }, async (opened) => {
-    view = opened;
-    await view.send({ type: 'state', state: next() });
-    await view.page.waitForSelector('[data-request-id="r1"]');
-  }, { each: true });
+  useWebviewApp(
+    { surface: 'sidebar' },
+    async (opened) => {
+      view = opened;
+      await view.send({ type: 'state', state: next() });
+      await view.page.waitForSelector('[data-request-id="r1"]');
+    },
+    { each: true },
+  );
 
   it('keeps unchanged sections as they are (the same elements) when another one changes', async () => {
     const { page } = view;

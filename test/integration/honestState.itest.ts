@@ -39,7 +39,11 @@ async function replayWithCli(pe: PlanExecuteApi, missionId: string, copy: string
   const trace = join(dirname(copy), 'trace.jsonl');
   writeFileSync(trace, events.map((e) => JSON.stringify(e)).join('\n'));
   const cli = join(vscode.extensions.getExtension('plan-execute.plan-execute')!.extensionPath, 'dist', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'replay', '--trace', trace, '--workspace', copy], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, [cli, 'replay', '--trace', trace, '--workspace', copy], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 60_000,
+  });
   return { status: run.status, output: `${run.stderr}${run.stdout}` };
 }
 
@@ -81,7 +85,7 @@ describe('honest state: failures you can act on, and undo', () => {
       let rejected = false;
       const done = await (async () => {
         for (;;) {
-          const state = await pe.test.waitForState((x) => stopped(x) && x.mission?.missionId !== before ? true : x.approvals.length > 0, 60_000);
+          const state = await pe.test.waitForState((x) => (stopped(x) && x.mission?.missionId !== before ? true : x.approvals.length > 0), 60_000);
           if (stopped(state) && state.mission?.missionId !== before) return state;
           for (const card of state.approvals) {
             if (!rejected && card.kind === 'write' && card.path === 'src/farewell.js') {
@@ -100,7 +104,10 @@ describe('honest state: failures you can act on, and undo', () => {
       assert.equal(done.mission?.versions.length, 1);
       assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS, 'the clean version is on disk');
       const s1Calls = server.requests.filter((r) => r.rule === 's1');
-      assert.ok(s1Calls.some((r) => JSON.stringify(r.body.messages).includes('no debug logging in library code, please')), "the executor read the user's reason");
+      assert.ok(
+        s1Calls.some((r) => JSON.stringify(r.body.messages).includes('no debug logging in library code, please')),
+        "the executor read the user's reason",
+      );
       // The replay answers the plan and every card as the user did, the rejection's words included.
       const replay = await replayWithCli(pe, done.mission!.missionId, copy);
       assert.equal(replay.status, 0, replay.output);
@@ -124,11 +131,15 @@ describe('honest state: failures you can act on, and undo', () => {
     const m = stop.mission!;
     assert.equal(m.outcome, 'budget_exceeded', m.summary ?? '');
     assert.match(m.summary ?? '', /the replan budget ran out: 1 of 1 replans used \(raise planExecute\.limits\.maxReplans, then continue the mission\)/);
-    assert.deepEqual(m.replans.map((r) => ({ trigger: r.trigger, to: r.toVersion, why: r.refusedBecause })), [
-      { trigger: 'step s2 failed', to: null, why: ['the new plan changed finished step s1 (instructions) without saying why'] },
-    ]);
+    assert.deepEqual(
+      m.replans.map((r) => ({ trigger: r.trigger, to: r.toVersion, why: r.refusedBecause })),
+      [{ trigger: 'step s2 failed', to: null, why: ['the new plan changed finished step s1 (instructions) without saying why'] }],
+    );
     assert.deepEqual(kinds(stop), ['continue', 'openSettings', 'revertMission']);
-    assert.deepEqual(m.actions.find((a) => a.kind === 'openSettings'), { kind: 'openSettings', query: 'planExecute.limits.maxReplans', label: 'Raise the limit' });
+    assert.deepEqual(
+      m.actions.find((a) => a.kind === 'openSettings'),
+      { kind: 'openSettings', query: 'planExecute.limits.maxReplans', label: 'Raise the limit' },
+    );
     assert.equal(readFileSync(join(workspaceRoot(), 'src/farewell.js'), 'utf8'), FAREWELL_JS, 'finished work is on disk');
 
     s.fix();
@@ -167,7 +178,7 @@ describe('honest state: failures you can act on, and undo', () => {
     try {
       pe.test.postFromWebview({ type: 'revertStep', stepId: 's2' });
       const one = await pe.test.waitForState((x) => x.mission?.steps.find((st) => st.id === 's2')?.status === 'reverted', 15_000);
-      assert.equal(existsSync(wave), false, "the file s2 created is gone");
+      assert.equal(existsSync(wave), false, 'the file s2 created is gone');
       assert.equal(existsSync(farewell), true, "s1's work stays");
       assert.match(pe.test.lastConfirmation() ?? '', /^Revert step s2\? This deletes src\/wave\.js\.$/);
       assert.equal(one.mission?.summary, "reverted s2: the work of required step s2 is undone, so the mission's result no longer holds");
@@ -209,7 +220,10 @@ describe('honest state: failures you can act on, and undo', () => {
       assert.equal(failed.mission?.outcome, 'failed');
       assert.equal(failed.mission?.planVersion, null, 'no plan over the cap is kept');
       assert.match(failed.mission?.summary ?? '', /the plan has 3 steps, over the cap of 2 \(planExecute\.limits\.maxPlanSteps\)/);
-      assert.deepEqual(failed.mission?.actions, [{ kind: 'retry' }, { kind: 'openSettings', query: 'planExecute.limits.maxPlanSteps', label: 'Raise the plan-size cap' }]);
+      assert.deepEqual(failed.mission?.actions, [
+        { kind: 'retry' },
+        { kind: 'openSettings', query: 'planExecute.limits.maxPlanSteps', label: 'Raise the plan-size cap' },
+      ]);
       assert.equal(server.requests.filter((r) => r.role === 'planner').length, 2, 'the planner got one repair turn');
     } finally {
       await limits().update('maxPlanSteps', undefined, vscode.ConfigurationTarget.Global);

@@ -19,7 +19,8 @@ async function traceOf(missionId: string): Promise<TraceEvent[]> {
   return (await store!.readEvents(missionId)) as TraceEvent[];
 }
 
-const finishedFailure = (events: TraceEvent[]) => events.find((e): e is Extract<TraceEvent, { type: 'mission_finished' }> => e.type === 'mission_finished')?.failure;
+const finishedFailure = (events: TraceEvent[]) =>
+  events.find((e): e is Extract<TraceEvent, { type: 'mission_finished' }> => e.type === 'mission_finished')?.failure;
 
 /** Every tool call in a request's history is answered by a result in the next message, and only those. */
 function assertPaired(request: FixtureRequest): void {
@@ -27,7 +28,12 @@ function assertPaired(request: FixtureRequest): void {
     const calls = m.parts.filter((p) => p.type === 'tool_call').map((p) => p.callId);
     const next = request.messages[i + 1];
     const results = (next?.parts ?? []).filter((p) => p.type === 'tool_result').map((p) => p.callId);
-    if (m.role === 'assistant' && calls.length > 0 && next) assert.deepEqual(results, calls, `message ${i}: calls ${calls.join(',')} answered by ${results.join(',')} in ${JSON.stringify(next.parts).slice(0, 400)}`);
+    if (m.role === 'assistant' && calls.length > 0 && next)
+      assert.deepEqual(
+        results,
+        calls,
+        `message ${i}: calls ${calls.join(',')} answered by ${results.join(',')} in ${JSON.stringify(next.parts).slice(0, 400)}`,
+      );
   });
 }
 
@@ -48,7 +54,13 @@ describe('providers: VS Code language models (vscode-lm)', function () {
     const pe = await api();
     const list = await pe.test.listModels('vscode-lm');
     assert.ok(list.ok, list.ok ? '' : list.message);
-    assert.deepEqual(list.models.map((m) => m.ref).filter((id) => id.startsWith('scripted')).sort(), ['scripted', 'scripted-no-tools', 'scripted-tiny']);
+    assert.deepEqual(
+      list.models
+        .map((m) => m.ref)
+        .filter((id) => id.startsWith('scripted'))
+        .sort(),
+      ['scripted', 'scripted-no-tools', 'scripted-tiny'],
+    );
   });
 
   it('runs a mission on a VS Code language model with the planner on an OpenAI-compatible endpoint: same tools, same role separation, results paired with calls', async () => {
@@ -57,7 +69,13 @@ describe('providers: VS Code language models (vscode-lm)', function () {
     const seen: { role: string | null; rule: string | null; model: string }[] = [];
     fixture.setResponder(scenarioResponder(providerScenario(), seen as never));
     server = await startChatServer({ scenario: providerScenario() });
-    restore = await withSettings({ provider: 'vscode-lm', model: 'scripted', 'models.planner': 'openai:planner-model', 'openai.baseUrl': server.url, approvalMode: 'all' });
+    restore = await withSettings({
+      provider: 'vscode-lm',
+      model: 'scripted',
+      'models.planner': 'openai:planner-model',
+      'openai.baseUrl': server.url,
+      approvalMode: 'all',
+    });
     const from = fixture.requests.length;
 
     const mission = await runMission(pe, 'Write two notes and a summary');
@@ -71,15 +89,28 @@ describe('providers: VS Code language models (vscode-lm)', function () {
     assert.ok(lm.every((r) => r.model === 'scripted' && r.extensionId === 'plan-execute.plan-execute'));
     for (const [i, r] of lm.entries()) {
       const names = r.tools.map((t) => t.name);
-      if (seen[seen.length - lm.length + i]?.role === 'verifier') assert.ok(!names.some((n) => WRITE_TOOLS.includes(n)), `the verifier got a write tool: ${names.join(', ')}`);
+      if (seen[seen.length - lm.length + i]?.role === 'verifier')
+        assert.ok(!names.some((n) => WRITE_TOOLS.includes(n)), `the verifier got a write tool: ${names.join(', ')}`);
       else assert.ok(WRITE_TOOLS.every((n) => names.includes(n)) && names.includes('report_result'), `executor tools: ${names.join(', ')}`);
       assertPaired(r);
     }
     const editor = lm[0]!.tools.find((t) => t.name === 'str_replace_based_edit_tool');
-    assert.deepEqual(Object.keys((editor?.inputSchema as { properties: object }).properties).sort(), ['command', 'file_text', 'insert_line', 'insert_text', 'new_str', 'old_str', 'path', 'view_range']);
+    assert.deepEqual(Object.keys((editor?.inputSchema as { properties: object }).properties).sort(), [
+      'command',
+      'file_text',
+      'insert_line',
+      'insert_text',
+      'new_str',
+      'old_str',
+      'path',
+      'view_range',
+    ]);
 
     const calls = (await traceOf(mission.missionId)).filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call');
-    assert.ok(calls.some((c) => c.provider === 'vscode-lm' && c.pricing === 'unknown' && c.usage.inputTokens > 0), 'counted with the model\'s tokenizer, price unknown');
+    assert.ok(
+      calls.some((c) => c.provider === 'vscode-lm' && c.pricing === 'unknown' && c.usage.inputTokens > 0),
+      "counted with the model's tokenizer, price unknown",
+    );
     assert.ok(calls.some((c) => c.provider === 'openai' && c.role === 'planner'));
   });
 
@@ -96,11 +127,17 @@ describe('providers: VS Code language models (vscode-lm)', function () {
     assert.equal(mission.phase, 'succeeded', `${mission.summary}`);
     const planner = fixture.requests.slice(from, from + 2);
     for (const r of planner) {
-      assert.deepEqual(r.tools.map((t) => t.name), ['structured_output']);
+      assert.deepEqual(
+        r.tools.map((t) => t.name),
+        ['structured_output'],
+      );
       assert.equal(r.toolMode, 2, 'LanguageModelChatToolMode.Required');
     }
     const waits = (await traceOf(mission.missionId)).filter((e): e is Extract<TraceEvent, { type: 'model_wait' }> => e.type === 'model_wait');
-    assert.deepEqual(waits.map((w) => [w.role, w.provider, w.reason, w.attempt]), [['planner', 'vscode-lm', 'rate_limited', 1]]);
+    assert.deepEqual(
+      waits.map((w) => [w.role, w.provider, w.reason, w.attempt]),
+      [['planner', 'vscode-lm', 'rate_limited', 1]],
+    );
   });
 
   it('says at the first call that a model cannot call tools, and never sends it a request', async () => {
@@ -118,7 +155,7 @@ describe('providers: VS Code language models (vscode-lm)', function () {
     assert.equal(fixture.requests.length, from, 'nothing was sent to that model');
   });
 
-  it('refuses a prompt over the model\'s maxInputTokens before sending it, and names a model VS Code does not have', async () => {
+  it("refuses a prompt over the model's maxInputTokens before sending it, and names a model VS Code does not have", async () => {
     const pe = await api();
     const fixture = await lmFixture();
     restore = await withSettings({ provider: 'vscode-lm', model: 'scripted-tiny', approvalMode: 'all' });

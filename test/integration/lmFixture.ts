@@ -6,7 +6,16 @@
  */
 import * as vscode from 'vscode';
 import { ERROR_RESULT } from '../../src/node/model/openaiRequest';
-import { createPicker, detectRole, parseScenario, turnOf, type Fault, type MessagesBody, type RecordedRequest, type ScenarioInput } from '../support/messages-server/scenario';
+import {
+  createPicker,
+  detectRole,
+  parseScenario,
+  turnOf,
+  type Fault,
+  type MessagesBody,
+  type RecordedRequest,
+  type ScenarioInput,
+} from '../support/messages-server/scenario';
 
 interface FixturePart {
   type: 'text' | 'tool_call' | 'tool_result' | 'other';
@@ -66,13 +75,28 @@ const FAULT_ERRORS: Partial<Record<Fault, FixtureReply>> = {
 };
 
 /** Answers fixture requests from a scenario; `seen` collects what each request matched. */
-export function scenarioResponder(input: ScenarioInput, seen: { role: string | null; rule: string | null; fault: Fault | null; model: string }[] = []): (request: FixtureRequest) => Promise<FixtureReply> {
+export function scenarioResponder(
+  input: ScenarioInput,
+  seen: { role: string | null; rule: string | null; fault: Fault | null; model: string }[] = [],
+): (request: FixtureRequest) => Promise<FixtureReply> {
   const scenario = parseScenario(input);
   const pick = createPicker(scenario);
   return async (request) => {
     const body = messagesView(request);
     const { role, promptVersion } = detectRole(body);
-    const recorded: RecordedRequest = { index: seen.length, path: 'lm', headers: {}, body, role, promptVersion, turn: turnOf(body), stream: true, at: Date.now(), rule: null, fault: null };
+    const recorded: RecordedRequest = {
+      index: seen.length,
+      path: 'lm',
+      headers: {},
+      body,
+      role,
+      promptVersion,
+      turn: turnOf(body),
+      stream: true,
+      at: Date.now(),
+      rule: null,
+      fault: null,
+    };
     const picked = pick(body, role, recorded);
     seen.push({ role, rule: picked?.rule ?? null, fault: picked?.reply.fault ?? null, model: request.model });
     if (!picked) return { error: 'unmatched', message: `lm fixture: no scenario rule matches (role=${role}, turn=${recorded.turn})` };

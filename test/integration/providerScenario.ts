@@ -37,10 +37,31 @@ const s3 = step('s3', {
     description: '',
   },
 });
-const s4 = step('s4', { title: 'Decide the order', kind: 'research', dependsOn: ['s3'], instructions: 'Decide which note comes first.', authority: { read: ['**'], edit: [], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['notes/summary.txt'] }], description: '' } });
-const s4b = step('s4b', { title: 'Check the summary', kind: 'verify', dependsOn: ['s3'], instructions: 'Check notes/summary.txt.', authority: { read: ['**'], edit: [], commands: [] }, evidence: { checks: [{ kind: 'file_contains', path: 'notes/summary.txt', text: 'two' }], description: '' } });
+const s4 = step('s4', {
+  title: 'Decide the order',
+  kind: 'research',
+  dependsOn: ['s3'],
+  instructions: 'Decide which note comes first.',
+  authority: { read: ['**'], edit: [], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['notes/summary.txt'] }], description: '' },
+});
+const s4b = step('s4b', {
+  title: 'Check the summary',
+  kind: 'verify',
+  dependsOn: ['s3'],
+  instructions: 'Check notes/summary.txt.',
+  authority: { read: ['**'], edit: [], commands: [] },
+  evidence: { checks: [{ kind: 'file_contains', path: 'notes/summary.txt', text: 'two' }], description: '' },
+});
 
-const plan = (steps: Record<string, unknown>[], reason: string) => ({ goal: 'Write two notes and a summary', assumptions: [], constraints: [], direct: false, reason, steps });
+const plan = (steps: Record<string, unknown>[], reason: string) => ({
+  goal: 'Write two notes and a summary',
+  assumptions: [],
+  constraints: [],
+  direct: false,
+  reason,
+  steps,
+});
 
 const create = (path: string, text: string) => ({ toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path, file_text: text } }] });
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
@@ -50,16 +71,39 @@ export function providerScenario(): ScenarioInput {
     name: 'provider mission',
     rules: [
       { name: 'plan', match: { role: 'planner' }, turns: [{ structured: plan([s1, s2, s3, s4], 'initial plan') }] },
-      { name: 'replan', match: { role: 'replanner' }, turns: [{ structured: plan([s1, s2, s3, s4b], 's4 asked which note comes first: check the summary instead') }] },
-      { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ latencyMs: 150, ...create('notes/one.txt', NOTE_ONE) }, report('note one written')] },
-      { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ latencyMs: 150, ...create('notes/two.txt', NOTE_TWO) }, report('note two written')] },
-      { name: 's3', match: { role: 'executor', firstUserIncludes: '# Step s3:' }, turns: [create('notes/summary.txt', 'notes: one, two\n'), report('summary written')] },
-      { name: 's4', match: { role: 'executor', firstUserIncludes: '# Step s4:' }, turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'ambiguity', message: 'Which note comes first?' } }] }] },
+      {
+        name: 'replan',
+        match: { role: 'replanner' },
+        turns: [{ structured: plan([s1, s2, s3, s4b], 's4 asked which note comes first: check the summary instead') }],
+      },
+      {
+        name: 's1',
+        match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+        turns: [{ latencyMs: 150, ...create('notes/one.txt', NOTE_ONE) }, report('note one written')],
+      },
+      {
+        name: 's2',
+        match: { role: 'executor', firstUserIncludes: '# Step s2:' },
+        turns: [{ latencyMs: 150, ...create('notes/two.txt', NOTE_TWO) }, report('note two written')],
+      },
+      {
+        name: 's3',
+        match: { role: 'executor', firstUserIncludes: '# Step s3:' },
+        turns: [create('notes/summary.txt', 'notes: one, two\n'), report('summary written')],
+      },
+      {
+        name: 's4',
+        match: { role: 'executor', firstUserIncludes: '# Step s4:' },
+        turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'ambiguity', message: 'Which note comes first?' } }] }],
+      },
       { name: 's4b', match: { role: 'executor', firstUserIncludes: '# Step s4b:' }, turns: [report('the summary names both notes')] },
       {
         name: 'review',
         match: { role: 'verifier' },
-        turns: [{ toolUse: [{ name: 'view_file', input: { path: 'notes/summary.txt' } }] }, { toolUse: [{ name: 'report_verdict', input: { passed: true, detail: 'notes/summary.txt names one and two' } }] }],
+        turns: [
+          { toolUse: [{ name: 'view_file', input: { path: 'notes/summary.txt' } }] },
+          { toolUse: [{ name: 'report_verdict', input: { passed: true, detail: 'notes/summary.txt names one and two' } }] },
+        ],
       },
     ],
   };

@@ -39,10 +39,15 @@ describe('providers: an OpenAI-compatible endpoint from the settings', function 
     assert.equal(readFileSync(join(workspaceRoot(), 'notes/two.txt'), 'utf8'), NOTE_TWO);
     assert.equal(mission.costUsd, 0, 'a local model costs nothing');
 
-    assert.deepEqual(server.requests.filter((r) => r.rejected).map((r) => r.rejected), [], 'every request was one OpenAI itself accepts');
+    assert.deepEqual(
+      server.requests.filter((r) => r.rejected).map((r) => r.rejected),
+      [],
+      'every request was one OpenAI itself accepts',
+    );
     assert.deepEqual([...new Set(server.requests.map((r) => r.role))].sort(), ['executor', 'planner', 'replanner', 'verifier']);
     assert.ok(server.requests.every((r) => r.chat.model === 'local-coder'));
-    const toolsOf = (role: string): string[] => [...new Set(server!.requests.filter((r) => r.role === role).flatMap((r) => (r.chat.tools ?? []).map((t) => t.function?.name ?? '')))].sort();
+    const toolsOf = (role: string): string[] =>
+      [...new Set(server!.requests.filter((r) => r.role === role).flatMap((r) => (r.chat.tools ?? []).map((t) => t.function?.name ?? '')))].sort();
     assert.ok(toolsOf('executor').includes('str_replace_based_edit_tool') && toolsOf('executor').includes('bash'), 'the executor edits through the same tools');
     for (const role of ['planner', 'replanner', 'verifier']) {
       assert.ok(!toolsOf(role).some((t) => t === 'str_replace_based_edit_tool' || t === 'bash'), `${role} got no write tool: ${toolsOf(role).join(', ')}`);
@@ -59,7 +64,7 @@ describe('providers: an OpenAI-compatible endpoint from the settings', function 
     assert.deepEqual(startedEvent?.settings.models, { provider: 'openai', model: 'local-coder' }, 'the trace names the models, never a key or URL');
   });
 
-  it('refuses to start without the key OpenAI\'s own API needs, and stops with cause auth and the provider when a key is refused', async () => {
+  it("refuses to start without the key OpenAI's own API needs, and stops with cause auth and the provider when a key is refused", async () => {
     const pe = await api();
     restore = await withSettings({ provider: 'openai', model: 'gpt-4.1', 'openai.baseUrl': 'https://api.openai.com/v1', approvalMode: 'all' });
     await pe.test.setApiKey('', 'openai');

@@ -43,10 +43,20 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
   const ctx: StepToolsContext = {
     missionId: 'itest',
     step: {
-      id: 's1', title: 'edit greet', why: '', required: true, dependsOn: [], kind: 'edit', instructions: '',
+      id: 's1',
+      title: 'edit greet',
+      why: '',
+      required: true,
+      dependsOn: [],
+      kind: 'edit',
+      instructions: '',
       authority: { read: ['**'], edit: ['src/**'], commands: [], network: false, mcp: [] },
-      binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' },
-      risk: 'low', effort: 'small', modelTier: 'standard',
+      binding: { prerequisite: '', fallback: '', consequence: '' },
+      expectedOutput: '',
+      evidence: { checks: [], description: '' },
+      risk: 'low',
+      effort: 'small',
+      modelTier: 'standard',
     },
     role: 'executor',
     workspace,
@@ -160,7 +170,7 @@ describe('sandbox: executor tools in VS Code', () => {
     assert.equal(r.ok, false);
     assert.match(r.output, /unsaved changes/);
     assert.equal(fs.readFileSync(file, 'utf8'), onDisk, 'disk untouched');
-    assert.ok(editor.document.getText().startsWith('// unsaved user edit'), 'the user\'s unsaved edit is still there');
+    assert.ok(editor.document.getText().startsWith('// unsaved user edit'), "the user's unsaved edit is still there");
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -195,7 +205,15 @@ describe('sandbox: executor tools in VS Code', () => {
     const s = await setup(terminal);
     const ac = new AbortController();
     const pending = terminal.run(
-      { command: 'sleep', argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: s.root, timeoutMs: 60_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' }, sandbox: null },
+      {
+        command: 'sleep',
+        argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'],
+        cwd: s.root,
+        timeoutMs: 60_000,
+        maxOutputBytes: 10_000,
+        env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
+        sandbox: null,
+      },
       ac.signal,
     );
     setTimeout(() => ac.abort(), 500);
@@ -237,7 +255,11 @@ describe('sandbox: executor tools in VS Code', () => {
       assert.match(r.output, /"readme":"E/, 'the rest of the workspace is read-only');
       assert.equal(fs.readFileSync(path.join(s.root, 'src/made.ts'), 'utf8'), 'export const made = 1;\n', 'the change inside the globs is kept');
       assert.equal(fs.existsSync(path.join(s.root, 'src/notes.md')), false, 'the change outside them is undone');
-      assert.deepEqual(tools.sideEffects().files.map((f) => [f.path, f.change]), [['src/made.ts', 'created']], 'and the kept one is in the step checkpoint');
+      assert.deepEqual(
+        tools.sideEffects().files.map((f) => [f.path, f.change]),
+        [['src/made.ts', 'created']],
+        'and the kept one is in the step checkpoint',
+      );
       assert.ok(terminal.lastTerminal && vscode.window.terminals.includes(terminal.lastTerminal), 'it ran in a visible terminal');
       const event = s.events.find((e) => e.type === 'command_sandbox');
       assert.ok(event && event.type === 'command_sandbox' && event.sandbox === 'bubblewrap' && event.rolledBack.includes('src/notes.md'));

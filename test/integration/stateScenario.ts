@@ -37,14 +37,33 @@ const s2 = step('s2', {
   evidence: { checks: [{ kind: 'file_contains', path: 'src/wave.js', text: 'wave' }], description: '' },
 });
 
-const planOf = (steps: unknown[], reason = 'initial plan') => ({ goal: 'Add farewell and wave helpers next to greet.js', assumptions: [], constraints: [], direct: false, reason, steps });
+const planOf = (steps: unknown[], reason = 'initial plan') => ({
+  goal: 'Add farewell and wave helpers next to greet.js',
+  assumptions: [],
+  constraints: [],
+  direct: false,
+  reason,
+  steps,
+});
 
 /** A replan that quietly rewrites finished s1: the engine refuses it. */
 const sneakyReplan = planOf([{ ...s1, instructions: 'Create src/farewell.js again, differently.' }, s2, s3], 'try again');
 
-const report = (output: string): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
+const report = (output: string): Reply => ({
+  toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
+});
 const gaveUp: Reply = {
-  toolUse: [{ name: 'report_result', input: { status: 'failed', output: 'could not write the helper', evidence: [], failure: { class: 'tool_error', message: 'the module layout is unknown', recoverable: true, suggestion: '' } } }],
+  toolUse: [
+    {
+      name: 'report_result',
+      input: {
+        status: 'failed',
+        output: 'could not write the helper',
+        evidence: [],
+        failure: { class: 'tool_error', message: 'the module layout is unknown', recoverable: true, suggestion: '' },
+      },
+    },
+  ],
 };
 
 export const DIRECT_TASK = 'Add the farewell and wave helpers, nothing else';
@@ -96,7 +115,10 @@ function scenarioWith(steps: unknown[], name: string): StateScenario {
           name: 'w1',
           match: { role: 'executor', firstUserIncludes: '# Step w1:' },
           turns: [
-            [{ fault: 'rate_limit', retryAfterMs: WAIT_MS }, { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/patience.js', file_text: PATIENCE_JS } }] }],
+            [
+              { fault: 'rate_limit', retryAfterMs: WAIT_MS },
+              { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/patience.js', file_text: PATIENCE_JS } }] },
+            ],
             report('src/patience.js created'),
           ],
         },
@@ -116,7 +138,10 @@ function scenarioWith(steps: unknown[], name: string): StateScenario {
         {
           name: 's1',
           match: { role: 'executor', firstUserIncludes: '# Step s1:' },
-          turns: [{ toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] }, report('src/farewell.js created')],
+          turns: [
+            { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] },
+            report('src/farewell.js created'),
+          ],
         },
         {
           name: 's2',
@@ -155,8 +180,10 @@ export function rejectionScenario(): ScenarioInput {
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         respond: (request) => {
           const last = JSON.stringify(request.body.messages?.at(-1) ?? '');
-          if (request.turn === 1) return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: noisy } }] };
-          if (last.includes('rejected_by_user')) return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] };
+          if (request.turn === 1)
+            return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: noisy } }] };
+          if (last.includes('rejected_by_user'))
+            return { toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] };
           return report('src/farewell.js created without the debug line');
         },
       },

@@ -78,7 +78,10 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     assert.equal(cardsSeen, 0, 'no edit or command asked inside an approved plan');
     const events = await (await pe.test.missionStore())!.readEvents(done.mission!.missionId);
     const approvals = events.filter((e) => (e as { type: string }).type === 'plan_approved') as { by: string }[];
-    assert.deepEqual(approvals.map((a) => a.by), ['user', 'user']);
+    assert.deepEqual(
+      approvals.map((a) => a.by),
+      ['user', 'user'],
+    );
   });
 
   it('starts one mission for two starts sent at once, and a Continue racing them is refused', async function () {
@@ -137,10 +140,17 @@ describe('surfaces: one state, every plan approved, one start at a time', () => 
     await vscode.commands.executeCommand('planExecute.resume');
     const sameMissionDone = (s: SurfaceState): boolean => stopped(s) && s.mission?.missionId === done.mission?.missionId && s.mission?.outcome === 'succeeded';
     const again = await waitApprovingPlans(pe, sameMissionDone, 90_000);
-    assert.deepEqual(['s1', 's2', 's3', 's4b'].map((id) => status(again, id)?.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    assert.deepEqual(
+      ['s1', 's2', 's3', 's4b'].map((id) => status(again, id)?.status),
+      ['succeeded', 'succeeded', 'succeeded', 'succeeded'],
+    );
     assert.equal(existsSync(join(workspaceRoot(), 'notes/one.txt')), true, "s1's file is back");
     assert.ok(server!.requests.filter((r) => r.rule === 's1').length > s1Before, 's1 ran again');
     assert.equal(server!.requests.filter((r) => r.rule === 's2').length, s2Before, 's2, untouched by the revert, did not');
-    assert.deepEqual(again.mission?.actions.map((a) => a.kind), ['revertMission'], 'nothing left to run');
+    assert.deepEqual(
+      again.mission?.actions.map((a) => a.kind),
+      ['revertMission'],
+      'nothing left to run',
+    );
   });
 });

@@ -39,7 +39,7 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     assert.deepEqual(pe.test.sidebarState().approvals, []);
   });
 
-  it('opens the mission board, whose inbound messages pass the same checks as the sidebar\'s', async function () {
+  it("opens the mission board, whose inbound messages pass the same checks as the sidebar's", async function () {
     this.timeout(60_000);
     const pe = await api();
     await vscode.commands.executeCommand('planExecute.openBoard');
@@ -80,7 +80,11 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     missionId = planned.mission?.missionId ?? '';
     const s1 = planned.mission?.steps.find((s) => s.id === 's1');
     assert.equal(s1?.title, XSS_TITLE, 'the hostile title reaches the webview verbatim, as data (the webview renders it with textContent)');
-    assert.deepEqual(planned.mission?.steps.map((s) => s.status), ['pending', 'pending', 'pending'], 'nothing runs before approval');
+    assert.deepEqual(
+      planned.mission?.steps.map((s) => s.status),
+      ['pending', 'pending', 'pending'],
+      'nothing runs before approval',
+    );
 
     // An edit makes a new version, and the approval follows it.
     pe.test.postFromWebview({ type: 'editStep', stepId: 's2', instructions: 'Run node src/farewell.js once.' });
@@ -103,7 +107,10 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
 
     // "Review diff" opens VS Code's diff editor on the proposed content, served from the mission store.
     pe.test.postFromWebview({ type: 'openDiff', target: { kind: 'approval', requestId: card.requestId }, focus: false });
-    const proposed = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'plan-execute-blob' && d.getText() === FAREWELL_JS), 15_000);
+    const proposed = await waitFor(
+      () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'plan-execute-blob' && d.getText() === FAREWELL_JS),
+      15_000,
+    );
     assert.ok(proposed, 'the proposed content is open in an editor');
 
     pe.test.postFromWebview({ type: 'approveAction', requestId: card.requestId });
@@ -131,7 +138,10 @@ describe('ui: the sidebar and the mission in a real VS Code', () => {
     assert.deepEqual(replans[0]?.diff?.added, ['s2b']);
     assert.equal(m?.steps.find((s) => s.id === 's1')?.files[0]?.path, 'src/farewell.js', 's1 lists the file it changed');
     assert.equal(m?.steps.find((s) => s.id === 's2b')?.status, 'succeeded');
-    assert.ok(server.requests.length > 0 && server.requests.every((r) => (r.headers['x-api-key'] ?? r.headers.authorization) === '<redacted>'), `every model call carried the key (header names: ${Object.keys(server.requests[0]?.headers ?? {}).join(', ')})`);
+    assert.ok(
+      server.requests.length > 0 && server.requests.every((r) => (r.headers['x-api-key'] ?? r.headers.authorization) === '<redacted>'),
+      `every model call carried the key (header names: ${Object.keys(server.requests[0]?.headers ?? {}).join(', ')})`,
+    );
   });
 
   it('never writes the API key into the trace or the log', async () => {

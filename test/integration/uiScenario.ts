@@ -11,9 +11,8 @@
 import type { ScenarioInput } from '../support/messages-server/scenario';
 import { draftStep as step } from '../support/planDraft';
 
-export const FAREWELL_JS = "exports.farewell = (name) => `Goodbye, ${name}!`;\n";
+export const FAREWELL_JS = 'exports.farewell = (name) => `Goodbye, ${name}!`;\n';
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';
-
 
 function s1(title: string) {
   return step('s1', {
@@ -101,7 +100,10 @@ export function uiScenario(titleOfS1 = 'Create the farewell module', options: { 
         name: 's1',
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         turns: [
-          { latencyMs: options.s1LatencyMs ?? 0, toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }] },
+          {
+            latencyMs: options.s1LatencyMs ?? 0,
+            toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL_JS } }],
+          },
           report('src/farewell.js created'),
         ],
       },
@@ -118,7 +120,12 @@ export function uiScenario(titleOfS1 = 'Create the farewell module', options: { 
                   status: 'failed',
                   output: 'the user skipped the command',
                   evidence: [],
-                  failure: { class: 'rejected_by_user', message: 'the user skipped `node src/farewell.js`', recoverable: true, suggestion: 'check the file instead' },
+                  failure: {
+                    class: 'rejected_by_user',
+                    message: 'the user skipped `node src/farewell.js`',
+                    recoverable: true,
+                    suggestion: 'check the file instead',
+                  },
                 },
               },
             ],

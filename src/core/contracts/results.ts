@@ -60,7 +60,9 @@ export const FailureSchema = z.object({
    * matching action (auth → set the key; connection/model_unavailable → open settings; the rest → retry).
    * Additive; absent = the step's own failure.
    */
-  cause: z.enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable']).optional(),
+  cause: z
+    .enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable'])
+    .optional(),
   /** The provider (anthropic, openai, vscode-lm, …) the cause comes from. */
   provider: z.string().optional(),
 });
@@ -99,7 +101,15 @@ export const CheckOutcomeSchema = z.object({
 });
 
 /** Provider causes that no retry or replan can fix: the mission stops and the user acts (key, settings, later). */
-export const MISSION_STOPPING_CAUSES: ReadonlySet<string> = new Set(['auth', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'rate_limit', 'overloaded']);
+export const MISSION_STOPPING_CAUSES: ReadonlySet<string> = new Set([
+  'auth',
+  'spend_limit',
+  'connection',
+  'model_unavailable',
+  'no_tool_support',
+  'rate_limit',
+  'overloaded',
+]);
 
 /** The verifier's record. The engine never marks a step succeeded without one whose `passed` is true. */
 export const VerificationSchema = z.object({

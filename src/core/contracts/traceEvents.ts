@@ -29,16 +29,7 @@ export const StepRunStatusSchema = z.enum([
   'reverted',
 ]);
 
-export const MissionPhaseSchema = z.enum([
-  'planning',
-  'awaiting_approval',
-  'running',
-  'replanning',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
+export const MissionPhaseSchema = z.enum(['planning', 'awaiting_approval', 'running', 'replanning', 'succeeded', 'failed', 'cancelled', 'interrupted']);
 
 export const UsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
@@ -63,7 +54,10 @@ const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
 export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The mission began: task, workspace, effective settings (never secrets). */
   z.object({
-    type: z.literal('mission_started'), task: z.string(), workspaceRoot: z.string(), settings: z.record(z.string(), z.unknown()),
+    type: z.literal('mission_started'),
+    task: z.string(),
+    workspaceRoot: z.string(),
+    settings: z.record(z.string(), z.unknown()),
     /** The user's constraints as the planner got them (a replay asks with these). Additive; absent = unknown. */
     constraints: z.array(z.string()).optional(),
   }),
@@ -177,7 +171,14 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The policy refused an action (before any approval was asked). */
   z.object({ type: z.literal('policy_denied'), stepId: z.string().nullable(), action: z.string(), rule: z.string(), reason: z.string() }),
   /** An approval was requested (recorded before the user sees it). */
-  z.object({ type: z.literal('approval_requested'), requestId: z.string(), stepId: z.string().nullable(), kind: z.enum(['plan', 'write', 'command', 'mcp']), actionHash: z.string(), summary: z.string() }),
+  z.object({
+    type: z.literal('approval_requested'),
+    requestId: z.string(),
+    stepId: z.string().nullable(),
+    kind: z.enum(['plan', 'write', 'command', 'mcp']),
+    actionHash: z.string(),
+    summary: z.string(),
+  }),
   /** The decision, recorded before the effect happens. */
   z.object({ type: z.literal('approval_decided'), requestId: z.string(), actionHash: z.string(), decision: ApprovalDecisionSchema }),
   /** An executor's structured result. */
@@ -222,7 +223,13 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     settings: z.record(z.string(), z.unknown()).optional(),
   }),
   /** A budget moved or ran out. */
-  z.object({ type: z.literal('budget'), kind: z.enum(['replans', 'tokens', 'cost', 'wall_time', 'steps']), used: z.number(), limit: z.number(), exceeded: z.boolean() }),
+  z.object({
+    type: z.literal('budget'),
+    kind: z.enum(['replans', 'tokens', 'cost', 'wall_time', 'steps']),
+    used: z.number(),
+    limit: z.number(),
+    exceeded: z.boolean(),
+  }),
   /** The mission phase changed. */
   z.object({ type: z.literal('mission_phase'), phase: MissionPhaseSchema, reason: z.string().optional() }),
   /** The mission ended. */
@@ -237,10 +244,7 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
 ]);
 
 /** Every event carries its place in the mission's sequence and a timestamp. */
-export const TraceEventSchema = z.intersection(
-  z.object({ missionId: z.string(), seq: z.number().int().nonnegative(), at: z.string() }),
-  TraceEventBodySchema,
-);
+export const TraceEventSchema = z.intersection(z.object({ missionId: z.string(), seq: z.number().int().nonnegative(), at: z.string() }), TraceEventBodySchema);
 
 export type StepRunStatus = z.infer<typeof StepRunStatusSchema>;
 export type MissionPhase = z.infer<typeof MissionPhaseSchema>;

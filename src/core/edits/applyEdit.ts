@@ -42,14 +42,7 @@ export interface TextEdit {
   newText: string;
 }
 
-export type EditStrategy =
-  | 'exact'
-  | 'line_endings'
-  | 'trailing_whitespace'
-  | 'typographic_quotes'
-  | 'indentation'
-  | 'tabs_spaces'
-  | 'blank_lines';
+export type EditStrategy = 'exact' | 'line_endings' | 'trailing_whitespace' | 'typographic_quotes' | 'indentation' | 'tabs_spaces' | 'blank_lines';
 
 export type EditFailureReason = 'not_found' | 'ambiguous' | 'no_op' | 'invalid';
 
@@ -72,10 +65,18 @@ function fail(reason: EditFailureReason, message: string, extra: Partial<Extract
 
 function ambiguous(original: string, lines: FileLines, offsets: number[], level: string): ApplyEditResult {
   const at = [...new Set(offsets.map((o) => lineAt(lines, o)))];
-  const shown = at.slice(0, 3).map((l) => excerpt(lines, l, 2)).join('\n   …\n');
+  const shown = at
+    .slice(0, 3)
+    .map((l) => excerpt(lines, l, 2))
+    .join('\n   …\n');
   return fail(
     'ambiguous',
-    `oldText matches ${offsets.length >= 50 ? '50 or more' : offsets.length} places (${level}), starting at lines ${at.slice(0, 10).map((l) => l + 1).join(', ')}${at.length > 10 ? ', …' : ''}. Include more surrounding lines so it identifies exactly one place. The first ${Math.min(3, at.length)}:\n${shown}`,
+    `oldText matches ${offsets.length >= 50 ? '50 or more' : offsets.length} places (${level}), starting at lines ${at
+      .slice(0, 10)
+      .map((l) => l + 1)
+      .join(
+        ', ',
+      )}${at.length > 10 ? ', …' : ''}. Include more surrounding lines so it identifies exactly one place. The first ${Math.min(3, at.length)}:\n${shown}`,
     { matchLines: at.map((l) => l + 1) },
   );
 }
@@ -140,7 +141,13 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
   // 5–6. whole lines: a uniform indentation shift, then blank-line drift
   const tier = matchLineTiers(lines, oldText, newText);
   const tierName = tier.tier === 'blank_lines' ? 'ignoring blank lines and indentation' : 'ignoring indentation';
-  if (tier.starts.length > 1) return ambiguous(original, lines, tier.starts.map((line) => lines.start[line] as number), tierName);
+  if (tier.starts.length > 1)
+    return ambiguous(
+      original,
+      lines,
+      tier.starts.map((line) => lines.start[line] as number),
+      tierName,
+    );
   if (tier.apply) {
     const doubled = doubledNeighbour(lines, tier.apply.first, tier.apply.last, true, true, oldText, newText);
     if (doubled) return doubled;
@@ -148,7 +155,10 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     return finish(original, tier.apply.text, strategy);
   }
   if (tier.unrenderable === 'indent') {
-    return fail('not_found', `oldText matches one place (line ${(tier.starts[0] as number) + 1}) only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file's real indentation:\n${excerpt(lines, tier.starts[0] as number, 12)}`);
+    return fail(
+      'not_found',
+      `oldText matches one place (line ${(tier.starts[0] as number) + 1}) only after an indentation change that cannot be carried over to newText unambiguously (it would go left of column 0, or the tab width is unclear); send oldText and newText with the file's real indentation:\n${excerpt(lines, tier.starts[0] as number, 12)}`,
+    );
   }
   if (tier.unrenderable === 'placement') {
     const start = tier.starts[0] as number;
@@ -167,7 +177,15 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     { candidates },
   );
 
-  function spliced(fl: FileLines, at: number, end: number, oText: string, nText: string, renderNew: (l: string) => string, strategy: EditStrategy): ApplyEditResult {
+  function spliced(
+    fl: FileLines,
+    at: number,
+    end: number,
+    oText: string,
+    nText: string,
+    renderNew: (l: string) => string,
+    strategy: EditStrategy,
+  ): ApplyEditResult {
     // A match that begins at the LF of a CR LF takes the CR along: the break is replaced whole.
     let start = at;
     if (original[start] === '\n' && start > 0 && original[start - 1] === '\r') start--;
@@ -211,7 +229,15 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
  * would write that line twice: models do this when they copy one line of context into newText only.
  * Refused: whether the doubled line is wanted cannot be known.
  */
-function doubledNeighbour(lines: FileLines, first: number, last: number, startsLine: boolean, endsLine: boolean, oldText: string, newText: string): ApplyEditResult | undefined {
+function doubledNeighbour(
+  lines: FileLines,
+  first: number,
+  last: number,
+  startsLine: boolean,
+  endsLine: boolean,
+  oldText: string,
+  newText: string,
+): ApplyEditResult | undefined {
   const neu = textLines(newText).lines;
   const old = textLines(oldText).lines;
   if (neu.length < 2 || old.length === 0) return undefined;
@@ -220,7 +246,11 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
   const fileLine = (i: number): string => lines.text.slice(lines.start[i], lines.contentEnd[i]);
   const realLines = lines.text.endsWith('\n') ? lines.start.length - 1 : lines.start.length;
   const say = (line: number, where: string): ApplyEditResult =>
-    fail('ambiguous', `newText ${where} with line ${line + 1} of the file (${JSON.stringify(fileLine(line).trim())}), which is ${where === 'starts' ? 'above' : 'below'} the text oldText matches but is not part of oldText: the result would have that line twice. Include line ${line + 1} in oldText too, or leave it out of newText.`, { matchLines: [first + 1] });
+    fail(
+      'ambiguous',
+      `newText ${where} with line ${line + 1} of the file (${JSON.stringify(fileLine(line).trim())}), which is ${where === 'starts' ? 'above' : 'below'} the text oldText matches but is not part of oldText: the result would have that line twice. Include line ${line + 1} in oldText too, or leave it out of newText.`,
+      { matchLines: [first + 1] },
+    );
   // The nearest non-blank line outside the match, and newText's / oldText's non-blank line on that side.
   const outer = (from: number, step: number): number => {
     let i = from;
@@ -243,12 +273,7 @@ function doubledNeighbour(lines: FileLines, first: number, last: number, startsL
 }
 
 /** Why the blank lines of a match cannot be placed with certainty, with the file's lines there. */
-function placementMessage(
-  lines: FileLines,
-  region: { first: number; last: number },
-  c: BlankConflict | undefined,
-  ignoringBlanks: boolean,
-): string {
+function placementMessage(lines: FileLines, region: { first: number; last: number }, c: BlankConflict | undefined, ignoringBlanks: boolean): string {
   const start = region.first;
   const head = ignoringBlanks
     ? `oldText matches one place (from line ${start + 1}) only when blank lines are ignored, and its blank lines disagree with the file's`
@@ -277,8 +302,7 @@ function placementMessage(
     pairing: `newText's lines pair with oldText's in two ways (repeated lines), and the two put a different number of blank lines ${where}`,
     insertion: `newText inserts lines ${where}, where ${counts}: which side of the new lines the file's belong on cannot be told`,
     removal:
-      `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` +
-      'and nothing else in the edit tells which',
+      `newText removes lines ${where}, where ${counts}; newText's ${c.new} may be oldText's kept or the file's, ` + 'and nothing else in the edit tells which',
     count:
       `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: ` +
       "newText's may be meant as written or as a change to oldText's, and the two give different results",
@@ -292,7 +316,8 @@ function placementMessage(
 /** Lines from..from+count-1 (0-based), numbered like `view` output. */
 function excerpt(lines: FileLines, from: number, count: number): string {
   const out: string[] = [];
-  for (let i = from; i < Math.min(lines.start.length, from + count); i++) out.push(`${String(i + 1).padStart(6)}\t${lines.text.slice(lines.start[i], lines.contentEnd[i])}`);
+  for (let i = from; i < Math.min(lines.start.length, from + count); i++)
+    out.push(`${String(i + 1).padStart(6)}\t${lines.text.slice(lines.start[i], lines.contentEnd[i])}`);
   return out.join('\n');
 }
 

@@ -91,11 +91,12 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   const editUsesTabs = oldLines.some((l) => l.indent.startsWith('\t'));
   // When one side is written with tabs and the other with spaces, one tab stands for one indentation level
   // of the space-written side. Its width is inferred, but 2, 4 and 8 are tried too (see below for which wins).
-  const inferred = fileUsesTabs && !editUsesTabs
-    ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
-    : !fileUsesTabs && editUsesTabs
-      ? spaceUnit(fileLines.map((l) => l.indent))
-      : 4;
+  const inferred =
+    fileUsesTabs && !editUsesTabs
+      ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
+      : !fileUsesTabs && editUsesTabs
+        ? spaceUnit(fileLines.map((l) => l.indent))
+        : 4;
   const widths = fileUsesTabs !== editUsesTabs ? [...new Set([inferred, 2, 4, 8])] : [4];
   const nonBlankOld = oldLines.flatMap((l, j) => (l.body.length > 0 ? [j] : []));
   if (nonBlankOld.length === 0) return { tier: 'indentation', starts: [] };
@@ -146,7 +147,8 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   // (a short snippet shifted elsewhere must not win over the place it came from, drifted).
   if (windowMatches.length > 0) {
     const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
-    if (elsewhere.length > 0) return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
+    if (elsewhere.length > 0)
+      return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
     return decide('indentation', windowMatches, windowPlacement);
   }
   return decide('blank_lines', driftMatches, driftPlacement);
@@ -184,8 +186,7 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
     return {
       first: top - above,
       last: bottom + below,
-      render: (regionStart, regionEnd, neu, renderNew, eol) =>
-        renderBlankDrift({ ...texts(neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
+      render: (regionStart, regionEnd, neu, renderNew, eol) => renderBlankDrift({ ...texts(neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
     };
   }
 

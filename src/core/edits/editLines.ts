@@ -104,7 +104,7 @@ export interface Replacement {
 function editScript(a: string[], b: string[]): DiffOp[] {
   const ops = diffLines(a, b);
   const out: DiffOp[] = [];
-  for (let i = 0; i < ops.length; ) {
+  for (let i = 0; i < ops.length;) {
     if ((ops[i] as DiffOp).op === 'equal') {
       out.push(ops[i++] as DiffOp);
       continue;

@@ -34,7 +34,10 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
   for (let d = 0; d <= Math.min(max, MAX_D) && !found; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number)) ? (v[offset + k + 1] as number) : (v[offset + k - 1] as number) + 1;
+      let x =
+        k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number))
+          ? (v[offset + k + 1] as number)
+          : (v[offset + k - 1] as number) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

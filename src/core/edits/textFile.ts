@@ -11,9 +11,7 @@ export interface TextFile {
   finalNewline: boolean;
 }
 
-export type DecodeResult =
-  | { ok: true; file: TextFile }
-  | { ok: false; reason: 'binary' | 'too_large'; message: string };
+export type DecodeResult = { ok: true; file: TextFile } | { ok: false; reason: 'binary' | 'too_large'; message: string };
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

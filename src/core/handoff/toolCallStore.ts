@@ -45,11 +45,7 @@ export class ToolCallStore implements ToolCallLog {
     return [...(this.#byStep.get(stepId) ?? [])];
   }
 
-  async findReusable(
-    tool: string,
-    input: unknown,
-    hashOf: (path: string) => Promise<string | null>,
-  ): Promise<ToolCallRecord | undefined> {
+  async findReusable(tool: string, input: unknown, hashOf: (path: string) => Promise<string | null>): Promise<ToolCallRecord | undefined> {
     const candidates = (this.#byTool.get(tool) ?? []).filter((r) => r.ok && sameValue(r.input, input));
     // Newest first: the latest observation is the one most likely still true.
     for (const record of candidates.reverse()) {

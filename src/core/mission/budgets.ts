@@ -28,7 +28,11 @@ export class BudgetTracker {
   readonly usage: BudgetUsage;
   #startedAt: number | null = null;
 
-  constructor(readonly limits: MissionBudgets, private readonly now: () => number, prior?: Partial<BudgetUsage>) {
+  constructor(
+    readonly limits: MissionBudgets,
+    private readonly now: () => number,
+    prior?: Partial<BudgetUsage>,
+  ) {
     this.usage = { inputTokens: 0, outputTokens: 0, costUsd: 0, replans: 0, stepAttempts: 0, priorElapsedMs: 0, ...prior };
   }
 

@@ -27,14 +27,16 @@ export function singleLoopPlan(task: string, authority: Authority): PlanInput {
     goal: task,
     direct: true,
     reason: 'single-loop baseline: one executor with the whole task, no planner, no verifier',
-    steps: [{
-      id: SINGLE_LOOP_STEP_ID,
-      title: firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine,
-      kind: 'edit',
-      instructions: task,
-      authority,
-      modelTier: 'standard',
-      evidence: { checks: [], description: 'none: nothing checks your work after you; finish the whole task, then report' },
-    }],
+    steps: [
+      {
+        id: SINGLE_LOOP_STEP_ID,
+        title: firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine,
+        kind: 'edit',
+        instructions: task,
+        authority,
+        modelTier: 'standard',
+        evidence: { checks: [], description: 'none: nothing checks your work after you; finish the whole task, then report' },
+      },
+    ],
   };
 }

@@ -70,7 +70,10 @@ export class MissionRun implements StepFlowContext {
   readonly #rejections = new Map<string, string[]>();
   readonly #requestStep = new Map<string, string>();
 
-  constructor(readonly options: MissionOptions, init: RunInit) {
+  constructor(
+    readonly options: MissionOptions,
+    init: RunInit,
+  ) {
     this.missionId = init.missionId;
     this.history = init.history;
     this.approvedVersion = init.approvedVersion;
@@ -78,19 +81,29 @@ export class MissionRun implements StepFlowContext {
     this.toolCalls = init.toolCalls;
     this.direct = init.direct ?? false;
     this.recorder = new TraceRecorder(init.missionId, options.store, options.events, options.clock, init.nextSeq);
-    this.budget = new BudgetTracker({ ...defaultsOf(options) }, () => options.clock.now(), init.usage && {
-      inputTokens: init.usage.inputTokens, outputTokens: init.usage.outputTokens, costUsd: init.usage.costUsd,
-      replans: init.usage.replans, stepAttempts: init.usage.stepAttempts, priorElapsedMs: init.usage.elapsedMs,
-    });
+    this.budget = new BudgetTracker(
+      { ...defaultsOf(options) },
+      () => options.clock.now(),
+      init.usage && {
+        inputTokens: init.usage.inputTokens,
+        outputTokens: init.usage.outputTokens,
+        costUsd: init.usage.costUsd,
+        replans: init.usage.replans,
+        stepAttempts: init.usage.stepAttempts,
+        priorElapsedMs: init.usage.elapsedMs,
+      },
+    );
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
     // 'all' approves by rule — except a command that would run without the OS sandbox: the user says.
-    this.stepApprover = options.approve === 'all'
-      ? {
-        request: async (request, signal) => request.kind === 'command' && request.confinement === 'unsandboxed'
-          ? options.approver.request(request, signal)
-          : { decision: 'approved', by: 'rule', rule: 'approve=all' },
-      }
-      : options.approver;
+    this.stepApprover =
+      options.approve === 'all'
+        ? {
+            request: async (request, signal) =>
+              request.kind === 'command' && request.confinement === 'unsandboxed'
+                ? options.approver.request(request, signal)
+                : { decision: 'approved', by: 'rule', rule: 'approve=all' },
+          }
+        : options.approver;
     this.hashOf = contentHasher(options.workspace);
     this.#snapshots = new SnapshotWriter(
       (finished) => options.store.saveState(this.missionId, this.snapshot(finished)),
@@ -167,10 +180,17 @@ export class MissionRun implements StepFlowContext {
     const steps: Record<string, StepState> = {};
     for (const [id, s] of this.steps) steps[id] = { ...s };
     return {
-      schema: 1, seq: this.recorder.nextSeq - 1, missionId: this.missionId, task: this.options.task, constraints: this.options.constraints ?? [],
-      workspaceSummary: this.options.workspaceSummary ?? '', phase: this.phase,
+      schema: 1,
+      seq: this.recorder.nextSeq - 1,
+      missionId: this.missionId,
+      task: this.options.task,
+      constraints: this.options.constraints ?? [],
+      workspaceSummary: this.options.workspaceSummary ?? '',
+      phase: this.phase,
       versions: this.history.versions.map((v) => ({ plan: v.plan, author: v.author })),
-      approvedVersion: this.approvedVersion, direct: this.direct, steps,
+      approvedVersion: this.approvedVersion,
+      direct: this.direct,
+      steps,
       usage: { ...this.budget.usage, elapsedMs: this.budget.elapsedMs() },
       // A mission stopped by a budget can be resumed with a larger one; the other outcomes are final.
       finished: finished && this.#outcome !== 'budget_exceeded',
@@ -240,8 +260,16 @@ export class MissionRun implements StepFlowContext {
       return await this.finish(...this.outcome());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.record({ type: 'log', level: 'error', message: `engine error: ${error instanceof Error ? error.stack ?? message : message}` }).catch(() => undefined);
-      return this.finish('failed', `the engine failed: ${message}`, { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: 'see the trace log' });
+      await this.record({ type: 'log', level: 'error', message: `engine error: ${error instanceof Error ? (error.stack ?? message) : message}` }).catch(
+        () => undefined,
+      );
+      return this.finish('failed', `the engine failed: ${message}`, {
+        class: 'tool_error',
+        message,
+        partialSideEffects: { files: [], commands: [] },
+        recoverable: false,
+        suggestion: 'see the trace log',
+      });
     }
   }
 
@@ -253,10 +281,13 @@ export class MissionRun implements StepFlowContext {
     // current plan means the user declined to re-run an interrupted step; 'reverted' means the user undid it.
     const ended = new Set<StepRunStatus>(['failed', 'blocked', 'skipped', 'interrupted', 'cancelled', 'reverted']);
     const failed = [...this.steps].filter(([, s]) => ended.has(s.status)).map(([id]) => id);
-    this.scheduler = new Scheduler(
-      this.plan.steps.map(scheduleNodeOf),
-      { maxParallel: this.options.maxParallel ?? 2, succeeded, running, failed, commandsConfined: this.options.commandsConfined === true },
-    );
+    this.scheduler = new Scheduler(this.plan.steps.map(scheduleNodeOf), {
+      maxParallel: this.options.maxParallel ?? 2,
+      succeeded,
+      running,
+      failed,
+      commandsConfined: this.options.commandsConfined === true,
+    });
   }
 
   async loop(): Promise<void> {
@@ -277,10 +308,13 @@ export class MissionRun implements StepFlowContext {
         if (!this.stopping && this.triggers.length === 0) {
           for (const id of this.scheduler!.take()) {
             // Each finished step wakes the loop; racing all in-flight promises on every turn would cost O(n²).
-            inflight.set(id, runStepSafely(this, id).finally(() => {
-              inflight.delete(id);
-              this.#wake();
-            }));
+            inflight.set(
+              id,
+              runStepSafely(this, id).finally(() => {
+                inflight.delete(id);
+                this.#wake();
+              }),
+            );
           }
         }
         if (inflight.size === 0) {
@@ -295,7 +329,10 @@ export class MissionRun implements StepFlowContext {
         if (this.abort.signal.aborted && inflight.size > 0) {
           // The kill switch: running steps were told through their signal; give them a grace period.
           const grace = new AbortController();
-          await Promise.race([Promise.allSettled(inflight.values()), this.options.clock.sleep(this.options.cancelGraceMs ?? 5000, grace.signal).catch(() => undefined)]);
+          await Promise.race([
+            Promise.allSettled(inflight.values()),
+            this.options.clock.sleep(this.options.cancelGraceMs ?? 5000, grace.signal).catch(() => undefined),
+          ]);
           grace.abort();
           for (const id of inflight.keys()) await this.setStatus(id, 'interrupted', this.steps.get(id)?.attempt ?? 1, 'did not stop within the grace period');
           return;
@@ -354,11 +391,18 @@ export class MissionRun implements StepFlowContext {
     await this.recorder.flush();
     const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
     return {
-      missionId: this.missionId, outcome, summary, failure,
+      missionId: this.missionId,
+      outcome,
+      summary,
+      failure,
       budget: this.#budgetHit ?? undefined,
       planVersion: this.history.latest?.version ?? null,
-      succeeded: ids('succeeded'), failed: ids('failed'), interrupted: ids('interrupted'), neverStarted,
-      replans: this.budget.usage.replans, direct: this.direct,
+      succeeded: ids('succeeded'),
+      failed: ids('failed'),
+      interrupted: ids('interrupted'),
+      neverStarted,
+      replans: this.budget.usage.replans,
+      direct: this.direct,
       usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
     };
   }
@@ -372,10 +416,16 @@ export class MissionRun implements StepFlowContext {
     const planSteps = this.history.latest ? this.plan.steps : [];
     const ids = (status: StepRunStatus): string[] => planSteps.filter((s) => this.steps.get(s.id)?.status === status).map((s) => s.id);
     return {
-      missionId: this.missionId, outcome: 'cancelled', summary: `interrupted: ${reason}`,
+      missionId: this.missionId,
+      outcome: 'cancelled',
+      summary: `interrupted: ${reason}`,
       planVersion: this.history.latest?.version ?? null,
-      succeeded: ids('succeeded'), failed: ids('failed'), interrupted: ids('interrupted'), neverStarted: ids('pending'),
-      replans: this.budget.usage.replans, direct: this.direct,
+      succeeded: ids('succeeded'),
+      failed: ids('failed'),
+      interrupted: ids('interrupted'),
+      neverStarted: ids('pending'),
+      replans: this.budget.usage.replans,
+      direct: this.direct,
       usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
     };
   }

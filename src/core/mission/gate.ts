@@ -57,10 +57,16 @@ async function runConstraintCheck(c: ConstraintCheck, input: GateInput): Promise
   if (c.check.kind === 'forbid_paths') {
     const match = picomatch(c.check.globs, { dot: true });
     const touched = input.result.sideEffects.files.filter((f) => match(f.path)).map((f) => f.path);
-    return { check: `${name}: nothing changed in ${c.check.globs.join(', ')}`, passed: touched.length === 0, detail: touched.length === 0 ? 'no change there' : `changed: ${touched.join(', ')}` };
+    return {
+      check: `${name}: nothing changed in ${c.check.globs.join(', ')}`,
+      passed: touched.length === 0,
+      detail: touched.length === 0 ? 'no change there' : `changed: ${touched.join(', ')}`,
+    };
   }
   const outcome = await runCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode }, input).catch((error: unknown) => ({
-    check: '', passed: false, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+    check: '',
+    passed: false,
+    detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
   }));
   return { ...outcome, check: `${name}: ${describeCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode })}` };
 }
@@ -72,14 +78,19 @@ async function runCheck(check: EvidenceCheck, input: GateInput): Promise<CheckOu
       const before = input.tools.sideEffects().commands.length;
       const outcome = await input.tools.bash(check.command);
       // The exit code comes from the sandbox's CommandRun record, not from the tool's prose output.
-      const run = input.tools.sideEffects().commands.slice(before).find((c) => c.command === check.command);
+      const run = input.tools
+        .sideEffects()
+        .commands.slice(before)
+        .find((c) => c.command === check.command);
       if (!outcome.ok && !run) return { check: name, passed: false, detail: `not run: ${outcome.failure.message}`, toolCallId: outcome.toolCallId };
       if (!run) return { check: name, passed: false, detail: 'the command ran but no exit code was recorded', toolCallId: outcome.toolCallId };
       const exitOk = run.exitCode === check.expectExitCode;
       const textOk = check.expectOutputIncludes === undefined || run.output.includes(check.expectOutputIncludes);
       const detail = !exitOk
         ? `exited ${run.exitCode ?? `by signal ${run.signal ?? '?'}`}, expected ${check.expectExitCode}`
-        : textOk ? `exited ${run.exitCode}` : `output does not contain "${check.expectOutputIncludes}"`;
+        : textOk
+          ? `exited ${run.exitCode}`
+          : `output does not contain "${check.expectOutputIncludes}"`;
       return { check: name, passed: exitOk && textOk, detail, toolCallId: outcome.toolCallId };
     }
     case 'files_exist': {

@@ -2,9 +2,7 @@
  * What a front end passes to `runMission` / `startMission`, and what it gets back. Roles and the tools
  * factory are injected, so the engine is tested with fakes and the front ends choose the real ones.
  */
-import type {
-  Approver, Clock, EventSink, ExecutorRole, PlannerRole, StepToolsFactory, Store, Terminal, ToolSettings, VerifierRole, Workspace,
-} from '../ports';
+import type { Approver, Clock, EventSink, ExecutorRole, PlannerRole, StepToolsFactory, Store, Terminal, ToolSettings, VerifierRole, Workspace } from '../ports';
 import type { PlanInput } from '../contracts/plan';
 import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
@@ -119,9 +117,13 @@ export interface MissionSettings {
  */
 export function recordedSettings(options: MissionSettings): Record<string, unknown> {
   return {
-    approve: options.approve ?? 'ask', ...(options.planApproval === 'user' ? { planApproval: 'user' } : {}),
-    maxParallel: options.maxParallel ?? 2, retriesPerStep: options.retriesPerStep ?? 1,
-    maxPlanSteps: options.maxPlanSteps ?? null, budgets: options.budgets ?? {}, ...(options.models ? { models: options.models } : {}),
+    approve: options.approve ?? 'ask',
+    ...(options.planApproval === 'user' ? { planApproval: 'user' } : {}),
+    maxParallel: options.maxParallel ?? 2,
+    retriesPerStep: options.retriesPerStep ?? 1,
+    maxPlanSteps: options.maxPlanSteps ?? null,
+    budgets: options.budgets ?? {},
+    ...(options.models ? { models: options.models } : {}),
     ...(options.verify === false ? { verify: false } : {}),
   };
 }

@@ -20,7 +20,14 @@ export function budgetStop(over: BudgetExceeded, names: CapNames = {}): [Mission
   return [
     'budget_exceeded',
     `the ${noun(over.kind)} budget ran out: ${amount} (${raise})`,
-    { class: 'budget_exceeded', message: `the ${noun(over.kind)} budget ran out: ${amount}`, partialSideEffects: NO_EFFECTS, recoverable: true, suggestion: raise, detail: `budget:${over.kind}` },
+    {
+      class: 'budget_exceeded',
+      message: `the ${noun(over.kind)} budget ran out: ${amount}`,
+      partialSideEffects: NO_EFFECTS,
+      recoverable: true,
+      suggestion: raise,
+      detail: `budget:${over.kind}`,
+    },
   ];
 }
 

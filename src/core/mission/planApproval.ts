@@ -40,15 +40,26 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
     }
     const stale = run.plan.version !== plan.version;
     await run.record({
-      type: 'approval_decided', requestId, actionHash,
+      type: 'approval_decided',
+      requestId,
+      actionHash,
       decision: stale ? { decision: 'rejected', reason: `superseded by plan v${run.plan.version}` } : decision,
     });
     if (run.abort.signal.aborted) return { ok: false, outcome: 'cancelled', message: 'the mission was cancelled before the plan was approved' };
     if (stale) continue;
     if (decision.decision === 'rejected') {
       return {
-        ok: false, outcome: 'cancelled', message: `the plan was rejected: ${decision.reason}`,
-        failure: { class: 'rejected_by_user', message: 'the plan was rejected', detail: decision.reason, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: 'edit the plan or the task and run again' },
+        ok: false,
+        outcome: 'cancelled',
+        message: `the plan was rejected: ${decision.reason}`,
+        failure: {
+          class: 'rejected_by_user',
+          message: 'the plan was rejected',
+          detail: decision.reason,
+          partialSideEffects: { files: [], commands: [] },
+          recoverable: true,
+          suggestion: 'edit the plan or the task and run again',
+        },
       };
     }
     run.approvedVersion = plan.version;

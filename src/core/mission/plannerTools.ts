@@ -45,8 +45,7 @@ export function replannerLookups(run: MissionContext): ReadOnlyTools {
     all: () => run.toolCalls.all(),
     findReusable: (tool, input, hashOf) => run.toolCalls.findReusable(tool, input, hashOf),
   };
-  const record = (body: TraceEventBody): Promise<void> =>
-    run.record(body.type === 'tool_call' ? { ...body, record: asReplanner(body.record) } : body);
+  const record = (body: TraceEventBody): Promise<void> => run.record(body.type === 'tool_call' ? { ...body, record: asReplanner(body.record) } : body);
   const ctx: StepToolsContext = {
     missionId: run.missionId,
     step: LOOKUP_STEP,

@@ -76,7 +76,10 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
   const named = new Map(invalidated.map((i) => [i.stepId, i.reason]));
   invalidated.forEach((entry, i) => {
     if (!input.finished.has(entry.stepId)) {
-      errors.push({ path: `invalidated[${i}].stepId`, message: `"${entry.stepId}" has not finished, so there is nothing to invalidate; remove it from invalidated` });
+      errors.push({
+        path: `invalidated[${i}].stepId`,
+        message: `"${entry.stepId}" has not finished, so there is nothing to invalidate; remove it from invalidated`,
+      });
       reasons.push(`the new plan asked to redo step ${entry.stepId}, which has not finished`);
     }
   });
@@ -85,10 +88,16 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
   for (const id of input.finished) {
     if (named.has(id)) continue;
     if (diff.removed.includes(id)) {
-      errors.push({ path: 'steps', message: `finished step "${id}" was dropped; finished steps stay finished — keep it, or name it in invalidated with the reason it must be redone` });
+      errors.push({
+        path: 'steps',
+        message: `finished step "${id}" was dropped; finished steps stay finished — keep it, or name it in invalidated with the reason it must be redone`,
+      });
       reasons.push(`the new plan dropped finished step ${id} without saying why`);
     } else if (changedFields.has(id)) {
-      errors.push({ path: `steps[${plan.steps.findIndex((s) => s.id === id)}]`, message: `finished step "${id}" was changed (${changedFields.get(id)!.join(', ')}) without saying why; keep it as it was, or name it in invalidated with a reason` });
+      errors.push({
+        path: `steps[${plan.steps.findIndex((s) => s.id === id)}]`,
+        message: `finished step "${id}" was changed (${changedFields.get(id)!.join(', ')}) without saying why; keep it as it was, or name it in invalidated with a reason`,
+      });
       reasons.push(`the new plan changed finished step ${id} (${changedFields.get(id)!.join(', ')}) without saying why`);
     }
   }
@@ -96,7 +105,10 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
     const scope = downstreamOf(input.current, input.stepId);
     for (const id of [...diff.removed, ...changedFields.keys()]) {
       if (!scope.has(id) && !input.finished.has(id)) {
-        errors.push({ path: 'steps', message: `a step-level replan of "${input.stepId}" may only change it and its dependents, but it changes "${id}"; keep "${id}" as it was` });
+        errors.push({
+          path: 'steps',
+          message: `a step-level replan of "${input.stepId}" may only change it and its dependents, but it changes "${id}"; keep "${id}" as it was`,
+        });
         reasons.push(`the new plan changed step ${id}, which neither is ${input.stepId} nor depends on it`);
       }
     }

@@ -20,10 +20,13 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
   const [first, ...others] = run.triggers;
   run.triggers = [];
   if (!first) return true;
-  const trigger: ReplanTrigger = others.length === 0 ? first : {
-    ...first,
-    evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
-  };
+  const trigger: ReplanTrigger =
+    others.length === 0
+      ? first
+      : {
+          ...first,
+          evidence: `${first.evidence}\nAlso pending: ${others.map((t) => `${t.kind}${t.stepId ? ` (${t.stepId})` : ''}: ${t.message}`).join('; ')}`,
+        };
   const mode = others.length > 0 ? 'rest' : replanModeFor(trigger);
   await run.setPhase('replanning', `${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`);
   let feedback = '';
@@ -49,12 +52,23 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       trigger: { ...trigger, evidence: trigger.evidence + feedback },
       finished: [...finished].map((id) => {
         const result = run.steps.get(id)?.result;
-        return { stepId: id, title: current.steps.find((s) => s.id === id)!.title, summary: capText(result?.output ?? '', run.contextBudget.summaryChars), toolCallIds: result?.toolCallIds ?? [] };
+        return {
+          stepId: id,
+          title: current.steps.find((s) => s.id === id)!.title,
+          summary: capText(result?.output ?? '', run.contextBudget.summaryChars),
+          toolCallIds: result?.toolCallIds ?? [],
+        };
       }),
       history: run.history.summary(),
       tools,
     };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: trigger.stepId, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
+    const ctx: RoleContext = {
+      missionId: run.missionId,
+      stepId: trigger.stepId,
+      signal: run.abort.signal,
+      record: (body) => run.record(body),
+      remainingMs: () => run.budget.remainingWallMs(),
+    };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await run.options.planner.replan(request, ctx);
@@ -72,7 +86,13 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     const version = run.history.nextVersion;
     const reason = `replanned ${mode === 'step' ? `step ${trigger.stepId} and what depends on it` : 'the rest of the mission'} after ${describeTrigger(trigger.kind, trigger.stepId)}: ${trigger.message}`;
     const check = checkReplan({
-      current, proposed: outcome.value, version, reason, mode, stepId: trigger.stepId, finished,
+      current,
+      proposed: outcome.value,
+      version,
+      reason,
+      mode,
+      stepId: trigger.stepId,
+      finished,
       validate: planLimits(run.options),
     });
     if (!check.ok) {
@@ -84,7 +104,12 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     const entry = run.history.append(check.plan, 'replanner');
     await run.record({ type: 'plan_version', plan: check.plan, author: 'replanner', diff: entry.diff });
     await run.record({ ...base, evidence: trigger.evidence, toVersion: check.plan.version, invalidated: check.invalidated });
-    await adoptVersion(run, current, check.plan, check.invalidated.map((i) => i.stepId));
+    await adoptVersion(
+      run,
+      current,
+      check.plan,
+      check.invalidated.map((i) => i.stepId),
+    );
     if (replanNeedsApproval(run.options)) {
       const approved = await requestPlanApproval(run);
       if (!approved.ok) {

@@ -29,9 +29,7 @@ export interface ResumeOptions extends Omit<MissionOptions, 'task' | 'plan' | 'm
   consent(interrupted: string[]): Promise<boolean>;
 }
 
-export type ResumeOutcome =
-  | { ok: true; handle: MissionHandle }
-  | { ok: false; reason: 'no_state' | 'invalid_state' | 'finished' | 'no_plan'; message: string };
+export type ResumeOutcome = { ok: true; handle: MissionHandle } | { ok: false; reason: 'no_state' | 'invalid_state' | 'finished' | 'no_plan'; message: string };
 
 /** Statuses that stay as they are when a mission goes on: done, or no longer part of the plan. */
 const KEPT = new Set<StepRunStatus>(['succeeded', 'replaced']);
@@ -41,7 +39,12 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   const raw = await options.store.loadState(options.missionId);
   if (raw === undefined) return { ok: false, reason: 'no_state', message: `no saved state for mission ${options.missionId}` };
   const parsed = MissionStateSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, reason: 'invalid_state', message: `the saved state is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: 'invalid_state',
+      message: `the saved state is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
   const rawEvents = await options.store.readEvents(options.missionId);
   const { events } = validateEvents(rawEvents);
   const state = catchUp(parsed.data, events);
@@ -52,9 +55,10 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   const undone = latest.steps.filter((s) => ['reverted', 'pending'].includes(state.steps[s.id]?.status ?? 'pending')).map((s) => s.id);
   if (state.phase === 'succeeded' && (undone.length === 0 || mode === 'resume')) {
     const many = undone.length > 1;
-    const message = undone.length === 0
-      ? 'the mission already succeeded: there is nothing left to run'
-      : `the mission succeeded, then ${undone.join(', ')} ${many ? 'were' : 'was'} reverted: continue it to run ${many ? 'them' : 'it'} again`;
+    const message =
+      undone.length === 0
+        ? 'the mission already succeeded: there is nothing left to run'
+        : `the mission succeeded, then ${undone.join(', ')} ${many ? 'were' : 'was'} reverted: continue it to run ${many ? 'them' : 'it'} again`;
     return { ok: false, reason: 'finished', message };
   }
   if (state.finished && mode === 'resume') {
@@ -73,11 +77,23 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   const mcp = options.mcp && setup.catalogue ? { servers: options.mcp.servers, catalogue: setup.catalogue } : undefined;
   const { instructions: _current, mcp: _configured, ...rest } = options;
   const run = new MissionRun(
-    { ...rest, ...(setup.instructions ? { instructions: setup.instructions } : {}), ...(mcp ? { mcp } : {}), task: state.task, constraints: state.constraints, workspaceSummary: state.workspaceSummary, missionId: state.missionId },
+    {
+      ...rest,
+      ...(setup.instructions ? { instructions: setup.instructions } : {}),
+      ...(mcp ? { mcp } : {}),
+      task: state.task,
+      constraints: state.constraints,
+      workspaceSummary: state.workspaceSummary,
+      missionId: state.missionId,
+    },
     { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
   );
   const done = (async (): Promise<MissionReport> => {
-    await run.record({ type: 'log', level: 'info', message: `${mode === 'resume' ? 'resuming' : mode === 'retry' ? 'retrying' : 'continuing'} mission at plan v${run.plan.version}; interrupted steps: ${interrupted.join(', ') || 'none'}` });
+    await run.record({
+      type: 'log',
+      level: 'info',
+      message: `${mode === 'resume' ? 'resuming' : mode === 'retry' ? 'retrying' : 'continuing'} mission at plan v${run.plan.version}; interrupted steps: ${interrupted.join(', ') || 'none'}`,
+    });
     const rerun = fresh || interrupted.length === 0 ? true : await options.consent(interrupted);
     const inPlan = new Set(run.plan.steps.map((s) => s.id));
     const why = mode === 'resume' ? 're-opened on resume' : mode === 'retry' ? 're-opened by Retry' : 're-opened by Continue';
@@ -89,7 +105,13 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     // Steps a revert set back to pending (they depended on a reverted one) run again too.
     const alreadyPending = state.phase === 'succeeded' ? [...steps].filter(([id, s]) => inPlan.has(id) && s.status === 'pending').map(([id]) => id) : [];
     const willReopen = [...pending.filter((id) => rerun || !interrupted.includes(id)), ...alreadyPending];
-    await run.record({ type: 'mission_continued', mode, reopened: willReopen, reset: fresh ? ['replans', 'steps', 'wall_time'] : [], settings: recordedSettings(options) });
+    await run.record({
+      type: 'mission_continued',
+      mode,
+      reopened: willReopen,
+      reset: fresh ? ['replans', 'steps', 'wall_time'] : [],
+      settings: recordedSettings(options),
+    });
     for (const id of pending) {
       const s = steps.get(id)!;
       if (interrupted.includes(id) && !fresh) {

@@ -46,7 +46,11 @@ export interface RevertPlan {
 
 export type RevertTarget = { steps: string[] } | { all: true };
 
-export type RevertRefusal = { ok: false; reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob'; message: string };
+export type RevertRefusal = {
+  ok: false;
+  reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob';
+  message: string;
+};
 
 export type RevertOutcome = { ok: true; plan: RevertPlan; applied: boolean } | RevertRefusal;
 
@@ -71,8 +75,7 @@ function ledgerOf(events: readonly TraceEvent[]): Ledger {
     if (e.type === 'plan_version') {
       for (const s of e.plan.steps) stepIds.add(s.id);
       dependsOn = new Map(e.plan.steps.map((s) => [s.id, s.dependsOn]));
-    }
-    else if (e.type === 'step_status') status.set(e.stepId, { status: e.status, attempt: e.attempt });
+    } else if (e.type === 'step_status') status.set(e.stepId, { status: e.status, attempt: e.attempt });
     else if (e.type === 'step_result') {
       const files = new Map<string, FileChange>();
       for (const f of [...e.result.sideEffects.files, ...(e.result.failure?.partialSideEffects.files ?? [])]) {
@@ -86,7 +89,11 @@ function ledgerOf(events: readonly TraceEvent[]): Ledger {
       }
     } else if (e.type === 'revert') {
       const gone = new Set(e.stepIds);
-      for (const [path, list] of writes) writes.set(path, list.filter((w) => !gone.has(w.stepId)));
+      for (const [path, list] of writes)
+        writes.set(
+          path,
+          list.filter((w) => !gone.has(w.stepId)),
+        );
     }
   }
   return { writes, status, stepIds, dependsOn };
@@ -96,7 +103,7 @@ function ledgerOf(events: readonly TraceEvent[]): Ledger {
 function staleDependents(ledger: Ledger, reverted: ReadonlySet<string>): string[] {
   const gone = new Set(reverted);
   const stale: string[] = [];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [id, deps] of ledger.dependsOn) {
       if (gone.has(id) || !deps.some((d) => gone.has(d))) continue;
@@ -117,7 +124,7 @@ function stepsWithWrites(ledger: Ledger): Set<string> {
 /** The requested steps plus every step that wrote one of their files after them, to a fixpoint. */
 function closeOverLaterWriters(ledger: Ledger, requested: ReadonlySet<string>): Set<string> {
   const set = new Set(requested);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const list of ledger.writes.values()) {
       const first = list.findIndex((w) => set.has(w.stepId));
@@ -166,7 +173,12 @@ export async function planRevert(events: readonly TraceEvent[], target: RevertTa
     const now = await currentHash(workspace, path);
     if (now === first.beforeHash) continue; // already as before
     if (now !== last.afterHash) changedSince.push(path);
-    net.push({ path, change: first.beforeHash === null ? 'created' : last.afterHash === null ? 'deleted' : 'modified', beforeHash: first.beforeHash, afterHash: last.afterHash });
+    net.push({
+      path,
+      change: first.beforeHash === null ? 'created' : last.afterHash === null ? 'deleted' : 'modified',
+      beforeHash: first.beforeHash,
+      afterHash: last.afterHash,
+    });
     files.push({ stepId: first.stepId, path, action: first.beforeHash === null ? 'deleted' : 'restored' });
   }
   const stepIds = [...set].sort((a, b) => (latestSeq.get(b) ?? -1) - (latestSeq.get(a) ?? -1));

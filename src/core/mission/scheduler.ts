@@ -271,17 +271,17 @@ export class Scheduler {
  * Drives a scheduler to the end with an async runner (the benchmark and simple callers use it; the
  * mission engine has its own loop for replanning and cancellation). Runs steps as soon as they are ready.
  */
-export async function runSchedule(
-  scheduler: Scheduler,
-  run: (id: string) => Promise<'succeeded' | 'failed'>,
-): Promise<void> {
+export async function runSchedule(scheduler: Scheduler, run: (id: string) => Promise<'succeeded' | 'failed'>): Promise<void> {
   const inflight = new Map<string, Promise<string>>();
   for (;;) {
     for (const id of scheduler.take()) {
-      inflight.set(id, run(id).then((outcome) => {
-        scheduler.finish(id, outcome);
-        return id;
-      }));
+      inflight.set(
+        id,
+        run(id).then((outcome) => {
+          scheduler.finish(id, outcome);
+          return id;
+        }),
+      );
     }
     if (inflight.size === 0) return;
     const done = await Promise.race(inflight.values());

@@ -52,15 +52,29 @@ export function runMission(options: MissionOptions): Promise<MissionReport> {
 
 export function startMission(options: MissionOptions): MissionHandle {
   const missionId = options.missionId ?? newMissionId(options.clock.now());
-  const run = new MissionRun(options, { missionId, history: new PlanHistory(), approvedVersion: null, steps: new Map(), toolCalls: new ToolCallStore(), nextSeq: 0 });
+  const run = new MissionRun(options, {
+    missionId,
+    history: new PlanHistory(),
+    approvedVersion: null,
+    steps: new Map(),
+    toolCalls: new ToolCallStore(),
+    nextSeq: 0,
+  });
   const done = (async (): Promise<MissionReport> => {
-    await run.record({ type: 'mission_started', task: options.task, workspaceRoot: options.workspace.root, settings: recordedSettings(options), constraints: options.constraints ?? [] });
+    await run.record({
+      type: 'mission_started',
+      task: options.task,
+      workspaceRoot: options.workspace.root,
+      settings: recordedSettings(options),
+      constraints: options.constraints ?? [],
+    });
     // The user's setup as this mission uses it: what a replay and a resume go on with.
     if (options.instructions) await run.record({ type: 'instructions', set: options.instructions });
     if (options.mcp) await run.record({ type: 'mcp_catalogue', catalogue: options.mcp.catalogue });
     await run.setPhase('planning');
     const planned = await firstPlan(run);
-    if (!planned.ok) return run.finish(...(run.budgetOutcome() ?? [run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const));
+    if (!planned.ok)
+      return run.finish(...(run.budgetOutcome() ?? ([run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const)));
     return run.run();
   })();
   return handleFor(run, done);
@@ -72,8 +86,19 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   let author: 'planner' | 'user' = 'user';
   if (proposed === undefined) {
     author = 'planner';
-    const request: PlanRequest = { task: options.task, constraints: options.constraints ?? [], workspaceSummary: options.workspaceSummary ?? '', ...planningSetup(options) };
-    const ctx: RoleContext = { missionId: run.missionId, stepId: null, signal: run.abort.signal, record: (body) => run.record(body), remainingMs: () => run.budget.remainingWallMs() };
+    const request: PlanRequest = {
+      task: options.task,
+      constraints: options.constraints ?? [],
+      workspaceSummary: options.workspaceSummary ?? '',
+      ...planningSetup(options),
+    };
+    const ctx: RoleContext = {
+      missionId: run.missionId,
+      stepId: null,
+      signal: run.abort.signal,
+      record: (body) => run.record(body),
+      remainingMs: () => run.budget.remainingWallMs(),
+    };
     let outcome: RoleOutcome<Plan>;
     try {
       outcome = await options.planner.plan(request, ctx);
@@ -92,13 +117,27 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
   if (!checked.ok) {
     const message = `the plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
     await run.record({ type: 'log', level: 'error', message });
-    return { ok: false, message, failure: { class: 'invalid_output', message, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: 'ask again, or narrow the task' } };
+    return {
+      ok: false,
+      message,
+      failure: {
+        class: 'invalid_output',
+        message,
+        partialSideEffects: { files: [], commands: [] },
+        recoverable: true,
+        suggestion: 'ask again, or narrow the task',
+      },
+    };
   }
   run.history.append(checked.plan, author);
   await run.record({ type: 'plan_version', plan: checked.plan, author, diff: null });
   run.direct = isDirect(checked.plan);
   if (run.direct) {
-    await run.record({ type: 'log', level: 'info', message: `direct mode: ${checked.plan.direct ? 'the planner judged this a short job' : `the plan has ${checked.plan.steps.length} step(s)`}; replanning is off — a failed step ends the mission` });
+    await run.record({
+      type: 'log',
+      level: 'info',
+      message: `direct mode: ${checked.plan.direct ? 'the planner judged this a short job' : `the plan has ${checked.plan.steps.length} step(s)`}; replanning is off — a failed step ends the mission`,
+    });
   }
   void run.save();
   return { ok: true };
@@ -140,8 +179,10 @@ export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier
       return out;
     },
     correct: async (stepId, text) => {
-      if (!['running', 'replanning'].includes(run.phase)) return { ok: false, reason: 'not_running', message: `corrections apply to a running mission; it is ${run.phase} (edit the plan instead)` };
-      if (stepId !== null && !run.plan.steps.some((s) => s.id === stepId)) return { ok: false, reason: 'unknown_step', message: `there is no step "${stepId}" in plan v${run.plan.version}` };
+      if (!['running', 'replanning'].includes(run.phase))
+        return { ok: false, reason: 'not_running', message: `corrections apply to a running mission; it is ${run.phase} (edit the plan instead)` };
+      if (stepId !== null && !run.plan.steps.some((s) => s.id === stepId))
+        return { ok: false, reason: 'unknown_step', message: `there is no step "${stepId}" in plan v${run.plan.version}` };
       await run.record({ type: 'log', level: 'info', message: `user correction${stepId ? ` on ${stepId}` : ''}: ${text}` });
       run.addTrigger({ kind: 'user_correction', stepId, message: text, evidence: `the user said: ${text}` });
       return { ok: true };

@@ -25,10 +25,28 @@ export async function runStepSafely(run: StepFlowContext, stepId: string): Promi
     await runStep(run, stepId);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await run.record({ type: 'log', level: 'error', message: `step ${stepId} crashed the engine: ${error instanceof Error ? error.stack ?? message : message}` });
+    await run.record({
+      type: 'log',
+      level: 'error',
+      message: `step ${stepId} crashed the engine: ${error instanceof Error ? (error.stack ?? message) : message}`,
+    });
     const step = run.stepById(stepId)!;
-    const failure = { class: 'tool_error' as const, message: `internal error: ${message}`, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: 'see the trace log' };
-    const result: StepResult = { stepId, status: 'failed', output: failure.message, evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure };
+    const failure = {
+      class: 'tool_error' as const,
+      message: `internal error: ${message}`,
+      partialSideEffects: { files: [], commands: [] },
+      recoverable: false,
+      suggestion: 'see the trace log',
+    };
+    const result: StepResult = {
+      stepId,
+      status: 'failed',
+      output: failure.message,
+      evidence: [],
+      sideEffects: { files: [], commands: [] },
+      toolCallIds: [],
+      failure,
+    };
     if (run.scheduler?.state(stepId) === 'running') await stepGaveUp(run, step, result, failure, run.steps.get(stepId)?.attempt ?? 1, false);
   }
 }
@@ -46,7 +64,13 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
       if (over) await run.exceed(over);
       // A retry that never happens leaves the step failed; a first attempt that never starts is
       // reported as never started by finish().
-      if (tries > 0) await run.setStatus(stepId, 'failed', run.steps.get(stepId)?.attempt ?? 1, `the mission stopped before its retry; last failure: ${previousFailure?.message ?? ''}`);
+      if (tries > 0)
+        await run.setStatus(
+          stepId,
+          'failed',
+          run.steps.get(stepId)?.attempt ?? 1,
+          `the mission stopped before its retry; last failure: ${previousFailure?.message ?? ''}`,
+        );
       scheduler().finish(stepId, tries > 0 ? 'failed' : 'skipped');
       return;
     }
@@ -54,9 +78,23 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
     run.budget.usage.stepAttempts += 1;
     await run.setStatus(stepId, 'running', attempt, tries > 0 ? `retry after: ${previousFailure?.message ?? ''}` : undefined);
     const out = await runStepAttempt({
-      missionId: run.missionId, plan: run.plan, step, attempt, previousFailure, results: run.results(step.dependsOn), toolCalls: run.toolCalls,
-      ports: run.options, approver: run.stepApprover, toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...run.options.toolSettings },
-      contextBudget: run.contextBudget, env: run.options.env ?? {}, verifierCommands: run.options.verifierCommands ?? [], verify: run.options.verify !== false, signal: run.abort.signal, remainingMs: () => run.budget.remainingWallMs(), hashOf: run.hashOf,
+      missionId: run.missionId,
+      plan: run.plan,
+      step,
+      attempt,
+      previousFailure,
+      results: run.results(step.dependsOn),
+      toolCalls: run.toolCalls,
+      ports: run.options,
+      approver: run.stepApprover,
+      toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...run.options.toolSettings },
+      contextBudget: run.contextBudget,
+      env: run.options.env ?? {},
+      verifierCommands: run.options.verifierCommands ?? [],
+      verify: run.options.verify !== false,
+      signal: run.abort.signal,
+      remainingMs: () => run.budget.remainingWallMs(),
+      hashOf: run.hashOf,
       record: (body) => run.record(body),
       onVerifying: () => run.setStatus(stepId, 'verifying', attempt),
     });
@@ -77,7 +115,11 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
       return;
     }
     const failure = out.verification ? verificationFailure(out.verification, out.result) : out.result.failure!;
-    const retryable = (out.result.status === 'failed' || out.verification !== null) && !NOT_RETRYABLE.has(failure.class) && failure.recoverable !== false && !stopsMission(failure);
+    const retryable =
+      (out.result.status === 'failed' || out.verification !== null) &&
+      !NOT_RETRYABLE.has(failure.class) &&
+      failure.recoverable !== false &&
+      !stopsMission(failure);
     if (retryable && tries < retries) {
       previousFailure = failure;
       await run.record({ type: 'log', level: 'info', message: `step ${stepId} attempt ${attempt} failed (${failure.class}); retrying` });
@@ -89,11 +131,19 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
 }
 
 /** A step is out of retries: block what depends on it, then replan (or end the mission) if it matters. */
-async function stepGaveUp(run: StepFlowContext, step: Step, result: StepResult, failure: NonNullable<StepResult['failure']>, attempt: number, verificationFailed: boolean): Promise<void> {
+async function stepGaveUp(
+  run: StepFlowContext,
+  step: Step,
+  result: StepResult,
+  failure: NonNullable<StepResult['failure']>,
+  attempt: number,
+  verificationFailed: boolean,
+): Promise<void> {
   const status = result.status === 'blocked' ? 'blocked' : 'failed';
   await run.setStatus(step.id, status, attempt, `${failure.class}: ${failure.message}`);
   const blocked = run.scheduler!.finish(step.id, 'failed');
-  for (const id of blocked) await run.setStatus(id, 'blocked', run.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
+  for (const id of blocked)
+    await run.setStatus(id, 'blocked', run.steps.get(id)?.attempt ?? 0, `depends on ${step.id}, which ${status === 'blocked' ? 'is blocked' : 'failed'}`);
   if (stopsMission(failure)) {
     // The provider failed (key, quota, endpoint, model): a replan cannot fix that, and every other step
     // would meet the same wall. Stop, and let the user act on the cause; finished steps stay finished.
@@ -102,19 +152,29 @@ async function stepGaveUp(run: StepFlowContext, step: Step, result: StepResult, 
   }
   const requiredHit = step.required || blocked.some((id) => run.stepById(id)?.required);
   if (!requiredHit) {
-    await run.record({ type: 'log', level: 'info', message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected` });
+    await run.record({
+      type: 'log',
+      level: 'info',
+      message: `optional step ${step.id} ${status}; only its dependents (${blocked.join(', ') || 'none'}) are affected`,
+    });
     return;
   }
   if (run.direct) {
     run.fail(`step ${step.id} ${status}: ${failure.message} (direct mode: a short plan is not replanned)`, failure);
     return;
   }
-  const kind = result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';
+  const kind =
+    result.status === 'needs_replan' ? 'escalation' : result.status === 'blocked' ? 'step_blocked' : verificationFailed ? 'verification_failed' : 'step_failed';
   // The failed attempt's raw tool output travels by reference: the replanner can fetch_tool_result these ids.
   const checkCalls = verificationFailed ? (run.steps.get(step.id)?.verification?.checks ?? []).flatMap((c) => (c.toolCallId ? [c.toolCallId] : [])) : [];
   const ids = [...result.toolCallIds, ...checkCalls];
   const calls = ids.length > 0 ? `\n[tool_call_ids of the failed attempt: ${ids.join(', ')}]` : '';
   const rejected = run.rejectionsOf(step.id);
   const words = rejected.length > 0 ? `\nthe user rejected actions of this step, saying: ${rejected.map((r) => JSON.stringify(r)).join('; ')}` : '';
-  run.addTrigger({ kind, stepId: step.id, message: failure.message, evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}${words}${calls}` });
+  run.addTrigger({
+    kind,
+    stepId: step.id,
+    message: failure.message,
+    evidence: `${failure.class}: ${failure.message}${failure.detail ? ` (${failure.detail})` : ''}${failure.suggestion ? `; suggestion: ${failure.suggestion}` : ''}${words}${calls}`,
+  });
 }

@@ -68,7 +68,13 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
     instructions: instructionsForStep(input.ports.instructions, input.step),
   });
   await input.record({ type: 'handoff', handoff });
-  const ctx: RoleContext = { missionId: input.missionId, stepId: input.step.id, signal: input.signal, record: input.record, ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}) };
+  const ctx: RoleContext = {
+    missionId: input.missionId,
+    stepId: input.step.id,
+    signal: input.signal,
+    record: input.record,
+    ...(input.remainingMs ? { remainingMs: input.remainingMs } : {}),
+  };
   const factory = input.ports.createStepTools ?? ((c: StepToolsContext) => createStepTools(c));
   try {
     return await attemptWithTools(input, handoff, ctx, factory);
@@ -83,7 +89,12 @@ function layerOf(input: StepAttemptInput): string {
   return `${input.missionId}\u0000${input.step.id}\u0000${input.attempt}`;
 }
 
-async function attemptWithTools(input: StepAttemptInput, handoff: Handoff, ctx: RoleContext, factory: (c: StepToolsContext) => StepTools): Promise<StepAttemptOutcome> {
+async function attemptWithTools(
+  input: StepAttemptInput,
+  handoff: Handoff,
+  ctx: RoleContext,
+  factory: (c: StepToolsContext) => StepTools,
+): Promise<StepAttemptOutcome> {
   const tools = factory(toolsContext(input, 'executor'));
   try {
     return await attemptWith(input, handoff, ctx, factory, tools);
@@ -93,7 +104,13 @@ async function attemptWithTools(input: StepAttemptInput, handoff: Handoff, ctx: 
   }
 }
 
-async function attemptWith(input: StepAttemptInput, handoff: Handoff, ctx: RoleContext, factory: (c: StepToolsContext) => StepTools, tools: StepTools): Promise<StepAttemptOutcome> {
+async function attemptWith(
+  input: StepAttemptInput,
+  handoff: Handoff,
+  ctx: RoleContext,
+  factory: (c: StepToolsContext) => StepTools,
+  tools: StepTools,
+): Promise<StepAttemptOutcome> {
   let result: StepResult;
   try {
     const raw = await input.ports.executor.execute(handoff, tools, ctx);
@@ -117,7 +134,13 @@ async function attemptWith(input: StepAttemptInput, handoff: Handoff, ctx: RoleC
   await input.onVerifying();
   const verifierTools = factory(toolsContext(input, 'verifier'));
   const verification = await verifyStep({
-    handoff, result, tools: verifierTools, verifier: input.ports.verifier, workspace: input.ports.workspace, ctx, now: () => input.ports.clock.now(),
+    handoff,
+    result,
+    tools: verifierTools,
+    verifier: input.ports.verifier,
+    workspace: input.ports.workspace,
+    ctx,
+    now: () => input.ports.clock.now(),
     constraintChecks: constraintChecksFor(input.plan, input.step, result.sideEffects.files.length > 0),
   });
   await input.record({ type: 'verification', verification });
@@ -129,9 +152,8 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
   // and the commands of the plan's constraint checks that apply to this step (the approved plan names them).
   const checkCommands = constraintChecksFor(input.plan, input.step, true).flatMap((c) => (c.check.kind === 'command' ? [c.check.command] : []));
   const extra = role === 'verifier' ? [...input.verifierCommands, ...checkCommands] : [];
-  const step = extra.length > 0
-    ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...extra] } }
-    : input.step;
+  const step =
+    extra.length > 0 ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...extra] } } : input.step;
   const forbidden = forbiddenPaths(input.plan);
   const mcp = stepMcp(input.ports);
   return {
@@ -158,11 +180,22 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
 function normalise(raw: unknown, stepId: string, tools: StepTools): StepResult {
   const parsed = StepResultSchema.safeParse(raw);
   if (!parsed.success) {
-    return failed(stepId, 'invalid_output', `the executor returned a malformed result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, tools);
+    return failed(
+      stepId,
+      'invalid_output',
+      `the executor returned a malformed result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      tools,
+    );
   }
   const result = { ...parsed.data, stepId, sideEffects: tools.sideEffects() };
   if (result.status !== 'succeeded' && !result.failure) {
-    result.failure = { class: 'tool_error', message: result.output || `the executor reported ${result.status} without a failure`, partialSideEffects: tools.sideEffects(), recoverable: true, suggestion: '' };
+    result.failure = {
+      class: 'tool_error',
+      message: result.output || `the executor reported ${result.status} without a failure`,
+      partialSideEffects: tools.sideEffects(),
+      recoverable: true,
+      suggestion: '',
+    };
   }
   return result;
 }
@@ -189,7 +222,11 @@ function cancelledResult(stepId: string, tools: StepTools, thrown?: string): Ste
   const message = 'the mission was cancelled while this step ran';
   const effects = tools.sideEffects();
   const failure: Failure = {
-    class: 'cancelled', message, partialSideEffects: effects, recoverable: true, suggestion: 'resume the mission to re-run it',
+    class: 'cancelled',
+    message,
+    partialSideEffects: effects,
+    recoverable: true,
+    suggestion: 'resume the mission to re-run it',
     // What the executor threw as it stopped, kept for the log.
     ...(thrown ? { detail: thrown } : {}),
   };

@@ -113,7 +113,13 @@ export interface MissionView {
    * How the mission ended. `summary` is what is true now: after a revert it no longer claims work that was
    * undone (`recorded` keeps the summary the mission ended with).
    */
-  outcome: { outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; summary: string; recorded: string; failureClass: FailureClass | null; failure: FailureView | null } | null;
+  outcome: {
+    outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
+    summary: string;
+    recorded: string;
+    failureClass: FailureClass | null;
+    failure: FailureView | null;
+  } | null;
   /** Model calls waiting to try again, by `role:stepId` (cleared by the call's next model_call). */
   waits: Record<string, WaitView>;
   reverts: RevertView[];
@@ -139,9 +145,26 @@ export function waitKey(role: string, stepId: string | null): string {
 
 export function emptyMissionView(): MissionView {
   return {
-    missionId: null, task: '', phase: 'planning', phaseReason: null, direct: false, plan: null, versions: [], approvedVersion: null,
-    stepOrder: [], steps: {}, pendingApprovals: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, byRole: {} },
-    replans: [], budgets: {}, outcome: null, waits: {}, reverts: [], instructions: null, mcp: null, lastSeq: -1,
+    missionId: null,
+    task: '',
+    phase: 'planning',
+    phaseReason: null,
+    direct: false,
+    plan: null,
+    versions: [],
+    approvedVersion: null,
+    stepOrder: [],
+    steps: {},
+    pendingApprovals: [],
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, byRole: {} },
+    replans: [],
+    budgets: {},
+    outcome: null,
+    waits: {},
+    reverts: [],
+    instructions: null,
+    mcp: null,
+    lastSeq: -1,
   };
 }
 
@@ -163,9 +186,33 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
         const old = steps[s.id];
         steps[s.id] = old
           ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], definition: s }
-          : { id: s.id, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], status: 'pending', attempt: 0, reason: null, output: null, failure: null, changedFiles: [], commands: [], verification: null, definition: s };
+          : {
+              id: s.id,
+              title: s.title,
+              kind: s.kind,
+              required: s.required,
+              dependsOn: [...s.dependsOn],
+              status: 'pending',
+              attempt: 0,
+              reason: null,
+              output: null,
+              failure: null,
+              changedFiles: [],
+              commands: [],
+              verification: null,
+              definition: s,
+            };
       }
-      const version: PlanVersionView = { version: plan.version, parentVersion: plan.parentVersion, author: event.author, reason: plan.reason, diff: event.diff, stepCount: plan.steps.length, at: event.at, plan };
+      const version: PlanVersionView = {
+        version: plan.version,
+        parentVersion: plan.parentVersion,
+        author: event.author,
+        reason: plan.reason,
+        diff: event.diff,
+        stepCount: plan.steps.length,
+        at: event.at,
+        plan,
+      };
       return { ...next, plan, direct: isDirect(plan), versions: [...view.versions, version], stepOrder: plan.steps.map((s) => s.id), steps };
     }
     case 'plan_approved':
@@ -187,9 +234,18 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       }));
     }
     case 'verification':
-      return withStep(next, event.verification.stepId, (s) => ({ ...s, verification: { passed: event.verification.passed, checks: event.verification.checks } }));
+      return withStep(next, event.verification.stepId, (s) => ({
+        ...s,
+        verification: { passed: event.verification.passed, checks: event.verification.checks },
+      }));
     case 'approval_requested':
-      return { ...next, pendingApprovals: [...view.pendingApprovals, { requestId: event.requestId, stepId: event.stepId, kind: event.kind, summary: event.summary, actionHash: event.actionHash, at: event.at }] };
+      return {
+        ...next,
+        pendingApprovals: [
+          ...view.pendingApprovals,
+          { requestId: event.requestId, stepId: event.stepId, kind: event.kind, summary: event.summary, actionHash: event.actionHash, at: event.at },
+        ],
+      };
     case 'approval_decided':
       return { ...next, pendingApprovals: view.pendingApprovals.filter((a) => a.requestId !== event.requestId) };
     case 'model_call': {
@@ -203,24 +259,54 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
           inputTokens: view.usage.inputTokens + input,
           outputTokens: view.usage.outputTokens + event.usage.outputTokens,
           costUsd: view.usage.costUsd + event.costUsd,
-          byRole: { ...view.usage.byRole, [event.role]: { calls: role.calls + 1, inputTokens: role.inputTokens + input, outputTokens: role.outputTokens + event.usage.outputTokens, costUsd: role.costUsd + event.costUsd } },
+          byRole: {
+            ...view.usage.byRole,
+            [event.role]: {
+              calls: role.calls + 1,
+              inputTokens: role.inputTokens + input,
+              outputTokens: role.outputTokens + event.usage.outputTokens,
+              costUsd: role.costUsd + event.costUsd,
+            },
+          },
         },
       };
     }
     case 'replan': {
-      const replan: ReplanView = { at: event.at, trigger: event.trigger, stepId: event.stepId, mode: event.mode, evidence: event.evidence, fromVersion: event.fromVersion, toVersion: event.toVersion, invalidated: event.invalidated };
+      const replan: ReplanView = {
+        at: event.at,
+        trigger: event.trigger,
+        stepId: event.stepId,
+        mode: event.mode,
+        evidence: event.evidence,
+        fromVersion: event.fromVersion,
+        toVersion: event.toVersion,
+        invalidated: event.invalidated,
+      };
       if (event.refusedBecause) replan.refusedBecause = event.refusedBecause;
       return { ...next, replans: [...view.replans, replan] };
     }
     case 'model_wait': {
       const until = new Date(Date.parse(event.at) + event.waitMs).toISOString();
-      const wait: WaitView = { role: event.role, stepId: event.stepId, reason: event.reason, message: event.message, attempt: event.attempt, at: event.at, until };
+      const wait: WaitView = {
+        role: event.role,
+        stepId: event.stepId,
+        reason: event.reason,
+        message: event.message,
+        attempt: event.attempt,
+        at: event.at,
+        until,
+      };
       return { ...next, waits: { ...view.waits, [waitKey(event.role, event.stepId)]: wait } };
     }
     case 'revert': {
       const reverts = [...view.reverts, { at: event.at, stepIds: event.stepIds, files: event.files, overwrote: event.overwrote }];
       if (!view.outcome) return { ...next, reverts };
-      const steps = Object.values(view.steps).map((s) => ({ id: s.id, required: s.required, changed: s.changedFiles.length > 0, reverted: s.status === 'reverted' || event.stepIds.includes(s.id) }));
+      const steps = Object.values(view.steps).map((s) => ({
+        id: s.id,
+        required: s.required,
+        changed: s.changedFiles.length > 0,
+        reverted: s.status === 'reverted' || event.stepIds.includes(s.id),
+      }));
       return { ...next, reverts, outcome: { ...view.outcome, summary: undoneSummary(view.outcome.recorded, steps) } };
     }
     case 'mission_continued':
@@ -229,7 +315,18 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
     case 'budget':
       return { ...next, budgets: { ...view.budgets, [event.kind]: { used: event.used, limit: event.limit, exceeded: event.exceeded } } };
     case 'mission_finished':
-      return { ...next, outcome: { outcome: event.outcome, summary: event.summary, recorded: event.summary, failureClass: event.failure?.class ?? null, failure: failureView(event.failure) }, pendingApprovals: [], waits: {} };
+      return {
+        ...next,
+        outcome: {
+          outcome: event.outcome,
+          summary: event.summary,
+          recorded: event.summary,
+          failureClass: event.failure?.class ?? null,
+          failure: failureView(event.failure),
+        },
+        pendingApprovals: [],
+        waits: {},
+      };
     case 'instructions':
       return { ...next, instructions: event.set };
     case 'mcp_catalogue':
@@ -254,7 +351,8 @@ export function undoneSummary(recorded: string, steps: readonly { id: string; re
   const list = reverted.join(', ');
   if (steps.every((s) => !s.changed || s.reverted)) return `every change of this mission was reverted (${list}): the workspace is as it was before the mission`;
   const required = steps.filter((s) => s.reverted && s.required).map((s) => s.id);
-  if (required.length > 0) return `reverted ${list}: the work of required step${required.length > 1 ? 's' : ''} ${required.join(', ')} is undone, so the mission's result no longer holds`;
+  if (required.length > 0)
+    return `reverted ${list}: the work of required step${required.length > 1 ? 's' : ''} ${required.join(', ')} is undone, so the mission's result no longer holds`;
   return `${recorded}; reverted ${list}`;
 }
 

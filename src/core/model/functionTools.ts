@@ -37,7 +37,8 @@ const TEXT_EDITOR_DESCRIPTION =
   'View, create and edit files. Commands: view (a file, optionally view_range), create (path + file_text), ' +
   'str_replace (path + old_str + new_str; old_str must match exactly one place), insert (path + insert_line + insert_text). ' +
   'undo_edit is not supported.';
-const BASH_DESCRIPTION = 'Run one command line in the workspace root and return its exit code and output (capped). No state (cd, exports) carries over between calls.';
+const BASH_DESCRIPTION =
+  'Run one command line in the workspace root and return its exit code and output (capped). No state (cd, exports) carries over between calls.';
 
 function schemaOf(schema: z.ZodObject): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;

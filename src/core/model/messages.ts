@@ -10,7 +10,7 @@
  */
 
 /** Marks the end of a cached prefix. */
-export interface CacheControl {
+interface CacheControl {
   type: 'ephemeral';
   ttl?: '5m' | '1h';
 }
@@ -23,13 +23,13 @@ export interface TextBlock {
 }
 
 /** A model's visible reasoning; sent back verbatim (with its signature) in a tool loop. */
-export interface ThinkingBlock {
+interface ThinkingBlock {
   type: 'thinking';
   thinking: string;
   signature: string;
 }
 
-export interface RedactedThinkingBlock {
+interface RedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
 }
@@ -52,18 +52,18 @@ export interface TextBlockParam {
   cache_control?: CacheControl | null;
 }
 
-export interface ThinkingBlockParam {
+interface ThinkingBlockParam {
   type: 'thinking';
   thinking: string;
   signature: string;
 }
 
-export interface RedactedThinkingBlockParam {
+interface RedactedThinkingBlockParam {
   type: 'redacted_thinking';
   data: string;
 }
 
-export interface ToolUseBlockParam {
+interface ToolUseBlockParam {
   type: 'tool_use';
   id: string;
   name: string;
@@ -108,7 +108,7 @@ export interface Tool {
 }
 
 /** Anthropic's built-in file editor; the other adapters declare it as a function tool (functionTools.ts). */
-export interface TextEditorTool {
+interface TextEditorTool {
   type: 'text_editor_20250728';
   name: 'str_replace_based_edit_tool';
   max_characters?: number | null;
@@ -116,7 +116,7 @@ export interface TextEditorTool {
 }
 
 /** Anthropic's built-in shell tool; the other adapters declare it as a function tool. */
-export interface BashTool {
+interface BashTool {
   type: 'bash_20250124';
   name: 'bash';
   cache_control?: CacheControl | null;
@@ -126,6 +126,4 @@ export interface BashTool {
 export type ToolUnion = Tool | TextEditorTool | BashTool;
 
 export type ToolChoice =
-  | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
-  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
-  | { type: 'none' };
+  { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean } | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean } | { type: 'none' };

@@ -75,9 +75,7 @@ export interface CallHooks {
   remainingMs?(): number;
 }
 
-export type ModelOutcome =
-  | { ok: true; response: ModelResponse }
-  | { ok: false; failure: Failure; durationMs: number; attempts: number };
+export type ModelOutcome = { ok: true; response: ModelResponse } | { ok: false; failure: Failure; durationMs: number; attempts: number };
 
 export interface ModelClient {
   call(request: ModelRequest, signal: AbortSignal, hooks?: CallHooks): Promise<ModelOutcome>;

@@ -103,7 +103,12 @@ export type DeepPartialSettings = Partial<Omit<ModelSettings, 'tiers' | RoleName
   model?: string;
 } & { [K in RoleName]?: Partial<RoleModelSettings> };
 
-const PriceBandSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheWrite: z.number().nonnegative(), cacheRead: z.number().nonnegative() });
+const PriceBandSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+});
 
 /** What a user may configure (every field optional); validated before it reaches resolveModelSettings. */
 export const ModelSettingsInputSchema = z
@@ -120,7 +125,10 @@ export const ModelSettingsInputSchema = z
     summaryTokenCap: ModelSettingsSchema.shape.summaryTokenCap,
     stepContextTokenCap: ModelSettingsSchema.shape.stepContextTokenCap,
     escalateTierOnRetry: ModelSettingsSchema.shape.escalateTierOnRetry,
-    prices: z.record(z.string().min(1), PriceBandSchema.extend({ longPrompt: PriceBandSchema.extend({ aboveInputTokens: z.number().int().positive() }).optional() })),
+    prices: z.record(
+      z.string().min(1),
+      PriceBandSchema.extend({ longPrompt: PriceBandSchema.extend({ aboveInputTokens: z.number().int().positive() }).optional() }),
+    ),
   })
   .partial()
   .strict();
@@ -135,7 +143,17 @@ export function parseModelSettings(input: unknown): ModelSettingsParse {
 }
 
 /** Model prefixes that still accept `temperature`. */
-const SAMPLING_MODELS = ['claude-3', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-opus-4-5', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-sonnet-4-', 'claude-opus-4-1', 'claude-opus-4-0'];
+const SAMPLING_MODELS = [
+  'claude-3',
+  'claude-haiku-4-5',
+  'claude-sonnet-4-5',
+  'claude-opus-4-5',
+  'claude-sonnet-4-6',
+  'claude-opus-4-6',
+  'claude-sonnet-4-',
+  'claude-opus-4-1',
+  'claude-opus-4-0',
+];
 
 export function acceptsTemperature(model: string): boolean {
   return SAMPLING_MODELS.some((p) => model.startsWith(p));

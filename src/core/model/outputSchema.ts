@@ -77,7 +77,9 @@ function transform(node: Json): Json {
   }
   if (Object.keys(node).length > 0) {
     const existing = out.description as string | undefined;
-    const rest = Object.entries(node).map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(', ');
+    const rest = Object.entries(node)
+      .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+      .join(', ');
     out.description = `${existing ? `${existing}\n\n` : ''}{${rest}}`;
   }
   return out;

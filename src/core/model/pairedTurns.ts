@@ -27,7 +27,10 @@ export type PairedTurn =
 export const UNANSWERED_CALL = 'error: no result was recorded for this call.';
 
 export function systemText(system: readonly TextBlockParam[]): string {
-  return system.map((b) => b.text).filter(Boolean).join('\n\n');
+  return system
+    .map((b) => b.text)
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function blocksOf(message: MessageParam): ContentBlockParam[] {

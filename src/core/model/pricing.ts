@@ -92,13 +92,8 @@ export function costOf(model: string, usage: Usage, table: PriceTable = DEFAULT_
   const price = priceFor(model, table, provider);
   if (!price) return { costUsd: 0, priced: false };
   const promptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  const b: PriceBand =
-    price.longPrompt && promptTokens > price.longPrompt.aboveInputTokens ? price.longPrompt : price;
-  const micro =
-    usage.inputTokens * b.input +
-    usage.outputTokens * b.output +
-    usage.cacheWriteTokens * b.cacheWrite +
-    usage.cacheReadTokens * b.cacheRead;
+  const b: PriceBand = price.longPrompt && promptTokens > price.longPrompt.aboveInputTokens ? price.longPrompt : price;
+  const micro = usage.inputTokens * b.input + usage.outputTokens * b.output + usage.cacheWriteTokens * b.cacheWrite + usage.cacheReadTokens * b.cacheRead;
   return { costUsd: micro / 1_000_000, priced: true };
 }
 

@@ -64,14 +64,23 @@ export function createReplayModelClient(trace: readonly unknown[], options: Repl
       if (sameStep.length === 0) {
         if (options.onPastEnd) {
           options.onPastEnd(request);
-          return failWith({ class: 'cancelled', message: 'The recording stops before this model call.', recoverable: false, detail: 'replay_past_end', suggestion: '', partialSideEffects: { files: [], commands: [] } });
+          return failWith({
+            class: 'cancelled',
+            message: 'The recording stops before this model call.',
+            recoverable: false,
+            detail: 'replay_past_end',
+            suggestion: '',
+            partialSideEffects: { files: [], commands: [] },
+          });
         }
         return fail(`an extra ${request.role} call${step} (${request.model}) that the recording does not have`);
       }
       const hit = sameStep.find(({ c }) => c.requestHash === hash);
       if (!hit) {
         const next = sameStep[0]!.c;
-        return fail(`${request.role} call differs from recorded call for step ${next.stepId ?? '-'} (prompt ${next.promptVersion}); request hash ${hash} ≠ ${next.requestHash}`);
+        return fail(
+          `${request.role} call differs from recorded call for step ${next.stepId ?? '-'} (prompt ${next.promptVersion}); request hash ${hash} ≠ ${next.requestHash}`,
+        );
       }
       used.add(hit.i);
       const r = hit.c;

@@ -28,9 +28,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, rateLimitAttempts: 8, baseDelayMs: 500, maxDelayMs: 8_000, maxWaitMs: 120_000 };
 
 /** What one failed attempt means: wait and try again, or stop with this failure. */
-export type AttemptFault =
-  | { kind: 'retry'; reason: WaitReason; message: string; retryAfterMs?: number }
-  | { kind: 'fail'; failure: Failure };
+export type AttemptFault = { kind: 'retry'; reason: WaitReason; message: string; retryAfterMs?: number } | { kind: 'fail'; failure: Failure };
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -127,7 +125,10 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
         providerFailure(args.provider, cause, `The model call to ${label}${where} failed ${n} times (${fault.message}); giving up.`, {
           recoverable: true,
           detail: 'retries_exhausted',
-          suggestion: fault.reason === 'connection' ? 'Check that the endpoint is running and the base URL is right, then retry.' : 'The provider may be overloaded or rate-limiting; retry the mission later.',
+          suggestion:
+            fault.reason === 'connection'
+              ? 'Check that the endpoint is running and the base URL is right, then retry.'
+              : 'The provider may be overloaded or rate-limiting; retry the mission later.',
         }),
         n,
       );
@@ -135,13 +136,21 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
     const waitMs = fault.retryAfterMs ?? backoffMs(n, args.policy.baseDelayMs, args.policy.maxDelayMs);
     const remaining = args.hooks?.remainingMs?.();
     if (waitMs > args.policy.maxWaitMs || (remaining !== undefined && waitMs > remaining)) {
-      const why = waitMs > args.policy.maxWaitMs ? `longer than the ${Math.round(args.policy.maxWaitMs / 1000)} s we wait at most` : `longer than the ${Math.round((remaining ?? 0) / 1000)} s left of the mission's time budget`;
+      const why =
+        waitMs > args.policy.maxWaitMs
+          ? `longer than the ${Math.round(args.policy.maxWaitMs / 1000)} s we wait at most`
+          : `longer than the ${Math.round((remaining ?? 0) / 1000)} s left of the mission's time budget`;
       return failWith(
-        providerFailure(args.provider, cause, `${capitalised(label)}${where} asks to wait ${Math.ceil(waitMs / 1000)} s before the next attempt (${fault.message}) — ${why}.`, {
-          recoverable: true,
-          detail: fault.reason,
-          suggestion: 'Retry the mission once the limit has reset.',
-        }),
+        providerFailure(
+          args.provider,
+          cause,
+          `${capitalised(label)}${where} asks to wait ${Math.ceil(waitMs / 1000)} s before the next attempt (${fault.message}) — ${why}.`,
+          {
+            recoverable: true,
+            detail: fault.reason,
+            suggestion: 'Retry the mission once the limit has reset.',
+          },
+        ),
         n,
       );
     }

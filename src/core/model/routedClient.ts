@@ -19,11 +19,16 @@ export function createRoutedModelClient(clients: ProviderClients): ModelClient {
           ok: false,
           durationMs: 0,
           attempts: 1,
-          failure: providerFailure(provider, 'model_unavailable', `The ${request.role} is set to use ${PROVIDER_LABELS[provider]} (${request.model}), which is not available here.`, {
-            recoverable: false,
-            detail: 'provider_unavailable',
-            suggestion: 'Choose another provider for this role in the settings (planExecute.provider, planExecute.models.*).',
-          }),
+          failure: providerFailure(
+            provider,
+            'model_unavailable',
+            `The ${request.role} is set to use ${PROVIDER_LABELS[provider]} (${request.model}), which is not available here.`,
+            {
+              recoverable: false,
+              detail: 'provider_unavailable',
+              suggestion: 'Choose another provider for this role in the settings (planExecute.provider, planExecute.models.*).',
+            },
+          ),
         };
       }
       if (!request.model) {
@@ -34,7 +39,7 @@ export function createRoutedModelClient(clients: ProviderClients): ModelClient {
           failure: providerFailure(provider, 'model_unavailable', `No model is set for the ${request.role} on ${PROVIDER_LABELS[provider]}.`, {
             recoverable: false,
             detail: 'no_model',
-            suggestion: 'Set planExecute.model (one model for every role), or the role\'s own model.',
+            suggestion: "Set planExecute.model (one model for every role), or the role's own model.",
           }),
         };
       }

@@ -5,7 +5,10 @@
  */
 /** Thrown by an adapter when a stream ended cleanly but never said it was complete. */
 export class IncompleteStreamError extends Error {
-  constructor(readonly sawEvents: number, what = 'message_stop') {
+  constructor(
+    readonly sawEvents: number,
+    what = 'message_stop',
+  ) {
     super(`stream ended without ${what} after ${sawEvents} events`);
   }
 }

@@ -31,4 +31,3 @@ export function idleWatchdog(signal: AbortSignal, idleMs: number): { signal: Abo
     },
   };
 }
-

@@ -98,7 +98,11 @@ export function toStrictSchema(schema: Json): StrictResult {
     const isObjectType = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object')) || isObject(out.properties);
     if (isObjectType) {
       const properties = isObject(out.properties) ? out.properties : {};
-      if (isObject(out.additionalProperties) || out.additionalProperties === true || (Object.keys(properties).length === 0 && out.additionalProperties !== false)) {
+      if (
+        isObject(out.additionalProperties) ||
+        out.additionalProperties === true ||
+        (Object.keys(properties).length === 0 && out.additionalProperties !== false)
+      ) {
         // A map or an open object: strict mode cannot say "any keys".
         strict = false;
       }

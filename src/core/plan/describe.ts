@@ -24,8 +24,9 @@ export function describeGrants(authority: Pick<Authority, 'mcp'>): string {
 
 /** How a constraint is checked in code, in words. */
 export function describeConstraintCheck(c: ConstraintCheck): string {
-  const how = c.check.kind === 'forbid_paths'
-    ? `no step writes ${c.check.globs.join(', ')}`
-    : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length > 0 ? ` after ${c.steps.join(', ')}` : ' after every step that changes files'}`;
+  const how =
+    c.check.kind === 'forbid_paths'
+      ? `no step writes ${c.check.globs.join(', ')}`
+      : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length > 0 ? ` after ${c.steps.join(', ')}` : ' after every step that changes files'}`;
   return `${how} (${c.constraint}${c.source ? `; from ${c.source}` : ''})`;
 }

@@ -6,8 +6,19 @@ import type { Plan, Step } from '../contracts/plan';
 import type { PlanDiff } from '../contracts/traceEvents';
 
 const STEP_FIELDS = [
-  'title', 'why', 'required', 'dependsOn', 'kind', 'instructions', 'authority', 'binding',
-  'expectedOutput', 'evidence', 'risk', 'effort', 'modelTier',
+  'title',
+  'why',
+  'required',
+  'dependsOn',
+  'kind',
+  'instructions',
+  'authority',
+  'binding',
+  'expectedOutput',
+  'evidence',
+  'risk',
+  'effort',
+  'modelTier',
 ] as const satisfies readonly (keyof Step)[];
 
 const PLAN_FIELDS = ['goal', 'assumptions', 'constraints', 'direct', 'constraintChecks'] as const satisfies readonly (keyof Plan)[];

@@ -35,7 +35,12 @@ export type PlanEditInput = z.input<typeof PlanEditSchema>;
 
 export type PlanEditOutcome =
   | { ok: true; plan: Plan }
-  | { ok: false; reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan'; message: string; errors?: PlanError[] };
+  | {
+      ok: false;
+      reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan';
+      message: string;
+      errors?: PlanError[];
+    };
 
 /**
  * Applies one edit to `current`, producing version `version` (usually history.nextVersion) whose parent
@@ -67,7 +72,11 @@ export function applyPlanEdit(
     }
     case 'drop_step': {
       if (target.required && !edit.confirmRequired) {
-        return { ok: false, reason: 'required_step', message: `step "${target.id}" is required for the goal; confirm explicitly to drop it (the goal may then not be met)` };
+        return {
+          ok: false,
+          reason: 'required_step',
+          message: `step "${target.id}" is required for the goal; confirm explicitly to drop it (the goal may then not be met)`,
+        };
       }
       const dependents = current.steps.filter((s) => s.dependsOn.includes(target.id)).map((s) => s.id);
       if (dependents.length > 0) {
@@ -123,7 +132,12 @@ function finish(plan: Plan, current: Plan, version: number, reason: string, opti
   const candidate = nextPlan(plan, current, version, reason);
   const checked = validatePlan(candidate, options);
   if (!checked.ok) {
-    return { ok: false, reason: 'invalid_plan', message: `the edited plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors: checked.errors };
+    return {
+      ok: false,
+      reason: 'invalid_plan',
+      message: `the edited plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      errors: checked.errors,
+    };
   }
   return { ok: true, plan: checked.plan };
 }

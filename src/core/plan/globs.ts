@@ -61,9 +61,14 @@ export function globSetCovers(outer: readonly string[], inner: readonly string[]
  * Cost O(G log G + pairs found) instead of O(G²) — it matters at hundreds of steps.
  */
 export function overlappingPairs(owners: readonly { id: string; globs: readonly string[] }[]): [string, string][] {
-  const entries = owners.flatMap(({ id, globs }) => globs.map((glob) => ({
-    id, glob, literal: isLiteralPath(glob), prefix: glob.startsWith('!') ? '' : literalPrefix(glob),
-  })));
+  const entries = owners.flatMap(({ id, globs }) =>
+    globs.map((glob) => ({
+      id,
+      glob,
+      literal: isLiteralPath(glob),
+      prefix: glob.startsWith('!') ? '' : literalPrefix(glob),
+    })),
+  );
   entries.sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
   const seen = new Set<string>();
   const pairs: [string, string][] = [];

@@ -112,7 +112,8 @@ function checkDependencies(steps: { index: number; step: Step }[], errors: PlanE
     step.dependsOn.forEach((dep, i) => {
       const path = `steps[${index}].dependsOn[${i}]`;
       if (dep === step.id) errors.push({ path, message: `step "${step.id}" depends on itself; remove "${dep}" from its dependsOn` });
-      else if (!ids.has(dep)) errors.push({ path, message: `step "${step.id}" depends on "${dep}", which is not a step in this plan; use one of: ${[...ids].join(', ')}` });
+      else if (!ids.has(dep))
+        errors.push({ path, message: `step "${step.id}" depends on "${dep}", which is not a step in this plan; use one of: ${[...ids].join(', ')}` });
       else if (seen.has(dep)) errors.push({ path, message: `step "${step.id}" lists "${dep}" twice in dependsOn` });
       seen.add(dep);
     });
@@ -137,22 +138,29 @@ function checkStep(index: number, step: Step, options: ValidatePlanOptions, erro
     });
   }
   if (step.kind === 'edit' && step.authority.edit.length === 0) {
-    errors.push({ path: `${at}.authority.edit`, message: `${name} is an edit step but may edit nothing; list the files or globs it may change in authority.edit` });
+    errors.push({
+      path: `${at}.authority.edit`,
+      message: `${name} is an edit step but may edit nothing; list the files or globs it may change in authority.edit`,
+    });
   }
   if (step.kind === 'command' && step.authority.commands.length === 0) {
     errors.push({ path: `${at}.authority.commands`, message: `${name} is a command step but may run nothing; list its commands in authority.commands` });
   }
   const checks = step.evidence.checks;
   if (checks.length === 0 && options.requireEvidence !== false) {
-    const hint = step.kind === 'research'
-      ? 'add a review check stating what the findings must cover'
-      : 'add a command check (with its expected exit code), files_exist, file_contains, or a review check';
+    const hint =
+      step.kind === 'research'
+        ? 'add a review check stating what the findings must cover'
+        : 'add a command check (with its expected exit code), files_exist, file_contains, or a review check';
     errors.push({ path: `${at}.evidence.checks`, message: `${name} has no way to prove it is done; ${hint}` });
   }
   checks.forEach((check, i) => {
     const path = `${at}.evidence.checks[${i}]`;
     if (check.kind === 'command' && !commandAllowedBy(check.command, [...step.authority.commands, ...verifierCommands])) {
-      errors.push({ path: `${path}.command`, message: `${name} proves itself with "${check.command}", which its authority.commands does not allow; add it there (or a pattern ending in " *")` });
+      errors.push({
+        path: `${path}.command`,
+        message: `${name} proves itself with "${check.command}", which its authority.commands does not allow; add it there (or a pattern ending in " *")`,
+      });
     }
     if (check.kind === 'files_exist') {
       check.paths.forEach((p, j) => {
@@ -168,7 +176,10 @@ function checkStep(index: number, step: Step, options: ValidatePlanOptions, erro
   // A pure research or verify step only reads; a pure review check on an edit step proves little, but it
   // is the planner's call — the verifier still gates it.
   if ((step.kind === 'research' || step.kind === 'verify') && step.authority.edit.length > 0) {
-    errors.push({ path: `${at}.authority.edit`, message: `${name} is a ${step.kind} step and must not edit files; make it an edit step or remove authority.edit` });
+    errors.push({
+      path: `${at}.authority.edit`,
+      message: `${name} is a ${step.kind} step and must not edit files; make it an edit step or remove authority.edit`,
+    });
   }
 }
 

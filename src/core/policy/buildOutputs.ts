@@ -60,7 +60,7 @@ function literalFolder(line: string): { path: string; contents: boolean } | unde
   const dirOnly = p.endsWith('/');
   p = p.replace(/^\/+/, '').replace(/\/+$/, '');
   if (!plainPath(p) || MAGIC.test(p)) return undefined;
-  if (!dirOnly && (posix.basename(p).includes('.'))) return undefined;
+  if (!dirOnly && posix.basename(p).includes('.')) return undefined;
   return { path: p, contents };
 }
 
@@ -78,7 +78,10 @@ export interface IgnoredFolders {
  */
 export function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
   const base = excludes.map((text) => matcherOf({ dir: '', text })).filter((m): m is Matcher => m !== undefined);
-  const matchers = files.map(matcherOf).filter((m): m is Matcher => m !== undefined).sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
+  const matchers = files
+    .map(matcherOf)
+    .filter((m): m is Matcher => m !== undefined)
+    .sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
   const verdict = (rel: string, isDirectory: boolean): boolean => {
     let ignored = false;
     for (const m of [...base, ...matchers]) {

@@ -8,9 +8,7 @@
  * Everything else that a shell would treat specially, unquoted, is refused with a named rule.
  */
 
-export type ParseResult =
-  | { ok: true; argv: string[]; wildcard: boolean }
-  | { ok: false; rule: string; reason: string };
+export type ParseResult = { ok: true; argv: string[]; wildcard: boolean } | { ok: false; rule: string; reason: string };
 
 export const MAX_COMMAND_LENGTH = 4096;
 
@@ -107,7 +105,11 @@ export function parseCommand(command: string, options: { pattern?: boolean } = {
           i += 2;
           continue;
         }
-        if (d === '$') return refuse(command[i + 1] === '(' ? 'command.substitution' : 'command.expansion', 'variable expansion and command substitution ($) are not allowed, even in double quotes; use single quotes for a literal $');
+        if (d === '$')
+          return refuse(
+            command[i + 1] === '(' ? 'command.substitution' : 'command.expansion',
+            'variable expansion and command substitution ($) are not allowed, even in double quotes; use single quotes for a literal $',
+          );
         if (d === '`') return refuse('command.backtick', 'backtick command substitution is not allowed');
         word += d;
         i++;

@@ -19,16 +19,69 @@ export interface CommandPattern {
   wildcard: boolean;
 }
 
-export type CommandMatch =
-  | { ok: true; pattern: CommandPattern }
-  | { ok: false; rule: string; reason: string };
+export type CommandMatch = { ok: true; pattern: CommandPattern } | { ok: false; rule: string; reason: string };
 
 const WRAPPER_PROGRAMS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'fish', 'ash', 'busybox', 'rbash',
-  'env', 'xargs', 'eval', 'exec', 'source', '.', 'command', 'builtin', 'sudo', 'doas', 'su', 'runuser', 'pkexec',
-  'nohup', 'setsid', 'nice', 'ionice', 'timeout', 'time', 'stdbuf', 'unbuffer', 'script', 'watch', 'strace',
-  'ltrace', 'chroot', 'parallel', 'ssh', 'flock', 'sg', 'newgrp', 'cmd', 'powershell', 'pwsh', 'osascript',
-  'npx', 'pnpx', 'bunx', 'awk', 'gawk', 'mawk', 'nawk', 'sed', 'expect', 'tclsh', 'wish', 'open', 'xdg-open',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'ash',
+  'busybox',
+  'rbash',
+  'env',
+  'xargs',
+  'eval',
+  'exec',
+  'source',
+  '.',
+  'command',
+  'builtin',
+  'sudo',
+  'doas',
+  'su',
+  'runuser',
+  'pkexec',
+  'nohup',
+  'setsid',
+  'nice',
+  'ionice',
+  'timeout',
+  'time',
+  'stdbuf',
+  'unbuffer',
+  'script',
+  'watch',
+  'strace',
+  'ltrace',
+  'chroot',
+  'parallel',
+  'ssh',
+  'flock',
+  'sg',
+  'newgrp',
+  'cmd',
+  'powershell',
+  'pwsh',
+  'osascript',
+  'npx',
+  'pnpx',
+  'bunx',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'expect',
+  'tclsh',
+  'wish',
+  'open',
+  'xdg-open',
 ]);
 
 interface EvalForms {
@@ -43,17 +96,30 @@ interface EvalForms {
   globalOnly?: { valueOptions: string[] };
 }
 
-const INTERPRETER: EvalForms = { flags: ['-e', '--eval', '-p', '--print', '-r', '--require', '--import', '--loader', '--experimental-loader', '-i', '--interactive'] };
+const INTERPRETER: EvalForms = {
+  flags: ['-e', '--eval', '-p', '--print', '-r', '--require', '--import', '--loader', '--experimental-loader', '-i', '--interactive'],
+};
 const PY: EvalForms = { flags: ['-c'] };
 
 /** Programs whose arguments can carry code. Interpreters are scanned over every argument: conservative. */
 const EVAL_FORMS: Record<string, EvalForms> = {
-  node: INTERPRETER, nodejs: INTERPRETER, tsx: INTERPRETER, 'ts-node': INTERPRETER,
+  node: INTERPRETER,
+  nodejs: INTERPRETER,
+  tsx: INTERPRETER,
+  'ts-node': INTERPRETER,
   bun: { flags: ['-e', '--eval', '-p', '--print'], words: ['x', 'exec'] },
   deno: { flags: ['--eval'], words: ['eval', 'repl'] },
-  python: PY, python2: PY, python3: PY, pypy: PY, pypy3: PY,
-  perl: { flags: ['-e', '-E'] }, ruby: { flags: ['-e'] }, php: { flags: ['-r'] }, lua: { flags: ['-e'] },
-  Rscript: { flags: ['-e'] }, R: { flags: ['-e'] },
+  python: PY,
+  python2: PY,
+  python3: PY,
+  pypy: PY,
+  pypy3: PY,
+  perl: { flags: ['-e', '-E'] },
+  ruby: { flags: ['-e'] },
+  php: { flags: ['-r'] },
+  lua: { flags: ['-e'] },
+  Rscript: { flags: ['-e'] },
+  R: { flags: ['-e'] },
   git: {
     flags: ['-c', '--config-env', '--exec-path'],
     // Subcommands that set config (core.pager, core.fsmonitor… run later), or run commands given to them.
@@ -67,7 +133,8 @@ const EVAL_FORMS: Record<string, EvalForms> = {
   tar: { flags: ['--to-command', '--use-compress-program', '-I', '--checkpoint-action', '--info-script', '--new-volume-script', '-F'] },
   rsync: { flags: ['-e', '--rsh', '--rsync-path'] },
   make: { flags: ['--eval', '-E'] },
-  vim: { flags: ['-c', '--cmd'] }, nvim: { flags: ['-c', '--cmd'] },
+  vim: { flags: ['-c', '--cmd'] },
+  nvim: { flags: ['-c', '--cmd'] },
 };
 
 /**
@@ -127,7 +194,10 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
       const name = arg.split('=')[0] as string;
       const hit = isEvalFlag(arg, writeFlags) ?? (name.startsWith('--') && name.length > 3 ? writeFlags.find((f) => f.startsWith(name)) : undefined);
       if (hit && i >= pattern.literal.length) {
-        return { rule: 'command.write_flag', reason: `\`${prog} ${hit}\` writes a file wherever it is told, even outside the workspace; it is allowed only when the allowlist names that form` };
+        return {
+          rule: 'command.write_flag',
+          reason: `\`${prog} ${hit}\` writes a file wherever it is told, even outside the workspace; it is allowed only when the allowlist names that form`,
+        };
       }
     }
   }
@@ -140,9 +210,16 @@ export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: 
       if (arg === '--') break;
       const global = forms.globalOnly;
       const subcommand = global !== undefined && !arg.startsWith('-');
-      const hit = subcommand ? (forms.words?.includes(arg) ? arg : undefined) : (isEvalFlag(arg, forms.flags) ?? (forms.words?.includes(arg) ? arg : undefined));
+      const hit = subcommand
+        ? forms.words?.includes(arg)
+          ? arg
+          : undefined
+        : (isEvalFlag(arg, forms.flags) ?? (forms.words?.includes(arg) ? arg : undefined));
       if (hit && i >= pattern.literal.length) {
-        return { rule: 'command.eval_flag', reason: `\`${prog} ${hit}\` runs code given as an argument; it is allowed only when the allowlist names that form (e.g. "${prog} ${hit} *")` };
+        return {
+          rule: 'command.eval_flag',
+          reason: `\`${prog} ${hit}\` runs code given as an argument; it is allowed only when the allowlist names that form (e.g. "${prog} ${hit} *")`,
+        };
       }
       if (subcommand) break; // past the subcommand, options are its own, not global ones
       if (global?.valueOptions.includes(arg)) i++;
@@ -172,7 +249,10 @@ function scriptArgsEval(prog: string, argv: string[], pattern: CommandPattern): 
   for (let i = Math.max(from, 1); i < argv.length; i++) {
     const hit = isEvalFlag(argv[i] as string, INTERPRETER.flags);
     if (hit && i >= pattern.literal.length) {
-      return { rule: 'command.eval_flag', reason: `\`${prog}\` hands \`${hit}\` to the script's program, which runs code given as an argument; it is allowed only when the allowlist names that form` };
+      return {
+        rule: 'command.eval_flag',
+        reason: `\`${prog}\` hands \`${hit}\` to the script's program, which runs code given as an argument; it is allowed only when the allowlist names that form`,
+      };
     }
   }
   return undefined;

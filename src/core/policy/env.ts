@@ -8,10 +8,37 @@ import * as nodePath from 'node:path';
 
 /** Names copied when present. Locale (LC_*) variables are matched by prefix. */
 export const ENV_ALLOWLIST = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ', 'TMPDIR', 'TMP', 'TEMP',
-  'NO_COLOR', 'FORCE_COLOR', 'CI', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'COLORTERM',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CI',
+  'XDG_CACHE_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_RUNTIME_DIR',
   // Windows essentials: without them many programs cannot start.
-  'SYSTEMROOT', 'SystemRoot', 'COMSPEC', 'ComSpec', 'PATHEXT', 'WINDIR', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'PROGRAMFILES',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'COMSPEC',
+  'ComSpec',
+  'PATHEXT',
+  'WINDIR',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'USERPROFILE',
+  'PROGRAMFILES',
 ] as const;
 
 /** Any name matching this is dropped, whatever list it came from. */
@@ -44,5 +71,8 @@ export function scrubEnv(source: Record<string, string | undefined>, options: Sc
  * working directory — the workspace — so a file named `npm` there would run instead of npm.
  */
 export function absolutePathEntries(value: string, delimiter = nodePath.delimiter): string {
-  return value.split(delimiter).filter((entry) => entry.length > 0 && nodePath.isAbsolute(entry)).join(delimiter);
+  return value
+    .split(delimiter)
+    .filter((entry) => entry.length > 0 && nodePath.isAbsolute(entry))
+    .join(delimiter);
 }

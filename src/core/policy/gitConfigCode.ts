@@ -11,8 +11,16 @@ import * as posix from 'node:path/posix';
 const PATH_KEYS = [/^core\.hookspath$/, /^include\.path$/, /^includeif\..+\.path$/];
 /** Keys whose value is a command line git runs. */
 const COMMAND_KEYS = [
-  /^filter\..+\.(clean|smudge|process)$/, /^diff\..+\.(textconv|command)$/, /^merge\..+\.driver$/, /^core\.(fsmonitor|sshcommand|editor|pager|askpass)$/,
-  /^sequence\.editor$/, /^gpg(\..+)?\.program$/, /^credential(\..+)?\.helper$/, /^pager\..+$/, /^alias\..+$/, /^uploadpack\.packobjectshook$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^diff\..+\.(textconv|command)$/,
+  /^merge\..+\.driver$/,
+  /^core\.(fsmonitor|sshcommand|editor|pager|askpass)$/,
+  /^sequence\.editor$/,
+  /^gpg(\..+)?\.program$/,
+  /^credential(\..+)?\.helper$/,
+  /^pager\..+$/,
+  /^alias\..+$/,
+  /^uploadpack\.packobjectshook$/,
 ];
 
 /** `section.sub.key = value` pairs of a git config text (lower-cased keys; subsections kept as written). */

@@ -43,15 +43,21 @@ import { resolveWorkspacePath } from './workspacePath';
 import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
 
-export type PolicyAction =
-  | { kind: 'read' | 'write' | 'delete'; path: string }
-  | { kind: 'run'; command: string; cwd: string };
+export type PolicyAction = { kind: 'read' | 'write' | 'delete'; path: string } | { kind: 'run'; command: string; cwd: string };
 
 export type PolicyDecision = { allowed: true } | { allowed: false; reason: string; rule: string };
 
 /** What an allowed action resolved to (used by the tools; `checkAction` returns only the decision). */
 export type ResolvedAction =
-  | { allowed: true; kind: 'read' | 'write' | 'delete'; rel: string; abs: string; exists: boolean; isDirectory: boolean; /** `rel` with symlinks resolved (inside the workspace). */ realRel: string }
+  | {
+      allowed: true;
+      kind: 'read' | 'write' | 'delete';
+      rel: string;
+      abs: string;
+      exists: boolean;
+      isDirectory: boolean;
+      /** `rel` with symlinks resolved (inside the workspace). */ realRel: string;
+    }
   | { allowed: true; kind: 'run'; argv: string[]; cwdRel: string; cwdAbs: string; pattern: string }
   | { allowed: false; reason: string; rule: string };
 
@@ -104,11 +110,7 @@ function matcher(globs: readonly string[], opts: picomatch.PicomatchOptions): (r
   return globs.length === 0 ? NEVER : picomatch([...globs], opts);
 }
 
-export function policyFor(
-  workspaceRoot: string,
-  step: { id?: string; authority?: Partial<Authority> } | null,
-  options: PolicyOptions,
-): Policy {
+export function policyFor(workspaceRoot: string, step: { id?: string; authority?: Partial<Authority> } | null, options: PolicyOptions): Policy {
   const fs = options.fs;
   const root = fs.realpathSync(nodePath.resolve(workspaceRoot));
   const authority: Authority = {
@@ -169,7 +171,9 @@ function deny(rule: string, reason: string): { allowed: false; reason: string; r
 /** A directory can be listed when a read glob matches it or could match something below it. */
 function directoryReadable(policy: Policy, rel: string): boolean {
   if (policy.readMatch(rel)) return true;
-  return policy.readGlobBases.some((base) => base === '' || base === '.' || rel === '.' || base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/'));
+  return policy.readGlobBases.some(
+    (base) => base === '' || base === '.' || rel === '.' || base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/'),
+  );
 }
 
 function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: string, isDirectory: boolean): PolicyDecision {
@@ -179,10 +183,19 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
   if (!policy.allowSensitiveMatch(rel)) {
     const peek = (r: string): string | undefined => policy.fs.readTextSync(nodePath.join(policy.root, r), PEEK_BYTES);
     const secret = isDirectory ? isSecretFolder(rel) : isSecret(rel, peek);
-    if (secret.secret) return deny(`sensitive.${secret.rule ?? 'secret'}`, `${rel} may hold secrets (${secret.rule ?? 'secret'}); it is refused unless you allow it for this mission`);
-    if (writing) for (const s of protectedMatchers) if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
+    if (secret.secret)
+      return deny(
+        `sensitive.${secret.rule ?? 'secret'}`,
+        `${rel} may hold secrets (${secret.rule ?? 'secret'}); it is refused unless you allow it for this mission`,
+      );
+    if (writing)
+      for (const s of protectedMatchers)
+        if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
     if (writing && policy.gitCodePaths.some((c) => rel === c || rel.startsWith(`${c}/`) || c.startsWith(`${rel}/`))) {
-      return deny('sensitive.git_config_code', `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`);
+      return deny(
+        'sensitive.git_config_code',
+        `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`,
+      );
     }
   }
   if (writing) {
@@ -219,7 +232,15 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
     const d = checkPathRules(policy, a.kind, rel, resolved.isDirectory);
     if (!d.allowed) return d;
   }
-  return { allowed: true, kind: a.kind, rel: resolved.rel, abs: resolved.abs, exists: resolved.exists, isDirectory: resolved.isDirectory, realRel: resolved.realRel };
+  return {
+    allowed: true,
+    kind: a.kind,
+    rel: resolved.rel,
+    abs: resolved.abs,
+    exists: resolved.exists,
+    isDirectory: resolved.isDirectory,
+    realRel: resolved.realRel,
+  };
 }
 
 export function checkAction(policy: Policy, action: PolicyAction): PolicyDecision {

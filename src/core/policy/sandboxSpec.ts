@@ -91,13 +91,22 @@ export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; r
 const SENSITIVE = { dot: true, nocase: true } as const;
 /** A folder that is a secret as a whole (a credential store such as `.ssh`); other folders are judged file by file. */
 const secretFolder = (rel: string): boolean => isSecretFolder(rel).secret;
-const protectedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs), SENSITIVE);
+const protectedMatch = globMatcher(
+  PROTECTED_RULES.filter((r) => r.name !== 'git').flatMap((r) => r.globs),
+  SENSITIVE,
+);
 /**
  * Staged, installed dependencies are writable in the layer: what a command writes there (a tool's cache in
  * node_modules/.cache, a rebuilt native module) stays private to the step (stagedJudge.ts), never the workspace's.
  */
-const protectedStagedMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name !== 'git' && r.name !== 'dependencies').flatMap((r) => r.globs), SENSITIVE);
-const gitMatch = globMatcher(PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs), SENSITIVE);
+const protectedStagedMatch = globMatcher(
+  PROTECTED_RULES.filter((r) => r.name !== 'git' && r.name !== 'dependencies').flatMap((r) => r.globs),
+  SENSITIVE,
+);
+const gitMatch = globMatcher(
+  PROTECTED_RULES.filter((r) => r.name === 'git').flatMap((r) => r.globs),
+  SENSITIVE,
+);
 
 /** Our own store: never visible to a command (it holds every checkpoint and tool output). */
 const STORE_DIR = '.plan-execute';
@@ -121,7 +130,26 @@ function granted(policy: Policy, rel: string): boolean {
 }
 
 /** Top-level folders a command sees: the system and its toolchains. Every other one is hidden (`hiddenOutsideOf`). */
-const SYSTEM_TOP = new Set(['bin', 'boot', 'dev', 'etc', 'gnu', 'lib', 'lib32', 'lib64', 'libx32', 'nix', 'opt', 'proc', 'sbin', 'snap', 'sys', 'tmp', 'usr', 'var']);
+const SYSTEM_TOP = new Set([
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'gnu',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'nix',
+  'opt',
+  'proc',
+  'sbin',
+  'snap',
+  'sys',
+  'tmp',
+  'usr',
+  'var',
+]);
 /** What a command sees of /var: caches and package databases — not spools, runtime state or services' data. */
 const VAR_SHOWN = new Set(['lib', 'cache', 'local', 'opt', 'db', 'empty']);
 /** Services in /var/lib whose folders hold their data and sockets. */
@@ -138,13 +166,20 @@ export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
   const parent = posix.dirname(root);
   const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
   const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
-  const allowList = host.platform === 'linux'
-    ? [
-      ...host.listDir('/').filter((n) => !SYSTEM_TOP.has(n)).map((n) => `/${n}`),
-      ...host.listDir('/var').filter((n) => !VAR_SHOWN.has(n)).map((n) => `/var/${n}`),
-      ...VAR_LIB_HIDDEN.map((n) => `/var/lib/${n}`).filter((p) => host.listDir(posix.dirname(p)).includes(posix.basename(p))),
-    ]
-    : [];
+  const allowList =
+    host.platform === 'linux'
+      ? [
+          ...host
+            .listDir('/')
+            .filter((n) => !SYSTEM_TOP.has(n))
+            .map((n) => `/${n}`),
+          ...host
+            .listDir('/var')
+            .filter((n) => !VAR_SHOWN.has(n))
+            .map((n) => `/var/${n}`),
+          ...VAR_LIB_HIDDEN.map((n) => `/var/lib/${n}`).filter((p) => host.listDir(posix.dirname(p)).includes(posix.basename(p))),
+        ]
+      : [];
   const out = [...common, ...perPlatform, ...allowList].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
   // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
   return [...new Set(out)].filter((p) => !pathWithinAbs(p, root)).sort();
@@ -174,7 +209,12 @@ export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): 
   }
   const sorted = [...roots].sort();
   const visible = sorted.filter((r) => !sorted.some((o) => o !== r && pathWithinAbs(r, o)));
-  const secrets = visible.flatMap((r) => host.listDir(r).filter((name) => isSecret(name).secret).map((name) => posix.join(r, name)));
+  const secrets = visible.flatMap((r) =>
+    host
+      .listDir(r)
+      .filter((name) => isSecret(name).secret)
+      .map((name) => posix.join(r, name)),
+  );
   return { visible, secrets };
 }
 
@@ -184,8 +224,14 @@ export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): 
  * not installed waited out the whole timeout). A value the user set wins.
  */
 const OFFLINE_ENV: Record<string, string> = {
-  npm_config_offline: 'true', npm_config_fetch_retries: '0', YARN_ENABLE_OFFLINE_MODE: '1', PIP_RETRIES: '0', PIP_TIMEOUT: '3',
-  UV_OFFLINE: '1', CARGO_NET_OFFLINE: 'true', GOPROXY: 'off',
+  npm_config_offline: 'true',
+  npm_config_fetch_retries: '0',
+  YARN_ENABLE_OFFLINE_MODE: '1',
+  PIP_RETRIES: '0',
+  PIP_TIMEOUT: '3',
+  UV_OFFLINE: '1',
+  CARGO_NET_OFFLINE: 'true',
+  GOPROXY: 'off',
 };
 
 /** The command's environment: the scrubbed one, minus variables that point into hidden places. */
@@ -199,7 +245,20 @@ function sandboxEnv(env: Record<string, string>, network: boolean): Record<strin
 }
 
 /** Areas outside the workspace never shown again, even as a link's target: where credentials live. */
-export const SECRET_AREAS = ['.ssh', '.aws', '.gnupg', '.config', '.docker', '.kube', '.azure', '.password-store', '.local/share/keyrings', '.netrc', '.npmrc', '.pypirc'];
+export const SECRET_AREAS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config',
+  '.docker',
+  '.kube',
+  '.azure',
+  '.password-store',
+  '.local/share/keyrings',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+];
 
 /**
  * Packages linked into the workspace from outside it (`npm link`, pnpm's and yarn's workspace links:
@@ -220,8 +279,14 @@ function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: 
     const hop = host.linkHop?.(link);
     const shown = [real, ...(hop !== undefined && hop !== real ? [hop] : [])];
     const safe = (p: string): boolean =>
-      !pathWithinAbs(p, root) && p !== '/' && p !== host.home && !hiddenOutside.includes(p)
-      && !(host.home !== undefined && SECRET_AREAS.some((a) => pathWithinAbs(p, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), p)));
+      !pathWithinAbs(p, root) &&
+      p !== '/' &&
+      p !== host.home &&
+      !hiddenOutside.includes(p) &&
+      !(
+        host.home !== undefined &&
+        SECRET_AREAS.some((a) => pathWithinAbs(p, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), p))
+      );
     if (!shown.every(safe)) continue;
     for (const p of shown) if (hiddenOutside.some((h) => pathWithinAbs(p, h))) out.add(p); // else visible anyway
   }
@@ -229,10 +294,27 @@ function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: 
 }
 
 /** Directories whose contents are installed packages: a bundled `cacert.pem` there is no user secret. */
-const DEPENDENCY_DIRS = new Set(['node_modules', '.venv', 'venv', '.tox', '.nox', 'site-packages', 'dist-packages', 'vendor', 'bower_components', '.yarn', '.gradle', '.bundle', 'Pods']);
+const DEPENDENCY_DIRS = new Set([
+  'node_modules',
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  'site-packages',
+  'dist-packages',
+  'vendor',
+  'bower_components',
+  '.yarn',
+  '.gradle',
+  '.bundle',
+  'Pods',
+]);
 
 function underDependencyDir(rel: string): boolean {
-  return rel.split('/').slice(0, -1).some((segment) => DEPENDENCY_DIRS.has(segment));
+  return rel
+    .split('/')
+    .slice(0, -1)
+    .some((segment) => DEPENDENCY_DIRS.has(segment));
 }
 
 /** Folders never made private, whatever git says: installed code and environments (large, and run). */
@@ -247,7 +329,12 @@ const MAX_PRIVATE_OUTPUTS = 16;
  * (secrets, `.planexecuteignore`, our store) or inside one of those. A repository that names `src` in its
  * `.gitignore` only gets a private copy of `src` for its commands — nothing reaches the workspace.
  */
-function privateOutputsOf(input: SandboxSpecInput, inScope: (rel: string) => boolean, hidden: readonly SandboxEntry[], linked: LinkedGit | undefined): string[] {
+function privateOutputsOf(
+  input: SandboxSpecInput,
+  inScope: (rel: string) => boolean,
+  hidden: readonly SandboxEntry[],
+  linked: LinkedGit | undefined,
+): string[] {
   const { policy, host, entries } = input;
   const read = host.readIgnoreFile;
   if (read === undefined) return [];
@@ -260,12 +347,19 @@ function privateOutputsOf(input: SandboxSpecInput, inScope: (rel: string) => boo
   const exclude = gitDir === undefined ? undefined : read(posix.join(gitDir, 'info', 'exclude'));
   if (files.length === 0 && exclude === undefined) return [];
   const { folders } = gitIgnoredFolders(entries, files, exclude);
-  return folders.filter((rel) =>
-    !inScope(rel)
-    && !rel.split('/').some((segment) => NEVER_PRIVATE.has(segment.toLowerCase()))
-    && !coversDir(protectedMatch, rel) && !coversDir(gitMatch, rel) && !secretFolder(rel)
-    && !pathWithin(rel, STORE_DIR) && !policy.ignored(rel, true)
-    && !hidden.some((h) => pathWithin(rel, h.path))).slice(0, MAX_PRIVATE_OUTPUTS);
+  return folders
+    .filter(
+      (rel) =>
+        !inScope(rel) &&
+        !rel.split('/').some((segment) => NEVER_PRIVATE.has(segment.toLowerCase())) &&
+        !coversDir(protectedMatch, rel) &&
+        !coversDir(gitMatch, rel) &&
+        !secretFolder(rel) &&
+        !pathWithin(rel, STORE_DIR) &&
+        !policy.ignored(rel, true) &&
+        !hidden.some((h) => pathWithin(rel, h.path)),
+    )
+    .slice(0, MAX_PRIVATE_OUTPUTS);
 }
 
 /** What a command's write scope is: none for the verifier, which only checks. */
@@ -281,10 +375,37 @@ export function commandWriteScope(policy: Policy): WriteRoot[] {
  * lines, which the user's `git rebase --continue` — or their editor's Git view — runs on the host.
  */
 const GIT_DATA = new Set([
-  'objects', 'refs', 'logs', 'index', 'index.lock', 'HEAD', 'HEAD.lock', 'ORIG_HEAD', 'FETCH_HEAD', 'MERGE_HEAD', 'MERGE_MSG',
-  'MERGE_MODE', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'COMMIT_EDITMSG', 'TAG_EDITMSG', 'packed-refs', 'packed-refs.lock',
-  'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV', 'BISECT_ANCESTORS_OK',
-  'BISECT_NAMES', 'shallow', 'gc.pid', 'gc.log', 'rr-cache', 'lost-found',
+  'objects',
+  'refs',
+  'logs',
+  'index',
+  'index.lock',
+  'HEAD',
+  'HEAD.lock',
+  'ORIG_HEAD',
+  'FETCH_HEAD',
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'MERGE_AUTOSTASH',
+  'AUTO_MERGE',
+  'COMMIT_EDITMSG',
+  'TAG_EDITMSG',
+  'packed-refs',
+  'packed-refs.lock',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'BISECT_LOG',
+  'BISECT_START',
+  'BISECT_TERMS',
+  'BISECT_EXPECTED_REV',
+  'BISECT_ANCESTORS_OK',
+  'BISECT_NAMES',
+  'shallow',
+  'gc.pid',
+  'gc.log',
+  'rr-cache',
+  'lost-found',
 ]);
 
 /** Whether a path is git's own data in the workspace's `.git` folder. */
@@ -420,15 +541,23 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
-    return { ok: false, reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files` };
+    return {
+      ok: false,
+      reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files`,
+    };
   }
   const writable = scope.filter((w) => !blocked.some((b) => pathWithin(w.path, b.path)) && (w.path !== '.git' || gitWritable));
   // A folder root's subfolders, bound back read-only — those already read-only or hidden need no second mount.
   const kept = new Set(writable.map((w) => w.path));
-  const boundBack = subfolders.filter((e) => kept.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !blocked.some((b) => pathWithin(e.path, b.path)));
+  const boundBack = subfolders.filter(
+    (e) => kept.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !blocked.some((b) => pathWithin(e.path, b.path)),
+  );
   if (boundBack.length > MAX_FOLDER_SUBFOLDERS) {
     const folders = [...new Set(boundBack.map((e) => posix.dirname(e.path)))].map((f) => (f === '.' ? 'the workspace root' : f));
-    return { ok: false, reason: `${folders.join(', ')} holds ${boundBack.length} subfolders, each mounted read-only for a one-file edit glob there (limit ${MAX_FOLDER_SUBFOLDERS}); give the step a glob instead (for example ${folders[0] === 'the workspace root' ? '*.json' : `${folders[0]}/*`})` };
+    return {
+      ok: false,
+      reason: `${folders.join(', ')} holds ${boundBack.length} subfolders, each mounted read-only for a one-file edit glob there (limit ${MAX_FOLDER_SUBFOLDERS}); give the step a glob instead (for example ${folders[0] === 'the workspace root' ? '*.json' : `${folders[0]}/*`})`,
+    };
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
@@ -445,10 +574,15 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       readOnly: [...readOnly, ...boundBack].sort(byDepth),
       hidden: hidden.sort(byDepth),
       hiddenOutside: [...hiddenOutside, ...tools.secrets],
-      visibleOutside: [...tools.visible, ...linkedPackagesOf(policy.root, hiddenOutside, host), ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
-      writableOutside: linked && linkedWritable
-        ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
-        : [],
+      visibleOutside: [
+        ...tools.visible,
+        ...linkedPackagesOf(policy.root, hiddenOutside, host),
+        ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
+      ],
+      writableOutside:
+        linked && linkedWritable
+          ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
+          : [],
       readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
       network: policy.authority.network,
       privateOutputs,

@@ -57,7 +57,19 @@ const FIXTURE_DIRS = new Set(['fixtures', 'fixture', '__fixtures__', 'testdata',
 const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'testing']);
 /** A name part that makes a file a template (`.env.example`, `config.json.dist`, `.env.defaults`). */
 const TEMPLATE_SUFFIXES = new Set([
-  'example', 'examples', 'sample', 'samples', 'template', 'templates', 'tmpl', 'tpl', 'dist', 'default', 'defaults', 'schema', 'stub',
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'template',
+  'templates',
+  'tmpl',
+  'tpl',
+  'dist',
+  'default',
+  'defaults',
+  'schema',
+  'stub',
 ]);
 /** Before the name's first dot only the unambiguous ones count: `example.env`, `credentials-sample.json` (not `dist-credentials.json`). */
 const TEMPLATE_WORDS = new Set(['example', 'sample', 'template', 'tmpl']);
@@ -67,25 +79,111 @@ const STORE_DIRS = ['.ssh', '.gnupg', '.aws', '.azure', '.password-store', '.con
 /** Single credential files inside folders that also hold ordinary project files (`.docker/` often holds Dockerfiles). */
 const STORE_PATHS = ['.docker/config.json', '.kube/config'];
 const STORE_FILES = new Set([
-  '.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd', '.vault-token', '.s3cfg', '.boto', '.dockercfg',
-  'credentials.json', 'kubeconfig', 'secring.gpg', 'secring.kbx', 'terraform.tfstate', 'terraform.tfstate.backup',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.htpasswd',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.dockercfg',
+  'credentials.json',
+  'kubeconfig',
+  'secring.gpg',
+  'secring.kbx',
+  'terraform.tfstate',
+  'terraform.tfstate.backup',
 ]);
 const STORE_PATTERNS = [/^client_secrets?[^/]*\.json$/, /^service[-_]?account[^/]*\.json$/, /\.tfstate(\.backup)?$/];
 
 const ENCRYPTED_EXTENSIONS = new Set(['enc', 'gpg', 'pgp', 'age', 'asc', 'vault']);
 
 const SOURCE_EXTENSIONS = new Set([
-  'ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs', 'py', 'pyi', 'rb', 'go', 'java', 'kt', 'kts', 'scala', 'groovy', 'swift', 'rs', 'c', 'h', 'cc',
-  'cpp', 'hpp', 'cs', 'fs', 'vb', 'php', 'pl', 'pm', 'lua', 'ex', 'exs', 'erl', 'clj', 'dart', 'vue', 'svelte', 'elm', 'hs', 'ml', 'r', 'jl', 'nim',
-  'zig', 'sol', 'graphql', 'gql', 'proto', 'sql', 'css', 'scss', 'less', 'html', 'htm', 'erb', 'haml', 'md', 'mdx', 'markdown', 'rst', 'adoc',
-  'tex', 'ipynb', 'map', 'snap',
+  'ts',
+  'tsx',
+  'mts',
+  'cts',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'py',
+  'pyi',
+  'rb',
+  'go',
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'groovy',
+  'swift',
+  'rs',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'hpp',
+  'cs',
+  'fs',
+  'vb',
+  'php',
+  'pl',
+  'pm',
+  'lua',
+  'ex',
+  'exs',
+  'erl',
+  'clj',
+  'dart',
+  'vue',
+  'svelte',
+  'elm',
+  'hs',
+  'ml',
+  'r',
+  'jl',
+  'nim',
+  'zig',
+  'sol',
+  'graphql',
+  'gql',
+  'proto',
+  'sql',
+  'css',
+  'scss',
+  'less',
+  'html',
+  'htm',
+  'erb',
+  'haml',
+  'md',
+  'mdx',
+  'markdown',
+  'rst',
+  'adoc',
+  'tex',
+  'ipynb',
+  'map',
+  'snap',
 ]);
 
 const KEY_STORE_EXTENSIONS = new Set(['p12', 'pfx', 'jks', 'keystore', 'bks', 'ppk', 'p8', 'kdbx', 'kdb', 'ovpn']);
 const PEM_EXTENSIONS = new Set(['pem', 'key', 'crt', 'cer', 'cert', 'csr', 'der']);
 
 const TOOL_CONFIGS = new Set([
-  '.npmrc', '.yarnrc', '.yarnrc.yml', '.pypirc', 'pip.conf', 'pip.ini', '.condarc', 'settings.xml', 'gradle.properties', '.gemrc', 'auth.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  'pip.conf',
+  'pip.ini',
+  '.condarc',
+  'settings.xml',
+  'gradle.properties',
+  '.gemrc',
+  'auth.json',
 ]);
 
 /**
@@ -113,7 +211,11 @@ interface PathParts {
 }
 
 function partsOf(rel: string): PathParts {
-  const segments = rel.replace(/\\/g, '/').toLowerCase().split('/').filter((s) => s !== '' && s !== '.');
+  const segments = rel
+    .replace(/\\/g, '/')
+    .toLowerCase()
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
   const name = segments[segments.length - 1] ?? '';
   const dotted = name.startsWith('.') ? name.slice(1).split('.') : name.split('.');
   const suffixes = dotted.slice(1);
@@ -150,8 +252,18 @@ function credentialStore(p: PathParts): SecretVerdict | undefined {
 
 const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
 const PUBLIC_PEM_BLOCK = new RegExp(
-  `-----BEGIN (${['CERTIFICATE', 'TRUSTED CERTIFICATE', 'X509 CRL', '(NEW )?CERTIFICATE REQUEST', '(RSA )?PUBLIC KEY', 'DH PARAMETERS', 'EC PARAMETERS',
-    'PGP PUBLIC KEY BLOCK', 'PGP MESSAGE', 'PGP SIGNATURE'].join('|')})-----`,
+  `-----BEGIN (${[
+    'CERTIFICATE',
+    'TRUSTED CERTIFICATE',
+    'X509 CRL',
+    '(NEW )?CERTIFICATE REQUEST',
+    '(RSA )?PUBLIC KEY',
+    'DH PARAMETERS',
+    'EC PARAMETERS',
+    'PGP PUBLIC KEY BLOCK',
+    'PGP MESSAGE',
+    'PGP SIGNATURE',
+  ].join('|')})-----`,
 );
 
 function encrypted(p: PathParts, rel: string, peek: Peek | undefined): SecretVerdict | undefined {
@@ -196,7 +308,11 @@ function holdsCredential(text: string): boolean {
     const line = raw.replace(/^\s*\/\/\S*?\/:(?=\w)/, '');
     const m = /^\s*["']?([\w.@/-]+?)["']?\s*[=:]\s*(.*)$/.exec(line);
     if (!m || !CREDENTIAL_KEY.test(m[1] ?? '')) return false;
-    const value = (m[2] ?? '').trim().replace(/,$/, '').trim().replace(/^["']|["']$/g, '');
+    const value = (m[2] ?? '')
+      .trim()
+      .replace(/,$/, '')
+      .trim()
+      .replace(/^["']|["']$/g, '');
     return value !== '' && !FROM_ENV.test(value);
   });
 }
@@ -229,8 +345,7 @@ export function isSecret(rel: string, peek?: Peek): SecretVerdict {
     sourceOrDoc(p) ??
     (isEnvFile(p) ? yes('env_file') : undefined) ??
     privateKey(p, rel, peek) ??
-    credentials(p, rel, peek) ??
-    { secret: false }
+    credentials(p, rel, peek) ?? { secret: false }
   );
 }
 

@@ -40,15 +40,13 @@ function segmentsOf(path: string): string[] {
  * `rootAliases`: absolute spellings of the workspace root (its real path and the path the caller gave)
  * under which an absolute path is accepted; empty means every absolute path is refused.
  */
-export function checkPathSyntax(
-  raw: unknown,
-  rootAliases: readonly string[] = [],
-): { ok: true; rel: string } | { ok: false; rule: string; reason: string } {
+export function checkPathSyntax(raw: unknown, rootAliases: readonly string[] = []): { ok: true; rel: string } | { ok: false; rule: string; reason: string } {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, rule: 'path.invalid', reason: 'path must be a non-empty string' };
   if (raw.length > MAX_PATH_LENGTH) return { ok: false, rule: 'path.too_long', reason: 'path is too long' };
   if (raw.includes('\0')) return { ok: false, rule: 'path.nul', reason: 'path contains a NUL byte' };
   if (/[\u0001-\u001f\u007f-\u009f]/.test(raw)) return { ok: false, rule: 'path.control_chars', reason: 'path contains control characters' };
-  if (/[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/.test(raw)) return { ok: false, rule: 'path.invisible_chars', reason: 'path contains invisible or bidirectional-override characters' };
+  if (/[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/.test(raw))
+    return { ok: false, rule: 'path.invisible_chars', reason: 'path contains invisible or bidirectional-override characters' };
   if (raw.includes('\\')) return { ok: false, rule: 'path.backslash', reason: 'use forward slashes: backslashes are refused (Windows separators and escapes)' };
   if (/^[A-Za-z]:/.test(raw)) return { ok: false, rule: 'path.drive_letter', reason: 'drive-letter paths are refused; use a workspace-relative path' };
   if (raw.startsWith('~')) return { ok: false, rule: 'path.home', reason: 'home-directory paths (~) are refused; use a workspace-relative path' };

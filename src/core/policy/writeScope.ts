@@ -48,11 +48,56 @@ const MAGIC = /[*?[\]{}()!+@\\]/;
 
 /** git subcommands that write the repository (objects, refs, index, stash, worktrees). */
 const GIT_WRITE_SUBCOMMANDS: ReadonlySet<string> = new Set([
-  'add', 'am', 'apply', 'branch', 'checkout', 'cherry-pick', 'clean', 'clone', 'commit', 'fetch', 'gc', 'init',
-  'merge', 'mv', 'notes', 'pull', 'push', 'rebase', 'reset', 'restore', 'revert', 'rm', 'stash', 'switch', 'tag',
-  'update-index', 'update-ref', 'worktree', 'prune', 'repack', 'pack-refs', 'reflog', 'replace', 'submodule',
-  'sparse-checkout', 'maintenance', 'bisect', 'format-patch', 'remote', 'config', 'write-tree', 'commit-tree',
-  'read-tree', 'hash-object', 'mktag', 'mktree', 'symbolic-ref', 'filter-branch', 'fast-import', 'unpack-objects',
+  'add',
+  'am',
+  'apply',
+  'branch',
+  'checkout',
+  'cherry-pick',
+  'clean',
+  'clone',
+  'commit',
+  'fetch',
+  'gc',
+  'init',
+  'merge',
+  'mv',
+  'notes',
+  'pull',
+  'push',
+  'rebase',
+  'reset',
+  'restore',
+  'revert',
+  'rm',
+  'stash',
+  'switch',
+  'tag',
+  'update-index',
+  'update-ref',
+  'worktree',
+  'prune',
+  'repack',
+  'pack-refs',
+  'reflog',
+  'replace',
+  'submodule',
+  'sparse-checkout',
+  'maintenance',
+  'bisect',
+  'format-patch',
+  'remote',
+  'config',
+  'write-tree',
+  'commit-tree',
+  'read-tree',
+  'hash-object',
+  'mktag',
+  'mktree',
+  'symbolic-ref',
+  'filter-branch',
+  'fast-import',
+  'unpack-objects',
 ]);
 
 /** git global options that take a separate value (skipped to find the subcommand). */
@@ -103,10 +148,7 @@ export function writeScopeOf(authority: Pick<Authority, 'edit' | 'commands'>): W
   const roots = authority.edit.map(globWriteRoot);
   if (authority.commands.some(patternWritesGit)) roots.push({ path: '.git', kind: 'tree' });
   const trees = roots.filter((r) => r.kind === 'tree').map((r) => r.path);
-  const kept = roots.filter((r) =>
-    r.kind === 'tree'
-      ? !trees.some((t) => t !== r.path && pathWithin(r.path, t))
-      : !trees.some((t) => pathWithin(r.path, t)));
+  const kept = roots.filter((r) => (r.kind === 'tree' ? !trees.some((t) => t !== r.path && pathWithin(r.path, t)) : !trees.some((t) => pathWithin(r.path, t))));
   const unique = new Map(kept.map((r) => [`${r.path}\u0000${r.kind}`, r]));
   return [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 }

@@ -16,7 +16,6 @@ export function assistantParams(content: readonly ContentBlock[]): ContentBlockP
   return out;
 }
 
-
 /** The concatenated text blocks of a response. */
 export function textOf(content: readonly ContentBlock[]): string {
   return content.map((b) => (b.type === 'text' ? b.text : '')).join('');

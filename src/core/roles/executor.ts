@@ -35,7 +35,13 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
       const prompt = promptFor('executor', deps.settings.executor.promptVersion);
       const toolCallIds: string[] = [];
       if (!prompt.ok) {
-        return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } }, prompt.message);
+        return failed(
+          handoff,
+          tools,
+          toolCallIds,
+          { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+          prompt.message,
+        );
       }
       const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
       const base = {
@@ -54,7 +60,13 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
 
       for (let turn = 1; turn <= deps.settings.maxExecutorTurns; turn++) {
         if (ctx.signal.aborted) return failed(handoff, tools, toolCallIds, cancelledFailure(), 'Cancelled.');
-        const out = await callModel({ client: deps.client, request: { ...base, messages }, ctx, promptVersion: `executor.${prompt.prompt.version}`, prices: deps.settings.prices });
+        const out = await callModel({
+          client: deps.client,
+          request: { ...base, messages },
+          ctx,
+          promptVersion: `executor.${prompt.prompt.version}`,
+          prices: deps.settings.prices,
+        });
         if (!out.ok) return failed(handoff, tools, toolCallIds, out.failure, out.failure.message);
         const content = out.response.content;
         messages.push({ role: 'assistant', content: assistantParams(content) });
@@ -65,10 +77,37 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
             // all. Say so now, by name, instead of failing mysteriously steps later. (Every Claude model
             // calls tools; there the same answer is the step's failure, retried as before.)
             const message = `The executor model ${m.model} (${m.provider}) answered in prose twice instead of calling a tool; it does not seem to support tool calling.`;
-            return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message, recoverable: false, suggestion: 'Choose a model with tool (function) calling for the executor.', detail: 'no_tool_calls', cause: 'no_tool_support', provider: m.provider, partialSideEffects: { files: [], commands: [] } }, message);
+            return failed(
+              handoff,
+              tools,
+              toolCallIds,
+              {
+                class: 'invalid_output',
+                message,
+                recoverable: false,
+                suggestion: 'Choose a model with tool (function) calling for the executor.',
+                detail: 'no_tool_calls',
+                cause: 'no_tool_support',
+                provider: m.provider,
+                partialSideEffects: { files: [], commands: [] },
+              },
+              message,
+            );
           }
           if (nudged) {
-            return failed(handoff, tools, toolCallIds, { class: 'invalid_output', message: 'The executor stopped without calling report_result or escalate, twice.', recoverable: true, suggestion: 'Retry the step.', partialSideEffects: { files: [], commands: [] } }, 'No result reported.');
+            return failed(
+              handoff,
+              tools,
+              toolCallIds,
+              {
+                class: 'invalid_output',
+                message: 'The executor stopped without calling report_result or escalate, twice.',
+                recoverable: true,
+                suggestion: 'Retry the step.',
+                partialSideEffects: { files: [], commands: [] },
+              },
+              'No result reported.',
+            );
           }
           nudged = true;
           messages.push({ role: 'user', content: [{ type: 'text', text: 'You ended your turn without a result. Call report_result now (or escalate).' }] });
@@ -93,7 +132,13 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         handoff,
         tools,
         toolCallIds,
-        { class: 'budget_exceeded', message: `The step used all ${deps.settings.maxExecutorTurns} model turns without reporting a result.`, recoverable: true, suggestion: 'Split the step or raise the turn limit.', partialSideEffects: { files: [], commands: [] } },
+        {
+          class: 'budget_exceeded',
+          message: `The step used all ${deps.settings.maxExecutorTurns} model turns without reporting a result.`,
+          recoverable: true,
+          suggestion: 'Split the step or raise the turn limit.',
+          partialSideEffects: { files: [], commands: [] },
+        },
         'Turn limit reached.',
       );
     },
@@ -116,7 +161,14 @@ function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallI
         status: e.reason === 'ambiguity' ? 'needs_replan' : 'blocked',
         output: `Escalated (${e.reason}): ${e.message}`,
         sideEffects,
-        failure: { class: cls, message: e.message, recoverable: true, suggestion: e.suggestion ?? '', detail: `escalate:${e.reason}`, partialSideEffects: sideEffects },
+        failure: {
+          class: cls,
+          message: e.message,
+          recoverable: true,
+          suggestion: e.suggestion ?? '',
+          detail: `escalate:${e.reason}`,
+          partialSideEffects: sideEffects,
+        },
         ...(e.reason === 'ambiguity' ? { observation: e.message } : {}),
         toolCallIds,
       }),
@@ -124,13 +176,22 @@ function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallI
   }
   const p = ReportResultInput.safeParse(use.input);
   if (!p.success) {
-    return { ok: false, error: errorResult(use.id, `invalid report_result input: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block };
+    return {
+      ok: false,
+      error: errorResult(use.id, `invalid report_result input: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block,
+    };
   }
   const r = p.data;
   const failure =
     r.status === 'succeeded'
       ? undefined
-      : { class: r.failure?.class ?? 'tool_error', message: r.failure?.message ?? r.output, recoverable: r.failure?.recoverable ?? true, suggestion: r.failure?.suggestion ?? '', partialSideEffects: sideEffects };
+      : {
+          class: r.failure?.class ?? 'tool_error',
+          message: r.failure?.message ?? r.output,
+          recoverable: r.failure?.recoverable ?? true,
+          suggestion: r.failure?.suggestion ?? '',
+          partialSideEffects: sideEffects,
+        };
   return {
     ok: true,
     result: StepResultSchema.parse({

@@ -84,7 +84,17 @@ async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome):
 function hooksFor(ctx: RoleContext, request: ModelRequest): CallHooks {
   return {
     onWait: (wait) =>
-      ctx.record({ type: 'model_wait', role: request.role, stepId: ctx.stepId, provider: wait.provider, model: wait.model, reason: wait.reason, waitMs: wait.waitMs, attempt: wait.attempt, message: wait.message }),
+      ctx.record({
+        type: 'model_wait',
+        role: request.role,
+        stepId: ctx.stepId,
+        provider: wait.provider,
+        model: wait.model,
+        reason: wait.reason,
+        waitMs: wait.waitMs,
+        attempt: wait.attempt,
+        message: wait.message,
+      }),
     ...(ctx.remainingMs ? { remainingMs: ctx.remainingMs } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { structuredOutputSchema } from '../model/outputSchema';
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('command'),
-    command: z.string().describe('Exact command line; must be in the step\'s commands allowlist.'),
+    command: z.string().describe("Exact command line; must be in the step's commands allowlist."),
     expectExitCode: z.number().int(),
     expectOutputIncludes: z.string().nullable().describe('Substring the output must contain, or null.'),
   }),
@@ -33,7 +33,10 @@ const StepDraft = z.object({
     edit: z.array(z.string()).describe('Globs the step may write; [] for none.'),
     commands: z.array(z.string()).describe('Allowed command lines; a trailing " *" allows extra arguments.'),
     // Required in the JSON schema the model gets (output type); a scripted or older draft without it parses as false.
-    network: z.boolean().default(false).describe('true only if the step\'s commands must reach the internet (installing packages, fetching); loopback works without it.'),
+    network: z
+      .boolean()
+      .default(false)
+      .describe("true only if the step's commands must reach the internet (installing packages, fetching); loopback works without it."),
     // Like network: required for the model; a scripted or older draft without it parses as none.
     mcp: z.array(z.string()).default([]).describe('MCP tools the step may call: "server/tool", or "server/*" for every tool of a server; [] for none.'),
   }),
@@ -62,12 +65,15 @@ const ConstraintCheckDraft = z.object({
 export const PlanDraftSchema = z.object({
   goal: z.string(),
   assumptions: z.array(z.string()),
-  constraints: z.array(z.string()).describe('The user\'s constraints, verbatim.'),
+  constraints: z.array(z.string()).describe("The user's constraints, verbatim."),
   direct: z.boolean().describe('true if the task is a one- or two-step job.'),
   reason: z.string().describe('Why this plan version exists (for a first plan: "initial plan").'),
   steps: z.array(StepDraft),
   // Required for the model; a scripted or older draft without it parses as none.
-  constraintChecks: z.array(ConstraintCheckDraft).default([]).describe('Checks the engine runs for constraints it can check in code (rules from project instructions).'),
+  constraintChecks: z
+    .array(ConstraintCheckDraft)
+    .default([])
+    .describe('Checks the engine runs for constraints it can check in code (rules from project instructions).'),
 });
 
 export type PlanDraft = z.infer<typeof PlanDraftSchema>;
@@ -95,7 +101,12 @@ export function draftToPlanInput(draft: PlanDraft, version: number, parentVersio
         description: s.evidence.description,
         checks: s.evidence.checks.map((c) =>
           c.kind === 'command'
-            ? { kind: 'command' as const, command: c.command, expectExitCode: c.expectExitCode, ...(c.expectOutputIncludes ? { expectOutputIncludes: c.expectOutputIncludes } : {}) }
+            ? {
+                kind: 'command' as const,
+                command: c.command,
+                expectExitCode: c.expectExitCode,
+                ...(c.expectOutputIncludes ? { expectOutputIncludes: c.expectOutputIncludes } : {}),
+              }
             : c,
         ),
       },
@@ -139,5 +150,14 @@ export function parseDraft(text: string): DraftParse {
   }
   const parsed = PlanDraftSchema.safeParse(json);
   if (parsed.success) return { ok: true, draft: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''), message: i.message })) };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((i) => ({
+      path: i.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, ''),
+      message: i.message,
+    })),
+  };
 }

@@ -37,7 +37,12 @@ function withGrants(validation: PlanValidation, request: PlanRequest): PlanValid
 }
 
 export function createPlanner(deps: RoleDeps): PlannerRole {
-  async function answer(kind: Kind, request: PlanRequest, messages: MessageParam[], ctx: RoleContext): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
+  async function answer(
+    kind: Kind,
+    request: PlanRequest,
+    messages: MessageParam[],
+    ctx: RoleContext,
+  ): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
     const prompt = promptFor(kind, deps.settings[kind].promptVersion);
     if (!prompt.ok) return fail(prompt.message, 'prompt_version');
     const m = modelFor(deps.settings, kind);
@@ -46,7 +51,10 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       role: kind,
       provider: m.provider,
       model: m.model,
-      system: cachedSystem(prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE), missionBlock(request.task, request.constraints, request.workspaceSummary)),
+      system: cachedSystem(
+        prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE),
+        missionBlock(request.task, request.constraints, request.workspaceSummary),
+      ),
       tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],
       maxTokens: m.maxTokens,
       outputSchema: PLAN_DRAFT_JSON_SCHEMA,
@@ -66,25 +74,48 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (uses.length === 0 || !lookups) return { ok: true, text: textOf(out.response.content) };
       // The tools were closed for this turn (tool_choice none); a model that calls them anyway would loop forever.
-      if (lastLookup) return fail(`The ${kind} kept calling lookup tools after ${deps.settings.maxLookupTurns} lookup turns instead of returning a plan.`, 'lookup_loop', true, 'Plan again; narrow the task if the planner needs to read too much.');
+      if (lastLookup)
+        return fail(
+          `The ${kind} kept calling lookup tools after ${deps.settings.maxLookupTurns} lookup turns instead of returning a plan.`,
+          'lookup_loop',
+          true,
+          'Plan again; narrow the task if the planner needs to read too much.',
+        );
       messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
       const results: ToolResultBlockParam[] = [];
-      for (const use of uses) results.push(((await dispatchReadOnly(use, lookups)) ?? errorResult(use.id, `unknown tool "${use.name}": the planner has read-only lookups only`)).block);
+      for (const use of uses)
+        results.push(
+          ((await dispatchReadOnly(use, lookups)) ?? errorResult(use.id, `unknown tool "${use.name}": the planner has read-only lookups only`)).block,
+        );
       messages.push({ role: 'user', content: results });
     }
   }
 
-  async function planWithRepair(kind: Kind, request: PlanRequest, userText: string, version: number, parent: number | null, ctx: RoleContext): Promise<RoleOutcome<Plan>> {
+  async function planWithRepair(
+    kind: Kind,
+    request: PlanRequest,
+    userText: string,
+    version: number,
+    parent: number | null,
+    ctx: RoleContext,
+  ): Promise<RoleOutcome<Plan>> {
     const messages: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: userText }] }];
     let lastErrors: PlanError[] = [];
     for (let attempt = 1; attempt <= 2; attempt++) {
       const a = await answer(kind, request, messages, ctx);
       if (!a.ok) return a;
       const draft = parseDraft(a.text);
-      const validation = withGrants(draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors }, request);
+      const validation = withGrants(
+        draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors },
+        request,
+      );
       if (validation.ok) return { ok: true, value: validation.plan };
       lastErrors = validation.errors;
-      await ctx.record({ type: 'log', level: 'warn', message: `${kind} returned an invalid plan (attempt ${attempt}): ${lastErrors.map((e) => `${e.path || '(plan)'}: ${e.message}`).join('; ')}` });
+      await ctx.record({
+        type: 'log',
+        level: 'warn',
+        message: `${kind} returned an invalid plan (attempt ${attempt}): ${lastErrors.map((e) => `${e.path || '(plan)'}: ${e.message}`).join('; ')}`,
+      });
       messages.push({ role: 'assistant', content: [{ type: 'text', text: a.text || '(empty)' }] });
       messages.push({
         role: 'user',
@@ -97,7 +128,13 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       });
     }
     const tooBig = lastErrors.find((e) => e.code === 'too_many_steps');
-    if (tooBig) return fail(`The ${kind} returned an invalid plan twice: it did not fit under the size cap (${tooBig.message}).`, 'too_many_steps', true, 'Raise the plan-size cap, or narrow the task, and plan again.');
+    if (tooBig)
+      return fail(
+        `The ${kind} returned an invalid plan twice: it did not fit under the size cap (${tooBig.message}).`,
+        'too_many_steps',
+        true,
+        'Raise the plan-size cap, or narrow the task, and plan again.',
+      );
     return fail(
       `The ${kind} returned an invalid plan twice (after one repair attempt). Problems: ${lastErrors
         .slice(0, 8)

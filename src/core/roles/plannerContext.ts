@@ -12,7 +12,7 @@ export function renderPlanTask(request: PlanRequest): string {
     '# Task',
     request.task,
     '',
-    'Write the plan for this task. The workspace summary and the user\'s constraints are in the system prompt.',
+    "Write the plan for this task. The workspace summary and the user's constraints are in the system prompt.",
     request.tools ? 'You may look things up with the read-only tools first; keep lookups few.' : '',
   ].filter(Boolean);
   return [...head, ...withGap(renderSetup(request))].join('\n');
@@ -26,7 +26,10 @@ function withGap(lines: string[]): string[] {
 export function renderReplanRequest(r: ReplanRequest, settings: ModelSettings): string {
   const finished = r.finished.length
     ? r.finished
-        .map((f) => `- ${f.stepId} (${f.title}): ${capTokens(f.summary, settings.summaryTokenCap)}${f.toolCallIds.length ? ` [tool_call_ids: ${f.toolCallIds.join(', ')}]` : ''}`)
+        .map(
+          (f) =>
+            `- ${f.stepId} (${f.title}): ${capTokens(f.summary, settings.summaryTokenCap)}${f.toolCallIds.length ? ` [tool_call_ids: ${f.toolCallIds.join(', ')}]` : ''}`,
+        )
         .join('\n')
     : '- (none)';
   return [

@@ -16,7 +16,10 @@ export interface Dispatched {
 
 export function renderOutcome(toolUseId: string, outcome: ToolOutcome): Dispatched {
   if (outcome.ok) {
-    return { block: { type: 'tool_result', tool_use_id: toolUseId, content: `[tool_call_id: ${outcome.toolCallId}]\n${outcome.output}` }, toolCallId: outcome.toolCallId };
+    return {
+      block: { type: 'tool_result', tool_use_id: toolUseId, content: `[tool_call_id: ${outcome.toolCallId}]\n${outcome.output}` },
+      toolCallId: outcome.toolCallId,
+    };
   }
   const f = outcome.failure;
   const text = [

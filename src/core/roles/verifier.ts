@@ -30,7 +30,12 @@ export function renderReview(handoff: Handoff, result: StepResult, criterion: st
     '## What the step had to do',
     capTokens(s.instructions || s.title, Math.floor(tokenCap / 4)),
     `Expected output: ${s.expectedOutput || '(unspecified)'}`,
-    `Other checks (run separately, deterministically): ${s.evidence.checks.filter((c) => c.kind !== 'review').map(describeCheck).join('; ') || 'none'}`,
+    `Other checks (run separately, deterministically): ${
+      s.evidence.checks
+        .filter((c) => c.kind !== 'review')
+        .map(describeCheck)
+        .join('; ') || 'none'
+    }`,
     '',
     `## The executor's report (a claim, not evidence): ${result.status}`,
     capTokens(result.output, Math.floor(tokenCap / 4)),
@@ -66,12 +71,21 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
         ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
         ...(m.effort ? { effort: m.effort } : {}),
       };
-      const messages: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: renderReview(handoff, result, criterion, deps.settings.stepContextTokenCap) }] }];
+      const messages: MessageParam[] = [
+        { role: 'user', content: [{ type: 'text', text: renderReview(handoff, result, criterion, deps.settings.stepContextTokenCap) }] },
+      ];
       let nudged = false;
       const maxTurns = deps.settings.maxLookupTurns + 2;
       for (let turn = 1; turn <= maxTurns; turn++) {
-        const out = await callModel({ client: deps.client, request: { ...base, messages }, ctx, promptVersion: `verifier.${prompt.prompt.version}`, prices: deps.settings.prices });
-        if (!out.ok) return { check, passed: false, detail: `review could not run: ${out.failure.message}`, ...(out.failure.cause ? { failure: out.failure } : {}) };
+        const out = await callModel({
+          client: deps.client,
+          request: { ...base, messages },
+          ctx,
+          promptVersion: `verifier.${prompt.prompt.version}`,
+          prices: deps.settings.prices,
+        });
+        if (!out.ok)
+          return { check, passed: false, detail: `review could not run: ${out.failure.message}`, ...(out.failure.cause ? { failure: out.failure } : {}) };
         messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
         const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         const verdict = uses.find((u) => u.name === 'report_verdict');
@@ -82,7 +96,21 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
         if (uses.length === 0) {
           if (nudged && turn === 2 && m.provider !== 'anthropic') {
             const message = `The reviewer model ${m.model} (${m.provider}) answered in prose twice instead of calling report_verdict; it does not seem to support tool calling.`;
-            return { check, passed: false, detail: `review could not run: ${message}`, failure: { class: 'invalid_output', message, recoverable: false, suggestion: 'Choose a model with tool (function) calling for the verifier.', detail: 'no_tool_calls', cause: 'no_tool_support', provider: m.provider, partialSideEffects: { files: [], commands: [] } } };
+            return {
+              check,
+              passed: false,
+              detail: `review could not run: ${message}`,
+              failure: {
+                class: 'invalid_output',
+                message,
+                recoverable: false,
+                suggestion: 'Choose a model with tool (function) calling for the verifier.',
+                detail: 'no_tool_calls',
+                cause: 'no_tool_support',
+                provider: m.provider,
+                partialSideEffects: { files: [], commands: [] },
+              },
+            };
           }
           if (nudged) break;
           nudged = true;
@@ -93,7 +121,10 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
         for (const use of uses) {
           if (use.name === 'report_verdict') {
             const v = ReportVerdictInput.safeParse(use.input);
-            results.push(errorResult(use.id, `invalid report_verdict input: ${v.success ? '' : v.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block);
+            results.push(
+              errorResult(use.id, `invalid report_verdict input: ${v.success ? '' : v.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+                .block,
+            );
             continue;
           }
           if (isMcpName(use.name)) {

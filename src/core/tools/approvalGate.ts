@@ -35,8 +35,27 @@ export interface GateContext {
 
 export type GateAction =
   | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
-  | { kind: 'command'; command: string; argv: string[]; cwd: string; confinement: Confinement; network: boolean; hostLoopback?: boolean; staged?: boolean; why?: string }
-  | { kind: 'mcp'; server: string; tool: string; arguments: Record<string, unknown>; readOnly: boolean; confinement: McpConfinement; network: boolean; why?: string };
+  | {
+      kind: 'command';
+      command: string;
+      argv: string[];
+      cwd: string;
+      confinement: Confinement;
+      network: boolean;
+      hostLoopback?: boolean;
+      staged?: boolean;
+      why?: string;
+    }
+  | {
+      kind: 'mcp';
+      server: string;
+      tool: string;
+      arguments: Record<string, unknown>;
+      readOnly: boolean;
+      confinement: McpConfinement;
+      network: boolean;
+      why?: string;
+    };
 
 export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
 
@@ -73,9 +92,28 @@ function requestOf(action: GateAction, base: Omit<ApprovalRequest, 'kind'>): App
     case 'write':
       return { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash };
     case 'command':
-      return { ...base, kind: 'command', command: action.command, argv: action.argv, cwd: action.cwd, confinement: action.confinement, network: action.network, ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}), ...(action.staged !== undefined ? { staged: action.staged } : {}) };
+      return {
+        ...base,
+        kind: 'command',
+        command: action.command,
+        argv: action.argv,
+        cwd: action.cwd,
+        confinement: action.confinement,
+        network: action.network,
+        ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}),
+        ...(action.staged !== undefined ? { staged: action.staged } : {}),
+      };
     case 'mcp':
-      return { ...base, kind: 'mcp', server: action.server, tool: action.tool, arguments: action.arguments, readOnly: action.readOnly, confinement: action.confinement, network: action.network };
+      return {
+        ...base,
+        kind: 'mcp',
+        server: action.server,
+        tool: action.tool,
+        arguments: action.arguments,
+        readOnly: action.readOnly,
+        confinement: action.confinement,
+        network: action.network,
+      };
   }
 }
 
@@ -84,7 +122,11 @@ function describe(action: PolicyAction): string {
 }
 
 /** Step 1 on its own, for callers that must know the resolution before they can build the action. */
-export async function checkPolicy(ctx: GateContext, policy: Policy, action: PolicyAction): Promise<{ ok: true; resolved: Exclude<ResolvedAction, { allowed: false }> } | { ok: false; failure: Failure }> {
+export async function checkPolicy(
+  ctx: GateContext,
+  policy: Policy,
+  action: PolicyAction,
+): Promise<{ ok: true; resolved: Exclude<ResolvedAction, { allowed: false }> } | { ok: false; failure: Failure }> {
   const resolved = resolveAction(policy, action);
   if (resolved.allowed) return { ok: true, resolved };
   await ctx.record({ type: 'policy_denied', stepId: ctx.stepId, action: describe(action), rule: resolved.rule, reason: resolved.reason });

@@ -30,7 +30,11 @@ export class BoundedLineMatcher {
   readonly #context: Record<string, unknown>;
   readonly #deadline: number;
 
-  constructor(re: RegExp, budgetMs: number, private readonly now: () => number = Date.now) {
+  constructor(
+    re: RegExp,
+    budgetMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
     // Only strings cross into the context: the regex is rebuilt there from its source and flags (no `g`/`y`:
     // test() must not carry lastIndex from one line to the next).
     this.#context = createContext({ source: re.source, flags: re.flags.replace(/[gy]/g, ''), files: [], max: 0 });

@@ -12,9 +12,7 @@ import type { Store, Workspace } from '../ports';
 import { sha256Hex } from './hash';
 import { unifiedDiff } from '../edits/lineDiff';
 
-export type RevertResult =
-  | { ok: true; restored: string[] }
-  | { ok: false; reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };
+export type RevertResult = { ok: true; restored: string[] } | { ok: false; reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };
 
 export interface FileDiff {
   path: string;
@@ -61,7 +59,12 @@ export async function revertStep(
     writes.push({ path: f.path, content: blob, ...(stat ? { mode: stat.mode } : {}) });
   }
   if (conflicts.length > 0) {
-    return { ok: false, reason: 'conflict', message: `changed since the step wrote them (revert with force to overwrite): ${conflicts.join(', ')}`, paths: conflicts };
+    return {
+      ok: false,
+      reason: 'conflict',
+      message: `changed since the step wrote them (revert with force to overwrite): ${conflicts.join(', ')}`,
+      paths: conflicts,
+    };
   }
   if (missing.length > 0) {
     return { ok: false, reason: 'missing_blob', message: `no checkpoint content for: ${missing.join(', ')}`, paths: missing };

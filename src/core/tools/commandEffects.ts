@@ -114,7 +114,11 @@ export class CommandEffects {
   async scan(prune: (rel: string) => boolean, scope: readonly WriteRoot[]): Promise<Scanned> {
     const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? pathWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
     const { entries, truncated, unnamable } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
-    if (truncated) return { ok: false, reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+    if (truncated)
+      return {
+        ok: false,
+        reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`,
+      };
     return { ok: true, entries, ...(unnamable ? { unnamable } : {}) };
   }
 
@@ -152,12 +156,22 @@ export class CommandEffects {
         files += 1;
         bytes += Math.min(e.size, CHECKPOINT_MAX_FILE);
         if (files > SNAPSHOT_MAX_FILES || bytes > SNAPSHOT_MAX_BYTES) {
-          return { ok: false, reason: `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs` };
+          return {
+            ok: false,
+            reason: `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs`,
+          };
         }
       }
       const stored = await this.#hashOf(e);
       const hash = stored ?? (e.kind === 'file' && e.size > CHECKPOINT_MAX_FILE ? await this.#hashOnly(e) : null);
-      known.set(e.path, { kind: e.kind, signature: e.signature, mode: e.mode, hash, stored: stored !== null, ...(e.target !== undefined ? { target: e.target } : {}) });
+      known.set(e.path, {
+        kind: e.kind,
+        signature: e.signature,
+        mode: e.mode,
+        hash,
+        stored: stored !== null,
+        ...(e.target !== undefined ? { target: e.target } : {}),
+      });
     }
     return { ok: true, snapshot: { ...region, entries: known, unnamable: [...unnamable] } };
   }
@@ -173,8 +187,7 @@ export class CommandEffects {
     // too. What its mounts kept (a folder root's old subfolders, protected and hidden paths) is not entered:
     // so the scan of a folder root stays shallow, however much lies below it. A write root below one of
     // those is a scan root of its own.
-    const prune = (rel: string): boolean =>
-      snapshot.untouchable(rel) || (snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel)));
+    const prune = (rel: string): boolean => snapshot.untouchable(rel) || (snapshot.prune(rel) && !(inRegion(snapshot, rel) && !snapshot.entries.has(rel)));
     // Only the write scope can have changed (the rest was read-only to the command).
     const under = snapshot.scope.map((w) => w.path);
     let listing = await this.workspace.scan({ prune, limit: SCAN_LIMIT, under });
@@ -200,7 +213,7 @@ export class CommandEffects {
     const createdDirs: string[] = [];
     const keptDirs = new Set<string>();
     const keep = (rel: string): void => {
-      for (let p = rel; p.includes('/'); ) {
+      for (let p = rel; p.includes('/');) {
         p = p.slice(0, p.lastIndexOf('/'));
         keptDirs.add(p);
       }
@@ -211,9 +224,11 @@ export class CommandEffects {
      */
     const undo = (path: string, was: Known | undefined, present: boolean): void => {
       if (was?.kind === 'file' && (!was.stored || was.hash === null)) {
-        result.unrestored.push(present
-          ? `${path} (changed by the command; too large for the checkpoint, so it was left as the command left it)`
-          : `${path} (removed by the command; too large for the checkpoint, so it could not be put back)`);
+        result.unrestored.push(
+          present
+            ? `${path} (changed by the command; too large for the checkpoint, so it was left as the command left it)`
+            : `${path} (removed by the command; too large for the checkpoint, so it could not be put back)`,
+        );
         return;
       }
       if (was !== undefined && was.kind !== 'file' && was.kind !== 'directory' && !(was.kind === 'symlink' && was.target !== undefined)) {
@@ -249,7 +264,8 @@ export class CommandEffects {
             if (was.stored) {
               result.rolledBack.push(`${path} (mode ${is.mode.toString(8)} → ${was.mode.toString(8)})`);
               restores.push({ path, hash: was.hash, mode: was.mode });
-            } else result.unrestored.push(`${path} (its mode changed from ${was.mode.toString(8)} to ${is.mode.toString(8)}; too large to rewrite, left as it is)`);
+            } else
+              result.unrestored.push(`${path} (its mode changed from ${was.mode.toString(8)} to ${is.mode.toString(8)}; too large to rewrite, left as it is)`);
           }
           continue;
         }
@@ -260,7 +276,8 @@ export class CommandEffects {
         keep(path);
         if (afterHash === null) result.uncovered.push(`${path} (over ${CHECKPOINT_MAX_FILE >> 20} MB or unreadable: kept, not in the checkpoint)`);
         else if (was?.kind === 'file' && !was.stored) result.uncovered.push(`${path} (its earlier content was too large for the checkpoint)`);
-        else result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
+        else
+          result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
         continue;
       }
       // A link or a special file (FIFO, socket, device) appeared or changed.
@@ -281,7 +298,8 @@ export class CommandEffects {
     result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => pathWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
     const before = new Set(snapshot.unnamable ?? []);
     for (const name of listing.unnamable ?? []) {
-      if (before.has(name) || !inRegion(snapshot, name.slice(0, Math.max(0, name.lastIndexOf('/'))) || name) || strayRoots.some((d) => pathWithin(name, d))) continue;
+      if (before.has(name) || !inRegion(snapshot, name.slice(0, Math.max(0, name.lastIndexOf('/'))) || name) || strayRoots.some((d) => pathWithin(name, d)))
+        continue;
       result.unrestored.push(`${name} (a name that is not UTF-8, which the command made: it could not be judged or removed and is still there)`);
     }
     for (const dir of listing.unreadable ?? []) {
@@ -309,10 +327,18 @@ export class CommandEffects {
     else result.uncovered.push(`${path} (removed by the command; not in the checkpoint)`);
   }
 
-  async #undo(removals: string[], strayDirs: string[], restores: { path: string; hash: string; mode: number }[], result: Reconciled, label: string): Promise<void> {
+  async #undo(
+    removals: string[],
+    strayDirs: string[],
+    restores: { path: string; hash: string; mode: number }[],
+    result: Reconciled,
+    label: string,
+  ): Promise<void> {
     // Removal first, deepest first and without following links (a folder or link the command put where a
     // file was must go before the file can come back), then each restore on its own.
-    const failed = await this.workspace.removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d)))).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+    const failed = await this.workspace
+      .removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d))))
+      .catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
     const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
     result.unrestored.push(...failed, ...failedTrees);
     for (const r of restores) {

@@ -67,10 +67,13 @@ async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMar
   const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
   const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
   if (offending.length === 0) return reconciled;
-  const problems = workspace.gitReset ? await workspace.gitReset(mark) : ['(git\'s record could not be put back: the workspace cannot)'];
+  const problems = workspace.gitReset ? await workspace.gitReset(mark) : ["(git's record could not be put back: the workspace cannot)"];
   return {
     ...reconciled,
-    rolledBack: [...reconciled.rolledBack, ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`)],
+    rolledBack: [
+      ...reconciled.rolledBack,
+      ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`),
+    ],
     unrestored: [...reconciled.unrestored, ...problems],
   };
 }
@@ -102,7 +105,13 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     support = await ctx.terminal.confinement();
     decision = decideConfinement(ctx.settings.sandbox, support);
     if (decision.kind === 'refuse') {
-      await ctx.record({ type: 'policy_denied', stepId: ctx.step.id, action: `run \`${command}\``, rule: 'sandbox.unavailable', reason: decision.failure.message });
+      await ctx.record({
+        type: 'policy_denied',
+        stepId: ctx.step.id,
+        action: `run \`${command}\``,
+        rule: 'sandbox.unavailable',
+        reason: decision.failure.message,
+      });
       return failed(decision.failure);
     }
   }
@@ -113,13 +122,27 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
   const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const label = `${ctx.step.id}: ${command}`;
-  const gateAction = { kind: 'command' as const, command, argv, cwd: '.', confinement, network, ...(network ? { hostLoopback } : {}), staged: staging !== undefined };
+  const gateAction = {
+    kind: 'command' as const,
+    command,
+    argv,
+    cwd: '.',
+    confinement,
+    network,
+    ...(network ? { hostLoopback } : {}),
+    staged: staging !== undefined,
+  };
 
   let reconciled: Reconciled = NOTHING;
   let staged: StagedOutcome | undefined;
   const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
     const request: Omit<CommandRequest, 'sandbox'> = {
-      command, argv, cwd: cwdAbs, timeoutMs: ctx.settings.commandTimeoutMs, maxOutputBytes: ctx.settings.maxOutputBytes, env: { ...ctx.env },
+      command,
+      argv,
+      cwd: cwdAbs,
+      timeoutMs: ctx.settings.commandTimeoutMs,
+      maxOutputBytes: ctx.settings.maxOutputBytes,
+      env: { ...ctx.env },
     };
     if (staging) {
       const r = await runStaged(env, staging, request, host);
@@ -157,29 +180,50 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   sink.addFileChanges(accepted);
   const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
   await ctx.record({
-    type: 'command_sandbox', stepId: ctx.step.id, command, confinement, network, ...(network ? { hostLoopback } : {}),
+    type: 'command_sandbox',
+    stepId: ctx.step.id,
+    command,
+    confinement,
+    network,
+    ...(network ? { hostLoopback } : {}),
     sandbox: confinement === 'sandboxed' && support.available ? support.kind : 'none',
-    ...(decision.kind === 'run' && decision.reason ? { reason: decision.reason } : staging ? {} : directWhy ? { reason: `writes the workspace directly: ${directWhy}` } : {}),
-    rolledBack: reconciled.rolledBack, unrestored: reconciled.unrestored,
+    ...(decision.kind === 'run' && decision.reason
+      ? { reason: decision.reason }
+      : staging
+        ? {}
+        : directWhy
+          ? { reason: `writes the workspace directly: ${directWhy}` }
+          : {}),
+    rolledBack: reconciled.rolledBack,
+    unrestored: reconciled.unrestored,
     staging: staging ? 'staged' : 'direct',
-    applied: staged ? staged.accepted.map((c) => c.path) : [], kept: staged?.kept ?? [], refused: refusedLines,
+    applied: staged ? staged.accepted.map((c) => c.path) : [],
+    kept: staged?.kept ?? [],
+    refused: refusedLines,
   });
   return commandResult(env, run, confinement, staged, reconciled, refusedLines);
 }
 
 /** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
-const NETWORK_ERROR = /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
+const NETWORK_ERROR =
+  /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
 
 function refusalText(r: Refusal): string {
   return `${r.path} (${r.what}: ${r.why})`;
 }
 
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
-async function runStaged(env: ToolEnv, staging: Staging, request: Omit<CommandRequest, 'sandbox'>, host: HostFacts): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
+async function runStaged(
+  env: ToolEnv,
+  staging: Staging,
+  request: Omit<CommandRequest, 'sandbox'>,
+  host: HostFacts,
+): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
   const { ctx, policy } = env;
   // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front.
   const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
-  if (listed.truncated) return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+  if (listed.truncated)
+    return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
   if (!built.ok) return { refused: built.reason };
   const verifier = policy.role === 'verifier';
@@ -192,23 +236,39 @@ async function runStaged(env: ToolEnv, staging: Staging, request: Omit<CommandRe
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
     if (!verifier) {
       staged = await settleStaged({
-        env, staging: staging.layers, layer: staging.layer, entries: listed.entries, host,
-        gitWritable: gitWritableFor(policy, listed.entries), label: `${ctx.step.id}: ${request.command}`,
+        env,
+        staging: staging.layers,
+        layer: staging.layer,
+        entries: listed.entries,
+        host,
+        gitWritable: gitWritableFor(policy, listed.entries),
+        label: `${ctx.step.id}: ${request.command}`,
       });
     }
   }
   return { run, ...(staged ? { staged } : {}) };
 }
 
-function commandResult(env: ToolEnv, run: CommandRun, confinement: Confinement, staged: StagedOutcome | undefined, reconciled: Reconciled, refusedLines: string[]): CallResult {
+function commandResult(
+  env: ToolEnv,
+  run: CommandRun,
+  confinement: Confinement,
+  staged: StagedOutcome | undefined,
+  reconciled: Reconciled,
+  refusedLines: string[],
+): CallResult {
   const { ctx, policy } = env;
   const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
   const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
   const accepted = staged ? staged.accepted : reconciled.accepted;
   const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
   const lines = [
-    accepted.length > 0 ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]` : '',
-    staged && staged.kept.length > 0 ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]` : '',
+    accepted.length > 0
+      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]`
+      : '',
+    staged && staged.kept.length > 0
+      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]`
+      : '',
     uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
@@ -221,7 +281,10 @@ function commandResult(env: ToolEnv, run: CommandRun, confinement: Confinement, 
   if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
   if (refusedLines.length > 0) {
     const failure = {
-      ...permissionDenied('sandbox.outside_edit_scope', `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`),
+      ...permissionDenied(
+        'sandbox.outside_edit_scope',
+        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`,
+      ),
       partialSideEffects: partial,
     };
     return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
@@ -232,13 +295,19 @@ function commandResult(env: ToolEnv, run: CommandRun, confinement: Confinement, 
       reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
     ].filter((p) => p !== '');
     const failure = {
-      ...permissionDenied('sandbox.outside_edit_scope', `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`),
+      ...permissionDenied(
+        'sandbox.outside_edit_scope',
+        `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`,
+      ),
       partialSideEffects: partial,
     };
     return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
   }
   if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
-    return { ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: partial }), output: `timeout: ${output}` };
+    return {
+      ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: partial }),
+      output: `timeout: ${output}`,
+    };
   }
   return { ok: true, output };
 }

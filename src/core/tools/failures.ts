@@ -9,13 +9,20 @@ export function permissionDenied(rule: string, reason: string): Failure {
     message: reason,
     detail: rule,
     recoverable: true,
-    suggestion: 'stay inside the step\'s authority, or escalate so the planner can ask the user for exactly this rule',
+    suggestion: "stay inside the step's authority, or escalate so the planner can ask the user for exactly this rule",
     partialSideEffects: NONE,
   };
 }
 
 export function rejectedByUser(reason: string): Failure {
-  return { class: 'rejected_by_user', message: `the user rejected this action: ${reason}`, detail: reason, recoverable: true, suggestion: 'take the user\'s reason into account; do not retry the same action', partialSideEffects: NONE };
+  return {
+    class: 'rejected_by_user',
+    message: `the user rejected this action: ${reason}`,
+    detail: reason,
+    recoverable: true,
+    suggestion: "take the user's reason into account; do not retry the same action",
+    partialSideEffects: NONE,
+  };
 }
 
 export function toolError(message: string, suggestion = ''): Failure {
@@ -23,7 +30,13 @@ export function toolError(message: string, suggestion = ''): Failure {
 }
 
 export function timedOut(message: string): Failure {
-  return { class: 'timeout', message, recoverable: true, suggestion: 'narrow the command (fewer tests, a smaller target) or ask for a longer timeout', partialSideEffects: NONE };
+  return {
+    class: 'timeout',
+    message,
+    recoverable: true,
+    suggestion: 'narrow the command (fewer tests, a smaller target) or ask for a longer timeout',
+    partialSideEffects: NONE,
+  };
 }
 
 export function cancelled(message = 'cancelled'): Failure {

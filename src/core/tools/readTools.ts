@@ -157,7 +157,10 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       let batchChars = 0;
       const flush = (): void => {
         if (batch.length === 0 || timedOut) return;
-        const out = matcher.match(batch.map((b) => b.lines), MAX_SEARCH_MATCHES - hits.length);
+        const out = matcher.match(
+          batch.map((b) => b.lines),
+          MAX_SEARCH_MATCHES - hits.length,
+        );
         if (!out.ok) timedOut = true;
         else for (const h of out.hits) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
         batch = [];
@@ -190,13 +193,16 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       await walk('.');
       flush();
       if (timedOut) {
-        return failed(toolError(
-          `the search pattern ${JSON.stringify(pattern)} ran longer than ${SEARCH_TIME_MS} ms and was stopped (catastrophic backtracking?)`,
-          'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
-        ));
+        return failed(
+          toolError(
+            `the search pattern ${JSON.stringify(pattern)} ran longer than ${SEARCH_TIME_MS} ms and was stopped (catastrophic backtracking?)`,
+            'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
+          ),
+        );
       }
-      const note = (hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '')
-        + (oversized > 0 ? `\n(skipped ${oversized} file${oversized === 1 ? '' : 's'} over the size limit of ${ctx.settings.maxFileBytes} bytes)` : '');
+      const note =
+        (hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '') +
+        (oversized > 0 ? `\n(skipped ${oversized} file${oversized === 1 ? '' : 's'} over the size limit of ${ctx.settings.maxFileBytes} bytes)` : '');
       return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files${note}` };
     });
 

@@ -61,9 +61,33 @@ export interface Verdicts {
 
 /** What git writes as its data when it commits, fetches, merges or stashes. */
 const GIT_DATA = new Set([
-  'objects', 'refs', 'logs', 'index', 'HEAD', 'ORIG_HEAD', 'FETCH_HEAD', 'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'MERGE_AUTOSTASH',
-  'AUTO_MERGE', 'COMMIT_EDITMSG', 'TAG_EDITMSG', 'packed-refs', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'BISECT_START',
-  'BISECT_TERMS', 'BISECT_EXPECTED_REV', 'BISECT_ANCESTORS_OK', 'BISECT_NAMES', 'shallow', 'rr-cache', 'description', 'config',
+  'objects',
+  'refs',
+  'logs',
+  'index',
+  'HEAD',
+  'ORIG_HEAD',
+  'FETCH_HEAD',
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'MERGE_AUTOSTASH',
+  'AUTO_MERGE',
+  'COMMIT_EDITMSG',
+  'TAG_EDITMSG',
+  'packed-refs',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'BISECT_LOG',
+  'BISECT_START',
+  'BISECT_TERMS',
+  'BISECT_EXPECTED_REV',
+  'BISECT_ANCESTORS_OK',
+  'BISECT_NAMES',
+  'shallow',
+  'rr-cache',
+  'description',
+  'config',
 ]);
 const GIT_RESUMABLE = new Set(['rebase-merge', 'rebase-apply', 'sequencer']);
 const SPECIAL_BITS = 0o7000;
@@ -91,7 +115,7 @@ function whatOf(c: StagedChange): string {
 }
 
 function gitVerdict(c: StagedChange, rules: JudgeRules): { git: true } | { drop: true } | { refuse: string } {
-  if (!rules.gitWritable) return { refuse: 'git\'s folder is read-only for this step (no git command that writes is in its allowlist)' };
+  if (!rules.gitWritable) return { refuse: "git's folder is read-only for this step (no git command that writes is in its allowlist)" };
   if (c.path === '.git') return { refuse: 'the repository itself cannot be replaced or removed' };
   const rest = c.path.slice('.git/'.length);
   const top = rest.split('/')[0] ?? '';
@@ -128,15 +152,17 @@ export function judgeStaged(changes: readonly StagedChange[], rules: JudgeRules)
     }
     const isDir = c.now === 'directory' || (c.now === null && c.was === 'directory');
     // 3. edit
-    const may = c.now === null
-      ? rules.allowed(c.path, 'delete', c.was === 'directory')
-      : rules.allowed(c.path, 'write', c.now === 'directory') && (c.was === null || c.was === c.now || rules.allowed(c.path, 'delete', c.was === 'directory'));
+    const may =
+      c.now === null
+        ? rules.allowed(c.path, 'delete', c.was === 'directory')
+        : rules.allowed(c.path, 'write', c.now === 'directory') &&
+          (c.was === null || c.was === c.now || rules.allowed(c.path, 'delete', c.was === 'directory'));
     if (c.now === 'directory' && c.was === 'directory') {
       // An existing folder: only its mode can have changed (what is below it has changes of its own).
       if (c.mode === undefined) continue;
       if (may) apply(c, v);
       else if (rules.private(c.path, true)) keepRoot(c, v, keptRoots);
-      else refuse(c, 'outside the step\'s edit globs');
+      else refuse(c, "outside the step's edit globs");
       continue;
     }
     if (may) {
@@ -168,11 +194,11 @@ export function judgeStaged(changes: readonly StagedChange[], rules: JudgeRules)
       continue;
     }
     if (c.now === 'directory' && c.was !== null && c.was !== 'directory' && hasChildren(c.path)) {
-      refuse({ ...c, now: null }, 'outside the step\'s edit globs');
+      refuse({ ...c, now: null }, "outside the step's edit globs");
       continue;
     }
     // 5. refused
-    refuse(c, 'outside the step\'s edit globs');
+    refuse(c, "outside the step's edit globs");
   }
   return v;
 }
@@ -193,8 +219,26 @@ function keepRoot(c: StagedChange, v: Verdicts, keptRoots: string[]): void {
 
 /** Dependency folders and tool caches: private to the step even where no ignore file names them. */
 const PRIVATE_DIRS = new Set([
-  'node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis', '.tox', '.nox', '.venv', 'venv',
-  '.cache', '.parcel-cache', '.turbo', '.next', '.nuxt', '.svelte-kit', '.nyc_output', '.gradle', '.eslintcache', '.stylelintcache',
+  'node_modules',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.hypothesis',
+  '.tox',
+  '.nox',
+  '.venv',
+  'venv',
+  '.cache',
+  '.parcel-cache',
+  '.turbo',
+  '.next',
+  '.nuxt',
+  '.svelte-kit',
+  '.nyc_output',
+  '.gradle',
+  '.eslintcache',
+  '.stylelintcache',
 ]);
 const PRIVATE_FILES = [/\.tsbuildinfo$/, /\.py[co]$/, /^\.eslintcache$/, /^\.coverage(\..*)?$/];
 

@@ -94,7 +94,15 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   const { policy, ctx } = env;
   const root = policy.root;
   const listing = await staging.changes(layer, root);
-  const outcome: StagedOutcome = { accepted: [], uncovered: [], refused: [], unjudgeable: listing.unjudgeable, kept: [], gitTaken: 0, notes: [...listing.notes] };
+  const outcome: StagedOutcome = {
+    accepted: [],
+    uncovered: [],
+    refused: [],
+    unjudgeable: listing.unjudgeable,
+    kept: [],
+    gitTaken: 0,
+    notes: [...listing.notes],
+  };
   const may = allowedBy(policy);
   const verdicts = judgeStaged(listing.changes, { allowed: may, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
   outcome.refused.push(...verdicts.refused);
@@ -131,8 +139,12 @@ async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outco
       files.push(...inside.filter((e) => e.kind === 'file').map((e): StagedChange => ({ path: e.path, was: 'file', now: null, content: true, size: e.size })));
       continue;
     }
-    for (const e of denied) outcome.refused.push({ path: e.path, what: 'removed', why: 'outside the step\'s edit globs (its folder was removed)' });
-    files.push(...inside.filter((e) => e.kind !== 'directory' && may(e.path, 'delete')).map((e): StagedChange => ({ path: e.path, was: e.kind, now: null, content: true, size: e.size })));
+    for (const e of denied) outcome.refused.push({ path: e.path, what: 'removed', why: "outside the step's edit globs (its folder was removed)" });
+    files.push(
+      ...inside
+        .filter((e) => e.kind !== 'directory' && may(e.path, 'delete'))
+        .map((e): StagedChange => ({ path: e.path, was: e.kind, now: null, content: true, size: e.size })),
+    );
   }
   return { trees, files };
 }
@@ -143,7 +155,7 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
     for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why });
   };
   const review = await input.staging.gitReview(input.layer, input.env.policy.root);
-  if (review === null) return refuseAll('not a repository of the workspace\'s own');
+  if (review === null) return refuseAll("not a repository of the workspace's own");
   if (review.problems.length > 0) return refuseAll(`git's record could not be reviewed: ${review.problems.join('; ')}`);
   let git = verdicts.git;
   const badKeys = review.configKeys.filter((k) => !TRACKING_KEY.test(k));
@@ -165,7 +177,12 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
 }
 
 /** Checkpoint, then one batch: what each applied change becomes, within the per-command byte budget. */
-async function applyChanges(input: StagedInput, apply: StagedChange[], removals: { trees: string[]; files: StagedChange[] }, outcome: StagedOutcome): Promise<void> {
+async function applyChanges(
+  input: StagedInput,
+  apply: StagedChange[],
+  removals: { trees: string[]; files: StagedChange[] },
+  outcome: StagedOutcome,
+): Promise<void> {
   const { ctx } = input.env;
   const { workspace, store } = ctx;
   let budget = STAGED_CHECKPOINT_BYTES;
@@ -173,7 +190,11 @@ async function applyChanges(input: StagedInput, apply: StagedChange[], removals:
   const accepted: FileChange[] = [];
   const take = (c: StagedChange, bytes: number): boolean => {
     if (bytes > STAGED_FILE_MAX) {
-      outcome.refused.push({ path: c.path, what: 'content', why: `a file over ${STAGED_FILE_MAX >> 20} MB cannot be checkpointed (Revert step could not undo it)` });
+      outcome.refused.push({
+        path: c.path,
+        what: 'content',
+        why: `a file over ${STAGED_FILE_MAX >> 20} MB cannot be checkpointed (Revert step could not undo it)`,
+      });
       return false;
     }
     if (bytes > budget) {
@@ -219,7 +240,11 @@ async function applyChanges(input: StagedInput, apply: StagedChange[], removals:
         if (c.mode) outcome.uncovered.push(`${c.path}/ (mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}: not undone by Revert step)`);
       }
     } catch (error) {
-      outcome.refused.push({ path: c.path, what: 'content', why: `it could not be read for the checkpoint: ${error instanceof Error ? error.message : String(error)}` });
+      outcome.refused.push({
+        path: c.path,
+        what: 'content',
+        why: `it could not be read for the checkpoint: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   if (writes.length === 0 && removals.trees.length === 0) return;
@@ -230,6 +255,11 @@ async function applyChanges(input: StagedInput, apply: StagedChange[], removals:
     outcome.accepted.push(...accepted);
   } catch (error) {
     // All or nothing: the batch did not land; say so for each path it held.
-    for (const w of writes) outcome.refused.push({ path: w.path, what: 'content', why: `the workspace could not be written: ${error instanceof Error ? error.message : String(error)}` });
+    for (const w of writes)
+      outcome.refused.push({
+        path: w.path,
+        what: 'content',
+        why: `the workspace could not be written: ${error instanceof Error ? error.message : String(error)}`,
+      });
   }
 }

@@ -46,7 +46,9 @@ function snippetAround(before: string, after: string): string {
 }
 
 export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsOptions = {}): StepTools & StepToolsExtras {
-  const policy = options.policy ?? policyFor(ctx.workspace.root, ctx.step, {
+  const policy =
+    options.policy ??
+    policyFor(ctx.workspace.root, ctx.step, {
       fs: ctx.workspace.policyFs,
       role: ctx.role,
       allowSensitive: ctx.settings.allowSensitive,
@@ -71,7 +73,13 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
   const commands: CommandRun[] = [];
 
   /** Checkpoint, approval and the write itself. `before` is what the new content was computed from. */
-  async function commitWrite(rel: string, before: Uint8Array | null, after: Uint8Array | null, mode: number | undefined, describe: string): Promise<CallResult> {
+  async function commitWrite(
+    rel: string,
+    before: Uint8Array | null,
+    after: Uint8Array | null,
+    mode: number | undefined,
+    describe: string,
+  ): Promise<CallResult> {
     const beforeHash = before ? sha256Hex(before) : null;
     const afterHash = after ? await ctx.store.putBlob(after) : null;
     if (!files.has(rel) && before) await ctx.store.putBlob(before);
@@ -121,10 +129,13 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       const rel = await writeAllowed(path);
       if (typeof rel !== 'string') return rel;
       const after = encodeText(text, false);
-      if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the new file would be ${after.byteLength} bytes; the limit is ${ctx.settings.maxFileBytes}`));
+      if (after.byteLength > ctx.settings.maxFileBytes)
+        return failed(toolError(`the new file would be ${after.byteLength} bytes; the limit is ${ctx.settings.maxFileBytes}`));
       // The text editor tool's `create` never overwrites (models are trained on that): edits go through str_replace.
       if (await ctx.workspace.stat(rel).catch(() => undefined)) {
-        return failed(toolError(`File already exists at: ${rel}. Cannot overwrite files using command \`create\`.`, 'use str_replace or insert to change an existing file'));
+        return failed(
+          toolError(`File already exists at: ${rel}. Cannot overwrite files using command \`create\`.`, 'use str_replace or insert to change an existing file'),
+        );
       }
       const r = await commitWrite(rel, null, after, undefined, `create ${rel}`);
       return r.ok ? { ...r, output: `File created successfully at: ${rel} (${text.split('\n').length} lines)` } : r;
@@ -137,7 +148,10 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       const decoded = decodeText(target.bytes, ctx.settings.maxFileBytes);
       if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.message}`));
       const result = applyEdit(decoded.file.text, { oldText, newText });
-      if (!result.ok) return failed(toolError(`str_replace in ${target.rel} failed (${result.reason}): ${result.message}`, 'view the file and retry with text copied from it'));
+      if (!result.ok)
+        return failed(
+          toolError(`str_replace in ${target.rel} failed (${result.reason}): ${result.message}`, 'view the file and retry with text copied from it'),
+        );
       const after = encodeText(result.text, decoded.file.bom);
       if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
       const r = await commitWrite(target.rel, target.bytes, after, target.mode, `edit ${target.rel}`);

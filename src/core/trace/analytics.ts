@@ -48,8 +48,15 @@ export function analytics(events: readonly TraceEvent[]): MissionAnalytics {
       }
     } else if (event.type === 'replan') {
       replanLog.push({
-        seq: event.seq, at: event.at, trigger: event.trigger, stepId: event.stepId, mode: event.mode, evidence: event.evidence,
-        fromVersion: event.fromVersion, toVersion: event.toVersion, invalidated: event.invalidated,
+        seq: event.seq,
+        at: event.at,
+        trigger: event.trigger,
+        stepId: event.stepId,
+        mode: event.mode,
+        evidence: event.evidence,
+        fromVersion: event.fromVersion,
+        toVersion: event.toVersion,
+        invalidated: event.invalidated,
       });
       if (event.stepId) replanCounts.set(event.stepId, (replanCounts.get(event.stepId) ?? 0) + 1);
     }
@@ -59,7 +66,9 @@ export function analytics(events: readonly TraceEvent[]): MissionAnalytics {
   const allTime = effort.planning.durationMs + effort.acting.durationMs + effort.verifying.durationMs;
   return {
     replanLog,
-    replansByStep: [...replanCounts].map(([stepId, replans]) => ({ stepId, replans })).sort((a, b) => b.replans - a.replans || a.stepId.localeCompare(b.stepId)),
+    replansByStep: [...replanCounts]
+      .map(([stepId, replans]) => ({ stepId, replans }))
+      .sort((a, b) => b.replans - a.replans || a.stepId.localeCompare(b.stepId)),
     effort,
     planningShare: {
       tokens: allTokens === 0 ? 0 : tokens(effort.planning) / allTokens,

@@ -85,22 +85,26 @@ export function replayScriptOf(events: readonly TraceEvent[]): ReplayScript {
         break;
       }
       case 'plan_version':
-        if (e.author === 'user') return stopAt(e, `the user edited the plan by hand (v${e.plan.version}); a replay cannot make that edit at the moment it was made`);
+        if (e.author === 'user')
+          return stopAt(e, `the user edited the plan by hand (v${e.plan.version}); a replay cannot make that edit at the moment it was made`);
         break;
       case 'log':
         // handle.correct() logs the user's words when they arrive (start.ts); the replan follows later.
-        if (/^user correction\b/.test(e.message)) return stopAt(e, 'the user sent a correction while the mission ran; a replay cannot send it at the moment it arrived');
+        if (/^user correction\b/.test(e.message))
+          return stopAt(e, 'the user sent a correction while the mission ran; a replay cannot send it at the moment it arrived');
         break;
       case 'mission_finished':
         run.outcome = e.outcome;
         // A rejected plan also ends as cancelled, but its decision is recorded and replays.
-        if (e.outcome === 'cancelled' && e.failure?.class !== 'rejected_by_user') return stopAt(e, 'the user cancelled the recorded mission; a replay cannot know where the cancel landed');
+        if (e.outcome === 'cancelled' && e.failure?.class !== 'rejected_by_user')
+          return stopAt(e, 'the user cancelled the recorded mission; a replay cannot know where the cancel landed');
         break;
       case 'revert':
         parts.push({ kind: 'revert', seq: e.seq, stepIds: e.stepIds, files: e.files, overwrote: e.overwrote });
         break;
       case 'mission_continued':
-        if (run.outcome === undefined) return stopAt(e, 'the recorded mission was cut off (VS Code closed or the process ended) and resumed later; a replay cannot know where it was cut');
+        if (run.outcome === undefined)
+          return stopAt(e, 'the recorded mission was cut off (VS Code closed or the process ended) and resumed later; a replay cannot know where it was cut');
         run = { kind: 'run', mode: e.mode, settings: e.settings ?? run.settings, calls: [], approvals: [] };
         parts.push(run);
         break;

@@ -120,11 +120,7 @@ const VALIDATE_FLAGS = ['--tasks', '--solutions'];
 type Flags = Map<string, string[]>;
 
 /** Flags with values, booleans and positional words; unknown flags are refused by name. */
-function readFlags(
-  argv: readonly string[],
-  known: readonly string[],
-  what: string,
-): Parsed<{ flags: Flags; booleans: Set<string>; words: string[] }> {
+function readFlags(argv: readonly string[], known: readonly string[], what: string): Parsed<{ flags: Flags; booleans: Set<string>; words: string[] }> {
   const flags: Flags = new Map();
   const booleans = new Set<string>();
   const words: string[] = [];
@@ -195,8 +191,7 @@ export function parseEvalArgs(argv: readonly string[]): Parsed<EvalArgs> {
   if (!models.ok) return models;
   const limits = parseLimits(one);
   if (!limits.ok) return limits;
-  const optional = (flag: string, key: 'tasks' | 'out' | 'json' | 'report' | 'markdown'): Partial<EvalRunArgs> =>
-    one(flag) ? { [key]: one(flag) } : {};
+  const optional = (flag: string, key: 'tasks' | 'out' | 'json' | 'report' | 'markdown'): Partial<EvalRunArgs> => (one(flag) ? { [key]: one(flag) } : {});
   return {
     ok: true,
     value: {

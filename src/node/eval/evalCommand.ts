@@ -97,9 +97,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   const sandbox = args.sandbox ?? defaultSandboxMode(process.platform);
   const support = detectSandbox();
   if (sandbox === 'required' && !support.available) {
-    return fail(
-      `no OS sandbox here (${support.reason}): every command would be refused. ${support.remedy} — or pass --sandbox off to run commands unconfined`,
-    );
+    return fail(`no OS sandbox here (${support.reason}): every command would be refused. ${support.remedy} — or pass --sandbox off to run commands unconfined`);
   }
 
   const startedAt = new Date();

@@ -71,7 +71,6 @@ export function mergeCommand(args: EvalMergeArgs, io: CliIO): number {
   for (const note of merged.notes) io.stderr.write(`note: ${note}\n`);
   writeOutputs(merged.file, args);
   io.stdout.write(`${markdownSummary(merged.file)}\n`);
-  if (!args.json && !args.report && !args.markdown)
-    io.stderr.write('note: nothing written (give --json, --report or --markdown); the summary is above\n');
+  if (!args.json && !args.report && !args.markdown) io.stderr.write('note: nothing written (give --json, --report or --markdown); the summary is above\n');
   return 0;
 }

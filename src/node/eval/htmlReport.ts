@@ -17,8 +17,7 @@ const attrs = (a: Attrs): string =>
     .join('');
 /** An element; `inner` is markup (escape text before passing it). */
 const el = (name: string, a: Attrs, inner = ''): string => `<${name}${attrs(a)}>${inner}</${name}>`;
-const svgLine = (x1: number, y1: number, x2: number, y2: number, extra: Attrs = {}): string =>
-  `<line${attrs({ x1, y1, x2, y2, stroke: '#222', ...extra })}/>`;
+const svgLine = (x1: number, y1: number, x2: number, y2: number, extra: Attrs = {}): string => `<line${attrs({ x1, y1, x2, y2, stroke: '#222', ...extra })}/>`;
 const row = (cells: string[], cell = 'td'): string => el('tr', {}, cells.map((c) => `<${cell}>${c}</${cell}>`).join(''));
 
 /** A file path as a link, or as text when it could be anything else (a results file may come from anywhere). */
@@ -124,7 +123,13 @@ function configSection(config: EvalConfig): string {
   const resolved = (t: ModeTotals): Bar => ({ mean: t.resolveRate, min: t.spread.min, max: t.spread.max });
   const charts =
     barChart('resolved, share of runs', totals, resolved, 1, (x) => `${Math.round(x * 100)}%`) +
-    barChart('cost per run (USD)', totals, (t) => t.costPerRun, maxCost, (x) => `$${x.toFixed(x >= 1 ? 2 : 4)}`);
+    barChart(
+      'cost per run (USD)',
+      totals,
+      (t) => t.costPerRun,
+      maxCost,
+      (x) => `$${x.toFixed(x >= 1 ? 2 : 4)}`,
+    );
   const modes = config.modes.map((m) => esc(m));
   const summary = summaryRows(config, totals).map((r) => el('tr', {}, el('th', {}, esc(r.label)) + r.cells.map((c) => el('td', {}, esc(c))).join('')));
   const tasks = config.suite.tasks
@@ -149,7 +154,7 @@ function configSection(config: EvalConfig): string {
 export function htmlReport(file: EvalFile): string {
   const body = file.configs.length ? file.configs.map(configSection).join('') : el('p', {}, 'No results.');
   const intro =
-    'Resolved means the task\'s hidden check passed and no file its <code>untouched</code> globs name changed — nothing else. ' +
+    "Resolved means the task's hidden check passed and no file its <code>untouched</code> globs name changed — nothing else. " +
     '<b>planned</b>: planner, executors, verifier and replans, as a user runs a mission; <b>direct</b>: the single-loop baseline — ' +
     `one executor with the whole task and the union authority, no planner, no verifier. Generated ${esc(file.createdAt)}.`;
   const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Plan &amp; Execute — eval report</title>`;

@@ -142,10 +142,7 @@ export function errorResult(spec: RunSpec, id: string, message: string): RunResu
 
 function pick(
   m: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'>,
-): Pick<
-  RunResult,
-  'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications'
-> {
+): Pick<RunResult, 'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications'> {
   return {
     costUsd: m.costUsd,
     pricing: m.pricing,

@@ -66,9 +66,7 @@ export function configTitle(c: EvalConfig): string {
 }
 
 export function configFacts(c: EvalConfig): string {
-  const products = [
-    ...new Set(c.parts.map((p) => `${p.product.name} ${p.product.version}${p.product.commit ? ` (${p.product.commit.slice(0, 10)})` : ''}`)),
-  ];
+  const products = [...new Set(c.parts.map((p) => `${p.product.name} ${p.product.version}${p.product.commit ? ` (${p.product.commit.slice(0, 10)})` : ''}`))];
   const dates = c.parts.map((p) => p.startedAt).sort();
   const hosts = [...new Set(c.parts.map((p) => `${p.host.platform}/${p.host.arch}, node ${p.host.node}, sandbox ${p.host.sandbox}`))];
   const shards = c.parts.filter((p) => p.shard).length;
@@ -101,9 +99,7 @@ export function markdownSummary(file: EvalFile): string {
     out.push('', `| task | language | kind | ${config.modes.join(' | ')} |`, `|---|---|---|${config.modes.map(() => '---').join('|')}|`);
     for (const t of config.suite.tasks) {
       if (!config.results.some((r) => r.task === t.id)) continue;
-      out.push(
-        `| ${t.id} | ${md(t.language)} | ${md(t.kind)} | ${config.modes.map((m) => taskCell(config.results, t.id, m, config.repeat)).join(' | ')} |`,
-      );
+      out.push(`| ${t.id} | ${md(t.language)} | ${md(t.kind)} | ${config.modes.map((m) => taskCell(config.results, t.id, m, config.repeat)).join(' | ')} |`);
     }
     out.push('');
   }

@@ -23,9 +23,7 @@ export interface TaskValidation {
 
 function gitApply(ws: string, patch: string): Promise<string | undefined> {
   return new Promise((done) => {
-    execFile('git', ['apply', '--whitespace=nowarn', patch], { cwd: ws }, (error, _out, stderr) =>
-      done(error ? stderr.trim() || error.message : undefined),
-    );
+    execFile('git', ['apply', '--whitespace=nowarn', patch], { cwd: ws }, (error, _out, stderr) => done(error ? stderr.trim() || error.message : undefined));
   });
 }
 

@@ -55,7 +55,12 @@ export class ProcessTransport implements Transport {
   start(): Promise<void> {
     const { spec } = this;
     // fd 3: bubblewrap's arguments; fds 4 and 5: the own network's sync pipes; fd 6: the seccomp filter.
-    const fds: ('pipe' | 'ignore')[] = [spec.fd3 ? 'pipe' : 'ignore', spec.ownNetworkFds ? 'pipe' : 'ignore', spec.ownNetworkFds ? 'pipe' : 'ignore', spec.seccomp ? 'pipe' : 'ignore'];
+    const fds: ('pipe' | 'ignore')[] = [
+      spec.fd3 ? 'pipe' : 'ignore',
+      spec.ownNetworkFds ? 'pipe' : 'ignore',
+      spec.ownNetworkFds ? 'pipe' : 'ignore',
+      spec.seccomp ? 'pipe' : 'ignore',
+    ];
     while (fds.length > 0 && fds[fds.length - 1] === 'ignore') fds.pop();
     const stdio: StdioOptions = ['pipe', 'pipe', 'pipe', ...fds];
     return new Promise((resolve, reject) => {
@@ -74,7 +79,10 @@ export class ProcessTransport implements Transport {
         this.#end();
       });
       child.on('spawn', () => {
-        for (const [fd, data] of [[3, spec.fd3], [6, spec.seccomp]] as const) {
+        for (const [fd, data] of [
+          [3, spec.fd3],
+          [6, spec.seccomp],
+        ] as const) {
           const pipes: readonly unknown[] = child.stdio;
           const pipe = data ? pipes[fd] : undefined;
           if (pipe instanceof Writable) {

@@ -102,7 +102,12 @@ export class NodeMcpServers implements McpServers {
     if (confinement === 'sandboxed') {
       if (!spec) return { ok: false, fault: 'refused', message: 'not started: its sandbox could not be prepared' };
       const shown = programFolders(argv, this.options.root, spec.hiddenOutside);
-      const prepared = prepareConfined({ ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] }, this.options.support, argv, cwd);
+      const prepared = prepareConfined(
+        { ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] },
+        this.options.support,
+        argv,
+        cwd,
+      );
       if ('refused' in prepared) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${prepared.refused}` };
       const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
       let stopNetwork = (): void => undefined;
@@ -183,7 +188,7 @@ export class NodeMcpServers implements McpServers {
  * manifest, else its own folder), shown read-only in the server's sandbox — never the home itself, the root,
  * or where credentials live.
  */
-export function programFolders(argv: readonly string[], root: string, hidden: readonly string[]): string[] {
+function programFolders(argv: readonly string[], root: string, hidden: readonly string[]): string[] {
   const home = os.homedir();
   const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
   const out = new Set<string>();
@@ -205,7 +210,10 @@ export function programFolders(argv: readonly string[], root: string, hidden: re
       }
     }
     const fits = (dir: string): boolean =>
-      dir !== '/' && dir !== home && !within(root, dir) && !SECRET_AREAS.some((a) => within(dir, nodePath.join(home, a)) || within(nodePath.join(home, a), dir));
+      dir !== '/' &&
+      dir !== home &&
+      !within(root, dir) &&
+      !SECRET_AREAS.some((a) => within(dir, nodePath.join(home, a)) || within(nodePath.join(home, a), dir));
     const dir = [pkg, own].find((d): d is string => d !== undefined && fits(d));
     if (dir !== undefined && hidden.some((h) => within(dir, h))) out.add(dir);
   }

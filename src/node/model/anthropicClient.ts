@@ -25,7 +25,7 @@ export interface AnthropicClientOptions extends AdapterTuning {
   timeoutMs?: number;
 }
 
-export function toSdkParams(request: ModelRequest): MessageStreamParams {
+function toSdkParams(request: ModelRequest): MessageStreamParams {
   const outputConfig: NonNullable<MessageCreateParamsBase['output_config']> = {};
   if (request.effort) outputConfig.effort = request.effort;
   if (request.outputSchema) outputConfig.format = { type: 'json_schema', schema: request.outputSchema };
@@ -108,7 +108,13 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
   }
 
   return {
-    call: retryingCall({ provider: 'anthropic', tuning: options, where: sdk.baseURL, attempt, classify: (error, aborted) => classifyFault(error, aborted, where) }),
+    call: retryingCall({
+      provider: 'anthropic',
+      tuning: options,
+      where: sdk.baseURL,
+      attempt,
+      classify: (error, aborted) => classifyFault(error, aborted, where),
+    }),
     async countTokens(request, signal) {
       try {
         const p = toSdkParams(request) as MessageCreateParamsBase;

@@ -9,15 +9,7 @@
  * Order of the checks: cancellation, spend limit, our stream errors, mid-stream events, HTTP statuses,
  * connection, the rest.
  */
-import {
-  AnthropicError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  BadRequestError,
-  NotFoundError,
-} from '@anthropic-ai/sdk';
+import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, BadRequestError, NotFoundError } from '@anthropic-ai/sdk';
 import type { Failure } from '../../core/contracts/results';
 import { retryAfterMs } from '../../core/model/retryAfter';
 import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
@@ -31,7 +23,7 @@ const KEY_HINT = 'Set a valid key ("Plan & Execute: Set API Key", or ANTHROPIC_A
 const fail = (failure: Failure): FaultDecision => ({ kind: 'fail', failure });
 
 /** True for both forms of "money ran out": the tier's monthly cap (429) and a user-set limit (400). */
-export function isSpendLimit(error: unknown): boolean {
+function isSpendLimit(error: unknown): boolean {
   if (!(error instanceof APIError)) return false;
   if (error.errorCode === SPEND_LIMIT_CODE) return true;
   return error instanceof BadRequestError && /reached your specified (workspace )?API usage limits/i.test(error.apiMessage ?? '');
@@ -109,4 +101,3 @@ export function classifyFault(error: unknown, aborted: boolean, where = 'the Ant
   const message = error instanceof Error ? error.message : String(error);
   return fail(providerFailure('anthropic', undefined, `Unexpected error from the model adapter: ${message}`, { recoverable: false, detail: 'unexpected' }));
 }
-

@@ -22,7 +22,7 @@ import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from '../../core/model/provide
 import { retryingCall, type AdapterTuning } from '../../core/model/retryLoop';
 
 /** Local servers load a model on its first request, silently: give them longer before calling it stalled. */
-export const LOCAL_STREAM_IDLE_MS = 300_000;
+const LOCAL_STREAM_IDLE_MS = 300_000;
 
 /** `streamIdleMs` defaults to 120 s; 300 s on a loopback endpoint (a local server may first load the model). */
 export interface OpenAIClientOptions extends AdapterTuning {
@@ -40,10 +40,16 @@ export interface OpenAIClientOptions extends AdapterTuning {
 /** A 400 that says which parameter the endpoint refuses: the compat change that avoids it, if any. */
 function adjustFor(message: string, request: ModelRequest, compat: OpenAICompat): Partial<OpenAICompat> | undefined {
   const m = message.toLowerCase();
-  const refuses = (word: string): boolean => m.includes(word) && /unsupported|not supported|unknown|unrecognized|not allowed|invalid|does not support|extra (inputs|fields)|not permitted/.test(m);
+  const refuses = (word: string): boolean =>
+    m.includes(word) && /unsupported|not supported|unknown|unrecognized|not allowed|invalid|does not support|extra (inputs|fields)|not permitted/.test(m);
   if (compat.maxTokensParam === 'max_tokens' && refuses('max_tokens')) return { maxTokensParam: 'max_completion_tokens' };
   if (compat.maxTokensParam === 'max_completion_tokens' && refuses('max_completion_tokens')) return { maxTokensParam: 'max_tokens' };
-  if (request.outputSchema && compat.structuredOutput === 'json_schema' && (refuses('response_format') || refuses('json_schema') || refuses('structured output'))) return { structuredOutput: 'tool' };
+  if (
+    request.outputSchema &&
+    compat.structuredOutput === 'json_schema' &&
+    (refuses('response_format') || refuses('json_schema') || refuses('structured output'))
+  )
+    return { structuredOutput: 'tool' };
   if (compat.streamUsage && (refuses('stream_options') || refuses('include_usage'))) return { streamUsage: false };
   if (compat.temperature && request.temperature !== undefined && refuses('temperature')) return { temperature: false };
   if (compat.reasoningEffort && request.effort !== undefined && refuses('reasoning_effort')) return { reasoningEffort: false };
@@ -91,7 +97,15 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
       watchdog.dispose();
     }
     const answer = assembler.result(schemas, () => Math.ceil(JSON.stringify(params.messages).length / 4));
-    return { id: answer.id, model: answer.model || request.model, content: answer.content, stopReason: answer.stopReason, usage: answer.usage, requestId, ...(local ? { local: true } : {}) };
+    return {
+      id: answer.id,
+      model: answer.model || request.model,
+      content: answer.content,
+      stopReason: answer.stopReason,
+      usage: answer.usage,
+      requestId,
+      ...(local ? { local: true } : {}),
+    };
   }
 
   async function attempt(request: ModelRequest, signal: AbortSignal): Promise<Omit<ModelResponse, 'durationMs' | 'attempts'>> {
@@ -109,12 +123,21 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
   return {
     baseURL,
     compat: () => ({ ...compat }),
-    call: retryingCall({ provider: 'openai', tuning: options, where: baseURL, attempt, classify: (error, aborted, request) => classifyOpenAIFault(error, aborted, baseURL, request.model) }),
+    call: retryingCall({
+      provider: 'openai',
+      tuning: options,
+      where: baseURL,
+      attempt,
+      classify: (error, aborted, request) => classifyOpenAIFault(error, aborted, baseURL, request.model),
+    }),
   };
 }
 
 /** The models an endpoint offers (`GET /models`), for the model picker; a readable error otherwise. */
-export async function listOpenAIModels(options: Pick<OpenAIClientOptions, 'apiKey' | 'baseURL' | 'env' | 'timeoutMs'>, signal?: AbortSignal): Promise<{ ok: true; models: string[] } | { ok: false; message: string }> {
+export async function listOpenAIModels(
+  options: Pick<OpenAIClientOptions, 'apiKey' | 'baseURL' | 'env' | 'timeoutMs'>,
+  signal?: AbortSignal,
+): Promise<{ ok: true; models: string[] } | { ok: false; message: string }> {
   const env = options.env ?? process.env;
   const baseURL = (options.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const sdk = new OpenAI({ apiKey: options.apiKey || env.OPENAI_API_KEY || 'no-key', baseURL, maxRetries: 1, timeout: options.timeoutMs ?? 15_000 });

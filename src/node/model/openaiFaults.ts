@@ -14,7 +14,8 @@ import { cancelledCall, providerFailure, type AttemptFault } from '../../core/mo
 
 const KEY_HINT = 'Set the key ("Plan & Execute: Set API Key", or OPENAI_API_KEY for the CLI).';
 
-const NO_TOOLS = /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:for )?(?:tool|function)|tool[_ ]?(?:use|calling|choice) is not supported|function calling is not (?:supported|enabled)/i;
+const NO_TOOLS =
+  /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:for )?(?:tool|function)|tool[_ ]?(?:use|calling|choice) is not supported|function calling is not (?:supported|enabled)/i;
 const CONTEXT_TOO_LONG = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|exceeds the (?:model's )?(?:maximum|context)/i;
 
 function apiMessage(error: APIError): string {
@@ -30,8 +31,12 @@ export function classifyOpenAIFault(error: unknown, aborted: boolean, baseURL: s
   if (error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError)) {
     // An error chunk inside a 200 stream (gateways relay upstream failures this way).
     const text = apiMessage(error);
-    if (/overload|capacity|unavailable|timeout|try again|upstream|5\d\d/i.test(`${text} ${String(error.code ?? '')}`)) return { kind: 'retry', reason: 'server_error', message: `mid-stream error: ${text}` };
-    return fail('openai', undefined, `The endpoint at ${baseURL} reported an error mid-stream: ${text}`, { recoverable: false, detail: String(error.code ?? 'stream_error') });
+    if (/overload|capacity|unavailable|timeout|try again|upstream|5\d\d/i.test(`${text} ${String(error.code ?? '')}`))
+      return { kind: 'retry', reason: 'server_error', message: `mid-stream error: ${text}` };
+    return fail('openai', undefined, `The endpoint at ${baseURL} reported an error mid-stream: ${text}`, {
+      recoverable: false,
+      detail: String(error.code ?? 'stream_error'),
+    });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const s = error.status;
@@ -39,10 +44,19 @@ export function classifyOpenAIFault(error: unknown, aborted: boolean, baseURL: s
     const code = String(error.code ?? '');
     const said = `HTTP ${s}${code ? ` ${code}` : ''}: ${text}`;
     if (s === 401 || s === 403 || code === 'invalid_api_key') {
-      return fail('openai', 'auth', `The endpoint at ${baseURL} refused the API key (${said}).`, { recoverable: false, detail: code || 'authentication_error', suggestion: KEY_HINT });
+      return fail('openai', 'auth', `The endpoint at ${baseURL} refused the API key (${said}).`, {
+        recoverable: false,
+        detail: code || 'authentication_error',
+        suggestion: KEY_HINT,
+      });
     }
     if (code === 'insufficient_quota' || /exceeded your current quota|insufficient[_ ]quota|billing/i.test(text)) {
-      return fail('openai', 'spend_limit', `The account behind ${baseURL} is out of quota (${said}). Not retried.`, { recoverable: false, detail: 'insufficient_quota', cls: 'budget_exceeded', suggestion: 'Check the plan and billing of the account, then resume the mission.' });
+      return fail('openai', 'spend_limit', `The account behind ${baseURL} is out of quota (${said}). Not retried.`, {
+        recoverable: false,
+        detail: 'insufficient_quota',
+        cls: 'budget_exceeded',
+        suggestion: 'Check the plan and billing of the account, then resume the mission.',
+      });
     }
     if (s === 404 || code === 'model_not_found') {
       return fail('openai', 'model_unavailable', `The model "${model}" was not found at ${baseURL} (${said}).`, {
@@ -52,7 +66,11 @@ export function classifyOpenAIFault(error: unknown, aborted: boolean, baseURL: s
       });
     }
     if (code === 'context_length_exceeded' || ((s === 400 || s === 413 || s === 422) && CONTEXT_TOO_LONG.test(text))) {
-      return fail('openai', 'context_too_long', `The request is too long for "${model}" at ${baseURL} (${said}).`, { recoverable: true, detail: 'context_too_long', suggestion: 'Split the step into smaller ones, or choose a model with a larger context.' });
+      return fail('openai', 'context_too_long', `The request is too long for "${model}" at ${baseURL} (${said}).`, {
+        recoverable: true,
+        detail: 'context_too_long',
+        suggestion: 'Split the step into smaller ones, or choose a model with a larger context.',
+      });
     }
     if ((s === 400 || s === 422 || s === 501) && NO_TOOLS.test(text)) {
       return fail('openai', 'no_tool_support', `The model "${model}" at ${baseURL} cannot call tools (${said}); executors and reviewers need tool calls.`, {
@@ -74,7 +92,12 @@ export function classifyOpenAIFault(error: unknown, aborted: boolean, baseURL: s
     const detail = (cause as { code?: string } | undefined)?.code ?? cause?.message ?? error.message;
     return { kind: 'retry', reason: 'connection', message: `could not reach ${baseURL} (${detail})` };
   }
-  if (error instanceof OpenAIError || error instanceof TypeError || error instanceof SyntaxError || (error instanceof Error && /terminated|socket|ECONNRESET|aborted|other side closed/i.test(error.message))) {
+  if (
+    error instanceof OpenAIError ||
+    error instanceof TypeError ||
+    error instanceof SyntaxError ||
+    (error instanceof Error && /terminated|socket|ECONNRESET|aborted|other side closed/i.test(error.message))
+  ) {
     // A body cut after the 200, or garbage where a chunk should be.
     return { kind: 'retry', reason: 'stream_cut', message: `stream interrupted: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -12,7 +12,12 @@
  * - structured output as `response_format: json_schema`, or, where the server lacks it, as a forced call of
  *   one `structured_output` function (the adapter turns its arguments back into the answer text).
  */
-import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions/completions';
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions/completions';
 import { functionToolOf, STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type FunctionTool } from '../../core/model/functionTools';
 import type { ModelRequest } from '../../core/model/modelClient';
 import { pairedTurns, systemText } from '../../core/model/pairedTurns';
@@ -34,7 +39,16 @@ export interface OpenAICompat {
 
 export function defaultCompat(baseURL: string): OpenAICompat {
   const official = /(^|\.)openai\.com$/.test(hostOf(baseURL)) || /\.openai\.azure\.com$/.test(hostOf(baseURL));
-  return { maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens', structuredOutput: 'json_schema', temperature: true, reasoningEffort: true, streamUsage: true, strictTools: true, toolChoice: true, promptCacheKey: official };
+  return {
+    maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens',
+    structuredOutput: 'json_schema',
+    temperature: true,
+    reasoningEffort: true,
+    streamUsage: true,
+    strictTools: true,
+    toolChoice: true,
+    promptCacheKey: official,
+  };
 }
 
 function hostOf(url: string): string {
@@ -59,10 +73,16 @@ function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
   for (const turn of pairedTurns(request.messages)) {
     if (turn.role === 'assistant') {
       if (turn.calls.length === 0) out.push({ role: 'assistant', content: turn.text });
-      else out.push({ role: 'assistant', content: turn.text || null, tool_calls: turn.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) });
+      else
+        out.push({
+          role: 'assistant',
+          content: turn.text || null,
+          tool_calls: turn.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+        });
       continue;
     }
-    for (const r of turn.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.isError && !ERROR_RESULT.test(r.text) ? `error: ${r.text}` : r.text });
+    for (const r of turn.results)
+      out.push({ role: 'tool', tool_call_id: r.callId, content: r.isError && !ERROR_RESULT.test(r.text) ? `error: ${r.text}` : r.text });
     if (turn.text) out.push({ role: 'user', content: turn.text });
   }
   return out;

@@ -85,7 +85,13 @@ export class ChatStreamAssembler {
           return;
         }
         const schema = schemas.get(call.name);
-        uses.push({ type: 'tool_use', id: call.id || `call_${this.id || 'x'}_${index}`, name: call.name, input: schema ? stripAddedNulls(input, schema) : input, caller: { type: 'direct' } } as ContentBlock);
+        uses.push({
+          type: 'tool_use',
+          id: call.id || `call_${this.id || 'x'}_${index}`,
+          name: call.name,
+          input: schema ? stripAddedNulls(input, schema) : input,
+          caller: { type: 'direct' },
+        } as ContentBlock);
       });
     const text = structured ?? this.text;
     if (text) content.push({ type: 'text', text, citations: null } as ContentBlock);

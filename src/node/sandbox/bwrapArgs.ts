@@ -89,15 +89,27 @@ function idArgs(m: BwrapMounts): string[] {
 /** The options (mounts, namespaces); the command follows them after `--`. */
 export function bwrapOptions(m: BwrapMounts): string[] {
   const args = [
-    '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-user',
+    '--disable-userns',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
     ...(m.network ? [] : ['--unshare-net']),
     ...(m.network && m.ownNetwork ? OWN_NETWORK_FDS : []),
     ...idArgs(m),
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
     ...(m.seccompFd !== undefined ? ['--seccomp', String(m.seccompFd)] : []),
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
   ];
   const remounts: string[] = [];
   const inVisible = (p: string): boolean => m.visibleOutside.some((v) => p.startsWith(`${v}/`));

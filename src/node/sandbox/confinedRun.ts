@@ -92,7 +92,8 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
     if (kind !== undefined) {
       // A write root is a folder: a file (or anything else) at its path stays as it is.
       if (kind === w.kind && isReal(abs)) paths.push(abs);
-      else if (kind === 'symlink' || kind === w.kind) notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
+      else if (kind === 'symlink' || kind === w.kind)
+        notes.push(`${w.path || '.'} is ${kind === 'symlink' ? 'a symbolic link' : 'reached through a symbolic link'}: it stays read-only`);
       else notes.push(`${w.path || '.'} is not a ${w.kind === 'directory' ? 'folder' : 'file'}: it stays read-only`);
       continue;
     }
@@ -240,14 +241,16 @@ function resumableStateIn(gitDirs: readonly string[]): string[] {
 
 /** Removes the resumable git state that appeared in `gitDirs` since `before`; returns a line for each. */
 function removeNewResumableState(gitDirs: readonly string[], before: ReadonlySet<string>): string[] {
-  return resumableStateIn(gitDirs).filter((p) => !before.has(p)).map((p) => {
-    try {
-      fs.rmSync(p, { recursive: true, force: true }); // a link is unlinked, never followed
-      return `${p} (an unfinished git operation the command left in the worktree's git folder) was removed: continuing it would run its todo list outside the sandbox`;
-    } catch (error) {
-      return `${p} (an unfinished git operation the command left in the worktree's git folder) could not be removed: ${error instanceof Error ? error.message : String(error)} — do not continue it`;
-    }
-  });
+  return resumableStateIn(gitDirs)
+    .filter((p) => !before.has(p))
+    .map((p) => {
+      try {
+        fs.rmSync(p, { recursive: true, force: true }); // a link is unlinked, never followed
+        return `${p} (an unfinished git operation the command left in the worktree's git folder) was removed: continuing it would run its todo list outside the sandbox`;
+      } catch (error) {
+        return `${p} (an unfinished git operation the command left in the worktree's git folder) could not be removed: ${error instanceof Error ? error.message : String(error)} — do not continue it`;
+      }
+    });
 }
 
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
@@ -261,7 +264,13 @@ function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
  * `staged`: the command writes that layer over the workspace (bubblewrap only; stagedLaunch.ts), and the
  * spec is a staged one (sandboxSpec.ts: the whole workspace writable in the layer, no private outputs).
  */
-export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv: readonly string[], cwd: string, staged?: Omit<StagedLayer, 'root'>): Prepared | { refused: string } {
+export function prepareConfined(
+  spec: SandboxSpec,
+  support: SandboxSupport,
+  argv: readonly string[],
+  cwd: string,
+  staged?: Omit<StagedLayer, 'root'>,
+): Prepared | { refused: string } {
   if (!support.available) return { refused: `no OS sandbox: ${support.reason}` };
   if (staged && support.kind !== 'bubblewrap') return { refused: 'staged writes need bubblewrap' };
   let root: string;
@@ -293,12 +302,28 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
     const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
     const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
     // Build outputs: private copies under bubblewrap; Seatbelt cannot bind one, so there they stay read-only.
-    outputs = support.kind === 'bubblewrap' ? preparePrivateOutputs(root, spec.privateOutputs, hidden.map((h) => h.path), own.outputs, notes) : undefined;
+    outputs =
+      support.kind === 'bubblewrap'
+        ? preparePrivateOutputs(
+            root,
+            spec.privateOutputs,
+            hidden.map((h) => h.path),
+            own.outputs,
+            notes,
+          )
+        : undefined;
     const privateAt = new Set(outputs?.mounts.map((m) => m.at));
-    const readOnly = [...spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined && !privateAt.has(p)), ...(outputs?.readOnly ?? [])];
+    const readOnly = [
+      ...spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined && !privateAt.has(p)),
+      ...(outputs?.readOnly ?? []),
+    ];
     const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
-    const visibleOutside = existing(spec.visibleOutside).filter((e) => e.kind === 'directory').map((e) => e.path);
-    const writableOutside = existing(spec.writableOutside).filter((e) => e.kind === 'directory' && isReal(e.path)).map((e) => e.path);
+    const visibleOutside = existing(spec.visibleOutside)
+      .filter((e) => e.kind === 'directory')
+      .map((e) => e.path);
+    const writableOutside = existing(spec.writableOutside)
+      .filter((e) => e.kind === 'directory' && isReal(e.path))
+      .map((e) => e.path);
     gitDirsOutside = writableOutside;
     resumableBefore = new Set(resumableStateIn(writableOutside));
     const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
@@ -326,15 +351,27 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
       const seccomp = keyringFilter();
       if (seccomp === undefined) notes.push(`no seccomp filter for ${process.arch}: the kernel keyrings stay reachable`);
       if (resolver?.note) notes.push(resolver.note);
-      const options = bwrapOptions(
-        {
-          root, writable: [...writable, ...pinned], readOnly, privateOutputs: outputs?.mounts ?? [], hidden, hiddenOutside, visibleOutside, writableOutside, readOnlyOutside, network: spec.network,
-          home: home ? { at: home, from: privateHome } : undefined, tmp: privateTmp, networkFiles: resolv, cwd: realCwd,
-          ...(netTools && resolver ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } } : {}),
-          ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
-          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
-        },
-      );
+      const options = bwrapOptions({
+        root,
+        writable: [...writable, ...pinned],
+        readOnly,
+        privateOutputs: outputs?.mounts ?? [],
+        hidden,
+        hiddenOutside,
+        visibleOutside,
+        writableOutside,
+        readOnlyOutside,
+        network: spec.network,
+        home: home ? { at: home, from: privateHome } : undefined,
+        tmp: privateTmp,
+        networkFiles: resolv,
+        cwd: realCwd,
+        ...(netTools && resolver
+          ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } }
+          : {}),
+        ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
+        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+      });
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
       const fd3 = Buffer.from(`${options.join('\0')}\0`);
       if (staged) {
@@ -342,17 +379,44 @@ export function prepareConfined(spec: SandboxSpec, support: SandboxSupport, argv
         fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
         const launch = stagedLauncher({ ...staged, root }, netTools !== undefined, [bwrap, '--args', '3', '--', ...argv]);
         if (!launch.ok) throw new Error(launch.reason);
-        return { file: launch.file, args: launch.args, fd3, ...(seccomp ? { seccomp } : {}), ...(netTools ? { ownNetwork: { slirp4netns: netTools.slirp4netns } } : {}), env, notes, cleanup };
+        return {
+          file: launch.file,
+          args: launch.args,
+          fd3,
+          ...(seccomp ? { seccomp } : {}),
+          ...(netTools ? { ownNetwork: { slirp4netns: netTools.slirp4netns } } : {}),
+          env,
+          notes,
+          cleanup,
+        };
       }
       if (netTools) {
         const launcher = ownNetworkLauncher(netTools.unshare, bwrap);
-        return { file: launcher.file, args: [...launcher.args, '--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), ownNetwork: { slirp4netns: netTools.slirp4netns }, env, notes, cleanup };
+        return {
+          file: launcher.file,
+          args: [...launcher.args, '--args', '3', '--', ...argv],
+          fd3,
+          ...(seccomp ? { seccomp } : {}),
+          ownNetwork: { slirp4netns: netTools.slirp4netns },
+          env,
+          notes,
+          cleanup,
+        };
       }
       return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), env, notes, cleanup };
     }
     const profile = seatbeltProfile({
-      root, writable, readOnly, hidden: hidden.map((h) => h.path), hiddenOutside: hiddenOutside.map((h) => h.path), visibleOutside, writableOutside, readOnlyOutside,
-      network: spec.network, privateHome, privateTmp,
+      root,
+      writable,
+      readOnly,
+      hidden: hidden.map((h) => h.path),
+      hiddenOutside: hiddenOutside.map((h) => h.path),
+      visibleOutside,
+      writableOutside,
+      readOnlyOutside,
+      network: spec.network,
+      privateHome,
+      privateTmp,
     });
     const { file, args } = seatbeltArgs(profile, argv);
     return { file, args, env, notes, cleanup };

@@ -28,7 +28,10 @@ function onPath(name: string): string | undefined {
 /** slirp4netns and unshare, when both are installed: a granted network can then be the command's own. */
 export function ownNetworkTools(): { slirp4netns: string; unshare: string } | undefined {
   const override = process.env.PLAN_EXECUTE_SLIRP4NETNS;
-  const slirp4netns = override !== undefined && override !== '' ? override : ['/usr/bin/slirp4netns', '/bin/slirp4netns'].find((p) => fs.existsSync(p)) ?? onPath('slirp4netns');
+  const slirp4netns =
+    override !== undefined && override !== ''
+      ? override
+      : (['/usr/bin/slirp4netns', '/bin/slirp4netns'].find((p) => fs.existsSync(p)) ?? onPath('slirp4netns'));
   const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((p) => fs.existsSync(p)) ?? onPath('unshare');
   return slirp4netns !== undefined && fs.existsSync(slirp4netns) && unshare !== undefined ? { slirp4netns, unshare } : undefined;
 }
@@ -42,21 +45,31 @@ export function bwrapPath(): string | undefined {
 
 function probeBwrap(bwrap: string): SandboxSupport {
   if (!fs.existsSync(bwrap)) return { available: false, reason: `bubblewrap (bwrap) is not installed (looked for ${bwrap})`, remedy: LINUX_REMEDY };
-  const probe = spawnSync(bwrap, ['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-    env: { PATH: '/usr/bin:/bin' },
-  });
+  const probe = spawnSync(
+    bwrap,
+    ['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+      env: { PATH: '/usr/bin:/bin' },
+    },
+  );
   if (probe.status === 0) {
     const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5000 }).stdout?.trim() || 'bubblewrap';
     const own = ownNetworkTools();
-    return { available: true, kind: 'bubblewrap', detail: `${version} (${bwrap})${own ? `; granted network: its own (${own.slirp4netns})` : ''}`, ownNetwork: own !== undefined };
+    return {
+      available: true,
+      kind: 'bubblewrap',
+      detail: `${version} (${bwrap})${own ? `; granted network: its own (${own.slirp4netns})` : ''}`,
+      ownNetwork: own !== undefined,
+    };
   }
   const why = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim().split('\n')[0] ?? '';
   return {
     available: false,
     reason: `bubblewrap cannot create a sandbox here: ${why}`,
-    remedy: 'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap), or set planExecute.sandbox (CLI: --sandbox) to prefer.',
+    remedy:
+      'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap), or set planExecute.sandbox (CLI: --sandbox) to prefer.',
   };
 }
 

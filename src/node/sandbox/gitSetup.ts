@@ -52,13 +52,46 @@ export interface GitSetup {
 
 /** Keys that change git's behaviour and run nothing; carried as the user set them. */
 const BEHAVIOUR_KEYS = [
-  'user.useConfigOnly', 'init.defaultBranch',
-  'core.autocrlf', 'core.eol', 'core.safecrlf', 'core.quotePath', 'core.whitespace', 'core.precomposeUnicode', 'core.abbrev',
-  'pull.rebase', 'pull.ff', 'push.default', 'push.autoSetupRemote', 'push.followTags',
-  'merge.conflictStyle', 'merge.ff', 'diff.algorithm', 'diff.renames', 'diff.colorMoved', 'diff.mnemonicPrefix', 'diff.noprefix',
-  'rebase.autoStash', 'rebase.autoSquash', 'rebase.updateRefs', 'rerere.enabled', 'fetch.prune', 'branch.autoSetupMerge', 'branch.autoSetupRebase',
-  'branch.sort', 'tag.sort', 'status.showUntrackedFiles', 'status.short', 'status.branch', 'commit.verbose', 'commit.cleanup', 'log.date',
-  'color.ui', 'column.ui', 'advice.detachedHead', 'help.autocorrect',
+  'user.useConfigOnly',
+  'init.defaultBranch',
+  'core.autocrlf',
+  'core.eol',
+  'core.safecrlf',
+  'core.quotePath',
+  'core.whitespace',
+  'core.precomposeUnicode',
+  'core.abbrev',
+  'pull.rebase',
+  'pull.ff',
+  'push.default',
+  'push.autoSetupRemote',
+  'push.followTags',
+  'merge.conflictStyle',
+  'merge.ff',
+  'diff.algorithm',
+  'diff.renames',
+  'diff.colorMoved',
+  'diff.mnemonicPrefix',
+  'diff.noprefix',
+  'rebase.autoStash',
+  'rebase.autoSquash',
+  'rebase.updateRefs',
+  'rerere.enabled',
+  'fetch.prune',
+  'branch.autoSetupMerge',
+  'branch.autoSetupRebase',
+  'branch.sort',
+  'tag.sort',
+  'status.showUntrackedFiles',
+  'status.short',
+  'status.branch',
+  'commit.verbose',
+  'commit.cleanup',
+  'log.date',
+  'color.ui',
+  'column.ui',
+  'advice.detachedHead',
+  'help.autocorrect',
 ] as const;
 
 const SIGNING_KEYS = ['commit.gpgSign', 'tag.gpgSign', 'gpg.format', 'user.signingKey'] as const;
@@ -66,8 +99,18 @@ const SIGNING_PROGRAMS = ['gpg.program', 'gpg.openpgp.program', 'gpg.ssh.program
 
 /** Set keys worth naming when dropped (they run programs or hold credentials). */
 const DROPPED_KEYS = [
-  'credential.helper', 'core.sshCommand', 'core.pager', 'core.editor', 'core.askPass', 'core.fsmonitor', 'core.hooksPath', 'sequence.editor',
-  'diff.external', 'http.extraHeader', 'http.sslKey', 'http.cookieFile',
+  'credential.helper',
+  'core.sshCommand',
+  'core.pager',
+  'core.editor',
+  'core.askPass',
+  'core.fsmonitor',
+  'core.hooksPath',
+  'sequence.editor',
+  'diff.external',
+  'http.extraHeader',
+  'http.sslKey',
+  'http.cookieFile',
 ];
 
 /** Ignore and attribute files larger than this are not copied (a note says so). */
@@ -121,7 +164,10 @@ export function gitSetupFor(ports: GitSetupPorts): GitSetup {
 
   // The user's ignore rules and attributes, as content: the files themselves live in the hidden home.
   const xdg = ports.xdgConfigHome && nodePath.posix.isAbsolute(ports.xdgConfigHome) ? ports.xdgConfigHome : nodePath.posix.join(ports.home, '.config');
-  for (const [key, name, what] of [['core.excludesFile', 'ignore', 'global excludes'], ['core.attributesFile', 'attributes', 'global attributes']] as const) {
+  for (const [key, name, what] of [
+    ['core.excludesFile', 'ignore', 'global excludes'],
+    ['core.attributesFile', 'attributes', 'global attributes'],
+  ] as const) {
     const configured = get(key);
     const source = configured !== undefined ? expandPath(configured, ports.home) : nodePath.posix.join(xdg, 'git', name);
     const content = ports.readFile(source);
@@ -153,7 +199,7 @@ export function gitSetupFor(ports: GitSetupPorts): GitSetup {
     const format = get('gpg.format') ?? 'openpgp';
     notes.push(
       `git: commit signing is on (${format}); in the sandbox your key and agent are not reachable, so a commit or tag that must be signed fails ` +
-        'with git\'s own error rather than being made unsigned — sign outside the sandbox, or turn signing off for this repository',
+        "with git's own error rather than being made unsigned — sign outside the sandbox, or turn signing off for this repository",
     );
   }
 
@@ -208,7 +254,10 @@ export function nodeGitSetupPorts(o: NodeGitSetupOptions): GitSetupPorts {
   let config = new Map<string, string>();
   if (git !== undefined) {
     const env: Record<string, string> = {
-      HOME: o.home, PATH: '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
+      HOME: o.home,
+      PATH: '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
     };
     const r = spawnSync(git, ['config', '--global', '--includes', '--list', '-z'], { cwd: o.workspace ?? o.home, env, encoding: 'utf8', timeout: 5000 });
     if (r.status === 0) config = parseConfigList(r.stdout);

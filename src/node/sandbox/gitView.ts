@@ -69,22 +69,52 @@ export function viewGit(root: string, upper: string): View {
   const sh = hostTool('sh');
   const git = hostTool('git');
   const bwrap = bwrapPath();
-  if (!unshare || !mount || !sh || !git || !bwrap) return { ok: false, reason: 'git, util-linux or bubblewrap is missing: git\'s record could not be reviewed' };
+  if (!unshare || !mount || !sh || !git || !bwrap) return { ok: false, reason: "git, util-linux or bubblewrap is missing: git's record could not be reviewed" };
   const base = nodePath.dirname(nodePath.dirname(upper));
   const at = fs.mkdtempSync(nodePath.join(base, 'gitview-'));
   const realConfig = nodePath.join(root, '.git', 'config');
   const hasConfig = fs.existsSync(realConfig);
   const run: GitRun = (args, input) => {
     const confined = [
-      bwrap, '--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
+      bwrap,
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
       ...(hasConfig ? ['--ro-bind', realConfig, nodePath.join(at, '.git', 'config')] : []),
-      '--chdir', root, '--',
-      git, ...SAFE_GIT_OPTIONS, ...args,
+      '--chdir',
+      root,
+      '--',
+      git,
+      ...SAFE_GIT_OPTIONS,
+      ...args,
     ];
     const r = spawnSync(unshare, ['--user', '--map-root-user', '--mount', '--', sh, '-c', SCRIPT, 'sh', root, upper, at, mount, ...confined], {
-      encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024,
-      env: { ...safeGitEnv('/nonexistent'), PATH: HOST_PATH, GIT_DIR: nodePath.join(at, '.git'), GIT_WORK_TREE: root, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...safeGitEnv('/nonexistent'),
+        PATH: HOST_PATH,
+        GIT_DIR: nodePath.join(at, '.git'),
+        GIT_WORK_TREE: root,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+      },
       ...(input !== undefined ? { input } : {}),
     });
     if (process.env.PE_DEBUG_GITVIEW) process.stderr.write(`gitview ${args.join(' ')} → ${r.status} ${r.stderr}\n`);

@@ -92,7 +92,11 @@ function globalExcludes(): string | undefined {
   let file: string | undefined;
   const git = hostTool('git');
   if (git) {
-    const r = spawnSync(git, ['config', '--global', '--path', '--get', 'core.excludesFile'], { encoding: 'utf8', timeout: 5000, env: { PATH: HOST_PATH, HOME: home } });
+    const r = spawnSync(git, ['config', '--global', '--path', '--get', 'core.excludesFile'], {
+      encoding: 'utf8',
+      timeout: 5000,
+      env: { PATH: HOST_PATH, HOME: home },
+    });
     if (r.status === 0 && r.stdout.trim() !== '') file = r.stdout.trim();
   }
   const xdg = process.env.XDG_CONFIG_HOME && nodePath.isAbsolute(process.env.XDG_CONFIG_HOME) ? process.env.XDG_CONFIG_HOME : nodePath.join(home, '.config');

@@ -32,7 +32,13 @@ const sha = (data: Buffer): string => createHash('sha256').update(data).digest('
 function git(root: string, args: string[], env: Record<string, string> = {}): { ok: boolean; out: string } {
   const file = hostTool('git');
   if (file === undefined) return { ok: false, out: '' };
-  const r = spawnSync(file, [...SAFE_GIT_OPTIONS, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: { ...safeGitEnv('/nonexistent'), GIT_CONFIG_GLOBAL: '/dev/null', ...env } });
+  const r = spawnSync(file, [...SAFE_GIT_OPTIONS, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...safeGitEnv('/nonexistent'), GIT_CONFIG_GLOBAL: '/dev/null', ...env },
+  });
   return { ok: r.status === 0, out: r.stdout ?? '' };
 }
 
@@ -123,7 +129,7 @@ export function undoGitPrep(root: string, upper: string): string[] {
   if (index !== null && notes.index !== undefined) {
     if (sha(index) === notes.index) fs.rmSync(layerIndex);
     else if (notes.skipped.length > 0 && !git(root, ['update-index', '--no-skip-worktree', '--', ...notes.skipped], { GIT_INDEX_FILE: layerIndex }).ok) {
-      problems.push('the staged index could not be cleared of the sandbox\'s skip-worktree marks');
+      problems.push("the staged index could not be cleared of the sandbox's skip-worktree marks");
     }
   }
   const exclude = nodePath.join(upper, '.git', 'info', 'exclude');

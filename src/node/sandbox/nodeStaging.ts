@@ -94,7 +94,7 @@ export class NodeStagingLayers implements StagingLayers {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return paths.map((p) => `${p} (the layer is gone)`);
     const gitDir = nodePath.join(root, '.git');
-    if (fs.realpathSync.native(gitDir) !== gitDir || !fs.lstatSync(gitDir).isDirectory()) return ['.git (not a folder of the workspace\'s own)'];
+    if (fs.realpathSync.native(gitDir) !== gitDir || !fs.lstatSync(gitDir).isDirectory()) return [".git (not a folder of the workspace's own)"];
     // Objects before what names them: a ref or an index never points at an object the repository lacks.
     const ordered = [...paths].sort((a, b) => Number(!a.startsWith('.git/objects/')) - Number(!b.startsWith('.git/objects/')) || (a < b ? -1 : a > b ? 1 : 0));
     const problems: string[] = [];
@@ -133,7 +133,7 @@ export class NodeStagingLayers implements StagingLayers {
 function copyIn(from: string, to: string, within: string): void {
   const dir = nodePath.dirname(to);
   fs.mkdirSync(dir, { recursive: true });
-  if (fs.realpathSync.native(dir) !== dir || !dir.startsWith(`${within}/`) && dir !== within) throw new Error('a link is on its path');
+  if (fs.realpathSync.native(dir) !== dir || (!dir.startsWith(`${within}/`) && dir !== within)) throw new Error('a link is on its path');
   const fd = fs.openSync(from, READ_FLAGS);
   try {
     const s = fs.fstatSync(fd);

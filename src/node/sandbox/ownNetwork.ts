@@ -51,7 +51,10 @@ export function sandboxNameservers(hostResolv: string, upstreamResolv: readonly 
   if (first === undefined || !isLoopback(first)) return { servers: [SLIRP_DNS] };
   const upstream = [...new Set([...nameserversIn(hostResolv), ...upstreamResolv.flatMap(nameserversIn)])].filter((a) => isIPv4(a) && !isLoopback(a));
   if (upstream.length > 0) return { servers: upstream.slice(0, 3) };
-  return { servers: [SLIRP_DNS], note: `this machine resolves names through ${first}, on its loopback, which a granted network does not reach: names will not resolve inside the command` };
+  return {
+    servers: [SLIRP_DNS],
+    note: `this machine resolves names through ${first}, on its loopback, which a granted network does not reach: names will not resolve inside the command`,
+  };
 }
 
 /**
@@ -90,8 +93,17 @@ export function ownResolver(privateDir: string): { from: string; at: string; not
  */
 export function slirpArgs(nsDir: string): string[] {
   return [
-    '--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp',
-    '--netns-type=path', `--userns-path=${nsDir}/user`, '--ready-fd=3', '--exit-fd=4', `${nsDir}/net`, 'tap0',
+    '--configure',
+    '--mtu=65520',
+    '--disable-host-loopback',
+    '--enable-sandbox',
+    '--enable-seccomp',
+    '--netns-type=path',
+    `--userns-path=${nsDir}/user`,
+    '--ready-fd=3',
+    '--exit-fd=4',
+    `${nsDir}/net`,
+    'tap0',
   ];
 }
 
@@ -116,7 +128,10 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
       if (!result.ok) slirp?.kill('SIGKILL');
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, reason: `slirp4netns did not bring the network up within ${READY_TIMEOUT_MS / 1000} s${stderr ? `: ${stderr.trim()}` : ''}` }), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish({ ok: false, reason: `slirp4netns did not bring the network up within ${READY_TIMEOUT_MS / 1000} s${stderr ? `: ${stderr.trim()}` : ''}` }),
+      READY_TIMEOUT_MS,
+    );
     if (!info || !block || child.pid === undefined) {
       finish({ ok: false, reason: 'the sandbox did not open its set-up pipes' });
       return;
@@ -134,7 +149,9 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
         if (stderr.length < 2000) stderr += chunk.toString('utf8');
       });
       slirp.on('error', (error) => finish({ ok: false, reason: `slirp4netns could not start: ${error.message}` }));
-      slirp.on('exit', (code, signal) => finish({ ok: false, reason: `slirp4netns stopped (${code ?? signal})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}` }));
+      slirp.on('exit', (code, signal) =>
+        finish({ ok: false, reason: `slirp4netns stopped (${code ?? signal})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}` }),
+      );
       slirp.stdio[3]?.once('data', () => {
         block.end('1');
         const running = slirp;

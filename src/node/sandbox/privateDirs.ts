@@ -114,7 +114,10 @@ export function takePrivateDirs(reuse: boolean): PrivateDirs {
   const outputs = nodePath.join(dir, 'outputs');
   let released = false;
   return {
-    dir, home, tmp, outputs,
+    dir,
+    home,
+    tmp,
+    outputs,
     release: () => {
       if (released) return;
       released = true;

@@ -79,14 +79,35 @@ export function seatbeltProfile(p: SeatbeltPaths): string {
     allowWhere('file-read*', subpath('/'), [...p.hiddenOutside, ...p.hidden]),
   ];
   // Toolchains inside a hidden area, without the secrets found in their roots.
-  for (const dir of p.visibleOutside) lines.push(allowWhere('file-read*', subpath(dir), p.hiddenOutside.filter((h) => within(h, dir) && h !== dir)));
+  for (const dir of p.visibleOutside)
+    lines.push(
+      allowWhere(
+        'file-read*',
+        subpath(dir),
+        p.hiddenOutside.filter((h) => within(h, dir) && h !== dir),
+      ),
+    );
   // The workspace may itself lie inside a hidden area (a project under the home).
   if (p.hiddenOutside.some((h) => within(p.root, h))) lines.push(allowWhere('file-read*', subpath(p.root), p.hidden));
   lines.push(allowWhere('file-read*', subpath(p.privateHome), []), allowWhere('file-read*', subpath(p.privateTmp), []));
 
   // Writes: writable paths minus read-only and hidden entries inside them; the private places; devices.
-  for (const w of p.writable) lines.push(allowWhere('file-write*', subpath(w), [...p.readOnly, ...p.hidden].filter((x) => within(x, w))));
-  for (const w of p.writableOutside ?? []) lines.push(allowWhere('file-write*', subpath(w), (p.readOnlyOutside ?? []).filter((x) => within(x, w))));
+  for (const w of p.writable)
+    lines.push(
+      allowWhere(
+        'file-write*',
+        subpath(w),
+        [...p.readOnly, ...p.hidden].filter((x) => within(x, w)),
+      ),
+    );
+  for (const w of p.writableOutside ?? [])
+    lines.push(
+      allowWhere(
+        'file-write*',
+        subpath(w),
+        (p.readOnlyOutside ?? []).filter((x) => within(x, w)),
+      ),
+    );
   lines.push(
     allowWhere('file-write*', subpath(p.privateHome), []),
     allowWhere('file-write*', subpath(p.privateTmp), []),

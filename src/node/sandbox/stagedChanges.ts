@@ -104,7 +104,11 @@ interface Probe {
  * Walks `upper` against the workspace `root`. `probe` answers, for workspace-relative paths, whether each
  * is visible in the layer's view (tests may inject it; by default `probeVisible`).
  */
-export function listStagedChanges(root: string, upper: string, probe: (paths: string[]) => boolean[] | undefined = (p) => probeVisible(root, upper, p)): StagedListing {
+export function listStagedChanges(
+  root: string,
+  upper: string,
+  probe: (paths: string[]) => boolean[] | undefined = (p) => probeVisible(root, upper, p),
+): StagedListing {
   const changes: StagedChange[] = [];
   const unjudgeable: string[] = [];
   const notes: string[] = [];
@@ -175,7 +179,16 @@ export function listStagedChanges(root: string, upper: string, probe: (paths: st
           const wasMode = ls.mode & 0o7777;
           const content = us.size !== ls.size || !sameBytes(upperAbs, lowerAbs as Buffer);
           if (!content && wasMode === nowMode) continue; // opened or touched, not changed
-          changes.push({ path, was, now, content, ...(wasMode !== nowMode ? { mode: { was: wasMode, now: nowMode } } : {}), nowMode, size: us.size, allocated: us.blocks * 512 });
+          changes.push({
+            path,
+            was,
+            now,
+            content,
+            ...(wasMode !== nowMode ? { mode: { was: wasMode, now: nowMode } } : {}),
+            nowMode,
+            size: us.size,
+            allocated: us.blocks * 512,
+          });
         } else {
           changes.push({ path, was, now, content: true, nowMode, size: us.size, allocated: us.blocks * 512 });
         }
@@ -222,7 +235,6 @@ export function listStagedChanges(root: string, upper: string, probe: (paths: st
   return { changes, unjudgeable, notes };
 }
 
-
 /**
  * Whether each workspace-relative path is there in a read-only view of `upper` over the workspace, mounted
  * in a user namespace of its own (nothing runs there but a shell testing names). undefined when the view
@@ -243,7 +255,10 @@ function probeVisible(root: string, upper: string, paths: string[]): boolean[] |
     'for p in "$@"; do if [ -e "$p" ] || [ -L "$p" ]; then echo 1; else echo 0; fi; done',
   ].join('\n');
   const r = spawnSync(unshare, ['--user', '--map-root-user', '--mount', '--', sh, '-c', script, 'sh', root, upper, at, ...paths.map((p) => `./${p}`)], {
-    encoding: 'utf8', timeout: 30_000, env: { PATH: HOST_PATH }, maxBuffer: 16 * 1024 * 1024,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: HOST_PATH },
+    maxBuffer: 16 * 1024 * 1024,
   });
   fs.rmSync(at, { recursive: true, force: true });
   if (r.status !== 0) return undefined;

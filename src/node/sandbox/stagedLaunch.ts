@@ -70,12 +70,26 @@ export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: re
   const sh = hostTool('sh');
   if (!unshare || !mount || !sh) return { ok: false, reason: 'util-linux (unshare, mount) is not installed' };
   const prlimit = hostTool('prlimit');
-  const limited = prlimit
-    ? [prlimit, `--nproc=${limits.processes}`, `--data=${limits.dataBytes}`, `--fsize=${limits.fileBytes}`, '--', ...rest]
-    : [...rest];
+  const limited = prlimit ? [prlimit, `--nproc=${limits.processes}`, `--data=${limits.dataBytes}`, `--fsize=${limits.fileBytes}`, '--', ...rest] : [...rest];
   return {
     ok: true,
     file: unshare,
-    args: ['--user', '--map-root-user', '--mount', ...(ownNetwork ? ['--net'] : []), '--', sh, '-c', SCRIPT, 'sh', layer.root, layer.upper, layer.work, layer.over ?? '', mount, ...limited],
+    args: [
+      '--user',
+      '--map-root-user',
+      '--mount',
+      ...(ownNetwork ? ['--net'] : []),
+      '--',
+      sh,
+      '-c',
+      SCRIPT,
+      'sh',
+      layer.root,
+      layer.upper,
+      layer.work,
+      layer.over ?? '',
+      mount,
+      ...limited,
+    ],
   };
 }

@@ -64,7 +64,11 @@ function probeBase(base: string): string | undefined {
       `${mount} -t overlay overlay -o lowerdir=/proc/self/fd/7,upperdir=/proc/self/fd/8,workdir=/proc/self/fd/9,userxattr "$1/merged" || exit 4`,
       'rm -r "$1/merged/d" && mkdir "$1/merged/d" && [ ! -e "$1/merged/d/f" ] || exit 5',
     ].join('\n');
-    const r = spawnSync(unshare, ['--user', '--map-root-user', '--mount', '--', sh, '-c', script, 'sh', dir], { encoding: 'utf8', timeout: 10_000, env: { PATH: HOST_PATH } });
+    const r = spawnSync(unshare, ['--user', '--map-root-user', '--mount', '--', sh, '-c', script, 'sh', dir], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      env: { PATH: HOST_PATH },
+    });
     if (r.status === 0) return undefined;
     const said = (r.stderr || r.error?.message || '').trim().split('\n').pop() ?? '';
     return `the file system of ${base} cannot hold an overlay's upper layer (step ${r.status ?? r.signal})${said ? `: ${said}` : ''}`;

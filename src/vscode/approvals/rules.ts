@@ -38,7 +38,8 @@ export function matchingRule(rules: readonly ApprovalRule[], request: ApprovalRe
 
 /** The rule "Approve & remember" creates: this exact file, this exact command, or this MCP tool. */
 export function ruleFor(request: ApprovalRequest): Pick<ApprovalRule, 'kind' | 'pattern'> | undefined {
-  if (request.kind === 'write') return { kind: 'write', pattern: picomatch.scan(request.path).isGlob ? request.path.replace(/[*?[\]{}()!]/g, '\\$&') : request.path };
+  if (request.kind === 'write')
+    return { kind: 'write', pattern: picomatch.scan(request.path).isGlob ? request.path.replace(/[*?[\]{}()!]/g, '\\$&') : request.path };
   if (request.kind === 'command') return { kind: 'command', pattern: request.command };
   if (request.kind === 'mcp') return { kind: 'mcp', pattern: `${request.server}/${request.tool}` };
   return undefined;

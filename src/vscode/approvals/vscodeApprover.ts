@@ -68,7 +68,8 @@ export class VsCodeApprover implements Approver {
     }
     // A command that would run without the OS sandbox is the user's call every time: no mode, no rule.
     const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
-    if (!mustAsk && request.kind !== 'plan' && this.planApprovesActions()) return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
+    if (!mustAsk && request.kind !== 'plan' && this.planApprovesActions())
+      return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
     const rule = mustAsk ? undefined : matchingRule(this.rules, request);
     if (rule) return Promise.resolve({ decision: 'approved', by: 'rule', rule: `${rule.kind}:${rule.pattern}` });
     if (signal.aborted) return Promise.resolve({ decision: 'rejected', reason: 'cancelled' });
@@ -183,16 +184,38 @@ export class VsCodeApprover implements Approver {
       if (r.kind === 'plan') continue;
       const step = r.stepId ? this.context?.step(r.stepId) : undefined;
       const base = {
-        requestId: r.id, stepId: r.stepId, stepTitle: step?.title ?? null, stepWhy: step?.why || null, why: r.why, at,
-        verification: r.role === 'verifier', ...(answers !== undefined ? { answers } : {}),
+        requestId: r.id,
+        stepId: r.stepId,
+        stepTitle: step?.title ?? null,
+        stepWhy: step?.why || null,
+        why: r.why,
+        at,
+        verification: r.role === 'verifier',
+        ...(answers !== undefined ? { answers } : {}),
       };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
-      else if (r.kind === 'mcp') out.push({ ...base, kind: 'mcp', server: r.server, tool: r.tool, arguments: argumentsText(r.arguments), readOnly: r.readOnly, confinement: r.confinement, network: r.network });
+      else if (r.kind === 'mcp')
+        out.push({
+          ...base,
+          kind: 'mcp',
+          server: r.server,
+          tool: r.tool,
+          arguments: argumentsText(r.arguments),
+          readOnly: r.readOnly,
+          confinement: r.confinement,
+          network: r.network,
+        });
       else {
         const again = r.role === 'verifier' && r.stepId !== null && this.approvedCommands.has(`${r.stepId}\0${r.command}`);
         out.push({
-          ...base, kind: 'command', command: r.command, cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd, confinement: r.confinement, network: r.network,
-          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}), ...(r.staged !== undefined ? { staged: r.staged } : {}),
+          ...base,
+          kind: 'command',
+          command: r.command,
+          cwd: this.context?.absoluteCwd(r.cwd) ?? r.cwd,
+          confinement: r.confinement,
+          network: r.network,
+          ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}),
+          ...(r.staged !== undefined ? { staged: r.staged } : {}),
           ...(again ? { approvedForExecutor: true } : {}),
         });
       }

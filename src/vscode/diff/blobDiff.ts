@@ -39,7 +39,9 @@ export interface DiffSides {
 /** Closes every open tab of this diff (a decided proposal's diff has nothing left to review). */
 export async function closeBlobDiff(sides: Pick<DiffSides, 'path' | 'afterHash' | 'afterLabel'>): Promise<void> {
   const right = blobUri(sides.path, sides.afterHash, sides.afterLabel).toString();
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right);
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right);
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
 

@@ -44,8 +44,16 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
   const env = scrubEnv(process.env);
   // The user's setup: instruction files (a mission that goes on keeps what its trace recorded) and MCP servers.
   const setup = await prepareUserSetup({
-    workspace, env, fullEnv: process.env, sandbox, support, instructions: !goOn, excludeInstructions: host.excludedInstructions(),
-    extraConfigs: host.mcpSettings(), mcp: host.trusted(), signal: new AbortController().signal,
+    workspace,
+    env,
+    fullEnv: process.env,
+    sandbox,
+    support,
+    instructions: !goOn,
+    excludeInstructions: host.excludedInstructions(),
+    extraConfigs: host.mcpSettings(),
+    mcp: host.trusted(),
+    signal: new AbortController().signal,
   });
   // The planner checks its own answer against the same size cap, named, so its repair turn and the
   // message that ends planning say what to raise.
@@ -106,7 +114,16 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
     async revert(missionId, target, o): Promise<Outcome<RevertPlan>> {
       try {
         const { workspace } = await host.adapters(o.workspaceRoot);
-        const out = await revertMissionSteps({ missionId, store: o.store, workspace, clock: systemClock, events: o.sink, target, dryRun: o.dryRun, ...(o.confirmed ? { confirmed: o.confirmed } : {}) });
+        const out = await revertMissionSteps({
+          missionId,
+          store: o.store,
+          workspace,
+          clock: systemClock,
+          events: o.sink,
+          target,
+          dryRun: o.dryRun,
+          ...(o.confirmed ? { confirmed: o.confirmed } : {}),
+        });
         return out.ok ? { ok: true, value: out.plan } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
         return { ok: false, reason: 'revert_failed', message: `Could not revert: ${error instanceof Error ? error.message : String(error)}` };

@@ -159,8 +159,9 @@ export class MissionController implements vscode.Disposable {
     if (mode === 'resume' && cut.length > 0 && rerunInterrupted === undefined) {
       const list = cut.join(', ');
       const many = cut.length > 1;
-      const question = `${many ? 'Steps' : 'Step'} ${list} ${many ? 'were' : 'was'} running when the mission stopped. `
-        + `Resume runs ${many ? 'them' : 'it'} again from the start (finished steps are kept).`;
+      const question =
+        `${many ? 'Steps' : 'Step'} ${list} ${many ? 'were' : 'was'} running when the mission stopped. ` +
+        `Resume runs ${many ? 'them' : 'it'} again from the start (finished steps are kept).`;
       rerun = await this.deps.confirm(question, 'Run again');
       if (!rerun) return { ok: true, value: undefined };
     }
@@ -201,7 +202,8 @@ export class MissionController implements vscode.Disposable {
     const store = await this.deps.store();
     const mission = this.mission;
     if (!root || !store || !mission) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
-    if (mission.live && this.run) return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
+    if (mission.live && this.run)
+      return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
     return this.deps.engine.revert(mission.missionId, target, { store, workspaceRoot: root, sink: this.sink, dryRun, ...(confirmed ? { confirmed } : {}) });
   }
 
@@ -211,7 +213,10 @@ export class MissionController implements vscode.Disposable {
    */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const next = this.tail.then(work, work);
-    this.tail = next.then(() => undefined, () => undefined);
+    this.tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 

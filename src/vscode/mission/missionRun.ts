@@ -13,7 +13,7 @@ export interface RunLog {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.stack ?? error.message : String(error);
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 /** `close` stops what the mission started beside the engine (its MCP servers), whatever the outcome. */

@@ -37,10 +37,14 @@ function revertQuestion(plan: RevertPlan, whole: boolean): string {
   const files = filesWords(plan.files);
   const parts = [head, files ? `This ${files}.` : 'Its files are already as they were before it.'];
   if (!whole && plan.alsoLater.length > 0) {
-    parts.push(`Later step${plan.alsoLater.length > 1 ? 's' : ''} ${plan.alsoLater.join(', ')} changed the same files after it, so ${plan.alsoLater.length > 1 ? 'they are' : 'it is'} reverted too (newest first: ${plan.stepIds.join(', ')}).`);
+    parts.push(
+      `Later step${plan.alsoLater.length > 1 ? 's' : ''} ${plan.alsoLater.join(', ')} changed the same files after it, so ${plan.alsoLater.length > 1 ? 'they are' : 'it is'} reverted too (newest first: ${plan.stepIds.join(', ')}).`,
+    );
   }
   if (plan.changedSince.length > 0) {
-    parts.push(`${plan.changedSince.join(', ')} changed since the mission wrote ${plan.changedSince.length > 1 ? 'them' : 'it'}: reverting overwrites those changes.`);
+    parts.push(
+      `${plan.changedSince.join(', ')} changed since the mission wrote ${plan.changedSince.length > 1 ? 'them' : 'it'}: reverting overwrites those changes.`,
+    );
   }
   return parts.join(' ');
 }

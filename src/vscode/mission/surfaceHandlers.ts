@@ -37,7 +37,8 @@ export interface HandlerDeps {
   instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
 }
 
-const UNTRUSTED_MESSAGE = 'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
+const UNTRUSTED_MESSAGE =
+  'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
 
 export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
   const report = (outcome: Outcome): void => {
@@ -58,13 +59,21 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
       const pending = await d.approver.waitForPlan(m.version, 5_000);
       if (!pending) {
         const current = d.approver.pendingPlan()?.plan.version;
-        return d.notify('warning', current ? `Plan v${m.version} is no longer current (v${current} is). Review it and approve again.` : 'No plan is waiting for approval.');
+        return d.notify(
+          'warning',
+          current ? `Plan v${m.version} is no longer current (v${current} is). Review it and approve again.` : 'No plan is waiting for approval.',
+        );
       }
       d.approver.decide(pending.id, { decision: 'approved', by: 'user' });
     },
     editStep: (m) => edit({ kind: 'instructions', stepId: m.stepId, instructions: m.instructions }),
     dropStep: (m) => edit({ kind: 'drop_step', stepId: m.stepId }),
-    tightenAuthority: (m) => edit({ kind: 'tighten_authority', stepId: m.stepId, authority: { edit: m.authority.edit, commands: m.authority.commands, ...(m.authority.mcp ? { mcp: m.authority.mcp } : {}) } }),
+    tightenAuthority: (m) =>
+      edit({
+        kind: 'tighten_authority',
+        stepId: m.stepId,
+        authority: { edit: m.authority.edit, commands: m.authority.commands, ...(m.authority.mcp ? { mcp: m.authority.mcp } : {}) },
+      }),
     addConstraint: (m) => edit({ kind: 'add_constraint', text: m.text }),
     approveAction: (m) => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);

@@ -12,8 +12,13 @@ import { createVsCodeLmClient } from './vscodeLmClient';
 
 export function createMissionModelClient(setup: ModelSetup): ModelClient {
   const clients: ProviderClients = {};
-  if (setup.anthropic) clients.anthropic = createAnthropicModelClient({ apiKey: setup.anthropic.apiKey, ...(setup.anthropic.baseURL ? { baseURL: setup.anthropic.baseURL } : {}) });
-  if (setup.openai) clients.openai = createOpenAIModelClient({ baseURL: setup.openai.baseURL, env: {}, ...(setup.openai.apiKey ? { apiKey: setup.openai.apiKey } : {}) });
+  if (setup.anthropic)
+    clients.anthropic = createAnthropicModelClient({
+      apiKey: setup.anthropic.apiKey,
+      ...(setup.anthropic.baseURL ? { baseURL: setup.anthropic.baseURL } : {}),
+    });
+  if (setup.openai)
+    clients.openai = createOpenAIModelClient({ baseURL: setup.openai.baseURL, env: {}, ...(setup.openai.apiKey ? { apiKey: setup.openai.apiKey } : {}) });
   if (setup.vscodeLm) clients['vscode-lm'] = createVsCodeLmClient();
   return createRoutedModelClient(clients);
 }

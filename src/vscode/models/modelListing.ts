@@ -19,15 +19,26 @@ export interface ListingAccess {
 export async function listModels(provider: ProviderId, access: ListingAccess): Promise<ModelList> {
   if (provider === 'vscode-lm') {
     const models = await listLmModels();
-    return models.length > 0 ? { ok: true, models } : { ok: false, message: 'VS Code offers no language model: install and sign in to a provider such as GitHub Copilot Chat.' };
+    return models.length > 0
+      ? { ok: true, models }
+      : { ok: false, message: 'VS Code offers no language model: install and sign in to a provider such as GitHub Copilot Chat.' };
   }
   if (provider === 'openai') {
-    const out = await listOpenAIModels({ env: {}, ...(access.openai.baseURL ? { baseURL: access.openai.baseURL } : {}), ...(access.openai.apiKey ? { apiKey: access.openai.apiKey } : {}) });
+    const out = await listOpenAIModels({
+      env: {},
+      ...(access.openai.baseURL ? { baseURL: access.openai.baseURL } : {}),
+      ...(access.openai.apiKey ? { apiKey: access.openai.apiKey } : {}),
+    });
     return out.ok ? { ok: true, models: out.models.map((ref) => ({ label: ref, ref })) } : out;
   }
   if (!access.anthropic.apiKey) return { ok: false, message: 'Set the Anthropic API key first to list its models.' };
   try {
-    const sdk = new Anthropic({ apiKey: access.anthropic.apiKey, ...(access.anthropic.baseURL ? { baseURL: access.anthropic.baseURL } : {}), maxRetries: 1, timeout: 15_000 });
+    const sdk = new Anthropic({
+      apiKey: access.anthropic.apiKey,
+      ...(access.anthropic.baseURL ? { baseURL: access.anthropic.baseURL } : {}),
+      maxRetries: 1,
+      timeout: 15_000,
+    });
     const models: { label: string; description?: string; ref: string }[] = [];
     for await (const m of sdk.models.list()) models.push({ label: m.id, description: m.display_name, ref: m.id });
     return { ok: true, models };

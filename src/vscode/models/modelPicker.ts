@@ -45,7 +45,10 @@ export async function chooseModel(listFor: (provider: ProviderId) => Promise<Mod
   const title = options.demo
     ? 'Plan & Execute (demo: a scripted model on this machine answers every role): choose the model for'
     : 'Plan & Execute: choose the model for';
-  const target = await vscode.window.showQuickPick(TARGETS.map((t) => ({ ...t, description: undefined })), { title, ignoreFocusOut: true });
+  const target = await vscode.window.showQuickPick(
+    TARGETS.map((t) => ({ ...t, description: undefined })),
+    { title, ignoreFocusOut: true },
+  );
   if (!target) return;
   const settings = readProviderSettings();
   const current = vscode.workspace.getConfiguration('planExecute').get<string>('provider', 'anthropic');
@@ -54,7 +57,9 @@ export async function chooseModel(listFor: (provider: ProviderId) => Promise<Mod
     { title: `Plan & Execute: provider for ${target.label.toLowerCase()}`, ignoreFocusOut: true },
   );
   if (!provider) return;
-  const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: asking for the model list…' }, () => listFor(provider.provider));
+  const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Plan & Execute: asking for the model list…' }, () =>
+    listFor(provider.provider),
+  );
   const typed = { label: '$(edit) Enter a model name…', ref: '' };
   const items = list.ok ? [...list.models, typed] : [typed];
   const picked = await vscode.window.showQuickPick(items, {
@@ -64,10 +69,21 @@ export async function chooseModel(listFor: (provider: ProviderId) => Promise<Mod
     matchOnDescription: true,
   });
   if (!picked) return;
-  const model = picked.ref || (await vscode.window.showInputBox({ title: 'Plan & Execute: model name', prompt: 'As the provider names it (e.g. gpt-4.1, qwen2.5-coder:7b)', ignoreFocusOut: true }))?.trim();
+  const model =
+    picked.ref ||
+    (
+      await vscode.window.showInputBox({
+        title: 'Plan & Execute: model name',
+        prompt: 'As the provider names it (e.g. gpt-4.1, qwen2.5-coder:7b)',
+        ignoreFocusOut: true,
+      })
+    )?.trim();
   if (!model) return;
   await applyModelChoice(target.target, provider.provider, model);
   const after = readProviderSettings();
   if (!after.ok) void vscode.window.showWarningMessage(after.message);
-  else void vscode.window.showInformationMessage(`Plan & Execute: ${target.label.toLowerCase()} now uses ${model} (${provider.provider}).${settings.ok ? '' : ' The settings are complete now.'}`);
+  else
+    void vscode.window.showInformationMessage(
+      `Plan & Execute: ${target.label.toLowerCase()} now uses ${model} (${provider.provider}).${settings.ok ? '' : ' The settings are complete now.'}`,
+    );
 }

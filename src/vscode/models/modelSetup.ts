@@ -44,7 +44,12 @@ export function prepareModelSetup(keys: KeySources): Outcome<ModelSetup> & { pro
   if (s.providers.includes('openai')) {
     const apiKey = keys.openai.get();
     if (!apiKey && openaiNeedsKey(s.openaiBaseURL)) {
-      return { ok: false, reason: 'no_api_key', provider: 'openai', message: `Set your API key for ${s.openaiBaseURL} first ("${KEY_COMMAND}"), or point planExecute.openai.baseUrl at a local server.` };
+      return {
+        ok: false,
+        reason: 'no_api_key',
+        provider: 'openai',
+        message: `Set your API key for ${s.openaiBaseURL} first ("${KEY_COMMAND}"), or point planExecute.openai.baseUrl at a local server.`,
+      };
     }
     setup.openai = { baseURL: s.openaiBaseURL, ...(apiKey ? { apiKey } : {}) };
   }

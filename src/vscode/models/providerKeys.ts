@@ -66,7 +66,11 @@ export class ProviderKeys implements vscode.Disposable, KeySources {
     const picked = await vscode.window.showQuickPick(
       [
         { label: 'Anthropic', description: this.anthropic.hasKey ? 'key set' : 'no key', provider: 'anthropic' as const },
-        { label: 'OpenAI-compatible endpoint', description: this.openai.hasKey ? 'key set' : 'no key (a local server needs none)', provider: 'openai' as const },
+        {
+          label: 'OpenAI-compatible endpoint',
+          description: this.openai.hasKey ? 'key set' : 'no key (a local server needs none)',
+          provider: 'openai' as const,
+        },
       ],
       { title: 'Plan & Execute: set the API key of', ignoreFocusOut: true },
     );

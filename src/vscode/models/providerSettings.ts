@@ -24,7 +24,13 @@ export type SettingsRead = { ok: true; value: ProviderSettings } | { ok: false; 
 const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('planExecute');
 
 /** Setting keys, by the model-settings path they fill (for messages that name the setting). */
-const ROLE_SETTINGS = { planner: 'models.planner', verifier: 'models.verifier', light: 'models.light', standard: 'models.standard', heavy: 'models.heavy' } as const;
+const ROLE_SETTINGS = {
+  planner: 'models.planner',
+  verifier: 'models.verifier',
+  light: 'models.light',
+  standard: 'models.standard',
+  heavy: 'models.heavy',
+} as const;
 
 export function readProviderSettings(env: NodeJS.ProcessEnv = process.env): SettingsRead {
   const c = section();
@@ -50,7 +56,10 @@ export function readProviderSettings(env: NodeJS.ProcessEnv = process.env): Sett
   };
   const parsed = parseModelSettings(models);
   if (!parsed.ok) {
-    return { ok: false, message: `Check the Plan & Execute model settings: ${parsed.errors.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.` };
+    return {
+      ok: false,
+      message: `Check the Plan & Execute model settings: ${parsed.errors.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.`,
+    };
   }
   const problems = routingProblems(parsed.settings);
   if (problems.length > 0) {

@@ -37,7 +37,10 @@ class Refused extends Error {
 }
 
 const refuse = (cause: 'model_unavailable' | 'no_tool_support' | 'context_too_long', message: string, suggestion: string): Refused =>
-  new Refused({ kind: 'fail', failure: providerFailure('vscode-lm', cause, message, { recoverable: cause === 'context_too_long', detail: cause, suggestion }) });
+  new Refused({
+    kind: 'fail',
+    failure: providerFailure('vscode-lm', cause, message, { recoverable: cause === 'context_too_long', detail: cause, suggestion }),
+  });
 
 /** How a model is named: its id, `vendor/family`, `vendor/id`, its family, or its name. */
 function modelMatches(model: vscode.LanguageModelChat, wanted: string): boolean {
@@ -47,7 +50,11 @@ function modelMatches(model: vscode.LanguageModelChat, wanted: string): boolean 
 async function findModel(wanted: string): Promise<vscode.LanguageModelChat> {
   const all = await vscode.lm.selectChatModels({});
   if (all.length === 0) {
-    throw refuse('model_unavailable', "No language model is available in VS Code: vscode-lm needs an extension that provides models (GitHub Copilot Chat, for one), signed in.", 'Install and sign in to a model provider, or choose another provider (planExecute.provider).');
+    throw refuse(
+      'model_unavailable',
+      'No language model is available in VS Code: vscode-lm needs an extension that provides models (GitHub Copilot Chat, for one), signed in.',
+      'Install and sign in to a model provider, or choose another provider (planExecute.provider).',
+    );
   }
   const found = all.find((m) => m.id === wanted) ?? all.find((m) => modelMatches(m, wanted));
   if (!found) {
@@ -75,7 +82,10 @@ function toLmMessages(request: ModelRequest): vscode.LanguageModelChatMessage[] 
       continue;
     }
     const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] = turn.results.map(
-      (r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.isError && !/^(\[tool_call_id: [^\]\n]+\]\n)?error\b/.test(r.text) ? `error: ${r.text}` : r.text)]),
+      (r) =>
+        new vscode.LanguageModelToolResultPart(r.callId, [
+          new vscode.LanguageModelTextPart(r.isError && !/^(\[tool_call_id: [^\]\n]+\]\n)?error\b/.test(r.text) ? `error: ${r.text}` : r.text),
+        ]),
     );
     const text = preamble ? `${preamble}\n\n${turn.text}` : turn.text;
     preamble = '';
@@ -98,22 +108,56 @@ function classifyLmFault(error: unknown, aborted: boolean): AttemptFault {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof vscode.LanguageModelError) {
     if (error.code === 'NoPermissions') {
-      return { kind: 'fail', failure: providerFailure('vscode-lm', 'auth', `VS Code did not let Plan & Execute use this model (${message}): access was declined or never granted.`, { recoverable: false, detail: 'NoPermissions', suggestion: 'Start the mission again and allow access when VS Code asks, or choose another model.' }) };
+      return {
+        kind: 'fail',
+        failure: providerFailure('vscode-lm', 'auth', `VS Code did not let Plan & Execute use this model (${message}): access was declined or never granted.`, {
+          recoverable: false,
+          detail: 'NoPermissions',
+          suggestion: 'Start the mission again and allow access when VS Code asks, or choose another model.',
+        }),
+      };
     }
     if (error.code === 'NotFound') {
-      return { kind: 'fail', failure: providerFailure('vscode-lm', 'model_unavailable', `The language model is gone (${message}).`, { recoverable: false, detail: 'NotFound', suggestion: 'Run "Plan & Execute: Choose Model" to pick one that is available.' }) };
+      return {
+        kind: 'fail',
+        failure: providerFailure('vscode-lm', 'model_unavailable', `The language model is gone (${message}).`, {
+          recoverable: false,
+          detail: 'NotFound',
+          suggestion: 'Run "Plan & Execute: Choose Model" to pick one that is available.',
+        }),
+      };
     }
     if (error.code === 'Blocked') return { kind: 'retry', reason: 'rate_limited', message: `the model provider blocked the request (${message})` };
   }
   if (/\b429\b|rate.?limit|quota|too many requests/i.test(message)) return { kind: 'retry', reason: 'rate_limited', message };
   if (/\b5\d\d\b|overload|unavailable|try again/i.test(message)) return { kind: 'retry', reason: 'overloaded', message };
   if (/context|too long|too many tokens|maximum.*tokens/i.test(message)) {
-    return { kind: 'fail', failure: providerFailure('vscode-lm', 'context_too_long', `The request is too long for the model (${message}).`, { recoverable: true, detail: 'context_too_long', suggestion: 'Split the step into smaller ones.' }) };
+    return {
+      kind: 'fail',
+      failure: providerFailure('vscode-lm', 'context_too_long', `The request is too long for the model (${message}).`, {
+        recoverable: true,
+        detail: 'context_too_long',
+        suggestion: 'Split the step into smaller ones.',
+      }),
+    };
   }
   if (/tool/i.test(message) && /support/i.test(message)) {
-    return { kind: 'fail', failure: providerFailure('vscode-lm', 'no_tool_support', `The model cannot call tools (${message}).`, { recoverable: false, detail: 'no_tool_support', suggestion: 'Choose a model with tool calling for this role.' }) };
+    return {
+      kind: 'fail',
+      failure: providerFailure('vscode-lm', 'no_tool_support', `The model cannot call tools (${message}).`, {
+        recoverable: false,
+        detail: 'no_tool_support',
+        suggestion: 'Choose a model with tool calling for this role.',
+      }),
+    };
   }
-  return { kind: 'fail', failure: providerFailure('vscode-lm', undefined, `The language model failed: ${message}`, { recoverable: false, detail: error instanceof vscode.LanguageModelError ? error.code : 'lm_error' }) };
+  return {
+    kind: 'fail',
+    failure: providerFailure('vscode-lm', undefined, `The language model failed: ${message}`, {
+      recoverable: false,
+      detail: error instanceof vscode.LanguageModelError ? error.code : 'lm_error',
+    }),
+  };
 }
 
 export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): ModelClient {
@@ -125,7 +169,11 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
     const functions = request.tools.map(functionToolOf);
     if (request.outputSchema) functions.push(structuredOutputTool(request.outputSchema));
     if (functions.length > 0 && !toolCalling(model)) {
-      throw refuse('no_tool_support', `The language model ${model.vendor}/${model.family} (${model.id}) cannot call tools; the ${request.role} needs tool calls.`, 'Choose a model with tool calling for this role.');
+      throw refuse(
+        'no_tool_support',
+        `The language model ${model.vendor}/${model.family} (${model.id}) cannot call tools; the ${request.role} needs tool calls.`,
+        'Choose a model with tool calling for this role.',
+      );
     }
     const watchdog = idleWatchdog(signal, idleMs);
     const cts = new vscode.CancellationTokenSource();
@@ -135,7 +183,11 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
       const messages = toLmMessages(request);
       const inputTokens = await countAll(model, messages, cts.token);
       if (model.maxInputTokens > 0 && inputTokens > model.maxInputTokens) {
-        throw refuse('context_too_long', `The request needs ${inputTokens} input tokens; ${model.id} takes at most ${model.maxInputTokens}.`, 'Split the step into smaller ones, or choose a model with a larger context.');
+        throw refuse(
+          'context_too_long',
+          `The request needs ${inputTokens} input tokens; ${model.id} takes at most ${model.maxInputTokens}.`,
+          'Split the step into smaller ones, or choose a model with a larger context.',
+        );
       }
       // Tool mode: an answer that must be structured is forced (when it is the only way left to answer).
       const forced = request.outputSchema !== undefined && (request.tools.length === 0 || request.toolChoice?.type === 'none');
@@ -145,7 +197,9 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
         {
           justification: options.justification ?? `Plan & Execute runs the ${request.role} of your mission on this model.`,
           ...(offered.length > 0 ? { tools: offered.map((f) => ({ name: f.name, description: f.description, inputSchema: f.parameters })) } : {}),
-          ...(offered.length > 0 && (forced || request.outputSchema !== undefined || request.toolChoice?.type === 'any') ? { toolMode: vscode.LanguageModelChatToolMode.Required } : {}),
+          ...(offered.length > 0 && (forced || request.outputSchema !== undefined || request.toolChoice?.type === 'any')
+            ? { toolMode: vscode.LanguageModelChatToolMode.Required }
+            : {}),
         },
         cts.token,
       );
@@ -165,7 +219,7 @@ export function createVsCodeLmClient(options: VsCodeLmClientOptions = {}): Model
         .filter((c) => c.name !== STRUCTURED_OUTPUT_TOOL)
         .map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: stripAddedNulls(c.input, schemas.get(c.name)), caller: { type: 'direct' } }));
       const answer = structured ? JSON.stringify(stripAddedNulls(structured.input, request.outputSchema)) : text;
-      const content: ContentBlock[] = [...(answer ? [{ type: 'text', text: answer} satisfies TextBlock] : []), ...uses];
+      const content: ContentBlock[] = [...(answer ? [{ type: 'text', text: answer } satisfies TextBlock] : []), ...uses];
       const outputTokens = await model.countTokens(JSON.stringify(content), cts.token).then(
         (n) => n,
         () => Math.ceil(JSON.stringify(content).length / 4),

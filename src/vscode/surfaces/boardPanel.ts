@@ -30,7 +30,15 @@ export class BoardPanel implements vscode.WebviewPanelSerializer, vscode.Disposa
   /** Opens (or reveals) the board; with `stepId`, that step is selected once the board is ready. */
   async show(stepId?: string): Promise<void> {
     if (this.panel) this.panel.reveal(undefined, false);
-    else this.adopt(vscode.window.createWebviewPanel(BOARD_VIEW_TYPE, 'Mission Board', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, surfaceOptions(this.extensionUri)));
+    else
+      this.adopt(
+        vscode.window.createWebviewPanel(
+          BOARD_VIEW_TYPE,
+          'Mission Board',
+          { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+          surfaceOptions(this.extensionUri),
+        ),
+      );
     if (stepId && this.connection) {
       const connection = this.connection;
       await connection.whenReady();

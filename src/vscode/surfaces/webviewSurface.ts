@@ -58,7 +58,7 @@ export class WebviewSurface {
       return false;
     }
     void this.dispatch(parsed.data).catch((error: unknown) => {
-      this.host.log.error(`${this.kind}: handler for ${parsed.data.type} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      this.host.log.error(`${this.kind}: handler for ${parsed.data.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     });
     return true;
   }

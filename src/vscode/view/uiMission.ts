@@ -47,12 +47,14 @@ function stepView(core: CoreStep, inPlan: boolean): StepView {
     effort: d.effort,
     status: core.status,
     attempt: core.attempt,
-    ...(core.failure?.message ?? core.reason ? { statusReason: core.failure?.message ?? core.reason ?? undefined } : {}),
+    ...((core.failure?.message ?? core.reason) ? { statusReason: core.failure?.message ?? core.reason ?? undefined } : {}),
     ...(core.output !== null ? { output: core.output } : {}),
     files: core.changedFiles.map((f) => ({ ...f })),
     inPlan,
     commands: core.commands,
-    verification: core.verification ? { passed: core.verification.passed, checks: core.verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) } : null,
+    verification: core.verification
+      ? { passed: core.verification.passed, checks: core.verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) }
+      : null,
   };
 }
 
@@ -135,7 +137,16 @@ function versionView(version: CoreVersion, all: readonly CoreVersion[]): PlanVer
 }
 
 function replanView(r: ReplanView): ReplanUiView {
-  return { at: r.at, trigger: describeTrigger(r.trigger, r.stepId), stepId: r.stepId, mode: r.mode, detail: r.evidence, fromVersion: r.fromVersion, toVersion: r.toVersion, refusedBecause: r.refusedBecause ?? [] };
+  return {
+    at: r.at,
+    trigger: describeTrigger(r.trigger, r.stepId),
+    stepId: r.stepId,
+    mode: r.mode,
+    detail: r.evidence,
+    fromVersion: r.fromVersion,
+    toVersion: r.toVersion,
+    refusedBecause: r.refusedBecause ?? [],
+  };
 }
 
 function failureView(f: FailureView | null): MissionView['failure'] {
@@ -170,7 +181,19 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
     actions: [],
     waits: options.live ? waitViews(core) : [],
     ...(core.instructions ? { instructions: instructionsView(core.instructions, 'mission') } : {}),
-    ...(core.mcp ? { mcpServers: core.mcp.servers.map((s) => ({ name: s.name, transport: s.transport, source: s.source, confinement: s.confinement, status: s.status, ...(s.reason ? { reason: s.reason } : {}), tools: s.tools.map((t) => ({ name: t.name, readOnly: t.readOnly })) })) } : {}),
+    ...(core.mcp
+      ? {
+          mcpServers: core.mcp.servers.map((s) => ({
+            name: s.name,
+            transport: s.transport,
+            source: s.source,
+            confinement: s.confinement,
+            status: s.status,
+            ...(s.reason ? { reason: s.reason } : {}),
+            tools: s.tools.map((t) => ({ name: t.name, readOnly: t.readOnly })),
+          })),
+        }
+      : {}),
   };
   if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
     view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';

@@ -48,7 +48,9 @@ function sidePanel(ctx: RenderContext, tab: BoardTab): HTMLElement {
   switch (tab) {
     case 'details': {
       const step = mission.steps.find((s) => s.id === ctx.ui.selectedStepId);
-      return step ? renderStepDetails(ctx, mission, step) : h('div', { className: 'muted empty', attrs: { 'data-testid': 'no-step-selected' } }, 'Select a step in the graph to see its details.');
+      return step
+        ? renderStepDetails(ctx, mission, step)
+        : h('div', { className: 'muted empty', attrs: { 'data-testid': 'no-step-selected' } }, 'Select a step in the graph to see its details.');
     }
     case 'waiting':
       // Focus rests here after the last decision (../focus.ts), so it takes focus.

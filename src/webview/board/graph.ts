@@ -17,13 +17,38 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 function nodeBadges(step: StepView, sandbox: SandboxStatusView | undefined): Child[] {
   const out: Child[] = [];
-  if (step.authority.edit.length) out.push(h('span', { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } }, icon('edit'), ` ${step.authority.edit.length}`));
-  if (step.authority.commands.length) out.push(h('span', { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } }, icon('terminal'), ` ${step.authority.commands.length}`));
+  if (step.authority.edit.length)
+    out.push(
+      h(
+        'span',
+        { className: 'badge badge-edit', attrs: { title: `may edit: ${step.authority.edit.join(', ')}` } },
+        icon('edit'),
+        ` ${step.authority.edit.length}`,
+      ),
+    );
+  if (step.authority.commands.length)
+    out.push(
+      h(
+        'span',
+        { className: 'badge badge-cmd', attrs: { title: `may run: ${step.authority.commands.join(', ')}` } },
+        icon('terminal'),
+        ` ${step.authority.commands.length}`,
+      ),
+    );
   if (step.authority.commands.length && sandbox) out.push(sandboxBadge(sandbox, true));
   const mcp = mcpBadge(step, true);
   if (mcp) out.push(mcp);
-  if (step.authority.network) out.push(h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } }, icon('globe'), ' network'));
-  if (step.files.length) out.push(h('span', { className: 'badge badge-files', attrs: { title: `changed ${step.files.length} file(s)` } }, icon('files'), ` ${step.files.length}`));
+  if (step.authority.network)
+    out.push(
+      h(
+        'span',
+        { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'data-testid': 'network-badge' } },
+        icon('globe'),
+        ' network',
+      ),
+    );
+  if (step.files.length)
+    out.push(h('span', { className: 'badge badge-files', attrs: { title: `changed ${step.files.length} file(s)` } }, icon('files'), ` ${step.files.length}`));
   if (step.risk === 'high') out.push(h('span', { className: 'badge risk-high', attrs: { title: 'high risk' } }, icon('warning')));
   return out;
 }
@@ -47,7 +72,17 @@ function node(step: StepView, selected: boolean, waiting: number, sandbox: Sandb
         title: step.title,
       },
     },
-    h('div', { className: 'node-head' }, glyph, h('span', { className: 'step-id' }, step.id), h('span', { className: 'node-kind muted' }, step.kind), waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null, h('span', { className: 'decorations' }, ...nodeBadges(step, sandbox))),
+    h(
+      'div',
+      { className: 'node-head' },
+      glyph,
+      h('span', { className: 'step-id' }, step.id),
+      h('span', { className: 'node-kind muted' }, step.kind),
+      waiting
+        ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`)
+        : null,
+      h('span', { className: 'decorations' }, ...nodeBadges(step, sandbox)),
+    ),
     h('div', { className: 'node-title step-title' }, step.title),
     h('div', { className: 'node-meta muted' }, deps, step.required ? '' : ' · optional'),
   );
@@ -74,8 +109,16 @@ export function renderGraph(ctx: RenderContext, steps: StepView[]): GraphView {
     h(
       'div',
       { className: 'wave', attrs: { 'data-wave': String(i + 1), role: 'presentation' } },
-      h('div', { className: 'wave-label', attrs: { 'aria-hidden': 'true', title: i === 0 ? 'Wave 1: needs nothing' : `Wave ${i + 1}: after wave ${i}` } }, String(i + 1)),
-      h('div', { className: 'wave-nodes', attrs: { role: 'presentation' } }, ...ids.map((id) => node(byId.get(id)!, id === selected, waitingBy.get(id) ?? 0, ctx.state.sandbox))),
+      h(
+        'div',
+        { className: 'wave-label', attrs: { 'aria-hidden': 'true', title: i === 0 ? 'Wave 1: needs nothing' : `Wave ${i + 1}: after wave ${i}` } },
+        String(i + 1),
+      ),
+      h(
+        'div',
+        { className: 'wave-nodes', attrs: { role: 'presentation' } },
+        ...ids.map((id) => node(byId.get(id)!, id === selected, waitingBy.get(id) ?? 0, ctx.state.sandbox)),
+      ),
     ),
   );
   const order = layout.waves.flat();
@@ -83,7 +126,7 @@ export function renderGraph(ctx: RenderContext, steps: StepView[]): GraphView {
     'div',
     {
       className: 'graph',
-      attrs: { role: 'listbox', 'aria-label': `Plan steps (${steps.length}), in waves by dependency`, 'data-testid': 'plan-graph'},
+      attrs: { role: 'listbox', 'aria-label': `Plan steps (${steps.length}), in waves by dependency`, 'data-testid': 'plan-graph' },
       on: {
         click: (event: Event) => {
           const id = (event.target as Element).closest('[data-step-id]')?.getAttribute('data-step-id');
@@ -130,7 +173,10 @@ export function renderGraph(ctx: RenderContext, steps: StepView[]): GraphView {
       const y2 = b.top + oy;
       const bend = Math.max(18, (y2 - y1) / 2);
       const path = document.createElementNS(SVG, 'path');
-      path.setAttribute('d', `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`);
+      path.setAttribute(
+        'd',
+        `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`,
+      );
       const done = byId.get(e.from)?.status === 'succeeded';
       path.setAttribute('class', `edge${sel && (e.from === sel || e.to === sel) ? ' edge-active' : ''}${done ? ' edge-done' : ''}`);
       path.setAttribute('data-edge', `${e.from}->${e.to}`);

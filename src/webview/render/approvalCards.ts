@@ -45,7 +45,9 @@ function confinementRow(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElem
   const confined = a.confinement === 'sandboxed';
   const title = confined
     ? "Runs in the OS sandbox, cut to the step's authority"
-    : a.confinement === 'unsandboxed' ? 'There is no OS sandbox here: this command can do anything you can' : 'The sandbox is off (planExecute.sandbox)';
+    : a.confinement === 'unsandboxed'
+      ? 'There is no OS sandbox here: this command can do anything you can'
+      : 'The sandbox is off (planExecute.sandbox)';
   return h(
     'div',
     { className: 'row', attrs: { 'data-testid': 'command-confinement' } },
@@ -65,8 +67,13 @@ function stagingBadge(a: Extract<ApprovalView, { kind: 'command' }>): HTMLElemen
   if (a.staged === undefined || a.confinement !== 'sandboxed') return null;
   const title = a.staged
     ? "Its writes go to a private layer; only changes within the step's edit globs reach the workspace, after the command ends"
-    : 'No staging layer here: it writes the workspace, and what lies outside the step\'s globs is undone afterwards';
-  return h('span', { className: 'badge', attrs: { title, 'data-testid': 'command-staging' } }, icon(a.staged ? 'layers' : 'history'), a.staged ? ' writes staged' : ' writes direct');
+    : "No staging layer here: it writes the workspace, and what lies outside the step's globs is undone afterwards";
+  return h(
+    'span',
+    { className: 'badge', attrs: { title, 'data-testid': 'command-staging' } },
+    icon(a.staged ? 'layers' : 'history'),
+    a.staged ? ' writes staged' : ' writes direct',
+  );
 }
 
 /** The network grant, and plainly whether it also reaches this machine's own services on loopback. */
@@ -110,7 +117,13 @@ const CARD_KINDS: Kinds = {
   command: {
     heading: (a) => h('div', { className: 'card-title' }, icon('terminal'), ' ', h('code', { className: 'command-line' }, a.command)),
     details: (a) => [
-      h('div', { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } }, icon('folder'), ' in ', h('span', { className: 'path' }, a.cwd)),
+      h(
+        'div',
+        { className: 'muted cwd', attrs: { 'data-testid': 'command-cwd', title: a.cwd } },
+        icon('folder'),
+        ' in ',
+        h('span', { className: 'path' }, a.cwd),
+      ),
       confinementRow(a),
     ],
     describe: (a) => `${a.verification ? 'Verification run' : 'Command'} ${a.command}${a.stepId ? `, step ${a.stepId}` : ''}`,

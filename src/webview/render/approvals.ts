@@ -29,7 +29,12 @@ function settled(requestId: string, event: Event): boolean {
 }
 
 function ignoredNote(): HTMLElement {
-  return h('div', { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'click-ignored' } }, icon('info'), ' Not taken: this card moved just as you clicked. Click again.');
+  return h(
+    'div',
+    { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'click-ignored' } },
+    icon('info'),
+    ' Not taken: this card moved just as you clicked. Click again.',
+  );
 }
 
 /** Says on the card that a click was ignored (now, and in every later render of the card). */
@@ -107,8 +112,9 @@ function reject(ctx: RenderContext, requestId: string, event: Event): void {
   const reason = draft(ctx, key).trim();
   if (!reason) {
     needsReason.add(requestId);
-    const card = (event.currentTarget instanceof Element ? event.currentTarget.closest('.card') : null)
-      ?? document.querySelector(`.card[data-request-id="${CSS.escape(requestId)}"]`);
+    const card =
+      (event.currentTarget instanceof Element ? event.currentTarget.closest('.card') : null) ??
+      document.querySelector(`.card[data-request-id="${CSS.escape(requestId)}"]`);
     const field = card?.querySelector<HTMLElement>('vscode-textfield');
     field?.setAttribute('invalid', '');
     field?.setAttribute('aria-invalid', 'true');
@@ -162,12 +168,16 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const actions = [
     kind.review ? kind.review(ctx, a) : null,
     button(kind.approve.label, guarded(approve), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
-    button(kind.reject.label, guarded((event) => reject(ctx, a.requestId, event)), {
-      secondary: true,
-      icon: kind.reject.icon,
-      testId: 'reject-action',
-      focusKey: `reject:${a.requestId}`,
-    }),
+    button(
+      kind.reject.label,
+      guarded((event) => reject(ctx, a.requestId, event)),
+      {
+        secondary: true,
+        icon: kind.reject.icon,
+        testId: 'reject-action',
+        focusKey: `reject:${a.requestId}`,
+      },
+    ),
   ];
   const description = kind.describe(a);
   return h(
@@ -199,15 +209,19 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
       { className: 'row card-footer' },
       remember,
       a.stepId && !unsandboxed
-        ? button('Approve all for this step', guarded(() => {
-            ctx.decided(a.requestId);
-            ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' });
-          }), {
-            secondary: true,
-            icon: 'check-all',
-            testId: 'approve-step',
-            title: `Approve what step ${a.stepId} waits for now and what it asks next in this mission (listed, and revocable, under Auto-approve rules)`,
-          })
+        ? button(
+            'Approve all for this step',
+            guarded(() => {
+              ctx.decided(a.requestId);
+              ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' });
+            }),
+            {
+              secondary: true,
+              icon: 'check-all',
+              testId: 'approve-step',
+              title: `Approve what step ${a.stepId} waits for now and what it asks next in this mission (listed, and revocable, under Auto-approve rules)`,
+            },
+          )
         : null,
     ),
     ignored.has(a.requestId) ? ignoredNote() : null,

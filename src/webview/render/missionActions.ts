@@ -12,9 +12,19 @@ function actionButton(ctx: RenderContext, m: MissionView, a: MissionAction, prim
     case 'retry':
       return m.planVersion === null
         ? button('Plan again', () => ctx.post({ type: 'retryMission' }), { icon: 'refresh', secondary, testId: 'retry-mission' })
-        : button('Retry', () => ctx.post({ type: 'retryMission' }), { icon: 'refresh', secondary, testId: 'retry-mission', ariaLabel: 'Retry from the failing step' });
+        : button('Retry', () => ctx.post({ type: 'retryMission' }), {
+            icon: 'refresh',
+            secondary,
+            testId: 'retry-mission',
+            ariaLabel: 'Retry from the failing step',
+          });
     case 'continue':
-      return button('Continue', () => ctx.post({ type: 'continueMission' }), { icon: 'debug-continue', secondary, testId: 'continue-mission', ariaLabel: 'Continue the mission, finished work kept' });
+      return button('Continue', () => ctx.post({ type: 'continueMission' }), {
+        icon: 'debug-continue',
+        secondary,
+        testId: 'continue-mission',
+        ariaLabel: 'Continue the mission, finished work kept',
+      });
     case 'resume':
       return button('Resume', () => ctx.post({ type: 'resume' }), {
         icon: 'debug-continue',

@@ -15,7 +15,9 @@ export function renderMissionControls(ctx: RenderContext, m: MissionView): HTMLE
   return h(
     'div',
     { className: 'row mission-controls', attrs: { role: 'toolbar', 'aria-label': 'Mission controls' } },
-    ctx.surface === 'sidebar' ? button('Open board', () => ctx.post({ type: 'openBoard' }), { icon: 'layout', testId: 'open-board', title: 'Open the mission board in an editor tab' }) : null,
+    ctx.surface === 'sidebar'
+      ? button('Open board', () => ctx.post({ type: 'openBoard' }), { icon: 'layout', testId: 'open-board', title: 'Open the mission board in an editor tab' })
+      : null,
     status.active && m.live
       ? button('Cancel mission', () => ctx.post({ type: 'cancelMission' }), { secondary: true, icon: 'stop-circle', testId: 'cancel-mission' })
       : null,

@@ -36,23 +36,37 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
   return h(
     'div',
     { className: 'mission-header', attrs: { 'data-testid': 'mission-header', 'data-phase': m.phase, 'data-state': status.kind } },
-    h('div', { className: 'task-quote', attrs: { 'data-testid': 'mission-task', title: 'Your task, as you typed it' } }, icon('comment'), h('span', { className: 'task-text' }, m.task || '(no task recorded)')),
+    h(
+      'div',
+      { className: 'task-quote', attrs: { 'data-testid': 'mission-task', title: 'Your task, as you typed it' } },
+      icon('comment'),
+      h('span', { className: 'task-text' }, m.task || '(no task recorded)'),
+    ),
     m.goal && m.goal.trim() !== m.task.trim() ? h('div', { className: 'goal', attrs: { title: "The planner's goal" } }, m.goal) : null,
     h(
       'div',
       { className: 'row badges' },
-      h('span', { className: `badge phase phase-${m.phase} state-${status.kind}`, attrs: { title: 'mission state', 'data-testid': 'mission-state' } },
-        status.label),
+      h(
+        'span',
+        { className: `badge phase phase-${m.phase} state-${status.kind}`, attrs: { title: 'mission state', 'data-testid': 'mission-state' } },
+        status.label,
+      ),
       h('span', { className: 'badge', attrs: { 'data-testid': 'steps-done', title: 'steps done' } }, stepsDone(m)),
       status.costUsd !== null
         ? h('span', { className: 'badge', attrs: { title: 'cost so far', 'data-testid': 'mission-cost' } }, `$${status.costUsd.toFixed(4)}`)
         : null,
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),
-    m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled') ? h('div', { className: 'muted phase-reason' }, m.phaseReason) : null,
+    m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled')
+      ? h('div', { className: 'muted phase-reason' }, m.phaseReason)
+      : null,
     m.summary ? h('div', { className: 'summary', attrs: { 'data-testid': 'mission-summary' } }, m.summary) : null,
     running.length > 1
-      ? h('div', { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } }, ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)))
+      ? h(
+          'div',
+          { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } },
+          ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)),
+        )
       : null,
     banner(ctx),
     renderModelWaits(m.waits),

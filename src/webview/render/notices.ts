@@ -42,7 +42,14 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
     );
   }
   if (!ctx.state.trusted) {
-    notes.push(h('div', { className: 'notice warn', attrs: { role: 'status', 'data-testid': 'untrusted' } }, icon('shield'), ' This workspace is not trusted: you can plan, but execution is disabled.'));
+    notes.push(
+      h(
+        'div',
+        { className: 'notice warn', attrs: { role: 'status', 'data-testid': 'untrusted' } },
+        icon('shield'),
+        ' This workspace is not trusted: you can plan, but execution is disabled.',
+      ),
+    );
   }
   if (!ctx.state.hasApiKey) {
     notes.push(
@@ -59,7 +66,10 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
     notes.push(
       h(
         'div',
-        { className: `notice ${n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : ''}`, attrs: { role: n.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice', 'data-notice-id': n.id } },
+        {
+          className: `notice ${n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : ''}`,
+          attrs: { role: n.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice', 'data-notice-id': n.id },
+        },
         h('div', { className: 'notice-text' }, icon(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warning' : 'info'), ` ${n.message}`),
         h(
           'div',

@@ -14,7 +14,10 @@ export function sandboxBadge(sandbox: SandboxStatusView, labelled: boolean): HTM
   const label = sandbox.detail ? `${words} — ${sandbox.detail}` : words;
   return h(
     'span',
-    { className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed', attrs: { title: label, 'aria-label': label, role: 'img', 'data-testid': 'sandbox-badge' } },
+    {
+      className: confined ? 'badge badge-sandboxed' : 'badge badge-unsandboxed',
+      attrs: { title: label, 'aria-label': label, role: 'img', 'data-testid': 'sandbox-badge' },
+    },
     icon(confined ? 'shield' : 'warning'),
     labelled ? ` ${short}` : null,
   );

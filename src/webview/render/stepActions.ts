@@ -11,7 +11,11 @@ const REVERTIBLE = new Set<StepView['status']>(['succeeded', 'failed', 'blocked'
 
 export function renderStepActions(ctx: RenderContext, mission: MissionView, step: StepView): HTMLElement | null {
   const canRevert = !ctx.state.status.active && step.files.length > 0 && REVERTIBLE.has(step.status);
-  const actions = [canRevert ? button('Revert step', () => ctx.post({ type: 'revertStep', stepId: step.id }), { secondary: true, icon: 'discard', testId: 'revert-step' }) : null];
+  const actions = [
+    canRevert
+      ? button('Revert step', () => ctx.post({ type: 'revertStep', stepId: step.id }), { secondary: true, icon: 'discard', testId: 'revert-step' })
+      : null,
+  ];
   if (actions.every((a) => a === null)) return null;
   return h('div', { className: 'row step-actions' }, ...actions);
 }

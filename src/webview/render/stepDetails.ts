@@ -13,7 +13,12 @@ import { statusIcon } from './statusIcons';
 import { renderStepActions } from './stepActions';
 
 function field(label: string, text: string, testId?: string): HTMLElement {
-  return h('div', { className: 'field', attrs: { 'data-testid': testId } }, h('div', { className: 'field-label' }, label), h('div', { className: 'field-text' }, text || '—'));
+  return h(
+    'div',
+    { className: 'field', attrs: { 'data-testid': testId } },
+    h('div', { className: 'field-label' }, label),
+    h('div', { className: 'field-text' }, text || '—'),
+  );
 }
 
 function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
@@ -40,18 +45,31 @@ function authorityEditor(ctx: RenderContext, step: StepView): HTMLElement {
     ...(step.authority.commands.length ? step.authority.commands.map((c) => box('commands', c)) : [h('div', { className: 'muted' }, 'no commands')]),
     ...(grants.length ? [h('div', { className: 'field-label' }, 'May call (MCP)'), ...grants.map((g) => box('mcp', g))] : []),
     step.authority.edit.length + step.authority.commands.length + grants.length > 0
-      ? button('Tighten authority', () => ctx.post({ type: 'tightenAuthority', stepId: step.id, authority: { edit: [...keep.edit], commands: [...keep.commands], ...(grants.length ? { mcp: [...keep.mcp] } : {}) } }), {
-          secondary: true,
-          icon: 'lock',
-          testId: 'tighten-authority',
-        })
+      ? button(
+          'Tighten authority',
+          () =>
+            ctx.post({
+              type: 'tightenAuthority',
+              stepId: step.id,
+              authority: { edit: [...keep.edit], commands: [...keep.commands], ...(grants.length ? { mcp: [...keep.mcp] } : {}) },
+            }),
+          {
+            secondary: true,
+            icon: 'lock',
+            testId: 'tighten-authority',
+          },
+        )
       : null,
   );
 }
 
 function authorityText(step: StepView): HTMLElement {
   const mcp = step.authority.mcp ?? [];
-  return field('Authority', `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'} · network: ${step.authority.network ? 'allowed' : 'off'}${mcp.length ? ` · MCP: ${mcp.join(', ')}` : ''}`, 'authority');
+  return field(
+    'Authority',
+    `edit: ${step.authority.edit.join(', ') || 'nothing'} · run: ${step.authority.commands.join(', ') || 'nothing'} · network: ${step.authority.network ? 'allowed' : 'off'}${mcp.length ? ` · MCP: ${mcp.join(', ')}` : ''}`,
+    'authority',
+  );
 }
 
 function stepLinks(ctx: RenderContext, label: string, ids: string[], testId: string): HTMLElement {
@@ -64,7 +82,9 @@ function stepLinks(ctx: RenderContext, label: string, ids: string[], testId: str
       : h(
           'div',
           { className: 'row chips' },
-          ...ids.map((id) => h('button', { className: 'chip link', attrs: { type: 'button', title: `Show step ${id}` }, on: { click: () => ctx.selectStep(id) } }, id)),
+          ...ids.map((id) =>
+            h('button', { className: 'chip link', attrs: { type: 'button', title: `Show step ${id}` }, on: { click: () => ctx.selectStep(id) } }, id),
+          ),
         ),
   );
 }
@@ -74,7 +94,11 @@ function changedFiles(ctx: RenderContext, step: StepView): HTMLElement | null {
   return h(
     'div',
     { className: 'files' },
-    h('div', { className: 'field-label' }, step.status === 'reverted' ? `Changed files (${step.files.length}, reverted since)` : `Changed files (${step.files.length})`),
+    h(
+      'div',
+      { className: 'field-label' },
+      step.status === 'reverted' ? `Changed files (${step.files.length}, reverted since)` : `Changed files (${step.files.length})`,
+    ),
     h(
       'ul',
       { className: 'file-list' },
@@ -107,11 +131,23 @@ function verification(step: StepView): HTMLElement | null {
   return h(
     'div',
     { className: 'field', attrs: { 'data-testid': 'verification' } },
-    h('div', { className: 'field-label' }, step.verification.passed ? (step.status === 'reverted' ? 'Verified before it was reverted' : 'Verified') : 'Verification failed'),
+    h(
+      'div',
+      { className: 'field-label' },
+      step.verification.passed ? (step.status === 'reverted' ? 'Verified before it was reverted' : 'Verified') : 'Verification failed',
+    ),
     h(
       'ul',
       { className: 'check-list' },
-      ...step.verification.checks.map((c) => h('li', {}, icon(c.passed ? 'pass' : 'error', c.passed ? 'passed' : 'failed', c.passed ? 'status-ok' : 'status-error'), ` ${c.check}`, c.detail ? h('span', { className: 'muted' }, ` — ${c.detail}`) : null)),
+      ...step.verification.checks.map((c) =>
+        h(
+          'li',
+          {},
+          icon(c.passed ? 'pass' : 'error', c.passed ? 'passed' : 'failed', c.passed ? 'status-ok' : 'status-error'),
+          ` ${c.check}`,
+          c.detail ? h('span', { className: 'muted' }, ` — ${c.detail}`) : null,
+        ),
+      ),
     ),
   );
 }
@@ -123,7 +159,13 @@ function instructionsEditor(ctx: RenderContext, step: StepView): HTMLElement {
     { className: 'field' },
     h('label', { className: 'field-label', attrs: { for: 'instructions-editor' } }, 'Instructions'),
     h('vscode-textarea', {
-      attrs: { id: 'instructions-editor', rows: '6', resize: 'vertical', 'aria-label': `Instructions of step ${step.id}`, 'data-testid': 'instructions-editor' },
+      attrs: {
+        id: 'instructions-editor',
+        rows: '6',
+        resize: 'vertical',
+        'aria-label': `Instructions of step ${step.id}`,
+        'data-testid': 'instructions-editor',
+      },
       props: { label: `Instructions of step ${step.id}`, value: ctx.ui.drafts[key] ?? step.instructions },
       on: { input: (event: Event) => setDraft(ctx, key, (event.target as HTMLTextAreaElement).value) },
     }),
@@ -139,7 +181,9 @@ function instructionsEditor(ctx: RenderContext, step: StepView): HTMLElement {
         },
         { icon: 'save', testId: 'save-instructions' },
       ),
-      !step.required ? button('Drop step', () => ctx.post({ type: 'dropStep', stepId: step.id }), { secondary: true, icon: 'trash', testId: 'drop-step' }) : null,
+      !step.required
+        ? button('Drop step', () => ctx.post({ type: 'dropStep', stepId: step.id }), { secondary: true, icon: 'trash', testId: 'drop-step' })
+        : null,
     ),
   );
 }

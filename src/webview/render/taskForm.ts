@@ -53,7 +53,14 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
     'New mission',
     'task-form',
     h('vscode-textarea', {
-      attrs: { id: 'task-input', rows: '5', resize: 'vertical', placeholder: 'What should be done? (Ctrl+Enter to plan)', 'aria-label': 'Task', 'data-testid': 'task-input' },
+      attrs: {
+        id: 'task-input',
+        rows: '5',
+        resize: 'vertical',
+        placeholder: 'What should be done? (Ctrl+Enter to plan)',
+        'aria-label': 'Task',
+        'data-testid': 'task-input',
+      },
       props: { label: 'Task', value: taskText(ctx) },
       on: {
         input: (event: Event) => keepTaskDraft(ctx, (event.target as HTMLTextAreaElement).value),

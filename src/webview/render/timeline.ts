@@ -42,7 +42,14 @@ function versionItem(v: PlanVersionView, detailed: boolean): HTMLElement {
   return h(
     'li',
     { attrs: { 'data-testid': 'plan-version', 'data-version': String(v.version), 'data-author': v.author } },
-    h('div', {}, icon(AUTHOR_ICON[v.author]), h('strong', {}, ` v${v.version}`), ` by ${AUTHOR_WORDS[v.author]}: `, h('span', { className: 'reason' }, v.reason)),
+    h(
+      'div',
+      {},
+      icon(AUTHOR_ICON[v.author]),
+      h('strong', {}, ` v${v.version}`),
+      ` by ${AUTHOR_WORDS[v.author]}: `,
+      h('span', { className: 'reason' }, v.reason),
+    ),
     diff ? h('div', { className: 'muted' }, diff) : null,
     detailed ? fieldChanges(v) : null,
   );
@@ -58,7 +65,9 @@ function replanItem(r: ReplanUiView): HTMLElement {
       : h('div', {}, icon('circle-slash'), h('strong', {}, ' No new version: '), `replanning after ${r.trigger} did not produce an accepted plan.`),
     refused
       ? h('ul', { className: 'refusal-reasons' }, ...r.refusedBecause.map((reason) => h('li', { attrs: { 'data-testid': 'refusal-reason' } }, reason)))
-      : r.detail ? h('div', { className: 'muted replan-detail' }, r.detail) : null,
+      : r.detail
+        ? h('div', { className: 'muted replan-detail' }, r.detail)
+        : null,
   );
 }
 

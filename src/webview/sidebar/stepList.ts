@@ -33,8 +33,24 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
         { className: 'step-badges' },
         step.authority.commands.length > 0 && ctx.state.sandbox ? sandboxBadge(ctx.state.sandbox, false) : null,
         mcpBadge(step, false),
-        step.authority.network ? h('span', { className: 'badge badge-network', attrs: { title: 'its commands may use the network', 'aria-label': 'its commands may use the network', role: 'img', 'data-testid': 'network-badge' } }, icon('globe')) : null,
-        waiting ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`) : null,
+        step.authority.network
+          ? h(
+              'span',
+              {
+                className: 'badge badge-network',
+                attrs: {
+                  title: 'its commands may use the network',
+                  'aria-label': 'its commands may use the network',
+                  role: 'img',
+                  'data-testid': 'network-badge',
+                },
+              },
+              icon('globe'),
+            )
+          : null,
+        waiting
+          ? h('span', { className: 'badge waiting-badge', attrs: { title: `${waiting} waiting for your approval` } }, icon('bell-dot'), ` ${waiting} waiting`)
+          : null,
       ),
     ),
   );
@@ -45,5 +61,9 @@ export function renderStepList(ctx: RenderContext): HTMLElement | null {
   if (!m || m.steps.length === 0) return null;
   const waitingBy = new Map<string, number>();
   for (const a of ctx.state.approvals) if (a.stepId) waitingBy.set(a.stepId, (waitingBy.get(a.stepId) ?? 0) + 1);
-  return section(`Steps (${m.steps.filter((s) => s.inPlan).length})`, 'step-list', h('ol', { className: 'step-list', attrs: { 'aria-label': 'Plan steps' } }, ...m.steps.map((s) => row(ctx, s, waitingBy.get(s.id) ?? 0))));
+  return section(
+    `Steps (${m.steps.filter((s) => s.inPlan).length})`,
+    'step-list',
+    h('ol', { className: 'step-list', attrs: { 'aria-label': 'Plan steps' } }, ...m.steps.map((s) => row(ctx, s, waitingBy.get(s.id) ?? 0))),
+  );
 }

@@ -67,7 +67,9 @@ export function useWorkbench(options: SessionOptions = {}): Session {
     });
   });
 
-  postMortemOnFailure(async () => (workbench ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: (await sharedHost()).userDataDir } : undefined));
+  postMortemOnFailure(async () =>
+    workbench ? { page: workbench.page, consoleLines: browserConsole.lines, userDataDir: (await sharedHost()).userDataDir } : undefined,
+  );
 
   after(async () => {
     await workbench?.close();

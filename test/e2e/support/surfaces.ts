@@ -25,7 +25,10 @@ export function statusBarItem(page: Page): Locator {
 
 /** The number on the Plan & Execute activity-bar entry (null when there is no badge). */
 async function viewBadge(page: Page): Promise<string | null> {
-  const badge = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Plan & Execute"]') }).locator('.badge .badge-content').first();
+  const badge = page
+    .locator('.activitybar .action-item', { has: page.locator('[aria-label^="Plan & Execute"]') })
+    .locator('.badge .badge-content')
+    .first();
   if (!(await badge.isVisible().catch(() => false))) return null;
   return ((await badge.textContent()) ?? '').trim() || null;
 }
@@ -86,7 +89,10 @@ export async function selectColorTheme(page: Page, label: string): Promise<void>
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) })
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 15_000 });
 }

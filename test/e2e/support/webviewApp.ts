@@ -6,7 +6,11 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium, openWebviewPage, type WebviewPage } from '../../support/webview/webviewPage';
 
-export function useWebviewApp(options: Parameters<typeof openWebviewPage>[1], opened: (view: WebviewPage) => Promise<void> | void = () => undefined, { each = false } = {}): void {
+export function useWebviewApp(
+  options: Parameters<typeof openWebviewPage>[1],
+  opened: (view: WebviewPage) => Promise<void> | void = () => undefined,
+  { each = false } = {},
+): void {
   let browser: Browser | undefined;
   let view: WebviewPage | undefined;
   (each ? beforeEach : before)(async function () {

@@ -74,7 +74,10 @@ export async function runIntegrationTier(options: IntegrationOptions): Promise<I
     options.print(`VS Code ${started.value.vscodeVersion} (${started.value.appName}), ${started.value.files.length} integration test file(s)`);
     const results = await waitForJson(resultsFile, options.timeoutMs ?? 600_000, (raw) => ResultsSchema.parse(raw));
     if (!results.ok) {
-      return { ...failure(`the integration tests did not finish within ${(options.timeoutMs ?? 600_000) / 1000} s`, host, consoleTail), vscodeVersion: started.value.vscodeVersion };
+      return {
+        ...failure(`the integration tests did not finish within ${(options.timeoutMs ?? 600_000) / 1000} s`, host, consoleTail),
+        vscodeVersion: started.value.vscodeVersion,
+      };
     }
     return report(results.value, options.print);
   } catch (error) {
@@ -139,4 +142,3 @@ function indent(text: string, prefix: string): string {
     .map((line) => prefix + line)
     .join('\n');
 }
-

@@ -43,7 +43,10 @@ const OWN_NETWORK: Requirement = { debian: 'slirp4netns', present: () => existsS
 const UNIT: Requirement[] = [
   SANDBOX,
   OWN_NETWORK,
-  { debian: 'python3-pytest', present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 },
+  {
+    debian: 'python3-pytest',
+    present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0,
+  },
   // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
   { debian: 'openssl', present: () => onPath('openssl') !== undefined },
   { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
@@ -80,7 +83,10 @@ function ensure(wanted: Requirement[], log: Log): void {
   // Another apt (a second CI run, unattended upgrades) may hold the dpkg lock for a while: wait for it
   // rather than fail the run on "Could not get lock".
   const lockWait = ['-o', 'DPkg::Lock::Timeout=300'];
-  for (const args of [[...lockWait, 'update'], [...lockWait, 'install', '-y', ...missing]]) {
+  for (const args of [
+    [...lockWait, 'update'],
+    [...lockWait, 'install', '-y', ...missing],
+  ]) {
     const result = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
     if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
   }

@@ -33,7 +33,8 @@ interface Segment {
 /** The request as an ordered list of serialized blocks, each flagged if it carries a breakpoint. */
 export function segments(body: MessagesBody): Segment[] {
   const out: Segment[] = [{ text: `model:${body.model ?? ''}`, breakpoint: false }];
-  for (const tool of body.tools ?? []) out.push({ text: JSON.stringify(stripCacheControl(tool)), breakpoint: 'cache_control' in tool && tool.cache_control != null });
+  for (const tool of body.tools ?? [])
+    out.push({ text: JSON.stringify(stripCacheControl(tool)), breakpoint: 'cache_control' in tool && tool.cache_control != null });
   const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []);
   for (const block of system) out.push({ text: JSON.stringify(stripCacheControl(block)), breakpoint: 'cache_control' in block && block.cache_control != null });
   for (const message of body.messages ?? []) {

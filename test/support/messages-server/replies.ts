@@ -80,18 +80,27 @@ export function sseEvents(message: RenderedMessage): SseEvent[] {
   ];
   message.content.forEach((block, index) => {
     if (block.type === 'thinking') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      });
       for (const part of chunks(block.thinking ?? '', 2)) {
         events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } } });
       }
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } } });
+      events.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } },
+      });
     } else if (block.type === 'text') {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
       for (const part of chunks(block.text ?? '', 3)) {
         events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } } });
       }
     } else {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } },
+      });
       for (const part of chunks(JSON.stringify(block.input ?? {}), 3)) {
         events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } } });
       }
@@ -103,7 +112,12 @@ export function sseEvents(message: RenderedMessage): SseEvent[] {
     data: {
       type: 'message_delta',
       delta: { stop_reason: message.stop_reason, stop_sequence: null },
-      usage: { output_tokens: message.usage.output_tokens, input_tokens: message.usage.input_tokens, cache_read_input_tokens: message.usage.cache_read_input_tokens, cache_creation_input_tokens: message.usage.cache_creation_input_tokens },
+      usage: {
+        output_tokens: message.usage.output_tokens,
+        input_tokens: message.usage.input_tokens,
+        cache_read_input_tokens: message.usage.cache_read_input_tokens,
+        cache_creation_input_tokens: message.usage.cache_creation_input_tokens,
+      },
     },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });

@@ -172,7 +172,9 @@ function matches(match: Match, body: MessagesBody, role: string | null): boolean
  * turn of the same conversation (same rule, turn and first user message), `replies` are a shared queue.
  * Shared by the Messages server and the Chat Completions server, so one scenario drives both.
  */
-export function createPicker(scenario: Scenario): (body: MessagesBody, role: string | null, recorded: RecordedRequest) => { reply: Reply; rule: string } | undefined {
+export function createPicker(
+  scenario: Scenario,
+): (body: MessagesBody, role: string | null, recorded: RecordedRequest) => { reply: Reply; rule: string } | undefined {
   const attempts = new Map<string, number>();
   const queues = new Map<number, number>();
   return (body, role, recorded) => {

@@ -37,8 +37,7 @@ export interface MessagesServerOptions {
   models?: { id: string; displayName: string }[];
 }
 
-const retryHeaders = (reply: Reply): Record<string, string> =>
-  reply.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(reply.retryAfterMs) };
+const retryHeaders = (reply: Reply): Record<string, string> => (reply.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(reply.retryAfterMs) });
 
 export async function startMessagesServer(options: MessagesServerOptions): Promise<MessagesServer> {
   const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : parseScenario(options.scenario);
@@ -82,10 +81,18 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
         return;
       }
       case 'spend_limit':
-        sendJson(res, 429, errorBody('rate_limit_error', 'Your organization has reached its monthly usage limit for its tier.', { error_code: 'enforced_spend_limit_reached' }));
+        sendJson(
+          res,
+          429,
+          errorBody('rate_limit_error', 'Your organization has reached its monthly usage limit for its tier.', { error_code: 'enforced_spend_limit_reached' }),
+        );
         return;
       case 'usage_limit':
-        sendJson(res, 400, errorBody('invalid_request_error', 'You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.'));
+        sendJson(
+          res,
+          400,
+          errorBody('invalid_request_error', 'You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.'),
+        );
         return;
       case 'overloaded':
         sendJson(res, 529, errorBody('overloaded_error', 'Overloaded'), retryHeaders(reply));
@@ -167,7 +174,13 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
       };
       requests.push(record);
       if (method === 'POST' && path === '/v1/messages/count_tokens') {
-        sendJson(res, 200, { input_tokens: estimateTokens(segments(body).map((s) => s.text).join('')) });
+        sendJson(res, 200, {
+          input_tokens: estimateTokens(
+            segments(body)
+              .map((s) => s.text)
+              .join(''),
+          ),
+        });
         return;
       }
       if (method === 'POST' && path === '/v1/messages') {

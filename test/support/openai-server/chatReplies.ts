@@ -51,7 +51,13 @@ export function completionJson(c: RenderedCompletion, usage: ChatUsage): unknown
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: c.content, ...(c.toolCalls.length ? { tool_calls: c.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })) } : {}) },
+        message: {
+          role: 'assistant',
+          content: c.content,
+          ...(c.toolCalls.length
+            ? { tool_calls: c.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })) }
+            : {}),
+        },
         finish_reason: c.finishReason,
       },
     ],
@@ -68,7 +74,12 @@ function pieces(text: string, parts: number): string[] {
 }
 
 /** The streamed chunks (without the final `[DONE]`); `usage` adds the usage chunk after the finish. */
-export function completionChunks(c: RenderedCompletion, usage: ChatUsage | undefined, withFinish = true, quirks: { noToolCallIds?: boolean; repeatToolName?: boolean; stopAfterToolCalls?: boolean } = {}): unknown[] {
+export function completionChunks(
+  c: RenderedCompletion,
+  usage: ChatUsage | undefined,
+  withFinish = true,
+  quirks: { noToolCallIds?: boolean; repeatToolName?: boolean; stopAfterToolCalls?: boolean } = {},
+): unknown[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
     id: c.id,
     object: 'chat.completion.chunk',
@@ -80,11 +91,14 @@ export function completionChunks(c: RenderedCompletion, usage: ChatUsage | undef
   for (const p of pieces(c.content ?? '', 3)) out.push(chunk({ content: p }));
   c.toolCalls.forEach((t, index) => {
     out.push(chunk({ tool_calls: [{ index, ...(quirks.noToolCallIds ? {} : { id: t.id }), type: 'function', function: { name: t.name, arguments: '' } }] }));
-    for (const p of pieces(t.arguments, 3)) out.push(chunk({ tool_calls: [{ index, function: { ...(quirks.repeatToolName ? { name: t.name } : {}), arguments: p } }] }));
+    for (const p of pieces(t.arguments, 3))
+      out.push(chunk({ tool_calls: [{ index, function: { ...(quirks.repeatToolName ? { name: t.name } : {}), arguments: p } }] }));
   });
   if (withFinish) out.push(chunk({}, quirks.stopAfterToolCalls && c.finishReason === 'tool_calls' ? 'stop' : c.finishReason));
   if (usage) out.push({ id: c.id, object: 'chat.completion.chunk', created: 1_800_000_000, model: c.model, choices: [], usage });
   return out;
 }
 
-export const chatError = (message: string, type: string, code: string | null = null, param: string | null = null): unknown => ({ error: { message, type, param, code } });
+export const chatError = (message: string, type: string, code: string | null = null, param: string | null = null): unknown => ({
+  error: { message, type, param, code },
+});

@@ -54,7 +54,8 @@ function strictSchemaProblems(schema: unknown, context: string[] = []): string[]
     const props = (node.properties ?? {}) as Record<string, unknown>;
     const required = Array.isArray(node.required) ? (node.required as string[]) : [];
     const missing = Object.keys(props).filter((k) => !required.includes(k));
-    if (missing.length > 0) problems.push(`In ${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`);
+    if (missing.length > 0)
+      problems.push(`In ${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`);
     for (const [k, v] of Object.entries(props)) problems.push(...strictSchemaProblems(v, [...context, 'properties', k]));
   }
   if (node.items) problems.push(...strictSchemaProblems(node.items, [...context, 'items']));
@@ -66,10 +67,11 @@ function strictSchemaProblems(schema: unknown, context: string[] = []): string[]
 
 /** The first reason OpenAI would refuse this request, or undefined. */
 export function validateChatRequest(body: ChatBody): string | undefined {
-  if (typeof body.model !== 'string' || !body.model) return "you must provide a model parameter";
+  if (typeof body.model !== 'string' || !body.model) return 'you must provide a model parameter';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "Invalid 'messages': empty array. Expected an array with minimum length 1.";
   if (body.tools !== undefined) {
-    if (!Array.isArray(body.tools) || body.tools.length === 0) return "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.";
+    if (!Array.isArray(body.tools) || body.tools.length === 0)
+      return "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.";
     for (const [i, t] of body.tools.entries()) {
       const name = t.function?.name ?? '';
       if (t.type !== 'function' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) return `Invalid 'tools[${i}].function.name': string does not match pattern.`;
@@ -79,7 +81,8 @@ export function validateChatRequest(body: ChatBody): string | undefined {
       }
     }
   }
-  if (body.tool_choice !== undefined && body.tools === undefined) return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
+  if (body.tool_choice !== undefined && body.tools === undefined)
+    return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
   if (body.stream_options !== undefined && body.stream !== true) return "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
   const rf = body.response_format;
   if (rf?.type === 'json_schema' && rf.json_schema?.strict === true) {
@@ -88,25 +91,30 @@ export function validateChatRequest(body: ChatBody): string | undefined {
   }
   let pending: string[] = [];
   for (const [i, m] of body.messages.entries()) {
-    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role)) return `Invalid value: '${m.role}'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.`;
+    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role))
+      return `Invalid value: '${m.role}'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.`;
     if (m.role === 'tool') {
       const id = String(m.tool_call_id ?? '');
       if (!pending.includes(id)) return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
       pending = pending.filter((p) => p !== id);
       continue;
     }
-    if (pending.length > 0) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`;
+    if (pending.length > 0)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`;
     if (m.role === 'assistant') {
       const calls = m.tool_calls ?? [];
-      if (calls.length === 0 && (m.content === undefined || m.content === null)) return `Invalid value for 'messages[${i}].content': expected a string, got null.`;
+      if (calls.length === 0 && (m.content === undefined || m.content === null))
+        return `Invalid value for 'messages[${i}].content': expected a string, got null.`;
       for (const c of calls) {
-        if (typeof c.function?.arguments !== 'string') return `Invalid type for 'messages[${i}].tool_calls[0].function.arguments': expected a string, but got an object instead.`;
+        if (typeof c.function?.arguments !== 'string')
+          return `Invalid type for 'messages[${i}].tool_calls[0].function.arguments': expected a string, but got an object instead.`;
         if (typeof c.id !== 'string' || !c.id) return `Missing required parameter: 'messages[${i}].tool_calls[0].id'.`;
       }
       pending = calls.map((c) => String(c.id));
     }
   }
-  if (pending.length > 0) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`;
+  if (pending.length > 0)
+    return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`;
   return undefined;
 }
 
@@ -123,7 +131,8 @@ export function messagesView(body: ChatBody): MessagesBody {
       const blocks: Record<string, unknown>[] = [];
       const text = contentText(m.content);
       if (text) blocks.push({ type: 'text', text });
-      for (const c of m.tool_calls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.function?.name, input: safeJson(String(c.function?.arguments ?? '')) });
+      for (const c of m.tool_calls ?? [])
+        blocks.push({ type: 'tool_use', id: c.id, name: c.function?.name, input: safeJson(String(c.function?.arguments ?? '')) });
       messages.push({ role: 'assistant', content: blocks });
     }
     if (m.role === 'tool') {

@@ -8,7 +8,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sleep, startLoopbackServer } from '../loopbackServer';
-import { createPicker, detectRole, loadScenario, parseScenario, turnOf, type Fault, type MessagesBody, type RecordedRequest, type Scenario, type ScenarioInput } from '../messages-server/scenario';
+import {
+  createPicker,
+  detectRole,
+  loadScenario,
+  parseScenario,
+  turnOf,
+  type Fault,
+  type MessagesBody,
+  type RecordedRequest,
+  type Scenario,
+  type ScenarioInput,
+} from '../messages-server/scenario';
 import { chatError, completionChunks, completionJson, renderCompletion, type ChatUsage } from './chatReplies';
 import { messagesView, validateChatRequest, type ChatBody } from './chatRequest';
 
@@ -91,8 +102,12 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const invalid = options.lenient ? undefined : validateChatRequest(body);
     const refusal =
       invalid ??
-      (options.structuredOutputs === false && body.response_format?.type === 'json_schema' ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." : undefined) ??
-      (options.maxTokensParam === 'max_completion_tokens' && body.max_tokens !== undefined ? "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." : undefined) ??
+      (options.structuredOutputs === false && body.response_format?.type === 'json_schema'
+        ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+        : undefined) ??
+      (options.maxTokensParam === 'max_completion_tokens' && body.max_tokens !== undefined
+        ? "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+        : undefined) ??
       (options.toolChoice === false && body.tool_choice !== undefined ? "'tool_choice' is not supported by this server" : undefined);
     if (refusal) {
       record.rejected = refusal;
@@ -109,7 +124,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     record.fault = reply.fault ?? null;
     if (reply.latencyMs) await sleep(reply.latencyMs);
     if (res.destroyed) return;
-    const retryHeaders = (ms: number | undefined): Record<string, string> => (ms === undefined ? {} : { 'retry-after-ms': String(ms), 'retry-after': String(Math.ceil(ms / 1000)) });
+    const retryHeaders = (ms: number | undefined): Record<string, string> =>
+      ms === undefined ? {} : { 'retry-after-ms': String(ms), 'retry-after': String(Math.ceil(ms / 1000)) };
     const faults: Partial<Record<Fault, () => void>> = {
       hang: () => undefined,
       connection_reset: () => req.socket.destroy(),
@@ -121,13 +137,31 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
           'x-ratelimit-reset-requests': `${ms}ms`,
         });
       },
-      spend_limit: () => send(res, 429, chatError('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota')),
-      usage_limit: () => send(res, 429, chatError('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota')),
+      spend_limit: () =>
+        send(res, 429, chatError('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota')),
+      usage_limit: () =>
+        send(res, 429, chatError('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota')),
       overloaded: () => send(res, 503, chatError('The server is overloaded or not ready yet.', 'server_error', null), retryHeaders(reply.retryAfterMs)),
-      server_error: () => send(res, 500, chatError('The server had an error while processing your request.', 'server_error', null), retryHeaders(reply.retryAfterMs)),
+      server_error: () =>
+        send(res, 500, chatError('The server had an error while processing your request.', 'server_error', null), retryHeaders(reply.retryAfterMs)),
       auth: () => send(res, 401, chatError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key')),
-      model_not_found: () => send(res, 404, chatError(`The model \`${body.model ?? ''}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found')),
-      context_length: () => send(res, 400, chatError("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", 'invalid_request_error', 'context_length_exceeded', 'messages')),
+      model_not_found: () =>
+        send(
+          res,
+          404,
+          chatError(`The model \`${body.model ?? ''}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'),
+        ),
+      context_length: () =>
+        send(
+          res,
+          400,
+          chatError(
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+            'invalid_request_error',
+            'context_length_exceeded',
+            'messages',
+          ),
+        ),
       no_tools: () => send(res, 400, chatError(`registry.ollama.ai/library/${body.model ?? 'model'}:latest does not support tools`, 'api_error', null)),
     };
     const fault = reply.fault ? faults[reply.fault] : undefined;
@@ -189,7 +223,21 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       }
       const view = messagesView(body);
       const { role, promptVersion } = detectRole(view);
-      const record: ChatRecordedRequest = { index: requests.length, path, headers, chat: body, body: view, role, promptVersion, turn: turnOf(view), stream: body.stream === true, at: Date.now(), rule: null, fault: null, rejected: null };
+      const record: ChatRecordedRequest = {
+        index: requests.length,
+        path,
+        headers,
+        chat: body,
+        body: view,
+        role,
+        promptVersion,
+        turn: turnOf(view),
+        stream: body.stream === true,
+        at: Date.now(),
+        rule: null,
+        fault: null,
+        rejected: null,
+      };
       requests.push(record);
       await answer(req, res, body, record);
     },

@@ -18,5 +18,11 @@ export async function axeViolations(target: Frame | Page, options: { disableRule
   const result = (await target.evaluate(
     `(() => { ${AXE_SOURCE}; return axe.run(document.getElementById('app') ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, rules: ${JSON.stringify(disabled)} }); })()`,
   )) as AxeResult;
-  return result.violations.map((v) => `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')}${v.nodes.length > 3 ? ` (+${v.nodes.length - 3})` : ''}`);
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => JSON.stringify(n.target))
+        .join(', ')}${v.nodes.length > 3 ? ` (+${v.nodes.length - 3})` : ''}`,
+  );
 }

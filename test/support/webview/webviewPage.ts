@@ -35,7 +35,10 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function openWebviewPage(browser: Browser, options: { surface: SurfaceKind; viewport?: { width: number; height: number }; theme?: string; savedState?: unknown }): Promise<WebviewPage> {
+export async function openWebviewPage(
+  browser: Browser,
+  options: { surface: SurfaceKind; viewport?: { width: number; height: number }; theme?: string; savedState?: unknown },
+): Promise<WebviewPage> {
   const dir = mkdtempSync(join(tmpdir(), 'pe-webview-'));
   const media = pathToFileURL(join(repoRoot, 'media')).toString();
   const shell = join(dir, `${options.surface}.html`);
@@ -44,7 +47,9 @@ export async function openWebviewPage(browser: Browser, options: { surface: Surf
     shell,
     `<!DOCTYPE html><html><head><link rel="stylesheet" href="${media}/codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="${media}/sidebar.css">${board}</head><body data-surface="${options.surface}"><div id="app"></div></body></html>`,
   );
-  const page = await browser.newPage({ viewport: options.viewport ?? (options.surface === 'board' ? { width: 1300, height: 800 } : { width: 400, height: 900 }) });
+  const page = await browser.newPage({
+    viewport: options.viewport ?? (options.surface === 'board' ? { width: 1300, height: 800 } : { width: 400, height: 900 }),
+  });
   await page.goto(pathToFileURL(shell).toString());
   // tsx compiles page functions with esbuild's keepNames helper; give the page that helper.
   await page.addScriptTag({ content: 'window.__name = (f) => f;' });

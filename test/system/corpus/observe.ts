@@ -67,9 +67,12 @@ export const describeFact = (f: FileFact | undefined): string => {
 export function normalise(text: string, dirs: SceneDirs): string {
   return (
     text
-      .split(dirs.ws).join('<ws>')
-      .split(dirs.home).join('<home>')
-      .split(dirs.root).join('<root>')
+      .split(dirs.ws)
+      .join('<ws>')
+      .split(dirs.home)
+      .join('<home>')
+      .split(dirs.root)
+      .join('<root>')
       // Temporary paths (pytest's tmp_path, mkdtemp names), durations, commit and object ids.
       .replace(/\/tmp\/[^\s'":)]+/g, '<tmp>')
       .replace(/\b\d+(\.\d+)?\s?(ms|s|sec|seconds)\b/g, '<t>')
@@ -89,23 +92,30 @@ export function normalise(text: string, dirs: SceneDirs): string {
  * behaviour; the lines are.
  */
 export function outputLines(text: string): string[] {
-  return text.split('\n').map((l) => l.trimEnd()).filter((l) => l.length > 0);
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.length > 0);
 }
 
 /** The product's own annotations around a command's output (never the command's). */
-const PRODUCT_LINE = /^\[(sandbox: |files changed by the command: |applied to the workspace: |kept for this step only |git: \d+ file\(s\) of git's data |not covered by Revert step: )/;
+const PRODUCT_LINE =
+  /^\[(sandbox: |files changed by the command: |applied to the workspace: |kept for this step only |git: \d+ file\(s\) of git's data |not covered by Revert step: )/;
 
 /**
  * One command's outcome from the `bash` tool result the executor was sent: `exit code: N, T ms[, …]`,
  * the output, then the product's notes; a refusal or an undo (permission_denied) wraps all of that.
  */
 export function parseToolResult(command: string, content: string | undefined, isError: boolean, dirs: SceneDirs): CommandOutcome {
-  if (content === undefined) return { command, exit: 'missing', denied: true, ms: 0, output: '',
-    notes: ['the executor was never sent a result for this command'] };
+  if (content === undefined)
+    return { command, exit: 'missing', denied: true, ms: 0, output: '', notes: ['the executor was never sent a result for this command'] };
   const head = /^exit code: (\d+|none)(?:, signal \w+)?, (\d+) ms.*$/m.exec(content);
   if (!head) return { command, exit: 'missing', denied: true, ms: 0, output: '', notes: [content.slice(0, 400)] };
   // A failure's text starts with the call's id, which differs on every run.
-  const before = content.slice(0, head.index).replace(/^\[tool_call_id: [^\]]*\]\s*/, '').trim();
+  const before = content
+    .slice(0, head.index)
+    .replace(/^\[tool_call_id: [^\]]*\]\s*/, '')
+    .trim();
   const body = content.slice(head.index + head[0].length + 1).split('\n');
   const notes = [...(before ? [before] : []), ...body.filter((l) => PRODUCT_LINE.test(l))];
   const output = body.filter((l) => !PRODUCT_LINE.test(l)).join('\n');
@@ -115,7 +125,9 @@ export function parseToolResult(command: string, content: string | undefined, is
 
 function gitLines(dirs: SceneDirs, ...args: string[]): string[] {
   const r = spawnSync('/usr/bin/git', args, {
-    cwd: dirs.ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dirs.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' },
+    cwd: dirs.ws,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dirs.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' },
   });
   const lines = (r.stdout ?? '').split('\n').filter((l) => l.length > 0);
   return r.status === 0 ? lines : [...lines, `(git ${args[0]} failed: ${(r.stderr ?? '').trim().split('\n')[0]})`];
@@ -148,6 +160,8 @@ export function gitState(dirs: SceneDirs): GitState | undefined {
     // every CLI run leaves it, and it would hide what else differs.
     status: gitLines(dirs, 'status', '--porcelain=v1', '--untracked-files=all').filter((l) => !l.includes('.plan-execute/')),
     stash: gitLines(dirs, 'stash', 'list', '--format=%gs').map((l) => normalise(l, dirs)),
-    config: gitLines(dirs, 'config', '--local', '--list').map((l) => normalise(l, dirs)).sort(),
+    config: gitLines(dirs, 'config', '--local', '--list')
+      .map((l) => normalise(l, dirs))
+      .sort(),
   };
 }

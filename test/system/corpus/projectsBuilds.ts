@@ -21,7 +21,7 @@ const FAST_MS = 20_000;
 export const BUILD_SCENARIOS: Scenario[] = [
   {
     name: 'npm workspaces',
-    about: 'a monorepo with two local packages, b requiring a; `npm test -ws` runs both packages\' tests',
+    about: "a monorepo with two local packages, b requiring a; `npm test -ws` runs both packages' tests",
     build: ({ ws }) => {
       repo(ws, {
         'package.json': json({ name: 'mono', private: true, workspaces: ['packages/*'] }),
@@ -44,64 +44,87 @@ export const BUILD_SCENARIOS: Scenario[] = [
   {
     name: 'Makefile project',
     about: '`make` builds build/ from src/ (the step keeps its build), `make test` checks it',
-    build: ({ ws }) => repo(ws, {
-      'README.md': '# words\n',
-      '.gitignore': 'build/\n',
-      'src/a.txt': 'alpha\n',
-      'src/b.txt': 'beta\n',
-      Makefile: [
-        'build/all.txt: src/a.txt src/b.txt',
-        '\tmkdir -p build',
-        '\tcat src/a.txt src/b.txt > build/all.txt',
-        '',
-        '.PHONY: test',
-        'test: build/all.txt',
-        '\tgrep -q beta build/all.txt',
-        '\t@echo tests passed',
-        '',
-      ].join('\n'),
-    }),
+    build: ({ ws }) =>
+      repo(ws, {
+        'README.md': '# words\n',
+        '.gitignore': 'build/\n',
+        'src/a.txt': 'alpha\n',
+        'src/b.txt': 'beta\n',
+        Makefile: [
+          'build/all.txt: src/a.txt src/b.txt',
+          '\tmkdir -p build',
+          '\tcat src/a.txt src/b.txt > build/all.txt',
+          '',
+          '.PHONY: test',
+          'test: build/all.txt',
+          '\tgrep -q beta build/all.txt',
+          '\t@echo tests passed',
+          '',
+        ].join('\n'),
+      }),
     authority: { edit: ['src/**', 'build/**'] },
     commands: ['make', 'make test'],
   },
   {
     name: 'pytest with __pycache__ and .pytest_cache',
     about: 'a Python package tested with pytest, which writes __pycache__ and .pytest_cache (ignored, not kept by the step)',
-    build: ({ ws }) => repo(ws, {
-      'README.md': '# calc\n',
-      '.gitignore': '__pycache__/\n.pytest_cache/\n',
-      'calc/__init__.py': 'def add(a, b):\n    return a + b\n',
-      'tests/conftest.py': 'import os, sys\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
-      'tests/test_calc.py': lines(
-        'from calc import add', '', '',
-        'def test_add():', '    assert add(2, 3) == 5', '', '',
-        'def test_tmp(tmp_path):', '    (tmp_path / "x.txt").write_text("x")', '    assert (tmp_path / "x.txt").read_text() == "x"',
-      ),
-    }),
+    build: ({ ws }) =>
+      repo(ws, {
+        'README.md': '# calc\n',
+        '.gitignore': '__pycache__/\n.pytest_cache/\n',
+        'calc/__init__.py': 'def add(a, b):\n    return a + b\n',
+        'tests/conftest.py': 'import os, sys\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
+        'tests/test_calc.py': lines(
+          'from calc import add',
+          '',
+          '',
+          'def test_add():',
+          '    assert add(2, 3) == 5',
+          '',
+          '',
+          'def test_tmp(tmp_path):',
+          '    (tmp_path / "x.txt").write_text("x")',
+          '    assert (tmp_path / "x.txt").read_text() == "x"',
+        ),
+      }),
     authority: { edit: ['calc/**'] },
     commands: ['python3 -m pytest -q', 'git status --porcelain'],
     // pytest-benchmark, where installed, makes .benchmarks/ at the root; hypothesis keeps .hypothesis/.
-    privateOutputs: ['**/__pycache__', '**/__pycache__/**', '.pytest_cache', '.pytest_cache/**', '.benchmarks', '.benchmarks/**', '.hypothesis',
-      '.hypothesis/**'],
+    privateOutputs: [
+      '**/__pycache__',
+      '**/__pycache__/**',
+      '.pytest_cache',
+      '.pytest_cache/**',
+      '.benchmarks',
+      '.benchmarks/**',
+      '.hypothesis',
+      '.hypothesis/**',
+    ],
     privateWhy: 'caches pytest, its plugins and Python write and the step does not keep (private per step is right)',
   },
   {
     name: 'big binary fixture opened read-write',
     about: 'a 70 MB (sparse) data/app.db that a test opens read-write and writes its header back unchanged; the step may write data/seed.sql beside it',
     build: ({ ws }) => {
-      repo(ws, nodeApp({
-        '.gitignore': 'node_modules/\n*.db\n',
-        'data/seed.sql': 'INSERT INTO users VALUES (1);\n',
-        'test/db.test.js': nodeTest('opens the database', [
-          "  const fd = fs.openSync('data/app.db', 'r+');",
-          '  const header = Buffer.alloc(16);',
-          '  fs.readSync(fd, header, 0, 16, 0);',
-          '  fs.writeSync(fd, header, 0, 16, 0);',
-          '  fs.fsyncSync(fd);',
-          '  fs.closeSync(fd);',
-          "  assert.equal(header.toString('utf8', 0, 6), 'SQLite');",
-        ].join('\n')),
-      }));
+      repo(
+        ws,
+        nodeApp({
+          '.gitignore': 'node_modules/\n*.db\n',
+          'data/seed.sql': 'INSERT INTO users VALUES (1);\n',
+          'test/db.test.js': nodeTest(
+            'opens the database',
+            [
+              "  const fd = fs.openSync('data/app.db', 'r+');",
+              '  const header = Buffer.alloc(16);',
+              '  fs.readSync(fd, header, 0, 16, 0);',
+              '  fs.writeSync(fd, header, 0, 16, 0);',
+              '  fs.fsyncSync(fd);',
+              '  fs.closeSync(fd);',
+              "  assert.equal(header.toString('utf8', 0, 6), 'SQLite');",
+            ].join('\n'),
+          ),
+        }),
+      );
       const db = join(ws, 'data/app.db');
       writeFileSync(db, 'SQLite format 3\0');
       truncateSync(db, 70 * 1024 * 1024);
@@ -113,17 +136,25 @@ export const BUILD_SCENARIOS: Scenario[] = [
     name: 'tracked symlinks',
     about: 'tracked links to a file, to a script and to a folder inside the repository; a script repoints one, git commits it',
     build: ({ ws }) => {
-      put(ws, nodeApp({
-        'config/v1/settings.json': json({ level: 1 }),
-        'config/v2/settings.json': json({ level: 2 }),
-        'scripts/tool.js': "console.log('tool ran');\n",
-        'scripts/repoint.js': lines(
-          "const fs = require('fs');", "fs.unlinkSync('config/current');", "fs.symlinkSync('v1', 'config/current');", "console.log('config/current -> v1');",
-        ),
-        'test/links.test.js': nodeTest('reads through the links',
-          "  assert.equal(JSON.parse(fs.readFileSync('config/current/settings.json', 'utf8')).level >= 1, true);\n" +
-            "  assert.match(fs.readFileSync('docs/README.md', 'utf8'), /# app/);"),
-      }));
+      put(
+        ws,
+        nodeApp({
+          'config/v1/settings.json': json({ level: 1 }),
+          'config/v2/settings.json': json({ level: 2 }),
+          'scripts/tool.js': "console.log('tool ran');\n",
+          'scripts/repoint.js': lines(
+            "const fs = require('fs');",
+            "fs.unlinkSync('config/current');",
+            "fs.symlinkSync('v1', 'config/current');",
+            "console.log('config/current -> v1');",
+          ),
+          'test/links.test.js': nodeTest(
+            'reads through the links',
+            "  assert.equal(JSON.parse(fs.readFileSync('config/current/settings.json', 'utf8')).level >= 1, true);\n" +
+              "  assert.match(fs.readFileSync('docs/README.md', 'utf8'), /# app/);",
+          ),
+        }),
+      );
       link(join(ws, 'docs/README.md'), '../README.md');
       link(join(ws, 'bin/tool'), '../scripts/tool.js');
       link(join(ws, 'config/current'), 'v2');
@@ -135,19 +166,26 @@ export const BUILD_SCENARIOS: Scenario[] = [
   {
     name: 'local HTTP server started by a test',
     about: 'a test that starts an HTTP server on loopback (127.0.0.1 and localhost) and requests it',
-    build: ({ ws }) => repo(ws, nodeApp({
-      'test/server.test.js': nodeTest('serves on loopback', [
-        "  const http = require('http');",
-        "  const server = http.createServer((req, res) => res.end('pong ' + req.url));",
-        "  await new Promise((r) => server.listen(0, '127.0.0.1', r));",
-        '  const get = (host) => new Promise((resolve, reject) => http.get({ host, port: server.address().port, path: \'/ping\' }, (res) => {',
-        "    let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));",
-        "  }).on('error', reject));",
-        "  assert.equal(await get('127.0.0.1'), 'pong /ping');",
-        "  assert.equal(await get('localhost'), 'pong /ping');",
-        '  server.close();',
-      ].join('\n')),
-    })),
+    build: ({ ws }) =>
+      repo(
+        ws,
+        nodeApp({
+          'test/server.test.js': nodeTest(
+            'serves on loopback',
+            [
+              "  const http = require('http');",
+              "  const server = http.createServer((req, res) => res.end('pong ' + req.url));",
+              "  await new Promise((r) => server.listen(0, '127.0.0.1', r));",
+              "  const get = (host) => new Promise((resolve, reject) => http.get({ host, port: server.address().port, path: '/ping' }, (res) => {",
+              "    let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));",
+              "  }).on('error', reject));",
+              "  assert.equal(await get('127.0.0.1'), 'pong /ping');",
+              "  assert.equal(await get('localhost'), 'pong /ping');",
+              '  server.close();',
+            ].join('\n'),
+          ),
+        }),
+      ),
     authority: { edit: ['src/**'] },
     commands: ['node --test'],
   },
@@ -197,28 +235,36 @@ export const BUILD_SCENARIOS: Scenario[] = [
     name: 'npm link: node_modules/foo -> ../../elsewhere/foo',
     about: 'a package linked in from a folder beside the workspace (npm link), required by the app and its test',
     build: ({ root, ws }) => {
-      put(join(root, 'work/elsewhere/foo'), { 'package.json': json({ name: 'foo', version: '1.0.0', main: 'index.js' }),
-        'index.js': "exports.hello = () => 'hello from foo';\n" });
-      repo(ws, nodeApp({
-        'src/app.js': "console.log(require('foo').hello());\n",
-        'test/foo.test.js': nodeTest('uses foo', "  assert.equal(require('foo').hello(), 'hello from foo');"),
-      }));
+      put(join(root, 'work/elsewhere/foo'), {
+        'package.json': json({ name: 'foo', version: '1.0.0', main: 'index.js' }),
+        'index.js': "exports.hello = () => 'hello from foo';\n",
+      });
+      repo(
+        ws,
+        nodeApp({
+          'src/app.js': "console.log(require('foo').hello());\n",
+          'test/foo.test.js': nodeTest('uses foo', "  assert.equal(require('foo').hello(), 'hello from foo');"),
+        }),
+      );
       link(join(ws, 'node_modules/foo'), '../../elsewhere/foo');
     },
     authority: { edit: ['src/**'] },
     commands: ['node src/app.js', 'node --test'],
-    overrides: [{
-      modes: ['sandboxed'],
-      aspects: ['exit', 'output'],
-      why: 'a link leading outside the workspace may be shown read-only (then as plain) or fail at once saying so (issue 16)',
-      check: (run, plain) => {
-        const same = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit && c.output === plain.commands[i]?.output);
-        const first = run.commands[0];
-        const said = first !== undefined && first.exit !== 0 && /outside the workspace|leads outside|link/i.test(`${first.output}\n${first.notes.join('\n')}`);
-        const seen = run.commands.map((c) => `\`${c.command}\` exit ${c.exit}: ${c.output.slice(0, 160)}`);
-        return same || said ? [] : [`neither as plain nor a failure that names the link: ${seen.join('; ')}`];
+    overrides: [
+      {
+        modes: ['sandboxed'],
+        aspects: ['exit', 'output'],
+        why: 'a link leading outside the workspace may be shown read-only (then as plain) or fail at once saying so (issue 16)',
+        check: (run, plain) => {
+          const same = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit && c.output === plain.commands[i]?.output);
+          const first = run.commands[0];
+          const said =
+            first !== undefined && first.exit !== 0 && /outside the workspace|leads outside|link/i.test(`${first.output}\n${first.notes.join('\n')}`);
+          const seen = run.commands.map((c) => `\`${c.command}\` exit ${c.exit}: ${c.output.slice(0, 160)}`);
+          return same || said ? [] : [`neither as plain nor a failure that names the link: ${seen.join('; ')}`];
+        },
       },
-    }],
+    ],
   },
   {
     name: 'npx of a package not installed, no network grant',
@@ -226,41 +272,47 @@ export const BUILD_SCENARIOS: Scenario[] = [
     build: ({ ws }, ctx) => repo(ws, nodeApp({ '.npmrc': `registry=${ctx.registryUrl}\n` })),
     authority: { edit: ['src/**'] },
     commands: [`npx --yes ${PACKAGE}`],
-    overrides: [{
-      modes: ['sandboxed'],
-      aspects: ['exit', 'output'],
-      why: 'without a network grant the fetch cannot work: it must fail fast, naming the missing grant, instead of waiting out npm\'s retries',
-      check: (run, plain) => {
-        const c = run.commands[0];
-        const problems: string[] = [];
-        if (!plain.commands[0]?.output.includes(PACKAGE_SAYS)) problems.push('the plain run did not fetch and run the package (the scenario is broken)');
-        if (!c || c.exit === 0 || c.exit === 'missing') problems.push(`npx did not fail (exit ${c?.exit})`);
-        if (c && c.ms > FAST_MS) problems.push(`npx took ${c.ms} ms to fail (over ${FAST_MS} ms: it waited on the network)`);
-        if (c && !NAMES_NETWORK_GRANT.test(`${c.output}\n${c.notes.join('\n')}`)) {
-          problems.push(`the failure does not name the missing network grant: ${c.output.slice(0, 300)}`);
-        }
-        return problems;
+    overrides: [
+      {
+        modes: ['sandboxed'],
+        aspects: ['exit', 'output'],
+        why: "without a network grant the fetch cannot work: it must fail fast, naming the missing grant, instead of waiting out npm's retries",
+        check: (run, plain) => {
+          const c = run.commands[0];
+          const problems: string[] = [];
+          if (!plain.commands[0]?.output.includes(PACKAGE_SAYS)) problems.push('the plain run did not fetch and run the package (the scenario is broken)');
+          if (!c || c.exit === 0 || c.exit === 'missing') problems.push(`npx did not fail (exit ${c?.exit})`);
+          if (c && c.ms > FAST_MS) problems.push(`npx took ${c.ms} ms to fail (over ${FAST_MS} ms: it waited on the network)`);
+          if (c && !NAMES_NETWORK_GRANT.test(`${c.output}\n${c.notes.join('\n')}`)) {
+            problems.push(`the failure does not name the missing network grant: ${c.output.slice(0, 300)}`);
+          }
+          return problems;
+        },
       },
-    }],
+    ],
   },
   {
     name: 'formatter rewriting files in place',
     about: 'a formatter that writes each file to a temporary sibling and renames it over the original, keeping its mode',
-    build: ({ ws }) => repo(ws, nodeApp({
-      'src/ugly.js': 'exports.x=1;exports.y=2;\n',
-      'src/cli.js': '+x #!/usr/bin/env node\nconsole.log(  "cli"  );\n',
-      'scripts/format.js': [
-        "const fs = require('fs');",
-        "for (const f of ['src/ugly.js', 'src/cli.js']) {",
-        '  const st = fs.statSync(f);',
-        "  const text = fs.readFileSync(f, 'utf8').replace(/;(?=\\S)/g, ';\\n').replace(/\\(\\s+/g, '(').replace(/\\s+\\)/g, ')');",
-        "  fs.writeFileSync(f + '.tmp', text, { mode: st.mode });",
-        "  fs.renameSync(f + '.tmp', f);",
-        "  console.log('formatted', f);",
-        '}',
-        '',
-      ].join('\n'),
-    })),
+    build: ({ ws }) =>
+      repo(
+        ws,
+        nodeApp({
+          'src/ugly.js': 'exports.x=1;exports.y=2;\n',
+          'src/cli.js': '+x #!/usr/bin/env node\nconsole.log(  "cli"  );\n',
+          'scripts/format.js': [
+            "const fs = require('fs');",
+            "for (const f of ['src/ugly.js', 'src/cli.js']) {",
+            '  const st = fs.statSync(f);',
+            "  const text = fs.readFileSync(f, 'utf8').replace(/;(?=\\S)/g, ';\\n').replace(/\\(\\s+/g, '(').replace(/\\s+\\)/g, ')');",
+            "  fs.writeFileSync(f + '.tmp', text, { mode: st.mode });",
+            "  fs.renameSync(f + '.tmp', f);",
+            "  console.log('formatted', f);",
+            '}',
+            '',
+          ].join('\n'),
+        }),
+      ),
     authority: { edit: ['src/**'] },
     commands: ['node scripts/format.js', 'node src/cli.js', 'git diff --stat'],
   },

@@ -11,17 +11,19 @@ import { nodeApp } from './shapes';
 
 export const GIT_SCENARIOS: Scenario[] = [
   {
-    name: 'the user\'s own pre-commit hook',
+    name: "the user's own pre-commit hook",
     about: 'a pre-commit hook in .git/hooks that lints the staged code; it runs during `git commit`',
     build: ({ ws }) => {
-      repo(ws,
+      repo(
+        ws,
         nodeApp({
           'scripts/lint.js': lines(
             "const fs = require('fs');",
             "if (/debugger/.test(fs.readFileSync('src/version.js', 'utf8'))) { console.error('lint: debugger left in'); process.exit(1); }",
             "console.log('lint ok');",
           ),
-        }));
+        }),
+      );
       put(ws, { '.git/hooks/pre-commit': '+x #!/bin/sh\nexec node scripts/lint.js\n' });
     },
     authority: { edit: ['src/**'] },
@@ -38,11 +40,18 @@ export const GIT_SCENARIOS: Scenario[] = [
       git(ws, 'branch', '-q', '--set-upstream-to', 'origin/main');
     },
     authority: { edit: ['src/**'] },
-    commands: ['node scripts/bump.js', 'git stash', 'git stash list', 'git stash pop', 'git checkout -b feature', 'git checkout -b x origin/main',
-      'git status --short --branch'],
+    commands: [
+      'node scripts/bump.js',
+      'git stash',
+      'git stash list',
+      'git stash pop',
+      'git checkout -b feature',
+      'git checkout -b x origin/main',
+      'git status --short --branch',
+    ],
   },
   {
-    name: 'the user\'s global git excludes',
+    name: "the user's global git excludes",
     about: 'core.excludesFile (~/.config/git/ignore) names .DS_Store and .idea/; `git add -A` must leave them out',
     build: ({ ws, home }) => {
       userGitConfig(home, '[core]\n\texcludesFile = ~/.config/git/ignore\n');
@@ -64,28 +73,30 @@ export const GIT_SCENARIOS: Scenario[] = [
     },
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'git commit -am bump'],
-    overrides: [{
-      modes: ['sandboxed'],
-      aspects: ['exit', 'output', 'git'],
-      // The key is the user's secret: a step may sign only with what the user grants (an agent, the key);
-      // short of that the commit must fail and say so, since an unsigned commit would pass review unseen.
-      why: 'signing works as outside, or the commit fails loudly naming signing and nothing is committed — never an unsigned commit',
-      check: (run, plain, initial) => {
-        const commit = run.commands[1];
-        const asPlain = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit) && gitDiffs(run.git, plain.git).length === 0;
-        if (asPlain) return [];
-        const loud = commit !== undefined && commit.exit !== 0 && /sign/i.test(`${commit.output}\n${commit.notes.join('\n')}`);
-        const nothingCommitted = run.git !== undefined && run.git.head === initial?.head && run.git.refs.join('\n') === initial.refs.join('\n');
-        if (loud && nothingCommitted) return [];
-        const head = run.git?.refs.find((r) => r.startsWith('refs/heads/main')) ?? '';
-        const made = head.endsWith('[signed]') ? 'signed' : 'UNSIGNED';
-        return [`the commit neither matched plain (signed) nor failed loudly: exit ${commit?.exit}, ${made} commit — ${commit?.output.slice(0, 200)}`];
+    overrides: [
+      {
+        modes: ['sandboxed'],
+        aspects: ['exit', 'output', 'git'],
+        // The key is the user's secret: a step may sign only with what the user grants (an agent, the key);
+        // short of that the commit must fail and say so, since an unsigned commit would pass review unseen.
+        why: 'signing works as outside, or the commit fails loudly naming signing and nothing is committed — never an unsigned commit',
+        check: (run, plain, initial) => {
+          const commit = run.commands[1];
+          const asPlain = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit) && gitDiffs(run.git, plain.git).length === 0;
+          if (asPlain) return [];
+          const loud = commit !== undefined && commit.exit !== 0 && /sign/i.test(`${commit.output}\n${commit.notes.join('\n')}`);
+          const nothingCommitted = run.git !== undefined && run.git.head === initial?.head && run.git.refs.join('\n') === initial.refs.join('\n');
+          if (loud && nothingCommitted) return [];
+          const head = run.git?.refs.find((r) => r.startsWith('refs/heads/main')) ?? '';
+          const made = head.endsWith('[signed]') ? 'signed' : 'UNSIGNED';
+          return [`the commit neither matched plain (signed) nor failed loudly: exit ${commit?.exit}, ${made} commit — ${commit?.output.slice(0, 200)}`];
+        },
       },
-    }],
+    ],
   },
   {
-    name: 'the product\'s store stays out of git',
-    about: 'after a step, `git status` and `git add -A` show only the project\'s own change (never .plan-execute/)',
+    name: "the product's store stays out of git",
+    about: "after a step, `git status` and `git add -A` show only the project's own change (never .plan-execute/)",
     build: ({ ws }) => repo(ws, nodeApp()),
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'git status --porcelain', 'git add -A', 'git diff --cached --stat'],

@@ -14,14 +14,19 @@ export const SECRETS_SCENARIOS: Scenario[] = [
     name: 'tracked .env.example',
     about: 'a Node app whose test checks that its config names every key of the tracked .env.example; the real .env is ignored',
     build: ({ ws }) => {
-      repo(ws, nodeApp({
-        '.gitignore': 'node_modules/\n.env\n',
-        '.env.example': 'DATABASE_URL=postgres://localhost:5432/app\nPORT=3000\n',
-        'src/config.js': "exports.keys = ['DATABASE_URL', 'PORT'];\n",
-        'test/config.test.js': nodeTest('names every key of .env.example',
-          "  const keys = fs.readFileSync('.env.example', 'utf8').split('\\n').filter(Boolean).map((l) => l.split('=')[0]);\n" +
-            "  assert.deepEqual(require('../src/config.js').keys, keys);"),
-      }));
+      repo(
+        ws,
+        nodeApp({
+          '.gitignore': 'node_modules/\n.env\n',
+          '.env.example': 'DATABASE_URL=postgres://localhost:5432/app\nPORT=3000\n',
+          'src/config.js': "exports.keys = ['DATABASE_URL', 'PORT'];\n",
+          'test/config.test.js': nodeTest(
+            'names every key of .env.example',
+            "  const keys = fs.readFileSync('.env.example', 'utf8').split('\\n').filter(Boolean).map((l) => l.split('=')[0]);\n" +
+              "  assert.deepEqual(require('../src/config.js').keys, keys);",
+          ),
+        }),
+      );
       put(ws, { '.env': 'DATABASE_URL=postgres://admin:hunter2@db.internal:5432/app\n' });
     },
     authority: { edit: ['src/**'] },
@@ -67,8 +72,15 @@ export const SECRETS_SCENARIOS: Scenario[] = [
       put(ws, { 'config/master.key': `${randomBytes(16).toString('hex')}\n` });
     },
     authority: { edit: ['app/**'] },
-    commands: ['node scripts/annotate.js', 'node scripts/check-config.js', 'git status --porcelain', 'git diff --stat', 'git stash', 'git stash pop',
-      'git commit -am annotate'],
+    commands: [
+      'node scripts/annotate.js',
+      'node scripts/check-config.js',
+      'git status --porcelain',
+      'git diff --stat',
+      'git stash',
+      'git stash pop',
+      'git commit -am annotate',
+    ],
   },
   {
     name: 'TypeScript with src/auth/credentials.ts and src/secrets.ts',
@@ -101,25 +113,31 @@ export const SECRETS_SCENARIOS: Scenario[] = [
   {
     name: 'docs build of docs/secrets-management.md',
     about: 'a docs script renders docs/*.md into the ignored site/ (the step may write site/), and a test checks the page',
-    build: ({ ws }) => repo(ws, {
-      ...nodeApp({
-        '.gitignore': 'node_modules/\nsite/\n',
-        'docs/secrets-management.md': '# Secrets management\n\nKeep secrets in the vault, never in the repository.\n',
-        'docs/index.md': '# Handbook\n\nSee secrets-management.\n',
-        'scripts/build-docs.js': [
-          "const fs = require('fs');",
-          "fs.mkdirSync('site', { recursive: true });",
-          "for (const f of fs.readdirSync('docs').filter((n) => n.endsWith('.md')).sort()) {",
-          "  const html = fs.readFileSync('docs/' + f, 'utf8').replace(/^# (.*)$/m, '<h1>$1</h1>').replace(/^(?!<h1>)(.+)$/gm, '<p>$1</p>');",
-          "  fs.writeFileSync('site/' + f.replace(/\\.md$/, '.html'), html);",
-          "  console.log('built site/' + f.replace(/\\.md$/, '.html'));",
-          '}',
-          '',
-        ].join('\n'),
-        'test/docs.test.js': nodeTest('renders the secrets page',
-          "  assert.match(fs.readFileSync('site/secrets-management.html', 'utf8'), /<h1>Secrets management<\\/h1>/);"),
-      }, { docs: 'node scripts/build-docs.js' }),
-    }),
+    build: ({ ws }) =>
+      repo(ws, {
+        ...nodeApp(
+          {
+            '.gitignore': 'node_modules/\nsite/\n',
+            'docs/secrets-management.md': '# Secrets management\n\nKeep secrets in the vault, never in the repository.\n',
+            'docs/index.md': '# Handbook\n\nSee secrets-management.\n',
+            'scripts/build-docs.js': [
+              "const fs = require('fs');",
+              "fs.mkdirSync('site', { recursive: true });",
+              "for (const f of fs.readdirSync('docs').filter((n) => n.endsWith('.md')).sort()) {",
+              "  const html = fs.readFileSync('docs/' + f, 'utf8').replace(/^# (.*)$/m, '<h1>$1</h1>').replace(/^(?!<h1>)(.+)$/gm, '<p>$1</p>');",
+              "  fs.writeFileSync('site/' + f.replace(/\\.md$/, '.html'), html);",
+              "  console.log('built site/' + f.replace(/\\.md$/, '.html'));",
+              '}',
+              '',
+            ].join('\n'),
+            'test/docs.test.js': nodeTest(
+              'renders the secrets page',
+              "  assert.match(fs.readFileSync('site/secrets-management.html', 'utf8'), /<h1>Secrets management<\\/h1>/);",
+            ),
+          },
+          { docs: 'node scripts/build-docs.js' },
+        ),
+      }),
     authority: { edit: ['site/**'] },
     commands: ['npm run docs', 'npm test'],
   },
@@ -128,22 +146,28 @@ export const SECRETS_SCENARIOS: Scenario[] = [
     about: 'an HTTPS test that serves with the key and certificate of its fixtures on loopback and checks the answer',
     build: ({ root, ws }) => {
       const { key, pem } = tlsPair(root);
-      repo(ws, nodeApp({
-        'test/fixtures/server.key': key,
-        'test/fixtures/server.pem': pem,
-        'test/https.test.js': nodeTest('answers over TLS', [
-          "  const https = require('https');",
-          "  const tls = { key: fs.readFileSync('test/fixtures/server.key'), cert: fs.readFileSync('test/fixtures/server.pem') };",
-          "  const server = https.createServer(tls, (req, res) => res.end('secure ok'));",
-          "  await new Promise((r) => server.listen(0, '127.0.0.1', r));",
-          "  const options = { host: '127.0.0.1', port: server.address().port, ca: tls.cert, servername: 'localhost' };",
-          '  const body = await new Promise((resolve, reject) => https.get(options, (res) => {',
-          "    let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));",
-          '  }).on(\'error\', reject));',
-          '  server.close();',
-          "  assert.equal(body, 'secure ok');",
-        ].join('\n')),
-      }));
+      repo(
+        ws,
+        nodeApp({
+          'test/fixtures/server.key': key,
+          'test/fixtures/server.pem': pem,
+          'test/https.test.js': nodeTest(
+            'answers over TLS',
+            [
+              "  const https = require('https');",
+              "  const tls = { key: fs.readFileSync('test/fixtures/server.key'), cert: fs.readFileSync('test/fixtures/server.pem') };",
+              "  const server = https.createServer(tls, (req, res) => res.end('secure ok'));",
+              "  await new Promise((r) => server.listen(0, '127.0.0.1', r));",
+              "  const options = { host: '127.0.0.1', port: server.address().port, ca: tls.cert, servername: 'localhost' };",
+              '  const body = await new Promise((resolve, reject) => https.get(options, (res) => {',
+              "    let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));",
+              "  }).on('error', reject));",
+              '  server.close();',
+              "  assert.equal(body, 'secure ok');",
+            ].join('\n'),
+          ),
+        }),
+      );
     },
     authority: { edit: ['src/**'] },
     commands: ['node --test', 'git status --porcelain'],
@@ -151,10 +175,14 @@ export const SECRETS_SCENARIOS: Scenario[] = [
   {
     name: 'git diff, add -A, commit -am with a secret-named tracked file',
     about: 'a repository tracking config/secrets.yml (ERB references to the environment, no values) next to ordinary code',
-    build: ({ ws }) => repo(ws, nodeApp({
-      'config/secrets.yml': 'production:\n  secret_key_base: <%= ENV["SECRET_KEY_BASE"] %>\n',
-      'config/settings.json': json({ name: 'app' }),
-    })),
+    build: ({ ws }) =>
+      repo(
+        ws,
+        nodeApp({
+          'config/secrets.yml': 'production:\n  secret_key_base: <%= ENV["SECRET_KEY_BASE"] %>\n',
+          'config/settings.json': json({ name: 'app' }),
+        }),
+      ),
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'git diff', 'git add -A', 'git status --porcelain', 'git commit -am bump', 'git show --stat --format=%s HEAD'],
   },

@@ -50,8 +50,11 @@ export async function startRegistry(): Promise<Registry> {
         shasum: createHash('sha1').update(tgz).digest('hex'),
         integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`,
       };
-      const doc = { name: PACKAGE, 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': { name: PACKAGE, version: '1.0.0', bin: { [PACKAGE]: 'cli.js' },
-        dist } } };
+      const doc = {
+        name: PACKAGE,
+        'dist-tags': { latest: '1.0.0' },
+        versions: { '1.0.0': { name: PACKAGE, version: '1.0.0', bin: { [PACKAGE]: 'cli.js' }, dist } },
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
     } else if (path === `/${PACKAGE}/-/${PACKAGE}-1.0.0.tgz`) {
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tgz);

@@ -40,10 +40,7 @@ export interface CommandOutcome {
 
 /** A path's state after the run: content (by hash), mode, link target. */
 export type FileFact =
-  | { kind: 'file'; mode: number; size: number; sha: string }
-  | { kind: 'link'; target: string }
-  | { kind: 'dir'; mode: number }
-  | { kind: 'other' };
+  { kind: 'file'; mode: number; size: number; sha: string } | { kind: 'link'; target: string } | { kind: 'dir'; mode: number } | { kind: 'other' };
 
 /** What git records, each part as comparable lines (see observe.ts for how each is read). */
 export interface GitState {
@@ -97,14 +94,21 @@ export interface Scenario {
 
 /** Fixed identity and dates for fixture commits: every copy of a scene holds the same commit ids. */
 const FIXTURE_ENV = {
-  GIT_AUTHOR_NAME: 'Fixture', GIT_AUTHOR_EMAIL: 'fixture@example.invalid', GIT_COMMITTER_NAME: 'Fixture', GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
-  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z', GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Fixture',
+  GIT_AUTHOR_EMAIL: 'fixture@example.invalid',
+  GIT_COMMITTER_NAME: 'Fixture',
+  GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
 };
 
 /** git in a fixture folder, never reading the user's configuration (HOME is the folder itself). */
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('/usr/bin/git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
-    cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...FIXTURE_ENV },
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...FIXTURE_ENV },
   });
 }
 
@@ -144,6 +148,11 @@ export const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 /** A `node --test` file with one test whose body is `body` (CommonJS; `assert` and `fs` in scope). */
 export const nodeTest = (title: string, body: string): string =>
   lines(
-    "const test = require('node:test');", "const assert = require('node:assert');", "const fs = require('node:fs');", '',
-    `test(${JSON.stringify(title)}, async () => {`, body, '});',
+    "const test = require('node:test');",
+    "const assert = require('node:assert');",
+    "const fs = require('node:fs');",
+    '',
+    `test(${JSON.stringify(title)}, async () => {`,
+    body,
+    '});',
   );

@@ -31,7 +31,9 @@ export function nodeApp(extra: Record<string, string | Buffer> = {}, scripts: Re
 
 /** The declarations a TypeScript program of these scenarios uses, without TypeScript's lib.d.ts (see MINI_LIB). */
 const TS_LIB = lines(
-  MINI_LIB, 'declare const console: { log(...values: unknown[]): void };', 'declare const process: { env: { [name: string]: string | undefined } };',
+  MINI_LIB,
+  'declare const console: { log(...values: unknown[]): void };',
+  'declare const process: { env: { [name: string]: string | undefined } };',
 );
 
 /** A TypeScript project: `src/lib.d.ts`, a tsconfig with `options` over the fixtures' own, tsc in node_modules. */
@@ -48,7 +50,28 @@ export function typeScriptProject(ws: string, options: Record<string, unknown> =
  * (made with openssl, which the test launcher installs).
  */
 export function tlsPair(dir: string): { key: string; pem: string } {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'tls.key'), '-out', join(dir, 'tls.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'tls.key'),
+      '-out',
+      join(dir, 'tls.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(join(dir, 'tls.key'), 'utf8'), pem: readFileSync(join(dir, 'tls.pem'), 'utf8') };
 }

@@ -14,8 +14,17 @@ import { join, resolve } from 'node:path';
 import { parseCommand } from '../../../src/core/policy/commandParse';
 import { runCliMission, sh } from '../sandbox/cliRun';
 import { filesOf, gitState, normalise, parseToolResult } from './observe';
-import { userGitConfig, type CommandOutcome, type CorpusContext, type FileFact, type GitState, type Mode, type ModeRun, type Scenario,
-  type SceneDirs } from './scenario';
+import {
+  userGitConfig,
+  type CommandOutcome,
+  type CorpusContext,
+  type FileFact,
+  type GitState,
+  type Mode,
+  type ModeRun,
+  type Scenario,
+  type SceneDirs,
+} from './scenario';
 
 const REPO = resolve(__dirname, '../../..');
 
@@ -30,8 +39,12 @@ export interface ThreeRuns {
 }
 
 /** The environment a user's shell gives the CLI (and so, after the CLI's own scrub, its commands). */
-const userEnv = (dirs: SceneDirs): Record<string, string> => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dirs.home, XDG_RUNTIME_DIR: dirs.run,
-  LANG: 'C.UTF-8' });
+const userEnv = (dirs: SceneDirs): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: dirs.home,
+  XDG_RUNTIME_DIR: dirs.run,
+  LANG: 'C.UTF-8',
+});
 
 const dirsIn = (root: string): SceneDirs => ({ root, home: join(root, 'home'), ws: join(root, 'work', 'app'), run: join(root, 'run') });
 
@@ -77,13 +90,15 @@ async function runThroughCli(s: Scenario, dirs: SceneDirs, mode: 'unsandboxed' |
   const mission = await runCliMission(
     { ...dirs, canaries: { apiKey: 'sk-ant-test-corpus' } },
     {
-      steps: [{
-        id: 's1',
-        required: true,
-        authority: { ...s.authority, commands: [...new Set(s.commands)] },
-        turns: s.commands.map((command, i) => [sh(ids[i] ?? '', command)]),
-        evidence: [{ kind: 'files_exist', paths: ['README.md'] }],
-      }],
+      steps: [
+        {
+          id: 's1',
+          required: true,
+          authority: { ...s.authority, commands: [...new Set(s.commands)] },
+          turns: s.commands.map((command, i) => [sh(ids[i] ?? '', command)]),
+          evidence: [{ kind: 'files_exist', paths: ['README.md'] }],
+        },
+      ],
       args: ['--sandbox', mode === 'sandboxed' ? 'required' : 'off'],
       timeoutMs: s.timeoutMs ?? 180_000,
     },
@@ -124,8 +139,14 @@ export function createCorpusWorld(ctx: CorpusContext): CorpusWorld {
         if (r.status !== 0) throw new Error(`copying the scene failed: ${r.stderr}`);
         return dirsIn(join(at, mode));
       };
-      const observe = (mode: Mode, dirs: SceneDirs, commands: CommandOutcome[], log: string): ModeRun => ({ mode, dirs, commands, files: filesOf(dirs.ws),
-        git: gitState(dirs), log });
+      const observe = (mode: Mode, dirs: SceneDirs, commands: CommandOutcome[], log: string): ModeRun => ({
+        mode,
+        dirs,
+        commands,
+        files: filesOf(dirs.ws),
+        git: gitState(dirs),
+        log,
+      });
       const [plainDirs, uDirs, sDirs] = [copy('plain'), copy('unsandboxed'), copy('sandboxed')];
       // The three copies share nothing, so the three runs go side by side (each CLI run is mostly waiting).
       const [plainCommands, u, sb] = await Promise.all([runPlain(s, plainDirs), runThroughCli(s, uDirs, 'unsandboxed'), runThroughCli(s, sDirs, 'sandboxed')]);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { replace, seen, sh } from '../sandbox/cliRun';
 import { assertNoLeak, assertNone, outsideScope, story, useEscapeSuite } from '../sandbox/escapeCase';
 
-const gitLog = (ws: string, format: string): string => execFileSync('git', ['log', '-1', `--format=${format}`], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }).trim();
+const gitLog = (ws: string, format: string): string =>
+  execFileSync('git', ['log', '-1', `--format=${format}`], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }).trim();
 
 describe('escape suite: arguments alone', function () {
   this.timeout(90_000);
@@ -20,17 +21,21 @@ describe('escape suite: arguments alone', function () {
   it('node --test: reporter destinations and warning redirects go nowhere outside the scope; the tests still run', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: [], commands: ['node --test *', 'node --test'] },
-        turns: [[
-          sh('home', `node --test --test-reporter=tap --test-reporter-destination=${join(s.home, '.bashrc')}`),
-          sh('neighbour', `node --test --test-reporter=tap --test-reporter-destination=${join(s.neighbour, 'report.txt')}`),
-          sh('readme', 'node --test --test-reporter=tap --test-reporter-destination=README.md'),
-          sh('warnings', `node --test --redirect-warnings=${join(s.home, '.profile')} test/math.test.js`),
-          sh('legit', 'node --test'),
-        ]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: [], commands: ['node --test *', 'node --test'] },
+          turns: [
+            [
+              sh('home', `node --test --test-reporter=tap --test-reporter-destination=${join(s.home, '.bashrc')}`),
+              sh('neighbour', `node --test --test-reporter=tap --test-reporter-destination=${join(s.neighbour, 'report.txt')}`),
+              sh('readme', 'node --test --test-reporter=tap --test-reporter-destination=README.md'),
+              sh('warnings', `node --test --redirect-warnings=${join(s.home, '.profile')} test/math.test.js`),
+              sh('legit', 'node --test'),
+            ],
+          ],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
     assertNone(outsideScope(o, []), 'nothing in the workspace changed', o);
@@ -40,17 +45,21 @@ describe('escape suite: arguments alone', function () {
   it('python3 -m pytest: --junitxml, -o cache_dir, --basetemp point nowhere outside the scope; pytest still runs', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: [], commands: ['python3 -m pytest *'] },
-        turns: [[
-          sh('junit_home', `python3 -m pytest -q -p no:cacheprovider --junitxml=${join(s.home, '.bashrc')} tests`),
-          sh('junit_readme', 'python3 -m pytest -q -p no:cacheprovider --junitxml=README.md tests'),
-          sh('cache', `python3 -m pytest -q -o cache_dir=${join(s.neighbour, 'cache')} tests`),
-          sh('basetemp', `python3 -m pytest -q -p no:cacheprovider --basetemp=${s.neighbour} tests`),
-          sh('legit', 'python3 -m pytest -q -p no:cacheprovider tests'),
-        ]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: [], commands: ['python3 -m pytest *'] },
+          turns: [
+            [
+              sh('junit_home', `python3 -m pytest -q -p no:cacheprovider --junitxml=${join(s.home, '.bashrc')} tests`),
+              sh('junit_readme', 'python3 -m pytest -q -p no:cacheprovider --junitxml=README.md tests'),
+              sh('cache', `python3 -m pytest -q -o cache_dir=${join(s.neighbour, 'cache')} tests`),
+              sh('basetemp', `python3 -m pytest -q -p no:cacheprovider --basetemp=${s.neighbour} tests`),
+              sh('legit', 'python3 -m pytest -q -p no:cacheprovider tests'),
+            ],
+          ],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed (--basetemp empties the folder it is given)', o);
     assertNone(outsideScope(o, ['**/__pycache__/**', '**/__pycache__']), 'nothing in the workspace changed but bytecode caches', o);
@@ -60,20 +69,22 @@ describe('escape suite: arguments alone', function () {
   it('git diff --no-index cannot show a file of the neighbouring folder or ~/.ssh; git diff still shows the change', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['src/**'], commands: ['git diff *', 'git diff'] },
-        turns: [
-          [replace('e', 'src/math.js', 'a + b', 'b + a')],
-          [
-            sh('neighbour', `git diff --no-index ${join(s.neighbour, 'client-notes.txt')} src/math.js`),
-            sh('relative', 'git diff --no-index ../neighbour/client-notes.txt src/math.js'),
-            sh('ssh', `git diff --no-index ${join(s.home, '.ssh/id_rsa')} /dev/null`),
-            sh('env', 'git diff --no-index .env /dev/null'),
-            sh('legit', 'git diff'),
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['git diff *', 'git diff'] },
+          turns: [
+            [replace('e', 'src/math.js', 'a + b', 'b + a')],
+            [
+              sh('neighbour', `git diff --no-index ${join(s.neighbour, 'client-notes.txt')} src/math.js`),
+              sh('relative', 'git diff --no-index ../neighbour/client-notes.txt src/math.js'),
+              sh('ssh', `git diff --no-index ${join(s.home, '.ssh/id_rsa')} /dev/null`),
+              sh('env', 'git diff --no-index .env /dev/null'),
+              sh('legit', 'git diff'),
+            ],
           ],
-        ],
-      }],
+        },
+      ],
     });
     assertNoLeak(o, 'no canary secret reached the model');
     assert.match(seen(o.mission, 'legit'), /\+exports\.add = \(a, b\) => b \+ a;/, `git diff shows the step's change${story(o)}`);
@@ -83,16 +94,18 @@ describe('escape suite: arguments alone', function () {
   it('git commit -F ~/.ssh/id_rsa does not put the key into a commit the model can read; a granted git commit still works, as the user', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['src/**'], commands: ['git add *', 'git commit *', 'git log *'] },
-        turns: [
-          [replace('e1', 'src/math.js', 'a + b', 'b + a')],
-          [sh('add1', 'git add src/math.js'), sh('steal', `git commit -q -F ${join(s.home, '.ssh/id_rsa')}`), sh('show', 'git log -1 --format=%B')],
-          [replace('e2', 'src/greet.ts', 'hello', 'hi')],
-          [sh('add2', 'git add -A src'), sh('legit', 'git commit -q -m "Shorter greeting"')],
-        ],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['git add *', 'git commit *', 'git log *'] },
+          turns: [
+            [replace('e1', 'src/math.js', 'a + b', 'b + a')],
+            [sh('add1', 'git add src/math.js'), sh('steal', `git commit -q -F ${join(s.home, '.ssh/id_rsa')}`), sh('show', 'git log -1 --format=%B')],
+            [replace('e2', 'src/greet.ts', 'hello', 'hi')],
+            [sh('add2', 'git add -A src'), sh('legit', 'git commit -q -m "Shorter greeting"')],
+          ],
+        },
+      ],
     });
     assertNoLeak(o, 'the key is in no request and no git object');
     assert.equal(gitLog(s.ws, '%s'), 'Shorter greeting', `the granted commit was made${story(o)}`);
@@ -109,16 +122,20 @@ describe('escape suite: arguments alone', function () {
       chmodSync(hook, 0o755);
     });
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['vendor/**'], commands: ['git clone *'] },
-        turns: [[
-          sh('neighbour', 'git clone -q . ../neighbour/clone'),
-          sh('home', `git clone -q . ${join(s.home, 'clone')}`),
-          sh('upload_pack', `git clone -q "--upload-pack=touch ${join(s.neighbour, 'upload-pack-ran')}; git-upload-pack" file://${s.ws} vendor/copy`),
-          sh('template', 'git clone -q --template=scripts/tpl . vendor/templated'),
-        ]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['vendor/**'], commands: ['git clone *'] },
+          turns: [
+            [
+              sh('neighbour', 'git clone -q . ../neighbour/clone'),
+              sh('home', `git clone -q . ${join(s.home, 'clone')}`),
+              sh('upload_pack', `git clone -q "--upload-pack=touch ${join(s.neighbour, 'upload-pack-ran')}; git-upload-pack" file://${s.ws} vendor/copy`),
+              sh('template', 'git clone -q --template=scripts/tpl . vendor/templated'),
+            ],
+          ],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
     assertNone(outsideScope(o, ['vendor/**']), 'changes outside the scope', o);
@@ -127,16 +144,20 @@ describe('escape suite: arguments alone', function () {
   it('npm test: --logs-dir, --cache and arguments passed on to the test runner point nowhere outside the scope; npm test still passes', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: [], commands: ['npm test *', 'npm test'] },
-        turns: [[
-          sh('logs', `npm test --logs-dir=${join(s.home, 'npm-logs')}`),
-          sh('cache', `npm test --cache=${join(s.neighbour, 'npm-cache')}`),
-          sh('reporter', `npm test -- --test-reporter=tap --test-reporter-destination=${join(s.home, '.bashrc')}`),
-          sh('legit', 'npm test'),
-        ]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: [], commands: ['npm test *', 'npm test'] },
+          turns: [
+            [
+              sh('logs', `npm test --logs-dir=${join(s.home, 'npm-logs')}`),
+              sh('cache', `npm test --cache=${join(s.neighbour, 'npm-cache')}`),
+              sh('reporter', `npm test -- --test-reporter=tap --test-reporter-destination=${join(s.home, '.bashrc')}`),
+              sh('legit', 'npm test'),
+            ],
+          ],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
     assertNone(outsideScope(o, []), 'changes outside the scope', o);

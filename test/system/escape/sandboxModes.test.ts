@@ -21,7 +21,12 @@ import type { Scene } from '../sandbox/scene';
 function withoutSandbox(s: Scene, broken = false): Pick<CliMissionOptions, 'path' | 'env'> {
   const bin = join(s.root, 'bin');
   mkdirSync(bin, { recursive: true });
-  for (const [name, target] of [['node', process.execPath], ['git', '/usr/bin/git'], ['sh', '/bin/sh']] as const) symlinkSync(target, join(bin, name));
+  for (const [name, target] of [
+    ['node', process.execPath],
+    ['git', '/usr/bin/git'],
+    ['sh', '/bin/sh'],
+  ] as const)
+    symlinkSync(target, join(bin, name));
   if (broken) writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
   return { path: bin, env: { PLAN_EXECUTE_BWRAP: join(bin, 'bwrap') } };
 }
@@ -29,11 +34,16 @@ function withoutSandbox(s: Scene, broken = false): Pick<CliMissionOptions, 'path
 /** One step whose command writes src/ran.txt (inside its scope) and ~/.bashrc (outside). */
 function mission(s: Scene, extra: Partial<CliMissionOptions>): CliMissionOptions {
   return {
-    steps: [{
-      id: 's1',
-      authority: { edit: ['src/**', 'scripts/**'], commands: ['node scripts/work.js'] },
-      turns: [[createFile('w', 'scripts/work.js', program(write('src/ran.txt', 'ran\n'), write(join(s.home, '.bashrc'), '\n# unconfined\n', true)))], [sh('run', 'node scripts/work.js')]],
-    }],
+    steps: [
+      {
+        id: 's1',
+        authority: { edit: ['src/**', 'scripts/**'], commands: ['node scripts/work.js'] },
+        turns: [
+          [createFile('w', 'scripts/work.js', program(write('src/ran.txt', 'ran\n'), write(join(s.home, '.bashrc'), '\n# unconfined\n', true)))],
+          [sh('run', 'node scripts/work.js')],
+        ],
+      },
+    ],
     ...extra,
   };
 }
@@ -83,13 +93,20 @@ describe('escape suite: --sandbox modes', function () {
     assertNone(o.outside, 'nothing outside the workspace changed', o);
   });
 
-  it('prefer, with no sandbox available: an evidence check\'s command asks too', async () => {
+  it("prefer, with no sandbox available: an evidence check's command asks too", async () => {
     const [s, machine] = sceneWithoutSandbox();
     const o = await suite.run(s, {
       ...machine,
       args: ['--sandbox', 'prefer'],
       stdin: 'n\n',
-      steps: [{ id: 's1', authority: { edit: ['src/**'], commands: ['node scripts/check.js'] }, turns: [[createFile('w', 'src/ok.js', 'exports.ok = 1;\n')]], evidence: [{ kind: 'command', command: 'node scripts/check.js', expectExitCode: 0 }] }],
+      steps: [
+        {
+          id: 's1',
+          authority: { edit: ['src/**'], commands: ['node scripts/check.js'] },
+          turns: [[createFile('w', 'src/ok.js', 'exports.ok = 1;\n')]],
+          evidence: [{ kind: 'command', command: 'node scripts/check.js', expectExitCode: 0 }],
+        },
+      ],
     });
     assert.ok(existsSync(join(s.ws, 'src/ok.js')), `the step got as far as its evidence${story(o)}`);
     assert.equal(existsSync(join(s.ws, 'src/checked.txt')), false, `the evidence command did not run unconfined without a yes${story(o)}`);

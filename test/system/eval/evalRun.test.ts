@@ -137,11 +137,7 @@ describe('eval: the real CLI with scripted models', function () {
           again.checkPassed && again.untouchedChanged.length === 0,
           `${label}: resolved is the check and the untouched files, nothing else`,
         );
-        assert.deepEqual(
-          { resolved: r.resolved, falseDone: r.falseDone, checkPassed: r.check?.passed, untouchedChanged: r.untouchedChanged },
-          expected,
-          label,
-        );
+        assert.deepEqual({ resolved: r.resolved, falseDone: r.falseDone, checkPassed: r.check?.passed, untouchedChanged: r.untouchedChanged }, expected, label);
         assert.equal(r.mission.outcome, 'succeeded', `${label}: every scripted mission says it succeeded`);
         const trace = decodeTrace(readFileSync(resolve(run.out, r.trace!), 'utf8'));
         assert.equal(trace.problems.length, 0, `${label}: the trace reads back`);
@@ -228,13 +224,7 @@ describe('eval: the real CLI with scripted models', function () {
       const shardCost = shardFiles.reduce((sum, f) => sum + f.configs[0]!.results.reduce((s, r) => s + r.costUsd, 0), 0);
       assert.ok(Math.abs(configTotals(config).reduce((s, t) => s + t.costUsd, 0) - shardCost) < 1e-9, "the merge adds the shards' costs");
 
-      const twice = await runEval(null, [
-        'merge',
-        join(parts[0]!, 'results.json'),
-        join(parts[0]!, 'results.json'),
-        '--json',
-        join(base, 'twice.json'),
-      ]);
+      const twice = await runEval(null, ['merge', join(parts[0]!, 'results.json'), join(parts[0]!, 'results.json'), '--json', join(base, 'twice.json')]);
       assert.equal(twice.code, 2);
       assert.match(twice.stderr, /shards must not overlap/);
     } finally {

@@ -13,8 +13,7 @@ import { done, type ToolUse } from '../../support/messages-server/toolUses';
 import { draftStep } from '../../support/planDraft';
 import type { ScriptedModel } from '../../support/scriptedModel';
 
-type Check =
-  { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
+type Check = { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
 
 interface ScriptedStep {
   /** Unique across the suite: executors and reviews are matched by it. */

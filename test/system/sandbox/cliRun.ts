@@ -60,7 +60,6 @@ export interface CliMission {
   report: { outcome?: string; succeeded?: string[]; failed?: string[] } | undefined;
 }
 
-
 function planFor(steps: StepScript[]): Record<string, unknown> {
   return {
     goal: 'escape suite mission',
@@ -74,7 +73,12 @@ function planFor(steps: StepScript[]): Record<string, unknown> {
         required: s.required ?? false,
         dependsOn: s.dependsOn ?? [],
         authority: { read: s.authority.read ?? ['**'], edit: s.authority.edit, commands: s.authority.commands, network: s.authority.network ?? false },
-        evidence: { checks: (s.evidence ?? [{ kind: 'files_exist', paths: ['package.json'] }]).map((c) => (c.kind === 'command' ? { expectOutputIncludes: '', ...c } : c)), description: 'the step ran' },
+        evidence: {
+          checks: (s.evidence ?? [{ kind: 'files_exist', paths: ['package.json'] }]).map((c) =>
+            c.kind === 'command' ? { expectOutputIncludes: '', ...c } : c,
+          ),
+          description: 'the step ran',
+        },
       }),
     ),
   };
@@ -94,7 +98,11 @@ export async function runCliMission(scene: CliScene, o: CliMissionOptions): Prom
     name: 'escape',
     rules: [
       { name: 'plan', match: { role: 'planner' }, turns: [{ structured: planFor(o.steps) }] },
-      ...o.steps.map((s) => ({ name: s.id, match: { role: 'executor' as const, firstUserIncludes: `# Step ${s.id}:` }, turns: [...s.turns.map((t) => ({ toolUse: t })), done(`step ${s.id} done`)] })),
+      ...o.steps.map((s) => ({
+        name: s.id,
+        match: { role: 'executor' as const, firstUserIncludes: `# Step ${s.id}:` },
+        turns: [...s.turns.map((t) => ({ toolUse: t })), done(`step ${s.id} done`)],
+      })),
     ],
   };
   const server = await startMessagesServer({ scenario });
@@ -102,10 +110,21 @@ export async function runCliMission(scene: CliScene, o: CliMissionOptions): Prom
     const cli = await escapeCli();
     const trace = join(scene.root, 'trace.jsonl');
     const args = ['run', '--workspace', scene.ws, '--task', 'escape suite task', '--approve', 'all', '--json', '--trace', trace, ...(o.args ?? [])];
-    const env = { PATH: o.path ?? process.env.PATH ?? '', HOME: scene.home, XDG_RUNTIME_DIR: scene.run, LANG: 'C.UTF-8', ANTHROPIC_API_KEY: scene.canaries.apiKey, ANTHROPIC_BASE_URL: server.url, ...o.env };
+    const env = {
+      PATH: o.path ?? process.env.PATH ?? '',
+      HOME: scene.home,
+      XDG_RUNTIME_DIR: scene.run,
+      LANG: 'C.UTF-8',
+      ANTHROPIC_API_KEY: scene.canaries.apiKey,
+      ANTHROPIC_BASE_URL: server.url,
+      ...o.env,
+    };
     const { code, stdout, stderr } = await spawnCli(cli, args, env, o);
     const traceText = existsSync(trace) ? readFileSync(trace, 'utf8') : '';
-    const events = traceText.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as CliMission['events'][number]);
+    const events = traceText
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as CliMission['events'][number]);
     let report: CliMission['report'];
     try {
       report = (JSON.parse(stdout) as { report: CliMission['report'] }).report;

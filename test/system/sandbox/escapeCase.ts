@@ -32,7 +32,10 @@ export interface Outcome {
 }
 
 /** The outside snapshot: the scene without its workspace and the CLI's trace file. */
-const skipOutsideOf = (s: Scene) => (rel: string): boolean => rel === s.wsRel || rel === 'trace.jsonl';
+const skipOutsideOf =
+  (s: Scene) =>
+  (rel: string): boolean =>
+    rel === s.wsRel || rel === 'trace.jsonl';
 const skipInside = (rel: string): boolean => rel === '.plan-execute' || rel === 'node_modules';
 /** For the secret search: everything but the CLI's own trace file (a copy of the store) and dependencies. */
 const skipAll = (rel: string): boolean => rel === 'trace.jsonl' || rel.endsWith('node_modules');
@@ -127,7 +130,9 @@ export function useEscapeSuite(): EscapeSuite {
 
 /** Changes as short lines, a new or removed folder standing for everything under it. */
 export function brief(list: Change[], max = 25): string[] {
-  const folded = list.filter((c) => !list.some((d) => d !== c && d.what === c.what && (d.what === 'added' || d.what === 'removed') && c.path.startsWith(`${d.path}/`)));
+  const folded = list.filter(
+    (c) => !list.some((d) => d !== c && d.what === c.what && (d.what === 'added' || d.what === 'removed') && c.path.startsWith(`${d.path}/`)),
+  );
   const lines = folded.slice(0, max).map((c) => `${c.what} ${c.path}`);
   return folded.length > max ? [...lines, `… and ${folded.length - max} more`] : lines;
 }
@@ -154,5 +159,9 @@ export function outsideScope(o: Outcome, globs: string[]): Change[] {
 /** Asserts that no canary secret (or none of `only`) was found anywhere it could be read back. */
 export function assertNoLeak(o: Outcome, what: string, only?: (keyof Canaries)[]): void {
   const found = Object.entries(o.leaks).filter(([name]) => !only || only.includes(name as keyof Canaries));
-  assertNone(found.map(([name, where]) => `${name} in ${(where ?? []).slice(0, 3).join(', ')}`), what, o);
+  assertNone(
+    found.map(([name, where]) => `${name} in ${(where ?? []).slice(0, 3).join(', ')}`),
+    what,
+    o,
+  );
 }

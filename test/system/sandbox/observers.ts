@@ -43,10 +43,14 @@ function countingServer(label: string, listen: (server: Server) => Promise<Liste
 
 /** A TCP listener on `host` (the host's loopback unless told), on a port the kernel picks. */
 export const tcpListener = (host = '127.0.0.1'): Promise<Listener> =>
-  countingServer(`tcp ${host}`, (server) => new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, host, () => ok({ host, port: (server.address() as { port: number }).port }));
-  }));
+  countingServer(
+    `tcp ${host}`,
+    (server) =>
+      new Promise((ok, fail) => {
+        server.once('error', fail);
+        server.listen(0, host, () => ok({ host, port: (server.address() as { port: number }).port }));
+      }),
+  );
 
 /**
  * An IPv4 address of this machine that is not loopback (its LAN or container interface): what a command
@@ -62,10 +66,15 @@ export function hostAddress(): string | undefined {
 
 /** A unix socket at `path` (an abstract one when `path` starts with "\0"). */
 export const unixListener = (label: string, path: string): Promise<Listener> =>
-  countingServer(label, (server) => new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(path, () => ok({ path }));
-  }), path.startsWith('\0') ? undefined : path);
+  countingServer(
+    label,
+    (server) =>
+      new Promise((ok, fail) => {
+        server.once('error', fail);
+        server.listen(path, () => ok({ path }));
+      }),
+    path.startsWith('\0') ? undefined : path,
+  );
 
 export function udpListener(): Promise<Listener> {
   let hits = 0;
@@ -73,7 +82,12 @@ export function udpListener(): Promise<Listener> {
   socket.on('message', () => void hits++);
   return new Promise((ok) =>
     socket.bind(0, '127.0.0.1', () =>
-      ok({ address: { udpPort: socket.address().port }, label: 'udp 127.0.0.1', hits: () => hits, close: () => new Promise<void>((done) => socket.close(() => done())) }),
+      ok({
+        address: { udpPort: socket.address().port },
+        label: 'udp 127.0.0.1',
+        hits: () => hits,
+        close: () => new Promise<void>((done) => socket.close(() => done())),
+      }),
     ),
   );
 }
@@ -126,7 +140,12 @@ export function whereIs(
   for (const repo of places.gitDirs ?? []) {
     try {
       // Commit messages and blobs are zlib-compressed on disk: ask git for every object's content.
-      const all = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo, encoding: 'latin1', maxBuffer: 256 * 1024 * 1024, env: { PATH: process.env.PATH ?? '' } });
+      const all = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], {
+        cwd: repo,
+        encoding: 'latin1',
+        maxBuffer: 256 * 1024 * 1024,
+        env: { PATH: process.env.PATH ?? '' },
+      });
       if (all.includes(secret)) found.push(`${join(repo, '.git')} objects`);
     } catch {
       // not a repository any more: nothing to read back

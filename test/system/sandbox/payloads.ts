@@ -42,7 +42,8 @@ export const dialUnix = (path: string): string => `await dial({ path: ${q(path)}
 export const sendUdp = (port: number): string => `await udp(${port});`;
 export const runFile = (file: string, args: string[], opts: Record<string, unknown> = {}): string => `run(${q(file)}, ${q(args)}, ${q(opts)});`;
 export const hardLink = (existing: string, link: string): string => `fs.linkSync(${q(existing)}, ${q(link)}); say('link ' + ${q(link)}, 'ok');`;
-export const symlink = (target: string, link: string): string => `fs.symlinkSync(${q(target)}, ${q(link)}); say('symlink ' + ${q(link)} + ' -> ' + ${q(target)}, 'ok');`;
+export const symlink = (target: string, link: string): string =>
+  `fs.symlinkSync(${q(target)}, ${q(link)}); say('symlink ' + ${q(link)} + ' -> ' + ${q(target)}, 'ok');`;
 export const rename = (from: string, to: string): string => `fs.renameSync(${q(from)}, ${q(to)}); say('rename ' + ${q(from)}, 'ok');`;
 export const remove = (path: string): string => `fs.rmSync(${q(path)}, { recursive: true, force: true }); say('rm ' + ${q(path)}, 'ok');`;
 export const print = (text: string): string => `console.log(${q(text)});`;
@@ -71,7 +72,8 @@ export const lingeringWriter = (marker: string, target: string, ms: number): str
 };
 
 /** Prints `bytes` bytes of output. */
-export const flood = (bytes: number): string => `{ const chunk = 'x'.repeat(65536) + '\\n'; let left = ${bytes}; while (left > 0) { process.stdout.write(chunk); left -= chunk.length; } }`;
+export const flood = (bytes: number): string =>
+  `{ const chunk = 'x'.repeat(65536) + '\\n'; let left = ${bytes}; while (left > 0) { process.stdout.write(chunk); left -= chunk.length; } }`;
 
 /** The same probes for Python (a repository's conftest.py): write, read, dial. */
 export const py = {
@@ -90,7 +92,8 @@ export const py = {
     ].join('\n'),
   write: (path: string, data: string): string => `_try(${q(`write ${path}`)}, lambda: open(${q(path)}, 'a').write(${q(data)}))`,
   read: (path: string): string => `_try(${q(`read ${path}`)}, lambda: open(${q(path)}).read())`,
-  dial: (host: string, port: number): string => `_try(${q(`connect ${host}:${port}`)}, lambda: socket.create_connection((${q(host)}, ${port}), timeout=1.5).close())`,
+  dial: (host: string, port: number): string =>
+    `_try(${q(`connect ${host}:${port}`)}, lambda: socket.create_connection((${q(host)}, ${port}), timeout=1.5).close())`,
 };
 
 /**

@@ -20,7 +20,20 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -61,13 +74,28 @@ function put(root: string, rel: string, content: string): void {
 }
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });
+  execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' },
+  });
 
 /** Compiler options of the fixture's tsconfig.json (see MINI_LIB). */
 export const TS_OPTIONS = { target: 'es2020', module: 'commonjs', strict: true, noLib: true, types: [], outDir: 'dist' };
 
 /** The global interfaces tsc needs when it loads no lib.d.ts. */
-export const MINI_LIB = ['Array<T> { length: number; [n: number]: T }', 'Boolean {}', 'CallableFunction {}', 'Function {}', 'IArguments {}', 'NewableFunction {}', 'Number {}', 'Object {}', 'RegExp {}', 'String {}']
+export const MINI_LIB = [
+  'Array<T> { length: number; [n: number]: T }',
+  'Boolean {}',
+  'CallableFunction {}',
+  'Function {}',
+  'IArguments {}',
+  'NewableFunction {}',
+  'Number {}',
+  'Object {}',
+  'RegExp {}',
+  'String {}',
+]
   .map((i) => `interface ${i}`)
   .join('\n');
 
@@ -77,7 +105,11 @@ function buildTemplate(dir: string): void {
   put(dir, 'README.md', '# app\n\nA small app.\n');
   put(dir, '.gitignore', 'node_modules/\ndist/\n');
   put(dir, 'src/math.js', 'exports.add = (a, b) => a + b;\n');
-  put(dir, 'test/math.test.js', "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\ntest('adds', () => assert.equal(add(2, 3), 5));\n");
+  put(
+    dir,
+    'test/math.test.js',
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
+  );
   put(dir, 'src/greet.ts', 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n');
   // A project-local minimal lib instead of TypeScript's lib.d.ts: the same compiler run, a second instead of half a minute under load.
   put(dir, 'src/lib.d.ts', `${MINI_LIB}\n`);
@@ -147,13 +179,19 @@ export function createWorld(): World {
       const neighbour = join(dirname(ws), 'neighbour');
       const run = join(root, 'run');
       const canaries: Canaries = {
-        ssh: token('SSH'), aws: token('AWS'), npmrc: token('NPMRC'), neighbour: token('NEIGHBOUR'), env: token('ENV'), keyFile: token('KEYFILE'), apiKey: `sk-ant-test-${token('APIKEY')}`,
+        ssh: token('SSH'),
+        aws: token('AWS'),
+        npmrc: token('NPMRC'),
+        neighbour: token('NEIGHBOUR'),
+        env: token('ENV'),
+        keyFile: token('KEYFILE'),
+        apiKey: `sk-ant-test-${token('APIKEY')}`,
       };
       cpSync(template, ws, { recursive: true, verbatimSymlinks: true });
       put(home, '.ssh/id_rsa', `-----BEGIN OPENSSH PRIVATE KEY-----\n${canaries.ssh}\n-----END OPENSSH PRIVATE KEY-----\n`);
       put(home, '.aws/credentials', `[default]\naws_secret_access_key = ${canaries.aws}\n`);
       put(home, '.npmrc', `//registry.example.invalid/:_authToken=${canaries.npmrc}\n`);
-      put(home, '.bashrc', '# the user\'s shell start-up file\nexport EDITOR=vi\n');
+      put(home, '.bashrc', "# the user's shell start-up file\nexport EDITOR=vi\n");
       put(home, '.gitconfig', '[user]\n\tname = Real User\n\temail = user@example.invalid\n');
       put(neighbour, 'client-notes.txt', `other client's notes: ${canaries.neighbour}\n`);
       put(neighbour, 'victim.txt', 'a file in the folder next to the workspace\n');
@@ -202,9 +240,11 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
         walk(r);
       } else if (st.isFile()) {
         // A huge (or sparse) file is compared by size and time, never read whole.
-        out.set(r, { kind: 'file', content: st.size > MAX_READ ? Buffer.from(`large file: ${st.size} bytes, mtime ${st.mtimeMs}`) : readFileSync(join(dir, r)) });
-      }
-      else out.set(r, { kind: 'special' }); // a socket or a fifo: never opened
+        out.set(r, {
+          kind: 'file',
+          content: st.size > MAX_READ ? Buffer.from(`large file: ${st.size} bytes, mtime ${st.mtimeMs}`) : readFileSync(join(dir, r)),
+        });
+      } else out.set(r, { kind: 'special' }); // a socket or a fifo: never opened
     }
   };
   walk('');

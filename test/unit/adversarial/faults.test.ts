@@ -7,21 +7,50 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, bash, edit, ofType, plan, read, report, runAdversarialMission, step, write, type MissionRun, type Rule, describeEachProvider } from './harness';
+import {
+  cleanup,
+  bash,
+  edit,
+  ofType,
+  plan,
+  read,
+  report,
+  runAdversarialMission,
+  step,
+  write,
+  type MissionRun,
+  type Rule,
+  describeEachProvider,
+} from './harness';
 import type { Reply } from '../../support/messages-server/scenario';
 
-const s1 = step('s1', { authority: { read: ['**'], edit: ['src/one.js'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/one.js'] }], description: '' } });
+const s1 = step('s1', {
+  authority: { read: ['**'], edit: ['src/one.js'], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['src/one.js'] }], description: '' },
+});
 const s2 = step('s2', {
   kind: 'command',
   dependsOn: ['s1'],
   authority: { read: ['**'], edit: ['src/two.js'], commands: ['node src/slow.js'] },
   evidence: { checks: [{ kind: 'files_exist', paths: ['src/two.js'] }], description: '' },
 });
-const s3 = step('s3', { dependsOn: ['s2'], authority: { read: ['**'], edit: ['src/three.js'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/three.js'] }], description: '' } });
+const s3 = step('s3', {
+  dependsOn: ['s2'],
+  authority: { read: ['**'], edit: ['src/three.js'], commands: [] },
+  evidence: { checks: [{ kind: 'files_exist', paths: ['src/three.js'] }], description: '' },
+});
 const threeSteps = plan([s1, s2, s3], { direct: true });
 
-const s1Rule: Rule = { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ toolUse: [edit('src/one.js', { command: 'create', file_text: 'one\n' })] }, report('one')] };
-const s3Rule: Rule = { name: 's3', match: { role: 'executor', firstUserIncludes: '# Step s3:' }, turns: [{ toolUse: [edit('src/three.js', { command: 'create', file_text: 'three\n' })] }, report('three')] };
+const s1Rule: Rule = {
+  name: 's1',
+  match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+  turns: [{ toolUse: [edit('src/one.js', { command: 'create', file_text: 'one\n' })] }, report('one')],
+};
+const s3Rule: Rule = {
+  name: 's3',
+  match: { role: 'executor', firstUserIncludes: '# Step s3:' },
+  turns: [{ toolUse: [edit('src/three.js', { command: 'create', file_text: 'three\n' })] }, report('three')],
+};
 const s2Always = (reply: Reply): Rule => ({ name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, respond: () => reply });
 
 function assertPartialReport(run: MissionRun, outcome: string, s2Status: 'failed' | 'interrupted'): void {
@@ -29,7 +58,7 @@ function assertPartialReport(run: MissionRun, outcome: string, s2Status: 'failed
   assert.deepEqual(run.report.succeeded, ['s1']);
   assert.deepEqual(s2Status === 'failed' ? run.report.failed : run.report.interrupted, ['s2'], JSON.stringify(run.report));
   assert.deepEqual(run.report.neverStarted, ['s3']);
-  assert.equal(read(run.ws, 'src/one.js'), 'one\n', 'the finished step\'s file is intact');
+  assert.equal(read(run.ws, 'src/one.js'), 'one\n', "the finished step's file is intact");
   assert.equal(run.requests.filter((r) => JSON.stringify(r.body.messages?.[0] ?? '').includes('# Step s3:')).length, 0, 's3 never reached the model');
   const finished = ofType(run.events, 'mission_finished');
   assert.equal(finished.length, 1);
@@ -45,7 +74,11 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
 
   const permanent: { name: string; reply: Reply; detail: RegExp }[] = [
     { name: 'HTTP 529 overloaded on every call', reply: { fault: 'overloaded', retryAfterMs: 1 }, detail: /529|overloaded/i },
-    { name: 'an overloaded_error mid-stream on every call', reply: { text: 'working on it', fault: 'overloaded_midstream' }, detail: /overloaded_error.*giving up|giving up/ },
+    {
+      name: 'an overloaded_error mid-stream on every call',
+      reply: { text: 'working on it', fault: 'overloaded_midstream' },
+      detail: /overloaded_error.*giving up|giving up/,
+    },
     { name: 'the stream cut on every call', reply: { text: 'working on it', fault: 'stream_cut' }, detail: /giving up/ },
     { name: 'a connection reset on every call', reply: { fault: 'connection_reset' }, detail: /could not reach|connection/i },
   ];
@@ -73,17 +106,27 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
         {
           name: 's2',
           match: { role: 'executor', firstUserIncludes: '# Step s2:' },
-          turns: [[{ fault: 'rate_limit', retryAfterMs: 40 }, { fault: 'rate_limit', retryAfterMs: 40 }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], report('two')],
+          turns: [
+            [
+              { fault: 'rate_limit', retryAfterMs: 40 },
+              { fault: 'rate_limit', retryAfterMs: 40 },
+              { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] },
+            ],
+            report('two'),
+          ],
         },
         s3Rule,
       ],
     });
     assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
     const waits = ofType(run.events, 'model_wait');
-    assert.deepEqual(waits.map((w) => [w.role, w.stepId, w.provider, w.reason, w.waitMs, w.attempt]), [
-      ['executor', 's2', run.provider, 'rate_limited', 40, 1],
-      ['executor', 's2', run.provider, 'rate_limited', 40, 2],
-    ]);
+    assert.deepEqual(
+      waits.map((w) => [w.role, w.stepId, w.provider, w.reason, w.waitMs, w.attempt]),
+      [
+        ['executor', 's2', run.provider, 'rate_limited', 40, 1],
+        ['executor', 's2', run.provider, 'rate_limited', 40, 2],
+      ],
+    );
     assert.ok(waits.every((w) => w.model === 'test-model' || w.model.startsWith('claude-')));
     const calls = ofType(run.events, 'model_call').filter((e) => e.stepId === 's2');
     assert.equal(calls[0]?.attempts, 3, 'one model call that took three attempts');
@@ -93,7 +136,11 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
     assert.equal(read(run.ws, 'src/two.js'), 'two\n');
   });
 
-  for (const [fault, cause] of [['auth', 'auth'], ['model_not_found', 'model_unavailable'], ['spend_limit', 'spend_limit']] as const) {
+  for (const [fault, cause] of [
+    ['auth', 'auth'],
+    ['model_not_found', 'model_unavailable'],
+    ['spend_limit', 'spend_limit'],
+  ] as const) {
     it(`a ${fault} answer mid-mission stops it with cause ${cause} and the provider named: no retry, no replan, finished steps stay`, async () => {
       run = await runAdversarialMission({
         plan: plan([s1, s2, s3]),
@@ -129,7 +176,11 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
       setup: (ws) => write(ws, 'src/a.js', ''),
       rules: [
         s1Rule,
-        { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [[{ text: 'slow', chunkDelayMs: 60_000 }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], report('two')] },
+        {
+          name: 's2',
+          match: { role: 'executor', firstUserIncludes: '# Step s2:' },
+          turns: [[{ text: 'slow', chunkDelayMs: 60_000 }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], report('two')],
+        },
         s3Rule,
       ],
     });
@@ -145,7 +196,10 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
         {
           name: 's2',
           match: { role: 'executor', firstUserIncludes: '# Step s2:' },
-          turns: [[{ text: 'x', fault: 'overloaded_midstream' }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }], [{ fault: 'stream_cut', text: 'y' }, report('two')]],
+          turns: [
+            [{ text: 'x', fault: 'overloaded_midstream' }, { toolUse: [edit('src/two.js', { command: 'create', file_text: 'two\n' })] }],
+            [{ fault: 'stream_cut', text: 'y' }, report('two')],
+          ],
         },
         s3Rule,
       ],
@@ -179,8 +233,17 @@ describeEachProvider('adversarial: model faults mid-mission', function () {
       plan: threeSteps,
       mission: { signal: abort.signal },
       // Writes only inside s2's edit glob (src/two.js): the OS sandbox would refuse anything else.
-      setup: (ws) => write(ws, 'src/slow.js', "require('fs').writeFileSync('src/two.js', 'started');\nsetTimeout(() => require('fs').writeFileSync('src/two.js', 'late'), 20000);\n"),
-      rules: [s1Rule, { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [bash('node src/slow.js')] }, report('two')] }, s3Rule],
+      setup: (ws) =>
+        write(
+          ws,
+          'src/slow.js',
+          "require('fs').writeFileSync('src/two.js', 'started');\nsetTimeout(() => require('fs').writeFileSync('src/two.js', 'late'), 20000);\n",
+        ),
+      rules: [
+        s1Rule,
+        { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [bash('node src/slow.js')] }, report('two')] },
+        s3Rule,
+      ],
       onStart: (_handle, server) => {
         const timer = setInterval(() => {
           if (server.requests.some((r) => r.rule === 's2')) {

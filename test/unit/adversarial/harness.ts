@@ -60,7 +60,10 @@ export function plan(steps: Record<string, unknown>[], extra: Record<string, unk
   return { goal: 'adversarial mission', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps, ...extra };
 }
 
-export const edit = (path: string, input: Record<string, unknown>): { name: string; input: unknown } => ({ name: 'str_replace_based_edit_tool', input: { path, ...input } });
+export const edit = (path: string, input: Record<string, unknown>): { name: string; input: unknown } => ({
+  name: 'str_replace_based_edit_tool',
+  input: { path, ...input },
+});
 export const bash = (command: string): { name: string; input: unknown } => ({ name: 'bash', input: { command } });
 export const report = (output = 'done', status = 'succeeded'): { toolUse: { name: string; input: unknown }[] } => ({
   toolUse: [{ name: 'report_result', input: { status, output, evidence: [{ description: output }] } }],
@@ -118,7 +121,6 @@ export function tree(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
-
 /** Runs one mission to its end; the caller must `cleanup(run)` (use it in `finally`). */
 export async function runAdversarialMission(o: MissionRunOptions): Promise<MissionRun> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'pe-adv-')));
@@ -135,7 +137,12 @@ export async function runAdversarialMission(o: MissionRunOptions): Promise<Missi
   const provider = o.provider ?? currentProvider;
   const server: ScriptedServer = provider === 'openai' ? await startChatServer({ scenario }) : await startMessagesServer({ scenario });
   try {
-    const clientOptions = { apiKey: 'test', baseURL: server.url, retry: { maxAttempts: (o.maxRetries ?? 2) + 1, rateLimitAttempts: (o.maxRetries ?? 2) + 1, baseDelayMs: 1, maxDelayMs: 5 }, ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}) };
+    const clientOptions = {
+      apiKey: 'test',
+      baseURL: server.url,
+      retry: { maxAttempts: (o.maxRetries ?? 2) + 1, rateLimitAttempts: (o.maxRetries ?? 2) + 1, baseDelayMs: 1, maxDelayMs: 5 },
+      ...(o.streamIdleMs !== undefined ? { streamIdleMs: o.streamIdleMs } : {}),
+    };
     const client = provider === 'openai' ? createOpenAIModelClient({ ...clientOptions, env: {} }) : createAnthropicModelClient(clientOptions);
     const roles = createRoles({ client, settings: { ...(provider === 'openai' ? { provider: 'openai', model: 'test-model' } : {}), ...o.settings } });
     const workspace = await NodeWorkspace.open(ws);

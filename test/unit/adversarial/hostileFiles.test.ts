@@ -24,12 +24,21 @@ describeEachProvider('adversarial: hostile files behind symlinks inside the work
     const huge = `// ${'x'.repeat(5000)}\n`;
     const started = Date.now();
     run = await runAdversarialMission({
-      plan: plan([
-        step('s1', {
-          authority: { read: ['**'], edit: ['src/**'], commands: [] },
-          evidence: { checks: [{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }, { kind: 'file_contains', path: 'src/pipe.js', text: 'x' }], description: '' },
-        }),
-      ], { direct: true }),
+      plan: plan(
+        [
+          step('s1', {
+            authority: { read: ['**'], edit: ['src/**'], commands: [] },
+            evidence: {
+              checks: [
+                { kind: 'file_contains', path: 'src/a.js', text: 'patched' },
+                { kind: 'file_contains', path: 'src/pipe.js', text: 'x' },
+              ],
+              description: '',
+            },
+          }),
+        ],
+        { direct: true },
+      ),
       mission: { toolSettings: { maxFileBytes: 2000 } },
       setup: (ws) => {
         write(ws, 'src/a.js', "console.log('ok');\n");
@@ -43,7 +52,13 @@ describeEachProvider('adversarial: hostile files behind symlinks inside the work
           name: 's1',
           match: { role: 'executor' },
           turns: [
-            { toolUse: [id('l_huge', edit('src/huge-link.js', { command: 'view' })), id('l_fifo', edit('src/pipe.js', { command: 'view' })), id('l_fifo_edit', edit('src/pipe.js', { command: 'str_replace', old_str: 'a', new_str: 'b' }))] },
+            {
+              toolUse: [
+                id('l_huge', edit('src/huge-link.js', { command: 'view' })),
+                id('l_fifo', edit('src/pipe.js', { command: 'view' })),
+                id('l_fifo_edit', edit('src/pipe.js', { command: 'str_replace', old_str: 'a', new_str: 'b' })),
+              ],
+            },
             { toolUse: [edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" })] },
             report('patched'),
           ],
@@ -66,9 +81,16 @@ describeEachProvider('adversarial: hostile files behind symlinks inside the work
 
   it('search_files skips a file over the size cap without reading it (a 3 GB sparse file no longer fails the whole search)', async () => {
     run = await runAdversarialMission({
-      plan: plan([
-        step('s1', { kind: 'research', authority: { read: ['**'], edit: [], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' } }),
-      ], { direct: true }),
+      plan: plan(
+        [
+          step('s1', {
+            kind: 'research',
+            authority: { read: ['**'], edit: [], commands: [] },
+            evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' },
+          }),
+        ],
+        { direct: true },
+      ),
       setup: (ws) => {
         write(ws, 'src/a.js', "console.log('needle');\n");
         write(ws, 'data/big.log', '');
@@ -92,9 +114,15 @@ describeEachProvider('adversarial: hostile files behind symlinks inside the work
   it('insert cannot grow a file past the size cap (create and str_replace already could not)', async () => {
     const nearCap = `${'// filler line\n'.repeat(120)}`;
     run = await runAdversarialMission({
-      plan: plan([
-        step('s1', { authority: { read: ['**'], edit: ['src/**'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' } }),
-      ], { direct: true }),
+      plan: plan(
+        [
+          step('s1', {
+            authority: { read: ['**'], edit: ['src/**'], commands: [] },
+            evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' },
+          }),
+        ],
+        { direct: true },
+      ),
       mission: { toolSettings: { maxFileBytes: 2000 } },
       setup: (ws) => write(ws, 'src/a.js', nearCap),
       rules: [

@@ -24,14 +24,22 @@ describe('adversarial: a write journal planted in the repository', () => {
   const plant = (journal: unknown): void => writeFileSync(join(ws, '.plan-execute', 'journal', 'a1b2c3d4e5f6.json'), JSON.stringify(journal));
 
   it('does not "roll back" a payload onto a git hook', async () => {
-    plant({ label: 'x', committed: false, entries: [{ target: join(ws, '.git', 'hooks', 'pre-commit'), temp: null, backup: join(ws, 'payload.sh'), existed: true }] });
+    plant({
+      label: 'x',
+      committed: false,
+      entries: [{ target: join(ws, '.git', 'hooks', 'pre-commit'), temp: null, backup: join(ws, 'payload.sh'), existed: true }],
+    });
     await assert.rejects(NodeWorkspace.open(ws), /refusing to recover/);
     assert.equal(existsSync(join(ws, '.git', 'hooks', 'pre-commit')), false);
     assert.match(readFileSync(join(ws, 'payload.sh'), 'utf8'), /curl/);
   });
 
   it('does not "roll forward" by deleting files the journal names as backups or temps', async () => {
-    plant({ label: 'x', committed: true, entries: [{ target: join(ws, 'a.js'), temp: join(ws, 'important.js'), backup: join(ws, 'payload.sh'), existed: true }] });
+    plant({
+      label: 'x',
+      committed: true,
+      entries: [{ target: join(ws, 'a.js'), temp: join(ws, 'important.js'), backup: join(ws, 'payload.sh'), existed: true }],
+    });
     await assert.rejects(NodeWorkspace.open(ws), /refusing to recover/);
     assert.equal(readFileSync(join(ws, 'important.js'), 'utf8'), 'keep me\n');
     assert.ok(existsSync(join(ws, 'payload.sh')));
@@ -40,7 +48,13 @@ describe('adversarial: a write journal planted in the repository', () => {
   it('still recovers a journal of the shape it writes itself', async () => {
     const tag = 'a1b2c3d4e5f6';
     writeFileSync(join(ws, `.important.js.pe-${tag}.bak`), 'old\n');
-    plant({ label: 'x', committed: false, entries: [{ target: join(ws, 'important.js'), temp: join(ws, `.important.js.pe-${tag}.tmp`), backup: join(ws, `.important.js.pe-${tag}.bak`), existed: true }] });
+    plant({
+      label: 'x',
+      committed: false,
+      entries: [
+        { target: join(ws, 'important.js'), temp: join(ws, `.important.js.pe-${tag}.tmp`), backup: join(ws, `.important.js.pe-${tag}.bak`), existed: true },
+      ],
+    });
     await NodeWorkspace.open(ws);
     assert.equal(readFileSync(join(ws, 'important.js'), 'utf8'), 'old\n', 'rolled back to the backup');
   });

@@ -61,11 +61,25 @@ describeEachProvider('adversarial: hostile or broken planner output', function (
   }
 
   it('a broken first plan repaired on the second turn runs normally', async () => {
-    const fixed = plan([good('s1', { authority: { read: ['**'], edit: ['src/**'], commands: [] }, evidence: { checks: [{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }], description: '' } })], { direct: true });
+    const fixed = plan(
+      [
+        good('s1', {
+          authority: { read: ['**'], edit: ['src/**'], commands: [] },
+          evidence: { checks: [{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }], description: '' },
+        }),
+      ],
+      { direct: true },
+    );
     run = await runAdversarialMission({
       planTurns: [{ structured: cyclic }, { structured: fixed }],
       setup: (ws) => write(ws, 'src/a.js', A_JS),
-      rules: [{ name: 's1', match: { role: 'executor' }, turns: [{ toolUse: [edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" })] }, report('patched')] }],
+      rules: [
+        {
+          name: 's1',
+          match: { role: 'executor' },
+          turns: [{ toolUse: [edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" })] }, report('patched')],
+        },
+      ],
     });
     assert.equal(run.report.outcome, 'succeeded', JSON.stringify(run.report));
     assert.equal(run.requests.filter((r) => r.role === 'planner').length, 2);
@@ -93,19 +107,34 @@ describeEachProvider('adversarial: hostile or broken planner output', function (
       mission: { budgets: { maxReplans: 2 } },
       setup: (ws) => write(ws, 'src/a.js', A_JS),
       rules: [
-        { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ toolUse: [edit('src/one.js', { command: 'create', file_text: 'one\n' })] }, report('one')] },
-        { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'precondition_failed', message: 'src/two.js needs a design decision' } }] }] },
+        {
+          name: 's1',
+          match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+          turns: [{ toolUse: [edit('src/one.js', { command: 'create', file_text: 'one\n' })] }, report('one')],
+        },
+        {
+          name: 's2',
+          match: { role: 'executor', firstUserIncludes: '# Step s2:' },
+          turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'precondition_failed', message: 'src/two.js needs a design decision' } }] }],
+        },
         { name: 'replan', match: { role: 'replanner' }, respond: () => ({ structured: sneaky }) },
       ],
     });
     const replans = ofType(run.events, 'replan');
     assert.equal(replans.length, 2);
-    assert.ok(replans.every((r) => r.toVersion === null && /finished step "s1" was changed/.test(r.evidence)), replans.map((r) => r.evidence).join('\n'));
+    assert.ok(
+      replans.every((r) => r.toVersion === null && /finished step "s1" was changed/.test(r.evidence)),
+      replans.map((r) => r.evidence).join('\n'),
+    );
     assert.equal(run.report.outcome, 'budget_exceeded', JSON.stringify(run.report));
     assert.equal(run.report.budget?.kind, 'replans');
     assert.deepEqual(run.report.succeeded, ['s1']);
     assert.ok(run.report.neverStarted.includes('s3'));
-    assert.equal(run.requests.filter((r) => r.role === 'executor' && r.turn === 1 && JSON.stringify(r.body.messages?.[0]).includes('# Step s1:')).length, 1, 's1 ran once');
+    assert.equal(
+      run.requests.filter((r) => r.role === 'executor' && r.turn === 1 && JSON.stringify(r.body.messages?.[0]).includes('# Step s1:')).length,
+      1,
+      's1 ran once',
+    );
     assert.equal(read(run.ws, 'src/one.js'), 'one\n');
     assert.equal(ofType(run.events, 'plan_version').length, 1, 'no refused version was adopted');
   });

@@ -28,7 +28,7 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
     run = undefined;
   });
 
-  it('plain text and no tool call from the very first answer: a model without tool calling is named at once (no retry, the mission ends); on Anthropic it is the step\'s failure', async () => {
+  it("plain text and no tool call from the very first answer: a model without tool calling is named at once (no retry, the mission ends); on Anthropic it is the step's failure", async () => {
     run = await runAdversarialMission({
       plan: plan([editStep()], { direct: true }),
       setup: (ws) => write(ws, 'src/a.js', A_JS),
@@ -55,7 +55,13 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
     run = await runAdversarialMission({
       plan: plan([editStep()], { direct: true }),
       setup: (ws) => write(ws, 'src/a.js', A_JS),
-      rules: [{ name: 'chatty', match: { role: 'executor' }, turns: [{ toolUse: [edit('src/a.js', { command: 'view' })] }, { text: 'I think the change is done.' }, { text: 'Really, it is done.' }] }],
+      rules: [
+        {
+          name: 'chatty',
+          match: { role: 'executor' },
+          turns: [{ toolUse: [edit('src/a.js', { command: 'view' })] }, { text: 'I think the change is done.' }, { text: 'Really, it is done.' }],
+        },
+      ],
     });
     assert.equal(run.report.outcome, 'failed');
     assert.deepEqual(run.report.failed, ['s1']);
@@ -137,7 +143,15 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
 
   it('a claimed success without the work never becomes succeeded: verification fails it', async () => {
     run = await runAdversarialMission({
-      plan: plan([editStep([{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }, { kind: 'files_exist', paths: ['src/new.js'] }])], { direct: true }),
+      plan: plan(
+        [
+          editStep([
+            { kind: 'file_contains', path: 'src/a.js', text: 'patched' },
+            { kind: 'files_exist', paths: ['src/new.js'] },
+          ]),
+        ],
+        { direct: true },
+      ),
       setup: (ws) => write(ws, 'src/a.js', A_JS),
       rules: [{ name: 'liar', match: { role: 'executor' }, turns: [report('patched src/a.js and created src/new.js (trust me)')] }],
     });
@@ -245,8 +259,18 @@ describeEachProvider('adversarial: misbehaving executor model', function () {
           name: 's1',
           match: { role: 'executor' },
           turns: [
-            { toolUse: [id('redos_alt', { name: 'search_files', input: { pattern: '(a|a?)+b' } }), id('redos_overlap', { name: 'search_files', input: { pattern: '(a|aa)+$b' } })] },
-            { toolUse: [id('plain', { name: 'search_files', input: { pattern: "console\\.log\\('ok'\\)" } }), edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" })] },
+            {
+              toolUse: [
+                id('redos_alt', { name: 'search_files', input: { pattern: '(a|a?)+b' } }),
+                id('redos_overlap', { name: 'search_files', input: { pattern: '(a|aa)+$b' } }),
+              ],
+            },
+            {
+              toolUse: [
+                id('plain', { name: 'search_files', input: { pattern: "console\\.log\\('ok'\\)" } }),
+                edit('src/a.js', { command: 'str_replace', old_str: "'ok'", new_str: "'patched'" }),
+              ],
+            },
             report('patched'),
           ],
         },

@@ -57,9 +57,7 @@ describe('architecture: src/core does no I/O and bundles no SDK', () => {
   it('finds no import of fs, os, child_process, openai or @anthropic-ai/sdk in any src/core file', () => {
     const files = sourceFiles(coreDir);
     assert.ok(files.length > 0, 'expected to scan at least one file under src/core');
-    const offenders = files.flatMap((file) =>
-      forbiddenImports(readFileSync(file, 'utf8')).map((line) => `${relative(repoRoot, file)}:${line}`),
-    );
+    const offenders = files.flatMap((file) => forbiddenImports(readFileSync(file, 'utf8')).map((line) => `${relative(repoRoot, file)}:${line}`));
     assert.deepEqual(offenders, [], `src/core must reach these through its ports (src/node implements them):\n  ${offenders.join('\n  ')}`);
   });
 
@@ -92,7 +90,10 @@ describe('architecture: src/core does no I/O and bundles no SDK', () => {
   it('builds dist/core.js from src/core/index.ts with no module of either SDK in it', async function () {
     this.timeout(60_000);
     const metafile = await bundleInputs({ file: 'src/core/index.ts' });
-    assert.ok(Object.keys(metafile.inputs).some((input) => input.endsWith('src/core/index.ts')), 'the bundle was built from the core entry');
+    assert.ok(
+      Object.keys(metafile.inputs).some((input) => input.endsWith('src/core/index.ts')),
+      'the bundle was built from the core entry',
+    );
     assert.deepEqual(sdkInputs(metafile), [], 'dist/core.js must not bundle a model SDK');
   });
 

@@ -30,9 +30,7 @@ describe('architecture: src/core never imports vscode', () => {
   it('finds no static or dynamic import of vscode in any src/core file', () => {
     const files = sourceFiles(coreDir);
     assert.ok(files.length > 0, 'expected to scan at least one file under src/core');
-    const offenders = files.flatMap((file) =>
-      vscodeImports(readFileSync(file, 'utf8')).map((line) => `${relative(repoRoot, file)}:${line}`),
-    );
+    const offenders = files.flatMap((file) => vscodeImports(readFileSync(file, 'utf8')).map((line) => `${relative(repoRoot, file)}:${line}`));
     assert.deepEqual(offenders, [], `src/core must not import vscode:\n  ${offenders.join('\n  ')}`);
   });
 

@@ -12,37 +12,57 @@ const coreDir = join(__dirname, '..', '..', '..', 'src', 'core');
 
 function importsOf(folderOrFile: string): { file: string; target: string }[] {
   const abs = join(coreDir, folderOrFile);
-  const files = folderOrFile.endsWith('.ts') ? [abs] : readdirSync(abs).filter((n) => n.endsWith('.ts')).map((n) => join(abs, n));
+  const files = folderOrFile.endsWith('.ts')
+    ? [abs]
+    : readdirSync(abs)
+        .filter((n) => n.endsWith('.ts'))
+        .map((n) => join(abs, n));
   return files.flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']*)'/g)].map((m) => ({ file: file.slice(coreDir.length + 1), target: m[1] as string })),
   );
 }
 
 function offenders(folderOrFile: string, allowed: (target: string) => boolean): string[] {
-  return importsOf(folderOrFile).filter((i) => !allowed(i.target)).map((i) => `${i.file} → ${i.target}`);
+  return importsOf(folderOrFile)
+    .filter((i) => !allowed(i.target))
+    .map((i) => `${i.file} → ${i.target}`);
 }
 
 describe('architecture: imports in src/core point down', () => {
   it('keeps the contracts free of any other core module', () => {
-    assert.deepEqual(offenders('contracts', (t) => t.startsWith('./')), []);
+    assert.deepEqual(
+      offenders('contracts', (t) => t.startsWith('./')),
+      [],
+    );
   });
 
   it('lets ports.ts see only the contracts', () => {
-    assert.deepEqual(offenders('ports.ts', (t) => t.startsWith('./contracts/')), []);
+    assert.deepEqual(
+      offenders('ports.ts', (t) => t.startsWith('./contracts/')),
+      [],
+    );
   });
 
   for (const floor of ['plan', 'policy', 'edits', 'model']) {
     it(`keeps ${floor}/ below the tools, roles, handoff, trace and mission layers`, () => {
-      assert.deepEqual(offenders(floor, (t) => !/^\.\.\/(tools|roles|handoff|trace|mission)\//.test(t)), []);
+      assert.deepEqual(
+        offenders(floor, (t) => !/^\.\.\/(tools|roles|handoff|trace|mission)\//.test(t)),
+        [],
+      );
     });
   }
 
   it('keeps tools/ below the roles and the mission engine', () => {
-    assert.deepEqual(offenders('tools', (t) => !/^\.\.\/(roles|mission)\//.test(t)), []);
+    assert.deepEqual(
+      offenders('tools', (t) => !/^\.\.\/(roles|mission)\//.test(t)),
+      [],
+    );
   });
 
   it('lets only the entry points (start.ts, resume.ts) import the engine class', () => {
-    const importers = importsOf('mission').filter((i) => i.target === './engine').map((i) => i.file);
+    const importers = importsOf('mission')
+      .filter((i) => i.target === './engine')
+      .map((i) => i.file);
     assert.deepEqual(importers.sort(), ['mission/resume.ts', 'mission/start.ts']);
   });
 });

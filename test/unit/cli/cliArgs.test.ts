@@ -8,41 +8,154 @@ import { PlanSchema } from '../../../src/core/contracts/plan';
 
 describe('cli arguments', () => {
   it('parses a run with every option', () => {
-    const out = parseArgs(['run', '--workspace', '/tmp/ws', '--task', 'fix it', '--approve', 'all', '--trace', 't.jsonl', '--max-cost', '0.5', '--constraint', 'a', '--constraint', 'b']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'run', workspace: '/tmp/ws', task: 'fix it', approve: 'all', trace: 't.jsonl', limits: { budgets: { maxCostUsd: 0.5 } }, constraints: ['a', 'b'], json: false, models: {}, instructions: true, skipInstructions: [], mcpConfigs: [] } });
+    const out = parseArgs([
+      'run',
+      '--workspace',
+      '/tmp/ws',
+      '--task',
+      'fix it',
+      '--approve',
+      'all',
+      '--trace',
+      't.jsonl',
+      '--max-cost',
+      '0.5',
+      '--constraint',
+      'a',
+      '--constraint',
+      'b',
+    ]);
+    assert.deepEqual(out, {
+      ok: true,
+      command: {
+        kind: 'run',
+        workspace: '/tmp/ws',
+        task: 'fix it',
+        approve: 'all',
+        trace: 't.jsonl',
+        limits: { budgets: { maxCostUsd: 0.5 } },
+        constraints: ['a', 'b'],
+        json: false,
+        models: {},
+        instructions: true,
+        skipInstructions: [],
+        mcpConfigs: [],
+      },
+    });
   });
 
   it('parses the setup options: --no-instructions (a switch), --skip-instruction and --mcp-config (repeatable)', () => {
-    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--no-instructions', '--skip-instruction', 'CLAUDE.md', '--mcp-config', 'a.json', '--mcp-config', 'b.json', '--json']);
+    const out = parseArgs([
+      'run',
+      '--workspace',
+      'w',
+      '--task',
+      't',
+      '--no-instructions',
+      '--skip-instruction',
+      'CLAUDE.md',
+      '--mcp-config',
+      'a.json',
+      '--mcp-config',
+      'b.json',
+      '--json',
+    ]);
     assert.ok(out.ok && out.command.kind === 'run');
-    assert.deepEqual([out.command.instructions, out.command.skipInstructions, out.command.mcpConfigs, out.command.json], [false, ['CLAUDE.md'], ['a.json', 'b.json'], true]);
+    assert.deepEqual(
+      [out.command.instructions, out.command.skipInstructions, out.command.mcpConfigs, out.command.json],
+      [false, ['CLAUDE.md'], ['a.json', 'b.json'], true],
+    );
     assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, message: '--mcp-config needs a value' });
     assert.equal(parseArgs(['replay', '--trace', 't', '--no-instructions']).ok, false, 'a replay uses the recorded instructions');
   });
 
   it('parses every cap, in the units the engine uses, and refuses a cap that is not a whole positive number', () => {
-    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--max-tokens', '500000', '--max-replans', '6', '--max-minutes', '90', '--max-step-attempts', '250', '--max-plan-steps', '80']);
-    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.limits : null, { maxPlanSteps: 80, budgets: { maxTokens: 500_000, maxReplans: 6, maxWallMs: 90 * 60_000, maxSteps: 250 } });
-    for (const bad of [['--max-replans', '0'], ['--max-minutes', '1.5'], ['--max-plan-steps', 'many']]) {
+    const out = parseArgs([
+      'run',
+      '--workspace',
+      'w',
+      '--task',
+      't',
+      '--max-tokens',
+      '500000',
+      '--max-replans',
+      '6',
+      '--max-minutes',
+      '90',
+      '--max-step-attempts',
+      '250',
+      '--max-plan-steps',
+      '80',
+    ]);
+    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.limits : null, {
+      maxPlanSteps: 80,
+      budgets: { maxTokens: 500_000, maxReplans: 6, maxWallMs: 90 * 60_000, maxSteps: 250 },
+    });
+    for (const bad of [
+      ['--max-replans', '0'],
+      ['--max-minutes', '1.5'],
+      ['--max-plan-steps', 'many'],
+    ]) {
       assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', ...bad]).ok, false, bad.join(' '));
     }
   });
 
   it('parses continue with the same options, the mission optional, and no task', () => {
     const out = parseArgs(['continue', '--workspace', 'w', '--mission', 'm-abc', '--approve', 'plan', '--max-cost', '12']);
-    assert.deepEqual(out, { ok: true, command: { kind: 'continue', workspace: 'w', mission: 'm-abc', approve: 'plan', limits: { budgets: { maxCostUsd: 12 } }, json: false, models: {}, instructions: true, skipInstructions: [], mcpConfigs: [] } });
+    assert.deepEqual(out, {
+      ok: true,
+      command: {
+        kind: 'continue',
+        workspace: 'w',
+        mission: 'm-abc',
+        approve: 'plan',
+        limits: { budgets: { maxCostUsd: 12 } },
+        json: false,
+        models: {},
+        instructions: true,
+        skipInstructions: [],
+        mcpConfigs: [],
+      },
+    });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');
     assert.deepEqual(parseArgs(['continue']), { ok: false, message: 'continue needs --workspace DIR' });
   });
 
   it('parses the provider and model options; --model alone is enough', () => {
-    const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1', '--model', 'qwen2.5-coder:7b', '--planner-model', 'anthropic:claude-opus-5-5']);
-    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.models : null, { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'qwen2.5-coder:7b', plannerModel: 'anthropic:claude-opus-5-5' });
+    const out = parseArgs([
+      'run',
+      '--workspace',
+      'w',
+      '--task',
+      't',
+      '--provider',
+      'openai',
+      '--base-url',
+      'http://localhost:11434/v1',
+      '--model',
+      'qwen2.5-coder:7b',
+      '--planner-model',
+      'anthropic:claude-opus-5-5',
+    ]);
+    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.models : null, {
+      provider: 'openai',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'qwen2.5-coder:7b',
+      plannerModel: 'anthropic:claude-opus-5-5',
+    });
     const models = modelSettingsFromFlags({ provider: 'openai', model: 'qwen2.5-coder:7b', plannerModel: 'anthropic:claude-opus-5-5' });
     const settings = resolveModelSettings(models);
-    assert.deepEqual(modelFor(settings, 'executor', 'light'), { provider: 'openai', model: 'qwen2.5-coder:7b', temperature: 0, maxTokens: 8000 }, 'an Ollama tag is a model name, not a provider');
+    assert.deepEqual(
+      modelFor(settings, 'executor', 'light'),
+      { provider: 'openai', model: 'qwen2.5-coder:7b', temperature: 0, maxTokens: 8000 },
+      'an Ollama tag is a model name, not a provider',
+    );
     assert.equal(modelFor(settings, 'verifier').model, 'qwen2.5-coder:7b');
-    assert.deepEqual([modelFor(settings, 'planner').provider, modelFor(settings, 'replanner').model], ['anthropic', 'claude-opus-5-5'], 'a strong planner on another provider');
+    assert.deepEqual(
+      [modelFor(settings, 'planner').provider, modelFor(settings, 'replanner').model],
+      ['anthropic', 'claude-opus-5-5'],
+      'a strong planner on another provider',
+    );
     assert.match(parseArgs(['run', '--workspace', 'w', '--task', 't', '--provider', 'ollama']).ok ? '' : 'x', /x/);
     assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--base-url', 'localhost:1234']).ok, false);
   });
@@ -85,7 +198,10 @@ describe('terminal approver', () => {
     const approver = createTerminalApprover('ask', { input, output });
     const signal = new AbortController().signal;
     const a = approver.request({ ...base, kind: 'plan', plan }, signal);
-    const b = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', confinement: 'sandboxed', network: false, stepId: 's1' }, signal);
+    const b = approver.request(
+      { ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', confinement: 'sandboxed', network: false, stepId: 's1' },
+      signal,
+    );
     input.write('y\nnot now\n');
     assert.deepEqual(await a, { decision: 'approved', by: 'user' });
     assert.deepEqual(await b, { decision: 'rejected', reason: 'not now' });
@@ -97,7 +213,10 @@ describe('terminal approver', () => {
 
   it('in plan mode asks only for the plan and approves actions by rule', async () => {
     const approver = createTerminalApprover('plan', { input: new PassThrough(), output: new PassThrough() });
-    const d = await approver.request({ ...base, kind: 'write', path: 'a.txt', change: 'created', beforeHash: null, afterHash: 'x' }, new AbortController().signal);
+    const d = await approver.request(
+      { ...base, kind: 'write', path: 'a.txt', change: 'created', beforeHash: null, afterHash: 'x' },
+      new AbortController().signal,
+    );
     assert.deepEqual(d, { decision: 'approved', by: 'rule', rule: 'cli:approve=plan' });
   });
 
@@ -106,9 +225,15 @@ describe('terminal approver', () => {
       const input = new PassThrough();
       const output = new PassThrough();
       const approver = createTerminalApprover(mode, { input, output });
-      const sandboxed = await approver.request({ ...base, id: 'r1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'sandboxed', network: false }, new AbortController().signal);
+      const sandboxed = await approver.request(
+        { ...base, id: 'r1', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'sandboxed', network: false },
+        new AbortController().signal,
+      );
       assert.equal(sandboxed.decision, 'approved');
-      const asked = approver.request({ ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'unsandboxed', network: true }, new AbortController().signal);
+      const asked = approver.request(
+        { ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '.', confinement: 'unsandboxed', network: true },
+        new AbortController().signal,
+      );
       input.write('n\n');
       assert.deepEqual(await asked, { decision: 'rejected', reason: 'n' }, mode);
       const shown = output.read()?.toString() ?? '';
@@ -118,16 +243,23 @@ describe('terminal approver', () => {
     }
   });
 
-  it('says plainly whether a granted network also reaches this machine\'s loopback services', async () => {
+  it("says plainly whether a granted network also reaches this machine's loopback services", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const approver = createTerminalApprover('ask', { input, output });
-    for (const [id, hostLoopback] of [['h1', true], ['h2', false]] as const) {
-      const asked = approver.request({ ...base, id, kind: 'command', command: 'npm install', argv: ['npm', 'install'], cwd: '.', confinement: 'sandboxed', network: true, hostLoopback }, new AbortController().signal);
+    for (const [id, hostLoopback] of [
+      ['h1', true],
+      ['h2', false],
+    ] as const) {
+      const asked = approver.request(
+        { ...base, id, kind: 'command', command: 'npm install', argv: ['npm', 'install'], cwd: '.', confinement: 'sandboxed', network: true, hostLoopback },
+        new AbortController().signal,
+      );
       input.write('n\n');
       await asked;
       const shown = output.read()?.toString() ?? '';
-      if (hostLoopback) assert.match(shown, /network granted — the host's, so this machine's own services on 127\.0\.0\.1 \(debugger ports, databases, code-server\) too/);
+      if (hostLoopback)
+        assert.match(shown, /network granted — the host's, so this machine's own services on 127\.0\.0\.1 \(debugger ports, databases, code-server\) too/);
       else assert.match(shown, /network granted \(its own: this machine's loopback services stay closed\)/);
     }
     approver.close();

@@ -22,7 +22,25 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const ws = fresh('run1');
     const trace = join(fixture.dir, 'run1.jsonl');
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url };
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--max-cost', '1'], env);
+    const run = await runCli(
+      fixture.cli,
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--task',
+        'Greet and say goodbye',
+        '--constraint',
+        'Do not touch package.json',
+        '--approve',
+        'all',
+        '--trace',
+        trace,
+        '--max-cost',
+        '1',
+      ],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /: succeeded/);
     assert.match(run.stdout, /Every required step succeeded/);
@@ -41,7 +59,12 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('asks for plan approval on the terminal in ask mode, and a rejection exits 1 with no file touched', async () => {
     server = await startMessagesServer({ scenario: e2eScenario() });
     const ws = fresh('ask1');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'n\n');
+    const run = await runCli(
+      fixture.cli,
+      ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'],
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+      'n\n',
+    );
     assert.equal(run.code, 1);
     assert.match(run.stderr, /Approve this plan\?/);
     assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
@@ -50,7 +73,13 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
   it('exits by itself after an approved ask-mode mission even though stdin stays open', async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('ask2');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'y\n'.repeat(30), true);
+    const run = await runCli(
+      fixture.cli,
+      ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'ask'],
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+      'y\n'.repeat(30),
+      true,
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wants to run: node src\/index\.js/);
   });
@@ -83,7 +112,10 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('run2');
     const trace = join(fixture.dir, 'run2.jsonl');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet', '--approve', 'all', '--trace', trace], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     assert.equal(run.code, 0, run.stderr);
     const changed = fresh('replay2');
     writeFileSync(join(changed, 'EXTRA.md'), 'a file the recorded workspace did not have\n');
@@ -97,21 +129,56 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     server = chat;
     const ws = fresh('openai1');
     const trace = join(fixture.dir, 'openai1.jsonl');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'all', '--trace', trace, '--provider', 'openai', '--base-url', chat.url, '--model', 'local-coder'], {});
+    const run = await runCli(
+      fixture.cli,
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--task',
+        'Greet and say goodbye',
+        '--constraint',
+        'Do not touch package.json',
+        '--approve',
+        'all',
+        '--trace',
+        trace,
+        '--provider',
+        'openai',
+        '--base-url',
+        chat.url,
+        '--model',
+        'local-coder',
+      ],
+      {},
+    );
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /replans: 1/);
     assert.match(run.stdout, /local — no cost/);
     assert.match(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), /farewell\('world'\)/);
-    assert.deepEqual(chat.requests.filter((r) => r.rejected).map((r) => r.rejected), [], 'every request was one OpenAI accepts');
+    assert.deepEqual(
+      chat.requests.filter((r) => r.rejected).map((r) => r.rejected),
+      [],
+      'every request was one OpenAI accepts',
+    );
     assert.deepEqual([...new Set(chat.requests.map((r) => r.role))].sort(), ['executor', 'planner', 'replanner', 'verifier']);
-    assert.ok(chat.requests.every((r) => r.chat.model === 'local-coder'), '--model reached every role and tier');
+    assert.ok(
+      chat.requests.every((r) => r.chat.model === 'local-coder'),
+      '--model reached every role and tier',
+    );
     const started = (id: string): number => chat.requests.find((r) => r.rule === id)!.at;
     const s2Done = chat.requests.filter((r) => r.rule === 's2').at(-1)!.at;
     assert.ok(started('s1') < s2Done && started('s2') < chat.requests.filter((r) => r.rule === 's1').at(-1)!.at, 's1 and s2 ran side by side');
-    const events: TraceEvent[] = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+    const events: TraceEvent[] = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => TraceEventSchema.parse(JSON.parse(l)));
     const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call');
     assert.ok(calls.length > 0 && calls.every((c) => c.provider === 'openai' && c.pricing === 'local' && c.costUsd === 0));
-    assert.ok(calls.every((c) => c.usage.inputTokens + c.usage.cacheReadTokens > 0), 'usage from the endpoint');
+    assert.ok(
+      calls.every((c) => c.usage.inputTokens + c.usage.cacheReadTokens > 0),
+      'usage from the endpoint',
+    );
 
     const requests = chat.requests.length;
     const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', fresh('openai1-replay')], {});
@@ -123,7 +190,11 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     const noKey = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--model', 'gpt-4.1'], {});
     assert.equal(noKey.code, 2);
     assert.match(noKey.stderr, /set OPENAI_API_KEY/);
-    const noModel = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'], {});
+    const noModel = await runCli(
+      fixture.cli,
+      ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'openai', '--base-url', 'http://localhost:11434/v1'],
+      {},
+    );
     assert.equal(noModel.code, 2);
     assert.match(noModel.stderr, /no model for the light tier on openai.*--model NAME/);
     const lm = await runCli(fixture.cli, ['run', '--workspace', fixture.dir, '--task', 'x', '--provider', 'vscode-lm'], {});

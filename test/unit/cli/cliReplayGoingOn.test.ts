@@ -31,9 +31,23 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
   };
   // The user's constraint is not one the planner's plan repeats: the replay must ask with the user's own.
   const record = (ws: string, more: Partial<HeadlessMission> = {}) =>
-    runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: ['Keep it short'], approve: 'all', client: createAnthropicModelClient({ apiKey: 'k', baseURL: server!.url }), ...more }, quiet());
+    runHeadless(
+      {
+        workspace: ws,
+        task: 'Greet and say goodbye',
+        constraints: ['Keep it short'],
+        approve: 'all',
+        client: createAnthropicModelClient({ apiKey: 'k', baseURL: server!.url }),
+        ...more,
+      },
+      quiet(),
+    );
   const storeTrace = (ws: string, missionId: string): string => join(ws, '.plan-execute', 'missions', missionId, 'trace.jsonl');
-  const events = (path: string): TraceEvent[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+  const events = (path: string): TraceEvent[] =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => TraceEventSchema.parse(JSON.parse(l)));
 
   it('replays a budget stop, the Continue after the cap was raised, and a Revert step — and reverts the same files', async () => {
     server = await startMessagesServer({ scenario: e2eReplanScenario({ parallelLatencyMs: 0 }) });
@@ -48,9 +62,15 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
     assert.equal(existsSync(join(ws, 'src', 'greet.js')), false, 'the recorded revert deleted the file s1 created');
     const trace = storeTrace(ws, missionId);
     const recorded = events(trace);
-    assert.deepEqual(recorded.filter((e) => e.type === 'mission_finished').map((e) => e.type === 'mission_finished' && e.outcome), ['budget_exceeded', 'succeeded']);
+    assert.deepEqual(
+      recorded.filter((e) => e.type === 'mission_finished').map((e) => e.type === 'mission_finished' && e.outcome),
+      ['budget_exceeded', 'succeeded'],
+    );
     const continued = recorded.find((e) => e.type === 'mission_continued');
-    assert.ok(continued?.type === 'mission_continued' && (continued.settings?.budgets as { maxReplans?: number }).maxReplans === 1, 'the raised cap is recorded');
+    assert.ok(
+      continued?.type === 'mission_continued' && (continued.settings?.budgets as { maxReplans?: number }).maxReplans === 1,
+      'the raised cap is recorded',
+    );
     const requests = server.requests.length;
 
     const replayWs = fresh('continued-replay');
@@ -70,7 +90,12 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     const ws = fresh('rejected');
     const trace = join(fixture.dir, 'rejected.jsonl');
-    const run = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'ask', '--trace', trace], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, 'no, split it differently\n');
+    const run = await runCli(
+      fixture.cli,
+      ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--constraint', 'Do not touch package.json', '--approve', 'ask', '--trace', trace],
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+      'no, split it differently\n',
+    );
     assert.equal(run.code, 1, run.stderr);
     const replay = await runCli(fixture.cli, ['replay', '--trace', trace, '--workspace', fresh('rejected-replay')], {});
     assert.equal(replay.code, 1, replay.stderr + replay.stdout);
@@ -95,9 +120,16 @@ describe('replaying a mission the user went on with, or reverted (the CLI binary
     const replayWs = fresh('cancelled-replay');
     const replay = await runCli(fixture.cli, ['replay', '--trace', storeTrace(ws, first.report.missionId), '--workspace', replayWs], {});
     assert.doesNotMatch(replay.stderr, /REPLAY DIVERGED/);
-    assert.match(replay.stderr, /REPLAY STOPPED: the user cancelled the recorded mission; a replay cannot know where the cancel landed \(recorded event \d+\)\. Up to there the replay matched the recording: 1 model call\(s\)\./);
+    assert.match(
+      replay.stderr,
+      /REPLAY STOPPED: the user cancelled the recorded mission; a replay cannot know where the cancel landed \(recorded event \d+\)\. Up to there the replay matched the recording: 1 model call\(s\)\./,
+    );
     assert.equal(replay.code, 1, 'the replayed mission did not succeed: it stopped where the recording was cancelled');
     assert.equal(server.requests.length, requests, 'the replay never called the API');
-    assert.equal(existsSync(join(replayWs, 'src', 'index.js')) && readFileSync(join(replayWs, 'src', 'index.js'), 'utf8'), "console.log('start');\n", 'nothing past the cancel was done');
+    assert.equal(
+      existsSync(join(replayWs, 'src', 'index.js')) && readFileSync(join(replayWs, 'src', 'index.js'), 'utf8'),
+      "console.log('start');\n",
+      'nothing past the cancel was done',
+    );
   });
 });

@@ -29,20 +29,30 @@ describe('a budget that runs out before any step runs', function () {
     if (ws) rmSync(ws, { recursive: true, force: true });
   });
 
-  it('reports budget_exceeded (cost), not cancelled, when the planner\'s last call overspends and the plan never gets approved', async () => {
+  it("reports budget_exceeded (cost), not cancelled, when the planner's last call overspends and the plan never gets approved", async () => {
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     ws = tempWorkspace();
     const trace = `${ws}.jsonl`;
     const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
     try {
-      const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } }, trace }, silentTerminal());
+      const { report } = await runHeadless(
+        { workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } }, trace },
+        silentTerminal(),
+      );
       assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
       assert.equal(report.budget?.kind, 'cost');
       assert.equal(report.failure?.class, 'budget_exceeded');
       assert.ok(report.usage.costUsd > 0.000_1);
       assert.equal(report.planVersion, 1, 'the plan was adopted');
-      assert.deepEqual(server.requests.map((r) => r.role), ['planner'], 'no step ran');
-      const events = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+      assert.deepEqual(
+        server.requests.map((r) => r.role),
+        ['planner'],
+        'no step ran',
+      );
+      const events = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => TraceEventSchema.parse(JSON.parse(l)));
       assert.ok(!events.some((e) => e.type === 'plan_approved'));
       const finished = events.find((e) => e.type === 'mission_finished');
       assert.equal(finished?.type === 'mission_finished' && finished.outcome, 'budget_exceeded');
@@ -58,7 +68,10 @@ describe('a budget that runs out before any step runs', function () {
     server = await startMessagesServer({ scenario });
     ws = tempWorkspace();
     const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
-    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } } }, silentTerminal());
+    const { report } = await runHeadless(
+      { workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'ask', client, limits: { budgets: { maxCostUsd: 0.000_1 } } },
+      silentTerminal(),
+    );
     assert.equal(report.outcome, 'budget_exceeded', JSON.stringify(report));
     assert.equal(report.budget?.kind, 'cost');
     assert.equal(report.planVersion, null, 'no plan was ever adopted');

@@ -26,7 +26,10 @@ describe('the demo workspace with the scripted "add removeTask" scenario file', 
       );
       assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
       assert.match(readFileSync(join(ws, 'src', 'tasks.js'), 'utf8'), /removeTask, formatList/);
-      const events = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+      const events = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => TraceEventSchema.parse(JSON.parse(l)));
       const npm = events.find((e) => e.type === 'tool_call' && e.record.tool === 'bash' && e.record.role === 'executor');
       assert.ok(npm?.type === 'tool_call' && npm.record.ok, 'npm test ran and passed');
       assert.match(npm?.type === 'tool_call' ? npm.record.output : '', /pass 5/);

@@ -53,7 +53,10 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     ws = tempWorkspace();
     const trace = join(ws, '..', `${ws.split('/').pop()}.trace.jsonl`);
     const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url, retry: { baseDelayMs: 1 } });
-    const { report, plan } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: ['Do not touch package.json'], approve: 'all', client, trace }, io());
+    const { report, plan } = await runHeadless(
+      { workspace: ws, task: 'Greet and say goodbye', constraints: ['Do not touch package.json'], approve: 'all', client, trace },
+      io(),
+    );
 
     assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
     assert.deepEqual([...report.succeeded].sort(), ['s1', 's2', 's3', 's4']);
@@ -67,10 +70,25 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     // The trace holds every event, each valid.
     const events = readTrace(trace);
     const types = new Set(events.map((e) => e.type));
-    for (const t of ['mission_started', 'plan_version', 'plan_approved', 'handoff', 'step_status', 'model_call', 'tool_call', 'step_result', 'verification', 'mission_finished'] as const) {
+    for (const t of [
+      'mission_started',
+      'plan_version',
+      'plan_approved',
+      'handoff',
+      'step_status',
+      'model_call',
+      'tool_call',
+      'step_result',
+      'verification',
+      'mission_finished',
+    ] as const) {
       assert.ok(types.has(t), `trace has ${t}`);
     }
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'every event, in sequence');
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i),
+      'every event, in sequence',
+    );
 
     // s1 and s2 ran at the same time: both were running before either finished.
     const statusIndex = (id: string, status: string) => events.findIndex((e) => e.type === 'step_status' && e.stepId === id && e.status === status);
@@ -86,7 +104,8 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     const toolNames = (r: MessagesServer['requests'][number]) => (r.body.tools ?? []).map((t) => String(t.name));
     for (const r of byRole('planner')) assert.ok(!toolNames(r).some((n) => ['str_replace_based_edit_tool', 'bash'].includes(n)), 'planner has no write tools');
     assert.ok(byRole('verifier').length > 0);
-    for (const r of byRole('verifier')) assert.ok(!toolNames(r).includes('str_replace_based_edit_tool') && !toolNames(r).includes('bash'), 'verifier has no edit tool');
+    for (const r of byRole('verifier'))
+      assert.ok(!toolNames(r).includes('str_replace_based_edit_tool') && !toolNames(r).includes('bash'), 'verifier has no edit tool');
     for (const r of byRole('executor')) assert.ok(toolNames(r).includes('str_replace_based_edit_tool') && toolNames(r).includes('bash'));
 
     // Cache breakpoints on a byte-identical prefix across the mission's executor calls.
@@ -98,7 +117,10 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
       assert.deepEqual(r.body.tools!.at(-1)!.cache_control, { type: 'ephemeral' });
     }
     const calls = events.filter((e): e is Extract<TraceEvent, { type: 'model_call' }> => e.type === 'model_call' && e.role === 'executor');
-    assert.ok(calls.slice(1).every((c) => c.usage.cacheReadTokens > 0), 'every executor call after the first reads the cache');
+    assert.ok(
+      calls.slice(1).every((c) => c.usage.cacheReadTokens > 0),
+      'every executor call after the first reads the cache',
+    );
     // Every call names the prompt it used: each role's latest version.
     const latest = (role: RoleName): string => {
       const found = promptFor(role);
@@ -125,7 +147,10 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     server = await startMessagesServer({ scenario: e2eScenario({ parallelLatencyMs: 0 }) });
     ws = tempWorkspace();
     const client = createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url });
-    const { report } = await runHeadless({ workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, limits: { budgets: { maxCostUsd: 0.005 } } }, io());
+    const { report } = await runHeadless(
+      { workspace: ws, task: 'Greet and say goodbye', constraints: [], approve: 'all', client, limits: { budgets: { maxCostUsd: 0.005 } } },
+      io(),
+    );
     assert.notEqual(report.outcome, 'succeeded');
     assert.equal(report.budget?.kind, 'cost', JSON.stringify(report));
     assert.ok(report.usage.costUsd >= 0.005);
@@ -141,7 +166,11 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     assert.notEqual(report.outcome, 'succeeded');
     assert.deepEqual(readdirSync(join(ws, 'src')).sort(), before);
     assert.equal(readFileSync(join(ws, 'src', 'index.js'), 'utf8'), "console.log('start');\n");
-    assert.deepEqual(server.requests.map((r) => r.role), ['planner'], 'no executor ever called');
+    assert.deepEqual(
+      server.requests.map((r) => r.role),
+      ['planner'],
+      'no executor ever called',
+    );
   });
 });
 
@@ -160,7 +189,13 @@ describe('mission-level model faults (real SDK → messages server)', function (
       const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
       const { report } = await runHeadless({ workspace: ws, task: 'Greet', constraints: [], approve: 'all', client }, io());
       assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
-      assert.deepEqual(server.requests.filter((r) => r.fault).map((r) => r.fault).sort(), ['overloaded_midstream', 'stream_cut']);
+      assert.deepEqual(
+        server.requests
+          .filter((r) => r.fault)
+          .map((r) => r.fault)
+          .sort(),
+        ['overloaded_midstream', 'stream_cut'],
+      );
     } finally {
       await server.close();
       rmSync(ws, { recursive: true, force: true });

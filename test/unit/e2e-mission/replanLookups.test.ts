@@ -13,25 +13,45 @@ import type { RecordedRequest, ScenarioInput } from '../../support/messages-serv
 const RAW_MARKER = 'widget count 41, expected 42 (fixture drift in data/widgets.csv)';
 
 const step = (id: string, extra: Record<string, unknown>) => ({
-  id, why: '', required: true, dependsOn: [], instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' },
-  expectedOutput: '', risk: 'low', effort: 'small', modelTier: 'light', ...extra,
+  id,
+  why: '',
+  required: true,
+  dependsOn: [],
+  instructions: '',
+  binding: { prerequisite: '', fallback: '', consequence: '' },
+  expectedOutput: '',
+  risk: 'low',
+  effort: 'small',
+  modelTier: 'light',
+  ...extra,
 });
 
 const PLAN = {
-  goal: 'Check the widget fixture', assumptions: [], constraints: [], direct: false, reason: 'initial plan',
+  goal: 'Check the widget fixture',
+  assumptions: [],
+  constraints: [],
+  direct: false,
+  reason: 'initial plan',
   steps: [
     step('s0', {
-      title: 'Look at the fixture check', kind: 'research', instructions: 'Read check.js.',
+      title: 'Look at the fixture check',
+      kind: 'research',
+      instructions: 'Read check.js.',
       authority: { read: ['**'], edit: [], commands: [] },
       evidence: { checks: [{ kind: 'files_exist', paths: ['check.js'] }], description: '' },
     }),
     step('s1', {
-      title: 'Run the fixture check', kind: 'command', instructions: 'Run node check.js.',
+      title: 'Run the fixture check',
+      kind: 'command',
+      instructions: 'Run node check.js.',
       authority: { read: ['**'], edit: [], commands: ['node check.js'] },
       evidence: { checks: [{ kind: 'command', command: 'node check.js', expectExitCode: 0, expectOutputIncludes: '' }], description: '' },
     }),
     step('s2', {
-      title: 'Summarise the check', kind: 'research', dependsOn: ['s1'], instructions: 'Summarise what s1 found.',
+      title: 'Summarise the check',
+      kind: 'research',
+      dependsOn: ['s1'],
+      instructions: 'Summarise what s1 found.',
       authority: { read: ['**'], edit: [], commands: [] },
       evidence: { checks: [{ kind: 'files_exist', paths: ['check.js'] }], description: '' },
     }),
@@ -45,7 +65,9 @@ const REPLAN = {
   steps: [
     PLAN.steps[0]!,
     step('s3', {
-      title: 'Report the fixture drift', kind: 'research', instructions: 'Summarise the drift.',
+      title: 'Report the fixture drift',
+      kind: 'research',
+      instructions: 'Summarise the drift.',
       authority: { read: ['**'], edit: [], commands: [] },
       evidence: { checks: [{ kind: 'files_exist', paths: ['check.js'] }], description: '' },
     }),
@@ -66,13 +88,27 @@ function scenario(): ScenarioInput {
         match: { role: 'executor', firstUserIncludes: '# Step s1:' },
         turns: [
           { toolUse: [{ name: 'bash', input: { command: 'node check.js' } }] },
-          { toolUse: [{ name: 'report_result', input: { status: 'failed', output: 'the fixture check failed', evidence: [], failure: { class: 'tool_error', message: 'node check.js exited 1', recoverable: true } } }] },
+          {
+            toolUse: [
+              {
+                name: 'report_result',
+                input: {
+                  status: 'failed',
+                  output: 'the fixture check failed',
+                  evidence: [],
+                  failure: { class: 'tool_error', message: 'node check.js exited 1', recoverable: true },
+                },
+              },
+            ],
+          },
         ],
       },
       {
         name: 'other steps',
         match: { role: 'executor' },
-        turns: [{ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output: 'reported the drift', evidence: [{ description: 'see the replan' }] } }] }],
+        turns: [
+          { toolUse: [{ name: 'report_result', input: { status: 'succeeded', output: 'reported the drift', evidence: [{ description: 'see the replan' }] } }] },
+        ],
       },
       {
         name: 'replan',
@@ -98,7 +134,7 @@ describe('replanning with read-only lookups (real SDK → messages server)', fun
     if (ws) rmSync(ws, { recursive: true, force: true });
   });
 
-  it('lets the replanner fetch a failed step\'s raw tool output by id, with no write tool offered', async () => {
+  it("lets the replanner fetch a failed step's raw tool output by id, with no write tool offered", async () => {
     server = await startMessagesServer({ scenario: scenario() });
     ws = mkdtempSync(join(tmpdir(), 'pe-replan-'));
     writeFileSync(join(ws, 'check.js'), `console.log(${JSON.stringify(RAW_MARKER)}); process.exit(1);\n`);
@@ -107,7 +143,10 @@ describe('replanning with read-only lookups (real SDK → messages server)', fun
     const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: { PATH: process.env.PATH } };
     try {
       const { report } = await runHeadless({ workspace: ws, task: 'Check the widget fixture', constraints: [], approve: 'all', client, trace }, io);
-      const events: TraceEvent[] = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => TraceEventSchema.parse(JSON.parse(l)));
+      const events: TraceEvent[] = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => TraceEventSchema.parse(JSON.parse(l)));
 
       assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
       assert.ok(report.replans >= 1);
@@ -128,7 +167,11 @@ describe('replanning with read-only lookups (real SDK → messages server)', fun
       assert.ok(!firstUser(replans[0]!).includes(RAW_MARKER), 'the raw output is not inlined in the request');
       assert.ok(lastUser(replans[1]!).includes(RAW_MARKER), 'the tool result carries the raw output');
       for (const r of replans) {
-        assert.deepEqual((r.body.tools ?? []).map((t) => t.name), ['view_file', 'list_files', 'search_files', 'fetch_tool_result'], 'read-only lookups only');
+        assert.deepEqual(
+          (r.body.tools ?? []).map((t) => t.name),
+          ['view_file', 'list_files', 'search_files', 'fetch_tool_result'],
+          'read-only lookups only',
+        );
       }
       for (const r of server.requests.filter((q) => q.role === 'planner')) assert.equal(r.body.tools, undefined, 'the first plan still gets no tools');
     } finally {

@@ -6,7 +6,6 @@
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { draftStep as step } from '../../support/planDraft';
 
-
 export const E2E_PLAN = {
   goal: 'Greet and say goodbye from src/index.js',
   assumptions: ['node is installed'],
@@ -55,8 +54,8 @@ export const E2E_PLAN = {
 
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
 
-export const GREET = "exports.greet = (name) => `Hello, ${name}`;\n";
-export const FAREWELL = "exports.farewell = (name) => `Goodbye, ${name}`;\n";
+export const GREET = 'exports.greet = (name) => `Hello, ${name}`;\n';
+export const FAREWELL = 'exports.farewell = (name) => `Goodbye, ${name}`;\n';
 
 export function e2eScenario(options: { parallelLatencyMs?: number } = {}): ScenarioInput {
   const latency = options.parallelLatencyMs ?? 150;
@@ -76,7 +75,10 @@ export function e2eScenario(options: { parallelLatencyMs?: number } = {}): Scena
         name: 's2',
         match: { role: 'executor', firstUserIncludes: '# Step s2:' },
         turns: [
-          { latencyMs: latency, toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL } }] },
+          {
+            latencyMs: latency,
+            toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/farewell.js', file_text: FAREWELL } }],
+          },
           report('src/farewell.js created'),
         ],
       },
@@ -92,7 +94,8 @@ export function e2eScenario(options: { parallelLatencyMs?: number } = {}): Scena
                   command: 'str_replace',
                   path: 'src/index.js',
                   old_str: "console.log('start');",
-                  new_str: "const { greet } = require('./greet');\nconst { farewell } = require('./farewell');\nconsole.log(greet('world'));\nconsole.log(farewell('world'));",
+                  new_str:
+                    "const { greet } = require('./greet');\nconst { farewell } = require('./farewell');\nconsole.log(greet('world'));\nconsole.log(farewell('world'));",
                 },
               },
             ],

@@ -24,7 +24,7 @@ describe('applyEdit', () => {
         assert.deepEqual(r.matchLines, [3, 5]);
       }
     });
-    it('converts newText to the file\'s CRLF line endings', () => {
+    it("converts newText to the file's CRLF line endings", () => {
       const crlf = ts.replace(/\n/g, '\r\n');
       const r = ok(applyEdit(crlf, { oldText: 'return "nobody";', newText: 'log("x");\nreturn "nobody";' }));
       assert.ok(r.text.includes('log("x");\r\n'));
@@ -65,7 +65,12 @@ describe('applyEdit', () => {
       assert.equal(r.text, ts.replace('    return "nobody";', '    log();\n    return "nobody";'));
     });
     it('re-indents newText when the snippet was sent over-indented', () => {
-      const r = ok(applyEdit(ts, { oldText: '      if (!name) {\n        return "nobody";\n      }', newText: '      if (name === "") {\n        return "nobody";\n      }' }));
+      const r = ok(
+        applyEdit(ts, {
+          oldText: '      if (!name) {\n        return "nobody";\n      }',
+          newText: '      if (name === "") {\n        return "nobody";\n      }',
+        }),
+      );
       assert.equal(r.text, ts.replace('if (!name)', 'if (name === "")'));
     });
     it('matches a space-indented edit in a tab-indented file and writes tabs (tabs_spaces)', () => {

@@ -14,7 +14,7 @@ function refused(r: ApplyEditResult): string {
 
 describe('applyEdit places every blank line with certainty, or refuses', () => {
   describe('oldText lacks a blank line the file has', () => {
-    it('writes it once when newText has it at that place (newText written with the file\'s blank lines)', () => {
+    it("writes it once when newText has it at that place (newText written with the file's blank lines)", () => {
       const r = ok(applyEdit('a();\n\nb();\nc();\n', { oldText: 'a();\nb();', newText: 'a();\n\nb2();' }));
       assert.equal(r.strategy, 'blank_lines');
       assert.equal(r.text, 'a();\n\nb2();\nc();\n');
@@ -27,15 +27,15 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       assert.match(message, /between lines 1 and 3 the file has 1 blank line, oldText 0 blank lines and newText 2 blank lines/);
       assert.match(message, /\s1\ta\(\);\n\s+2\t\n\s+3\tb\(\);/);
     });
-    it('keeps the file\'s blank line newText never saw when lines between two kept ones are removed', () => {
+    it("keeps the file's blank line newText never saw when lines between two kept ones are removed", () => {
       const r = ok(applyEdit('c();\n\nx();\n\nd();\n', { oldText: 'c();\nx();\n\nd();', newText: 'c();\nd();' }));
       assert.equal(r.text, 'c();\n\nd();\n');
     });
-    it('refuses a removal where newText\'s blank line may be oldText\'s kept or the file\'s, and nothing else tells which', () => {
+    it("refuses a removal where newText's blank line may be oldText's kept or the file's, and nothing else tells which", () => {
       const message = refused(applyEdit('c();\n\nx();\n\nd();\n', { oldText: 'c();\nx();\n\nd();', newText: 'c();\n\nd();' }));
       assert.match(message, /newText removes lines between lines 1 and 5, where the file has 2 blank lines and oldText 1 blank line/);
     });
-    it('reads such a removal the way another drifted gap of the same edit shows: written with the file\'s blank lines', () => {
+    it("reads such a removal the way another drifted gap of the same edit shows: written with the file's blank lines", () => {
       const file = 'a();\n\nb();\nc();\n\nx();\n\nd();\n';
       const r = ok(applyEdit(file, { oldText: 'a();\nb();\nc();\nx();\n\nd();', newText: 'a();\n\nb();\nc();\n\nd();' }));
       assert.equal(r.text, 'a();\n\nb();\nc();\n\nd();\n');
@@ -45,14 +45,14 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       const r = ok(applyEdit(file, { oldText: 'a();\nb();\nc();\nx();\n\nd();', newText: 'a();\nb();\nc();\n\nd();' }));
       assert.equal(r.text, 'a();\n\nb();\nc();\n\n\nd();\n');
     });
-    it('refuses lines inserted where the file\'s blank line could belong before or after them', () => {
+    it("refuses lines inserted where the file's blank line could belong before or after them", () => {
       const message = refused(applyEdit('a();\n\nc();\n', { oldText: 'a();\nc();', newText: 'a();\n\nb();\nc();' }));
       assert.match(message, /newText inserts lines between lines 1 and 3, where the file has 1 blank line and oldText 0 blank lines/);
     });
   });
 
   describe('oldText has a blank line the file lacks', () => {
-    it('drops it when newText drops it, without losing one of the file\'s own', () => {
+    it("drops it when newText drops it, without losing one of the file's own", () => {
       const r = ok(applyEdit('a();\nb();\n\nc();\n', { oldText: 'a();\n\nb();\n\nc();', newText: 'a();\nb2();\n\nc();' }));
       assert.equal(r.text, 'a();\nb2();\n\nc();\n');
     });
@@ -66,12 +66,12 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
   });
 
   describe('at the edges of oldText (every tier)', () => {
-    it('does not write the file\'s blank line above the match twice when newText starts with it', () => {
+    it("does not write the file's blank line above the match twice when newText starts with it", () => {
       const r = ok(applyEdit('a();\n\nb();\nc();\n', { oldText: 'b();\nc();', newText: '\nb();\nC();' }));
       assert.equal(r.strategy, 'exact');
       assert.equal(r.text, 'a();\n\nb();\nC();\n');
     });
-    it('does not write the file\'s blank line below the match twice when newText ends with it', () => {
+    it("does not write the file's blank line below the match twice when newText ends with it", () => {
       const r = ok(applyEdit('a();\nb();\n\nc();\n', { oldText: 'a();\nb();', newText: 'A();\nb();\n' }));
       assert.equal(r.text, 'A();\nb();\n\nc();\n');
     });
@@ -87,7 +87,7 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       const r = ok(applyEdit('prev();\nx();\ny();\nnext();\n', { oldText: 'x();\ny();\n', newText: 'x();\ny2();' }));
       assert.equal(r.text, 'prev();\nx();\ny2();\nnext();\n');
     });
-    it('keeps a file\'s blank line below when oldText ends with a blank line the file lacks and newText with none', () => {
+    it("keeps a file's blank line below when oldText ends with a blank line the file lacks and newText with none", () => {
       const r = ok(applyEdit('prev();\nx();\ny();\nnext();\n', { oldText: 'x();\ny();\n\n', newText: 'x();\ny2();' }));
       assert.equal(r.text, 'prev();\nx();\ny2();\nnext();\n');
     });
@@ -105,7 +105,14 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
     it('numbers every file line the match covers, so oldText can be sent again as the file has it', () => {
       const file = 'head();\nc();\n\nx();\n\nd();\ne();\nf();\ntail();\n';
       const message = refused(applyEdit(file, { oldText: 'c();\nx();\n\nd();\ne();\nf();', newText: 'c();\n\nd();\ne();\nf();' }));
-      for (const [n, line] of [[2, 'c();'], [3, ''], [4, 'x();'], [7, 'e();'], [8, 'f();']] as const) assert.ok(message.includes(`${String(n).padStart(6)}\t${line}\n`), `line ${n}`);
+      for (const [n, line] of [
+        [2, 'c();'],
+        [3, ''],
+        [4, 'x();'],
+        [7, 'e();'],
+        [8, 'f();'],
+      ] as const)
+        assert.ok(message.includes(`${String(n).padStart(6)}\t${line}\n`), `line ${n}`);
     });
   });
 
@@ -114,7 +121,7 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       const r = ok(applyEdit('A();\nX();\n}\n\nY();\n', { oldText: 'A();\nX();\n}\nY();', newText: 'A();\n}\nZ();\n}\nY();' }));
       assert.equal(r.text, 'A();\n}\nZ();\n}\n\nY();\n');
     });
-    it('refuses when a repeated line pairs two ways and the file\'s blank line would land in different places', () => {
+    it("refuses when a repeated line pairs two ways and the file's blank line would land in different places", () => {
       const file = 'A();\nX();\n}\n\nW();\nY();\n';
       const message = refused(applyEdit(file, { oldText: 'A();\nX();\n}\nW();\nY();', newText: 'A();\n}\nZ();\n}\nQ();\nY();' }));
       assert.match(message, /pair with oldText's in two ways/);

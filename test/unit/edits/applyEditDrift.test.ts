@@ -21,7 +21,9 @@ describe('applyEdit writes the match back line by line', () => {
     });
     it('writes changed lines as newText has them and keeps the trailing whitespace of kept lines', () => {
       const file = 'a() {\n  let total = 0;   \n  total += x;\t\n  return total;\t\n}\n';
-      const r = ok(applyEdit(file, { oldText: '  let total = 0;\n  total += x;\n  return total;', newText: '  let total = 0;\n  total += 2 * x;\n  return total;' }));
+      const r = ok(
+        applyEdit(file, { oldText: '  let total = 0;\n  total += x;\n  return total;', newText: '  let total = 0;\n  total += 2 * x;\n  return total;' }),
+      );
       assert.equal(r.strategy, 'trailing_whitespace');
       assert.equal(r.text, 'a() {\n  let total = 0;   \n  total += 2 * x;\n  return total;\t\n}\n');
     });
@@ -37,7 +39,7 @@ describe('applyEdit writes the match back line by line', () => {
   });
 
   describe('blank-line drift (blank_lines)', () => {
-    it('matches a snippet with one blank line fewer and keeps the file\'s blank line', () => {
+    it("matches a snippet with one blank line fewer and keeps the file's blank line", () => {
       const file = 'a();\n\nb();\nc();\n';
       const r = ok(applyEdit(file, { oldText: 'a();\nb();', newText: 'a();\nb2();' }));
       assert.equal(r.strategy, 'blank_lines');
@@ -48,12 +50,12 @@ describe('applyEdit writes the match back line by line', () => {
       const r = ok(applyEdit(file, { oldText: 'a();\n\nb();', newText: 'a();\n\nB();' }));
       assert.equal(r.text, 'a();\nB();\nc();\n');
     });
-    it('matches several blank lines missing and extra, keeping the file\'s own', () => {
+    it("matches several blank lines missing and extra, keeping the file's own", () => {
       const file = 'a\n\n\nb\nc\nd\n';
       const r = ok(applyEdit(file, { oldText: 'a\nb\n\nc', newText: 'a\nb\n\nC' }));
       assert.equal(r.text, 'a\n\n\nb\nC\nd\n');
     });
-    it('keeps the file\'s blank line between a kept line and a replaced one', () => {
+    it("keeps the file's blank line between a kept line and a replaced one", () => {
       const file = '  foo();\n\n  return x;\n}\n';
       const r = ok(applyEdit(file, { oldText: '  foo();\n  return x;', newText: '  foo();\n  return y;' }));
       assert.equal(r.text, '  foo();\n\n  return y;\n}\n');
@@ -77,7 +79,7 @@ describe('applyEdit writes the match back line by line', () => {
       assert.match(message, /2 places/);
       assert.match(message, /lines 1, 6/);
     });
-    it('refuses when the file\'s blank line could go before or after the inserted text, showing the real lines', () => {
+    it("refuses when the file's blank line could go before or after the inserted text, showing the real lines", () => {
       const message = refused(applyEdit('a\n\nc\n', { oldText: 'a\nc', newText: 'a\nb\nc' }), 'ambiguous');
       assert.match(message, /blank lines exactly as the file has them/);
       assert.match(message, /\s1\ta\n\s+2\t\n\s+3\tc/);

@@ -193,9 +193,7 @@ describe('eval totals and merge', () => {
     const suite = config([result({ task: 'a', mode: 'planned' }), result({ task: 'b', mode: 'planned' })]).suite;
     const a = evalFile([config([result({ task: 'a', mode: 'planned', trace: 'traces/a.jsonl' })], { suite })]);
     const b = evalFile([config([result({ task: 'b', mode: 'planned' })], { suite })]);
-    const other = evalFile([
-      config([result({ task: 'a', mode: 'planned' })], { suite, models: { ...config([]).models, planner: 'anthropic:other' } }),
-    ]);
+    const other = evalFile([config([result({ task: 'a', mode: 'planned' })], { suite, models: { ...config([]).models, planner: 'anthropic:other' } })]);
     const merged = mergeFiles([
       { name: 'a', file: a, rebase: (p) => `shard1/${p}` },
       { name: 'b', file: b, rebase: (p) => p },
@@ -283,10 +281,7 @@ describe('the eval CI workflow', () => {
       BASE_URL: 'http://localhost:4000/v1',
       TASKS: 'evals/tasks',
     };
-    const argv = [...yaml.matchAll(/(--[a-z-]+) (?:"\$([A-Z_]+)"|([\w/.-]+))/g)].flatMap((m) => [
-      m[1]!,
-      m[2] ? (samples[m[2]] ?? `unknown ${m[2]}`) : m[3]!,
-    ]);
+    const argv = [...yaml.matchAll(/(--[a-z-]+) (?:"\$([A-Z_]+)"|([\w/.-]+))/g)].flatMap((m) => [m[1]!, m[2] ? (samples[m[2]] ?? `unknown ${m[2]}`) : m[3]!]);
     assert.ok(argv.includes('--shard') && argv.includes('--model'), argv.join(' '));
     const run = parseEvalArgs(argv.slice(0, argv.indexOf('--json')));
     assert.ok(run.ok, !run.ok ? run.message : '');

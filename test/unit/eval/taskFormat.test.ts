@@ -137,10 +137,7 @@ describe('eval hidden check', () => {
     assert.match(r.outputTail, /exceeded 1 s/);
     const pid = readFileSync(join(ws, 'child.pid'), 'utf8').trim();
     await new Promise((done) => setTimeout(done, 200));
-    assert.ok(
-      !existsSync(`/proc/${pid}`) || /\bZ\b/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? ''),
-      'the background child is gone',
-    );
+    assert.ok(!existsSync(`/proc/${pid}`) || /\bZ\b/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? ''), 'the background child is gone');
   });
 });
 

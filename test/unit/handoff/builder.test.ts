@@ -7,29 +7,86 @@ import type { StepResult } from '../../../src/core/contracts/results';
 import { plan, step } from '../plan/fixtures';
 
 describe('handoff builder', () => {
-  const parsed = validatePlan(plan([
-    step('s1'),
-    step('s2', { binding: { prerequisite: 'tests compile', fallback: 'revert', consequence: 'api exported' } }),
-    step('s3', { dependsOn: ['s1', 's2'] }),
-  ], { constraints: ['never touch package.json'] }));
+  const parsed = validatePlan(
+    plan(
+      [
+        step('s1'),
+        step('s2', { binding: { prerequisite: 'tests compile', fallback: 'revert', consequence: 'api exported' } }),
+        step('s3', { dependsOn: ['s1', 's2'] }),
+      ],
+      { constraints: ['never touch package.json'] },
+    ),
+  );
   if (!parsed.ok) throw new Error('fixture plan invalid');
   const thePlan = parsed.plan;
   const calls = new ToolCallStore();
   const long = 'L'.repeat(50_000);
-  calls.add({ id: 'c1', stepId: 's1', role: 'executor', tool: 'bash', input: { command: 'npm test' }, output: long, ok: false, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:02.000Z', inputsFingerprint: {} });
-  calls.add({ id: 'c2', stepId: 's1', role: 'executor', tool: 'view', input: { path: 'a.ts' }, output: 'export const a = 1;', ok: true, startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:03.000Z', inputsFingerprint: { 'a.ts': 'h' } });
-  calls.add({ id: 'c3', stepId: 'other', role: 'executor', tool: 'view', input: { path: 'a.ts' }, output: 'x', ok: true, startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:03.000Z', inputsFingerprint: { 'a.ts': 'h' } });
-  const result = (id: string, toolCallIds: string[]): StepResult => ({ stepId: id, status: 'succeeded', output: `${id} done`, evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds });
-  const results = new Map([['s1', result('s1', ['c1', 'c2'])], ['s2', result('s2', [])]]);
+  calls.add({
+    id: 'c1',
+    stepId: 's1',
+    role: 'executor',
+    tool: 'bash',
+    input: { command: 'npm test' },
+    output: long,
+    ok: false,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:02.000Z',
+    inputsFingerprint: {},
+  });
+  calls.add({
+    id: 'c2',
+    stepId: 's1',
+    role: 'executor',
+    tool: 'view',
+    input: { path: 'a.ts' },
+    output: 'export const a = 1;',
+    ok: true,
+    startedAt: '2026-01-01T00:00:03.000Z',
+    finishedAt: '2026-01-01T00:00:03.000Z',
+    inputsFingerprint: { 'a.ts': 'h' },
+  });
+  calls.add({
+    id: 'c3',
+    stepId: 'other',
+    role: 'executor',
+    tool: 'view',
+    input: { path: 'a.ts' },
+    output: 'x',
+    ok: true,
+    startedAt: '2026-01-01T00:00:03.000Z',
+    finishedAt: '2026-01-01T00:00:03.000Z',
+    inputsFingerprint: { 'a.ts': 'h' },
+  });
+  const result = (id: string, toolCallIds: string[]): StepResult => ({
+    stepId: id,
+    status: 'succeeded',
+    output: `${id} done`,
+    evidence: [],
+    sideEffects: { files: [], commands: [] },
+    toolCallIds,
+  });
+  const results = new Map([
+    ['s1', result('s1', ['c1', 'c2'])],
+    ['s2', result('s2', [])],
+  ]);
 
   it('carries raw dependency tool calls, capped, with timestamps and ok flags, plus binding constraints', async () => {
     const handoff = await buildHandoff({
-      missionId: 'm1', plan: thePlan, step: thePlan.steps[2]!, results, toolCalls: calls, attempt: 2,
+      missionId: 'm1',
+      plan: thePlan,
+      step: thePlan.steps[2]!,
+      results,
+      toolCalls: calls,
+      attempt: 2,
       previousFailure: { class: 'tool_error', message: 'boom', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' },
-      hashOf: async () => 'h', budget: { perToolCallChars: 500, toolCallsPerDependency: 12, summaryChars: 100 },
+      hashOf: async () => 'h',
+      budget: { perToolCallChars: 500, toolCallsPerDependency: 12, summaryChars: 100 },
     });
     assert.ok(HandoffSchema.safeParse(handoff).success, 'the handoff matches the contract');
-    assert.deepEqual(handoff.dependencies.map((d) => d.stepId), ['s1', 's2']);
+    assert.deepEqual(
+      handoff.dependencies.map((d) => d.stepId),
+      ['s1', 's2'],
+    );
     const [bash, view] = handoff.dependencies[0]!.toolCalls;
     assert.equal(bash!.ok, false);
     assert.equal(bash!.startedAt, '2026-01-01T00:00:00.000Z');
@@ -42,8 +99,16 @@ describe('handoff builder', () => {
     assert.deepEqual(handoff.reusableToolCalls, ['c2'], 'only valid calls from its dependencies');
   });
 
-  it('carries the step\'s own binding fields', async () => {
-    const handoff = await buildHandoff({ missionId: 'm1', plan: thePlan, step: thePlan.steps[1]!, results, toolCalls: calls, attempt: 1, hashOf: async () => null });
+  it("carries the step's own binding fields", async () => {
+    const handoff = await buildHandoff({
+      missionId: 'm1',
+      plan: thePlan,
+      step: thePlan.steps[1]!,
+      results,
+      toolCalls: calls,
+      attempt: 1,
+      hashOf: async () => null,
+    });
     assert.deepEqual(handoff.binding, { prerequisite: 'tests compile', fallback: 'revert', consequence: 'api exported' });
     assert.deepEqual(handoff.dependencies, []);
   });

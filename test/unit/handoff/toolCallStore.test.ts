@@ -4,12 +4,24 @@ import { capText } from '../../../src/core/handoff/contextBudget';
 import type { ToolCallRecord } from '../../../src/core/contracts/handoff';
 
 const record = (id: string, over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
-  id, stepId: 's1', role: 'executor', tool: 'view', input: { path: 'a.ts' }, output: 'content', ok: true,
-  startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z', inputsFingerprint: { 'a.ts': 'h1' }, ...over,
+  id,
+  stepId: 's1',
+  role: 'executor',
+  tool: 'view',
+  input: { path: 'a.ts' },
+  output: 'content',
+  ok: true,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  inputsFingerprint: { 'a.ts': 'h1' },
+  ...over,
 });
 
 describe('tool-call store', () => {
-  const hashes = new Map<string, string | null>([['a.ts', 'h1'], ['b.ts', 'h2']]);
+  const hashes = new Map<string, string | null>([
+    ['a.ts', 'h1'],
+    ['b.ts', 'h2'],
+  ]);
   const hashOf = async (p: string): Promise<string | null> => hashes.get(p) ?? null;
 
   it('finds an earlier call with the same tool and input while its files are unchanged', async () => {

@@ -28,7 +28,7 @@ describe('test host: where code-server is cached', () => {
     });
   });
 
-  it("falls back to XDG_CACHE_HOME/plan-execute, outside the clone", () => {
+  it('falls back to XDG_CACHE_HOME/plan-execute, outside the clone', () => {
     withEnv({ PLAN_EXECUTE_CACHE_DIR: undefined, XDG_CACHE_HOME: '/var/cache/me' }, () => {
       assert.equal(cacheRoot(), '/var/cache/me/plan-execute');
     });

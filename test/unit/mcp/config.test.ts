@@ -6,7 +6,7 @@ const repo = { label: '.vscode/mcp.json', trusted: false };
 const user = { label: '/home/u/servers.json', trusted: true };
 
 describe('MCP server configuration (.vscode/mcp.json, .mcp.json, --mcp-config)', () => {
-  it('reads VS Code\'s shape with comments and trailing commas, stdio and http entries', () => {
+  it("reads VS Code's shape with comments and trailing commas, stdio and http entries", () => {
     const text = `{
       // the team's servers
       "servers": {
@@ -24,7 +24,7 @@ describe('MCP server configuration (.vscode/mcp.json, .mcp.json, --mcp-config)',
     assert.deepEqual(parseJsonc('{"a": "// not a comment", "b": [1,]}'), { a: '// not a comment', b: [1] });
   });
 
-  it('reads .mcp.json\'s mcpServers; a repository file sees only the scrubbed environment, the user\'s own file all of it', () => {
+  it("reads .mcp.json's mcpServers; a repository file sees only the scrubbed environment, the user's own file all of it", () => {
     const text = JSON.stringify({ mcpServers: { t: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } } } });
     const fromRepo = serversIn(text, { label: '.mcp.json', trusted: false }, vars).servers[0]!;
     assert.equal(fromRepo.transport === 'http' && fromRepo.headers.Authorization, 'Bearer ');
@@ -44,7 +44,10 @@ describe('MCP server configuration (.vscode/mcp.json, .mcp.json, --mcp-config)',
       },
     });
     const read = serversIn(text, repo, vars);
-    assert.deepEqual(read.servers.map((s) => s.name), ['asks']);
+    assert.deepEqual(
+      read.servers.map((s) => s.name),
+      ['asks'],
+    );
     assert.match(read.servers[0]!.needs ?? '', /input:api-key.*a value VS Code prompts for/);
     assert.equal(read.notes.length, 3);
     assert.match(read.notes.join('\n'), /"old" left out: the legacy SSE transport is not supported/);
@@ -57,7 +60,10 @@ describe('MCP server configuration (.vscode/mcp.json, .mcp.json, --mcp-config)',
     const a = serversIn(JSON.stringify({ servers: { db: { command: 'a' } } }), repo, vars);
     const b = serversIn(JSON.stringify({ mcpServers: { db: { command: 'b' } } }), user, vars);
     const merged = mergeConfigs([a, b]);
-    assert.deepEqual(merged.servers.map((s) => s.transport === 'stdio' && s.command), ['b']);
+    assert.deepEqual(
+      merged.servers.map((s) => s.transport === 'stdio' && s.command),
+      ['b'],
+    );
     assert.deepEqual(merged.notes, ['server "db" from /home/u/servers.json replaces the one from .vscode/mcp.json']);
   });
 });

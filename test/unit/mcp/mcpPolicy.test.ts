@@ -143,8 +143,11 @@ describe('MCP grants: the authority field `mcp`', () => {
     });
     assert.ok(!unlisted.ok);
     assert.match(unlisted.errors[0]!.message, /not one of the plan's constraints/);
-    const policy = policyFor(process.cwd(), { id: 's1', authority: { edit: ['**'] } },
-      { fs: nodePolicyFs, forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] });
+    const policy = policyFor(
+      process.cwd(),
+      { id: 's1', authority: { edit: ['**'] } },
+      { fs: nodePolicyFs, forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] },
+    );
     assert.deepEqual(checkAction(policy, { kind: 'write', path: 'gen/api.ts' }), {
       allowed: false,
       rule: 'constraint.forbid_paths',

@@ -7,8 +7,16 @@ import { FakePlanner, ScriptedApprover, fileStep, harness, planOf } from './fake
 const plan = planOf([fileStep('s1'), fileStep('s2'), fileStep('s3', { dependsOn: ['s1', 's2'] })]);
 
 const modelCall = (usage: { inputTokens: number; costUsd: number }) => ({
-  type: 'model_call' as const, role: 'planner' as const, stepId: null, model: 'fake', promptVersion: 'test',
-  usage: { inputTokens: usage.inputTokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: usage.costUsd, durationMs: 1, stopReason: 'end_turn', requestId: null,
+  type: 'model_call' as const,
+  role: 'planner' as const,
+  stepId: null,
+  model: 'fake',
+  promptVersion: 'test',
+  usage: { inputTokens: usage.inputTokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  costUsd: usage.costUsd,
+  durationMs: 1,
+  stopReason: 'end_turn',
+  requestId: null,
 });
 
 /** A planner whose one model call costs $1 (the budget tracker reads it from the trace), then returns the plan. */
@@ -20,14 +28,18 @@ class CostlyPlanner extends FakePlanner {
 }
 
 /** A review the user never answers: it ends only when the engine withdraws it. */
-const waitingReview = () => new ScriptedApprover((_request, signal) => new Promise<ApprovalDecision>((resolve) => {
-  const withdraw = (): void => resolve({ decision: 'rejected', reason: 'withdrawn' });
-  if (signal.aborted) withdraw();
-  else signal.addEventListener('abort', withdraw, { once: true });
-}));
+const waitingReview = () =>
+  new ScriptedApprover(
+    (_request, signal) =>
+      new Promise<ApprovalDecision>((resolve) => {
+        const withdraw = (): void => resolve({ decision: 'rejected', reason: 'withdrawn' });
+        if (signal.aborted) withdraw();
+        else signal.addEventListener('abort', withdraw, { once: true });
+      }),
+  );
 
 describe('mission budgets before execution', () => {
-  it('reports budget_exceeded with the budget kind, not cancelled, when the planner\'s call overspends as the plan goes up for review', async () => {
+  it("reports budget_exceeded with the budget kind, not cancelled, when the planner's call overspends as the plan goes up for review", async () => {
     const h = harness(plan, { approver: waitingReview(), approve: 'ask', planner: new CostlyPlanner(plan), budgets: { maxCostUsd: 0.5 } });
     const report = await runMission(h.options);
 
@@ -51,7 +63,16 @@ describe('mission budgets before execution', () => {
         await ctx!.record(modelCall({ inputTokens: 5000, costUsd: 0 }));
         // The planner's next call sees the kill switch and fails as cancelled.
         await new Promise<void>((resolve) => (ctx!.signal.aborted ? resolve() : ctx!.signal.addEventListener('abort', () => resolve(), { once: true })));
-        return { ok: false, failure: { class: 'cancelled', message: 'the request was aborted', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } };
+        return {
+          ok: false,
+          failure: {
+            class: 'cancelled',
+            message: 'the request was aborted',
+            partialSideEffects: { files: [], commands: [] },
+            recoverable: true,
+            suggestion: '',
+          },
+        };
       }
     }
     const h = harness(plan, { approve: 'ask', planner: new AbortedAfterSpend(plan), budgets: { maxTokens: 1000 } });
@@ -67,8 +88,13 @@ describe('mission budgets before execution', () => {
     // The sink sees approval_requested once it is persisted, before the engine hands the request to the
     // approver: a cancel right there is the narrowest window.
     const h = harness(plan, {
-      approver: waitingReview(), approve: 'ask',
-      events: { emit: (e) => { if (e.type === 'approval_requested') cancel(); } },
+      approver: waitingReview(),
+      approve: 'ask',
+      events: {
+        emit: (e) => {
+          if (e.type === 'approval_requested') cancel();
+        },
+      },
     });
     const handle = startMission(h.options);
     cancel = () => handle.cancel('stopped while the review opened');

@@ -14,22 +14,45 @@ const base = { current, version: 2, reason: 'replan', finished: new Set(['a']) }
 
 describe('checkReplan', () => {
   it('lets a step-level replan change only the failed step and its dependents', () => {
-    const ok = checkReplan({ ...base, mode: 'step', stepId: 'b', proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x')]) });
+    const ok = checkReplan({
+      ...base,
+      mode: 'step',
+      stepId: 'b',
+      proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x')]),
+    });
     assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
-    const wide = checkReplan({ ...base, mode: 'step', stepId: 'b', proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x', { instructions: 'changed' })]) });
+    const wide = checkReplan({
+      ...base,
+      mode: 'step',
+      stepId: 'b',
+      proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x', { instructions: 'changed' })]),
+    });
     assert.equal(wide.ok, false);
     assert.ok(!wide.ok && wide.errors.some((e) => /may only change it and its dependents.*"x"/.test(e.message)));
   });
 
   it('allows the same change in a rest-of-mission replan', () => {
-    const out = checkReplan({ ...base, mode: 'rest', stepId: 'b', proposed: planOf([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['b'] }), fileStep('x', { instructions: 'changed' })]) });
+    const out = checkReplan({
+      ...base,
+      mode: 'rest',
+      stepId: 'b',
+      proposed: planOf([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['b'] }), fileStep('x', { instructions: 'changed' })]),
+    });
     assert.ok(out.ok);
     assert.equal(out.plan.version, 2);
     assert.equal(out.plan.parentVersion, 1);
   });
 
   it('refuses to invalidate a step that has not finished', () => {
-    const out = checkReplan({ ...base, mode: 'rest', stepId: null, proposed: { ...planOf([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]), invalidated: [{ stepId: 'c', reason: 'because' }] } });
+    const out = checkReplan({
+      ...base,
+      mode: 'rest',
+      stepId: null,
+      proposed: {
+        ...planOf([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]),
+        invalidated: [{ stepId: 'c', reason: 'because' }],
+      },
+    });
     assert.ok(!out.ok && out.errors.some((e) => e.path === 'invalidated[0].stepId'));
   });
 

@@ -24,8 +24,14 @@ describe('mission engine', () => {
     const h = harness(three, { snapshotIntervalMs: 0 });
     const report = await runMission(h.options);
     const stored = h.store.trace(report.missionId);
-    assert.deepEqual(h.emitted.map((e) => e.seq), stored.map((e) => e.seq));
-    assert.deepEqual(stored.map((e) => e.seq), stored.map((_, i) => i));
+    assert.deepEqual(
+      h.emitted.map((e) => e.seq),
+      stored.map((e) => e.seq),
+    );
+    assert.deepEqual(
+      stored.map((e) => e.seq),
+      stored.map((_, i) => i),
+    );
     assert.equal(validateEvents(stored).problems.length, 0, 'the trace validates when read back');
     assert.ok(h.store.saves > 6);
     const state = MissionStateSchema.parse(h.store.states.get(report.missionId));
@@ -34,7 +40,9 @@ describe('mission engine', () => {
   });
 
   it('executes nothing before the plan is approved, and nothing at all when it is rejected', async () => {
-    const approver = new ScriptedApprover(async (r) => (r.kind === 'plan' ? { decision: 'rejected', reason: 'not like this' } : { decision: 'approved', by: 'user' }));
+    const approver = new ScriptedApprover(async (r) =>
+      r.kind === 'plan' ? { decision: 'rejected', reason: 'not like this' } : { decision: 'approved', by: 'user' },
+    );
     const h = harness(three, { approver });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'cancelled');
@@ -61,11 +69,14 @@ describe('mission engine', () => {
 
   it('serialises steps whose edit globs overlap', async () => {
     const executor = new FakeExecutor({}, 30);
-    const h = harness(planOf([
-      fileStep('a', { authority: { read: ['**'], edit: ['out/**'], commands: [] } }),
-      fileStep('b', { authority: { read: ['**'], edit: ['out/b.txt'], commands: [] } }),
-      fileStep('c', { authority: { read: ['**'], edit: ['other/**', 'out/c.txt'], commands: [] } }),
-    ]), { executor });
+    const h = harness(
+      planOf([
+        fileStep('a', { authority: { read: ['**'], edit: ['out/**'], commands: [] } }),
+        fileStep('b', { authority: { read: ['**'], edit: ['out/b.txt'], commands: [] } }),
+        fileStep('c', { authority: { read: ['**'], edit: ['other/**', 'out/c.txt'], commands: [] } }),
+      ]),
+      { executor },
+    );
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded');
     const [a, b, c] = ['a', 'b', 'c'].map((id) => executor.calls.find((x) => x.stepId === id)!);
@@ -77,12 +88,15 @@ describe('mission engine', () => {
 
   it('lets an optional step fail without stopping steps that do not depend on it', async () => {
     const executor = new FakeExecutor({ opt: async (h) => failedResult(h.step.id, 'optional thing broke') });
-    const h = harness(planOf([
-      fileStep('opt', { required: false }),
-      fileStep('after', { required: false, dependsOn: ['opt'] }),
-      fileStep('main'),
-      fileStep('main2', { dependsOn: ['main'] }),
-    ]), { executor });
+    const h = harness(
+      planOf([
+        fileStep('opt', { required: false }),
+        fileStep('after', { required: false, dependsOn: ['opt'] }),
+        fileStep('main'),
+        fileStep('main2', { dependsOn: ['main'] }),
+      ]),
+      { executor },
+    );
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(report.succeeded.sort(), ['main', 'main2']);
@@ -110,7 +124,11 @@ describe('mission engine', () => {
 
   it('runs command checks through the verifier tools and checks the exit code and output', async () => {
     const commands = new Map([['npm test', { exitCode: 1, output: '3 failing' }]]);
-    const step = fileStep('t1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test'] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] } });
+    const step = fileStep('t1', {
+      kind: 'command',
+      authority: { read: ['**'], edit: [], commands: ['npm test'] },
+      evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] },
+    });
     const h = harness(planOf([step]), { commands });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'failed');
@@ -146,7 +164,10 @@ describe('mission engine', () => {
     let first = true;
     const executor = new FakeExecutor({
       s1: async (h, tools) => {
-        if (first) { first = false; return failedResult(h.step.id, 'compile error in a.ts'); }
+        if (first) {
+          first = false;
+          return failedResult(h.step.id, 'compile error in a.ts');
+        }
         const f = await tools.create('out/s1.txt', 'ok');
         return succeeded(h.step.id, [f.toolCallId]);
       },

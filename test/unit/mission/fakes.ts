@@ -5,8 +5,26 @@
  */
 import type {
   ScanEntry,
-  ApprovalDecision, ApprovalRequest, Approver, Clock, DirEntry, EventSink, ExecutorRole, FileStat, FileWrite, PlannerRole,
-  ReplanRequest, RoleContext, RoleOutcome, StepTools, StepToolsContext, Store, Terminal, ToolOutcome, VerifierRole, Workspace,
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  Clock,
+  DirEntry,
+  EventSink,
+  ExecutorRole,
+  FileStat,
+  FileWrite,
+  PlannerRole,
+  ReplanRequest,
+  RoleContext,
+  RoleOutcome,
+  StepTools,
+  StepToolsContext,
+  Store,
+  Terminal,
+  ToolOutcome,
+  VerifierRole,
+  Workspace,
 } from '../../../src/core/ports';
 import type { Plan, PlanInput } from '../../../src/core/contracts/plan';
 import type { CommandRun, FileChange, StepResult } from '../../../src/core/contracts/results';
@@ -43,7 +61,9 @@ class MemoryWorkspace implements Workspace {
     ];
     return { entries: entries.sort((a, b) => (a.path < b.path ? -1 : 1)), truncated: false };
   }
-  async removeEntries(): Promise<string[]> { return []; }
+  async removeEntries(): Promise<string[]> {
+    return [];
+  }
   async applyWrites(writes: FileWrite[], _label?: string): Promise<void> {
     for (const w of writes) {
       if (w.content === null) this.files.delete(w.path);
@@ -94,11 +114,19 @@ export class MemoryStore implements Store {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('AbortError'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('AbortError')); }, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('AbortError'));
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(new Error('AbortError'));
+        },
+        { once: true },
+      );
+    }),
 };
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -107,7 +135,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class ScriptedApprover implements Approver {
   readonly requests: ApprovalRequest[] = [];
-  constructor(private readonly decide: (r: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision> = async () => ({ decision: 'approved', by: 'user' })) {}
+  constructor(
+    private readonly decide: (r: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision> = async () => ({ decision: 'approved', by: 'user' }),
+  ) {}
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     this.requests.push(request);
     return this.decide(request, signal);
@@ -115,7 +145,9 @@ export class ScriptedApprover implements Approver {
 }
 
 const unusedTerminal: Terminal = {
-  run: async () => { throw new Error('the fake tools never use the terminal'); },
+  run: async () => {
+    throw new Error('the fake tools never use the terminal');
+  },
   confinement: async () => ({ available: true, kind: 'bubblewrap', detail: 'fake' }),
   hostFacts: () => noHostFacts(process.platform),
 };
@@ -139,13 +171,29 @@ function fakeToolsFactory(ws: MemoryWorkspace, commands: CommandScript = new Map
     };
     const refuse = async (tool: string, input: unknown): Promise<ToolOutcome> => {
       const toolCallId = await log(tool, input, 'refused: the verifier cannot write', false);
-      return { ok: false, output: 'refused', toolCallId, failure: { class: 'permission_denied', message: 'the verifier cannot write', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+      return {
+        ok: false,
+        output: 'refused',
+        toolCallId,
+        failure: {
+          class: 'permission_denied',
+          message: 'the verifier cannot write',
+          partialSideEffects: { files: [], commands: [] },
+          recoverable: false,
+          suggestion: '',
+        },
+      };
     };
     const write = async (tool: string, path: string, text: string): Promise<ToolOutcome> => {
       if (ctx.role === 'verifier') return refuse(tool, { path });
       const before = ws.files.get(path);
       await ws.applyWrites([{ path, content: new TextEncoder().encode(text) }], tool);
-      files.push({ path, change: before === undefined ? 'created' : 'modified', beforeHash: before === undefined ? null : sha256Hex(before), afterHash: sha256Hex(text) });
+      files.push({
+        path,
+        change: before === undefined ? 'created' : 'modified',
+        beforeHash: before === undefined ? null : sha256Hex(before),
+        afterHash: sha256Hex(text),
+      });
       return { ok: true, output: `wrote ${path}`, toolCallId: await log(tool, { path }, `wrote ${path}`, true) };
     };
     const tools: StepTools = {
@@ -153,7 +201,20 @@ function fakeToolsFactory(ws: MemoryWorkspace, commands: CommandScript = new Map
         const text = ws.files.get(path);
         const ok = text !== undefined;
         const toolCallId = await log('view', { path }, ok ? text : `not found: ${path}`, ok, { [path]: ok ? sha256Hex(text) : null });
-        return ok ? { ok, output: text, toolCallId } : { ok, output: 'not found', toolCallId, failure: { class: 'tool_error', message: `not found: ${path}`, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } };
+        return ok
+          ? { ok, output: text, toolCallId }
+          : {
+              ok,
+              output: 'not found',
+              toolCallId,
+              failure: {
+                class: 'tool_error',
+                message: `not found: ${path}`,
+                partialSideEffects: { files: [], commands: [] },
+                recoverable: true,
+                suggestion: '',
+              },
+            };
       },
       list: async () => ({ ok: true, output: [...ws.files.keys()].join('\n'), toolCallId: await log('list', {}, '', true) }),
       search: async () => ({ ok: true, output: '', toolCallId: await log('search', {}, '', true) }),
@@ -178,11 +239,26 @@ export type ExecuteFn = (handoff: Handoff, tools: StepTools, ctx: RoleContext) =
 /** An executor that writes out/<id>.txt and reports success, unless a step has its own script. */
 export class FakeExecutor implements ExecutorRole {
   readonly calls: { stepId: string; attempt: number; handoff: Handoff; start: number; end: number }[] = [];
-  constructor(private readonly scripts: Record<string, ExecuteFn> = {}, private readonly latencyMs = 0, private readonly tokensPerCall = 0) {}
+  constructor(
+    private readonly scripts: Record<string, ExecuteFn> = {},
+    private readonly latencyMs = 0,
+    private readonly tokensPerCall = 0,
+  ) {}
   async execute(handoff: Handoff, tools: StepTools, ctx: RoleContext): Promise<StepResult> {
     const start = Date.now();
     if (this.tokensPerCall > 0) {
-      await ctx.record({ type: 'model_call', role: 'executor', stepId: handoff.step.id, model: 'fake', promptVersion: 'test', usage: { inputTokens: this.tokensPerCall, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, durationMs: 1, stopReason: 'end_turn', requestId: null });
+      await ctx.record({
+        type: 'model_call',
+        role: 'executor',
+        stepId: handoff.step.id,
+        model: 'fake',
+        promptVersion: 'test',
+        usage: { inputTokens: this.tokensPerCall, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0,
+        durationMs: 1,
+        stopReason: 'end_turn',
+        requestId: null,
+      });
     }
     const script = this.scripts[handoff.step.id];
     let result: StepResult;
@@ -205,19 +281,40 @@ export function succeeded(stepId: string, toolCallIds: string[] = [], output = `
 }
 
 export function failedResult(stepId: string, message = 'it broke', cls: NonNullable<StepResult['failure']>['class'] = 'tool_error'): StepResult {
-  return { stepId, status: 'failed', output: message, evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure: { class: cls, message, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } };
+  return {
+    stepId,
+    status: 'failed',
+    output: message,
+    evidence: [],
+    sideEffects: { files: [], commands: [] },
+    toolCallIds: [],
+    failure: { class: cls, message, partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' },
+  };
 }
 
 export class FakePlanner implements PlannerRole {
   readonly replans: ReplanRequest[] = [];
-  constructor(private readonly initial: PlanInput, private readonly replanWith: (r: ReplanRequest, n: number) => PlanInput | null = () => null) {}
+  constructor(
+    private readonly initial: PlanInput,
+    private readonly replanWith: (r: ReplanRequest, n: number) => PlanInput | null = () => null,
+  ) {}
   async plan(): Promise<RoleOutcome<Plan>> {
     return { ok: true, value: this.initial as Plan };
   }
   async replan(request: ReplanRequest): Promise<RoleOutcome<Plan>> {
     this.replans.push(request);
     const next = this.replanWith(request, this.replans.length);
-    if (!next) return { ok: false, failure: { class: 'invalid_output', message: 'no replan scripted', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+    if (!next)
+      return {
+        ok: false,
+        failure: {
+          class: 'invalid_output',
+          message: 'no replan scripted',
+          partialSideEffects: { files: [], commands: [] },
+          recoverable: false,
+          suggestion: '',
+        },
+      };
     return { ok: true, value: next as Plan };
   }
 }
@@ -237,7 +334,10 @@ export interface Harness {
 }
 
 /** A full set of ports around a plan; override anything per test. */
-export function harness(plan: PlanInput, overrides: Partial<MissionOptions> & { executor?: FakeExecutor; planner?: FakePlanner; commands?: CommandScript; root?: string } = {}): Harness {
+export function harness(
+  plan: PlanInput,
+  overrides: Partial<MissionOptions> & { executor?: FakeExecutor; planner?: FakePlanner; commands?: CommandScript; root?: string } = {},
+): Harness {
   const ws = new MemoryWorkspace(overrides.root);
   const store = new MemoryStore();
   const approver = overrides.approver instanceof ScriptedApprover ? overrides.approver : new ScriptedApprover();
@@ -246,8 +346,19 @@ export function harness(plan: PlanInput, overrides: Partial<MissionOptions> & { 
   const emitted: TraceEvent[] = [];
   const events: EventSink = { emit: (e) => emitted.push(e) };
   const options: MissionOptions = {
-    task: 'do the thing', workspace: ws, terminal: unusedTerminal, approver, store, clock: realClock, events,
-    planner, executor, verifier: passingVerifier, createStepTools: fakeToolsFactory(ws, overrides.commands), approve: 'plan', maxParallel: 4,
+    task: 'do the thing',
+    workspace: ws,
+    terminal: unusedTerminal,
+    approver,
+    store,
+    clock: realClock,
+    events,
+    planner,
+    executor,
+    verifier: passingVerifier,
+    createStepTools: fakeToolsFactory(ws, overrides.commands),
+    approve: 'plan',
+    maxParallel: 4,
     ...overrides,
   };
   return { ws, store, approver, executor, planner, emitted, options };
@@ -256,7 +367,9 @@ export function harness(plan: PlanInput, overrides: Partial<MissionOptions> & { 
 /** A step proven by its own output file (what FakeExecutor writes). */
 export function fileStep(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
   return {
-    id, title: `step ${id}`, kind: 'edit',
+    id,
+    title: `step ${id}`,
+    kind: 'edit',
     authority: { read: ['**'], edit: [`out/${id}.txt`], commands: [] },
     evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] },
     ...extra,

@@ -35,7 +35,11 @@ describe('retry and continue a stopped mission', () => {
     assert.equal(continued.mode, 'retry');
     assert.deepEqual([...continued.reopened].sort(), ['s2', 's3']);
     assert.deepEqual(continued.reset, ['replans', 'steps', 'wall_time']);
-    assert.deepEqual(trace.map((e) => e.seq), trace.map((_, i) => i), 'one trace, one sequence');
+    assert.deepEqual(
+      trace.map((e) => e.seq),
+      trace.map((_, i) => i),
+      'one trace, one sequence',
+    );
     const view = missionViewFromEvents(trace);
     assert.equal(view.outcome?.outcome, 'succeeded');
     assert.equal(view.phase, 'succeeded');
@@ -73,12 +77,26 @@ describe('retry and continue a stopped mission', () => {
 
   it('says there is no plan to go on with when planning itself failed', async () => {
     const planner = new FakePlanner(three);
-    planner.plan = async () => ({ ok: false, failure: { class: 'tool_error', message: 'HTTP 401', cause: 'auth', provider: 'anthropic', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } });
+    planner.plan = async () => ({
+      ok: false,
+      failure: {
+        class: 'tool_error',
+        message: 'HTTP 401',
+        cause: 'auth',
+        provider: 'anthropic',
+        partialSideEffects: { files: [], commands: [] },
+        recoverable: false,
+        suggestion: '',
+      },
+    });
     const h = harness(three, { planner, plan: undefined });
     const first = await runMission(h.options);
     assert.equal(first.outcome, 'failed');
     const view = missionViewFromEvents(h.store.trace(first.missionId));
-    assert.deepEqual(view.outcome?.failure && { cause: view.outcome.failure.cause, provider: view.outcome.failure.provider }, { cause: 'auth', provider: 'anthropic' });
+    assert.deepEqual(view.outcome?.failure && { cause: view.outcome.failure.cause, provider: view.outcome.failure.provider }, {
+      cause: 'auth',
+      provider: 'anthropic',
+    });
     const retry = await resumeMission({ ...h.options, missionId: first.missionId, mode: 'retry', consent: consentNotAsked });
     assert.ok(!retry.ok && retry.reason === 'no_plan');
   });

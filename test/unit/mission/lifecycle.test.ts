@@ -42,10 +42,13 @@ describe('mission budgets', () => {
 describe('plan review', () => {
   it('shows each edit as a new version and asks approval for the version the user last saw', async () => {
     const decisions: ((d: ApprovalDecision) => void)[] = [];
-    const approver = new ScriptedApprover((request, signal) => new Promise((resolve) => {
-      decisions.push(resolve);
-      signal.addEventListener('abort', () => resolve({ decision: 'rejected', reason: 'withdrawn' }), { once: true });
-    }));
+    const approver = new ScriptedApprover(
+      (request, signal) =>
+        new Promise((resolve) => {
+          decisions.push(resolve);
+          signal.addEventListener('abort', () => resolve({ decision: 'rejected', reason: 'withdrawn' }), { once: true });
+        }),
+    );
     const plan = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('opt', { required: false })]);
     const h = harness(plan, { approver });
     const handle = startMission(h.options);
@@ -66,7 +69,13 @@ describe('plan review', () => {
     assert.equal(h.executor.count('opt'), 0);
     const view = handle.view();
     assert.equal(view.approvedVersion, 2);
-    assert.deepEqual(view.versions.map((v) => [v.version, v.author]), [[1, 'planner'], [2, 'user']]);
+    assert.deepEqual(
+      view.versions.map((v) => [v.version, v.author]),
+      [
+        [1, 'planner'],
+        [2, 'user'],
+      ],
+    );
     assert.deepEqual(view.versions[1]!.diff?.removed, ['opt']);
   });
 });
@@ -76,8 +85,20 @@ describe('plan edits mid-mission', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const executor = new FakeExecutor({
-      opt: async (hd) => ({ stepId: hd.step.id, status: 'failed', output: 'no', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [], failure: { class: 'tool_error', message: 'no', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' } }),
-      m1: async (hd, tools) => { await gate; const f = await tools.create('out/m1.txt', 'x'); return { stepId: hd.step.id, status: 'succeeded', output: 'ok', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [f.toolCallId] }; },
+      opt: async (hd) => ({
+        stepId: hd.step.id,
+        status: 'failed',
+        output: 'no',
+        evidence: [],
+        sideEffects: { files: [], commands: [] },
+        toolCallIds: [],
+        failure: { class: 'tool_error', message: 'no', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: '' },
+      }),
+      m1: async (hd, tools) => {
+        await gate;
+        const f = await tools.create('out/m1.txt', 'x');
+        return { stepId: hd.step.id, status: 'succeeded', output: 'ok', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [f.toolCallId] };
+      },
     });
     const h = harness(planOf([fileStep('opt', { required: false }), fileStep('m1'), fileStep('m2', { dependsOn: ['m1'] })]), { executor });
     const handle = startMission(h.options);
@@ -101,10 +122,16 @@ describe('resume', () => {
    * `laggingSnapshot`, the copied snapshot is the one saved while s1 was still running (the trace is newer).
    */
   async function interruptedMission(laggingSnapshot = false): Promise<{ h: ReturnType<typeof harness>; missionId: string }> {
-    const executor = new FakeExecutor({ s2: async (hd, _t, ctx) => { await sleep(10_000, ctx.signal); return { stepId: hd.step.id, status: 'failed', output: 'stopped', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [] }; } });
+    const executor = new FakeExecutor({
+      s2: async (hd, _t, ctx) => {
+        await sleep(10_000, ctx.signal);
+        return { stepId: hd.step.id, status: 'failed', output: 'stopped', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [] };
+      },
+    });
     const h = harness(three, { executor });
     const handle = startMission(h.options);
-    const statusOf = (id: string): string | undefined => (h.store.states.get(handle.missionId) as { steps?: Record<string, { status: string }> } | undefined)?.steps?.[id]?.status;
+    const statusOf = (id: string): string | undefined =>
+      (h.store.states.get(handle.missionId) as { steps?: Record<string, { status: string }> } | undefined)?.steps?.[id]?.status;
     while (statusOf('s2') !== 'running') await sleep(2);
     const early = [...h.store.stateHistory].reverse().find((st) => (st as { steps: Record<string, { status: string }> }).steps.s1?.status !== 'succeeded');
     assert.ok(early, 'a snapshot from before s1 finished');
@@ -121,7 +148,15 @@ describe('resume', () => {
     const { h, missionId } = await interruptedMission();
     const executor = new FakeExecutor();
     let asked: string[] = [];
-    const resumed = await resumeMission({ ...h.options, executor, missionId, consent: async (ids) => { asked = ids; return true; } });
+    const resumed = await resumeMission({
+      ...h.options,
+      executor,
+      missionId,
+      consent: async (ids) => {
+        asked = ids;
+        return true;
+      },
+    });
     assert.ok(resumed.ok);
     const report = await resumed.handle.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
@@ -129,7 +164,11 @@ describe('resume', () => {
     assert.equal(executor.count('s1'), 0, 'finished steps never re-run');
     assert.equal(executor.count('s2'), 1);
     const trace = h.store.trace(missionId);
-    assert.deepEqual(trace.map((e) => e.seq), trace.map((_, i) => i), 'the resumed trace continues the sequence');
+    assert.deepEqual(
+      trace.map((e) => e.seq),
+      trace.map((_, i) => i),
+      'the resumed trace continues the sequence',
+    );
     assert.equal(missionViewFromEvents(trace).phase, 'succeeded');
   });
 
@@ -137,7 +176,15 @@ describe('resume', () => {
     const { h, missionId } = await interruptedMission(true);
     const executor = new FakeExecutor();
     let asked: string[] = [];
-    const resumed = await resumeMission({ ...h.options, executor, missionId, consent: async (ids) => { asked = ids; return true; } });
+    const resumed = await resumeMission({
+      ...h.options,
+      executor,
+      missionId,
+      consent: async (ids) => {
+        asked = ids;
+        return true;
+      },
+    });
     assert.ok(resumed.ok);
     const report = await resumed.handle.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
@@ -165,7 +212,10 @@ describe('resume', () => {
     assert.ok(resumed.ok);
     const report = await resumed.handle.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
-    assert.deepEqual(executor.calls.map((c) => c.stepId), ['s2', 's3']);
+    assert.deepEqual(
+      executor.calls.map((c) => c.stepId),
+      ['s2', 's3'],
+    );
   });
 
   it('refuses to resume a finished mission or a corrupt snapshot', async () => {
@@ -191,7 +241,10 @@ describe('mission view', () => {
     assert.deepEqual(view.stepOrder, ['s1', 's2', 's3']);
     assert.equal(view.steps.s2!.status, 'succeeded');
     assert.equal(view.steps.s2!.verification?.passed, true);
-    assert.deepEqual(view.steps.s2!.changedFiles.map((f) => f.path), ['out/s2.txt']);
+    assert.deepEqual(
+      view.steps.s2!.changedFiles.map((f) => f.path),
+      ['out/s2.txt'],
+    );
     assert.equal(view.usage.inputTokens, 30);
     assert.equal(view.usage.byRole.executor?.calls, 3);
     assert.deepEqual(view.pendingApprovals, []);

@@ -27,7 +27,12 @@ describe('mission engine with the sandbox tools (the default factory)', () => {
     });
     const step = fileStep('t1', {
       authority: { read: ['**'], edit: ['src/**'], commands: ['npm test'] },
-      evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'passing' }, { kind: 'file_contains', path: 'src/a.ts', text: 'const a' }] },
+      evidence: {
+        checks: [
+          { kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'passing' },
+          { kind: 'file_contains', path: 'src/a.ts', text: 'const a' },
+        ],
+      },
     });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
@@ -60,14 +65,18 @@ describe('commands without a sandbox under `prefer`', () => {
         return succeeded(h.step.id, [r.toolCallId]);
       },
     });
-    const step = fileStep('t1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test'] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] } });
+    const step = fileStep('t1', {
+      kind: 'command',
+      authority: { read: ['**'], edit: [], commands: ['npm test'] },
+      evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] },
+    });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
     const h = harness(planOf([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'prefer' } });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
     const asked = h.approver.requests.filter((r) => r.kind === 'command');
-    assert.equal(asked.length, 2, 'the executor\'s run and the verifier\'s evidence run were both asked');
+    assert.equal(asked.length, 2, "the executor's run and the verifier's evidence run were both asked");
     assert.ok(asked.every((r) => r.kind === 'command' && r.confinement === 'unsandboxed'));
     assert.deepEqual(ran, ['unconfined', 'unconfined']);
     const marks = h.store.trace(report.missionId).filter((e) => e.type === 'command_sandbox');
@@ -82,34 +91,70 @@ describe('commands without a sandbox under `prefer`', () => {
         ran.push(request.command);
         return { command: request.command, cwd: request.cwd, exitCode: 0, signal: null, durationMs: 1, output: '', truncated: false };
       },
-      confinement: async () => ({ available: false, reason: 'bubblewrap (bwrap) is not installed', remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)' }),
+      confinement: async () => ({
+        available: false,
+        reason: 'bubblewrap (bwrap) is not installed',
+        remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)',
+      }),
     };
     const executor = new FakeExecutor({
       t1: async (h, tools) => {
         const r = await tools.bash('npm test');
         assert.ok(!r.ok && r.failure.cause === 'sandbox_unavailable', r.output);
-        return { stepId: h.step.id, status: 'failed', output: r.output, evidence: [], sideEffects: { files: [], commands: [] }, failure: r.failure, toolCallIds: [r.toolCallId] };
+        return {
+          stepId: h.step.id,
+          status: 'failed',
+          output: r.output,
+          evidence: [],
+          sideEffects: { files: [], commands: [] },
+          failure: r.failure,
+          toolCallIds: [r.toolCallId],
+        };
       },
     });
-    const step = fileStep('t1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test'] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] } });
+    const step = fileStep('t1', {
+      kind: 'command',
+      authority: { read: ['**'], edit: [], commands: ['npm test'] },
+      evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] },
+    });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
-    const h = harness(planOf([step], { direct: true }), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'required' } });
+    const h = harness(planOf([step], { direct: true }), {
+      executor,
+      terminal,
+      createStepTools: undefined,
+      approve: 'all',
+      root,
+      toolSettings: { sandbox: 'required' },
+    });
     const report = await runMission(h.options);
     assert.notEqual(report.outcome, 'succeeded');
     assert.deepEqual(ran, []);
-    assert.ok(h.store.trace(report.missionId).some((e) => e.type === 'policy_denied' && e.rule === 'sandbox.unavailable' && /apt-get install bubblewrap/.test(e.reason)));
+    assert.ok(
+      h.store
+        .trace(report.missionId)
+        .some((e) => e.type === 'policy_denied' && e.rule === 'sandbox.unavailable' && /apt-get install bubblewrap/.test(e.reason)),
+    );
   });
 });
 
 describe('review checks', () => {
   it('give the verifier read-only tools: no write method is reachable', async () => {
     const seen: string[][] = [];
-    const step = fileStep('r1', { kind: 'research', authority: { read: ['**'], edit: [], commands: [] }, evidence: { checks: [{ kind: 'review', criterion: 'names the cause' }] } });
+    const step = fileStep('r1', {
+      kind: 'research',
+      authority: { read: ['**'], edit: [], commands: [] },
+      evidence: { checks: [{ kind: 'review', criterion: 'names the cause' }] },
+    });
     const executor = new FakeExecutor({ r1: async (h) => succeeded(h.step.id, [], 'the cause is X') });
     const h = harness(planOf([step]), {
       executor,
-      verifier: { review: async (_h, result, criterion, tools) => { seen.push(Object.keys(tools).sort()); return { check: criterion, passed: result.output.includes('cause'), detail: 'ok' }; } },
+      verifier: {
+        review: async (_h, result, criterion, tools) => {
+          seen.push(Object.keys(tools).sort());
+          return { check: criterion, passed: result.output.includes('cause'), detail: 'ok' };
+        },
+      },
     });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);

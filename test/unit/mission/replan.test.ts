@@ -25,7 +25,10 @@ describe('replanning', () => {
     assert.equal(request.trigger.kind, 'step_failed');
     assert.equal(request.trigger.stepId, 's2');
     assert.match(request.trigger.evidence, /cannot work this way/);
-    assert.deepEqual(request.finished.map((f) => f.stepId), ['s1']);
+    assert.deepEqual(
+      request.finished.map((f) => f.stepId),
+      ['s1'],
+    );
     const trace = h.store.trace(report.missionId);
     const replan = trace.find((e) => e.type === 'replan');
     assert.ok(replan && replan.type === 'replan' && replan.toVersion === 2);
@@ -54,7 +57,11 @@ describe('replanning', () => {
 
   it('refuses a replan that changes a finished step without naming it, and accepts it when named with a reason', async () => {
     const executor = new FakeExecutor(alwaysFails('s2'));
-    const sneaky = planOf([fileStep('s1', { instructions: 'do it again, differently' }), fileStep('s2b', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2b'] })]);
+    const sneaky = planOf([
+      fileStep('s1', { instructions: 'do it again, differently' }),
+      fileStep('s2b', { dependsOn: ['s1'] }),
+      fileStep('s3', { dependsOn: ['s2b'] }),
+    ]);
     const honest = { ...sneaky, invalidated: [{ stepId: 's1', reason: 's1 wrote the wrong config' }] };
     const planner = new FakePlanner(v1, (_r, n) => (n === 1 ? sneaky : honest));
     const h = harness(v1, { executor, planner });
@@ -84,7 +91,9 @@ describe('replanning', () => {
   it('caps replanning depth with maxReplans (no decomposition spiral)', async () => {
     let n = 0;
     const failingEverything = new FakeExecutor(new Proxy({}, { get: () => async (h: { step: { id: string } }) => failedResult(h.step.id) }) as never);
-    const planner = new FakePlanner(v1, () => planOf([fileStep('s1'), fileStep(`x${++n}`, { dependsOn: ['s1'] }), fileStep(`y${n}`, { dependsOn: [`x${n}`] })]));
+    const planner = new FakePlanner(v1, () =>
+      planOf([fileStep('s1'), fileStep(`x${++n}`, { dependsOn: ['s1'] }), fileStep(`y${n}`, { dependsOn: [`x${n}`] })]),
+    );
     const h = harness(v1, { executor: failingEverything, planner, budgets: { maxReplans: 2 } });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'budget_exceeded');
@@ -146,8 +155,20 @@ describe('replanning', () => {
   it('replans at once on an executor escalation, without a retry', async () => {
     const executor = new FakeExecutor({
       s2: async (h) => ({
-        stepId: h.step.id, status: 'needs_replan', output: 'needs write access to config/', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [],
-        failure: { class: 'permission_denied', message: 'config/app.json is outside my edit authority', detail: 'authority.edit', partialSideEffects: { files: [], commands: [] }, recoverable: true, suggestion: 'add config/app.json to s2' },
+        stepId: h.step.id,
+        status: 'needs_replan',
+        output: 'needs write access to config/',
+        evidence: [],
+        sideEffects: { files: [], commands: [] },
+        toolCallIds: [],
+        failure: {
+          class: 'permission_denied',
+          message: 'config/app.json is outside my edit authority',
+          detail: 'authority.edit',
+          partialSideEffects: { files: [], commands: [] },
+          recoverable: true,
+          suggestion: 'add config/app.json to s2',
+        },
       }),
     });
     const planner = new FakePlanner(v1, () => replacingS2);
@@ -164,7 +185,15 @@ describe('replanning', () => {
     const executor = new FakeExecutor({
       s1: async (h, tools) => {
         const f = await tools.create('out/s1.txt', 'x');
-        return { stepId: h.step.id, status: 'succeeded', output: 'done', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [f.toolCallId], observation: 'the project uses pnpm workspaces, not npm' };
+        return {
+          stepId: h.step.id,
+          status: 'succeeded',
+          output: 'done',
+          evidence: [],
+          sideEffects: { files: [], commands: [] },
+          toolCallIds: [f.toolCallId],
+          observation: 'the project uses pnpm workspaces, not npm',
+        };
       },
     });
     const planner = new FakePlanner(v1, (r) => ({ ...r.current, steps: r.current.steps.map((s) => (s.id === 's3' ? { ...s, instructions: 'use pnpm' } : s)) }));

@@ -3,7 +3,12 @@ import type { Step } from '../../../src/core/contracts/plan';
 import { Scheduler, runSchedule, scheduleNodeOf, type ScheduleNode } from '../../../src/core/mission/scheduler';
 import type { WriteRoot } from '../../../src/core/policy/writeScope';
 
-const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`], runsCommands = false): ScheduleNode => ({ id, dependsOn, editGlobs, runsCommands });
+const node = (id: string, dependsOn: string[] = [], editGlobs: string[] = [`src/${id}/**`], runsCommands = false): ScheduleNode => ({
+  id,
+  dependsOn,
+  editGlobs,
+  runsCommands,
+});
 
 describe('scheduler', () => {
   it('starts every ready step at once up to maxParallel', () => {
@@ -60,18 +65,27 @@ describe('scheduler', () => {
   });
 
   describe('with commands confined to their write scope', () => {
-    const cmd = (id: string, scope: string[], editGlobs: string[] = []): ScheduleNode => ({ id, dependsOn: [], editGlobs, runsCommands: true, commandScope: scope.map((path): WriteRoot => ({ path, kind: 'tree' })) });
+    const cmd = (id: string, scope: string[], editGlobs: string[] = []): ScheduleNode => ({
+      id,
+      dependsOn: [],
+      editGlobs,
+      runsCommands: true,
+      commandScope: scope.map((path): WriteRoot => ({ path, kind: 'tree' })),
+    });
 
     it('runs command steps whose write scopes do not overlap side by side', () => {
-      const s = new Scheduler([cmd('test-api', ['packages/api']), cmd('test-web', ['packages/web']), cmd('lint', [])], { maxParallel: 4, commandsConfined: true });
+      const s = new Scheduler([cmd('test-api', ['packages/api']), cmd('test-web', ['packages/web']), cmd('lint', [])], {
+        maxParallel: 4,
+        commandsConfined: true,
+      });
       assert.deepEqual(s.take().sort(), ['lint', 'test-api', 'test-web']);
     });
 
     it('keeps command steps apart when one scope contains the other, or one may write the repository', () => {
-      const s = new Scheduler(
-        [cmd('build', ['packages']), cmd('test-web', ['packages/web']), cmd('commit-a', ['.git']), cmd('commit-b', ['.git', 'docs'])],
-        { maxParallel: 4, commandsConfined: true },
-      );
+      const s = new Scheduler([cmd('build', ['packages']), cmd('test-web', ['packages/web']), cmd('commit-a', ['.git']), cmd('commit-b', ['.git', 'docs'])], {
+        maxParallel: 4,
+        commandsConfined: true,
+      });
       assert.deepEqual(s.take(), ['build', 'commit-a']);
       s.finish('build', 'succeeded');
       assert.deepEqual(s.take(), ['test-web']);
@@ -80,10 +94,10 @@ describe('scheduler', () => {
     });
 
     it('keeps a command step away from an editor whose globs fall inside its scope, but not from one outside it', () => {
-      const s = new Scheduler(
-        [cmd('codegen', ['src/gen']), node('edit-gen', [], ['src/gen/*.ts']), node('edit-docs', [], ['docs/**'])],
-        { maxParallel: 4, commandsConfined: true },
-      );
+      const s = new Scheduler([cmd('codegen', ['src/gen']), node('edit-gen', [], ['src/gen/*.ts']), node('edit-docs', [], ['docs/**'])], {
+        maxParallel: 4,
+        commandsConfined: true,
+      });
       assert.deepEqual(s.take().sort(), ['codegen', 'edit-docs']);
       s.finish('codegen', 'succeeded');
       assert.deepEqual(s.take(), ['edit-gen']);
@@ -96,12 +110,41 @@ describe('scheduler', () => {
     });
 
     it('derives the scope from the plan step: edit roots, plus .git for git write subcommands', () => {
-      const base = { title: 't', why: '', required: true, dependsOn: [], kind: 'command' as const, instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' }, risk: 'low' as const, effort: 'small' as const, modelTier: 'standard' as const };
-      const test = scheduleNodeOf({ ...base, id: 'a', authority: { read: ['**'], edit: ['src/api/**/*.ts'], commands: ['npm test'], network: false, mcp: [] } });
-      const commit = scheduleNodeOf({ ...base, id: 'b', authority: { read: ['**'], edit: ['docs/CHANGELOG.md'], commands: ['git commit *'], network: false, mcp: [] } });
-      const checkOnly = scheduleNodeOf({ ...base, id: 'c', authority: { read: ['**'], edit: [], commands: [], network: false, mcp: [] }, evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' } });
+      const base = {
+        title: 't',
+        why: '',
+        required: true,
+        dependsOn: [],
+        kind: 'command' as const,
+        instructions: '',
+        binding: { prerequisite: '', fallback: '', consequence: '' },
+        expectedOutput: '',
+        evidence: { checks: [], description: '' },
+        risk: 'low' as const,
+        effort: 'small' as const,
+        modelTier: 'standard' as const,
+      };
+      const test = scheduleNodeOf({
+        ...base,
+        id: 'a',
+        authority: { read: ['**'], edit: ['src/api/**/*.ts'], commands: ['npm test'], network: false, mcp: [] },
+      });
+      const commit = scheduleNodeOf({
+        ...base,
+        id: 'b',
+        authority: { read: ['**'], edit: ['docs/CHANGELOG.md'], commands: ['git commit *'], network: false, mcp: [] },
+      });
+      const checkOnly = scheduleNodeOf({
+        ...base,
+        id: 'c',
+        authority: { read: ['**'], edit: [], commands: [], network: false, mcp: [] },
+        evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' },
+      });
       assert.deepEqual(test.commandScope, [{ path: 'src/api', kind: 'tree' }]);
-      assert.deepEqual(commit.commandScope, [{ path: '.git', kind: 'tree' }, { path: 'docs', kind: 'folder' }]);
+      assert.deepEqual(commit.commandScope, [
+        { path: '.git', kind: 'tree' },
+        { path: 'docs', kind: 'folder' },
+      ]);
       assert.deepEqual(checkOnly.commandScope, [], 'verification commands run read-only');
       const s = new Scheduler([test, commit, checkOnly], { maxParallel: 3, commandsConfined: true });
       assert.equal(s.take().length, 3);
@@ -109,12 +152,30 @@ describe('scheduler', () => {
   });
 
   describe('with literal edit globs (folder roots: the command may write beside its file)', () => {
-    const base = { title: 't', why: '', required: true, dependsOn: [], kind: 'command' as const, instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' }, risk: 'low' as const, effort: 'small' as const, modelTier: 'standard' as const };
+    const base = {
+      title: 't',
+      why: '',
+      required: true,
+      dependsOn: [],
+      kind: 'command' as const,
+      instructions: '',
+      binding: { prerequisite: '', fallback: '', consequence: '' },
+      expectedOutput: '',
+      evidence: { checks: [], description: '' },
+      risk: 'low' as const,
+      effort: 'small' as const,
+      modelTier: 'standard' as const,
+    };
     const step = (id: string, edit: string[], commands: string[] = ['node x.js']): ScheduleNode =>
-      scheduleNodeOf({ ...base, id, kind: commands.length > 0 ? 'command' : 'edit', authority: { read: ['**'], edit, commands, network: false, mcp: [] } } satisfies Step);
+      scheduleNodeOf({
+        ...base,
+        id,
+        kind: commands.length > 0 ? 'command' : 'edit',
+        authority: { read: ['**'], edit, commands, network: false, mcp: [] },
+      } satisfies Step);
     const started = (nodes: ScheduleNode[]): string[] => new Scheduler(nodes, { maxParallel: 8, commandsConfined: true }).take().sort();
 
-    it('keeps command steps whose files share a folder apart: one\'s rollback must not undo the other\'s writes', () => {
+    it("keeps command steps whose files share a folder apart: one's rollback must not undo the other's writes", () => {
       const s = new Scheduler([step('a', ['src/a.js']), step('b', ['src/b.js'])], { maxParallel: 2, commandsConfined: true });
       assert.deepEqual(s.take(), ['a']);
       s.finish('a', 'succeeded');
@@ -133,7 +194,10 @@ describe('scheduler', () => {
     });
 
     it('keeps a top-level literal glob (package.json) away from every writer, but not from a step that writes nothing', () => {
-      assert.deepEqual(started([step('pkg', ['package.json']), step('docs', ['docs/**']), step('editor', ['src/a.ts'], []), step('lint', [])]), ['lint', 'pkg']);
+      assert.deepEqual(started([step('pkg', ['package.json']), step('docs', ['docs/**']), step('editor', ['src/a.ts'], []), step('lint', [])]), [
+        'lint',
+        'pkg',
+      ]);
     });
   });
 

@@ -9,10 +9,18 @@ const TASK = 'Fix the median of an even-length list.\nThe tests in test/ show wh
 const UNION = { read: ['**'], edit: ['**'], commands: ['node *'], network: false, mcp: [] };
 
 const noPlanner: PlannerRole = {
-  plan: async () => { throw new Error('the baseline must not call the planner'); },
-  replan: async () => { throw new Error('the baseline must not replan'); },
+  plan: async () => {
+    throw new Error('the baseline must not call the planner');
+  },
+  replan: async () => {
+    throw new Error('the baseline must not replan');
+  },
 };
-const noVerifier: VerifierRole = { review: async () => { throw new Error('the baseline must not call the verifier'); } };
+const noVerifier: VerifierRole = {
+  review: async () => {
+    throw new Error('the baseline must not call the verifier');
+  },
+};
 
 describe('the single-loop baseline (verify: false with singleLoopPlan)', () => {
   it('runs one executor on the whole task with the union authority; nothing plans, nothing verifies', async () => {
@@ -33,14 +41,17 @@ describe('the single-loop baseline (verify: false with singleLoopPlan)', () => {
     const trace = h.store.trace(report.missionId);
     const verification = trace.find((e) => e.type === 'verification');
     assert.ok(verification?.type === 'verification');
-    assert.deepEqual(verification.verification.checks.map((c) => c.check), ['not verified']);
+    assert.deepEqual(
+      verification.verification.checks.map((c) => c.check),
+      ['not verified'],
+    );
     assert.match(verification.verification.checks[0]!.detail, /report stands unchecked/);
     assert.ok(!trace.some((e) => e.type === 'step_status' && e.status === 'verifying'), 'no verifying phase');
     const started = trace.find((e) => e.type === 'mission_started');
     assert.equal(started?.type === 'mission_started' && started.settings.verify, false, 'the trace records that nothing verifies');
   });
 
-  it('ends the mission at the executor\'s failure: no retry, no replan', async () => {
+  it("ends the mission at the executor's failure: no retry, no replan", async () => {
     const executor = new FakeExecutor({ [SINGLE_LOOP_STEP_ID]: async (h) => failedResult(h.step.id, 'could not find the bug') });
     const h = harness(singleLoopPlan(TASK, UNION), { executor, verifier: noVerifier, approve: 'all', verify: false, retriesPerStep: 0 });
     h.options.plan = singleLoopPlan(TASK, UNION);

@@ -6,7 +6,13 @@ describe('state snapshots', () => {
   it('coalesce a burst of transitions into few writes, the last one reflecting the latest state', async () => {
     let state = 0;
     const written: number[] = [];
-    const writer = new SnapshotWriter(async () => { written.push(state); }, realClock, 30);
+    const writer = new SnapshotWriter(
+      async () => {
+        written.push(state);
+      },
+      realClock,
+      30,
+    );
     const waits: Promise<void>[] = [];
     for (let i = 1; i <= 50; i++) {
       state = i;
@@ -19,7 +25,13 @@ describe('state snapshots', () => {
 
   it('writes the final snapshot at once, without waiting for the interval', async () => {
     const written: boolean[] = [];
-    const writer = new SnapshotWriter(async (final) => { written.push(final); }, realClock, 10_000);
+    const writer = new SnapshotWriter(
+      async (final) => {
+        written.push(final);
+      },
+      realClock,
+      10_000,
+    );
     await writer.request();
     const t0 = Date.now();
     void writer.request();

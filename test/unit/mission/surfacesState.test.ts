@@ -38,10 +38,16 @@ describe('plan approval: every version by the user when the front end says so', 
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(planRequests(h.approver.requests), [1, 2], 'plan v1 and the replanned v2 were both asked');
-    assert.ok(h.approver.requests.every((r) => r.kind === 'plan'), 'writes inside the approved plan were not asked');
+    assert.ok(
+      h.approver.requests.every((r) => r.kind === 'plan'),
+      'writes inside the approved plan were not asked',
+    );
     const trace = h.store.trace(report.missionId);
     const approvals = trace.filter((e) => e.type === 'plan_approved');
-    assert.deepEqual(approvals.map((e) => e.type === 'plan_approved' && e.by), ['user', 'user']);
+    assert.deepEqual(
+      approvals.map((e) => e.type === 'plan_approved' && e.by),
+      ['user', 'user'],
+    );
     const started = trace.find((e) => e.type === 'mission_started');
     assert.ok(started?.type === 'mission_started' && started.settings.planApproval === 'user', 'the trace records who approves plans');
   });
@@ -72,17 +78,24 @@ describe('plan approval: every version by the user when the front end says so', 
 describe('interrupt: the host goes away, the mission does not end', () => {
   it('records no outcome while the plan waits; the mission resumes waiting for the same plan', async () => {
     let release: (() => void) | undefined;
-    const approver = new ScriptedApprover((_r, signal) => new Promise((resolve) => {
-      release = () => resolve({ decision: 'approved', by: 'user' });
-      signal.addEventListener('abort', () => resolve({ decision: 'rejected', reason: 'cancelled' }), { once: true });
-    }));
+    const approver = new ScriptedApprover(
+      (_r, signal) =>
+        new Promise((resolve) => {
+          release = () => resolve({ decision: 'approved', by: 'user' });
+          signal.addEventListener('abort', () => resolve({ decision: 'rejected', reason: 'cancelled' }), { once: true });
+        }),
+    );
     const h = harness(three, { approver });
     const handle = startMission(h.options);
     while (!release) await new Promise((r) => setTimeout(r, 5));
     handle.interrupt('the window closed');
     await handle.done;
     const trace = h.store.trace(handle.missionId);
-    assert.equal(trace.some((e) => e.type === 'mission_finished'), false, 'no outcome is recorded');
+    assert.equal(
+      trace.some((e) => e.type === 'mission_finished'),
+      false,
+      'no outcome is recorded',
+    );
     const view = missionViewFromEvents(trace);
     assert.equal(view.phase, 'interrupted');
     assert.equal(view.outcome, null);
@@ -106,7 +119,10 @@ describe('interrupt: the host goes away, the mission does not end', () => {
     await handle.done;
     const view = missionViewFromEvents(h.store.trace(handle.missionId));
     assert.equal(view.outcome, null);
-    assert.deepEqual(['s1', 's2', 's3'].map((id) => view.steps[id]?.status), ['succeeded', 'interrupted', 'pending']);
+    assert.deepEqual(
+      ['s1', 's2', 's3'].map((id) => view.steps[id]?.status),
+      ['succeeded', 'interrupted', 'pending'],
+    );
     const asked: string[][] = [];
     const resumed = await resumeMission({ ...h.options, missionId: handle.missionId, consent: async (ids) => (asked.push(ids), true) });
     assert.ok(resumed.ok, JSON.stringify(resumed));
@@ -143,11 +159,12 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
       },
       s4: async (h) => succeeded(h.step.id, []),
     });
-    const edit = (id: string, extra: Record<string, unknown> = {}) => fileStep(id, {
-      authority: { read: ['**'], edit: ['src/**'], commands: [] },
-      evidence: { checks: [{ kind: 'review', criterion: `${id} did its part` }] },
-      ...extra,
-    });
+    const edit = (id: string, extra: Record<string, unknown> = {}) =>
+      fileStep(id, {
+        authority: { read: ['**'], edit: ['src/**'], commands: [] },
+        evidence: { checks: [{ kind: 'review', criterion: `${id} did its part` }] },
+        ...extra,
+      });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-stale-')));
     roots.push(root);
     // s2 and s3 depend on s1 (s3 through s2); s4 stands alone.
@@ -169,7 +186,10 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     const out = await revertMissionSteps({ ...at, events: h.options.events, target: { steps: ['s1'] }, dryRun: false, confirmed });
     assert.ok(out.ok && out.applied, JSON.stringify(out));
     const view = missionViewFromEvents(h.store.trace(report.missionId));
-    assert.deepEqual(['s1', 's2', 's3', 's4'].map((id) => view.steps[id]?.status), ['reverted', 'pending', 'pending', 'succeeded']);
+    assert.deepEqual(
+      ['s1', 's2', 's3', 's4'].map((id) => view.steps[id]?.status),
+      ['reverted', 'pending', 'pending', 'succeeded'],
+    );
     assert.equal(view.steps.s2?.reason, 'needs a re-run: it depends on s1, which was reverted');
     assert.equal(view.steps.s3?.reason, 'needs a re-run: it depends on s2, which was reverted or needs a re-run');
     assert.equal(h.ws.files.get('src/b.js'), 'b\n', "a dependent's files stay: only its claim is withdrawn");
@@ -193,7 +213,11 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     assert.ok(cont.ok, JSON.stringify(cont));
     const again = await cont.handle.done;
     assert.equal(again.outcome, 'succeeded', again.summary);
-    assert.deepEqual(['s1', 's2', 's3', 's4'].map((id) => h.executor.count(id)), [1, 2, 2, 1], 'the reverted step and its dependent ran again, nothing else');
+    assert.deepEqual(
+      ['s1', 's2', 's3', 's4'].map((id) => h.executor.count(id)),
+      [1, 2, 2, 1],
+      'the reverted step and its dependent ran again, nothing else',
+    );
     assert.equal(h.ws.files.get('src/b.js'), 'b\n');
     const continued = h.store.trace(report.missionId).find((e) => e.type === 'mission_continued');
     assert.ok(continued?.type === 'mission_continued');

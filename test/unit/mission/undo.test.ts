@@ -14,31 +14,41 @@ import { FakeExecutor, failedResult, fileStep, harness, planOf, realClock, succe
  * creates src/c.js. Real step tools, so every write is checkpointed in the store.
  */
 function threeSteps(extra: Omit<Partial<MissionOptions>, 'executor' | 'planner'> & { executor?: FakeExecutor } = {}): Harness & { root: string } {
-  const executor = extra.executor ?? new FakeExecutor({
-    s1: async (h, tools) => {
-      const a = await tools.create('src/a.js', 'a\n');
-      const b = await tools.strReplace('src/shared.js', 'one', 'one-s1');
-      assert.ok(a.ok && b.ok, `${a.output} ${b.output}`);
-      return succeeded(h.step.id, [a.toolCallId, b.toolCallId]);
-    },
-    s2: async (h, tools) => {
-      const b = await tools.strReplace('src/shared.js', 'two', 'two-s2');
-      assert.ok(b.ok, b.output);
-      return succeeded(h.step.id, [b.toolCallId]);
-    },
-    s3: async (h, tools) => {
-      const c = await tools.create('src/c.js', 'c\n');
-      assert.ok(c.ok, c.output);
-      return succeeded(h.step.id, [c.toolCallId]);
-    },
-  });
-  const edit = (id: string, extraStep: Record<string, unknown> = {}) => fileStep(id, {
-    authority: { read: ['**'], edit: ['src/**'], commands: [] },
-    evidence: { checks: [{ kind: 'files_exist', paths: ['src/shared.js'] }] },
-    ...extraStep,
-  });
+  const executor =
+    extra.executor ??
+    new FakeExecutor({
+      s1: async (h, tools) => {
+        const a = await tools.create('src/a.js', 'a\n');
+        const b = await tools.strReplace('src/shared.js', 'one', 'one-s1');
+        assert.ok(a.ok && b.ok, `${a.output} ${b.output}`);
+        return succeeded(h.step.id, [a.toolCallId, b.toolCallId]);
+      },
+      s2: async (h, tools) => {
+        const b = await tools.strReplace('src/shared.js', 'two', 'two-s2');
+        assert.ok(b.ok, b.output);
+        return succeeded(h.step.id, [b.toolCallId]);
+      },
+      s3: async (h, tools) => {
+        const c = await tools.create('src/c.js', 'c\n');
+        assert.ok(c.ok, c.output);
+        return succeeded(h.step.id, [c.toolCallId]);
+      },
+    });
+  const edit = (id: string, extraStep: Record<string, unknown> = {}) =>
+    fileStep(id, {
+      authority: { read: ['**'], edit: ['src/**'], commands: [] },
+      evidence: { checks: [{ kind: 'files_exist', paths: ['src/shared.js'] }] },
+      ...extraStep,
+    });
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-undo-')));
-  const h = harness(planOf([edit('s1'), edit('s2', { dependsOn: ['s1'] }), edit('s3')]), { executor, createStepTools: undefined, approve: 'all', root, maxParallel: 1, ...extra });
+  const h = harness(planOf([edit('s1'), edit('s2', { dependsOn: ['s1'] }), edit('s3')]), {
+    executor,
+    createStepTools: undefined,
+    approve: 'all',
+    root,
+    maxParallel: 1,
+    ...extra,
+  });
   h.ws.files.set('src/shared.js', 'one\ntwo\n');
   return { ...h, root };
 }
@@ -47,10 +57,24 @@ describe('undo: reverting steps from the trace', () => {
   const roots: string[] = [];
   after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
 
-  const revert = (h: Harness, missionId: string, target: Parameters<typeof revertMissionSteps>[0]['target'], confirmed?: { stepIds: string[]; changedSince: string[] }) =>
-    revertMissionSteps({ missionId, store: h.store, workspace: h.ws, clock: realClock, events: h.options.events, target, dryRun: false, ...(confirmed ? { confirmed } : {}) });
+  const revert = (
+    h: Harness,
+    missionId: string,
+    target: Parameters<typeof revertMissionSteps>[0]['target'],
+    confirmed?: { stepIds: string[]; changedSince: string[] },
+  ) =>
+    revertMissionSteps({
+      missionId,
+      store: h.store,
+      workspace: h.ws,
+      clock: realClock,
+      events: h.options.events,
+      target,
+      dryRun: false,
+      ...(confirmed ? { confirmed } : {}),
+    });
 
-  it('restores a step\'s files, marks it reverted in the trace and the view, and refuses a second revert', async () => {
+  it("restores a step's files, marks it reverted in the trace and the view, and refuses a second revert", async () => {
     const h = threeSteps();
     roots.push(h.root);
     const report = await runMission(h.options);
@@ -62,17 +86,27 @@ describe('undo: reverting steps from the trace', () => {
     assert.deepEqual(out.plan.stepIds, ['s3']);
     assert.deepEqual(out.plan.files, [{ stepId: 's3', path: 'src/c.js', action: 'deleted' }]);
     assert.equal(h.ws.files.has('src/c.js'), false, 'the file s3 created is gone from disk');
-    assert.equal(h.ws.files.get('src/shared.js'), 'one-s1\ntwo-s2\n', 'other steps\' work is untouched');
+    assert.equal(h.ws.files.get('src/shared.js'), 'one-s1\ntwo-s2\n', "other steps' work is untouched");
 
     const trace = h.store.trace(report.missionId);
     const last = trace.slice(-2);
     assert.equal(last[0]!.type, 'revert');
     assert.ok(last[1]!.type === 'step_status' && last[1]!.stepId === 's3' && last[1]!.status === 'reverted');
-    assert.deepEqual(trace.map((e) => e.seq), trace.map((_, i) => i), 'the revert continues the sequence');
-    assert.ok(h.emitted.some((e) => e.type === 'revert'), 'the live view hears about it');
+    assert.deepEqual(
+      trace.map((e) => e.seq),
+      trace.map((_, i) => i),
+      'the revert continues the sequence',
+    );
+    assert.ok(
+      h.emitted.some((e) => e.type === 'revert'),
+      'the live view hears about it',
+    );
     const view = missionViewFromEvents(trace);
     assert.equal(view.steps.s3!.status, 'reverted');
-    assert.deepEqual(view.reverts.map((r) => r.stepIds), [['s3']]);
+    assert.deepEqual(
+      view.reverts.map((r) => r.stepIds),
+      [['s3']],
+    );
 
     const again = await revert(h, report.missionId, { steps: ['s3'] });
     assert.ok(!again.ok && again.reason === 'already_reverted', JSON.stringify(again));
@@ -83,7 +117,14 @@ describe('undo: reverting steps from the trace', () => {
     const h = threeSteps();
     roots.push(h.root);
     const report = await runMission(h.options);
-    const dry = await revertMissionSteps({ missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock, target: { steps: ['s1'] }, dryRun: true });
+    const dry = await revertMissionSteps({
+      missionId: report.missionId,
+      store: h.store,
+      workspace: h.ws,
+      clock: realClock,
+      target: { steps: ['s1'] },
+      dryRun: true,
+    });
     assert.ok(dry.ok && !dry.applied);
     assert.deepEqual(dry.plan.stepIds, ['s2', 's1'], 's2 changed shared.js after s1: it goes first');
     assert.deepEqual(dry.plan.alsoLater, ['s2']);
@@ -109,7 +150,14 @@ describe('undo: reverting steps from the trace', () => {
     const plain = await revert(h, report.missionId, { steps: ['s3'] });
     assert.ok(!plain.ok && plain.reason === 'conflict', JSON.stringify(plain));
     assert.equal(h.ws.files.get('src/c.js'), 'c, edited by the user\n');
-    const dry = await revertMissionSteps({ missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock, target: { steps: ['s3'] }, dryRun: true });
+    const dry = await revertMissionSteps({
+      missionId: report.missionId,
+      store: h.store,
+      workspace: h.ws,
+      clock: realClock,
+      target: { steps: ['s3'] },
+      dryRun: true,
+    });
     assert.ok(dry.ok);
     assert.deepEqual(dry.plan.changedSince, ['src/c.js']);
     const stale = await revert(h, report.missionId, { steps: ['s3'] }, { stepIds: ['s3'], changedSince: [] });

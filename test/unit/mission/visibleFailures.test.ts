@@ -31,7 +31,12 @@ describe('failures the user can see and act on', () => {
       return { decision: 'approved', by: 'user' };
     });
   };
-  const step = (id: string, extra: Record<string, unknown> = {}) => fileStep(id, { authority: { read: ['**'], edit: ['src/**', `out/${id}.txt`], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] }, ...extra });
+  const step = (id: string, extra: Record<string, unknown> = {}) =>
+    fileStep(id, {
+      authority: { read: ['**'], edit: ['src/**', `out/${id}.txt`], commands: [] },
+      evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] },
+      ...extra,
+    });
   const plan = planOf([step('s1'), step('s2', { dependsOn: ['s1'] }), step('s3', { dependsOn: ['s2'] })]);
 
   it('gives a rejection with a reason to the executor first: it redoes the edit, the step passes, nothing replans', async () => {
@@ -48,16 +53,23 @@ describe('failures the user can see and act on', () => {
       },
     });
     const planner = new FakePlanner(plan, () => plan);
-    const h = harness(plan, { executor, planner, approver: rejectFirstWrite('use single quotes'), approve: 'ask', createStepTools: undefined, root: tempRoot() });
+    const h = harness(plan, {
+      executor,
+      planner,
+      approver: rejectFirstWrite('use single quotes'),
+      approve: 'ask',
+      createStepTools: undefined,
+      root: tempRoot(),
+    });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);
-    assert.match(seen[0] ?? '', /use single quotes/, 'the executor read the user\'s reason');
+    assert.match(seen[0] ?? '', /use single quotes/, "the executor read the user's reason");
     assert.equal(planner.replans.length, 0, 'no replan: the step fixed it itself');
     assert.equal(report.replans, 0);
     assert.equal(h.ws.files.get('src/greet.js'), "console.log('hi')\n");
   });
 
-  it('replans when the step then fails, with the user\'s words in the trigger evidence', async () => {
+  it("replans when the step then fails, with the user's words in the trigger evidence", async () => {
     const executor = new FakeExecutor({
       s2: async (h, tools) => {
         const first = await tools.create('src/farewell.js', 'bye\n');
@@ -66,7 +78,14 @@ describe('failures the user can see and act on', () => {
     });
     const replacing = planOf([step('s1'), step('s2b', { dependsOn: ['s1'] }), step('s3', { dependsOn: ['s2b'] })]);
     const planner = new FakePlanner(plan, () => replacing);
-    const h = harness(plan, { executor, planner, approver: rejectFirstWrite('no new files, extend greet.js'), approve: 'ask', createStepTools: undefined, root: tempRoot() });
+    const h = harness(plan, {
+      executor,
+      planner,
+      approver: rejectFirstWrite('no new files, extend greet.js'),
+      approve: 'ask',
+      createStepTools: undefined,
+      root: tempRoot(),
+    });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.equal(planner.replans.length, 1);
@@ -108,8 +127,25 @@ describe('failures the user can see and act on', () => {
 
   it('reads a cancel during planning as a cancel', async () => {
     const planner: PlannerRole = {
-      plan: (_req: PlanRequest, ctx: RoleContext) => new Promise<RoleOutcome<Plan>>((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, failure: { class: 'cancelled', message: 'The model call was cancelled.', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } }))),
-      replan: async () => ({ ok: false, failure: { class: 'tool_error', message: 'unused', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } }),
+      plan: (_req: PlanRequest, ctx: RoleContext) =>
+        new Promise<RoleOutcome<Plan>>((resolve) =>
+          ctx.signal.addEventListener('abort', () =>
+            resolve({
+              ok: false,
+              failure: {
+                class: 'cancelled',
+                message: 'The model call was cancelled.',
+                partialSideEffects: { files: [], commands: [] },
+                recoverable: false,
+                suggestion: '',
+              },
+            }),
+          ),
+        ),
+      replan: async () => ({
+        ok: false,
+        failure: { class: 'tool_error', message: 'unused', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' },
+      }),
     };
     const h = harness(three);
     const handle = startMission({ ...h.options, planner, plan: undefined });
@@ -125,14 +161,42 @@ describe('failures the user can see and act on', () => {
     const base = { missionId: 'm', at };
     const events: TraceEvent[] = [
       { ...base, seq: 0, type: 'mission_phase', phase: 'running' },
-      { ...base, seq: 1, type: 'model_wait', role: 'executor', stepId: 's1', provider: 'anthropic', model: 'm', reason: 'rate_limited', waitMs: 8000, attempt: 1, message: '429 rate limited' },
+      {
+        ...base,
+        seq: 1,
+        type: 'model_wait',
+        role: 'executor',
+        stepId: 's1',
+        provider: 'anthropic',
+        model: 'm',
+        reason: 'rate_limited',
+        waitMs: 8000,
+        attempt: 1,
+        message: '429 rate limited',
+      },
     ];
     const waiting = missionViewFromEvents(events);
-    assert.deepEqual(Object.values(waiting.waits).map((w) => ({ stepId: w.stepId, reason: w.reason, until: w.until })), [{ stepId: 's1', reason: 'rate_limited', until: '2026-01-01T00:00:08.000Z' }]);
-    const call: TraceEvent = { ...base, seq: 2, type: 'model_call', role: 'executor', stepId: 's1', model: 'm', promptVersion: 'p', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, durationMs: 1, stopReason: 'end_turn', requestId: null };
+    assert.deepEqual(
+      Object.values(waiting.waits).map((w) => ({ stepId: w.stepId, reason: w.reason, until: w.until })),
+      [{ stepId: 's1', reason: 'rate_limited', until: '2026-01-01T00:00:08.000Z' }],
+    );
+    const call: TraceEvent = {
+      ...base,
+      seq: 2,
+      type: 'model_call',
+      role: 'executor',
+      stepId: 's1',
+      model: 'm',
+      promptVersion: 'p',
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+      durationMs: 1,
+      stopReason: 'end_turn',
+      requestId: null,
+    };
     assert.deepEqual(applyEvent(waiting, call).waits, {});
     const other: TraceEvent = { ...call, stepId: 's2' };
-    assert.equal(Object.keys(applyEvent(waiting, other).waits).length, 1, 'another step\'s call does not end this wait');
+    assert.equal(Object.keys(applyEvent(waiting, other).waits).length, 1, "another step's call does not end this wait");
     assert.deepEqual(emptyMissionView().waits, {});
   });
 });

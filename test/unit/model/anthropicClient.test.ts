@@ -23,8 +23,7 @@ async function withServer(turn: Reply[], fn: (server: MessagesServer) => Promise
   }
 }
 
-const client = (server: MessagesServer) =>
-  createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+const client = (server: MessagesServer) => createAnthropicModelClient({ apiKey: 'test-key', baseURL: server.url, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
 
 describe('anthropic model client (real SDK against the messages server)', () => {
   it('streams a reply and reports usage, stop reason and request id', async () => {
@@ -93,9 +92,23 @@ describe('anthropic model client (real SDK against the messages server)', () => 
         const waits: ModelWait[] = [];
         const out = await client(server).call(request, new AbortController().signal, { onWait: (w) => void waits.push(w) });
         assert.ok(out.ok, JSON.stringify(out));
-        assert.deepEqual(server.requests.map((r) => r.fault), ['rate_limit', 'overloaded', 'server_error', null]);
-        assert.deepEqual(waits.map((w) => [w.provider, w.reason, w.attempt]), [['anthropic', 'rate_limited', 1], ['anthropic', 'overloaded', 2], ['anthropic', 'server_error', 3]]);
-        assert.deepEqual(waits.slice(0, 2).map((w) => w.waitMs), [60, 20], 'the server\'s own wait, not our backoff');
+        assert.deepEqual(
+          server.requests.map((r) => r.fault),
+          ['rate_limit', 'overloaded', 'server_error', null],
+        );
+        assert.deepEqual(
+          waits.map((w) => [w.provider, w.reason, w.attempt]),
+          [
+            ['anthropic', 'rate_limited', 1],
+            ['anthropic', 'overloaded', 2],
+            ['anthropic', 'server_error', 3],
+          ],
+        );
+        assert.deepEqual(
+          waits.slice(0, 2).map((w) => w.waitMs),
+          [60, 20],
+          "the server's own wait, not our backoff",
+        );
         assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 55, 'it really waited');
         assert.equal(out.response.attempts, 4);
       },
@@ -103,7 +116,11 @@ describe('anthropic model client (real SDK against the messages server)', () => 
   });
 
   it('names auth, a missing model and a too-long prompt as causes, without retrying them', async () => {
-    for (const [fault, cause] of [['auth', 'auth'], ['model_not_found', 'model_unavailable'], ['context_length', 'context_too_long']] as const) {
+    for (const [fault, cause] of [
+      ['auth', 'auth'],
+      ['model_not_found', 'model_unavailable'],
+      ['context_length', 'context_too_long'],
+    ] as const) {
       await withServer([{ fault }, { text: 'never' }], async (server) => {
         const out = await client(server).call(request, new AbortController().signal);
         assert.equal(!out.ok && out.failure.cause, cause, JSON.stringify(out));
@@ -143,7 +160,10 @@ describe('anthropic model client (real SDK against the messages server)', () => 
   });
 
   it('names the fault when it gives up: a cut stream vs a stream without message_stop', async () => {
-    for (const [fault, reason] of [['stream_cut', /stream interrupted/], ['no_message_stop', /without message_stop/]] as const) {
+    for (const [fault, reason] of [
+      ['stream_cut', /stream interrupted/],
+      ['no_message_stop', /without message_stop/],
+    ] as const) {
       await withServer([{ text: 'some text to cut', fault }], async (server) => {
         const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
         const out = await c.call(request, new AbortController().signal);

@@ -41,7 +41,10 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       const c = client(server);
       const out = await c.call(request, signal());
       assert.ok(out.ok, JSON.stringify(out));
-      assert.deepEqual(out.response.content.map((b) => b.type), ['text']);
+      assert.deepEqual(
+        out.response.content.map((b) => b.type),
+        ['text'],
+      );
       assert.equal(out.response.stopReason, 'end_turn');
       assert.ok(out.response.usage.inputTokens > 0 && out.response.usage.outputTokens > 0);
       assert.match(out.response.requestId ?? '', /^req_/);
@@ -53,10 +56,16 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       assert.equal(sent.chat.max_tokens, 1000, 'a non-OpenAI host gets max_tokens');
       assert.equal(sent.chat.temperature, 0);
       assert.equal('tools' in sent.chat, false, 'no empty tools array');
-      assert.deepEqual(sent.chat.messages?.map((m) => m.role), ['system', 'user']);
+      assert.deepEqual(
+        sent.chat.messages?.map((m) => m.role),
+        ['system', 'user'],
+      );
       assert.equal(JSON.stringify(sent.chat).includes('cache_control'), false);
       assert.equal(sent.chat.prompt_cache_key, undefined, 'only OpenAI itself gets a prompt_cache_key');
-      const second = await c.call({ ...request, messages: [...request.messages, { role: 'assistant', content: 'done' }, { role: 'user', content: 'more' }] }, signal());
+      const second = await c.call(
+        { ...request, messages: [...request.messages, { role: 'assistant', content: 'done' }, { role: 'user', content: 'more' }] },
+        signal(),
+      );
       assert.ok(second.ok);
       assert.ok(second.response.usage.cacheReadTokens > 0, 'the stable prefix is read from the prefix cache');
     });
@@ -64,19 +73,50 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
 
   it('declares the executor tools as strict function tools (editor and bash too) and reassembles tool calls split across chunks', async () => {
     const input = { command: 'str_replace', path: 'src/a.js', old_str: 'const a = 1;', new_str: 'const a = 2;' };
-    await withServer([{ toolUse: [{ name: 'str_replace_based_edit_tool', input }, { name: 'bash', input: { command: 'npm test -- --grep "a b"' } }] }], async (server) => {
-      const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
-      assert.ok(out.ok, JSON.stringify(out));
-      const uses = out.response.content.filter((b) => b.type === 'tool_use');
-      assert.deepEqual(uses.map((u) => (u.type === 'tool_use' ? [u.name, u.input] : null)), [['str_replace_based_edit_tool', input], ['bash', { command: 'npm test -- --grep "a b"' }]]);
-      assert.equal(out.response.stopReason, 'tool_use');
-      const tools = server.requests[0]!.chat.tools ?? [];
-      assert.deepEqual(tools.map((t) => t.function?.name), EXECUTOR_TOOLS.map((t) => (t as { name: string }).name));
-      assert.ok(tools.every((t) => t.function?.strict === true), 'every tool strict (the server checked each schema)');
-      const editor = tools[0]!.function!.parameters as { properties: Record<string, unknown>; required: string[] };
-      assert.deepEqual(Object.keys(editor.properties).sort(), ['command', 'file_text', 'insert_line', 'insert_text', 'new_str', 'old_str', 'path', 'view_range']);
-      assert.deepEqual([...editor.required].sort(), Object.keys(editor.properties).sort());
-    });
+    await withServer(
+      [
+        {
+          toolUse: [
+            { name: 'str_replace_based_edit_tool', input },
+            { name: 'bash', input: { command: 'npm test -- --grep "a b"' } },
+          ],
+        },
+      ],
+      async (server) => {
+        const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
+        assert.ok(out.ok, JSON.stringify(out));
+        const uses = out.response.content.filter((b) => b.type === 'tool_use');
+        assert.deepEqual(
+          uses.map((u) => (u.type === 'tool_use' ? [u.name, u.input] : null)),
+          [
+            ['str_replace_based_edit_tool', input],
+            ['bash', { command: 'npm test -- --grep "a b"' }],
+          ],
+        );
+        assert.equal(out.response.stopReason, 'tool_use');
+        const tools = server.requests[0]!.chat.tools ?? [];
+        assert.deepEqual(
+          tools.map((t) => t.function?.name),
+          EXECUTOR_TOOLS.map((t) => (t as { name: string }).name),
+        );
+        assert.ok(
+          tools.every((t) => t.function?.strict === true),
+          'every tool strict (the server checked each schema)',
+        );
+        const editor = tools[0]!.function!.parameters as { properties: Record<string, unknown>; required: string[] };
+        assert.deepEqual(Object.keys(editor.properties).sort(), [
+          'command',
+          'file_text',
+          'insert_line',
+          'insert_text',
+          'new_str',
+          'old_str',
+          'path',
+          'view_range',
+        ]);
+        assert.deepEqual([...editor.required].sort(), Object.keys(editor.properties).sort());
+      },
+    );
   });
 
   it('removes the nulls strict mode forces onto optional arguments', async () => {
@@ -102,15 +142,31 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
             { type: 'tool_use', id: 'call_b', name: 'view_file', input: { path: 'b' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a', content: 'A' }, { type: 'tool_result', tool_use_id: 'call_zzz', content: 'stray' }, { type: 'text', text: 'Now finish.' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_a', content: 'A' },
+            { type: 'tool_result', tool_use_id: 'call_zzz', content: 'stray' },
+            { type: 'text', text: 'Now finish.' },
+          ],
+        },
       ];
       const out = await client(server).call({ ...request, tools: VERIFIER_TOOLS, messages: conversation }, signal());
       assert.ok(out.ok, JSON.stringify(out));
       const sent = server.requests[0]!;
       assert.equal(sent.rejected, null, sent.rejected ?? '');
       const messages = sent.chat.messages ?? [];
-      assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'tool', 'user']);
-      assert.deepEqual(messages[2]!.tool_calls?.map((c) => [c.id, typeof c.function?.arguments]), [['call_a', 'string'], ['call_b', 'string']]);
+      assert.deepEqual(
+        messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'tool', 'tool', 'user'],
+      );
+      assert.deepEqual(
+        messages[2]!.tool_calls?.map((c) => [c.id, typeof c.function?.arguments]),
+        [
+          ['call_a', 'string'],
+          ['call_b', 'string'],
+        ],
+      );
       assert.equal(messages[3]!.tool_call_id, 'call_a');
       assert.equal(messages[4]!.tool_call_id, 'call_b');
       assert.match(String(messages[4]!.content), /no result/);
@@ -196,7 +252,14 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       const out = await client(server).call(request, signal(), { onWait: (w) => void waits.push(w) });
       assert.ok(out.ok, JSON.stringify(out));
       assert.equal(out.response.attempts, 4);
-      assert.deepEqual(waits.map((w) => [w.reason, w.attempt, w.provider, w.model]), [['rate_limited', 1, 'openai', 'qwen3-coder'], ['overloaded', 2, 'openai', 'qwen3-coder'], ['server_error', 3, 'openai', 'qwen3-coder']]);
+      assert.deepEqual(
+        waits.map((w) => [w.reason, w.attempt, w.provider, w.model]),
+        [
+          ['rate_limited', 1, 'openai', 'qwen3-coder'],
+          ['overloaded', 2, 'openai', 'qwen3-coder'],
+          ['server_error', 3, 'openai', 'qwen3-coder'],
+        ],
+      );
       assert.equal(waits[0]!.waitMs, 40, 'retry-after-ms honoured');
       assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 35, 'it really waited');
     });
@@ -246,11 +309,16 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
     });
     const baseURL = `http://127.0.0.1:${port}/v1`;
     const waits: ModelWait[] = [];
-    const out = await createOpenAIModelClient({ baseURL, env: {}, retry: { maxAttempts: 2, baseDelayMs: 1 } }).call(request, signal(), { onWait: (w) => void waits.push(w) });
+    const out = await createOpenAIModelClient({ baseURL, env: {}, retry: { maxAttempts: 2, baseDelayMs: 1 } }).call(request, signal(), {
+      onWait: (w) => void waits.push(w),
+    });
     assert.equal(out.ok, false);
     assert.equal(!out.ok && out.failure.cause, 'connection');
     assert.ok(!out.ok && out.failure.message.includes(baseURL), !out.ok ? out.failure.message : '');
-    assert.deepEqual(waits.map((w) => w.reason), ['connection']);
+    assert.deepEqual(
+      waits.map((w) => w.reason),
+      ['connection'],
+    );
   });
 
   it('does not start a wait longer than the mission has left, and stops waiting when cancelled', async () => {
@@ -285,12 +353,22 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
   it('copes with a local server\'s habits: no tool call ids, the name repeated per chunk, "stop" after tool calls, no usage', async () => {
     const input = { command: 'create', path: 'a.txt', file_text: 'x' };
     await withServer(
-      [{ toolUse: [{ name: 'str_replace_based_edit_tool', input }, { name: 'bash', input: { command: 'ls' } }] }],
+      [
+        {
+          toolUse: [
+            { name: 'str_replace_based_edit_tool', input },
+            { name: 'bash', input: { command: 'ls' } },
+          ],
+        },
+      ],
       async (server) => {
         const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
         assert.ok(out.ok, JSON.stringify(out));
         const uses = out.response.content.filter((b) => b.type === 'tool_use');
-        assert.deepEqual(uses.map((u) => (u.type === 'tool_use' ? u.name : '')), ['str_replace_based_edit_tool', 'bash']);
+        assert.deepEqual(
+          uses.map((u) => (u.type === 'tool_use' ? u.name : '')),
+          ['str_replace_based_edit_tool', 'bash'],
+        );
         assert.deepEqual(uses[0]?.type === 'tool_use' ? uses[0].input : null, input);
         const ids = uses.map((u) => (u.type === 'tool_use' ? u.id : ''));
         assert.ok(ids.every(Boolean) && new Set(ids).size === 2, 'ids made up, distinct');

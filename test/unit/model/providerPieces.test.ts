@@ -57,7 +57,14 @@ describe('the retry loop every adapter shares', () => {
       attempt: async () => {
         const f = faults[n++];
         if (f) throw f;
-        return { id: 'x', model: 'm', content: [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, requestId: null };
+        return {
+          id: 'x',
+          model: 'm',
+          content: [],
+          stopReason: 'end_turn',
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          requestId: null,
+        };
       },
       classify: (e) => e as AttemptFault,
       where: 'http://gateway.example/v1',
@@ -71,7 +78,13 @@ describe('the retry loop every adapter shares', () => {
     const o = await out;
     assert.ok(o.ok);
     assert.equal(o.response.attempts, 3);
-    assert.deepEqual(waits.map((w) => [w.reason, w.waitMs, w.attempt]), [['rate_limited', 300, 1], ['stream_cut', slept[1], 2]]);
+    assert.deepEqual(
+      waits.map((w) => [w.reason, w.waitMs, w.attempt]),
+      [
+        ['rate_limited', 300, 1],
+        ['stream_cut', slept[1], 2],
+      ],
+    );
     assert.equal(slept[0], 300);
   });
 
@@ -81,7 +94,11 @@ describe('the retry loop every adapter shares', () => {
     assert.equal(!o.ok && o.attempts, 5);
     assert.equal(!o.ok && o.failure.cause, 'rate_limit');
     assert.match(!o.ok ? o.failure.message : '', /http:\/\/gateway\.example\/v1 failed 5 times/);
-    const cut = await run([{ kind: 'retry', reason: 'overloaded', message: 'busy' }, { kind: 'retry', reason: 'overloaded', message: 'busy' }, { kind: 'retry', reason: 'overloaded', message: 'busy' }]).out;
+    const cut = await run([
+      { kind: 'retry', reason: 'overloaded', message: 'busy' },
+      { kind: 'retry', reason: 'overloaded', message: 'busy' },
+      { kind: 'retry', reason: 'overloaded', message: 'busy' },
+    ]).out;
     assert.equal(!cut.ok && cut.attempts, 3);
     assert.equal(!cut.ok && cut.failure.cause, 'overloaded');
   });
@@ -97,7 +114,15 @@ describe('the retry loop every adapter shares', () => {
   });
 
   it('fails at once on a fault that is not retried, and on cancellation', async () => {
-    const failure = { class: 'tool_error' as const, message: 'no', recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] }, cause: 'auth' as const, provider: 'openai' };
+    const failure = {
+      class: 'tool_error' as const,
+      message: 'no',
+      recoverable: false,
+      suggestion: '',
+      partialSideEffects: { files: [], commands: [] },
+      cause: 'auth' as const,
+      provider: 'openai',
+    };
     const o = await run([{ kind: 'fail', failure }]).out;
     assert.equal(!o.ok && o.attempts, 1);
     assert.equal(!o.ok && o.failure.cause, 'auth');
@@ -124,9 +149,19 @@ describe('strict schemas (OpenAI structured outputs and strict function tools)',
   it('turns tuples and oneOf into what strict mode takes, and gives up strictness for open objects', () => {
     const editor = toStrictSchema(functionToolOf(EXECUTOR_TOOLS[0]!).parameters).schema as { properties: Record<string, Record<string, unknown>> };
     assert.equal('prefixItems' in (editor.properties.view_range ?? {}), false);
-    assert.equal(JSON.stringify(toStrictSchema({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }, required: ['a'] }).schema).includes('oneOf'), false);
-    assert.equal(toStrictSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['m'] }).strict, false);
-    assert.deepEqual(toStrictSchema({ type: 'object', properties: { k: { const: 'x' } }, required: ['k'] }).schema.properties, { k: { enum: ['x'], type: 'string' } });
+    assert.equal(
+      JSON.stringify(
+        toStrictSchema({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }, required: ['a'] }).schema,
+      ).includes('oneOf'),
+      false,
+    );
+    assert.equal(
+      toStrictSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['m'] }).strict,
+      false,
+    );
+    assert.deepEqual(toStrictSchema({ type: 'object', properties: { k: { const: 'x' } }, required: ['k'] }).schema.properties, {
+      k: { enum: ['x'], type: 'string' },
+    });
   });
 
   it('removes the nulls strict mode forced on optional keys, so our own input checks pass', () => {
@@ -136,7 +171,10 @@ describe('strict schemas (OpenAI structured outputs and strict function tools)',
     assert.deepEqual(cleaned, { command: 'view', path: 'a.js' });
     assert.ok(TextEditorInput.safeParse(cleaned).success);
     assert.equal(TextEditorInput.safeParse(answer).success, false, 'the nulls would have failed the check');
-    const report = stripAddedNulls({ status: 'failed', output: 'x', evidence: [], failure: { class: 'tool_error', message: 'm', recoverable: true, suggestion: null } }, functionToolOf(EXECUTOR_TOOLS[5]!).parameters);
+    const report = stripAddedNulls(
+      { status: 'failed', output: 'x', evidence: [], failure: { class: 'tool_error', message: 'm', recoverable: true, suggestion: null } },
+      functionToolOf(EXECUTOR_TOOLS[5]!).parameters,
+    );
     assert.ok(ReportResultInput.safeParse(report).success, JSON.stringify(report));
   });
 });
@@ -145,14 +183,41 @@ describe('paired turns (tool calls and results for APIs without Anthropic blocks
   it('answers an unanswered call, turns a stray result into text and drops thinking', () => {
     const turns = pairedTurns([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's' }, { type: 'tool_use', id: 'a', name: 'x', input: {} }, { type: 'tool_use', id: 'b', name: 'x', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'B', is_error: true }, { type: 'tool_result', tool_use_id: 'zz', content: 'Z' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 't', signature: 's' },
+          { type: 'tool_use', id: 'a', name: 'x', input: {} },
+          { type: 'tool_use', id: 'b', name: 'x', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'b', content: 'B', is_error: true },
+          { type: 'tool_result', tool_use_id: 'zz', content: 'Z' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'x', input: {} }] },
     ]);
     assert.deepEqual(turns, [
       { role: 'user', results: [], text: 'go' },
-      { role: 'assistant', text: '', calls: [{ id: 'a', name: 'x', input: {} }, { id: 'b', name: 'x', input: {} }] },
-      { role: 'user', results: [{ callId: 'b', text: 'B', isError: true }, { callId: 'a', text: UNANSWERED_CALL, isError: true }], text: '(result of tool call zz)\nZ' },
+      {
+        role: 'assistant',
+        text: '',
+        calls: [
+          { id: 'a', name: 'x', input: {} },
+          { id: 'b', name: 'x', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        results: [
+          { callId: 'b', text: 'B', isError: true },
+          { callId: 'a', text: UNANSWERED_CALL, isError: true },
+        ],
+        text: '(result of tool call zz)\nZ',
+      },
       { role: 'assistant', text: '', calls: [{ id: 'c', name: 'x', input: {} }] },
       { role: 'user', results: [{ callId: 'c', text: UNANSWERED_CALL, isError: true }], text: '' },
     ]);
@@ -172,19 +237,33 @@ describe('providers, model references, routing and prices', () => {
 
   it('one line is enough: a provider and a model for every role and tier', () => {
     const s = resolveModelSettings({ provider: 'openai', model: 'qwen3-coder' });
-    for (const tier of ['light', 'standard', 'heavy'] as const) assert.deepEqual(modelFor(s, 'executor', tier), { provider: 'openai', model: 'qwen3-coder', temperature: 0, maxTokens: 8000 });
+    for (const tier of ['light', 'standard', 'heavy'] as const)
+      assert.deepEqual(modelFor(s, 'executor', tier), { provider: 'openai', model: 'qwen3-coder', temperature: 0, maxTokens: 8000 });
     assert.equal(modelFor(s, 'planner').model, 'qwen3-coder');
     assert.deepEqual(providersInUse(s), ['openai']);
     assert.deepEqual(routingProblems(s), []);
   });
 
   it('mixes providers by role and says what is missing', () => {
-    const s = resolveModelSettings({ provider: 'openai', model: 'local', planner: { model: 'anthropic:claude-opus-5-5' }, tiers: { heavy: 'vscode-lm:gpt-4o' } });
+    const s = resolveModelSettings({
+      provider: 'openai',
+      model: 'local',
+      planner: { model: 'anthropic:claude-opus-5-5' },
+      tiers: { heavy: 'vscode-lm:gpt-4o' },
+    });
     assert.deepEqual(modelFor(s, 'planner'), { provider: 'anthropic', model: 'claude-opus-5-5', effort: 'high', maxTokens: 16000 });
     assert.deepEqual(modelFor(s, 'executor', 'heavy'), { provider: 'vscode-lm', model: 'gpt-4o', maxTokens: 8000 });
     assert.deepEqual(providersInUse(s).sort(), ['anthropic', 'openai', 'vscode-lm']);
-    assert.deepEqual(routingProblems(resolveModelSettings({ provider: 'openai' })), ['no model for the light tier on openai', 'no model for the standard tier on openai', 'no model for the heavy tier on openai']);
-    assert.deepEqual(modelFor(resolveModelSettings({ provider: 'openai', model: 'o4-mini' }), 'executor', 'light').effort, 'medium', 'a reasoning model gets effort, not temperature');
+    assert.deepEqual(routingProblems(resolveModelSettings({ provider: 'openai' })), [
+      'no model for the light tier on openai',
+      'no model for the standard tier on openai',
+      'no model for the heavy tier on openai',
+    ]);
+    assert.deepEqual(
+      modelFor(resolveModelSettings({ provider: 'openai', model: 'o4-mini' }), 'executor', 'light').effort,
+      'medium',
+      'a reasoning model gets effort, not temperature',
+    );
     assert.equal(parseModelSettings({ provider: 'ollama' }).ok, false);
   });
 
@@ -198,7 +277,17 @@ describe('providers, model references, routing and prices', () => {
 
   it('routes each request to its provider, and names a provider that is not set up', async () => {
     const seen: string[] = [];
-    const fake = (name: string) => ({ call: async () => (seen.push(name), { ok: false as const, durationMs: 0, attempts: 1, failure: { class: 'tool_error' as const, message: name, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } } }) });
+    const fake = (name: string) => ({
+      call: async () => (
+        seen.push(name),
+        {
+          ok: false as const,
+          durationMs: 0,
+          attempts: 1,
+          failure: { class: 'tool_error' as const, message: name, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+        }
+      ),
+    });
     const client = createRoutedModelClient({ anthropic: fake('anthropic'), openai: fake('openai') });
     const request: ModelRequest = { role: 'executor', model: 'm', system: [], tools: [], messages: [], maxTokens: 1 };
     await client.call(request, new AbortController().signal);

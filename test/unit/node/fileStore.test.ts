@@ -25,7 +25,10 @@ describe('FileStore', () => {
     const events = Array.from({ length: 50 }, (_, i): TraceEvent => ({ missionId: 'm1', seq: i, at: 'now', type: 'log', level: 'info', message: `e${i}` }));
     await Promise.all(events.map((e) => store.appendEvent('m1', e)));
     const back = (await store.readEvents('m1')) as TraceEvent[];
-    assert.deepEqual(back.map((e) => e.seq), events.map((e) => e.seq));
+    assert.deepEqual(
+      back.map((e) => e.seq),
+      events.map((e) => e.seq),
+    );
   });
 
   it('skips a torn final line', async () => {

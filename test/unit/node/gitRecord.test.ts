@@ -5,9 +5,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from '../../../src/node/gitRecord';
 
-const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: os.tmpdir(),
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
 
-describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
+describe("git's record around a command (src/node/gitRecord.ts)", () => {
   let root: string;
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, env: ENV, encoding: 'utf8' }).trim();
   const put = (rel: string, text: string): void => {
@@ -42,7 +49,7 @@ describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
     ]);
   });
 
-  it('puts HEAD\'s branch and the index back; an unborn branch is unborn again', () => {
+  it("puts HEAD's branch and the index back; an unborn branch is unborn again", () => {
     const mark = markGitRecord(root);
     assert.ok(mark);
     put('src/a.js', 'a\n');
@@ -70,7 +77,7 @@ describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
     assert.equal(git('rev-parse', 'HEAD'), before, 'main is back on the marked commit');
   });
 
-  it('judges a new tag or branch holding a file the working tree does not, and removes it on reset; a fetch\'s remote-tracking refs are not judged', () => {
+  it("judges a new tag or branch holding a file the working tree does not, and removes it on reset; a fetch's remote-tracking refs are not judged", () => {
     put('README.md', '# r\n');
     git('add', 'README.md');
     git('commit', '-q', '-m', 'init');
@@ -80,7 +87,12 @@ describe('git\'s record around a command (src/node/gitRecord.ts)', () => {
     const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, env: ENV, input: 'on: push\n', encoding: 'utf8' }).trim();
     const tree = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `100644 blob ${blob}\tci.yml\n`, encoding: 'utf8' }).trim();
     const outer = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `040000 tree ${tree}\tworkflows\n`, encoding: 'utf8' }).trim();
-    const top = execFileSync('git', ['mktree'], { cwd: root, env: ENV, input: `${git('ls-tree', 'HEAD')}\n040000 tree ${outer}\t.github\n`, encoding: 'utf8' }).trim();
+    const top = execFileSync('git', ['mktree'], {
+      cwd: root,
+      env: ENV,
+      input: `${git('ls-tree', 'HEAD')}\n040000 tree ${outer}\t.github\n`,
+      encoding: 'utf8',
+    }).trim();
     const commit = git('commit-tree', top, '-p', 'HEAD', '-m', 'release');
     git('tag', '-a', 'v9', '-m', 'v9', commit);
     git('branch', 'release', commit);

@@ -21,7 +21,7 @@ function ports(config: Record<string, string>, files: Record<string, string> = {
 
 const fileOf = (setup: ReturnType<typeof gitSetupFor>, rel: string): string | undefined => setup.files.find((f) => f.relPath === rel)?.content;
 
-describe('git setup of the sandbox\'s private home', () => {
+describe("git setup of the sandbox's private home", () => {
   it('carries the identity, quoted so that a name with quotes or backslashes survives', () => {
     const setup = gitSetupFor(ports({ 'user.name': 'Ada "the Countess" L\\ovelace', 'user.email': 'ada@example.invalid' }));
     assert.equal(fileOf(setup, '.gitconfig'), '[user]\n\tname = "Ada \\"the Countess\\" L\\\\ovelace"\n\temail = "ada@example.invalid"\n');
@@ -68,16 +68,27 @@ describe('git setup of the sandbox\'s private home', () => {
   });
 
   it('carries the behaviour allowlist and never what runs programs or holds credentials, naming the dropped keys without their values', () => {
-    const setup = gitSetupFor(ports({
-      'init.defaultBranch': 'trunk', 'core.autocrlf': 'input', 'pull.rebase': 'true', 'merge.conflictStyle': 'zdiff3', 'diff.algorithm': 'histogram',
-      'credential.helper': 'store --file ~/.git-credentials', 'core.sshCommand': 'ssh -i ~/.ssh/deploy', 'core.pager': 'delta', 'core.hooksPath': '~/hooks',
-      'core.fsmonitor': 'true', 'http.extraHeader': 'Authorization: Bearer ghp_secret', 'alias.co': '!rm -rf /',
-    }));
+    const setup = gitSetupFor(
+      ports({
+        'init.defaultBranch': 'trunk',
+        'core.autocrlf': 'input',
+        'pull.rebase': 'true',
+        'merge.conflictStyle': 'zdiff3',
+        'diff.algorithm': 'histogram',
+        'credential.helper': 'store --file ~/.git-credentials',
+        'core.sshCommand': 'ssh -i ~/.ssh/deploy',
+        'core.pager': 'delta',
+        'core.hooksPath': '~/hooks',
+        'core.fsmonitor': 'true',
+        'http.extraHeader': 'Authorization: Bearer ghp_secret',
+        'alias.co': '!rm -rf /',
+      }),
+    );
     const config = fileOf(setup, '.gitconfig') ?? '';
-    for (const wanted of ['defaultBranch = "trunk"', 'autocrlf = "input"', 'rebase = "true"', 'conflictStyle = "zdiff3"',
-      'algorithm = "histogram"']) assert.ok(config.includes(wanted), wanted);
-    for (const never of ['credential', 'sshCommand', 'pager', 'hooksPath', 'fsmonitor', 'extraHeader', 'alias', 'ghp_secret',
-      'deploy']) assert.ok(!config.includes(never), never);
+    for (const wanted of ['defaultBranch = "trunk"', 'autocrlf = "input"', 'rebase = "true"', 'conflictStyle = "zdiff3"', 'algorithm = "histogram"'])
+      assert.ok(config.includes(wanted), wanted);
+    for (const never of ['credential', 'sshCommand', 'pager', 'hooksPath', 'fsmonitor', 'extraHeader', 'alias', 'ghp_secret', 'deploy'])
+      assert.ok(!config.includes(never), never);
     const notes = setup.notes.join('\n');
     assert.match(notes, /credential\.helper, core\.sshCommand, core\.pager, core\.fsmonitor, core\.hooksPath/);
     assert.doesNotMatch(notes, /ghp_secret|git-credentials|delta/);
@@ -118,12 +129,14 @@ describe('git setup of the sandbox\'s private home', () => {
     });
     afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-    it('the user\'s identity, includes read through and the global excludes hold in the private home: git add -A leaves .DS_Store and .idea/ out', () => {
+    it("the user's identity, includes read through and the global excludes hold in the private home: git add -A leaves .DS_Store and .idea/ out", () => {
       const home = path.join(base, 'home');
       const ws = path.join(home, 'work', 'app');
-      put(path.join(home, '.gitconfig'),
+      put(
+        path.join(home, '.gitconfig'),
         '[user]\n\tname = Real User\n[includeIf "gitdir:~/work/"]\n\tpath = ~/.gitconfig-work\n' +
-          '[core]\n\texcludesFile = ~/.gitignore_global\n[credential]\n\thelper = store\n');
+          '[core]\n\texcludesFile = ~/.gitignore_global\n[credential]\n\thelper = store\n',
+      );
       put(path.join(home, '.gitconfig-work'), '[user]\n\temail = work@example.invalid\n');
       put(path.join(home, '.gitignore_global'), '.DS_Store\n.idea/\n');
       put(path.join(ws, 'a.txt'), 'a\n');
@@ -132,7 +145,12 @@ describe('git setup of the sandbox\'s private home', () => {
       assert.equal(git(ws, home, 'init', '-q').status, 0);
       const priv = privateHomeFrom(home, ws);
       assert.equal(git(ws, priv.dir, 'add', '-A').status, 0);
-      assert.deepEqual(String(git(ws, priv.dir, 'ls-files').stdout).trim().split('\n'), ['a.txt']);
+      assert.deepEqual(
+        String(git(ws, priv.dir, 'ls-files').stdout)
+          .trim()
+          .split('\n'),
+        ['a.txt'],
+      );
       assert.equal(git(ws, priv.dir, 'commit', '-q', '-m', 'x').status, 0);
       assert.equal(String(git(ws, priv.dir, 'log', '--format=%an <%ae>').stdout).trim(), 'Real User <work@example.invalid>');
       assert.doesNotMatch(fs.readFileSync(path.join(priv.dir, '.gitconfig'), 'utf8'), /credential|store/);
@@ -142,8 +160,10 @@ describe('git setup of the sandbox\'s private home', () => {
     it('with signing on and the key out of reach, git commit fails loudly and commits nothing — never unsigned', () => {
       const home = path.join(base, 'home');
       const ws = path.join(base, 'ws');
-      put(path.join(home, '.gitconfig'),
-        '[user]\n\tname = U\n\temail = u@example.invalid\n\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
+      put(
+        path.join(home, '.gitconfig'),
+        '[user]\n\tname = U\n\temail = u@example.invalid\n\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n',
+      );
       put(path.join(ws, 'a.txt'), 'a\n');
       assert.equal(git(ws, home, 'init', '-q').status, 0);
       const priv = privateHomeFrom(home, ws);

@@ -23,11 +23,14 @@ describe('NodeWorkspace', () => {
 
   it('applies a batch of creates, modifications and deletes', async () => {
     const ws = new NodeWorkspace(root, { journalDir: journal });
-    await ws.applyWrites([
-      { path: 'src/a.txt', content: enc('new a') },
-      { path: 'src/new/dir/c.txt', content: enc('c') },
-      { path: 'src/b.txt', content: null },
-    ], 'batch');
+    await ws.applyWrites(
+      [
+        { path: 'src/a.txt', content: enc('new a') },
+        { path: 'src/new/dir/c.txt', content: enc('c') },
+        { path: 'src/b.txt', content: null },
+      ],
+      'batch',
+    );
     assert.equal(fs.readFileSync(path.join(root, 'src/a.txt'), 'utf8'), 'new a');
     assert.equal(fs.readFileSync(path.join(root, 'src/new/dir/c.txt'), 'utf8'), 'c');
     assert.equal(fs.existsSync(path.join(root, 'src/b.txt')), false);
@@ -37,7 +40,13 @@ describe('NodeWorkspace', () => {
 
   it('preserves the mode of a modified file and gives new files 0644', async () => {
     const ws = new NodeWorkspace(root, { journalDir: journal });
-    await ws.applyWrites([{ path: 'src/a.txt', content: enc('x') }, { path: 'src/n.txt', content: enc('n') }], 'modes');
+    await ws.applyWrites(
+      [
+        { path: 'src/a.txt', content: enc('x') },
+        { path: 'src/n.txt', content: enc('n') },
+      ],
+      'modes',
+    );
     assert.equal(fs.statSync(path.join(root, 'src/a.txt')).mode & 0o777, 0o750);
     assert.equal(fs.statSync(path.join(root, 'src/n.txt')).mode & 0o777, 0o644);
     assert.equal((await ws.stat('src/a.txt'))?.mode, 0o750);
@@ -46,7 +55,15 @@ describe('NodeWorkspace', () => {
   it('leaves every file untouched when one write in the batch fails', async () => {
     const ws = new NodeWorkspace(root, { journalDir: journal });
     fs.mkdirSync(path.join(root, 'src/isdir'));
-    await assert.rejects(ws.applyWrites([{ path: 'src/a.txt', content: enc('new a') }, { path: 'src/isdir', content: enc('x') }], 'bad'));
+    await assert.rejects(
+      ws.applyWrites(
+        [
+          { path: 'src/a.txt', content: enc('new a') },
+          { path: 'src/isdir', content: enc('x') },
+        ],
+        'bad',
+      ),
+    );
     assert.equal(fs.readFileSync(path.join(root, 'src/a.txt'), 'utf8'), 'old a');
     assert.deepEqual(fs.readdirSync(path.join(root, 'src')).sort(), ['a.txt', 'b.txt', 'isdir']);
   });
@@ -59,12 +76,17 @@ describe('NodeWorkspace', () => {
     fs.renameSync(a, path.join(root, 'src/.a.txt.pe-t.bak'));
     fs.writeFileSync(a, 'new a');
     fs.writeFileSync(path.join(root, 'src/.b.txt.pe-t.tmp'), 'new b');
-    fs.writeFileSync(path.join(journal, 't.json'), JSON.stringify({
-      label: 'x', committed: false, entries: [
-        { target: a, temp: path.join(root, 'src/.a.txt.pe-t.tmp'), backup: path.join(root, 'src/.a.txt.pe-t.bak'), existed: true },
-        { target: b, temp: path.join(root, 'src/.b.txt.pe-t.tmp'), backup: path.join(root, 'src/.b.txt.pe-t.bak'), existed: true },
-      ],
-    }));
+    fs.writeFileSync(
+      path.join(journal, 't.json'),
+      JSON.stringify({
+        label: 'x',
+        committed: false,
+        entries: [
+          { target: a, temp: path.join(root, 'src/.a.txt.pe-t.tmp'), backup: path.join(root, 'src/.a.txt.pe-t.bak'), existed: true },
+          { target: b, temp: path.join(root, 'src/.b.txt.pe-t.tmp'), backup: path.join(root, 'src/.b.txt.pe-t.bak'), existed: true },
+        ],
+      }),
+    );
     await NodeWorkspace.open(root, { journalDir: journal });
     assert.equal(fs.readFileSync(a, 'utf8'), 'old a');
     assert.equal(fs.readFileSync(b, 'utf8'), 'old b');
@@ -76,7 +98,10 @@ describe('NodeWorkspace', () => {
     const a = path.join(root, 'src/a.txt');
     fs.renameSync(a, path.join(root, 'src/.a.txt.pe-t.bak'));
     fs.writeFileSync(a, 'new a');
-    fs.writeFileSync(path.join(journal, 't.json'), JSON.stringify({ label: 'x', committed: true, entries: [{ target: a, temp: null, backup: path.join(root, 'src/.a.txt.pe-t.bak'), existed: true }] }));
+    fs.writeFileSync(
+      path.join(journal, 't.json'),
+      JSON.stringify({ label: 'x', committed: true, entries: [{ target: a, temp: null, backup: path.join(root, 'src/.a.txt.pe-t.bak'), existed: true }] }),
+    );
     await NodeWorkspace.open(root, { journalDir: journal });
     assert.equal(fs.readFileSync(a, 'utf8'), 'new a');
     assert.deepEqual(fs.readdirSync(path.join(root, 'src')).sort(), ['a.txt', 'b.txt']);
@@ -101,7 +126,11 @@ describe('NodeWorkspace', () => {
     assert.deepEqual([...listed].sort(), ['src', 'src/a.txt', 'src/b.txt', 'src/gen', 'src/gen/deep', 'src/gen/deep/x.txt']);
     assert.equal(new Set(listed).size, listed.length);
     const pruned = await ws.scan({ prune: (rel) => rel === 'src', limit: 100, under: ['', 'src/gen'] });
-    assert.deepEqual(pruned.entries.map((e) => e.path).sort(), ['src', 'src/gen', 'src/gen/deep', 'src/gen/deep/x.txt'], 'a pruned folder does not hide a root below it');
+    assert.deepEqual(
+      pruned.entries.map((e) => e.path).sort(),
+      ['src', 'src/gen', 'src/gen/deep', 'src/gen/deep/x.txt'],
+      'a pruned folder does not hide a root below it',
+    );
   });
 
   it('stats only the entries asked for in detail; the others carry their name and kind from the listing', async () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { takePrivateDirs } from '../../../src/node/sandbox/privateDirs';
 
-describe('a command\'s private home and /tmp', () => {
+describe("a command's private home and /tmp", () => {
   it('under bubblewrap, serves the next command the same folders, emptied of all the last one left', () => {
     const first = takePrivateDirs(true);
     fs.writeFileSync(path.join(first.tmp, 'payload.sh'), 'x');
@@ -34,7 +34,9 @@ describe('a command\'s private home and /tmp', () => {
     const next = takePrivateDirs(true);
     try {
       assert.equal(next.dir, first.dir, 'the pool folder is reused');
-      const listed = execFileSync('python3', ['-c', 'import os, sys\nprint([os.listxattr(d) for d in sys.argv[1:]])', next.home, next.tmp], { encoding: 'utf8' });
+      const listed = execFileSync('python3', ['-c', 'import os, sys\nprint([os.listxattr(d) for d in sys.argv[1:]])', next.home, next.tmp], {
+        encoding: 'utf8',
+      });
       assert.equal(listed.trim(), '[[], []]', 'no extended attribute is left');
       assert.notEqual(fs.statSync(next.home).mtimeMs, 1234567000);
       assert.notEqual(fs.statSync(next.tmp).mtimeMs, 1234567000);

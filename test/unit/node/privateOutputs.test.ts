@@ -47,7 +47,10 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   before(function () {
     if (process.platform !== 'linux') this.skip();
     const support = detectSandbox();
-    assert.ok(support.available, `bubblewrap must be installed and working for these tests: ${support.available ? '' : `${support.reason} — ${support.remedy}`}`);
+    assert.ok(
+      support.available,
+      `bubblewrap must be installed and working for these tests: ${support.available ? '' : `${support.reason} — ${support.remedy}`}`,
+    );
   });
 
   beforeEach(() => {
@@ -62,8 +65,11 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   async function specFor(authority: Partial<Authority>, role: 'executor' | 'verifier' = 'executor'): Promise<SandboxSpec> {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-      { fs: nodePolicyFs, ignoreText: null, role });
+    const policy = policyFor(
+      root,
+      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, ignoreText: null, role },
+    );
     const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
@@ -72,7 +78,10 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   }
 
   async function run(spec: SandboxSpec, script: string) {
-    return terminal.run({ command: 'node -e …', argv: [node, '-e', script], cwd: root, timeoutMs: 15_000, maxOutputBytes: 64_000, env: spec.env, sandbox: spec }, new AbortController().signal);
+    return terminal.run(
+      { command: 'node -e …', argv: [node, '-e', script], cwd: root, timeoutMs: 15_000, maxOutputBytes: 64_000, env: spec.env, sandbox: spec },
+      new AbortController().signal,
+    );
   }
 
   /** Builds into dist/ (and a missing build/ and coverage/), then runs what it built — in one command. */
@@ -120,10 +129,13 @@ describe('private build outputs (bubblewrap, real commands)', function () {
     fs.writeFileSync(path.join(root, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
     fs.writeFileSync(path.join(root, '.gitignore'), 'src\n.git\nnode_modules\n.gitignore\n');
     const before = tree(root);
-    const r = await run(await specFor({ edit: [] }), `
+    const r = await run(
+      await specFor({ edit: [] }),
+      `
       const fs = require('fs');
       const tryWrite = (p) => { try { fs.writeFileSync(p, 'pwned'); return 'wrote'; } catch (e) { return e.code; } };
-      console.log(JSON.stringify({ src: tryWrite('src/a.js'), git: tryWrite('.git/config'), deps: tryWrite('node_modules/dep/index.js'), ignore: tryWrite('.gitignore') }));`);
+      console.log(JSON.stringify({ src: tryWrite('src/a.js'), git: tryWrite('.git/config'), deps: tryWrite('node_modules/dep/index.js'), ignore: tryWrite('.gitignore') }));`,
+    );
     const seen = JSON.parse(r.output.trim().split('\n').pop() ?? '{}') as Record<string, string>;
     assert.equal(seen.src, 'wrote', 'src is a private copy');
     assert.notEqual(seen.git, 'wrote');
@@ -132,7 +144,7 @@ describe('private build outputs (bubblewrap, real commands)', function () {
     assert.deepEqual(tree(root), before, 'nothing changed on the host');
   });
 
-  it('gives two commands running side by side a copy each: neither sees the other\'s files', async () => {
+  it("gives two commands running side by side a copy each: neither sees the other's files", async () => {
     const spec = await specFor({ edit: ['src/**'] });
     const script = (name: string): string => `
       const fs = require('fs');
@@ -151,22 +163,31 @@ describe('private build outputs (bubblewrap, real commands)', function () {
 
   it('keeps a folder too large to copy read-only, and says so', async () => {
     for (let i = 0; i <= COPY_MAX_ENTRIES; i++) fs.writeFileSync(path.join(root, 'dist', `f${i}.js`), '');
-    const r = await run(await specFor({ edit: ['src/**'] }), `try { require('fs').writeFileSync('dist/new.js', 'x'); console.log('wrote') } catch (e) { console.log(e.code) }`);
+    const r = await run(
+      await specFor({ edit: ['src/**'] }),
+      `try { require('fs').writeFileSync('dist/new.js', 'x'); console.log('wrote') } catch (e) { console.log(e.code) }`,
+    );
     assert.match(r.output, new RegExp(`dist is ignored by git but more than ${COPY_MAX_ENTRIES} entries: it stays read-only`));
     assert.match(r.output, /EROFS/);
     assert.ok(!fs.existsSync(path.join(root, 'dist', 'new.js')));
   });
 
-  it('keeps each copied file\'s times and mode (make and incremental compilers decide by them)', async () => {
+  it("keeps each copied file's times and mode (make and incremental compilers decide by them)", async () => {
     fs.utimesSync(path.join(root, 'dist', 'old.js'), 1_000_000, 1_000_000);
     fs.chmodSync(path.join(root, 'dist', 'old.js'), 0o750);
-    const r = await run(await specFor({ edit: ['src/**'] }), `const s = require('fs').statSync('dist/old.js'); console.log(JSON.stringify([s.mtimeMs, s.mode & 0o777]))`);
+    const r = await run(
+      await specFor({ edit: ['src/**'] }),
+      `const s = require('fs').statSync('dist/old.js'); console.log(JSON.stringify([s.mtimeMs, s.mode & 0o777]))`,
+    );
     assert.deepEqual(JSON.parse(r.output.trim().split('\n').pop() ?? '[]'), [1_000_000_000, 0o750], r.output);
   });
 
   it('does not copy a hidden entry into the private copy', async () => {
     fs.writeFileSync(path.join(root, 'dist', '.env'), 'TOKEN=canary-in-dist\n');
-    const r = await run(await specFor({ edit: ['src/**'] }), `const fs = require('fs'); let s = ''; try { s = fs.readFileSync('dist/.env', 'utf8') } catch (e) { s = e.code } console.log(JSON.stringify(s)); fs.writeFileSync('dist/x', 'x')`);
+    const r = await run(
+      await specFor({ edit: ['src/**'] }),
+      `const fs = require('fs'); let s = ''; try { s = fs.readFileSync('dist/.env', 'utf8') } catch (e) { s = e.code } console.log(JSON.stringify(s)); fs.writeFileSync('dist/x', 'x')`,
+    );
     assert.equal(r.exitCode, 0, r.output);
     assert.doesNotMatch(r.output, /canary-in-dist/);
   });

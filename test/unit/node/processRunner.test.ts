@@ -6,7 +6,16 @@ import { NodeTerminal } from '../../../src/node/nodeTerminal';
 import type { CommandRequest } from '../../../src/core/ports';
 
 function request(argv: string[], extra: Partial<CommandRequest> = {}): CommandRequest {
-  return { command: argv.join(' '), argv, cwd: os.tmpdir(), timeoutMs: 10_000, maxOutputBytes: 10_000, env: { PATH: process.env.PATH ?? '' }, sandbox: null, ...extra };
+  return {
+    command: argv.join(' '),
+    argv,
+    cwd: os.tmpdir(),
+    timeoutMs: 10_000,
+    maxOutputBytes: 10_000,
+    env: { PATH: process.env.PATH ?? '' },
+    sandbox: null,
+    ...extra,
+  };
 }
 
 /** Running, not merely a zombie waiting for an init that may never reap it (containers). */
@@ -45,7 +54,10 @@ describe('NodeTerminal', () => {
   it('passes only the given environment', async () => {
     process.env.PE_TEST_LEAK = 'leaked';
     try {
-      const r = await terminal.run(request([node, '-e', 'console.log(JSON.stringify(Object.keys(process.env).sort()))'], { env: { PATH: process.env.PATH ?? '', ONLY: '1' } }), new AbortController().signal);
+      const r = await terminal.run(
+        request([node, '-e', 'console.log(JSON.stringify(Object.keys(process.env).sort()))'], { env: { PATH: process.env.PATH ?? '', ONLY: '1' } }),
+        new AbortController().signal,
+      );
       assert.doesNotMatch(r.output, /PE_TEST_LEAK/);
       assert.match(r.output, /"ONLY"/);
     } finally {
@@ -54,7 +66,10 @@ describe('NodeTerminal', () => {
   });
 
   it('caps output keeping head and tail', async () => {
-    const r = await terminal.run(request([node, '-e', 'console.log("FIRST"); for (let i=0;i<20000;i++) console.log("filler line " + i); console.log("LAST")'], { maxOutputBytes: 2000 }), new AbortController().signal);
+    const r = await terminal.run(
+      request([node, '-e', 'console.log("FIRST"); for (let i=0;i<20000;i++) console.log("filler line " + i); console.log("LAST")'], { maxOutputBytes: 2000 }),
+      new AbortController().signal,
+    );
     assert.equal(r.truncated, true);
     assert.match(r.output, /^FIRST/);
     assert.match(r.output, /LAST\n$/);

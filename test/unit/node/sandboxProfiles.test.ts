@@ -7,8 +7,16 @@ const mounts: BwrapMounts = {
   root: '/home/ada/app',
   writable: ['/home/ada/app/src', '/home/ada/app/.git'],
   readOnly: ['/home/ada/app/.git/hooks', '/home/ada/app/.git/config'],
-  hidden: [{ path: '/home/ada/app/.env', kind: 'file' }, { path: '/home/ada/app/.plan-execute', kind: 'directory' }],
-  hiddenOutside: [{ path: '/home/ada', kind: 'directory' }, { path: '/home', kind: 'directory' }, { path: '/run', kind: 'directory' }, { path: '/home/ada/.cargo/credentials.toml', kind: 'file' }],
+  hidden: [
+    { path: '/home/ada/app/.env', kind: 'file' },
+    { path: '/home/ada/app/.plan-execute', kind: 'directory' },
+  ],
+  hiddenOutside: [
+    { path: '/home/ada', kind: 'directory' },
+    { path: '/home', kind: 'directory' },
+    { path: '/run', kind: 'directory' },
+    { path: '/home/ada/.cargo/credentials.toml', kind: 'file' },
+  ],
   visibleOutside: ['/home/ada/.cargo'],
   network: false,
   home: { at: '/home/ada', from: '/tmp/pe-sandbox-1/home' },
@@ -26,7 +34,8 @@ describe('bubblewrap arguments (Linux)', () => {
   const args = bwrapArgs(mounts, ['npm', 'test']);
 
   it('drops every capability, cannot make user namespaces inside, and cuts pid, ipc and (ungranted) network', () => {
-    for (const flag of ['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--die-with-parent', '--new-session']) assert.ok(args.includes(flag), flag);
+    for (const flag of ['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--die-with-parent', '--new-session'])
+      assert.ok(args.includes(flag), flag);
     assert.equal(args[args.indexOf('--cap-drop') + 1], 'ALL');
     assert.ok(!bwrapArgs({ ...mounts, network: true }, ['x']).includes('--unshare-net'), 'a granted network is the real one');
   });
@@ -44,12 +53,26 @@ describe('bubblewrap arguments (Linux)', () => {
       at(args, '--ro-bind', '/home/ada/app/.git/hooks'),
       at(args, '--ro-bind', '/home/ada/app/.env'),
     ];
-    assert.ok(order.every((i) => i >= 0), JSON.stringify(order));
-    assert.deepEqual([...order].sort((a, b) => a - b), order, args.join(' '));
+    assert.ok(
+      order.every((i) => i >= 0),
+      JSON.stringify(order),
+    );
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      args.join(' '),
+    );
   });
 
   it('mounts a folder root, its read-only subfolders and a write root below one of them shallowest first, so the deepest decides', () => {
-    const folder = bwrapArgs({ ...mounts, writable: ['/home/ada/app', '/home/ada/app/src/gen'], readOnly: ['/home/ada/app/src', '/home/ada/app/docs', '/home/ada/app/src/gen/node_modules'] }, ['x']);
+    const folder = bwrapArgs(
+      {
+        ...mounts,
+        writable: ['/home/ada/app', '/home/ada/app/src/gen'],
+        readOnly: ['/home/ada/app/src', '/home/ada/app/docs', '/home/ada/app/src/gen/node_modules'],
+      },
+      ['x'],
+    );
     const order = [
       at(folder, '--ro-bind', '/home/ada/app'),
       at(folder, '--bind', '/home/ada/app'),
@@ -58,8 +81,15 @@ describe('bubblewrap arguments (Linux)', () => {
       at(folder, '--ro-bind', '/home/ada/app/src/gen/node_modules'),
       at(folder, '--ro-bind', '/home/ada/app/.env'),
     ];
-    assert.ok(order.every((i) => i >= 0), JSON.stringify(order));
-    assert.deepEqual([...order].sort((a, b) => a - b), order, folder.join(' '));
+    assert.ok(
+      order.every((i) => i >= 0),
+      JSON.stringify(order),
+    );
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      folder.join(' '),
+    );
     assert.ok(at(folder, '--ro-bind', '/home/ada/app/docs') > at(folder, '--bind', '/home/ada/app'));
   });
 
@@ -76,13 +106,29 @@ describe('bubblewrap arguments (Linux)', () => {
     assert.ok(args.indexOf('--remount-ro') > at(args, '--ro-bind', '/home/ada/app'), 'after every mount that lands inside a hidden folder');
   });
 
-  it('with a network of its own: keeps the user\'s ids, hands its pid over and waits, and shows slirp\'s resolver, not the host\'s', () => {
-    const own = bwrapArgs({ ...mounts, network: true, ownNetwork: { uid: 1000, gid: 1001, resolver: { from: '/tmp/pe-sandbox-1/resolv.conf', at: '/run/systemd/resolve/stub-resolv.conf' } } }, ['npm', 'install']);
+  it("with a network of its own: keeps the user's ids, hands its pid over and waits, and shows slirp's resolver, not the host's", () => {
+    const own = bwrapArgs(
+      {
+        ...mounts,
+        network: true,
+        ownNetwork: { uid: 1000, gid: 1001, resolver: { from: '/tmp/pe-sandbox-1/resolv.conf', at: '/run/systemd/resolve/stub-resolv.conf' } },
+      },
+      ['npm', 'install'],
+    );
     assert.ok(!own.includes('--unshare-net'), 'the network namespace is made around bubblewrap (unshare), with slirp4netns on it');
-    for (const [flag, value] of [['--info-fd', '4'], ['--block-fd', '5'], ['--uid', '1000'], ['--gid', '1001']]) assert.equal(own[own.indexOf(flag as string) + 1], value, flag);
+    for (const [flag, value] of [
+      ['--info-fd', '4'],
+      ['--block-fd', '5'],
+      ['--uid', '1000'],
+      ['--gid', '1001'],
+    ])
+      assert.equal(own[own.indexOf(flag as string) + 1], value, flag);
     assert.ok(at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') > at(own, '--tmpfs', '/run'));
     assert.equal(own[at(own, '--ro-bind', '/run/systemd/resolve/stub-resolv.conf') + 1], '/tmp/pe-sandbox-1/resolv.conf');
-    assert.ok(!bwrapArgs({ ...mounts, ownNetwork: { uid: 1, gid: 1, resolver: { from: 'x', at: 'y' } } }, ['x']).includes('--block-fd'), 'without the grant: nothing to wait for');
+    assert.ok(
+      !bwrapArgs({ ...mounts, ownNetwork: { uid: 1, gid: 1, resolver: { from: 'x', at: 'y' } } }, ['x']).includes('--block-fd'),
+      'without the grant: nothing to wait for',
+    );
   });
 
   it('shows the resolver configuration only with the network, and ends with the untouched argv', () => {
@@ -94,7 +140,7 @@ describe('bubblewrap arguments (Linux)', () => {
 });
 
 describe('the resolver of a granted network of its own (slirp4netns)', () => {
-  it('names slirp\'s forwarder when the host\'s first name server is a real one', () => {
+  it("names slirp's forwarder when the host's first name server is a real one", () => {
     assert.deepEqual(sandboxNameservers('search corp.example\nnameserver 192.168.1.1\n', []), { servers: ['10.0.2.3'] });
   });
 
@@ -102,10 +148,14 @@ describe('the resolver of a granted network of its own (slirp4netns)', () => {
     const stub = 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n';
     const upstream = 'nameserver 192.168.1.1\nnameserver fd00::1\nnameserver 9.9.9.9\n';
     assert.deepEqual(sandboxNameservers(stub, [upstream, '']), { servers: ['192.168.1.1', '9.9.9.9'] });
-    assert.deepEqual(sandboxNameservers('nameserver 127.0.1.1\nnameserver 10.1.2.3\n', []), { servers: ['10.1.2.3'] }, 'a later real server of the host\'s own file');
+    assert.deepEqual(
+      sandboxNameservers('nameserver 127.0.1.1\nnameserver 10.1.2.3\n', []),
+      { servers: ['10.1.2.3'] },
+      "a later real server of the host's own file",
+    );
   });
 
-  it('runs slirp4netns confined itself (its own empty root, a seccomp filter), with the host\'s loopback closed (red-team F32)', () => {
+  it("runs slirp4netns confined itself (its own empty root, a seccomp filter), with the host's loopback closed (red-team F32)", () => {
     const args = slirpArgs('/proc/42/ns');
     for (const flag of ['--disable-host-loopback', '--enable-sandbox', '--enable-seccomp']) assert.ok(args.includes(flag), flag);
     assert.deepEqual(args.slice(-2), ['/proc/42/ns/net', 'tap0']);
@@ -141,7 +191,11 @@ describe('Seatbelt profile (macOS)', () => {
 
   it('reads everything but the hidden areas and entries; shows the workspace and the toolchains again', () => {
     const reads = profile.split('\n(allow ').filter((r) => r.startsWith('file-read*'));
-    assert.ok(reads[0]?.includes('(subpath "/")') && reads[0].includes('(require-not (subpath "/Users"))') && reads[0].includes('(require-not (subpath "/Users/ada/app/.env"))'));
+    assert.ok(
+      reads[0]?.includes('(subpath "/")') &&
+        reads[0].includes('(require-not (subpath "/Users"))') &&
+        reads[0].includes('(require-not (subpath "/Users/ada/app/.env"))'),
+    );
     assert.ok(reads.some((r) => r.includes('(subpath "/Users/ada/.cargo")') && r.includes('(require-not (subpath "/Users/ada/.cargo/credentials.toml"))')));
     assert.ok(reads.some((r) => r.startsWith('file-read* (require-all (subpath "/Users/ada/app")') && r.includes('/Users/ada/app/.env')));
   });
@@ -155,8 +209,12 @@ describe('Seatbelt profile (macOS)', () => {
     assert.ok(!profile.includes('(allow file-write* (subpath "/Users/ada/app")'), 'not the whole workspace');
   });
 
-  it('writes a folder root\'s own entries, not its read-only subfolders, and a write root below one of them', () => {
-    const folder = seatbeltProfile({ ...paths, writable: ['/Users/ada/app', '/Users/ada/app/src/gen'], readOnly: ['/Users/ada/app/src', '/Users/ada/app/docs'] });
+  it("writes a folder root's own entries, not its read-only subfolders, and a write root below one of them", () => {
+    const folder = seatbeltProfile({
+      ...paths,
+      writable: ['/Users/ada/app', '/Users/ada/app/src/gen'],
+      readOnly: ['/Users/ada/app/src', '/Users/ada/app/docs'],
+    });
     const writes = folder.split('\n(allow ').filter((r) => r.startsWith('file-write*'));
     const top = writes.find((r) => r.includes('(subpath "/Users/ada/app")'));
     assert.ok(top && ['/Users/ada/app/src', '/Users/ada/app/docs', '/Users/ada/app/.env'].every((x) => top.includes(`(require-not (subpath "${x}"))`)), top);
@@ -173,6 +231,9 @@ describe('Seatbelt profile (macOS)', () => {
 
   it('quotes paths as SBPL strings and passes argv untouched', () => {
     assert.equal(sbplString('/a "b"\\c'), '"/a \\"b\\"\\\\c"');
-    assert.deepEqual(seatbeltArgs('(version 1)', ['git', 'commit', '-m', 'x; y']), { file: '/usr/bin/sandbox-exec', args: ['-p', '(version 1)', '--', 'git', 'commit', '-m', 'x; y'] });
+    assert.deepEqual(seatbeltArgs('(version 1)', ['git', 'commit', '-m', 'x; y']), {
+      file: '/usr/bin/sandbox-exec',
+      args: ['-p', '(version 1)', '--', 'git', 'commit', '-m', 'x; y'],
+    });
   });
 });

@@ -34,7 +34,10 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   before(function () {
     if (process.platform !== 'linux') this.skip();
     const support = detectSandbox();
-    assert.ok(support.available, `bubblewrap must be installed and working for these tests: ${support.available ? '' : `${support.reason} — ${support.remedy}`}`);
+    assert.ok(
+      support.available,
+      `bubblewrap must be installed and working for these tests: ${support.available ? '' : `${support.reason} — ${support.remedy}`}`,
+    );
   });
 
   beforeEach(() => {
@@ -51,8 +54,11 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   async function specFor(authority: Partial<Authority>): Promise<SandboxSpec> {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-      { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(
+      root,
+      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, ignoreText: null },
+    );
     const ws = new NodeWorkspace(root);
     const { entries } = await ws.scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
@@ -62,13 +68,18 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   }
 
   async function run(spec: SandboxSpec, script: string, timeoutMs = 15_000) {
-    return terminal.run({ command: 'node -e …', argv: [node, '-e', script], cwd: root, timeoutMs, maxOutputBytes: 64_000, env: spec.env, sandbox: spec }, new AbortController().signal);
+    return terminal.run(
+      { command: 'node -e …', argv: [node, '-e', script], cwd: root, timeoutMs, maxOutputBytes: 64_000, env: spec.env, sandbox: spec },
+      new AbortController().signal,
+    );
   }
 
   it('writes inside the write scope and nowhere else: not the rest of the workspace, not a neighbour, not the host /tmp', async () => {
     const spec = await specFor({ edit: ['src/**'] });
     const marker = `pe-sbx-tmp-${process.pid}-${Date.now()}`;
-    const r = await run(spec, `
+    const r = await run(
+      spec,
+      `
       const fs = require('fs');
       const tryWrite = (p) => { try { fs.writeFileSync(p, 'x'); return 'wrote'; } catch (e) { return e.code; } };
       console.log(JSON.stringify({
@@ -76,7 +87,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
         readme: tryWrite('README.md'),
         neighbour: tryWrite(${JSON.stringify(path.join(neighbour, 'planted.txt'))}),
         tmp: tryWrite('/tmp/${marker}'),
-      }));`);
+      }));`,
+    );
     const seen = JSON.parse(r.output.trim().split('\n').pop() ?? '{}') as Record<string, string>;
     assert.equal(seen.inside, 'wrote', r.output);
     assert.notEqual(seen.readme, 'wrote');
@@ -86,34 +98,48 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.ok(!fs.existsSync(path.join(os.tmpdir(), marker)), 'the sandbox /tmp is private');
   });
 
-  it('cannot read .env, the neighbours, the home or this process\'s environment through /proc', async () => {
+  it("cannot read .env, the neighbours, the home or this process's environment through /proc", async () => {
     const spec = await specFor({ edit: ['src/**'] });
-    const r = await run(spec, `
+    const r = await run(
+      spec,
+      `
       const fs = require('fs');
       const read = (p) => { try { return String(fs.readFileSync(p)); } catch (e) { return e.code; } };
       const list = (p) => { try { return fs.readdirSync(p).join(','); } catch (e) { return e.code; } };
       console.log(JSON.stringify({
         env: read('.env'), neighbour: read(${JSON.stringify(path.join(neighbour, 'secret.txt'))}),
         home: list(${JSON.stringify(os.homedir())}), parent: read('/proc/${process.pid}/environ'), pids: list('/proc').split(',').filter((x) => /^\\d+$/.test(x)).length,
-      }));`);
+      }));`,
+    );
     const out = r.output;
     assert.doesNotMatch(out, /canary-env|canary-neighbour/);
     const seen = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, string | number>;
     assert.notEqual(seen.parent, undefined);
-    assert.doesNotMatch(String(seen.parent), /PATH=/, 'the parent\'s /proc is not visible');
+    assert.doesNotMatch(String(seen.parent), /PATH=/, "the parent's /proc is not visible");
     assert.ok(Number(seen.pids) < 10, `own pid namespace (saw ${seen.pids} pids)`);
     // The home is a private, empty one, except the toolchains on PATH shown again (and our git identity).
     const home = fs.realpathSync(os.homedir());
-    const shown = new Set(['.gitconfig', ...spec.visibleOutside.filter((v) => v.startsWith(`${home}/`)).map((v) => v.slice(home.length + 1).split('/')[0] ?? '')]);
-    const listed = String(seen.home).split(',').filter((e) => e !== '');
-    assert.deepEqual(listed.filter((e) => !shown.has(e)), [], `the home shows only toolchains: ${listed.join(', ')}`);
+    const shown = new Set([
+      '.gitconfig',
+      ...spec.visibleOutside.filter((v) => v.startsWith(`${home}/`)).map((v) => v.slice(home.length + 1).split('/')[0] ?? ''),
+    ]);
+    const listed = String(seen.home)
+      .split(',')
+      .filter((e) => e !== '');
+    assert.deepEqual(
+      listed.filter((e) => !shown.has(e)),
+      [],
+      `the home shows only toolchains: ${listed.join(', ')}`,
+    );
   });
 
   describe('the network', () => {
     let arrived: Record<string, number>;
     let servers: net.Server[];
     let targets: Record<string, [string | number, string?]>;
-    const lan = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    const lan = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
     const listen = async (name: string, ...where: [number, string] | [string]): Promise<net.AddressInfo | string> => {
       const server = net.createServer((sock) => {
         arrived[name] = (arrived[name] ?? 0) + 1;
@@ -126,11 +152,11 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     beforeEach(async () => {
       arrived = {};
       servers = [];
-      const loopback = await listen('loopback', 0, '127.0.0.1') as net.AddressInfo;
+      const loopback = (await listen('loopback', 0, '127.0.0.1')) as net.AddressInfo;
       const abstract = `\0pe-sbx-${process.pid}-${Date.now()}`;
       targets = { loopback: [loopback.port, '127.0.0.1'], abstract: [abstract] };
       await listen('abstract', abstract);
-      if (lan) targets.lan = [(await listen('lan', 0, lan) as net.AddressInfo).port, lan];
+      if (lan) targets.lan = [((await listen('lan', 0, lan)) as net.AddressInfo).port, lan];
     });
     afterEach(() => servers.forEach((server) => server.close()));
 
@@ -161,7 +187,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       assert.deepEqual(arrived, {}, 'no connection reached the host');
     });
 
-    it('is the command\'s own when granted: the LAN is reached, this machine\'s loopback services and abstract sockets are not', async () => {
+    it("is the command's own when granted: the LAN is reached, this machine's loopback services and abstract sockets are not", async () => {
       const support = detectSandbox();
       assert.ok(support.available && support.ownNetwork === true, `slirp4netns must be installed for this test: ${JSON.stringify(support)}`);
       assert.ok(lan, 'this machine has a non-loopback IPv4 address to stand for the network');
@@ -173,7 +199,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       assert.deepEqual(arrived, { lan: 1 }, 'only the LAN listener saw a connection');
     });
 
-    it('is the host\'s when slirp4netns is missing: then this machine\'s loopback is reached too (the card says so)', async () => {
+    it("is the host's when slirp4netns is missing: then this machine's loopback is reached too (the card says so)", async () => {
       const before = process.env.PLAN_EXECUTE_SLIRP4NETNS;
       process.env.PLAN_EXECUTE_SLIRP4NETNS = path.join(base, 'no-slirp4netns');
       try {
@@ -192,29 +218,38 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   it('leaves nothing running: a daemon in its own session dies with the command', async () => {
     const marker = `pe-daemon-${process.pid}-${Date.now()}`;
     const spec = await specFor({});
-    const r = await run(spec, `
+    const r = await run(
+      spec,
+      `
       const { spawn } = require('child_process');
       const child = spawn('/usr/bin/node', ['-e', 'setInterval(() => {}, 1000)', '${marker}'], { detached: true, stdio: 'ignore' });
       child.unref();
-      console.log('started ' + child.pid);`);
+      console.log('started ' + child.pid);`,
+    );
     assert.match(r.output, /started \d+/);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const alive = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    });
+    const alive = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
     assert.deepEqual(alive, [], 'no process with the marker survives');
   });
 
   it('does not follow a symlinked folder out of the workspace, and removes a placeholder the command left untouched', async () => {
     fs.symlinkSync('../neighbour', path.join(root, 'out'));
     const spec = await specFor({ edit: ['out/**', 'docs/new.md'] });
-    const r = await run(spec, `
+    const r = await run(
+      spec,
+      `
       const fs = require('fs');
-      try { fs.writeFileSync('out/planted.txt', 'x'); console.log('wrote'); } catch (e) { console.log(e.code); }`);
+      try { fs.writeFileSync('out/planted.txt', 'x'); console.log('wrote'); } catch (e) { console.log(e.code); }`,
+    );
     assert.ok(!fs.existsSync(path.join(neighbour, 'planted.txt')), r.output);
     assert.match(r.output, /out is a symbolic link: it stays read-only/);
     assert.ok(!fs.existsSync(path.join(root, 'docs', 'new.md')), 'the empty placeholder is gone');
@@ -227,12 +262,15 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     fs.mkdirSync(path.join(root, 'src', 'ui', '.vscode'), { recursive: true });
     fs.writeFileSync(path.join(root, 'src', 'ui', '.vscode', 'settings.json'), '{}\n');
     const spec = await specFor({ edit: ['src/**'] });
-    const r = await run(spec, `
+    const r = await run(
+      spec,
+      `
       const fs = require('fs');
       for (const [from, to] of [['src/conf', 'src/moved'], ['src/conf/deep', 'src/deep'], ['src/ui', 'src/ui2']]) {
         try { fs.renameSync(from, to); console.log(from + ':moved'); } catch (e) { console.log(from + ':' + e.code); }
       }
-      fs.writeFileSync('src/conf/deep/app.json', '{}'); fs.renameSync('src/conf/deep/app.json', 'src/conf/deep/app2.json'); console.log('wrote');`);
+      fs.writeFileSync('src/conf/deep/app.json', '{}'); fs.renameSync('src/conf/deep/app.json', 'src/conf/deep/app2.json'); console.log('wrote');`,
+    );
     assert.match(r.output, /src\/conf:EBUSY/, r.output);
     assert.match(r.output, /src\/conf\/deep:(EBUSY|EXDEV)/, r.output);
     assert.match(r.output, /src\/ui:EBUSY/, r.output);
@@ -259,13 +297,27 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.mkdirSync(bin, { recursive: true });
       fs.writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
       fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
-      const policy = policyFor(ws, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-        { fs: nodePolicyFs, ignoreText: null });
+      const policy = policyFor(
+        ws,
+        { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+        { fs: nodePolicyFs, ignoreText: null },
+      );
       const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
       const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, [{ path: 'src', kind: 'tree' }]), limit: 1000 });
       const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
       assert.ok(built.ok);
-      const r = await terminal.run({ command: 'mytool', argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`], cwd: ws, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+      const r = await terminal.run(
+        {
+          command: 'mytool',
+          argv: ['sh', '-c', `mytool; cat ${path.join(outer, 'notes.txt')}; echo x > src/ok.txt`],
+          cwd: ws,
+          timeoutMs: 15_000,
+          maxOutputBytes: 10_000,
+          env: built.spec.env,
+          sandbox: built.spec,
+        },
+        new AbortController().signal,
+      );
       assert.match(r.output, /tool-ran/, r.output);
       assert.equal(fs.readFileSync(path.join(ws, 'src', 'ok.txt'), 'utf8'), 'x\n');
       assert.doesNotMatch(r.output, /canary-neighbour/, 'the toolchain is shown again, not the rest of the neighbouring folders');
@@ -276,14 +328,20 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
 
   it('gives every command an empty private /tmp and home: nothing one command leaves there reaches the next', async () => {
     const spec = await specFor({ edit: ['src/**'] });
-    const plant = await run(spec, `
+    const plant = await run(
+      spec,
+      `
       const fs = require('fs'), os = require('os');
       fs.writeFileSync('/tmp/payload.sh', 'x'); fs.mkdirSync(os.homedir() + '/.cache/x', { recursive: true });
-      console.log('planted');`);
+      console.log('planted');`,
+    );
     assert.match(plant.output, /planted/, plant.output);
-    const look = await run(spec, `
+    const look = await run(
+      spec,
+      `
       const fs = require('fs'), os = require('os');
-      console.log('tmp=' + fs.readdirSync('/tmp').join(',') + ';home=' + fs.readdirSync(os.homedir()).join(','));`);
+      console.log('tmp=' + fs.readdirSync('/tmp').join(',') + ';home=' + fs.readdirSync(os.homedir()).join(','));`,
+    );
     // What is listed there besides is mount points (this workspace's path, toolchains shown again).
     assert.match(look.output, /^tmp=.*;home=/m, look.output);
     assert.doesNotMatch(look.output, /payload\.sh|\.cache/, look.output);
@@ -307,10 +365,13 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       prepared.cleanup();
       assert.equal(options.indexOf(empty), -1, 'no tmpfs, no remount for the empty folder');
       assert.ok(options.includes(full));
-      const r = await run(spec, `
+      const r = await run(
+        spec,
+        `
         const fs = require('fs');
         try { fs.writeFileSync(${JSON.stringify(path.join(empty, 'x'))}, 'x'); console.log('empty:wrote'); } catch (e) { console.log('empty:' + e.code); }
-        console.log('full:' + fs.readdirSync(${JSON.stringify(full)}).length);`);
+        console.log('full:' + fs.readdirSync(${JSON.stringify(full)}).length);`,
+      );
       // ENOENT where the checkout itself lies under /tmp, which the sandbox replaces with a private one.
       assert.match(r.output, /empty:(EROFS|EACCES|ENOENT)/, r.output);
       assert.match(r.output, /full:0/, r.output);
@@ -322,7 +383,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
 
   it('lets git work in a worktree whose repository is a neighbouring folder, and commit when granted', async () => {
     const main = path.join(base, 'main');
-    const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd, encoding: 'utf8' });
+    const git = (cwd: string, ...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd, encoding: 'utf8' });
     fs.mkdirSync(main);
     git(main, 'init', '-q');
     fs.writeFileSync(path.join(main, 'main-secret.txt'), 'canary-main-checkout\n');
@@ -333,13 +395,16 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     fs.mkdirSync(path.join(wt, 'src'));
     fs.writeFileSync(path.join(wt, 'src', 'a.js'), 'a\n');
     const authority = { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false };
-    const policy = policyFor(wt, { id: 's', authority },
-      { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(wt, { id: 's', authority }, { fs: nodePolicyFs, ignoreText: null });
     const env = { ...scrubEnv(process.env), GIT_AUTHOR_NAME: 'S', GIT_AUTHOR_EMAIL: 's@e', GIT_COMMITTER_NAME: 'S', GIT_COMMITTER_EMAIL: 's@e' };
     const { entries } = await new NodeWorkspace(wt).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 1000 });
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
     assert.ok(built.ok);
-    const inWt = (argv: string[]) => terminal.run({ command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec }, new AbortController().signal);
+    const inWt = (argv: string[]) =>
+      terminal.run(
+        { command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec },
+        new AbortController().signal,
+      );
     const status = await inWt(['git', 'status', '--short']);
     assert.equal(status.exitCode, 0, status.output);
     assert.match(status.output, /\?\? src\//);
@@ -348,7 +413,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.equal(commit.exitCode, 0, commit.output);
     assert.match(git(main, 'log', '--all', '--format=%s'), /from the worktree/);
     const peek = await inWt(['cat', path.join(main, 'main-secret.txt')]);
-    assert.doesNotMatch(peek.output, /canary-main-checkout/, 'the main checkout\'s files stay hidden');
+    assert.doesNotMatch(peek.output, /canary-main-checkout/, "the main checkout's files stay hidden");
   });
 
   it('does not trust a .git file that points somewhere that does not point back', async () => {
@@ -356,7 +421,10 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     fs.writeFileSync(path.join(root, '.git'), `gitdir: ${neighbour}\n`);
     const spec = await specFor({ edit: ['src/**'], commands: ['git commit *'] });
     assert.ok(!spec.visibleOutside.includes(neighbour) && spec.writableOutside.length === 0);
-    const r = await run(spec, `try { console.log(String(require('fs').readFileSync(${JSON.stringify(path.join(neighbour, 'secret.txt'))}))); } catch (e) { console.log(e.code); }`);
+    const r = await run(
+      spec,
+      `try { console.log(String(require('fs').readFileSync(${JSON.stringify(path.join(neighbour, 'secret.txt'))}))); } catch (e) { console.log(e.code); }`,
+    );
     assert.doesNotMatch(r.output, /canary-neighbour/);
   });
 

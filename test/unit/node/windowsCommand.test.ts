@@ -8,7 +8,11 @@ function disk(...files: string[]): (p: string) => boolean {
   return (p) => set.has(p.toLowerCase());
 }
 
-const env = { Path: 'C:\\Program Files\\nodejs;relative\\bin;C:\\Windows\\System32', PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\System32\\cmd.exe' };
+const env = {
+  Path: 'C:\\Program Files\\nodejs;relative\\bin;C:\\Windows\\System32',
+  PATHEXT: '.COM;.EXE;.BAT;.CMD',
+  ComSpec: 'C:\\Windows\\System32\\cmd.exe',
+};
 
 describe('running argv on Windows (PATH and PATHEXT, without a shell where possible)', () => {
   it('finds npm as npm.cmd and node as node.exe through PATH and PATHEXT, in PATHEXT order', () => {
@@ -16,7 +20,10 @@ describe('running argv on Windows (PATH and PATHEXT, without a shell where possi
     assert.equal(resolveWindowsProgram('npm', env, exists, path.win32), 'C:\\Program Files\\nodejs\\npm.cmd');
     assert.equal(resolveWindowsProgram('node', env, exists, path.win32), 'C:\\Program Files\\nodejs\\node.exe');
     assert.equal(resolveWindowsProgram('node.exe', env, exists, path.win32), 'C:\\Program Files\\nodejs\\node.exe');
-    assert.equal(resolveWindowsProgram('NPM', env, disk('C:\\Program Files\\nodejs\\npm.cmd'), path.win32)?.toLowerCase(), 'c:\\program files\\nodejs\\npm.cmd');
+    assert.equal(
+      resolveWindowsProgram('NPM', env, disk('C:\\Program Files\\nodejs\\npm.cmd'), path.win32)?.toLowerCase(),
+      'c:\\program files\\nodejs\\npm.cmd',
+    );
   });
 
   it('never looks in the working directory or a relative PATH entry', () => {
@@ -29,7 +36,10 @@ describe('running argv on Windows (PATH and PATHEXT, without a shell where possi
   it('runs an .exe directly with argv untouched', () => {
     const spawn = windowsSpawn(['node', '-e', 'console.log("a & b")'], env, disk('C:\\Program Files\\nodejs\\node.exe'), path.win32);
     assert.ok(spawn.ok);
-    assert.deepEqual({ file: spawn.file, args: spawn.args, verbatim: spawn.verbatim }, { file: 'C:\\Program Files\\nodejs\\node.exe', args: ['-e', 'console.log("a & b")'], verbatim: false });
+    assert.deepEqual(
+      { file: spawn.file, args: spawn.args, verbatim: spawn.verbatim },
+      { file: 'C:\\Program Files\\nodejs\\node.exe', args: ['-e', 'console.log("a & b")'], verbatim: false },
+    );
     assert.equal(spawn.env.NoDefaultCurrentDirectoryInExePath, '1');
   });
 

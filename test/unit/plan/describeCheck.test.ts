@@ -28,7 +28,7 @@ describe('evidence check descriptions', () => {
     assert.equal(describeCheck({ kind: 'command', command: 'make', expectExitCode: 2 } as EvidenceCheck), 'command `make` exits 2');
   });
 
-  it('reads the same in the executor\'s handoff, the sidebar\'s step card and the verification record', async () => {
+  it("reads the same in the executor's handoff, the sidebar's step card and the verification record", async () => {
     const step = { id: 's1', title: 'Check', kind: 'verify' as const, evidence: { checks: CHECKS, description: '' } };
     const handoff = handoffFor(step);
     const rendered = renderHandoff(handoff, 10_000);
@@ -36,24 +36,37 @@ describe('evidence check descriptions', () => {
 
     const plan = PlanSchema.parse({ goal: 'g', steps: [step] });
     const events = [{ type: 'plan_version', plan, author: 'planner', diff: null }] as TraceEventBody[];
-    const view = toUiMission(missionViewFromEvents(events.map((b, seq) => ({ missionId: 'm1', seq, at: '2026-01-01T00:00:00.000Z', ...b }) as TraceEvent)), { live: false });
+    const view = toUiMission(missionViewFromEvents(events.map((b, seq) => ({ missionId: 'm1', seq, at: '2026-01-01T00:00:00.000Z', ...b }) as TraceEvent)), {
+      live: false,
+    });
     assert.deepEqual(view.steps[0]?.evidence, CHECKS.map(describeCheck));
 
     // The gate names each check's outcome with the same words (here every check fails to run: no files, no tools).
     const aborted = new AbortController();
     aborted.abort();
     const verification = await verifyStep({
-      handoff, result: { stepId: 's1', status: 'succeeded', output: 'ok', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [] },
-      tools: {} as never, verifier: {} as never, workspace: {} as never,
-      ctx: { missionId: 'm1', stepId: 's1', signal: aborted.signal, record: async () => undefined }, now: () => 0,
+      handoff,
+      result: { stepId: 's1', status: 'succeeded', output: 'ok', evidence: [], sideEffects: { files: [], commands: [] }, toolCallIds: [] },
+      tools: {} as never,
+      verifier: {} as never,
+      workspace: {} as never,
+      ctx: { missionId: 'm1', stepId: 's1', signal: aborted.signal, record: async () => undefined },
+      now: () => 0,
     });
-    assert.deepEqual(verification.checks.map((c) => c.check), CHECKS.map(describeCheck));
+    assert.deepEqual(
+      verification.checks.map((c) => c.check),
+      CHECKS.map(describeCheck),
+    );
   });
 
   it('has one definition of describeCheck and of the system clock in src', () => {
     const src = join(__dirname, '..', '..', '..', 'src');
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : /\.tsx?$/.test(n) ? [join(dir, n)] : []));
-    const defining = (re: RegExp) => files(src).filter((f) => re.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : /\.tsx?$/.test(n) ? [join(dir, n)] : []));
+    const defining = (re: RegExp) =>
+      files(src)
+        .filter((f) => re.test(readFileSync(f, 'utf8')))
+        .map((f) => relative(src, f));
     assert.deepEqual(defining(/function describeCheck\b/), ['core/plan/describe.ts']);
     assert.deepEqual(defining(/:\s*Clock\s*=\s*\{/), ['node/systemClock.ts']);
   });

@@ -25,16 +25,14 @@ describe('validatePlan', () => {
 
   it('reports a missing required field as missing', () => {
     const errors = errorsOf({ goal: 'g', steps: [{ id: 's1', kind: 'edit' }] });
-    assert.ok(errors.some((e) => e.path === 'steps[0].title' && /missing/.test(e.message)), JSON.stringify(errors));
+    assert.ok(
+      errors.some((e) => e.path === 'steps[0].title' && /missing/.test(e.message)),
+      JSON.stringify(errors),
+    );
   });
 
   it('reports every cross-field problem at once', () => {
-    const errors = errorsOf(plan([
-      step('s1'),
-      step('s1'),
-      step('s2', { dependsOn: ['nope'] }),
-      step('s3', { dependsOn: ['s3'] }),
-    ]));
+    const errors = errorsOf(plan([step('s1'), step('s1'), step('s2', { dependsOn: ['nope'] }), step('s3', { dependsOn: ['s3'] })]));
     const paths = errors.map((e) => e.path);
     assert.ok(paths.includes('steps[1].id'), 'duplicate id');
     assert.ok(paths.includes('steps[2].dependsOn[0]'), 'unknown dependency');
@@ -58,40 +56,68 @@ describe('validatePlan', () => {
   it('rejects steps with no way to prove they are done, and accepts a review check for research', () => {
     const errors = errorsOf(plan([step('s1', { evidence: { checks: [] } })]));
     assert.ok(errors.some((e) => e.path === 'steps[0].evidence.checks' && /prove/.test(e.message)));
-    const research = validatePlan(plan([step('r1', {
-      kind: 'research',
-      authority: { read: ['**'], edit: [], commands: [] },
-      evidence: { checks: [{ kind: 'review', criterion: 'names the failing test' }] },
-    })]));
+    const research = validatePlan(
+      plan([
+        step('r1', {
+          kind: 'research',
+          authority: { read: ['**'], edit: [], commands: [] },
+          evidence: { checks: [{ kind: 'review', criterion: 'names the failing test' }] },
+        }),
+      ]),
+    );
     assert.ok(research.ok, JSON.stringify(research));
   });
 
   for (const bad of ['/etc/**', '../other/**', 'src/../../x', '~/secrets', 'C:/x', 'src\\win', '{src,..}/x']) {
     it(`rejects the authority glob ${bad} that leaves the workspace`, () => {
       const errors = errorsOf(plan([step('s1', { authority: { read: ['**'], edit: [bad], commands: ['npm test'] } })]));
-      assert.ok(errors.some((e) => e.path === 'steps[0].authority.edit[0]'), JSON.stringify(errors));
+      assert.ok(
+        errors.some((e) => e.path === 'steps[0].authority.edit[0]'),
+        JSON.stringify(errors),
+      );
     });
   }
 
   it('rejects evidence file paths outside the workspace', () => {
-    const errors = errorsOf(plan([step('s1', { evidence: { checks: [{ kind: 'files_exist', paths: ['ok.txt', '../x'] }, { kind: 'file_contains', path: '/etc/passwd', text: 'root' }] } })]));
+    const errors = errorsOf(
+      plan([
+        step('s1', {
+          evidence: {
+            checks: [
+              { kind: 'files_exist', paths: ['ok.txt', '../x'] },
+              { kind: 'file_contains', path: '/etc/passwd', text: 'root' },
+            ],
+          },
+        }),
+      ]),
+    );
     assert.ok(errors.some((e) => e.path === 'steps[0].evidence.checks[0].paths[1]'));
     assert.ok(errors.some((e) => e.path === 'steps[0].evidence.checks[1].path'));
   });
 
   it('rejects an edit step with no edit authority and a command check its allowlist does not allow', () => {
-    const errors = errorsOf(plan([
-      step('e1', { authority: { read: ['**'], edit: [], commands: ['npm test'] } }),
-      step('c1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm run build'] } }),
-    ]));
+    const errors = errorsOf(
+      plan([
+        step('e1', { authority: { read: ['**'], edit: [], commands: ['npm test'] } }),
+        step('c1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm run build'] } }),
+      ]),
+    );
     assert.ok(errors.some((e) => e.path === 'steps[0].authority.edit'));
     assert.ok(errors.some((e) => e.path === 'steps[1].evidence.checks[0].command' && /npm test/.test(e.message)));
   });
 
   it('allows evidence commands through a trailing-star pattern or the verifier allowlist', () => {
-    const withStar = step('c1', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['npm test *'] }, evidence: { checks: [{ kind: 'command', command: 'npm test -- --grep x' }] } });
+    const withStar = step('c1', {
+      kind: 'command',
+      authority: { read: ['**'], edit: [], commands: ['npm test *'] },
+      evidence: { checks: [{ kind: 'command', command: 'npm test -- --grep x' }] },
+    });
     assert.ok(validatePlan(plan([withStar])).ok);
-    const viaVerifier = step('c2', { kind: 'command', authority: { read: ['**'], edit: [], commands: ['make'] }, evidence: { checks: [{ kind: 'command', command: 'git diff --stat' }] } });
+    const viaVerifier = step('c2', {
+      kind: 'command',
+      authority: { read: ['**'], edit: [], commands: ['make'] },
+      evidence: { checks: [{ kind: 'command', command: 'git diff --stat' }] },
+    });
     assert.ok(validatePlan(plan([viaVerifier]), { verifierCommands: ['git diff *'] }).ok);
   });
 

@@ -12,20 +12,16 @@ function valid(input: unknown): Plan {
   return result.plan;
 }
 
-const base = (): Plan => valid(plan([
-  step('s1'),
-  step('s2', { dependsOn: ['s1'], required: false }),
-  step('s3', { dependsOn: ['s1'] }),
-]));
+const base = (): Plan => valid(plan([step('s1'), step('s2', { dependsOn: ['s1'], required: false }), step('s3', { dependsOn: ['s1'] })]));
 
 describe('plan versions', () => {
   it('diffs added, removed and changed steps field by field', () => {
     const a = base();
-    const b = valid(plan([
-      step('s1', { title: 'renamed', instructions: 'do it differently' }),
-      step('s3', { dependsOn: ['s1'] }),
-      step('s4', { dependsOn: ['s3'] }),
-    ], { constraints: ['never touch package.json'] }));
+    const b = valid(
+      plan([step('s1', { title: 'renamed', instructions: 'do it differently' }), step('s3', { dependsOn: ['s1'] }), step('s4', { dependsOn: ['s3'] })], {
+        constraints: ['never touch package.json'],
+      }),
+    );
     const diff = diffPlans(a, b);
     assert.deepEqual(diff.added, ['s4']);
     assert.deepEqual(diff.removed, ['s2']);
@@ -58,7 +54,7 @@ describe('plan versions', () => {
 });
 
 describe('applyPlanEdit', () => {
-  it('edits a step\'s instructions as a new version', () => {
+  it("edits a step's instructions as a new version", () => {
     const v1 = base();
     const out = applyPlanEdit(v1, { kind: 'instructions', stepId: 's3', instructions: 'use the new API' }, 2);
     assert.ok(out.ok);

@@ -21,15 +21,23 @@ describe('build outputs (the folders git ignores)', () => {
       { dir: 'pkg', text: '!keep/\n' },
       { dir: 'src', text: 'gen/\n' },
     ]);
-    assert.deepEqual(found.folders, ['build', 'dist', 'keep', 'pkg/build', 'src/gen'], 'dist/sub is part of dist; pkg/keep is unignored by the deeper file; build and keep/ name root folders too');
+    assert.deepEqual(
+      found.folders,
+      ['build', 'dist', 'keep', 'pkg/build', 'src/gen'],
+      'dist/sub is part of dist; pkg/keep is unignored by the deeper file; build and keep/ name root folders too',
+    );
     assert.ok(found.ignored('dist/sub') && !found.ignored('pkg/keep') && !found.ignored('src'));
   });
 
   it('takes folders a pattern names literally, existing or not, relative to their ignore file; never a dotted name without a slash (a file)', () => {
-    const found = gitIgnoredFolders(entries('src/'), [
-      { dir: '', text: '/build\ntarget\ncoverage/\n.pytest_cache/\nout/**\n.eslintcache\nnpm-debug.log\n*.tsbuildinfo\n!coverage/keep\n' },
-      { dir: 'packages/a', text: 'dist\n' },
-    ], '.cache/\n');
+    const found = gitIgnoredFolders(
+      entries('src/'),
+      [
+        { dir: '', text: '/build\ntarget\ncoverage/\n.pytest_cache/\nout/**\n.eslintcache\nnpm-debug.log\n*.tsbuildinfo\n!coverage/keep\n' },
+        { dir: 'packages/a', text: 'dist\n' },
+      ],
+      '.cache/\n',
+    );
     assert.deepEqual(found.folders, ['.cache', '.pytest_cache', 'build', 'coverage', 'out', 'target', 'packages/a/dist']);
   });
 
@@ -46,13 +54,24 @@ describe('private outputs in the sandbox spec', () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-outputs-spec-')));
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  function spec(authority: Partial<Authority>, list: ScanEntry[], files: Record<string, string>, options: { role?: 'executor' | 'verifier'; ignoreText?: string } = {}) {
+  function spec(
+    authority: Partial<Authority>,
+    list: ScanEntry[],
+    files: Record<string, string>,
+    options: { role?: 'executor' | 'verifier'; ignoreText?: string } = {},
+  ) {
     const host: HostFacts = {
-      platform: 'linux', home: '/home/ada', pathEntries: ['/usr/bin'], listDir: () => [],
+      platform: 'linux',
+      home: '/home/ada',
+      pathEntries: ['/usr/bin'],
+      listDir: () => [],
       readIgnoreFile: (abs) => files[path.relative(root, abs)],
     };
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-      { fs: nodePolicyFs, role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null });
+    const policy = policyFor(
+      root,
+      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { fs: nodePolicyFs, role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null },
+    );
     const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin' }, host });
     assert.ok(built.ok, built.ok ? '' : built.reason);
     return built.spec;
@@ -72,10 +91,13 @@ describe('private outputs in the sandbox spec', () => {
     assert.deepEqual(spec({ edit: ['**'] }, list, files).privateOutputs, []);
     const nested = spec({ edit: ['dist/types/**'] }, list, files);
     assert.deepEqual(nested.privateOutputs, ['dist', 'out']);
-    assert.deepEqual(nested.writable.map((w) => w.path), ['dist/types']);
+    assert.deepEqual(
+      nested.writable.map((w) => w.path),
+      ['dist/types'],
+    );
   });
 
-  it('keeps a folder root\'s ignored subfolder out of the checkpoint: the command writes its private copy', () => {
+  it("keeps a folder root's ignored subfolder out of the checkpoint: the command writes its private copy", () => {
     const list = entries('.gitignore', 'package.json', 'dist/', 'dist/a.js', 'src/');
     const s = spec({ edit: ['package.json'] }, list, { '.gitignore': 'dist/\n' });
     assert.deepEqual(s.privateOutputs, ['dist']);
@@ -83,7 +105,21 @@ describe('private outputs in the sandbox spec', () => {
   });
 
   it('never makes private what is protected, a dependency folder, hidden or our store — whatever a hostile .gitignore names', () => {
-    const list = entries('.gitignore', '.git/', 'node_modules/', '.venv/', 'venv/', '.direnv/', '.vscode/', '.husky/', 'secrets/', '.plan-execute/', 'private/', 'src/', 'src/node_modules/');
+    const list = entries(
+      '.gitignore',
+      '.git/',
+      'node_modules/',
+      '.venv/',
+      'venv/',
+      '.direnv/',
+      '.vscode/',
+      '.husky/',
+      'secrets/',
+      '.plan-execute/',
+      'private/',
+      'src/',
+      'src/node_modules/',
+    );
     const files = { '.gitignore': '.git\nnode_modules\n.venv\nvenv\n.direnv\n.vscode\n.husky\nsecrets\n.plan-execute\nprivate\nsrc\n' };
     const s = spec({ edit: [] }, list, files, { ignoreText: 'private/\n' });
     // A folder named secrets is no credential store (secrets.ts): its files are judged one by one, and a
@@ -93,7 +129,12 @@ describe('private outputs in the sandbox spec', () => {
 
   it('reads no ignore file where the host gives none (Seatbelt tests, hosts without the reader)', () => {
     const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { fs: nodePolicyFs, ignoreText: null });
-    const built = sandboxSpec({ policy, entries: entries('.gitignore', 'dist/'), env: {}, host: { platform: 'linux', home: undefined, pathEntries: [], listDir: () => [] } });
+    const built = sandboxSpec({
+      policy,
+      entries: entries('.gitignore', 'dist/'),
+      env: {},
+      host: { platform: 'linux', home: undefined, pathEntries: [], listDir: () => [] },
+    });
     assert.ok(built.ok);
     assert.deepEqual(built.spec.privateOutputs, []);
   });

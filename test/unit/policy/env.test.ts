@@ -25,7 +25,22 @@ describe('scrubEnv (env leakage red team)', () => {
   };
   const out = scrubEnv(source);
 
-  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'GITHUB_TOKEN', 'NPM_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'DATABASE_PASSWORD', 'MY_PASSWD', 'SESSION_COOKIE', 'NODE_OPTIONS', 'LD_PRELOAD', 'VSCODE_IPC_HOOK', 'ELECTRON_RUN_AS_NODE']) {
+  for (const name of [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_BASE_URL',
+    'OPENAI_API_KEY',
+    'GITHUB_TOKEN',
+    'NPM_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_ACCESS_KEY_ID',
+    'DATABASE_PASSWORD',
+    'MY_PASSWD',
+    'SESSION_COOKIE',
+    'NODE_OPTIONS',
+    'LD_PRELOAD',
+    'VSCODE_IPC_HOOK',
+    'ELECTRON_RUN_AS_NODE',
+  ]) {
     it(`drops ${name}`, () => assert.equal(name in out, false));
   }
   it('keeps the basics a build needs', () => {

@@ -49,14 +49,30 @@ before(() => {
   fs.symlinkSync(path.join(ws, 'src', 'loop1'), path.join(ws, 'src', 'loop2'));
   fs.symlinkSync('../..', path.join(ws, 'src', 'up'));
   fs.symlinkSync(path.join(base, 'ws-evil'), path.join(ws, 'evil'));
-  executor = policyFor(ws, {
-    id: 's1',
-    authority: { read: ['**'], edit: ['src/**', 'docs/**', '**/*.generated.ts'], commands: ['npm test *', 'npm run build', 'git status', 'git switch *', 'node *'] },
-  }, { fs: nodePolicyFs });
-  broad = policyFor(ws, {
-    id: 's2',
-    authority: { read: ['**'], edit: [], commands: ['node *', 'bash *', 'sh *', 'env *', 'python3 *', 'npx *', 'npm *', 'git *', 'find *', 'sudo *', '/bin/sh *', 'xargs *', 'perl *'] },
-  }, { fs: nodePolicyFs });
+  executor = policyFor(
+    ws,
+    {
+      id: 's1',
+      authority: {
+        read: ['**'],
+        edit: ['src/**', 'docs/**', '**/*.generated.ts'],
+        commands: ['npm test *', 'npm run build', 'git status', 'git switch *', 'node *'],
+      },
+    },
+    { fs: nodePolicyFs },
+  );
+  broad = policyFor(
+    ws,
+    {
+      id: 's2',
+      authority: {
+        read: ['**'],
+        edit: [],
+        commands: ['node *', 'bash *', 'sh *', 'env *', 'python3 *', 'npx *', 'npm *', 'git *', 'find *', 'sudo *', '/bin/sh *', 'xargs *', 'perl *'],
+      },
+    },
+    { fs: nodePolicyFs },
+  );
 });
 
 after(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -75,7 +91,7 @@ const refused: Record<string, Case[]> = {
     { name: 'absolute path with .. back out of the root', action: () => r(`${ws}/../outside/passwd`), rule: /path.traversal/ },
     { name: 'sibling-prefix directory (/ws-evil for /ws)', action: () => r(`${base}/ws-evil/loot.txt`), rule: /path.outside_workspace/ },
     { name: 'home directory', action: r('~/.ssh/id_rsa'), rule: /path.home/ },
-    { name: 'another user\'s home', action: r('~root/.bashrc'), rule: /path.home/ },
+    { name: "another user's home", action: r('~root/.bashrc'), rule: /path.home/ },
     { name: 'backslash separators', action: w('src\\..\\..\\x'), rule: /path.backslash/ },
     { name: 'drive letter', action: w('C:/Windows/x'), rule: /path.drive_letter/ },
     { name: 'NUL byte truncation', action: w('src/a.ts\0.txt'), rule: /path.nul/ },
@@ -153,7 +169,7 @@ const refused: Record<string, Case[]> = {
     { name: 'sudo', action: run('sudo npm test'), rule: /command.wrapper/ },
     { name: 'npx under npx *', action: run('npx evil-package'), rule: /command.wrapper/ },
     { name: 'unlisted wrapper', action: run('eval ls'), rule: /command.wrapper/ },
-    { name: 'node -e under node *', action: run('node -e "require(\'child_process\').exec(\'id\')"'), rule: /command.eval_flag/ },
+    { name: 'node -e under node *', action: run("node -e \"require('child_process').exec('id')\""), rule: /command.eval_flag/ },
     { name: 'node --eval=', action: run("node --eval='1'"), rule: /command.eval_flag/ },
     { name: 'node -pe combined flags', action: run("node -pe 'process.env'"), rule: /command.eval_flag/ },
     { name: 'node --require preload', action: run('node --require ./evil.js app.js'), rule: /command.eval_flag/ },

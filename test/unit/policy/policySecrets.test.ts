@@ -39,8 +39,16 @@ describe('policy: secrets by what they are, not by name alone', () => {
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
   it('shows templates, encrypted files, fixtures, certificates and code or docs named for secrets', () => {
-    for (const rel of ['.env.example', '.npmrc', 'config/credentials.yml.enc', 'src/auth/credentials.ts', 'src/secrets.ts', 'docs/secrets-management.md',
-      'test/fixtures/server.key', 'deploy/ca.pem']) {
+    for (const rel of [
+      '.env.example',
+      '.npmrc',
+      'config/credentials.yml.enc',
+      'src/auth/credentials.ts',
+      'src/secrets.ts',
+      'docs/secrets-management.md',
+      'test/fixtures/server.key',
+      'deploy/ca.pem',
+    ]) {
       assert.deepEqual(read(rel), { allowed: true }, `${rel} is readable`);
     }
     assert.deepEqual(write('site/secrets-management.html'), { allowed: true }, 'a docs build output named for secrets is writable');

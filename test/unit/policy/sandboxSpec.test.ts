@@ -23,23 +23,45 @@ function entries(...paths: string[]): ScanEntry[] {
   return paths.map((p) => ({ path: p.replace(/\/$/, ''), kind: p.endsWith('/') ? 'directory' : 'file', size: 1, mode: 0o644, signature: p }));
 }
 
-function spec(authority: Partial<Authority>, list: ScanEntry[], options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {}) {
-  const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-    { fs: nodePolicyFs, role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null });
-  const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin', HOME: '/home/ada', TMPDIR: '/tmp/ada', XDG_RUNTIME_DIR: '/run/user/1000', LANG: 'C' }, host });
+function spec(
+  authority: Partial<Authority>,
+  list: ScanEntry[],
+  options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {},
+) {
+  const policy = policyFor(
+    root,
+    { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+    { fs: nodePolicyFs, role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null },
+  );
+  const built = sandboxSpec({
+    policy,
+    entries: list,
+    env: { PATH: '/usr/bin', HOME: '/home/ada', TMPDIR: '/tmp/ada', XDG_RUNTIME_DIR: '/run/user/1000', LANG: 'C' },
+    host,
+  });
   assert.ok(built.ok, built.ok ? '' : built.reason);
   return built.spec;
 }
 
 const paths = (list: { path: string }[]): string[] => list.map((e) => e.path);
 
-describe('sandbox spec (what a command may touch, from the step\'s authority)', () => {
+describe("sandbox spec (what a command may touch, from the step's authority)", () => {
   it('makes the write scope writable and nothing else; the verifier writes nothing', () => {
     const list = entries('src/', 'src/a.ts', 'README.md');
-    assert.deepEqual(spec({ edit: ['src/**/*.ts', 'docs/README.md'] }, list).writable, [{ path: 'docs', kind: 'directory' }, { path: 'src', kind: 'directory' }]);
+    assert.deepEqual(spec({ edit: ['src/**/*.ts', 'docs/README.md'] }, list).writable, [
+      { path: 'docs', kind: 'directory' },
+      { path: 'src', kind: 'directory' },
+    ]);
     assert.deepEqual(spec({ edit: ['src/**'] }, list, { role: 'verifier' }).writable, []);
     assert.deepEqual(spec({ edit: [] }, list).writable, []);
-    assert.deepEqual(spec({ edit: ['gen/**', 'docs/new.md'] }, list).writable, [{ path: 'docs', kind: 'directory' }, { path: 'gen', kind: 'directory' }], 'a missing root is a folder too');
+    assert.deepEqual(
+      spec({ edit: ['gen/**', 'docs/new.md'] }, list).writable,
+      [
+        { path: 'docs', kind: 'directory' },
+        { path: 'gen', kind: 'directory' },
+      ],
+      'a missing root is a folder too',
+    );
   });
 
   it('gives a literal glob its folder writable with every existing subfolder mounted back read-only', () => {
@@ -49,32 +71,80 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
     assert.deepEqual(paths(s.readOnly), ['src/gen', 'src/lib', 'src/node_modules'], 'each subfolder once, nothing inside them again');
     assert.deepEqual(paths(s.hidden), ['src/.env']);
     const untouchable = untouchableIn(s, false);
-    assert.ok(!untouchable('src/math.js') && !untouchable('src/math.js.tmp-1') && !untouchable('src/new-dir/x'), 'direct entries and new folders are the command\'s');
+    assert.ok(
+      !untouchable('src/math.js') && !untouchable('src/math.js.tmp-1') && !untouchable('src/new-dir/x'),
+      "direct entries and new folders are the command's",
+    );
     assert.ok(untouchable('src/lib/x.js') && untouchable('src/lib') && untouchable('src/.env'), 'old subfolders and hidden entries are not');
   });
 
-  it('mounts a write root below a folder root\'s read-only subfolder writable again (the deepest mount decides)', () => {
-    const list = entries('package.json', 'src/', 'src/gen/', 'src/gen/a.ts', 'docs/', '.git/', '.git/hooks/', '.git/objects/', '.vscode/', '.vscode/settings.json', 'README.md', '.gitmodules');
+  it("mounts a write root below a folder root's read-only subfolder writable again (the deepest mount decides)", () => {
+    const list = entries(
+      'package.json',
+      'src/',
+      'src/gen/',
+      'src/gen/a.ts',
+      'docs/',
+      '.git/',
+      '.git/hooks/',
+      '.git/objects/',
+      '.vscode/',
+      '.vscode/settings.json',
+      'README.md',
+      '.gitmodules',
+    );
     const s = spec({ edit: ['package.json', 'src/gen/**'], commands: ['git commit *'] }, list);
     assert.deepEqual(paths(s.writable), ['', '.git', 'src/gen']);
-    assert.deepEqual(paths(s.readOnly), ['.gitmodules', '.vscode', 'docs', 'src', '.git/hooks'], 'a protected top-level file, the subfolders but .git (a root), git\'s hooks');
+    assert.deepEqual(
+      paths(s.readOnly),
+      ['.gitmodules', '.vscode', 'docs', 'src', '.git/hooks'],
+      "a protected top-level file, the subfolders but .git (a root), git's hooks",
+    );
     const untouchable = untouchableIn(s, true);
     assert.ok(untouchable('src/x.ts') && !untouchable('src/gen/a.ts') && !untouchable('src/gen/new/b.ts'));
     assert.ok(!untouchable('package.json') && !untouchable('package-lock.json') && untouchable('.gitmodules') && untouchable('.vscode/tasks.json'));
   });
 
   it('refuses, with what to do instead, a one-file glob in a folder of too many subfolders', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } },
-      { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(
+      root,
+      { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } },
+      { fs: nodePolicyFs, ignoreText: null },
+    );
     const built = sandboxSpec({ policy, entries: entries('packages/', ...Array.from({ length: 300 }, (_, i) => `packages/p${i}/`)), env: {}, host });
     assert.ok(!built.ok);
     assert.match(built.reason, /packages holds 300 subfolders[\s\S]*packages\/\*/);
   });
 
   it('hides secrets everywhere, unless a read glob names them or the user allowed them', () => {
-    const list = entries('.env', '.env.test', 'src/', 'src/server.pem', '.vscode/', '.vscode/.env', '.devcontainer/', '.devcontainer/.env', 'config/', 'config/credentials.json', '.venv/', '.venv/lib/', '.venv/lib/cacert.pem');
-    assert.deepEqual(paths(spec({ edit: ['src/**'] }, list).hidden), ['.env', '.env.test', '.devcontainer/.env', '.vscode/.env', 'config/credentials.json', 'src/server.pem']);
-    assert.deepEqual(paths(spec({ edit: ['src/**'], read: ['**', '.env.test'] }, list).hidden), ['.env', '.devcontainer/.env', '.vscode/.env', 'config/credentials.json', 'src/server.pem'], 'a read glob that names the file');
+    const list = entries(
+      '.env',
+      '.env.test',
+      'src/',
+      'src/server.pem',
+      '.vscode/',
+      '.vscode/.env',
+      '.devcontainer/',
+      '.devcontainer/.env',
+      'config/',
+      'config/credentials.json',
+      '.venv/',
+      '.venv/lib/',
+      '.venv/lib/cacert.pem',
+    );
+    assert.deepEqual(paths(spec({ edit: ['src/**'] }, list).hidden), [
+      '.env',
+      '.env.test',
+      '.devcontainer/.env',
+      '.vscode/.env',
+      'config/credentials.json',
+      'src/server.pem',
+    ]);
+    assert.deepEqual(
+      paths(spec({ edit: ['src/**'], read: ['**', '.env.test'] }, list).hidden),
+      ['.env', '.devcontainer/.env', '.vscode/.env', 'config/credentials.json', 'src/server.pem'],
+      'a read glob that names the file',
+    );
     assert.ok(!paths(spec({ read: ['**/*'] }, list).hidden).includes('.env.test') === false, 'a pure wildcard does not name it');
     assert.ok(!paths(spec({}, list, { allowSensitive: ['**/*.pem'] }).hidden).includes('src/server.pem'), 'the mission grant');
   });
@@ -102,17 +172,20 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
     assert.ok(isGitData('.git/refs/heads/main') && !isGitData('.git/hooks/x') && !isGitData('src/.git/objects'));
   });
 
-  it('keeps a worktree\'s .git file read-only, even for a step granted git writes', () => {
+  it("keeps a worktree's .git file read-only, even for a step granted git writes", () => {
     const s = spec({ edit: ['**'], commands: ['git commit *'] }, [{ path: '.git', kind: 'file', size: 40, mode: 0o644, signature: 'x' }]);
     assert.deepEqual(paths(s.readOnly), ['.git']);
   });
 
   it('drops a writable path that lies inside a read-only or hidden one', () => {
     const s = spec({ edit: ['node_modules/foo/**', 'src/**'] }, entries('node_modules/', 'src/'));
-    assert.deepEqual(paths(s.writable), ['node_modules/foo', 'src'].filter((p) => p === 'src'));
+    assert.deepEqual(
+      paths(s.writable),
+      ['node_modules/foo', 'src'].filter((p) => p === 'src'),
+    );
   });
 
-  it('hides the home, the workspace\'s neighbours and runtime sockets; shows toolchains again without their secrets', () => {
+  it("hides the home, the workspace's neighbours and runtime sockets; shows toolchains again without their secrets", () => {
     const outside = hiddenOutsideOf('/work/projects/app', host);
     for (const p of ['/home/ada', '/work/projects', '/home', '/root', '/run', '/var/tmp']) assert.ok(outside.includes(p), p);
     assert.ok(!outside.includes('/work/projects/app'));
@@ -138,15 +211,27 @@ describe('sandbox spec (what a command may touch, from the step\'s authority)', 
   });
 
   it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-      { fs: nodePolicyFs, ignoreText: 'data/\n' });
+    const policy = policyFor(
+      root,
+      { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
+      { fs: nodePolicyFs, ignoreText: 'data/\n' },
+    );
     const prune = scanPrune(policy, [{ path: 'src', kind: 'tree' }]);
     for (const dir of ['.plan-execute', 'data', '.ssh', 'node_modules', 'a/node_modules', '.git', 'sub/.git', '.venv']) assert.ok(prune(dir), dir);
     for (const dir of ['src', '.vscode', '.devcontainer', 'src/.venv']) assert.ok(!prune(dir), dir);
     const folderPrune = scanPrune(policy, [{ path: '', kind: 'folder' }]);
     assert.ok(folderPrune('.venv') && folderPrune('vendor'), 'a folder root reaches none of its old subfolders: a dependency folder there is not entered');
-    const gitPrune = scanPrune(policyFor(root, { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } },
-      { fs: nodePolicyFs, ignoreText: null }), [{ path: '.git', kind: 'tree' }, { path: 'src', kind: 'tree' }]);
+    const gitPrune = scanPrune(
+      policyFor(
+        root,
+        { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } },
+        { fs: nodePolicyFs, ignoreText: null },
+      ),
+      [
+        { path: '.git', kind: 'tree' },
+        { path: 'src', kind: 'tree' },
+      ],
+    );
     assert.ok(!gitPrune('.git') && !gitPrune('.git/hooks') && gitPrune('.git/objects') && gitPrune('.git/refs'));
   });
 });

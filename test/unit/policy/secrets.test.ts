@@ -12,7 +12,10 @@ const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUY2Vy\n-----END CE
 const CHAIN_WITH_KEY = `${CERT}${PEM_KEY}`;
 
 /** A peek over a fixed set of files; anything else cannot be read. */
-const files = (content: Record<string, string>): Peek => (rel) => content[rel]?.slice(0, PEEK_BYTES);
+const files =
+  (content: Record<string, string>): Peek =>
+  (rel) =>
+    content[rel]?.slice(0, PEEK_BYTES);
 
 function secret(rel: string, peek?: Peek): void {
   const v = isSecret(rel, peek);
@@ -31,8 +34,16 @@ describe('secrets: what is a real secret', () => {
       assert.equal(isSecret('.env').rule, 'env_file');
     });
     it('shows templates: .env.example, .sample, .template, .dist, .defaults, example.env', () => {
-      for (const rel of ['.env.example', '.env.sample', '.env.template', '.env.dist', '.env.defaults', 'example.env', 'apps/web/.env.local.example',
-        'config/.env.schema']) {
+      for (const rel of [
+        '.env.example',
+        '.env.sample',
+        '.env.template',
+        '.env.dist',
+        '.env.defaults',
+        'example.env',
+        'apps/web/.env.local.example',
+        'config/.env.schema',
+      ]) {
         notSecret(rel, undefined, 'template');
       }
     });
@@ -44,8 +55,14 @@ describe('secrets: what is a real secret', () => {
 
   describe('encrypted by design', () => {
     it('shows files committed encrypted: Rails credentials, gpg, age, sops, ansible-vault', () => {
-      for (const rel of ['config/credentials.yml.enc', 'config/credentials/production.yml.enc', 'secrets/prod.env.gpg', 'secrets.age', 'secrets.sops.yaml',
-        'deploy/vault.asc']) {
+      for (const rel of [
+        'config/credentials.yml.enc',
+        'config/credentials/production.yml.enc',
+        'secrets/prod.env.gpg',
+        'secrets.age',
+        'secrets.sops.yaml',
+        'deploy/vault.asc',
+      ]) {
         notSecret(rel, files({ 'deploy/vault.asc': '-----BEGIN PGP MESSAGE-----\nhQEMA\n-----END PGP MESSAGE-----\n' }), 'encrypted');
       }
     });
@@ -69,9 +86,18 @@ describe('secrets: what is a real secret', () => {
 
   describe('source and docs named for secrets', () => {
     it('shows code and prose that only name the concept', () => {
-      for (const rel of ['src/auth/credentials.ts', 'src/secrets.ts', 'app/services/credentials_service.rb', 'pkg/secrets/secrets.go', 'lib/credentials.py',
-        'src/main/java/com/acme/Credentials.java', 'docs/secrets-management.md', 'site/secrets-management.html', 'src/secrets.d.ts',
-        'src/auth/credentials/index.tsx']) {
+      for (const rel of [
+        'src/auth/credentials.ts',
+        'src/secrets.ts',
+        'app/services/credentials_service.rb',
+        'pkg/secrets/secrets.go',
+        'lib/credentials.py',
+        'src/main/java/com/acme/Credentials.java',
+        'docs/secrets-management.md',
+        'site/secrets-management.html',
+        'src/secrets.d.ts',
+        'src/auth/credentials/index.tsx',
+      ]) {
         notSecret(rel, undefined, 'source_or_doc');
       }
     });
@@ -87,8 +113,11 @@ describe('secrets: what is a real secret', () => {
       assert.equal(isSecret('deploy/server.pem', peek).rule, 'private_key');
     });
     it('shows certificates and public keys', () => {
-      const peek = files({ 'certs/ca.pem': CERT, 'certs/ca.crt': CERT,
-        'keys/signing.pub.pem': '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n' });
+      const peek = files({
+        'certs/ca.pem': CERT,
+        'certs/ca.crt': CERT,
+        'keys/signing.pub.pem': '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n',
+      });
       notSecret('certs/ca.pem', peek, 'certificate');
       notSecret('certs/ca.crt', peek, 'certificate');
       notSecret('keys/signing.pub.pem', peek, 'public_key');
@@ -101,16 +130,38 @@ describe('secrets: what is a real secret', () => {
       assert.equal(isSecret('deploy/server.pem', files({ 'deploy/server.pem': PEM_KEY })).unsure, undefined, 'a PEM private key is certain');
     });
     it('hides SSH identities and key stores by name', () => {
-      for (const rel of ['id_rsa', 'home/.ssh/id_ed25519', 'deploy/id_ecdsa_sk', 'ci/github_rsa', 'deploy_key', 'android/release.keystore',
-        'android/app/upload.jks', 'certs/client.p12', 'certs/client.pfx', 'putty/server.ppk', 'apple/AuthKey_ABC123.p8', 'vault/team.kdbx']) secret(rel);
+      for (const rel of [
+        'id_rsa',
+        'home/.ssh/id_ed25519',
+        'deploy/id_ecdsa_sk',
+        'ci/github_rsa',
+        'deploy_key',
+        'android/release.keystore',
+        'android/app/upload.jks',
+        'certs/client.p12',
+        'certs/client.pfx',
+        'putty/server.ppk',
+        'apple/AuthKey_ABC123.p8',
+        'vault/team.kdbx',
+      ])
+        secret(rel);
     });
   });
 
   describe('test fixtures', () => {
     it('shows what fixtures and test folders hold: TLS pairs, fake credentials, fake homes', () => {
       const peek = files({ 'test/fixtures/server.key': PEM_KEY });
-      for (const rel of ['test/fixtures/server.key', 'test/fixtures/server.pem', 'tests/data/id_rsa', '__tests__/credentials.json', 'spec/support/.npmrc',
-        'pkg/x509/testdata/rsa.key', 'fixtures/home/.ssh/id_ed25519', 'src/__mocks__/secrets.json', 'test/fixtures/.env']) {
+      for (const rel of [
+        'test/fixtures/server.key',
+        'test/fixtures/server.pem',
+        'tests/data/id_rsa',
+        '__tests__/credentials.json',
+        'spec/support/.npmrc',
+        'pkg/x509/testdata/rsa.key',
+        'fixtures/home/.ssh/id_ed25519',
+        'src/__mocks__/secrets.json',
+        'test/fixtures/.env',
+      ]) {
         notSecret(rel, peek, 'test_fixture');
       }
     });
@@ -139,7 +190,10 @@ describe('secrets: what is a real secret', () => {
     });
     it('hides a tool config it cannot read (a new file, an unreadable one): it cannot tell, and says so', () => {
       assert.deepEqual(isSecret('.npmrc'), { secret: true, rule: 'credentials', unsure: true });
-      assert.deepEqual(isSecret('.pypirc', () => undefined), { secret: true, rule: 'credentials', unsure: true });
+      assert.deepEqual(
+        isSecret('.pypirc', () => undefined),
+        { secret: true, rule: 'credentials', unsure: true },
+      );
     });
     it('shows a Maven settings.xml without passwords, hides one with', () => {
       const peek = files({
@@ -153,17 +207,31 @@ describe('secrets: what is a real secret', () => {
 
   describe('credential stores', () => {
     it('hides the files that exist to hold logins and tokens', () => {
-      for (const rel of ['.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', 'public/.htpasswd', 'credentials.json',
+      for (const rel of [
+        '.netrc',
+        '_netrc',
+        '.git-credentials',
+        '.pgpass',
+        '.my.cnf',
+        'public/.htpasswd',
+        'credentials.json',
         'config/client_secret_1234.apps.json',
-        'gcp/service-account.json', 'infra/terraform.tfstate', 'infra/prod.tfstate.backup', '.docker/config.json', '.kube/config', '.vault-token']) secret(rel);
+        'gcp/service-account.json',
+        'infra/terraform.tfstate',
+        'infra/prod.tfstate.backup',
+        '.docker/config.json',
+        '.kube/config',
+        '.vault-token',
+      ])
+        secret(rel);
     });
     it('hides whole credential folders a workspace may hold (a dotfiles repository)', () => {
-      for (const rel of ['.ssh/config', '.ssh/known_hosts', 'dotfiles/.aws/credentials', 'dotfiles/.aws/config', '.gnupg/pubring.kbx',
-        '.config/gh/hosts.yml']) secret(rel);
+      for (const rel of ['.ssh/config', '.ssh/known_hosts', 'dotfiles/.aws/credentials', 'dotfiles/.aws/config', '.gnupg/pubring.kbx', '.config/gh/hosts.yml'])
+        secret(rel);
       assert.equal(isSecretFolder('.ssh').secret, true);
       assert.equal(isSecretFolder('dotfiles/.aws').secret, true);
     });
-    it('shows project folders that share a name with a tool\'s: .docker/ Dockerfiles, a secrets/ module folder', () => {
+    it("shows project folders that share a name with a tool's: .docker/ Dockerfiles, a secrets/ module folder", () => {
       notSecret('.docker/nginx/Dockerfile');
       assert.equal(isSecretFolder('.docker').secret, false);
       assert.equal(isSecretFolder('k8s/secrets').secret, false);
@@ -173,12 +241,30 @@ describe('secrets: what is a real secret', () => {
 
   describe('data files named for secrets', () => {
     it('hides secrets.yml, credentials.xml, passwords.txt, api_keys.json and data kept in a secrets/ folder', () => {
-      for (const rel of ['config/secrets.yml', 'config/credentials.xml', 'passwords.txt', 'config/api_keys.json', '.secrets', 'credentials',
-        'k8s/secrets/db.yaml', 'k8s/secret.yaml']) secret(rel);
+      for (const rel of [
+        'config/secrets.yml',
+        'config/credentials.xml',
+        'passwords.txt',
+        'config/api_keys.json',
+        '.secrets',
+        'credentials',
+        'k8s/secrets/db.yaml',
+        'k8s/secret.yaml',
+      ])
+        secret(rel);
     });
-    it('shows what only looks like one: design tokens, a password form\'s translation, ordinary config', () => {
-      for (const rel of ['src/styles/tokens.json', 'locales/en/password.json', 'config/settings.json', 'package.json', 'tsconfig.json', '.eslintrc.js',
-        'README.md', 'Makefile']) notSecret(rel);
+    it("shows what only looks like one: design tokens, a password form's translation, ordinary config", () => {
+      for (const rel of [
+        'src/styles/tokens.json',
+        'locales/en/password.json',
+        'config/settings.json',
+        'package.json',
+        'tsconfig.json',
+        '.eslintrc.js',
+        'README.md',
+        'Makefile',
+      ])
+        notSecret(rel);
     });
   });
 
@@ -188,8 +274,8 @@ describe('secrets: what is a real secret', () => {
       asked.push(rel);
       return undefined;
     };
-    for (const rel of ['.env', '.env.example', 'src/secrets.ts', 'config/credentials.yml.enc', 'id_rsa', 'README.md',
-      'test/fixtures/server.key']) isSecret(rel, peek);
+    for (const rel of ['.env', '.env.example', 'src/secrets.ts', 'config/credentials.yml.enc', 'id_rsa', 'README.md', 'test/fixtures/server.key'])
+      isSecret(rel, peek);
     assert.deepEqual(asked, []);
   });
 });

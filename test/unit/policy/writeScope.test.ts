@@ -4,7 +4,7 @@ import { globWriteRoot, patternWritesGit, scopeGlobs, scopesOverlap, writeScopeO
 const tree = (path: string): WriteRoot => ({ path, kind: 'tree' });
 const folder = (path: string): WriteRoot => ({ path, kind: 'folder' });
 
-describe('write scope (where a step\'s commands may write)', () => {
+describe("write scope (where a step's commands may write)", () => {
   it('takes the longest literal directory of a glob as a tree', () => {
     assert.deepEqual(globWriteRoot('src/**/*.ts'), tree('src'));
     assert.deepEqual(globWriteRoot('src/api/*.ts'), tree('src/api'));
@@ -16,7 +16,7 @@ describe('write scope (where a step\'s commands may write)', () => {
   it('gives a literal glob its parent folder (direct entries only), so a tool can write beside its file and rename it over', () => {
     assert.deepEqual(globWriteRoot('src/math.js'), folder('src'));
     assert.deepEqual(globWriteRoot('./docs/guide/intro.md'), folder('docs/guide'));
-    assert.deepEqual(globWriteRoot('package.json'), folder(''), 'a top-level file: the root\'s direct entries, not the whole tree');
+    assert.deepEqual(globWriteRoot('package.json'), folder(''), "a top-level file: the root's direct entries, not the whole tree");
     assert.deepEqual(globWriteRoot('./README.md'), folder(''));
   });
 
@@ -34,8 +34,13 @@ describe('write scope (where a step\'s commands may write)', () => {
     assert.deepEqual(writeScopeOf({ edit: ['src/**', '**/*.snap'], commands: [] }), [tree('')]);
     assert.deepEqual(writeScopeOf({ edit: [], commands: ['npm test'] }), []);
     assert.deepEqual(writeScopeOf({ edit: ['src/*.ts', 'src/index.ts'], commands: [] }), [tree('src')], 'equal paths: the tree wins');
-    assert.deepEqual(writeScopeOf({ edit: ['package.json', 'src/gen/**', 'src/a.js', 'src/lib/b.js', 'package-lock.json'], commands: ['git commit *'] }),
-      [folder(''), tree('.git'), folder('src'), tree('src/gen'), folder('src/lib')]);
+    assert.deepEqual(writeScopeOf({ edit: ['package.json', 'src/gen/**', 'src/a.js', 'src/lib/b.js', 'package-lock.json'], commands: ['git commit *'] }), [
+      folder(''),
+      tree('.git'),
+      folder('src'),
+      tree('src/gen'),
+      folder('src/lib'),
+    ]);
     assert.deepEqual(writeScopeOf({ edit: ['src/b.js', 'src/a.js'], commands: [] }), [folder('src')], 'one folder for two files in it');
   });
 

@@ -16,7 +16,11 @@ const step = {
   modelTier: 'light' as const,
 };
 
-async function withExecutor(scenario: ScenarioInput, fn: (server: MessagesServer, roles: ReturnType<typeof createRoles>) => Promise<void>, settings = {}): Promise<void> {
+async function withExecutor(
+  scenario: ScenarioInput,
+  fn: (server: MessagesServer, roles: ReturnType<typeof createRoles>) => Promise<void>,
+  settings = {},
+): Promise<void> {
   const server = await startMessagesServer({ scenario });
   try {
     const client = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { baseDelayMs: 1 } });
@@ -27,7 +31,9 @@ async function withExecutor(scenario: ScenarioInput, fn: (server: MessagesServer
 }
 
 const report = (status = 'succeeded', extra = {}) => ({
-  toolUse: [{ name: 'report_result', input: { status, output: 'greet now says Hi', evidence: [{ description: 'tests pass', tool_call_id: 'tc3' }], ...extra } }],
+  toolUse: [
+    { name: 'report_result', input: { status, output: 'greet now says Hi', evidence: [{ description: 'tests pass', tool_call_id: 'tc3' }], ...extra } },
+  ],
 });
 
 describe('executor role', () => {
@@ -51,12 +57,21 @@ describe('executor role', () => {
       const result = await roles.executor.execute(handoffFor(step), tools, ctx);
       assert.equal(result.status, 'succeeded', JSON.stringify(result));
       assert.equal(tools.files.get('src/greet.js'), 'export const greet = (n) => `Hi ${n}`;');
-      assert.deepEqual(tools.calls.map((c) => c.tool), ['view', 'strReplace', 'bash']);
+      assert.deepEqual(
+        tools.calls.map((c) => c.tool),
+        ['view', 'strReplace', 'bash'],
+      );
       assert.deepEqual(result.toolCallIds, ['tc1', 'tc2', 'tc3']);
       assert.equal(result.evidence[0]?.toolCallId, 'tc3');
       assert.equal(result.sideEffects.files[0]?.path, 'src/greet.js');
       const tools0 = server.requests[0]!.body.tools!;
-      assert.deepEqual(tools0.slice(0, 2).map((t) => [t.type, t.name]), [['text_editor_20250728', 'str_replace_based_edit_tool'], ['bash_20250124', 'bash']]);
+      assert.deepEqual(
+        tools0.slice(0, 2).map((t) => [t.type, t.name]),
+        [
+          ['text_editor_20250728', 'str_replace_based_edit_tool'],
+          ['bash_20250124', 'bash'],
+        ],
+      );
       assert.equal(server.requests[0]!.body.model, 'claude-haiku-5-5', 'light tier routes to the light model');
       const first = JSON.stringify(server.requests[0]!.body.messages);
       assert.match(first, /prerequisite: src\/greet.js exists/);
@@ -93,21 +108,32 @@ describe('executor role', () => {
 
   it('hands thinking blocks back with their signatures in the tool loop', async () => {
     const scenario: ScenarioInput = {
-      rules: [{ match: { role: 'executor' }, turns: [{ thinking: 'I should look first.', toolUse: [{ name: 'list_files', input: { path: '.' } }] }, report()] }],
+      rules: [
+        { match: { role: 'executor' }, turns: [{ thinking: 'I should look first.', toolUse: [{ name: 'list_files', input: { path: '.' } }] }, report()] },
+      ],
     };
     await withExecutor(scenario, async (server, roles) => {
       const result = await roles.executor.execute(handoffFor(step), fakeTools(), fakeContext('s2'));
       assert.equal(result.status, 'succeeded');
       const assistant = server.requests[1]!.body.messages!.find((m) => m.role === 'assistant')!;
       const first = (assistant.content as Record<string, unknown>[])[0]!;
-      assert.deepEqual({ type: first.type, thinking: first.thinking, signature: first.signature }, { type: 'thinking', thinking: 'I should look first.', signature: 'sig_msg_1' });
+      assert.deepEqual(
+        { type: first.type, thinking: first.thinking, signature: first.signature },
+        { type: 'thinking', thinking: 'I should look first.', signature: 'sig_msg_1' },
+      );
     });
   });
 
   it('runs a retried step one model tier up', async () => {
     const scenario: ScenarioInput = { rules: [{ match: { role: 'executor' }, turns: [report()] }] };
     await withExecutor(scenario, async (server, roles) => {
-      const previousFailure = { class: 'tool_error' as const, message: 'tests red', recoverable: true, suggestion: '', partialSideEffects: { files: [], commands: [] } };
+      const previousFailure = {
+        class: 'tool_error' as const,
+        message: 'tests red',
+        recoverable: true,
+        suggestion: '',
+        partialSideEffects: { files: [], commands: [] },
+      };
       await roles.executor.execute(handoffFor(step, { attempt: 2, previousFailure }), fakeTools(), fakeContext('s2'));
       assert.equal(server.requests[0]!.body.model, 'claude-sonnet-5-5');
       assert.match(JSON.stringify(server.requests[0]!.body.messages), /The previous attempt failed/);
@@ -116,7 +142,12 @@ describe('executor role', () => {
 
   it('turns escalate into a blocked result that names the missing authority', async () => {
     const scenario: ScenarioInput = {
-      rules: [{ match: { role: 'executor' }, turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'missing_authority', message: 'needs to edit package.json' } }] }] }],
+      rules: [
+        {
+          match: { role: 'executor' },
+          turns: [{ toolUse: [{ name: 'escalate', input: { reason: 'missing_authority', message: 'needs to edit package.json' } }] }],
+        },
+      ],
     };
     await withExecutor(scenario, async (_server, roles) => {
       const result = await roles.executor.execute(handoffFor(step), fakeTools(), fakeContext('s2'));
@@ -159,7 +190,10 @@ describe('executor role', () => {
       const result = await roles.executor.execute(handoffFor(step), fakeTools(), fakeContext('s2'));
       assert.equal(result.status, 'failed');
       assert.equal(result.failure?.detail, 'max_tokens');
-      assert.deepEqual(server.requests.map((r) => r.body.max_tokens), [8000, 16000]);
+      assert.deepEqual(
+        server.requests.map((r) => r.body.max_tokens),
+        [8000, 16000],
+      );
     });
   });
 

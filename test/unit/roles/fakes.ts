@@ -33,7 +33,13 @@ export function fakeTools(initial: Record<string, string> = {}, options: { edita
     ok: false,
     output: '',
     toolCallId: `tc${++n}`,
-    failure: { class: cls, message, recoverable: true, suggestion: 'view the file and retry with an exact old_str', partialSideEffects: { files: [], commands: [] } },
+    failure: {
+      class: cls,
+      message,
+      recoverable: true,
+      suggestion: 'view the file and retry with an exact old_str',
+      partialSideEffects: { files: [], commands: [] },
+    },
   });
   const editable = options.editable ?? (() => true);
   return {
@@ -42,7 +48,14 @@ export function fakeTools(initial: Record<string, string> = {}, options: { edita
     async view(path, range) {
       calls.push({ tool: 'view', args: [path, range] });
       const text = files.get(path);
-      return text === undefined ? bad('tool_error', `${path} does not exist`) : ok(text.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n'));
+      return text === undefined
+        ? bad('tool_error', `${path} does not exist`)
+        : ok(
+            text
+              .split('\n')
+              .map((l, i) => `${i + 1}\t${l}`)
+              .join('\n'),
+          );
     },
     async list(path) {
       calls.push({ tool: 'list', args: [path] });
@@ -50,7 +63,12 @@ export function fakeTools(initial: Record<string, string> = {}, options: { edita
     },
     async search(pattern) {
       calls.push({ tool: 'search', args: [pattern] });
-      return ok([...files.entries()].filter(([, t]) => t.includes(pattern)).map(([p]) => p).join('\n'));
+      return ok(
+        [...files.entries()]
+          .filter(([, t]) => t.includes(pattern))
+          .map(([p]) => p)
+          .join('\n'),
+      );
     },
     async fetchToolResult(id) {
       calls.push({ tool: 'fetch', args: [id] });

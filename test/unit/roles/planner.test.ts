@@ -7,7 +7,11 @@ import { startMessagesServer, type MessagesServer } from '../../support/messages
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, VALID_DRAFT } from './fakes';
 
-const request = { task: 'Add a greeting module', constraints: ['Do not touch package.json'], workspaceSummary: 'src/\n  index.js\npackage.json (scripts: test)' };
+const request = {
+  task: 'Add a greeting module',
+  constraints: ['Do not touch package.json'],
+  workspaceSummary: 'src/\n  index.js\npackage.json (scripts: test)',
+};
 
 async function withPlanner(scenario: ScenarioInput, fn: (server: MessagesServer, roles: ReturnType<typeof createRoles>) => Promise<void>): Promise<void> {
   const server = await startMessagesServer({ scenario });
@@ -72,28 +76,40 @@ describe('planner role', () => {
   });
 
   it('repairs output that is not JSON at all', async () => {
-    await withPlanner({ rules: [{ match: { role: 'planner' }, turns: [{ structured: '{"goal": "x", "steps": [' }, { structured: VALID_DRAFT }] }] }, async (_server, roles) => {
-      const out = await roles.planner.plan(request, fakeContext());
-      assert.ok(out.ok);
-    });
+    await withPlanner(
+      { rules: [{ match: { role: 'planner' }, turns: [{ structured: '{"goal": "x", "steps": [' }, { structured: VALID_DRAFT }] }] },
+      async (_server, roles) => {
+        const out = await roles.planner.plan(request, fakeContext());
+        assert.ok(out.ok);
+      },
+    );
   });
 
   it('asks again with twice the output budget when the plan is cut off at max_tokens', async () => {
-    await withPlanner({ rules: [{ match: { role: 'planner' }, turns: [[{ structured: VALID_DRAFT, fault: 'max_tokens' }, { structured: VALID_DRAFT }]] }] }, async (server, roles) => {
-      const out = await roles.planner.plan(request, fakeContext());
-      assert.ok(out.ok, JSON.stringify(out));
-      assert.deepEqual(server.requests.map((r) => r.body.max_tokens), [16000, 32000]);
-    });
+    await withPlanner(
+      { rules: [{ match: { role: 'planner' }, turns: [[{ structured: VALID_DRAFT, fault: 'max_tokens' }, { structured: VALID_DRAFT }]] }] },
+      async (server, roles) => {
+        const out = await roles.planner.plan(request, fakeContext());
+        assert.ok(out.ok, JSON.stringify(out));
+        assert.deepEqual(
+          server.requests.map((r) => r.body.max_tokens),
+          [16000, 32000],
+        );
+      },
+    );
   });
 
   it('fails clearly after a second invalid plan', async () => {
-    await withPlanner({ rules: [{ match: { role: 'planner' }, turns: [{ structured: '{}' }, { structured: { ...VALID_DRAFT, steps: [] } }] }] }, async (server, roles) => {
-      const out = await roles.planner.plan(request, fakeContext());
-      assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.class, 'invalid_output');
-      assert.match(!out.ok ? out.failure.message : '', /invalid plan twice/);
-      assert.equal(server.requests.length, 2);
-    });
+    await withPlanner(
+      { rules: [{ match: { role: 'planner' }, turns: [{ structured: '{}' }, { structured: { ...VALID_DRAFT, steps: [] } }] }] },
+      async (server, roles) => {
+        const out = await roles.planner.plan(request, fakeContext());
+        assert.equal(out.ok, false);
+        assert.equal(!out.ok && out.failure.class, 'invalid_output');
+        assert.match(!out.ok ? out.failure.message : '', /invalid plan twice/);
+        assert.equal(server.requests.length, 2);
+      },
+    );
   });
 
   it('offers only read-only lookups when given tools, and never a write tool', async () => {
@@ -107,27 +123,40 @@ describe('planner role', () => {
           const names = (r.body.tools ?? []).map((t) => t.name);
           assert.deepEqual(names, ['view_file', 'list_files', 'search_files', 'fetch_tool_result']);
         }
-        assert.deepEqual(tools.calls.map((c) => c.tool), ['view']);
+        assert.deepEqual(
+          tools.calls.map((c) => c.tool),
+          ['view'],
+        );
       },
     );
   });
 
   it('replans with capped summaries and versions the plan from the current one', async () => {
-    await withPlanner({ rules: [{ match: { role: 'replanner' }, turns: [{ structured: { ...VALID_DRAFT, reason: 's1 failed: retry differently' } }] }] }, async (server, roles) => {
-      const current = validatePlan({ ...VALID_DRAFT, version: 2, parentVersion: 1 });
-      assert.ok(current.ok);
-      const long = 'x'.repeat(5000);
-      const out = await roles.planner.replan(
-        { ...request, mode: 'step', current: current.plan, trigger: { kind: 'step_failed', stepId: 's1', message: 'tests red', evidence: 'exit 1' }, finished: [{ stepId: 's0', title: 'prep', summary: long, toolCallIds: ['tc7'] }], history: [{ version: 1, reason: 'initial plan' }] },
-        fakeContext(),
-      );
-      assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.value.version, 3);
-      assert.equal(out.value.parentVersion, 2);
-      const sent = JSON.stringify(server.requests[0]!.body.messages);
-      assert.ok(!sent.includes('x'.repeat(1000)), 'summary capped at ~200 tokens');
-      assert.match(sent, /tc7/);
-      assert.equal(server.requests[0]!.promptVersion, 'replanner.v2');
-    });
+    await withPlanner(
+      { rules: [{ match: { role: 'replanner' }, turns: [{ structured: { ...VALID_DRAFT, reason: 's1 failed: retry differently' } }] }] },
+      async (server, roles) => {
+        const current = validatePlan({ ...VALID_DRAFT, version: 2, parentVersion: 1 });
+        assert.ok(current.ok);
+        const long = 'x'.repeat(5000);
+        const out = await roles.planner.replan(
+          {
+            ...request,
+            mode: 'step',
+            current: current.plan,
+            trigger: { kind: 'step_failed', stepId: 's1', message: 'tests red', evidence: 'exit 1' },
+            finished: [{ stepId: 's0', title: 'prep', summary: long, toolCallIds: ['tc7'] }],
+            history: [{ version: 1, reason: 'initial plan' }],
+          },
+          fakeContext(),
+        );
+        assert.ok(out.ok, JSON.stringify(out));
+        assert.equal(out.value.version, 3);
+        assert.equal(out.value.parentVersion, 2);
+        const sent = JSON.stringify(server.requests[0]!.body.messages);
+        assert.ok(!sent.includes('x'.repeat(1000)), 'summary capped at ~200 tokens');
+        assert.match(sent, /tc7/);
+        assert.equal(server.requests[0]!.promptVersion, 'replanner.v2');
+      },
+    );
   });
 });

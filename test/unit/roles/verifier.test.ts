@@ -8,7 +8,12 @@ import { startMessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, handoffFor } from './fakes';
 
-const step = { id: 'r1', title: 'Document the API', kind: 'research' as const, evidence: { checks: [{ kind: 'review' as const, criterion: 'README explains greet()' }] } };
+const step = {
+  id: 'r1',
+  title: 'Document the API',
+  kind: 'research' as const,
+  evidence: { checks: [{ kind: 'review' as const, criterion: 'README explains greet()' }] },
+};
 const result: StepResult = {
   stepId: 'r1',
   status: 'succeeded',
@@ -21,7 +26,8 @@ const result: StepResult = {
 async function review(scenario: ScenarioInput, provider: 'anthropic' | 'openai' = 'anthropic') {
   const server = provider === 'openai' ? await startChatServer({ scenario }) : await startMessagesServer({ scenario });
   try {
-    const client = provider === 'openai' ? createOpenAIModelClient({ baseURL: server.url, env: {} }) : createAnthropicModelClient({ apiKey: 'k', baseURL: server.url });
+    const client =
+      provider === 'openai' ? createOpenAIModelClient({ baseURL: server.url, env: {} }) : createAnthropicModelClient({ apiKey: 'k', baseURL: server.url });
     const roles = createRoles({ client, settings: provider === 'openai' ? { provider, model: 'local' } : {} });
     const tools = fakeTools({ 'README.md': '## greet(name)\nReturns a greeting.' });
     const outcome = await roles.verifier.review(handoffFor(step), result, 'README explains greet()', tools, fakeContext('r1'));
@@ -45,7 +51,10 @@ describe('verifier role', () => {
       ],
     });
     assert.deepEqual(outcome, { check: 'review: README explains greet()', passed: true, detail: 'README.md documents greet(name)', toolCallId: 'tc1' });
-    assert.deepEqual(tools.calls.map((c) => c.tool), ['view']);
+    assert.deepEqual(
+      tools.calls.map((c) => c.tool),
+      ['view'],
+    );
     for (const r of requests) {
       const names = (r.body.tools ?? []).map((t) => t.name);
       assert.deepEqual(names, ['view_file', 'list_files', 'search_files', 'fetch_tool_result', 'report_verdict']);
@@ -71,13 +80,20 @@ describe('verifier role', () => {
   });
 
   it('counts a review without a verdict as not passed', async () => {
-    const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ toolUse: [{ name: 'list_files', input: { path: '.' } }] }, { text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] });
+    const { outcome } = await review({
+      rules: [
+        {
+          match: { role: 'verifier' },
+          turns: [{ toolUse: [{ name: 'list_files', input: { path: '.' } }] }, { text: 'Looks fine to me.' }, { text: 'Really fine.' }],
+        },
+      ],
+    });
     assert.equal(outcome.passed, false);
     assert.match(outcome.detail, /no verdict/);
     assert.equal(outcome.failure, undefined);
   });
 
-  it('names a reviewer that never calls a tool as a model without tool calling (the provider\'s failure, not the step\'s)', async () => {
+  it("names a reviewer that never calls a tool as a model without tool calling (the provider's failure, not the step's)", async () => {
     const { outcome } = await review({ rules: [{ match: { role: 'verifier' }, turns: [{ text: 'Looks fine to me.' }, { text: 'Really fine.' }] }] }, 'openai');
     assert.equal(outcome.passed, false);
     assert.equal(outcome.failure?.cause, 'no_tool_support');

@@ -23,7 +23,7 @@ function authority(extra: Partial<Step['authority']> = {}): Step['authority'] {
   return { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false, mcp: [], ...extra };
 }
 
-describe('commands in the OS sandbox, with the step\'s checkpoint', function () {
+describe("commands in the OS sandbox, with the step's checkpoint", function () {
   this.timeout(30_000);
   let h: Harness;
   const real = (harness: Harness, a: Step['authority'], sandbox: SandboxMode = 'required'): StepToolsContext => {
@@ -49,7 +49,10 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     assert.equal(r.ok, true, r.output);
     assert.match(r.output, /files changed by the command: src\/a\.ts \(modified\), src\/b\.ts \(created\)/);
     const files = tools.sideEffects().files;
-    assert.deepEqual(files.map((f) => [f.path, f.change]).sort(), [['src/a.ts', 'modified'], ['src/b.ts', 'created']]);
+    assert.deepEqual(files.map((f) => [f.path, f.change]).sort(), [
+      ['src/a.ts', 'modified'],
+      ['src/b.ts', 'created'],
+    ]);
     const diff = await stepDiff(h.store, files);
     assert.match(diff.find((d) => d.path === 'src/a.ts')?.unified ?? '', /-export const a = 1;\n\+export const a = 2;/);
     const reverted = await revertStep(h.workspace, h.store, files);
@@ -60,7 +63,11 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
 
   it('undoes what a command changed outside the edit globs and fails with permission_denied naming the paths', async () => {
     const tools = createStepTools(real(h, authority()));
-    const r = await tools.bash(sh(`const fs=require("fs"); fs.writeFileSync("src/a.ts","kept\\n"); fs.writeFileSync("src/data.json","{}"); fs.writeFileSync("src/notes.md","x"); fs.mkdirSync("src/cache/deep",{recursive:true}); fs.writeFileSync("src/cache/deep/x.bin","x");`));
+    const r = await tools.bash(
+      sh(
+        `const fs=require("fs"); fs.writeFileSync("src/a.ts","kept\\n"); fs.writeFileSync("src/data.json","{}"); fs.writeFileSync("src/notes.md","x"); fs.mkdirSync("src/cache/deep",{recursive:true}); fs.writeFileSync("src/cache/deep/x.bin","x");`,
+      ),
+    );
     assert.equal(r.ok, false);
     assert.ok(!r.ok && r.failure.class === 'permission_denied' && r.failure.detail === 'sandbox.outside_edit_scope');
     assert.match(r.output, /src\/data\.json/);
@@ -69,7 +76,11 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     assert.ok(!fs.existsSync(path.join(h.root, 'src/notes.md')), 'removed');
     assert.ok(!fs.existsSync(path.join(h.root, 'src/cache')), 'the folders it made for them too');
     assert.equal(h.read('src/a.ts'), 'kept\n', 'the in-glob change stays');
-    assert.deepEqual(tools.sideEffects().files.map((f) => f.path), ['src/a.ts'], 'and is in the checkpoint');
+    assert.deepEqual(
+      tools.sideEffects().files.map((f) => f.path),
+      ['src/a.ts'],
+      'and is in the checkpoint',
+    );
     const event = h.events.find((e) => e.type === 'command_sandbox');
     assert.ok(event && event.type === 'command_sandbox' && event.confinement === 'sandboxed' && event.sandbox === 'bubblewrap');
     assert.ok(event.rolledBack.includes('src/data.json') && event.rolledBack.includes('src/notes.md'));
@@ -79,7 +90,11 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     const tools = createStepTools(real(h, authority()));
     const target = path.join(h.dir, 'neighbour', 'keep.txt');
     // Inside the sandbox the neighbour is hidden, so the link is made to its host path and left for the rollback.
-    const r = await tools.bash(sh(`const fs=require("fs"); fs.unlinkSync("src/data.json"); fs.symlinkSync(${JSON.stringify(target)}, "src/data.json"); fs.symlinkSync("../../neighbour", "src/cache");`));
+    const r = await tools.bash(
+      sh(
+        `const fs=require("fs"); fs.unlinkSync("src/data.json"); fs.symlinkSync(${JSON.stringify(target)}, "src/data.json"); fs.symlinkSync("../../neighbour", "src/cache");`,
+      ),
+    );
     assert.equal(r.ok, false, r.output);
     assert.equal(fs.lstatSync(path.join(h.root, 'src/data.json')).isFile(), true);
     assert.equal(h.read('src/data.json'), '{"v":1}\n');
@@ -90,14 +105,20 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
 
   it('keeps a hard-linked file in the scope read-only: a write through it would land on its other path', async () => {
     fs.linkSync(path.join(h.root, 'README.md'), path.join(h.root, 'src/notes.ts'));
-    const r = await createStepTools(real(h, authority())).bash(sh(`try { require("fs").appendFileSync("src/notes.ts", "planted"); console.log("wrote"); } catch (e) { console.log(e.code); }`));
+    const r = await createStepTools(real(h, authority())).bash(
+      sh(`try { require("fs").appendFileSync("src/notes.ts", "planted"); console.log("wrote"); } catch (e) { console.log(e.code); }`),
+    );
     assert.match(r.output, /EROFS|EACCES|EPERM/, r.output);
     assert.equal(h.read('README.md'), 'readme\n', 'the other path is untouched');
   });
 
   it('removes, whole, a new folder too deep to list, and says so', async () => {
     // 600 levels of a 9-character name: far past PATH_MAX (4096), made by relative chdir.
-    const r = await createStepTools(real(h, authority())).bash(sh(`const fs=require("fs"); process.chdir("src"); for (let i = 0; i < 600; i++) { fs.mkdirSync("deep-dir1"); process.chdir("deep-dir1"); } fs.writeFileSync("bottom.ts", "x");`));
+    const r = await createStepTools(real(h, authority())).bash(
+      sh(
+        `const fs=require("fs"); process.chdir("src"); for (let i = 0; i < 600; i++) { fs.mkdirSync("deep-dir1"); process.chdir("deep-dir1"); } fs.writeFileSync("bottom.ts", "x");`,
+      ),
+    );
     assert.equal(r.ok, false, r.output);
     assert.match(r.output, /src\/deep-dir1\//);
     assert.ok(!fs.existsSync(path.join(h.root, 'src/deep-dir1')), 'the tree is gone');
@@ -108,14 +129,23 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     let scans = 0;
     const inner = ctx.workspace;
     const workspace: typeof inner = {
-      get root() { return inner.root; },
+      get root() {
+        return inner.root;
+      },
       policyFs: inner.policyFs,
-      readFile: (p) => inner.readFile(p), stat: (p) => inner.stat(p), readDir: (p) => inner.readDir(p), applyWrites: (w, l) => inner.applyWrites(w, l),
+      readFile: (p) => inner.readFile(p),
+      stat: (p) => inner.stat(p),
+      readDir: (p) => inner.readDir(p),
+      applyWrites: (w, l) => inner.applyWrites(w, l),
       removeEntries: (p, r) => inner.removeEntries(p, r),
       // The first scan after the command pretends to hit the entry limit.
       scan: async (o) => (++scans === 2 ? { entries: [], truncated: true } : inner.scan(o)),
     };
-    const r = await createStepTools({ ...ctx, workspace }).bash(sh(`const fs=require("fs"); fs.writeFileSync("src/data.json","{}"); fs.mkdirSync("src/junk/a",{recursive:true}); fs.writeFileSync("src/junk/a/x","x"); fs.writeFileSync("src/a.ts","kept\\n");`));
+    const r = await createStepTools({ ...ctx, workspace }).bash(
+      sh(
+        `const fs=require("fs"); fs.writeFileSync("src/data.json","{}"); fs.mkdirSync("src/junk/a",{recursive:true}); fs.writeFileSync("src/junk/a/x","x"); fs.writeFileSync("src/a.ts","kept\\n");`,
+      ),
+    );
     assert.equal(r.ok, false, r.output);
     assert.equal(h.read('src/data.json'), '{"v":1}\n', 'an old file outside the globs is restored');
     assert.ok(!fs.existsSync(path.join(h.root, 'src/junk')), 'the new folder is removed whole');
@@ -136,15 +166,19 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     const commit = await tools.bash('git commit -q -m step');
     assert.equal(commit.ok, true, commit.output);
     assert.match(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: h.root, encoding: 'utf8' }), /^step/);
-    const planted = await tools.bash(sh(`const fs=require("fs"); fs.writeFileSync(".git/commondir","../src"); try { fs.writeFileSync(".git/hooks/pre-commit","#!/bin/sh\\necho pwned"); } catch (e) { console.log(e.code); }`));
+    const planted = await tools.bash(
+      sh(
+        `const fs=require("fs"); fs.writeFileSync(".git/commondir","../src"); try { fs.writeFileSync(".git/hooks/pre-commit","#!/bin/sh\\necho pwned"); } catch (e) { console.log(e.code); }`,
+      ),
+    );
     assert.equal(planted.ok, false, planted.output);
     assert.ok(!fs.existsSync(path.join(h.root, '.git/commondir')), 'the redirect is undone');
     assert.ok(!fs.existsSync(path.join(h.root, '.git/hooks/pre-commit')), 'no hook');
-    const status = execFileSync("git", ["status", "--short"], { cwd: h.root, encoding: "utf8" });
+    const status = execFileSync('git', ['status', '--short'], { cwd: h.root, encoding: 'utf8' });
     assert.match(status, /\?\? README\.md/, 'the repository still works (the harness files are untracked)');
   });
 
-  it('tells the approver and the trace whether a granted network is the sandbox\'s own or the host\'s (its loopback services included)', async () => {
+  it("tells the approver and the trace whether a granted network is the sandbox's own or the host's (its loopback services included)", async () => {
     for (const ownNetwork of [true, false]) {
       h.terminal.support = { available: true, kind: 'bubblewrap', detail: 'fake', ownNetwork };
       await createStepTools(h.ctx({ authority: authority({ network: true }) })).bash(`node -e ${ownNetwork ? 1 : 2}`);
@@ -160,7 +194,11 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
 
   it('refuses, under `required`, when the machine has no sandbox — before asking anyone, saying what to install', async () => {
     const ctx = h.ctx({ authority: authority() });
-    h.terminal.support = { available: false, reason: 'bubblewrap (bwrap) is not installed', remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)' };
+    h.terminal.support = {
+      available: false,
+      reason: 'bubblewrap (bwrap) is not installed',
+      remedy: 'Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)',
+    };
     const r = await createStepTools(ctx).bash('node -e 0');
     assert.ok(!r.ok && r.failure.cause === 'sandbox_unavailable' && /apt-get install bubblewrap/.test(r.output), r.output);
     assert.equal(h.terminal.runs.length, 0);
@@ -175,8 +213,15 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     const second = await tools.bash('node -e 0');
     assert.equal(second.ok, true);
     assert.match(second.output, /UNSANDBOXED/);
-    assert.deepEqual(h.approver.requests.map((r) => r.kind === 'command' && r.confinement), ['unsandboxed', 'unsandboxed'], 'the same command is asked again');
-    assert.deepEqual(h.terminal.runs.map((r) => r.sandbox), [null, null]);
+    assert.deepEqual(
+      h.approver.requests.map((r) => r.kind === 'command' && r.confinement),
+      ['unsandboxed', 'unsandboxed'],
+      'the same command is asked again',
+    );
+    assert.deepEqual(
+      h.terminal.runs.map((r) => r.sandbox),
+      [null, null],
+    );
     assert.ok(h.events.some((e) => e.type === 'approval_requested' && /UNSANDBOXED/.test(e.summary)));
   });
 
@@ -185,8 +230,15 @@ describe('commands in the OS sandbox, with the step\'s checkpoint', function () 
     const tools = createStepTools({ ...ctx, settings: { ...ctx.settings, sandbox: 'off' } });
     await tools.bash('node -e 0');
     await tools.bash('node -e 0');
-    assert.deepEqual(h.approver.requests.map((r) => r.kind === 'command' && r.confinement), ['sandbox_off'], 'the second run reuses the approval of the same action');
-    assert.deepEqual(h.terminal.runs.map((r) => r.sandbox), [null, null]);
+    assert.deepEqual(
+      h.approver.requests.map((r) => r.kind === 'command' && r.confinement),
+      ['sandbox_off'],
+      'the second run reuses the approval of the same action',
+    );
+    assert.deepEqual(
+      h.terminal.runs.map((r) => r.sandbox),
+      [null, null],
+    );
     assert.ok(h.events.some((e) => e.type === 'command_sandbox' && e.confinement === 'sandbox_off'));
   });
 });

@@ -20,7 +20,7 @@ const sh = (script: string): string => `node -e '${script}'`;
 const atomicWrite = (rel: string, text: string): string =>
   `fs.writeFileSync(${JSON.stringify(`${rel}.tmp-1`)}, ${JSON.stringify(text)}); fs.renameSync(${JSON.stringify(`${rel}.tmp-1`)}, ${JSON.stringify(rel)});`;
 
-describe('commands under a one-file edit scope (the folder\'s direct entries, in the OS sandbox)', function () {
+describe("commands under a one-file edit scope (the folder's direct entries, in the OS sandbox)", function () {
   this.timeout(30_000);
   let h: Harness;
   const real = (edit: string[], commands: string[] = ['node -e *']): StepToolsContext => {
@@ -35,8 +35,12 @@ describe('commands under a one-file edit scope (the folder\'s direct entries, in
   });
   beforeEach(() => {
     h = makeHarness({
-      'src/a.ts': 'export const a = 1;\n', 'src/data.json': '{"v":1}\n', 'src/lib/util.ts': 'export const u = 1;\n',
-      'package.json': '{"name":"x"}\n', 'README.md': 'readme\n', 'docs/guide.md': 'guide\n',
+      'src/a.ts': 'export const a = 1;\n',
+      'src/data.json': '{"v":1}\n',
+      'src/lib/util.ts': 'export const u = 1;\n',
+      'package.json': '{"name":"x"}\n',
+      'README.md': 'readme\n',
+      'docs/guide.md': 'guide\n',
     });
   });
   afterEach(() => h.cleanup());
@@ -47,30 +51,45 @@ describe('commands under a one-file edit scope (the folder\'s direct entries, in
     assert.equal(r.ok, true, r.output);
     assert.equal(h.read('src/a.ts'), 'export const a = 2;\n');
     assert.deepEqual(fs.readdirSync(path.join(h.root, 'src')).sort(), ['a.ts', 'data.json', 'lib'], 'no temporary file is left');
-    assert.deepEqual(tools.sideEffects().files.map((f) => [f.path, f.change]), [['src/a.ts', 'modified']], 'the change is in the checkpoint');
+    assert.deepEqual(
+      tools.sideEffects().files.map((f) => [f.path, f.change]),
+      [['src/a.ts', 'modified']],
+      'the change is in the checkpoint',
+    );
   });
 
   it('keeps the atomically replaced file, rolls back a sibling outside the globs, and names it', async () => {
     const tools = createStepTools(real(['src/a.ts']));
-    const r = await tools.bash(sh(`const fs=require("fs"); ${atomicWrite('src/a.ts', 'export const a = 3;\n')} fs.writeFileSync("src/data.json", "{}"); fs.writeFileSync("src/stray.ts", "x");`));
+    const r = await tools.bash(
+      sh(
+        `const fs=require("fs"); ${atomicWrite('src/a.ts', 'export const a = 3;\n')} fs.writeFileSync("src/data.json", "{}"); fs.writeFileSync("src/stray.ts", "x");`,
+      ),
+    );
     assert.ok(!r.ok && r.failure.class === 'permission_denied' && r.failure.detail === 'sandbox.outside_edit_scope', r.output);
     assert.match(r.output, /src\/data\.json/);
     assert.match(r.output, /src\/stray\.ts/);
     assert.equal(h.read('src/a.ts'), 'export const a = 3;\n', 'the replaced file stays');
     assert.equal(h.read('src/data.json'), '{"v":1}\n', 'the sibling is restored');
     assert.ok(!fs.existsSync(path.join(h.root, 'src/stray.ts')), 'the new sibling is removed');
-    assert.deepEqual(tools.sideEffects().files.map((f) => f.path), ['src/a.ts']);
+    assert.deepEqual(
+      tools.sideEffects().files.map((f) => f.path),
+      ['src/a.ts'],
+    );
   });
 
-  it('keeps the folder\'s existing subfolders read-only: no write, no rename, no removal', async () => {
+  it("keeps the folder's existing subfolders read-only: no write, no rename, no removal", async () => {
     const tools = createStepTools(real(['src/a.ts']));
     const attempt = (what: string, code: string): string => `try { ${code}; console.log("${what}:done"); } catch (e) { console.log("${what}:" + e.code); }`;
-    const r = await tools.bash(sh(`const fs=require("fs"); ${[
-      attempt('write', 'fs.writeFileSync("src/lib/util.ts", "planted")'),
-      attempt('create', 'fs.writeFileSync("src/lib/new.ts", "planted")'),
-      attempt('rename', 'fs.renameSync("src/lib", "src/lib2")'),
-      attempt('remove', 'fs.rmSync("src/lib", { recursive: true })'),
-    ].join(' ')}`));
+    const r = await tools.bash(
+      sh(
+        `const fs=require("fs"); ${[
+          attempt('write', 'fs.writeFileSync("src/lib/util.ts", "planted")'),
+          attempt('create', 'fs.writeFileSync("src/lib/new.ts", "planted")'),
+          attempt('rename', 'fs.renameSync("src/lib", "src/lib2")'),
+          attempt('remove', 'fs.rmSync("src/lib", { recursive: true })'),
+        ].join(' ')}`,
+      ),
+    );
     assert.equal(r.ok, true, r.output);
     for (const what of ['write', 'create', 'rename', 'remove']) assert.match(r.output, new RegExp(`${what}:(EROFS|EBUSY|EPERM|EACCES)`), r.output);
     assert.equal(h.read('src/lib/util.ts'), 'export const u = 1;\n');
@@ -78,7 +97,9 @@ describe('commands under a one-file edit scope (the folder\'s direct entries, in
   });
 
   it('removes a new subfolder the command made in the folder, whole, and names it', async () => {
-    const r = await createStepTools(real(['src/a.ts'])).bash(sh(`const fs=require("fs"); fs.mkdirSync("src/cache/deep", { recursive: true }); fs.writeFileSync("src/cache/deep/x.bin", "x");`));
+    const r = await createStepTools(real(['src/a.ts'])).bash(
+      sh(`const fs=require("fs"); fs.mkdirSync("src/cache/deep", { recursive: true }); fs.writeFileSync("src/cache/deep/x.bin", "x");`),
+    );
     assert.ok(!r.ok && r.failure.class === 'permission_denied', r.output);
     assert.match(r.output, /src\/cache\//);
     assert.ok(!fs.existsSync(path.join(h.root, 'src/cache')));
@@ -86,14 +107,21 @@ describe('commands under a one-file edit scope (the folder\'s direct entries, in
 
   it('lets a top-level package.json be replaced atomically, and rolls back the rest of the workspace root', async () => {
     const tools = createStepTools(real(['package.json']));
-    const r = await tools.bash(sh(`const fs=require("fs"); ${atomicWrite('package.json', '{"name":"y"}\n')} fs.writeFileSync("README.md", "changed"); fs.mkdirSync(".vscode"); fs.writeFileSync(".vscode/tasks.json", "{}"); try { fs.writeFileSync("docs/guide.md", "x"); } catch (e) { console.log("docs:" + e.code); }`));
+    const r = await tools.bash(
+      sh(
+        `const fs=require("fs"); ${atomicWrite('package.json', '{"name":"y"}\n')} fs.writeFileSync("README.md", "changed"); fs.mkdirSync(".vscode"); fs.writeFileSync(".vscode/tasks.json", "{}"); try { fs.writeFileSync("docs/guide.md", "x"); } catch (e) { console.log("docs:" + e.code); }`,
+      ),
+    );
     assert.ok(!r.ok && r.failure.class === 'permission_denied', r.output);
     assert.match(r.output, /docs:EROFS/, 'an old top-level folder is read-only');
     assert.equal(h.read('package.json'), '{"name":"y"}\n');
     assert.equal(h.read('README.md'), 'readme\n');
     assert.equal(h.read('docs/guide.md'), 'guide\n');
     assert.ok(!fs.existsSync(path.join(h.root, '.vscode')), 'a new protected folder goes whole');
-    assert.deepEqual(tools.sideEffects().files.map((f) => f.path), ['package.json']);
+    assert.deepEqual(
+      tools.sideEffects().files.map((f) => f.path),
+      ['package.json'],
+    );
   });
 
   it('lets git restore put back one file the step may edit (it unlinks and recreates it)', async () => {

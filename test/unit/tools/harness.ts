@@ -3,7 +3,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CommandRun } from '../../../src/core/contracts/results';
-import type { ApprovalDecision, ApprovalRequest, Approver, CommandRequest, ScanOptions, StepToolsContext, Terminal, Workspace, FileWrite } from '../../../src/core/ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  CommandRequest,
+  ScanOptions,
+  StepToolsContext,
+  Terminal,
+  Workspace,
+  FileWrite,
+} from '../../../src/core/ports';
 import type { HostFacts, SandboxSupport } from '../../../src/core/contracts/sandbox';
 import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 import type { Step } from '../../../src/core/contracts/plan';
@@ -17,7 +27,10 @@ type LogEntry = { kind: 'event'; event: TraceEventBody } | { kind: 'write'; path
 
 class CountingWorkspace implements Workspace {
   writes = 0;
-  constructor(private readonly inner: NodeWorkspace, private readonly log: LogEntry[]) {}
+  constructor(
+    private readonly inner: NodeWorkspace,
+    private readonly log: LogEntry[],
+  ) {}
   get root(): string {
     return this.inner.root;
   }
@@ -50,7 +63,10 @@ class CountingTerminal implements Terminal {
   runs: CommandRequest[] = [];
   /** What the fake says the machine can enforce (a sandbox, unless a test says otherwise). */
   support: SandboxSupport = { available: true, kind: 'bubblewrap', detail: 'fake' };
-  constructor(private readonly log: LogEntry[], public answer: (r: CommandRequest) => Partial<CommandRun> = () => ({})) {}
+  constructor(
+    private readonly log: LogEntry[],
+    public answer: (r: CommandRequest) => Partial<CommandRun> = () => ({}),
+  ) {}
   async confinement(): Promise<SandboxSupport> {
     return this.support;
   }
@@ -108,13 +124,36 @@ export function makeHarness(files: Record<string, string> = {}): Harness {
   const store = new FileStore(path.join(dir, 'store'));
   const toolCalls = new ToolCallStore();
   return {
-    dir, root, log, events, workspace, terminal, approver, store, toolCalls,
+    dir,
+    root,
+    log,
+    events,
+    workspace,
+    terminal,
+    approver,
+    store,
+    toolCalls,
     write,
     read: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
     ctx: (step, role = 'executor', signal = new AbortController().signal) => ({
       missionId: 'm1',
-      step: { id: 's1', title: 't', why: '', required: true, dependsOn: [], kind: 'edit', instructions: '', binding: { prerequisite: '', fallback: '', consequence: '' }, expectedOutput: '', evidence: { checks: [], description: '' }, risk: 'low', effort: 'small', modelTier: 'standard', ...step },
+      step: {
+        id: 's1',
+        title: 't',
+        why: '',
+        required: true,
+        dependsOn: [],
+        kind: 'edit',
+        instructions: '',
+        binding: { prerequisite: '', fallback: '', consequence: '' },
+        expectedOutput: '',
+        evidence: { checks: [], description: '' },
+        risk: 'low',
+        effort: 'small',
+        modelTier: 'standard',
+        ...step,
+      },
       role,
       workspace,
       terminal,

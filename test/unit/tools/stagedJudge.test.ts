@@ -15,32 +15,59 @@ const rules = (over: Partial<JudgeRules> = {}): JudgeRules => ({
   root,
   ...over,
 });
-const file = (path: string, was: StagedChange['was'] = 'file', extra: Partial<StagedChange> = {}): StagedChange => ({ path, was, now: 'file', content: true, nowMode: 0o644, size: 3, ...extra });
+const file = (path: string, was: StagedChange['was'] = 'file', extra: Partial<StagedChange> = {}): StagedChange => ({
+  path,
+  was,
+  now: 'file',
+  content: true,
+  nowMode: 0o644,
+  size: 3,
+  ...extra,
+});
 
 describe('staged judge', () => {
   it('applies what the edit globs allow, keeps build outputs and caches private, refuses the rest', () => {
-    const v = judgeStaged([file('src/a.ts'), { path: 'dist', was: null, now: 'directory', content: true }, file('dist/a.js', null), file('README.md')], rules());
-    assert.deepEqual(v.apply.map((c) => c.path), ['src/a.ts']);
+    const v = judgeStaged(
+      [file('src/a.ts'), { path: 'dist', was: null, now: 'directory', content: true }, file('dist/a.js', null), file('README.md')],
+      rules(),
+    );
+    assert.deepEqual(
+      v.apply.map((c) => c.path),
+      ['src/a.ts'],
+    );
     assert.deepEqual(v.keep, ['dist']);
-    assert.deepEqual(v.refused.map((r) => [r.path, r.what]), [['README.md', 'content']]);
+    assert.deepEqual(
+      v.refused.map((r) => [r.path, r.what]),
+      [['README.md', 'content']],
+    );
   });
 
   it('names what the command did to each refused path: new, removed, mode, link target, kind', () => {
-    const v = judgeStaged([
-      file('new.txt', null),
-      { path: 'gone.txt', was: 'file', now: null, content: true },
-      { path: 'package.json', was: 'file', now: 'file', content: false, mode: { was: 0o644, now: 0o666 }, nowMode: 0o666 },
-      { path: 'link', was: 'symlink', now: 'symlink', content: true, target: 'elsewhere' },
-      { path: 'conf', was: 'file', now: 'directory', content: true },
-    ], rules());
+    const v = judgeStaged(
+      [
+        file('new.txt', null),
+        { path: 'gone.txt', was: 'file', now: null, content: true },
+        { path: 'package.json', was: 'file', now: 'file', content: false, mode: { was: 0o644, now: 0o666 }, nowMode: 0o666 },
+        { path: 'link', was: 'symlink', now: 'symlink', content: true, target: 'elsewhere' },
+        { path: 'conf', was: 'file', now: 'directory', content: true },
+      ],
+      rules(),
+    );
     assert.deepEqual(Object.fromEntries(v.refused.map((r) => [r.path, r.what])), {
-      'new.txt': 'new', 'gone.txt': 'removed', 'package.json': 'mode 644 → 666', link: 'link target', conf: 'kind (file → directory)',
+      'new.txt': 'new',
+      'gone.txt': 'removed',
+      'package.json': 'mode 644 → 666',
+      link: 'link target',
+      conf: 'kind (file → directory)',
     });
   });
 
-  it('refuses an existing folder\'s mode change outside the globs (chmod 0777 src stays the workspace\'s)', () => {
+  it("refuses an existing folder's mode change outside the globs (chmod 0777 src stays the workspace's)", () => {
     const v = judgeStaged([{ path: 'lib', was: 'directory', now: 'directory', content: false, mode: { was: 0o755, now: 0o777 }, nowMode: 0o777 }], rules());
-    assert.deepEqual(v.refused.map((r) => r.what), ['mode 755 → 777']);
+    assert.deepEqual(
+      v.refused.map((r) => r.what),
+      ['mode 755 → 777'],
+    );
   });
 
   it('never applies a FIFO, socket or device, even inside the globs', () => {
@@ -50,12 +77,21 @@ describe('staged judge', () => {
   });
 
   it('refuses a link leading outside the workspace, applies one that stays inside', () => {
-    const v = judgeStaged([
-      { path: 'src/out', was: null, now: 'symlink', content: true, target: '../../home/u/.ssh/id_rsa' },
-      { path: 'src/in', was: null, now: 'symlink', content: true, target: 'a.ts' },
-    ], rules());
-    assert.deepEqual(v.apply.map((c) => c.path), ['src/in']);
-    assert.deepEqual(v.refused.map((r) => r.path), ['src/out']);
+    const v = judgeStaged(
+      [
+        { path: 'src/out', was: null, now: 'symlink', content: true, target: '../../home/u/.ssh/id_rsa' },
+        { path: 'src/in', was: null, now: 'symlink', content: true, target: 'a.ts' },
+      ],
+      rules(),
+    );
+    assert.deepEqual(
+      v.apply.map((c) => c.path),
+      ['src/in'],
+    );
+    assert.deepEqual(
+      v.refused.map((r) => r.path),
+      ['src/out'],
+    );
   });
 
   it('leaves set-id and sticky bits off what it applies, and says so', () => {
@@ -65,10 +101,13 @@ describe('staged judge', () => {
   });
 
   it('hands a removed folder to the caller to judge entry by entry, unless it is private', () => {
-    const v = judgeStaged([
-      { path: 'src/gen', was: 'directory', now: null, content: true },
-      { path: 'dist', was: 'directory', now: null, content: true },
-    ], rules());
+    const v = judgeStaged(
+      [
+        { path: 'src/gen', was: 'directory', now: null, content: true },
+        { path: 'dist', was: 'directory', now: null, content: true },
+      ],
+      rules(),
+    );
     assert.deepEqual(v.removedFolders, ['src/gen']);
     assert.deepEqual(v.keep, ['dist']);
   });
@@ -81,7 +120,10 @@ describe('staged judge', () => {
 
   it('needs no verdict for a new folder whose entries carry their own', () => {
     const v = judgeStaged([{ path: 'docs', was: null, now: 'directory', content: true }, file('docs/a.md', null)], rules());
-    assert.deepEqual(v.refused.map((r) => r.path), ['docs/a.md']);
+    assert.deepEqual(
+      v.refused.map((r) => r.path),
+      ['docs/a.md'],
+    );
   });
 
   describe('git', () => {
@@ -92,18 +134,33 @@ describe('staged judge', () => {
       assert.match(v.refused[0]?.why ?? '', /read-only for this step/);
     });
 
-    it('sends git\'s data and config to the git check, refuses hooks, replace refs and unfinished rebases, drops stale locks', () => {
-      const v = judgeStaged([
-        git('.git/objects/ab/cdef'), git('.git/refs/heads/main'), git('.git/index'), git('.git/config'),
-        git('.git/hooks/pre-commit'), git('.git/refs/replace/abc'), git('.git/rebase-merge/git-rebase-todo'), git('.git/index.lock'), git('.git/info/attributes'),
-      ], rules({ gitWritable: true }));
+    it("sends git's data and config to the git check, refuses hooks, replace refs and unfinished rebases, drops stale locks", () => {
+      const v = judgeStaged(
+        [
+          git('.git/objects/ab/cdef'),
+          git('.git/refs/heads/main'),
+          git('.git/index'),
+          git('.git/config'),
+          git('.git/hooks/pre-commit'),
+          git('.git/refs/replace/abc'),
+          git('.git/rebase-merge/git-rebase-todo'),
+          git('.git/index.lock'),
+          git('.git/info/attributes'),
+        ],
+        rules({ gitWritable: true }),
+      );
       assert.deepEqual(v.git.map((c) => c.path).sort(), ['.git/config', '.git/index', '.git/objects/ab/cdef', '.git/refs/heads/main']);
-      assert.deepEqual(v.refused.map((r) => r.path).sort(), ['.git/hooks/pre-commit', '.git/info/attributes', '.git/rebase-merge/git-rebase-todo', '.git/refs/replace/abc']);
+      assert.deepEqual(v.refused.map((r) => r.path).sort(), [
+        '.git/hooks/pre-commit',
+        '.git/info/attributes',
+        '.git/rebase-merge/git-rebase-todo',
+        '.git/refs/replace/abc',
+      ]);
       assert.deepEqual(v.dropped.length, 1);
     });
   });
 
-  it('reads links as the kernel would, from the link\'s folder', () => {
+  it("reads links as the kernel would, from the link's folder", () => {
     assert.equal(linkStaysInside(root, 'src/a/l', '../../README.md'), true);
     assert.equal(linkStaysInside(root, 'src/a/l', '../../../etc/passwd'), false);
     assert.equal(linkStaysInside(root, 'l', '/ws/src'), true);
@@ -111,7 +168,8 @@ describe('staged judge', () => {
   });
 
   it('counts tool caches and dependency folders as private wherever they are', () => {
-    for (const p of ['node_modules/.cache/babel/x', 'pkg/__pycache__/m.cpython-311.pyc', 'tsconfig.tsbuildinfo', '.pytest_cache/v/x', 'a/.eslintcache']) assert.equal(isToolCache(p), true, p);
+    for (const p of ['node_modules/.cache/babel/x', 'pkg/__pycache__/m.cpython-311.pyc', 'tsconfig.tsbuildinfo', '.pytest_cache/v/x', 'a/.eslintcache'])
+      assert.equal(isToolCache(p), true, p);
     for (const p of ['src/cache.ts', 'README.md', 'cache/x']) assert.equal(isToolCache(p), false, p);
   });
 });

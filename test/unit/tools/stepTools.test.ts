@@ -243,7 +243,7 @@ describe('createStepTools', () => {
       }
       assert.match(r.output, /partial/);
     });
-    it('reports a command stopped by the mission\'s cancel as cancelled', async () => {
+    it("reports a command stopped by the mission's cancel as cancelled", async () => {
       const ac = new AbortController();
       h.terminal.answer = () => {
         ac.abort();

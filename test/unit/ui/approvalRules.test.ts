@@ -5,7 +5,15 @@ import type { ApprovalRule } from '../../../src/webview/protocol';
 
 const base = { id: 'r', missionId: 'm', stepId: 's1', actionHash: 'h', why: '' };
 const write = (path: string): ApprovalRequest => ({ ...base, kind: 'write', path, change: 'modified', beforeHash: null, afterHash: null });
-const command = (line: string): ApprovalRequest => ({ ...base, kind: 'command', command: line, argv: line.split(' '), cwd: '/w', confinement: 'sandboxed', network: false });
+const command = (line: string): ApprovalRequest => ({
+  ...base,
+  kind: 'command',
+  command: line,
+  argv: line.split(' '),
+  cwd: '/w',
+  confinement: 'sandboxed',
+  network: false,
+});
 const rule = (kind: ApprovalRule['kind'], pattern: string): ApprovalRule => ({ id: `${kind}:${pattern}`, kind, pattern });
 
 describe('auto-approve rules', () => {
@@ -29,7 +37,11 @@ describe('auto-approve rules', () => {
   });
 
   it('never auto-approves a plan', () => {
-    const plan = { ...base, kind: 'plan', plan: { goal: 'g', assumptions: [], constraints: [], steps: [], version: 1, parentVersion: null, reason: '', direct: false } } as ApprovalRequest;
+    const plan = {
+      ...base,
+      kind: 'plan',
+      plan: { goal: 'g', assumptions: [], constraints: [], steps: [], version: 1, parentVersion: null, reason: '', direct: false },
+    } as ApprovalRequest;
     assert.equal(matchingRule([rule('write', '**'), rule('command', '* *')], plan), undefined);
   });
 

@@ -20,7 +20,13 @@ import { listingFailure } from '../../../src/vscode/models/listingFailure';
 import type { ApprovalView, MissionView } from '../../../src/webview/protocol';
 
 const plan = (version: number, ids: string[]) =>
-  PlanSchema.parse({ goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r', steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })) });
+  PlanSchema.parse({
+    goal: 'g',
+    version,
+    parentVersion: version > 1 ? version - 1 : null,
+    reason: 'r',
+    steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })),
+  });
 const trace = (...bodies: TraceEventBody[]): TraceEvent[] =>
   bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
 const view = (live: boolean, ...bodies: TraceEventBody[]): MissionView => toUiMission(missionViewFromEvents(trace(...bodies)), { live });
@@ -32,10 +38,27 @@ const approved: TraceEventBody = { type: 'plan_approved', version: 1, by: 'user'
 const running: TraceEventBody = { type: 'mission_phase', phase: 'running' };
 const s1Running: TraceEventBody = { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 };
 
-const input = (mission: MissionView | null, extra: Partial<StatusInput> = {}): StatusInput =>
-  ({ mission, busy: null, resuming: false, approvals: [], planAwaitingApproval: null, demo: false, ...extra });
+const input = (mission: MissionView | null, extra: Partial<StatusInput> = {}): StatusInput => ({
+  mission,
+  busy: null,
+  resuming: false,
+  approvals: [],
+  planAwaitingApproval: null,
+  demo: false,
+  ...extra,
+});
 const card: ApprovalView = {
-  kind: 'write', requestId: 'r1', stepId: 's1', stepTitle: null, stepWhy: null, why: '', at: '', verification: false, path: 'a.js', change: 'created', size: null,
+  kind: 'write',
+  requestId: 'r1',
+  stepId: 's1',
+  stepTitle: null,
+  stepWhy: null,
+  why: '',
+  at: '',
+  verification: false,
+  path: 'a.js',
+  change: 'created',
+  size: null,
 };
 
 describe('the one state model, at each phase', () => {
@@ -56,7 +79,10 @@ describe('the one state model, at each phase', () => {
     assert.equal(s.detail, 'The mission stopped while plan v1 waited for your approval (the window closed). Resume shows it for approval again.');
     assert.equal(s.waiting.count, 0);
     assert.equal(s.active, false);
-    assert.deepEqual(missionActions(m).map((a) => a.kind), ['resume']);
+    assert.deepEqual(
+      missionActions(m).map((a) => a.kind),
+      ['resume'],
+    );
   });
 
   it('while it is picked up after the reload, it says so (and the new-mission form stays closed)', () => {
@@ -66,8 +92,14 @@ describe('the one state model, at each phase', () => {
 
   it('a run cut off mid-step names the step and what Resume does', () => {
     const m = view(false, started, planned, waitingPhase, approved, running, s1Running);
-    assert.equal(missionStatus(input(m)).detail, 'The mission stopped while s1 ran (the window closed). Resume runs it again from the start; finished steps are kept.');
-    const cut: TraceEventBody[] = [{ type: 'step_status', stepId: 's1', status: 'interrupted', attempt: 1 }, { type: 'mission_phase', phase: 'interrupted', reason: 'the window closed' }];
+    assert.equal(
+      missionStatus(input(m)).detail,
+      'The mission stopped while s1 ran (the window closed). Resume runs it again from the start; finished steps are kept.',
+    );
+    const cut: TraceEventBody[] = [
+      { type: 'step_status', stepId: 's1', status: 'interrupted', attempt: 1 },
+      { type: 'mission_phase', phase: 'interrupted', reason: 'the window closed' },
+    ];
     const recorded = view(false, started, planned, waitingPhase, approved, running, ...cut);
     assert.equal(missionStatus(input(recorded)).detail, missionStatus(input(m)).detail, 'the same whether the old window recorded its interruption or not');
   });
@@ -75,7 +107,10 @@ describe('the one state model, at each phase', () => {
   it('planning cut off offers Plan again', () => {
     const m = view(false, started, { type: 'mission_phase', phase: 'planning' });
     assert.match(missionStatus(input(m)).detail ?? '', /while its plan was being made.*Plan again/);
-    assert.deepEqual(missionActions(m).map((a) => a.kind), ['retry']);
+    assert.deepEqual(
+      missionActions(m).map((a) => a.kind),
+      ['retry'],
+    );
   });
 
   it('a running mission is running; what waits is counted, not put in the label', () => {
@@ -87,7 +122,18 @@ describe('the one state model, at each phase', () => {
 
   it('shows a cost only when it is a real figure, and never in the demo', () => {
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
-    const priced: TraceEventBody = { type: 'model_call', role: 'planner', stepId: null, model: 'x', promptVersion: 'p', usage, costUsd: 0.05, durationMs: 1, stopReason: null, requestId: null };
+    const priced: TraceEventBody = {
+      type: 'model_call',
+      role: 'planner',
+      stepId: null,
+      model: 'x',
+      promptVersion: 'p',
+      usage,
+      costUsd: 0.05,
+      durationMs: 1,
+      stopReason: null,
+      requestId: null,
+    };
     const m = view(true, started, priced, planned);
     assert.equal(missionStatus(input(m)).costUsd, 0.05);
     assert.equal(missionStatus(input(m, { demo: true })).costUsd, null);
@@ -101,7 +147,10 @@ describe('the one state model, at each phase', () => {
   });
 
   it('a finished mission shows its outcome, in the words the badge uses after a revert too', () => {
-    const ended: TraceEventBody[] = [{ type: 'step_status', stepId: 's1', status: 'succeeded', attempt: 1 }, { type: 'mission_finished', outcome: 'budget_exceeded', summary: 'stopped' }];
+    const ended: TraceEventBody[] = [
+      { type: 'step_status', stepId: 's1', status: 'succeeded', attempt: 1 },
+      { type: 'mission_finished', outcome: 'budget_exceeded', summary: 'stopped' },
+    ];
     const done = view(false, started, planned, ...ended);
     assert.deepEqual({ kind: missionStatus(input(done)).kind, label: missionStatus(input(done)).label }, { kind: 'stopped', label: 'stopped: budget' });
   });
@@ -137,8 +186,17 @@ describe('the newest stored mission', () => {
 describe('approval cards: what they say after a rejection, and when the verifier asks again', () => {
   const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };
   const write = (id: string): ApprovalRequest => ({ ...base, id, kind: 'write', path: 'src/a.ts', change: 'modified', beforeHash: 'b', afterHash: 'a' });
-  const command = (id: string, role: 'executor' | 'verifier'): ApprovalRequest =>
-    ({ ...base, id, kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/w', confinement: 'sandboxed', network: false, role });
+  const command = (id: string, role: 'executor' | 'verifier'): ApprovalRequest => ({
+    ...base,
+    id,
+    kind: 'command',
+    command: 'npm test',
+    argv: ['npm', 'test'],
+    cwd: '/w',
+    confinement: 'sandboxed',
+    network: false,
+    role,
+  });
 
   it("the step's next request after a rejection says it answers the user's reason; later ones do not", () => {
     const approver = new VsCodeApprover(() => undefined);
@@ -167,8 +225,20 @@ describe('words for things that used to leak', () => {
   it("a log line names a call's cost only when it is a real figure", () => {
     const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const call = (pricing: 'priced' | 'unknown' | 'local', costUsd: number): TraceEvent => ({
-      missionId: 'm', seq: 0, at: '', type: 'model_call', role: 'executor', stepId: 's1', model: 'scripted-demo-model', promptVersion: 'p',
-      usage, costUsd, durationMs: 5, stopReason: null, requestId: null, pricing,
+      missionId: 'm',
+      seq: 0,
+      at: '',
+      type: 'model_call',
+      role: 'executor',
+      stepId: 's1',
+      model: 'scripted-demo-model',
+      promptVersion: 'p',
+      usage,
+      costUsd,
+      durationMs: 5,
+      stopReason: null,
+      requestId: null,
+      pricing,
     });
     assert.match(describeEvent(call('priced', 0.0123)), /\$0\.0123/);
     assert.match(describeEvent(call('unknown', 0)), /price unknown/);

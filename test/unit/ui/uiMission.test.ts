@@ -5,7 +5,13 @@ import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { stepCounts, toUiMission } from '../../../src/vscode/view/uiMission';
 
 const plan = (version: number, ids: string[], reason = 'initial plan', instructions: Record<string, string> = {}) =>
-  PlanSchema.parse({ goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason, steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit', instructions: instructions[id] ?? '' })) });
+  PlanSchema.parse({
+    goal: 'g',
+    version,
+    parentVersion: version > 1 ? version - 1 : null,
+    reason,
+    steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit', instructions: instructions[id] ?? '' })),
+  });
 
 function trace(...bodies: TraceEventBody[]): TraceEvent[] {
   return bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
@@ -24,16 +30,24 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
     );
     assert.equal(view.phase, 'interrupted');
     assert.equal(view.live, false);
-    assert.deepEqual(view.steps.map((s) => s.status), ['interrupted', 'pending']);
+    assert.deepEqual(
+      view.steps.map((s) => s.status),
+      ['interrupted', 'pending'],
+    );
   });
 
   it('shows a live mission that is running as running', () => {
-    const view = ui(true, { type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null }, { type: 'mission_phase', phase: 'running' }, { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 });
+    const view = ui(
+      true,
+      { type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null },
+      { type: 'mission_phase', phase: 'running' },
+      { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 },
+    );
     assert.equal(view.phase, 'running');
     assert.equal(view.steps[0]?.status, 'running');
   });
 
-  it('keeps the user\'s task word for word', () => {
+  it("keeps the user's task word for word", () => {
     const task = '  Add  removeTask <b>now</b>\nplease ';
     assert.equal(ui(true, { type: 'mission_started', task, workspaceRoot: '/w', settings: {} }).task, task);
   });
@@ -58,17 +72,28 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
       { type: 'step_status', stepId: 's2', status: 'failed', attempt: 1 },
       { type: 'plan_version', plan: plan(2, ['s1', 's2b', 's3'], 'replan'), author: 'replanner', diff: { added: ['s2b'], removed: ['s2'], changed: [] } },
     );
-    assert.deepEqual(view.steps.map((s) => `${s.id}:${s.status}:${s.inPlan}`), ['s1:succeeded:true', 's2:replaced:false', 's2b:pending:true', 's3:pending:true']);
+    assert.deepEqual(
+      view.steps.map((s) => `${s.id}:${s.status}:${s.inPlan}`),
+      ['s1:succeeded:true', 's2:replaced:false', 's2b:pending:true', 's3:pending:true'],
+    );
     assert.equal(view.steps[1]?.statusReason, 'not in plan v2');
     assert.deepEqual(stepCounts(view), { done: 1, total: 3 });
-    assert.deepEqual(view.versions.map((v) => `${v.version}:${v.author}:${v.stepCount}`), ['1:planner:3', '2:replanner:3']);
+    assert.deepEqual(
+      view.versions.map((v) => `${v.version}:${v.author}:${v.stepCount}`),
+      ['1:planner:3', '2:replanner:3'],
+    );
   });
 
   it('shows what a version changed field by field, before and after', () => {
     const view = ui(
       true,
       { type: 'plan_version', plan: plan(1, ['s1', 's2'], 'initial plan', { s2: 'Run it.' }), author: 'planner', diff: null },
-      { type: 'plan_version', plan: plan(2, ['s1', 's2'], 'user edit', { s2: 'Check it without running.' }), author: 'user', diff: { added: [], removed: [], changed: [{ stepId: 's2', fields: ['instructions'] }] } },
+      {
+        type: 'plan_version',
+        plan: plan(2, ['s1', 's2'], 'user edit', { s2: 'Check it without running.' }),
+        author: 'user',
+        diff: { added: [], removed: [], changed: [{ stepId: 's2', fields: ['instructions'] }] },
+      },
     );
     assert.deepEqual(view.versions[0]?.changes, []);
     assert.deepEqual(view.versions[1]?.changes, [{ stepId: 's2', field: 'instructions', before: 'Run it.', after: 'Check it without running.' }]);
@@ -79,7 +104,16 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
     const view = ui(
       true,
       { type: 'plan_version', plan: plan(1, ['s1']), author: 'planner', diff: null },
-      { type: 'replan', trigger: 'user_correction', stepId: 's1', mode: 'rest', evidence: 'the user said: no', fromVersion: 1, toVersion: null, invalidated: [] },
+      {
+        type: 'replan',
+        trigger: 'user_correction',
+        stepId: 's1',
+        mode: 'rest',
+        evidence: 'the user said: no',
+        fromVersion: 1,
+        toVersion: null,
+        invalidated: [],
+      },
     );
     assert.equal(view.replans[0]?.trigger, 'your correction on step s1');
     assert.doesNotMatch(JSON.stringify(view.replans), /user_correction/);
@@ -88,8 +122,15 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
   it("lists the files a step changed over all its attempts, a failed attempt's leftovers included", () => {
     const file = (path: string, beforeHash: string | null, afterHash: string | null) => ({ path, change: 'modified' as const, beforeHash, afterHash });
     const result = (status: 'failed' | 'succeeded', files: ReturnType<typeof file>[], partial: ReturnType<typeof file>[] = []) => ({
-      stepId: 's1', status, output: '', evidence: [], toolCallIds: [], sideEffects: { files, commands: [] },
-      ...(status === 'failed' ? { failure: { class: 'tool_error', message: 'boom', partialSideEffects: { files: partial, commands: [] }, recoverable: true, suggestion: '' } } : {}),
+      stepId: 's1',
+      status,
+      output: '',
+      evidence: [],
+      toolCallIds: [],
+      sideEffects: { files, commands: [] },
+      ...(status === 'failed'
+        ? { failure: { class: 'tool_error', message: 'boom', partialSideEffects: { files: partial, commands: [] }, recoverable: true, suggestion: '' } }
+        : {}),
     });
     const view = ui(
       true,
@@ -97,11 +138,25 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
       { type: 'step_result', result: result('failed', [], [file('a.ts', 'h0', 'h1')]) } as TraceEventBody,
       { type: 'step_result', result: result('succeeded', [file('a.ts', 'h1', 'h2'), file('b.ts', null, 'h3')]) } as TraceEventBody,
     );
-    assert.deepEqual(view.steps[0]?.files.map((f) => `${f.path}:${f.change}:${f.beforeHash}→${f.afterHash}`), ['a.ts:modified:h0→h2', 'b.ts:created:null→h3']);
+    assert.deepEqual(
+      view.steps[0]?.files.map((f) => `${f.path}:${f.change}:${f.beforeHash}→${f.afterHash}`),
+      ['a.ts:modified:h0→h2', 'b.ts:created:null→h3'],
+    );
   });
 
   it('adds up the cost of every model call', () => {
-    const call = (costUsd: number): TraceEventBody => ({ type: 'model_call', role: 'executor', stepId: 's1', model: 'x', promptVersion: 'v', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd, durationMs: 1, stopReason: null, requestId: null });
+    const call = (costUsd: number): TraceEventBody => ({
+      type: 'model_call',
+      role: 'executor',
+      stepId: 's1',
+      model: 'x',
+      promptVersion: 'v',
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd,
+      durationMs: 1,
+      stopReason: null,
+      requestId: null,
+    });
     assert.equal(ui(true, call(0.25), call(0.5)).costUsd, 0.75);
   });
 });

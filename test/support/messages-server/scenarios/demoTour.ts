@@ -19,8 +19,10 @@ import { draftStep as step } from '../../planDraft';
 export const DEMO_TASK = 'Add removeTask(list, id) to src/tasks.js, with a test, and make npm test pass';
 
 const ANCHOR = '/** One line per task:';
-const REMOVE_WITH_LOG = "/** Returns a new list without the task with this id. */\nfunction removeTask(list, id) {\n  console.log('removeTask', id);\n  return list.filter((task) => task.id !== id);\n}\n\n";
-const REMOVE_CLEAN = '/** Returns a new list without the task with this id. */\nfunction removeTask(list, id) {\n  return list.filter((task) => task.id !== id);\n}\n\n';
+const REMOVE_WITH_LOG =
+  "/** Returns a new list without the task with this id. */\nfunction removeTask(list, id) {\n  console.log('removeTask', id);\n  return list.filter((task) => task.id !== id);\n}\n\n";
+const REMOVE_CLEAN =
+  '/** Returns a new list without the task with this id. */\nfunction removeTask(list, id) {\n  return list.filter((task) => task.id !== id);\n}\n\n';
 const WRONG_EXPECTATION = '[1]);';
 const TEST = `
 test('removeTask drops only the given task', () => {
@@ -63,34 +65,61 @@ const s4 = step('s4', {
   evidence: { checks: [{ kind: 'file_contains', path: 'test/tasks.test.js', text: '[1, 3]' }], description: '' },
 });
 
-const plan = (reason: string, steps: unknown[]) => ({ goal: 'Add removeTask(list, id) with a test, and make npm test pass', assumptions: ['tests run with node --test'], constraints: [], direct: false, reason, steps });
+const plan = (reason: string, steps: unknown[]) => ({
+  goal: 'Add removeTask(list, id) with a test, and make npm test pass',
+  assumptions: ['tests run with node --test'],
+  constraints: [],
+  direct: false,
+  reason,
+  steps,
+});
 
 const edit = (input: Record<string, unknown>): Reply => ({ toolUse: [{ name: 'str_replace_based_edit_tool', input }] });
-const report = (output: string): Reply => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
+const report = (output: string): Reply => ({
+  toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
+});
 const failed = (output: string, message: string, suggestion: string): Reply => ({
-  toolUse: [{ name: 'report_result', input: { status: 'failed', output, evidence: [], failure: { class: 'tool_error', message, recoverable: false, suggestion } } }],
+  toolUse: [
+    { name: 'report_result', input: { status: 'failed', output, evidence: [], failure: { class: 'tool_error', message, recoverable: false, suggestion } } },
+  ],
 });
 
 /** The text of the last user message (the results of the tools called last). */
 const lastResult = (r: RecordedRequest): string => messageText([...(r.body.messages ?? [])].reverse().find((m) => m.role === 'user'));
 /** What the assistant asked for so far, as JSON text. */
-const askedSoFar = (r: RecordedRequest): string => (r.body.messages ?? []).filter((m) => m.role === 'assistant').map((m) => messageText(m)).join('\n');
+const askedSoFar = (r: RecordedRequest): string =>
+  (r.body.messages ?? [])
+    .filter((m) => m.role === 'assistant')
+    .map((m) => messageText(m))
+    .join('\n');
 
 /** s1: the debug-log version first; after a rejection the clean one; then the export; then done. */
 function s1Executor(r: RecordedRequest): Reply {
   const asked = askedSoFar(r);
   const last = lastResult(r);
   if (r.turn === 1) return edit({ command: 'str_replace', path: 'src/tasks.js', old_str: ANCHOR, new_str: `${REMOVE_WITH_LOG}${ANCHOR}` });
-  if (/rejected this action/.test(last) && !asked.includes('removeTask, formatList')) return edit({ command: 'str_replace', path: 'src/tasks.js', old_str: ANCHOR, new_str: `${REMOVE_CLEAN}${ANCHOR}` });
+  if (/rejected this action/.test(last) && !asked.includes('removeTask, formatList'))
+    return edit({ command: 'str_replace', path: 'src/tasks.js', old_str: ANCHOR, new_str: `${REMOVE_CLEAN}${ANCHOR}` });
   if (!asked.includes('removeTask, formatList')) {
-    return edit({ command: 'str_replace', path: 'src/tasks.js', old_str: 'module.exports = { addTask, completeTask, formatList };', new_str: 'module.exports = { addTask, completeTask, removeTask, formatList };' });
+    return edit({
+      command: 'str_replace',
+      path: 'src/tasks.js',
+      old_str: 'module.exports = { addTask, completeTask, formatList };',
+      new_str: 'module.exports = { addTask, completeTask, removeTask, formatList };',
+    });
   }
   return report('removeTask added and exported');
 }
 
 /** s2: import removeTask, append the (wrong) test, done. */
 function s2Executor(r: RecordedRequest): Reply {
-  if (r.turn === 1) return edit({ command: 'str_replace', path: 'test/tasks.test.js', old_str: "const { addTask, completeTask, formatList } = require('../src/tasks');", new_str: "const { addTask, completeTask, removeTask, formatList } = require('../src/tasks');" });
+  if (r.turn === 1)
+    return edit({
+      command: 'str_replace',
+      path: 'test/tasks.test.js',
+      old_str: "const { addTask, completeTask, formatList } = require('../src/tasks');",
+      new_str: "const { addTask, completeTask, removeTask, formatList } = require('../src/tasks');",
+    });
   if (r.turn === 2) return edit({ command: 'insert', path: 'test/tasks.test.js', insert_line: 23, insert_text: TEST });
   return report('test added: removeTask drops only the given task');
 }
@@ -100,8 +129,13 @@ function testRunner(r: RecordedRequest): Reply {
   if (r.turn === 1) return { toolUse: [{ name: 'bash', input: { command: 'npm test' } }] };
   const last = lastResult(r);
   if (/exit code: 0\b/.test(last)) return report('npm test passes');
-  if (/rejected this action/.test(last)) return failed('the user skipped npm test', 'the tests were not run: the user skipped npm test', 'ask the user, or check the code without running it');
-  return failed('npm test fails', 'npm test fails: the removeTask test expects [1] after removing task 2 of three, which leaves [1, 3]', 'fix the expectation in test/tasks.test.js; running the tests again cannot help');
+  if (/rejected this action/.test(last))
+    return failed('the user skipped npm test', 'the tests were not run: the user skipped npm test', 'ask the user, or check the code without running it');
+  return failed(
+    'npm test fails',
+    'npm test fails: the removeTask test expects [1] after removing task 2 of three, which leaves [1, 3]',
+    'fix the expectation in test/tasks.test.js; running the tests again cannot help',
+  );
 }
 
 export function demoTourScenario(): ScenarioInput {
@@ -114,7 +148,13 @@ export function demoTourScenario(): ScenarioInput {
         match: { role: 'replanner' },
         replies: [
           // Refused: it rewrites finished step s2 without naming it in `invalidated`.
-          { structured: plan('fix the failing test', [s1, { ...s2, instructions: 'Add a test for removeTask that expects [1, 3].' }, runTests('s3', ['s1', 's2'])]) },
+          {
+            structured: plan('fix the failing test', [
+              s1,
+              { ...s2, instructions: 'Add a test for removeTask that expects [1, 3].' },
+              runTests('s3', ['s1', 's2']),
+            ]),
+          },
           { structured: plan('fix the test expectation, then run the tests again', [s1, s2, s4, runTests('s5', ['s1', 's4'])]) },
         ],
       },
@@ -124,7 +164,15 @@ export function demoTourScenario(): ScenarioInput {
       {
         name: 's4',
         match: { role: 'executor', firstUserIncludes: '# Step s4:' },
-        turns: [edit({ command: 'str_replace', path: 'test/tasks.test.js', old_str: `map((task) => task.id), ${WRONG_EXPECTATION}`, new_str: 'map((task) => task.id), [1, 3]);' }), report('the test now expects [1, 3]')],
+        turns: [
+          edit({
+            command: 'str_replace',
+            path: 'test/tasks.test.js',
+            old_str: `map((task) => task.id), ${WRONG_EXPECTATION}`,
+            new_str: 'map((task) => task.id), [1, 3]);',
+          }),
+          report('the test now expects [1, 3]'),
+        ],
       },
       { name: 's5', match: { role: 'executor', firstUserIncludes: '# Step s5:' }, respond: testRunner },
     ],
