@@ -2,12 +2,8 @@
  * Content hashes of workspace files, as the tool-call store's fingerprints record them (sha256 hex of the
  * bytes; null when the file is absent), so "is this earlier call still valid?" compares like with like.
  */
-import { createHash } from 'node:crypto';
 import type { Workspace } from '../ports';
-
-export function sha256Hex(content: Uint8Array | string): string {
-  return createHash('sha256').update(content).digest('hex');
-}
+import { sha256Hex } from '../tools/hash';
 
 export function contentHasher(workspace: Workspace): (path: string) => Promise<string | null> {
   return async (path) => {
