@@ -81,6 +81,8 @@ export function normalise(text: string, dirs: SceneDirs): string {
       // An abbreviated commit id can be all digits (`[main 7444390] bump`): any run of 7+ hex characters with a
       // digit counts, at the price of also hiding a 7-digit number.
       .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/g, '<id>')
+      // ... and one made only of letters, where git prints it: `[main fdddcff] repoint`, `[main (root-commit) abcdef0]`.
+      .replace(/^(\[[^\]\s]+(?: \([^)]*\))? )[a-f]{7,64}\]/gm, '$1<id>]')
       // npm's notices about its own new versions come and go with its update check, not the project.
       .replace(/^npm notice.*$/gm, '')
   );
