@@ -91,7 +91,7 @@ async function privacyOf(input: StagedInput, listing: StagedListing): Promise<(p
 
 export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   const { env, staging, layer } = input;
-  const { policy, ctx } = env;
+  const { policy } = env;
   const root = policy.root;
   const listing = await staging.changes(layer, root);
   const outcome: StagedOutcome = {
@@ -116,7 +116,6 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.kept = verdicts.keep;
   const problems = await staging.settle(layer, root, { keep: verdicts.keep });
   outcome.notes.push(...problems);
-  void ctx;
   return outcome;
 }
 
