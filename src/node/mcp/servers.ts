@@ -101,7 +101,7 @@ export class NodeMcpServers implements McpServers {
     let release = (): void => undefined;
     if (confinement === 'sandboxed') {
       if (!spec) return { ok: false, fault: 'refused', message: 'not started: its sandbox could not be prepared' };
-      const shown = programFolders(argv, this.options.root, spec.hiddenOutside);
+      const shown = programFolders(argv, this.options.root);
       const prepared = prepareConfined(
         { ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] },
         this.options.support,
@@ -188,7 +188,7 @@ export class NodeMcpServers implements McpServers {
  * manifest, else its own folder), shown read-only in the server's sandbox — never the home itself, the root,
  * or where credentials live.
  */
-function programFolders(argv: readonly string[], root: string, hidden: readonly string[]): string[] {
+function programFolders(argv: readonly string[], root: string): string[] {
   const home = os.homedir();
   const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
   const out = new Set<string>();
@@ -215,7 +215,8 @@ function programFolders(argv: readonly string[], root: string, hidden: readonly 
       !within(root, dir) &&
       !SECRET_AREAS.some((a) => within(dir, nodePath.join(home, a)) || within(nodePath.join(home, a), dir));
     const dir = [pkg, own].find((d): d is string => d !== undefined && fits(d));
-    if (dir !== undefined && hidden.some((h) => within(dir, h))) out.add(dir);
+    // Also where it is visible anyway, or under /tmp (the sandbox's /tmp is a private one).
+    if (dir !== undefined) out.add(dir);
   }
   return [...out];
 }
