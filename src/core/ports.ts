@@ -370,6 +370,15 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * The host's own log (VS Code's LogOutputChannel, the CLI's stderr): where a failure goes that the trace
+ * cannot hold — its store is what failed — or that a sink threw. Every other failure is a trace `log`
+ * event, which the front ends mirror to the same log. Must not throw.
+ */
+export interface Diagnostics {
+  error(message: string): void;
+}
+
 export interface EventSink {
   /** Called for every trace event after it is persisted. Must not throw. */
   emit(event: TraceEvent): void;

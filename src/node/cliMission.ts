@@ -12,7 +12,7 @@ import { revertMissionSteps, type RevertOutcome, type RevertTarget } from '../co
 import type { ModelClient } from '../core/model/modelClient';
 import type { DeepPartialSettings } from '../core/model/modelSettings';
 import type { Plan, PlanInput } from '../core/contracts/plan';
-import type { Approver, EventSink } from '../core/ports';
+import type { Approver, Diagnostics, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
 import { scrubEnv } from '../core/policy/env';
@@ -81,11 +81,25 @@ function sandboxLine(mode: SandboxMode, support: SandboxSupport): string {
 /** Per role: calls, cost, cache use, and how many calls ran locally (no cost) or had no known price. */
 export type RoleCosts = Record<string, { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number; local: number; unpriced: number }>;
 
+/** The CLI's log for what a trace cannot hold: stderr. */
+function cliDiagnostics(io: CliIO): Diagnostics {
+  return {
+    error: (message) => {
+      try {
+        io.stderr.write(`${terminalSafe(`error: ${message}`)}\n`);
+      } catch {
+        // stderr itself is gone: there is nowhere left to say it.
+      }
+    },
+  };
+}
+
 async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io: CliIO, byRole: RoleCosts) {
   const workspace = await NodeWorkspace.open(resolve(m.workspace));
   const store = FileStore.forWorkspace(workspace.root);
   const tracePath = m.trace ? resolve(m.trace) : undefined;
   if (tracePath) mkdirSync(dirname(tracePath), { recursive: true });
+  let sinkFailed = false;
   const events: EventSink = {
     emit(event) {
       try {
@@ -101,8 +115,14 @@ async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io
         if (tracePath) appendFileSync(tracePath, `${JSON.stringify(event)}\n`);
         const line = progressLine(event);
         if (line) io.stderr.write(`${terminalSafe(line)}\n`);
-      } catch {
-        // A sink must not throw; the store already holds the event.
+      } catch (error) {
+        // A sink must not throw (the store already holds the event), but the user hears once that the
+        // trace file or the progress lines are incomplete.
+        if (!sinkFailed)
+          cliDiagnostics(io).error(
+            `the trace file or progress output missed events from seq ${event.seq}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        sinkFailed = true;
       }
     },
   };
@@ -149,6 +169,7 @@ export async function runHeadless(
     store,
     clock: systemClock,
     events,
+    diagnostics: cliDiagnostics(io),
     planner: roles.planner,
     executor: roles.executor,
     verifier: roles.verifier,
@@ -197,5 +218,5 @@ export async function revertHeadless(
   confirmed: { stepIds: readonly string[]; changedSince: readonly string[] },
 ): Promise<RevertOutcome> {
   const { workspace, store, events } = await headlessPorts(m, io, {});
-  return revertMissionSteps({ missionId, store, workspace, clock: systemClock, events, target, dryRun: false, confirmed });
+  return revertMissionSteps({ missionId, store, workspace, clock: systemClock, events, diagnostics: cliDiagnostics(io), target, dryRun: false, confirmed });
 }

@@ -8,7 +8,7 @@
  * replan sees a quiet world); nothing starts after cancellation or an exhausted budget; a step is
  * 'succeeded' only after a passed verification.
  */
-import type { Approver } from '../ports';
+import type { Approver, Diagnostics } from '../ports';
 import type { Plan, Step } from '../contracts/plan';
 import type { StepResult } from '../contracts/results';
 import type { MissionPhase, StepRunStatus, TraceEvent, TraceEventBody } from '../contracts/traceEvents';
@@ -28,6 +28,9 @@ import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
+
+/** Without a host log (a library caller that passed none): the process's stderr. */
+const consoleDiagnostics: Diagnostics = { error: (message) => console.error(message) };
 
 export interface RunInit {
   missionId: string;
@@ -61,6 +64,8 @@ export class MissionRun implements StepFlowContext {
   #planChanged = false;
   #wake: () => void = () => undefined;
   readonly #snapshots: SnapshotWriter;
+  readonly diagnostics: Diagnostics;
+  #lastSnapshotError: string | undefined;
   #outcome: MissionOutcome | null = null;
   #index: { version: number; steps: Map<string, Step> } | null = null;
   readonly contextBudget: ContextBudget;
@@ -80,7 +85,8 @@ export class MissionRun implements StepFlowContext {
     this.steps = init.steps;
     this.toolCalls = init.toolCalls;
     this.direct = init.direct ?? false;
-    this.recorder = new TraceRecorder(init.missionId, options.store, options.events, options.clock, init.nextSeq);
+    this.diagnostics = options.diagnostics ?? consoleDiagnostics;
+    this.recorder = new TraceRecorder(init.missionId, options.store, options.events, options.clock, init.nextSeq, this.diagnostics);
     this.budget = new BudgetTracker(
       { ...defaultsOf(options) },
       () => options.clock.now(),
@@ -109,13 +115,14 @@ export class MissionRun implements StepFlowContext {
       (finished) => options.store.saveState(this.missionId, this.snapshot(finished)),
       options.clock,
       options.snapshotIntervalMs ?? 50,
+      (error) => this.#snapshotFailed(error),
     );
     this.recorder.onEvent((event) => {
       this.budget.observe(event);
       this.#noteRejection(event);
       if (event.type === 'model_call' && !this.#budgetHit) {
         const over = this.budget.exceeded();
-        if (over) queueMicrotask(() => void this.exceed(over));
+        if (over) queueMicrotask(() => this.#settle(this.exceed(over), 'ending the mission on its budget'));
       }
     });
     if (options.signal) {
@@ -154,6 +161,37 @@ export class MissionRun implements StepFlowContext {
 
   async record(body: TraceEventBody): Promise<void> {
     await this.recorder.record(body);
+  }
+
+  /**
+   * A failure that must not stop what is running (a cleanup, a snapshot, a note) still lands: as a trace
+   * `log` event, which the front ends mirror to their log, and in the host's log directly when the trace
+   * cannot take it. Never rejects.
+   */
+  async noteFailure(what: string, error: unknown, level: 'warn' | 'error' = 'warn'): Promise<void> {
+    await this.#log(level, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /** Records a log line; if the trace cannot take it, the host's log gets it (and why). Never rejects. */
+  async #log(level: 'warn' | 'error', message: string): Promise<void> {
+    try {
+      await this.recorder.record({ type: 'log', level, message });
+    } catch (error) {
+      this.diagnostics.error(`mission ${this.missionId}: ${message} — not in the trace: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Runs a promise nobody awaits; its failure is noted rather than left unhandled. */
+  #settle(work: Promise<unknown>, what: string): void {
+    work.catch((error: unknown) => this.noteFailure(what, error, 'error'));
+  }
+
+  /** A failed snapshot write: noted once per distinct message (one every 50 ms would drown the trace). */
+  #snapshotFailed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === this.#lastSnapshotError) return;
+    this.#lastSnapshotError = message;
+    void this.#log('warn', `saving the mission state failed (resume rebuilds it from the trace): ${message}`);
   }
 
   async setPhase(phase: MissionPhase, reason?: string): Promise<void> {
@@ -201,7 +239,7 @@ export class MissionRun implements StepFlowContext {
     if (this.abort.signal.aborted) return;
     this.abort.abort();
     this.approvalAbort?.abort();
-    void this.record({ type: 'log', level: 'warn', message: `cancel: ${reason}` });
+    void this.#log('warn', `cancel: ${reason}`);
     this.#wake();
   }
 
@@ -215,7 +253,7 @@ export class MissionRun implements StepFlowContext {
     this.#interrupted = reason;
     this.abort.abort();
     this.approvalAbort?.abort();
-    void this.record({ type: 'log', level: 'warn', message: `interrupted: ${reason}` });
+    void this.#log('warn', `interrupted: ${reason}`);
     this.#wake();
   }
 
@@ -260,9 +298,7 @@ export class MissionRun implements StepFlowContext {
       return await this.finish(...this.outcome());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.record({ type: 'log', level: 'error', message: `engine error: ${error instanceof Error ? (error.stack ?? message) : message}` }).catch(
-        () => undefined,
-      );
+      await this.#log('error', `engine error: ${error instanceof Error ? (error.stack ?? message) : message}`);
       return this.finish('failed', `the engine failed: ${message}`, {
         class: 'tool_error',
         message,
@@ -294,7 +330,12 @@ export class MissionRun implements StepFlowContext {
     this.budget.start();
     const watchdog = new AbortController();
     this.options.clock.sleep(this.budget.remainingWallMs(), watchdog.signal).then(
-      () => this.exceed({ kind: 'wall_time', used: this.budget.elapsedMs(), limit: this.budget.limits.maxWallMs }),
+      () =>
+        this.#settle(
+          this.exceed({ kind: 'wall_time', used: this.budget.elapsedMs(), limit: this.budget.limits.maxWallMs }),
+          'ending the mission on its wall time',
+        ),
+      // Rejects only when the watchdog is aborted: the loop ended first.
       () => undefined,
     );
     this.rebuildScheduler();

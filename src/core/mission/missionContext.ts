@@ -35,6 +35,8 @@ export interface MissionContext {
   /** Replan triggers waiting for the loop to drain. */
   triggers: ReplanTrigger[];
   record(body: TraceEventBody): Promise<void>;
+  /** A failure that must not stop the run, put in the trace (or the host's log when the trace fails). Never rejects. */
+  noteFailure(what: string, error: unknown, level?: 'warn' | 'error'): Promise<void>;
   setPhase(phase: MissionPhase, reason?: string): Promise<void>;
   setStatus(stepId: string, status: StepRunStatus, attempt: number, reason?: string): Promise<void>;
   save(finished?: boolean): Promise<void>;

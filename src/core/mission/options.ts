@@ -2,7 +2,20 @@
  * What a front end passes to `runMission` / `startMission`, and what it gets back. Roles and the tools
  * factory are injected, so the engine is tested with fakes and the front ends choose the real ones.
  */
-import type { Approver, Clock, EventSink, ExecutorRole, PlannerRole, StepToolsFactory, Store, Terminal, ToolSettings, VerifierRole, Workspace } from '../ports';
+import type {
+  Approver,
+  Clock,
+  Diagnostics,
+  EventSink,
+  ExecutorRole,
+  PlannerRole,
+  StepToolsFactory,
+  Store,
+  Terminal,
+  ToolSettings,
+  VerifierRole,
+  Workspace,
+} from '../ports';
 import type { PlanInput } from '../contracts/plan';
 import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
@@ -53,6 +66,8 @@ export interface MissionPorts extends UserSetup {
   store: Store;
   clock: Clock;
   events?: EventSink;
+  /** Where a failure goes that the trace cannot hold (default: the process's stderr via `console.error`). */
+  diagnostics?: Diagnostics;
   planner: PlannerRole;
   executor: ExecutorRole;
   verifier: VerifierRole;

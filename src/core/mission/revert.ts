@@ -15,7 +15,7 @@
  *     through each other) no longer stand on what they were verified against: they are set back to
  *     'pending' with the reason, so no ✓ claims work that now rests on nothing, and going on re-runs them.
  */
-import type { Clock, EventSink, Store, Workspace } from '../ports';
+import type { Clock, Diagnostics, EventSink, Store, Workspace } from '../ports';
 import type { FileChange } from '../contracts/results';
 import { validateEvents } from '../trace/jsonl';
 import type { StepRunStatus, TraceEvent } from '../contracts/traceEvents';
@@ -199,6 +199,8 @@ export interface RevertOptions {
   clock: Clock;
   /** Receives the recorded events (the front end's live view). */
   events?: EventSink;
+  /** Told when the live view's sink throws (the trace holds the events either way). */
+  diagnostics?: Diagnostics;
   target: RevertTarget;
   /** Only plan (the confirmation); nothing changes and nothing is recorded. */
   dryRun: boolean;
@@ -240,7 +242,7 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
 
   const ledger = ledgerOf(events);
   const nextSeq = Math.max(raw.length, ...events.map((e) => e.seq + 1));
-  const recorder = new TraceRecorder(options.missionId, options.store, options.events, options.clock, nextSeq);
+  const recorder = new TraceRecorder(options.missionId, options.store, options.events, options.clock, nextSeq, options.diagnostics);
   await recorder.record({ type: 'revert', stepIds: plan.stepIds, files: plan.files, overwrote: plan.changedSince });
   for (const id of plan.stepIds) {
     const mine = plan.files.filter((f) => f.stepId === id);

@@ -20,9 +20,11 @@ export class SnapshotWriter {
     private readonly write: (finished: boolean) => Promise<void>,
     private readonly clock: Clock,
     private readonly intervalMs: number,
+    /** Told of a failed write. The snapshot is only a cache of the trace, so the run goes on; the failure is reported, never dropped. */
+    private readonly onWriteError: (error: unknown) => void,
   ) {}
 
-  /** Resolves once a snapshot taken after this call is written (write errors are swallowed: the trace holds). */
+  /** Resolves once a snapshot taken after this call is written (a failed write goes to `onWriteError`: the trace holds). */
   request(finished = false): Promise<void> {
     if (finished) {
       this.#final = true;
@@ -35,6 +37,7 @@ export class SnapshotWriter {
       const wait = this.#final ? 0 : this.#lastAt + this.intervalMs - this.clock.now();
       if (wait > 0) {
         this.#throttle = new AbortController();
+        // An abort here is the final request cutting the wait short, not a failure.
         await this.clock.sleep(wait, this.#throttle.signal).catch(() => undefined);
         this.#throttle = null;
       }
@@ -42,7 +45,7 @@ export class SnapshotWriter {
       if (!this.#dirty) return;
       this.#dirty = false;
       this.#lastAt = this.clock.now();
-      await this.write(this.#final).catch(() => undefined);
+      await this.write(this.#final).catch(this.onWriteError);
     });
     return this.#chain;
   }

@@ -96,6 +96,7 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
       remainingMs: () => run.budget.remainingWallMs(),
       hashOf: run.hashOf,
       record: (body) => run.record(body),
+      noteFailure: (what, error) => run.noteFailure(what, error),
       onVerifying: () => run.setStatus(stepId, 'verifying', attempt),
     });
     const state = run.steps.get(stepId)!;

@@ -41,6 +41,8 @@ export interface StepAttemptInput {
   remainingMs?: () => number;
   hashOf: (path: string) => Promise<string | null>;
   record(body: TraceEventBody): Promise<void>;
+  /** A cleanup that failed: noted in the trace (or the host's log), never thrown over the step's own outcome. */
+  noteFailure(what: string, error: unknown): Promise<void>;
   /** The engine records the 'verifying' transition. */
   onVerifying(): Promise<void>;
 }
@@ -80,7 +82,11 @@ export async function runStepAttempt(input: StepAttemptInput): Promise<StepAttem
     return await attemptWithTools(input, handoff, ctx, factory);
   } finally {
     // The attempt's staging layer (what its commands kept for the step: build outputs, caches) goes with it.
-    await input.ports.terminal.staging?.drop(layerOf(input), input.ports.workspace.root).catch(() => undefined);
+    await input.ports.terminal.staging
+      ?.drop(layerOf(input), input.ports.workspace.root)
+      .catch((error: unknown) =>
+        input.noteFailure(`step ${input.step.id}: dropping its staging layer failed (its files stay on disk until a later start sweeps it as stale)`, error),
+      );
   }
 }
 
@@ -100,7 +106,9 @@ async function attemptWithTools(
     return await attemptWith(input, handoff, ctx, factory, tools);
   } finally {
     // The servers started for this step (in its sandbox) end with it.
-    await input.ports.mcp?.servers.endStep(input.step.id).catch(() => undefined);
+    await input.ports.mcp?.servers
+      .endStep(input.step.id)
+      .catch((error: unknown) => input.noteFailure(`step ${input.step.id}: stopping its MCP servers failed`, error));
   }
 }
 

@@ -4,7 +4,7 @@
  * EventSink — a front end never shows something the trace does not hold. Appends are serialised so the
  * file order is the sequence order even when parallel steps record at once.
  */
-import type { Clock, EventSink, Store } from '../ports';
+import type { Clock, Diagnostics, EventSink, Store } from '../ports';
 import type { TraceEvent, TraceEventBody } from '../contracts/traceEvents';
 
 export class TraceRecorder {
@@ -20,6 +20,8 @@ export class TraceRecorder {
     private readonly clock: Clock,
     /** The next sequence number (the count of events already in the trace, when resuming). */
     nextSeq = 0,
+    /** Told when the sink throws (it must not; the trace is complete either way). */
+    private readonly diagnostics?: Diagnostics,
   ) {
     this.#seq = nextSeq;
   }
@@ -38,8 +40,11 @@ export class TraceRecorder {
       await this.store.appendEvent(this.missionId, event);
       try {
         this.sink?.emit(event);
-      } catch {
-        // The sink must not throw (ports.ts); if it does, the trace is still complete.
+      } catch (error) {
+        // The sink must not throw (ports.ts); if it does, the trace is still complete — and the host hears of it.
+        this.diagnostics?.error(
+          `mission ${this.missionId}: showing trace event ${event.seq} (${event.type}) failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     });
     this.#tail = written.catch((error: unknown) => {

@@ -8,7 +8,7 @@ import { startMission } from '../../core/mission/start';
 import { resumeMission } from '../../core/mission/resume';
 import type { ApproveMode } from '../../core/mission/options';
 import type { SandboxMode } from '../../core/contracts/sandbox';
-import type { Terminal, Workspace } from '../../core/ports';
+import type { Diagnostics, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
 import { revertMissionSteps, type RevertPlan } from '../../core/mission/revert';
@@ -17,7 +17,7 @@ import { scrubEnv } from '../../core/policy/env';
 import { createStepTools } from '../../core/tools/stepTools';
 import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
-import { missionRunOf, type RunLog } from './missionRun';
+import { missionRunOf } from './missionRun';
 import { prepareUserSetup } from '../../node/mcp/userSetup';
 import type { ConfigSource } from '../../node/mcp/config';
 
@@ -33,8 +33,8 @@ export interface EngineHost {
   mcpSettings(): { text: string; source: ConfigSource }[];
   /** An untrusted workspace starts no MCP server (its configuration is repository text). */
   trusted(): boolean;
-  /** The extension's log: a mission that fails while it finishes (its store failing) is reported here. */
-  log: RunLog;
+  /** The extension's log: what the trace cannot hold (its store failing, a sink throwing) is reported here. */
+  log: Diagnostics;
 }
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: boolean) {
@@ -66,6 +66,7 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
     store: o.store,
     clock: systemClock,
     events: o.sink,
+    diagnostics: host.log,
     planner: roles.planner,
     executor: roles.executor,
     verifier: roles.verifier,
@@ -120,6 +121,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
           workspace,
           clock: systemClock,
           events: o.sink,
+          diagnostics: host.log,
           target,
           dryRun: o.dryRun,
           ...(o.confirmed ? { confirmed: o.confirmed } : {}),

@@ -5,19 +5,15 @@
  * the engine records an `engine error` line there first wherever the store still takes one.
  */
 import type { MissionHandle } from '../../core/mission/start';
+import type { Diagnostics } from '../../core/ports';
 import type { MissionRun } from './engineBridge';
-
-/** Where the run reports what it cannot return to anyone (the host's TeeLog). */
-export interface RunLog {
-  error(message: string): void;
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 /** `close` stops what the mission started beside the engine (its MCP servers), whatever the outcome. */
-export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, log: RunLog): MissionRun {
+export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, log: Diagnostics): MissionRun {
   const done = handle.done.then(
     () => undefined,
     (error: unknown) => log.error(`mission ${handle.missionId} failed while it finished (its trace may lack the end): ${describe(error)}`),

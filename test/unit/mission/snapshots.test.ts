@@ -12,6 +12,7 @@ describe('state snapshots', () => {
       },
       realClock,
       30,
+      (error) => assert.fail(`no write fails here: ${String(error)}`),
     );
     const waits: Promise<void>[] = [];
     for (let i = 1; i <= 50; i++) {
@@ -31,6 +32,7 @@ describe('state snapshots', () => {
       },
       realClock,
       10_000,
+      (error) => assert.fail(`no write fails here: ${String(error)}`),
     );
     await writer.request();
     const t0 = Date.now();
@@ -38,5 +40,26 @@ describe('state snapshots', () => {
     await writer.request(true);
     assert.ok(Date.now() - t0 < 1000);
     assert.deepEqual(written, [false, true]);
+  });
+
+  it('hands a failed write to its reporter and keeps writing later snapshots', async () => {
+    const failures: unknown[] = [];
+    let calls = 0;
+    const writer = new SnapshotWriter(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('disk full');
+      },
+      realClock,
+      0,
+      (error) => failures.push(error),
+    );
+    await writer.request();
+    await writer.request(true);
+    assert.equal(calls, 2, 'the second snapshot is still written');
+    assert.deepEqual(
+      failures.map((e) => (e instanceof Error ? e.message : String(e))),
+      ['disk full'],
+    );
   });
 });
