@@ -36,6 +36,7 @@ import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
+import { GIT_DATA_NAMES } from './gitData';
 import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
@@ -368,45 +369,11 @@ export function commandWriteScope(policy: Policy): WriteRoot[] {
 }
 
 /**
- * What git writes as data when it commits, fetches or merges — accepted after a command as it is (not
- * checkpointed). Anything else new or changed in `.git` (hooks, config, commondir, info…) is undone: it
- * would make the user's own git run what the step planted. So is the state of an unfinished rebase,
- * cherry-pick or revert (`rebase-merge`, `rebase-apply`, `sequencer`): its todo list can hold `exec`
- * lines, which the user's `git rebase --continue` — or their editor's Git view — runs on the host.
+ * What git writes as data, accepted after a direct command as it is (not checkpointed): git's data names
+ * (gitData.ts), the lock files a command that was stopped leaves beside them, and what `git gc` leaves.
+ * Anything else new or changed in `.git` is undone, the state of an unfinished rebase included.
  */
-const GIT_DATA = new Set([
-  'objects',
-  'refs',
-  'logs',
-  'index',
-  'index.lock',
-  'HEAD',
-  'HEAD.lock',
-  'ORIG_HEAD',
-  'FETCH_HEAD',
-  'MERGE_HEAD',
-  'MERGE_MSG',
-  'MERGE_MODE',
-  'MERGE_AUTOSTASH',
-  'AUTO_MERGE',
-  'COMMIT_EDITMSG',
-  'TAG_EDITMSG',
-  'packed-refs',
-  'packed-refs.lock',
-  'CHERRY_PICK_HEAD',
-  'REVERT_HEAD',
-  'BISECT_LOG',
-  'BISECT_START',
-  'BISECT_TERMS',
-  'BISECT_EXPECTED_REV',
-  'BISECT_ANCESTORS_OK',
-  'BISECT_NAMES',
-  'shallow',
-  'gc.pid',
-  'gc.log',
-  'rr-cache',
-  'lost-found',
-]);
+const GIT_DATA = new Set([...GIT_DATA_NAMES, 'index.lock', 'HEAD.lock', 'packed-refs.lock', 'gc.pid', 'gc.log', 'lost-found']);
 
 /** Whether a path is git's own data in the workspace's `.git` folder. */
 export function isGitData(rel: string): boolean {

@@ -24,6 +24,7 @@
  */
 import * as posix from 'node:path/posix';
 import type { StagedChange } from '../contracts/staging';
+import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES } from '../policy/gitData';
 
 export interface JudgeRules {
   /** The policy's verdict on writing (`write`) or removing (`delete`) a workspace path. */
@@ -59,37 +60,12 @@ export interface Verdicts {
   strippedModes: string[];
 }
 
-/** What git writes as its data when it commits, fetches, merges or stashes. */
-const GIT_DATA = new Set([
-  'objects',
-  'refs',
-  'logs',
-  'index',
-  'HEAD',
-  'ORIG_HEAD',
-  'FETCH_HEAD',
-  'MERGE_HEAD',
-  'MERGE_MSG',
-  'MERGE_MODE',
-  'MERGE_AUTOSTASH',
-  'AUTO_MERGE',
-  'COMMIT_EDITMSG',
-  'TAG_EDITMSG',
-  'packed-refs',
-  'CHERRY_PICK_HEAD',
-  'REVERT_HEAD',
-  'BISECT_LOG',
-  'BISECT_START',
-  'BISECT_TERMS',
-  'BISECT_EXPECTED_REV',
-  'BISECT_ANCESTORS_OK',
-  'BISECT_NAMES',
-  'shallow',
-  'rr-cache',
-  'description',
-  'config',
-]);
-const GIT_RESUMABLE = new Set(['rebase-merge', 'rebase-apply', 'sequencer']);
+/**
+ * Git's data names (gitData.ts), plus `description` and `config`: the layer's config is taken only after
+ * git's review has compared it key by key (GitReview.configChanged). Lock files are dropped, not taken.
+ */
+const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
+const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
 const SPECIAL_BITS = 0o7000;
 
 function inside(path: string, dir: string): boolean {
