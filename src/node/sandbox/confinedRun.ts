@@ -153,29 +153,57 @@ function realInside(root: string, abs: string): string | undefined {
   }
 }
 
-/** The git setup carried into a private home, per workspace (the user's configuration is read once per process). */
-const gitSetups = new Map<string, { setup: GitSetup; said: boolean }>();
+/** The git setup carried into a private home, per workspace, with the files it came from and how they stood. */
+const gitSetups = new Map<string, { setup: GitSetup; said: string; watched: string[]; signature: string }>();
+
+/** How the files a git setup was read from stand now (a change to any of them means reading it again). */
+function filesSignature(paths: readonly string[]): string {
+  return paths
+    .map((p) => {
+      const st = fs.statSync(p, { throwIfNoEntry: false });
+      return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+    })
+    .join('|');
+}
+
+/** The user's git setup for a workspace: read again whenever their global config or a file it carried changed. */
+function gitSetupOf(root: string): { setup: GitSetup; said: string; watched: string[]; signature: string } {
+  const cached = gitSetups.get(root);
+  if (cached && filesSignature(cached.watched) === cached.signature) return cached;
+  const home = os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME;
+  const read: string[] = [];
+  const ports = nodeGitSetupPorts({ home, workspace: root, ...(xdg ? { xdgConfigHome: xdg } : {}) });
+  const setup = gitSetupFor({
+    ...ports,
+    readFile: (abs) => {
+      read.push(abs);
+      return ports.readFile(abs);
+    },
+  });
+  // git's own global config files (includes they name are read through by git and not watched: a change
+  // there alone shows at the next change to these, or a reload), and every file the setup carried.
+  const watched = [...new Set([nodePath.join(home, '.gitconfig'), nodePath.join(xdg ?? nodePath.join(home, '.config'), 'git', 'config'), ...read])];
+  const entry = { setup, said: cached?.said ?? '', watched, signature: filesSignature(watched) };
+  gitSetups.set(root, entry);
+  return entry;
+}
 
 /**
  * The user's git behaviour without their secrets (gitSetup.ts: identity, global excludes and attributes,
  * signing, an allowlist of keys), written into the command's private home, so that a granted `git commit`
- * is theirs. What was left out is said once per workspace.
+ * is theirs. What was left out is said once per workspace, and again when it changes.
  */
 function writeGitSetup(root: string, privateHome: string, notes: string[]): void {
-  let entry = gitSetups.get(root);
-  if (entry === undefined) {
-    const home = os.homedir();
-    const xdg = process.env.XDG_CONFIG_HOME;
-    entry = { setup: gitSetupFor(nodeGitSetupPorts({ home, workspace: root, ...(xdg ? { xdgConfigHome: xdg } : {}) })), said: false };
-    gitSetups.set(root, entry);
-  }
+  const entry = gitSetupOf(root);
   for (const f of entry.setup.files) {
     const at = nodePath.join(privateHome, f.relPath);
     fs.mkdirSync(nodePath.dirname(at), { recursive: true, mode: 0o700 });
     fs.writeFileSync(at, f.content, { mode: 0o600 });
   }
-  if (!entry.said) notes.push(...entry.setup.notes);
-  entry.said = true;
+  const said = entry.setup.notes.join('\n');
+  if (said !== entry.said) notes.push(...entry.setup.notes);
+  entry.said = said;
 }
 
 function realHome(): string | undefined {

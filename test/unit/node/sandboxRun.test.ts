@@ -347,6 +347,30 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.doesNotMatch(look.output, /payload\.sh|\.cache/, look.output);
   });
 
+  it("carries the user's git identity into the private home, and reads it again when their git config changes", async () => {
+    const home = path.join(base, 'home');
+    fs.mkdirSync(home);
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.HOME = home;
+    delete process.env.XDG_CONFIG_HOME;
+    try {
+      const spec = await specFor({ edit: ['src/**'] });
+      const whoami = `console.log('name=' + require('child_process').execFileSync('git', ['config', 'user.name'], { encoding: 'utf8' }).trim())`;
+      fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = First Name\n\temail = first@example.com\n');
+      const first = await run(spec, whoami);
+      assert.match(first.output, /^name=First Name$/m, first.output);
+      // The same process, the same workspace: an edit to ~/.gitconfig shows at the next command, no reload needed.
+      fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = Second Name, Longer\n\temail = second@example.com\n');
+      const second = await run(spec, whoami);
+      assert.match(second.output, /^name=Second Name, Longer$/m, second.output);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('does not spend mounts hiding an empty folder, which stays read-only and empty all the same', async () => {
     // Outside /tmp and the workspace's parent, which the sandbox hides anyway.
     const results = path.resolve(__dirname, '../../../test-results');
