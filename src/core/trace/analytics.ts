@@ -4,7 +4,6 @@
  * from `model_call` and `replan` events only, so any recorded trace can be analysed after the fact.
  */
 import type { TraceEvent } from '../contracts/traceEvents';
-import type { ReplanView } from '../mission/view';
 
 export interface Effort {
   modelCalls: number;
@@ -14,10 +13,11 @@ export interface Effort {
   durationMs: number;
 }
 
-/** A replan as the view shows it, plus its place in the trace. */
-export interface ReplanLogEntry extends ReplanView {
-  seq: number;
-}
+/** A replan as its trace event recorded it (what the mission view shows of it), with its place in the trace. */
+export type ReplanLogEntry = Pick<
+  Extract<TraceEvent, { type: 'replan' }>,
+  'seq' | 'at' | 'trigger' | 'stepId' | 'mode' | 'evidence' | 'fromVersion' | 'toVersion' | 'invalidated'
+>;
 
 export interface MissionAnalytics {
   replanLog: ReplanLogEntry[];
