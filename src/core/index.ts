@@ -28,7 +28,7 @@ export * from './policy/commandParse';
 export * from './policy/commandPolicy';
 export * from './policy/workspacePath';
 export * from './edits/textFile';
-export * from './tools/hash';
+export * from './primitives/hash';
 export * from './model/modelClient';
 export * from './model/streamErrors';
 export * from './model/retryLoop';

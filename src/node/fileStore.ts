@@ -11,7 +11,7 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { Store } from '../core/ports';
 import type { TraceEvent } from '../core/contracts/traceEvents';
-import { sha256Hex } from '../core/tools/hash';
+import { sha256Hex } from '../core/primitives/hash';
 import { ensureStoreFolder } from './storeFolder';
 
 const MISSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

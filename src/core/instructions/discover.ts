@@ -10,7 +10,7 @@
 import type { InstructionFile, InstructionSet } from '../contracts/instructions';
 import type { Workspace } from '../ports';
 import { isReadable, policyFor } from '../policy/policy';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 import { CLINE_PATH, COPILOT_DIR, COPILOT_FILE, CURSOR_DIR, kindOf, NESTED_NAMES, readConvention } from './conventions';
 
 export interface InstructionLimits {

@@ -19,7 +19,7 @@ import type { McpStepTools, OfferedMcpTool, ToolOutcome } from '../ports';
 import { runApproved } from '../tools/approvalGate';
 import { canonicalJson } from '../tools/actionHash';
 import { cancelled, permissionDenied, timedOut, toolError } from '../tools/failures';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 import type { ToolEnv } from '../tools/readTools';
 import { failed, type CallResult } from '../tools/toolRecorder';
 import { grantFor, toolRef } from './grants';

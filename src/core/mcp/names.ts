@@ -7,7 +7,7 @@
  */
 import type { McpCatalogue } from '../contracts/mcp';
 import type { OfferedMcpTool } from '../ports';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 
 export const MCP_PREFIX = 'mcp__';
 const MAX_NAME = 64;

@@ -3,7 +3,7 @@
  * bytes; null when the file is absent), so "is this earlier call still valid?" compares like with like.
  */
 import type { Workspace } from '../ports';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 
 export function contentHasher(workspace: Workspace): (path: string) => Promise<string | null> {
   return async (path) => {

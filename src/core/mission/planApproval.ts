@@ -10,7 +10,7 @@ import type { ApprovalDecision } from '../ports';
 import type { Failure } from '../contracts/results';
 import { planNeedsApprover, type MissionOutcome } from './options';
 import type { MissionContext } from './missionContext';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 
 export type ApprovalOutcome = { ok: true } | { ok: false; outcome: MissionOutcome; message: string; failure?: Failure };
 

@@ -20,7 +20,7 @@ import type { FileChange } from '../contracts/results';
 import { validateEvents } from '../trace/jsonl';
 import type { StepRunStatus, TraceEvent } from '../contracts/traceEvents';
 import { TraceRecorder } from '../trace/recorder';
-import { sha256Hex } from '../tools/hash';
+import { sha256Hex } from '../primitives/hash';
 import { revertStep } from '../tools/checkpoints';
 
 interface Write {

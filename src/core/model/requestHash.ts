@@ -4,7 +4,7 @@
  * results (command output, timings) count only by their tool_use id and error flag, and ids and
  * timestamps the sandbox generates are masked in the text we render ourselves.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../primitives/hash';
 import type { ModelRequest } from './modelClient';
 
 const MASKS: [RegExp, string][] = [
@@ -40,5 +40,5 @@ export function requestHash(request: ModelRequest): string {
     outputSchema: request.outputSchema ?? null,
     messages: request.messages.map((m) => ({ role: m.role, content: shapeOfContent(m.content) })),
   };
-  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 32);
+  return sha256Hex(JSON.stringify(shape)).slice(0, 32);
 }

@@ -3,7 +3,7 @@
  * content hash for a write, or the same argv and working directory for a command. A replanned step that
  * writes different bytes or runs a different argv produces a different hash and needs a new decision.
  */
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../primitives/hash';
 
 export type ChangeKind = 'created' | 'modified' | 'deleted';
 

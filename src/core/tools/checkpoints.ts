@@ -9,7 +9,7 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { Store, Workspace } from '../ports';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../primitives/hash';
 import { unifiedDiff } from '../edits/lineDiff';
 
 export type RevertResult = { ok: true; restored: string[] } | { ok: false; reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };

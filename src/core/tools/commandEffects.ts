@@ -19,7 +19,7 @@ import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { pathWithin, type WriteRoot } from '../policy/writeScope';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../primitives/hash';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
 export const SCAN_LIMIT = 200_000;

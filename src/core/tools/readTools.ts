@@ -8,7 +8,7 @@ import type { ReadOnlyTools, StepToolsContext, ToolOutcome } from '../ports';
 import type { GateContext } from './approvalGate';
 import { checkPolicy } from './approvalGate';
 import { toolError } from './failures';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../primitives/hash';
 import { BoundedLineMatcher } from './boundedRegex';
 import { isReadable, type Policy } from '../policy/policy';
 import { decodeText } from '../edits/textFile';

@@ -16,7 +16,7 @@ import { checkPolicy, runGated, type GateContext } from './approvalGate';
 import { toolError } from './failures';
 import { CommandEffects } from './commandEffects';
 import { runCommand, type CommandSink } from './commandRun';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../primitives/hash';
 import { policyFor, type Policy } from '../policy/policy';
 import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
 import { decodeText, encodeText, toEol } from '../edits/textFile';

@@ -7,10 +7,10 @@
  * shapes a task's starting state.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { sha256Hex } from '../../core/primitives/hash';
 import type { Task } from './taskSpec';
 
 /** Top-level folders never fingerprinted: git's data and the extension's store (the mission's own records). */
@@ -107,7 +107,7 @@ export function fingerprint(root: string, globs: readonly string[], skip: readon
       if (entry.isDirectory()) walk(abs);
       else if (match(rel)) {
         const stat = lstatSync(abs);
-        out.set(rel, stat.isSymbolicLink() ? `link:${readlinkSync(abs)}` : createHash('sha256').update(readFileSync(abs)).digest('hex'));
+        out.set(rel, stat.isSymbolicLink() ? `link:${readlinkSync(abs)}` : sha256Hex(readFileSync(abs)));
       }
     }
   };

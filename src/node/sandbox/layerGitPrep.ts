@@ -11,10 +11,10 @@
  * command rewrote (a granted `git add`, `commit`) gets the skip-worktree marks it did not have before taken
  * off again, so what reaches the workspace is git's record without ours. The notes live beside the layer.
  */
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { sha256Hex } from '../../core/primitives/hash';
 import { SAFE_GIT_OPTIONS, safeGitEnv } from '../gitRecord';
 import { hostTool } from './hostTools';
 
@@ -27,7 +27,6 @@ interface PrepNotes {
 }
 
 const notesPath = (upper: string): string => nodePath.join(nodePath.dirname(upper), 'git-prep.json');
-const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 function git(root: string, args: string[], env: Record<string, string> = {}): { ok: boolean; out: string } {
   const file = hostTool('git');
@@ -93,7 +92,7 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
     if (r.ok) {
       notes.skipped = toSkip;
       const prepared = readOrNull(layerIndex);
-      if (prepared) notes.index = sha(prepared);
+      if (prepared) notes.index = sha256Hex(prepared);
     } else problems.push('the hidden files git tracks could not be marked in the staged index: git may show them changed');
   }
   const untracked = entries.filter((h) => h.kind === 'directory' || !tracked.has(h.path)).map((h) => (h.kind === 'directory' ? `${h.path}/` : h.path));
@@ -105,7 +104,7 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
     mkdirLike(upper, root, '.git');
     mkdirLike(upper, root, '.git/info');
     fs.writeFileSync(exclude, text);
-    notes.exclude = sha(text);
+    notes.exclude = sha256Hex(text);
   }
   fs.writeFileSync(notesPath(upper), JSON.stringify(notes));
   return problems;
@@ -127,14 +126,14 @@ export function undoGitPrep(root: string, upper: string): string[] {
   const layerIndex = nodePath.join(upper, '.git', 'index');
   const index = readOrNull(layerIndex);
   if (index !== null && notes.index !== undefined) {
-    if (sha(index) === notes.index) fs.rmSync(layerIndex);
+    if (sha256Hex(index) === notes.index) fs.rmSync(layerIndex);
     else if (notes.skipped.length > 0 && !git(root, ['update-index', '--no-skip-worktree', '--', ...notes.skipped], { GIT_INDEX_FILE: layerIndex }).ok) {
       problems.push("the staged index could not be cleared of the sandbox's skip-worktree marks");
     }
   }
   const exclude = nodePath.join(upper, '.git', 'info', 'exclude');
   const ex = readOrNull(exclude);
-  if (ex !== null && notes.exclude !== undefined && sha(ex) === notes.exclude) fs.rmSync(exclude);
+  if (ex !== null && notes.exclude !== undefined && sha256Hex(ex) === notes.exclude) fs.rmSync(exclude);
   // Folders the preparation made and nothing else uses: copied-up `.git/info`, `.git`.
   for (const dir of [nodePath.join(upper, '.git', 'info'), nodePath.join(upper, '.git')]) {
     try {

@@ -15,9 +15,9 @@
  * when they are older than a day at the next start.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
 import * as os from 'node:os';
 
@@ -150,7 +150,7 @@ export function stagingBase(_root?: string): StagingProbe {
 
 /** The folder name of a layer: a hash, so that no mission or step id can name a path. */
 function layerName(id: string): string {
-  return createHash('sha256').update(id).digest('hex').slice(0, 32);
+  return sha256Hex(id).slice(0, 32);
 }
 
 /** The layer's folders, made when missing (0700). */

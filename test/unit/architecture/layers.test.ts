@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 /**
  * Every arrow in src/core points down (docs/architecture.md, "Which way imports run"): the typed contracts
- * sit on the ground floor and import nothing of ours; ports.ts sees only the contracts; the policy, edit and
+ * and the primitives (path containment, hashing, error text) sit on the ground floor and import nothing of
+ * ours above the contracts, so any module may import them; ports.ts sees only the contracts; the policy, edit and
  * plan layers never reach into the tools, roles or the mission engine; and the engine's helpers know a narrow
  * MissionContext, not the MissionRun class, so there is no import circle through engine.ts.
  */
@@ -34,6 +35,23 @@ describe('architecture: imports in src/core point down', () => {
       offenders('contracts', (t) => t.startsWith('./')),
       [],
     );
+  });
+
+  it('keeps the primitives on the ground floor: only the contracts and node built-ins without I/O', () => {
+    assert.deepEqual(
+      offenders('primitives', (t) => t.startsWith('./') || t.startsWith('../contracts/')),
+      [],
+    );
+    const dir = join(coreDir, 'primitives');
+    const io = readdirSync(dir)
+      .filter((n) => n.endsWith('.ts'))
+      .flatMap((n) =>
+        [...readFileSync(join(dir, n), 'utf8').matchAll(/from '([^'.][^']*)'/g)]
+          .map((m) => m[1] as string)
+          .filter((t) => !/^node:(?!fs|os|child_process)[a-z_/]+$/.test(t))
+          .map((t) => `primitives/${n} → ${t}`),
+      );
+    assert.deepEqual(io, []);
   });
 
   it('lets ports.ts see only the contracts', () => {

@@ -31,7 +31,7 @@ import type { CommandRun, FileChange, StepResult } from '../../../src/core/contr
 import type { Handoff } from '../../../src/core/contracts/handoff';
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import type { MissionOptions } from '../../../src/core/mission/options';
-import { sha256Hex } from '../../../src/core/tools/hash';
+import { sha256Hex } from '../../../src/core/primitives/hash';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
 

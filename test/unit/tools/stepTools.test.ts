@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { createStepTools } from '../../../src/core/tools/stepTools';
 import { revertStep, stepDiff } from '../../../src/core/tools/checkpoints';
 import { actionHashOf } from '../../../src/core/tools/approvalGate';
-import { sha256Hex } from '../../../src/core/tools/hash';
+import { sha256Hex } from '../../../src/core/primitives/hash';
 import type { Step } from '../../../src/core/contracts/plan';
 import { makeHarness, type Harness } from './harness';
 

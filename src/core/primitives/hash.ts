@@ -1,6 +1,6 @@
 /**
- * Content hashes. One function for every hash that crosses a boundary, so a file's fingerprint, its blob
- * key in the Store and the hash inside an approval are the same string for the same bytes.
+ * Content hashes. One function for every SHA-256 in the code, so a file's fingerprint, its blob key in the
+ * Store and the hash inside an approval are the same string for the same bytes.
  */
 import { createHash } from 'node:crypto';
 
