@@ -25,6 +25,7 @@ import { exitCodeFor, formatReport } from './cliReport';
 import { replayCommand } from './cliReplay';
 import { terminalSafe } from './terminalText';
 import { evalMain } from './eval/evalCommand';
+import { errorText } from '../core/primitives/errorText';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, diverged: 3 } as const;
 
@@ -74,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);
     return exitCodeFor(report, plan);
   } catch (error) {
-    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`error: ${errorText(error)}\n`);
     return EXIT.failed;
   }
 }

@@ -29,6 +29,7 @@ import { systemClock } from './systemClock';
 import type { UserSetup } from '../core/mission/userSetup';
 import { prepareUserSetup } from './mcp/userSetup';
 import { setupLines } from './cliSetupReport';
+import { errorText } from '../core/primitives/errorText';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
@@ -118,10 +119,7 @@ async function headlessPorts(m: Pick<HeadlessMission, 'workspace' | 'trace'>, io
       } catch (error) {
         // A sink must not throw (the store already holds the event), but the user hears once that the
         // trace file or the progress lines are incomplete.
-        if (!sinkFailed)
-          cliDiagnostics(io).error(
-            `the trace file or progress output missed events from seq ${event.seq}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+        if (!sinkFailed) cliDiagnostics(io).error(`the trace file or progress output missed events from seq ${event.seq}: ${errorText(error)}`);
         sinkFailed = true;
       }
     },

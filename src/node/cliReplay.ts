@@ -22,6 +22,7 @@ import { createReplayMcpServers } from '../core/mcp/replayServers';
 import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
+import { errorText } from '../core/primitives/errorText';
 
 const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
 
@@ -49,7 +50,7 @@ function readTrace(path: string): { ok: true; events: TraceEvent[] } | { ok: fal
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, message: `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `cannot read ${path}: ${errorText(e)}` };
   }
   const events: TraceEvent[] = [];
   for (const [i, line] of text.split('\n').entries()) {

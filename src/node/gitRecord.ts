@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GitMark, GitRecorded } from '../core/ports';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
+import { errorText } from '../core/primitives/errorText';
 
 /**
  * Options every git call of ours runs with: no hooks, no fsmonitor (a program the repository's config can
@@ -216,7 +217,7 @@ export function resetGitRecord(root: string, mark: GitMark, git: GitRun = hostGi
       fs.renameSync(temp, mark.indexPath);
     }
   } catch (error) {
-    problems.push(`the git index (could not be restored: ${error instanceof Error ? error.message : String(error)})`);
+    problems.push(`the git index (could not be restored: ${errorText(error)})`);
   }
   return problems;
 }

@@ -23,6 +23,7 @@ import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspaceP
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
+import { errorText } from '../core/primitives/errorText';
 
 interface JournalEntry {
   target: string;
@@ -272,7 +273,7 @@ export class NodeWorkspace implements Workspace {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') continue;
-        failures.push(`${rel} (${code === 'ENOTEMPTY' ? 'not empty' : error instanceof Error ? error.message : String(error)})`);
+        failures.push(`${rel} (${code === 'ENOTEMPTY' ? 'not empty' : errorText(error)})`);
       }
     }
     return failures;

@@ -3,6 +3,7 @@
  * integration tests can check what was written (e.g. that the API key never is).
  */
 import type * as vscode from 'vscode';
+import { errorText } from '../core/primitives/errorText';
 
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
 
@@ -35,7 +36,7 @@ export class TeeLog implements Log {
     this.channel.warn(message);
   }
   error(message: string | Error): void {
-    const text = message instanceof Error ? message.message : message;
+    const text = errorText(message);
     this.keep('error', text);
     this.channel.error(text);
   }

@@ -28,6 +28,7 @@ import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
+import { errorDetail, errorText } from '../primitives/errorText';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
 const consoleDiagnostics: Diagnostics = { error: (message) => console.error(message) };
@@ -169,7 +170,7 @@ export class MissionRun implements StepFlowContext {
    * cannot take it. Never rejects.
    */
   async noteFailure(what: string, error: unknown, level: 'warn' | 'error' = 'warn'): Promise<void> {
-    await this.#log(level, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+    await this.#log(level, `${what}: ${errorText(error)}`);
   }
 
   /** Records a log line; if the trace cannot take it, the host's log gets it (and why). Never rejects. */
@@ -177,7 +178,7 @@ export class MissionRun implements StepFlowContext {
     try {
       await this.recorder.record({ type: 'log', level, message });
     } catch (error) {
-      this.diagnostics.error(`mission ${this.missionId}: ${message} — not in the trace: ${error instanceof Error ? error.message : String(error)}`);
+      this.diagnostics.error(`mission ${this.missionId}: ${message} — not in the trace: ${errorText(error)}`);
     }
   }
 
@@ -188,7 +189,7 @@ export class MissionRun implements StepFlowContext {
 
   /** A failed snapshot write: noted once per distinct message (one every 50 ms would drown the trace). */
   #snapshotFailed(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (message === this.#lastSnapshotError) return;
     this.#lastSnapshotError = message;
     void this.#log('warn', `saving the mission state failed (resume rebuilds it from the trace): ${message}`);
@@ -297,8 +298,8 @@ export class MissionRun implements StepFlowContext {
       await this.loop();
       return await this.finish(...this.outcome());
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.#log('error', `engine error: ${error instanceof Error ? (error.stack ?? message) : message}`);
+      const message = errorText(error);
+      await this.#log('error', `engine error: ${errorDetail(error)}`);
       return this.finish('failed', `the engine failed: ${message}`, {
         class: 'tool_error',
         message,

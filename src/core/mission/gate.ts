@@ -12,6 +12,7 @@ import picomatch from 'picomatch';
 import type { ConstraintCheck, EvidenceCheck } from '../contracts/plan';
 import type { ReadOnlyTools, RoleContext, StepTools, VerifierRole, Workspace } from '../ports';
 import type { CheckOutcome, StepResult, Verification } from '../contracts/results';
+import { errorText } from '../primitives/errorText';
 
 export interface GateInput {
   handoff: Handoff;
@@ -41,7 +42,7 @@ export async function verifyStep(input: GateInput): Promise<Verification> {
     try {
       checks.push(await runCheck(check, input));
     } catch (error) {
-      checks.push({ check: describeCheck(check), passed: false, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}` });
+      checks.push({ check: describeCheck(check), passed: false, detail: `the check could not run: ${errorText(error)}` });
     }
   }
   for (const c of input.constraintChecks ?? []) {
@@ -66,7 +67,7 @@ async function runConstraintCheck(c: ConstraintCheck, input: GateInput): Promise
   const outcome = await runCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode }, input).catch((error: unknown) => ({
     check: '',
     passed: false,
-    detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+    detail: `the check could not run: ${errorText(error)}`,
   }));
   return { ...outcome, check: `${name}: ${describeCheck({ kind: 'command', command: c.check.command, expectExitCode: c.check.expectExitCode })}` };
 }

@@ -14,6 +14,7 @@ import { requestPlanApproval } from './planApproval';
 import { replannerLookups } from './plannerTools';
 import type { MissionContext } from './missionContext';
 import { planLimits, replanNeedsApproval } from './options';
+import { errorText } from '../primitives/errorText';
 
 /** Returns false when the mission cannot go on (budget, planner failure, cancellation, rejection). */
 export async function replanOnce(run: MissionContext): Promise<boolean> {
@@ -73,7 +74,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     try {
       outcome = await run.options.planner.replan(request, ctx);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
     }
     if (run.abort.signal.aborted) return false;

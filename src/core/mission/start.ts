@@ -18,6 +18,7 @@ import { isDirect } from './direct';
 import { planningSetup } from './userSetup';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { missionViewFromEvents, type MissionView } from './view';
+import { errorText } from '../primitives/errorText';
 
 export interface MissionHandle {
   readonly missionId: string;
@@ -103,7 +104,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
     try {
       outcome = await options.planner.plan(request, ctx);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
     }
     // A cancel reads as a cancel, not as the model call that it cut short.

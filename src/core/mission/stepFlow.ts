@@ -12,6 +12,7 @@ import { MISSION_STOPPING_CAUSES, type StepResult } from '../contracts/results';
 import { DEFAULT_TOOL_SETTINGS } from './options';
 import { runStepAttempt, verificationFailure } from './stepRunner';
 import type { StepFlowContext } from './missionContext';
+import { errorDetail, errorText } from '../primitives/errorText';
 
 /** Failure classes a plain retry cannot fix: they go straight to a replan (or end the mission). */
 const NOT_RETRYABLE = new Set(['permission_denied', 'rejected_by_user', 'budget_exceeded', 'cancelled', 'precondition_failed']);
@@ -24,11 +25,11 @@ export async function runStepSafely(run: StepFlowContext, stepId: string): Promi
   try {
     await runStep(run, stepId);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     await run.record({
       type: 'log',
       level: 'error',
-      message: `step ${stepId} crashed the engine: ${error instanceof Error ? (error.stack ?? message) : message}`,
+      message: `step ${stepId} crashed the engine: ${errorDetail(error)}`,
     });
     const step = run.stepById(stepId)!;
     const failure = {

@@ -17,6 +17,7 @@ import { verifyStep } from './gate';
 import { createStepTools } from '../tools/stepTools';
 import { instructionsForStep } from '../instructions/applies';
 import { constraintChecksFor, forbiddenPaths, stepMcp } from './userSetup';
+import { errorText } from '../primitives/errorText';
 
 export interface StepAttemptInput {
   missionId: string;
@@ -245,10 +246,6 @@ function cancelledResult(stepId: string, tools: StepTools, thrown?: string): Ste
 function unverified(stepId: string, now: number): Verification {
   const detail = "verification is off for this mission (the single-loop baseline): the executor's report stands unchecked";
   return { stepId, passed: true, checks: [{ check: 'not verified', passed: true, detail }], at: new Date(now).toISOString() };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A verification failure expressed as the step's Failure (what a retry or replan is told). */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { PlanInput } from '../contracts/plan';
 import { structuredOutputSchema } from '../model/outputSchema';
+import { errorText } from '../primitives/errorText';
 
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({
@@ -146,7 +147,7 @@ export function parseDraft(text: string): DraftParse {
   try {
     json = jsonIn(text);
   } catch (e) {
-    return { ok: false, errors: [{ path: '', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+    return { ok: false, errors: [{ path: '', message: `not valid JSON: ${errorText(e)}` }] };
   }
   const parsed = PlanDraftSchema.safeParse(json);
   if (parsed.success) return { ok: true, draft: parsed.data };

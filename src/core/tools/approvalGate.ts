@@ -19,6 +19,7 @@ import type { TraceEventBody } from '../contracts/traceEvents';
 import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } from './actionHash';
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
+import { errorText } from '../primitives/errorText';
 
 export interface GateContext {
   missionId: string;
@@ -180,7 +181,7 @@ export async function runApproved<T>(
       const parsed = DecisionSchema.safeParse(raw);
       decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
     } catch (err) {
-      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${err instanceof Error ? err.message : String(err)}` };
+      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(err)}` };
     }
   }
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });

@@ -20,6 +20,7 @@ import type { ScanEntry, Store, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { pathWithin, type WriteRoot } from '../policy/writeScope';
 import { sha256Hex } from '../primitives/hash';
+import { errorText } from '../primitives/errorText';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
 export const SCAN_LIMIT = 200_000;
@@ -311,7 +312,7 @@ export class CommandEffects {
       try {
         await this.workspace.applyWrites([{ path: l.path, content: null, link: l.target }], `${label}: restore`, { origin: 'command' });
       } catch (error) {
-        result.unrestored.push(`${l.path} (the link could not be recreated: ${messageOf(error)})`);
+        result.unrestored.push(`${l.path} (the link could not be recreated: ${errorText(error)})`);
       }
     }
     return result;
@@ -338,8 +339,8 @@ export class CommandEffects {
     // file was must go before the file can come back), then each restore on its own.
     const failed = await this.workspace
       .removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d))))
-      .catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
-    const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${messageOf(error)})`]);
+      .catch((error: unknown) => [`(removal failed: ${errorText(error)})`]);
+    const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${errorText(error)})`]);
     result.unrestored.push(...failed, ...failedTrees);
     for (const r of restores) {
       const blob = await this.store.getBlob(r.hash);
@@ -350,7 +351,7 @@ export class CommandEffects {
       try {
         await this.workspace.applyWrites([{ path: r.path, content: blob, mode: r.mode }], `${label}: restore`);
       } catch (error) {
-        result.unrestored.push(`${r.path} (could not be restored: ${messageOf(error)})`);
+        result.unrestored.push(`${r.path} (could not be restored: ${errorText(error)})`);
       }
     }
   }
@@ -360,8 +361,4 @@ export class CommandEffects {
 function parentOf(rel: string): string {
   const at = rel.lastIndexOf('/');
   return at === -1 ? '' : rel.slice(0, at);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -22,6 +22,7 @@ import type { HostFacts } from '../policy/sandboxSpec';
 import { resolveAction, type Policy } from '../policy/policy';
 import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJudge';
 import type { ToolEnv } from './readTools';
+import { errorText } from '../primitives/errorText';
 
 /** A single file larger than this is not checkpointed, so a command may not change it (Revert could not undo it). */
 const STAGED_FILE_MAX = 64 * 1024 * 1024;
@@ -242,7 +243,7 @@ async function applyChanges(
       outcome.refused.push({
         path: c.path,
         what: 'content',
-        why: `it could not be read for the checkpoint: ${error instanceof Error ? error.message : String(error)}`,
+        why: `it could not be read for the checkpoint: ${errorText(error)}`,
       });
     }
   }
@@ -258,7 +259,7 @@ async function applyChanges(
       outcome.refused.push({
         path: w.path,
         what: 'content',
-        why: `the workspace could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        why: `the workspace could not be written: ${errorText(error)}`,
       });
   }
 }

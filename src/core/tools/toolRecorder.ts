@@ -8,6 +8,7 @@ import type { Failure } from '../contracts/results';
 import type { ToolCallRecord } from '../contracts/handoff';
 import type { StepToolsContext, ToolOutcome } from '../ports';
 import { toolError } from './failures';
+import { errorText } from '../primitives/errorText';
 
 const MAX_RECORDED_OUTPUT = 64 * 1024;
 
@@ -42,7 +43,7 @@ export class ToolRecorder {
     try {
       result = await run();
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       result = { ok: false, output: `error: ${message}`, failure: toolError(message) };
     }
     let output = result.output;

@@ -6,6 +6,7 @@
  */
 import type { Clock, Diagnostics, EventSink, Store } from '../ports';
 import type { TraceEvent, TraceEventBody } from '../contracts/traceEvents';
+import { errorText } from '../primitives/errorText';
 
 export class TraceRecorder {
   readonly #listeners: ((event: TraceEvent) => void)[] = [];
@@ -42,9 +43,7 @@ export class TraceRecorder {
         this.sink?.emit(event);
       } catch (error) {
         // The sink must not throw (ports.ts); if it does, the trace is still complete — and the host hears of it.
-        this.diagnostics?.error(
-          `mission ${this.missionId}: showing trace event ${event.seq} (${event.type}) failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.diagnostics?.error(`mission ${this.missionId}: showing trace event ${event.seq} (${event.type}) failed: ${errorText(error)}`);
       }
     });
     this.#tail = written.catch((error: unknown) => {

@@ -23,6 +23,7 @@ import { errorResult, runName, runTask, type RunSetup, type RunSpec } from './ru
 import { markdownSummary } from './summary';
 import { discoverTasks, loadTask, shardOf, taskInfo, type TaskLoad } from './taskSpec';
 import { validateSuite } from './validateSuite';
+import { errorText } from '../../core/primitives/errorText';
 
 const EVAL_EXIT = { ok: 0, someErrors: 1, usage: 2 } as const;
 
@@ -167,9 +168,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
       const run = spec;
       progress.started(name);
       // A harness fault in one run (an unreadable file) costs that run a verdict, not the suite its results.
-      const result = await runTask(spec, runSetup).catch((error: unknown): RunResult =>
-        errorResult(run, id, `the harness failed: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      const result = await runTask(spec, runSetup).catch((error: unknown): RunResult => errorResult(run, id, `the harness failed: ${errorText(error)}`));
       config.results.push(result);
       progress.finished(name, result);
       save();

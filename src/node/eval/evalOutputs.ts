@@ -11,6 +11,7 @@ import { htmlReport } from './htmlReport';
 import { mergeFiles, parseEvalFile, type EvalFile } from './results';
 import { markdownSummary } from './summary';
 import { configTotals } from './totals';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface OutputPaths {
   json?: string;
@@ -52,7 +53,7 @@ export function mergeCommand(args: EvalMergeArgs, io: CliIO): number {
     try {
       text = readFileSync(input, 'utf8');
     } catch (error) {
-      io.stderr.write(`error: cannot read ${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(`error: cannot read ${input}: ${errorText(error)}\n`);
       return 2;
     }
     const parsed = parseEvalFile(text, input);

@@ -8,6 +8,7 @@
  * Format changes: add optional fields freely; anything else bumps EVAL_VERSION.
  */
 import { z } from 'zod';
+import { errorText } from '../../core/primitives/errorText';
 
 export const EVAL_FORMAT = 'plan-execute-eval';
 export const EVAL_VERSION = 1;
@@ -136,7 +137,7 @@ export function parseEvalFile(text: string, name: string): ParsedFile {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `${name} is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `${name} is not JSON: ${errorText(error)}` };
   }
   const format = (raw as { format?: unknown; version?: unknown } | null) ?? {};
   if (format.format === EVAL_FORMAT && format.version !== EVAL_VERSION) {

@@ -26,6 +26,7 @@ import type { Mode, RunResult } from './results';
 import type { Task, TaskLoad } from './taskSpec';
 import { changedFiles, fingerprint, prepareWorkspace } from './taskWorkspace';
 import { metricsOfTrace, type TraceMetrics } from './traceMetrics';
+import { errorText } from '../../core/primitives/errorText';
 
 /**
  * Commands the direct baseline may run: the union of what a plan's steps are usually granted (build, test,
@@ -188,7 +189,7 @@ async function mission(
     const { report } = await runHeadless(m, { stdin, stdout: silent, stderr: log, env: setup.env });
     return { outcome: report.outcome, summary: report.summary };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     log.write(`error: ${message}\n`);
     return { outcome: 'error', summary: message };
   } finally {
@@ -210,7 +211,7 @@ export async function runTask(spec: RunSpec, setup: RunSetup): Promise<RunResult
     try {
       skip = await prepareWorkspace(task, ws, join(scratch, 'git-home'));
     } catch (error) {
-      return errorResult(spec, task.id, `the workspace could not be made: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(spec, task.id, `the workspace could not be made: ${errorText(error)}`);
     }
     const before = fingerprint(ws, task.untouched, skip);
     const started = Date.now();

@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { StepIdSchema } from '../../core/contracts/plan';
+import { errorText } from '../../core/primitives/errorText';
 
 /** Free text for the report; a number (difficulty 2) is read as its text. */
 const Label = z.union([z.string().min(1), z.number()]).transform(String);
@@ -112,7 +113,7 @@ export function loadTask(dirPath: string): TaskLoad {
     try {
       raw = JSON.parse(readFileSync(metaPath, 'utf8'));
     } catch (error) {
-      problems.push(`meta.json is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`meta.json is not JSON: ${errorText(error)}`);
     }
     if (raw !== undefined) {
       const parsed = TaskMetaSchema.safeParse(raw);

@@ -11,6 +11,7 @@
  * listed as needing input. Everything is parsed with zod; a file that does not parse is a note, never a crash.
  */
 import { z } from 'zod';
+import { errorText } from '../../core/primitives/errorText';
 
 const Text = z.string().max(10_000);
 
@@ -149,7 +150,7 @@ export function serversIn(text: string, source: ConfigSource, vars: Variables): 
   try {
     json = parseJsonc(text);
   } catch (error) {
-    return { servers: [], notes: [`${source.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return { servers: [], notes: [`${source.label} is not valid JSON: ${errorText(error)}`] };
   }
   const file = FileSchema.safeParse(json);
   if (!file.success || (!file.data.servers && !file.data.mcpServers)) {

@@ -10,6 +10,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallOutcome, McpFaultKind, McpToolInfo } from '../../core/contracts/mcp';
 import { ProcessTransport } from './processTransport';
+import { errorText } from '../../core/primitives/errorText';
 
 export type Fault = { ok: false; fault: McpFaultKind; message: string };
 
@@ -117,7 +118,7 @@ function isZodError(error: unknown): boolean {
 
 /** A thrown error as a fault: what kind, and in words that help (the server's stderr when it died). */
 function classify(error: unknown, process: ProcessTransport | null, phase: 'start' | 'call'): Fault {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const tail = process?.stderrTail ? `; its stderr: ${process.stderrTail.slice(-600)}` : '';
   if (process?.fault?.kind === 'malformed') return { ok: false, fault: 'malformed', message: `${process.fault.message}${tail}` };
   if (process?.fault?.kind === 'spawn') return { ok: false, fault: 'start_failed', message: `${process.fault.message}${tail}` };

@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { asError, errorText } from '../../core/primitives/errorText';
 
 export interface ProcessSpec {
   file: string;
@@ -117,9 +118,9 @@ export class ProcessTransport implements Transport {
     } catch (error) {
       this.fault ??= {
         kind: 'malformed',
-        message: `wrote something that is not an MCP message on stdout (${error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error)})`,
+        message: `wrote something that is not an MCP message on stdout (${errorText(error).split('\n')[0]!.slice(0, 200)})`,
       };
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(asError(error));
       void this.close();
     }
   }

@@ -14,6 +14,7 @@ import type { Failure } from '../../core/contracts/results';
 import { retryAfterMs } from '../../core/model/retryAfter';
 import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
 import { IncompleteStreamError } from '../../core/model/streamErrors';
+import { errorText } from '../../core/primitives/errorText';
 
 export type FaultDecision = AttemptFault;
 
@@ -98,6 +99,6 @@ export function classifyFault(error: unknown, aborted: boolean, where = 'the Ant
     // A body cut after the 200 (socket closed mid-stream) surfaces as a wrapped fetch error.
     return { kind: 'retry', reason: 'stream_cut', message: `stream interrupted: ${error.message}` };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return fail(providerFailure('anthropic', undefined, `Unexpected error from the model adapter: ${message}`, { recoverable: false, detail: 'unexpected' }));
 }

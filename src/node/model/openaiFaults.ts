@@ -11,6 +11,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { IncompleteStreamError } from '../../core/model/streamErrors';
 import { retryAfterMs } from '../../core/model/retryAfter';
 import { cancelledCall, providerFailure, type AttemptFault } from '../../core/model/retryLoop';
+import { errorText } from '../../core/primitives/errorText';
 
 const KEY_HINT = 'Set the key ("Plan & Execute: Set API Key", or OPENAI_API_KEY for the CLI).';
 
@@ -99,8 +100,8 @@ export function classifyOpenAIFault(error: unknown, aborted: boolean, baseURL: s
     (error instanceof Error && /terminated|socket|ECONNRESET|aborted|other side closed/i.test(error.message))
   ) {
     // A body cut after the 200, or garbage where a chunk should be.
-    return { kind: 'retry', reason: 'stream_cut', message: `stream interrupted: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: 'retry', reason: 'stream_cut', message: `stream interrupted: ${errorText(error)}` };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return fail('openai', undefined, `Unexpected error from the OpenAI-compatible adapter: ${message}`, { recoverable: false, detail: 'unexpected' });
 }

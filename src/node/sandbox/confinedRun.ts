@@ -20,6 +20,7 @@ import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 import { stagedLauncher, type StagedLayer } from './stagedLaunch';
 import { keyringFilter, SECCOMP_FD } from './seccomp';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface Prepared {
   file: string;
@@ -276,7 +277,7 @@ function removeNewResumableState(gitDirs: readonly string[], before: ReadonlySet
         fs.rmSync(p, { recursive: true, force: true }); // a link is unlinked, never followed
         return `${p} (an unfinished git operation the command left in the worktree's git folder) was removed: continuing it would run its todo list outside the sandbox`;
       } catch (error) {
-        return `${p} (an unfinished git operation the command left in the worktree's git folder) could not be removed: ${error instanceof Error ? error.message : String(error)} — do not continue it`;
+        return `${p} (an unfinished git operation the command left in the worktree's git folder) could not be removed: ${errorText(error)} — do not continue it`;
       }
     });
 }
@@ -450,6 +451,6 @@ export function prepareConfined(
     return { file, args, env, notes, cleanup };
   } catch (error) {
     cleanup();
-    return { refused: `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}` };
+    return { refused: `the sandbox could not be prepared: ${errorText(error)}` };
   }
 }

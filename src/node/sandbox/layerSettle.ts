@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { removeLayerTree } from './stagingLayers';
+import { errorText } from '../../core/primitives/errorText';
 
 function modeOf(abs: string): fs.Stats | undefined {
   try {
@@ -50,7 +51,7 @@ export function settleLayer(root: string, upper: string, keep: readonly string[]
       fs.renameSync(from, nodePath.join(next, rel));
       moved.push(rel);
     } catch (error) {
-      problems.push(`${rel} (could not be kept for the step: ${error instanceof Error ? error.message : String(error)})`);
+      problems.push(`${rel} (could not be kept for the step: ${errorText(error)})`);
     }
   }
   fs.renameSync(upper, old);

@@ -15,6 +15,7 @@ import { settleLayer } from './layerSettle';
 import { undoGitPrep } from './layerGitPrep';
 import { listStagedChanges } from './stagedChanges';
 import { dropLayer, layerDirs, layerExists, stagingBase } from './stagingLayers';
+import { errorText } from '../../core/primitives/errorText';
 
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
@@ -107,7 +108,7 @@ export class NodeStagingLayers implements StagingLayers {
       try {
         copyIn(nodePath.join(upper, ...parts), nodePath.join(root, ...parts), gitDir);
       } catch (error) {
-        problems.push(`${rel} (${error instanceof Error ? error.message : String(error)})`);
+        problems.push(`${rel} (${errorText(error)})`);
       }
     }
     // Removals last: what git dropped (refs/stash after `git stash pop`, a deleted branch and its log).
@@ -122,7 +123,7 @@ export class NodeStagingLayers implements StagingLayers {
         if (fs.realpathSync.native(nodePath.dirname(at)) !== nodePath.dirname(at)) throw new Error('a link is on its path');
         if (fs.lstatSync(at).isFile()) fs.unlinkSync(at);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${rel} (${error instanceof Error ? error.message : String(error)})`);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${rel} (${errorText(error)})`);
       }
     }
     return problems;

@@ -23,6 +23,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { EntryKind, StagedChange, StagedListing } from '../../core/contracts/staging';
 import { HOST_PATH, hostTool } from './hostTools';
+import { errorText } from '../../core/primitives/errorText';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -119,7 +120,7 @@ export function listStagedChanges(
     try {
       names = fs.readdirSync(upperDir, { encoding: 'buffer' });
     } catch (error) {
-      unjudgeable.push(`${rel || '.'}/ (its staged content could not be listed: ${(error as Error).message})`);
+      unjudgeable.push(`${rel || '.'}/ (its staged content could not be listed: ${errorText(error)})`);
       return;
     }
     const inUpper = new Set(names.map((n) => n.toString('latin1')));

@@ -20,6 +20,7 @@ import * as nodePath from 'node:path';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
 import * as os from 'node:os';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface LayerDirs {
   /** The overlay's upper folder: everything the layer's commands wrote, deleted (whiteouts) or replaced. */
@@ -42,7 +43,7 @@ function ownedFolder(dir: string): string | undefined {
     if (process.getuid && s.uid !== process.getuid()) return `${dir} belongs to another user`;
     return undefined;
   } catch (error) {
-    return `${dir}: ${error instanceof Error ? error.message : String(error)}`;
+    return `${dir}: ${errorText(error)}`;
   }
 }
 

@@ -20,6 +20,7 @@ import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineB
 import { missionRunOf } from './missionRun';
 import { prepareUserSetup } from '../../node/mcp/userSetup';
 import type { ConfigSource } from '../../node/mcp/config';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface EngineHost {
   /** This window's Workspace and Terminal adapters for a workspace root. */
@@ -98,7 +99,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         const workspaceSummary = await summarizeWorkspace(p.workspace);
         return { ok: true, value: missionRunOf(startMission({ ...p, task: o.task, workspaceSummary }), close, host.log) };
       } catch (error) {
-        return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${error instanceof Error ? error.message : String(error)}` };
+        return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` };
       }
     },
     async resume(missionId, o): Promise<Outcome<MissionRun>> {
@@ -109,7 +110,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         if (!out.ok) await close();
         return out.ok ? { ok: true, value: missionRunOf(out.handle, close, host.log) } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
-        return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };
+        return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${errorText(error)}` };
       }
     },
     async revert(missionId, target, o): Promise<Outcome<RevertPlan>> {
@@ -128,7 +129,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         });
         return out.ok ? { ok: true, value: out.plan } : { ok: false, reason: out.reason, message: out.message };
       } catch (error) {
-        return { ok: false, reason: 'revert_failed', message: `Could not revert: ${error instanceof Error ? error.message : String(error)}` };
+        return { ok: false, reason: 'revert_failed', message: `Could not revert: ${errorText(error)}` };
       }
     },
   };

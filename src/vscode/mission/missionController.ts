@@ -18,6 +18,7 @@ import type { ContinueMode } from '../../core/mission/resume';
 import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
 import type { Limits } from '../limits';
 import { latestMissionId, type MissionOwnerStore } from './missionOwner';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface ControllerDeps {
   engine: MissionEngine;
@@ -115,7 +116,7 @@ export class MissionController implements vscode.Disposable {
       if (!outcome.ok && this.deps.model.coreView === previous && previous) this.deps.model.changed();
       return outcome;
     } catch (error) {
-      return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` };
     } finally {
       this.setBusy(null);
     }
@@ -332,7 +333,7 @@ export class MissionController implements vscode.Disposable {
       for (const waiter of [...this.waiters]) waiter();
     } catch (error) {
       // EventSink.emit must not throw: a rendering problem never stops a mission.
-      this.deps.log.error(`surfaces: could not apply event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.error(`surfaces: could not apply event ${event.type}: ${errorText(error)}`);
     }
   }
 

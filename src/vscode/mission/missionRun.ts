@@ -7,19 +7,16 @@
 import type { MissionHandle } from '../../core/mission/start';
 import type { Diagnostics } from '../../core/ports';
 import type { MissionRun } from './engineBridge';
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
+import { errorDetail } from '../../core/primitives/errorText';
 
 /** `close` stops what the mission started beside the engine (its MCP servers), whatever the outcome. */
 export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, log: Diagnostics): MissionRun {
   const done = handle.done.then(
     () => undefined,
-    (error: unknown) => log.error(`mission ${handle.missionId} failed while it finished (its trace may lack the end): ${describe(error)}`),
+    (error: unknown) => log.error(`mission ${handle.missionId} failed while it finished (its trace may lack the end): ${errorDetail(error)}`),
   );
   // Not awaited by `done`: the window learns the mission ended without waiting for its servers to stop.
-  void done.then(close).catch((error: unknown) => log.error(`mission ${handle.missionId}: could not stop its MCP servers: ${describe(error)}`));
+  void done.then(close).catch((error: unknown) => log.error(`mission ${handle.missionId}: could not stop its MCP servers: ${errorDetail(error)}`));
   return {
     missionId: handle.missionId,
     editPlan: async (edit) => {

@@ -23,6 +23,7 @@ import { cancelledCall, providerFailure, retryingCall, type AdapterTuning, type 
 import { stripAddedNulls } from '../../core/model/strictSchema';
 import { DEFAULT_STREAM_IDLE_MS, idleWatchdog } from '../../core/model/streamWatchdog';
 import { StalledStreamError } from '../../core/model/streamErrors';
+import { errorText } from '../../core/primitives/errorText';
 
 export interface VsCodeLmClientOptions extends AdapterTuning {
   /** Shown in VS Code's consent prompt. */
@@ -105,7 +106,7 @@ function classifyLmFault(error: unknown, aborted: boolean): AttemptFault {
   if (aborted || error instanceof vscode.CancellationError) return { kind: 'fail', failure: cancelledCall() };
   if (error instanceof Refused) return error.fault;
   if (error instanceof StalledStreamError) return { kind: 'retry', reason: 'stream_cut', message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (error instanceof vscode.LanguageModelError) {
     if (error.code === 'NoPermissions') {
       return {

@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import { FromWebviewSchema, type FromWebview, type FromWebviewHandlers, type SurfaceKind, type SurfaceState, type ToWebview } from '../../webview/protocol';
 import type { Log } from '../log';
+import { errorDetail } from '../../core/primitives/errorText';
 
 export interface SurfaceHost {
   /** The current snapshot (called on every `ready`). */
@@ -58,7 +59,7 @@ export class WebviewSurface {
       return false;
     }
     void this.dispatch(parsed.data).catch((error: unknown) => {
-      this.host.log.error(`${this.kind}: handler for ${parsed.data.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.host.log.error(`${this.kind}: handler for ${parsed.data.type} failed: ${errorDetail(error)}`);
     });
     return true;
   }
