@@ -24,6 +24,7 @@ import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
+import { isBelowNative } from '../core/primitives/paths';
 
 interface JournalEntry {
   target: string;
@@ -337,7 +338,7 @@ export class NodeWorkspace implements Workspace {
     }
     if (entries.length === 0) return;
 
-    if (this.#journalDir.startsWith(`${nodePath.join(this.root, STORE_FOLDER)}/`)) ensureStoreFolder(this.root);
+    if (isBelowNative(this.#journalDir, nodePath.join(this.root, STORE_FOLDER))) ensureStoreFolder(this.root);
     await fs.mkdir(this.#journalDir, { recursive: true });
     const journalPath = nodePath.join(this.#journalDir, `${tag}.json`);
     await this.#writeJournal(journalPath, { label, committed: false, entries });
@@ -373,7 +374,7 @@ export class NodeWorkspace implements Workspace {
         await fs.rm(p, { force: true }); // torn before it was durable: nothing was renamed yet
         continue;
       }
-      const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => x.startsWith(this.root + nodePath.sep)));
+      const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => isBelowNative(x, this.root)));
       if (!inside) throw new Error(`journal ${p} names paths outside the workspace; refusing to recover it`);
       // A journal can come with the repository (it is just a file): recovery renames and deletes what it
       // names, before any policy check. Only entries our own writer could have made are acted on — backup

@@ -13,6 +13,7 @@ import type { AppliedInstruction, InstructionFile, InstructionScope, Instruction
 import type { Step } from '../contracts/plan';
 import { isLiteralPath, literalPrefix } from '../plan/globs';
 import { usableInstructions } from './discover';
+import { isWithin } from '../primitives/paths';
 
 const GLOB = { dot: true } as const;
 
@@ -37,8 +38,6 @@ function folderOf(glob: string): string {
   const dir = isLiteralPath(glob) ? prefix.slice(0, Math.max(0, prefix.lastIndexOf('/'))) : prefix.replace(/\/?[^/]*$/, '');
   return dir === '.' ? '' : dir;
 }
-
-const contains = (folder: string, path: string): boolean => folder === '' || path === folder || path.startsWith(`${folder}/`);
 
 function extOf(glob: string): string {
   return /\*(\.[\w.-]+)$/.exec(glob.split('/').pop() ?? '')?.[1] ?? '';
@@ -76,11 +75,11 @@ export function instructionsForPaths(files: readonly InstructionFile[], paths: r
       const base = t === '.' ? '' : folderOf(t);
       const folder = (f: InstructionFile): string => (f.scope.kind === 'folder' ? f.scope.folder : '');
       // The nearest file up from the target's folder...
-      const nearest = group.filter((f) => contains(folder(f), base)).sort((a, b) => folder(b).length - folder(a).length)[0];
+      const nearest = group.filter((f) => isWithin(base, folder(f))).sort((a, b) => folder(b).length - folder(a).length)[0];
       if (nearest) out.add(nearest);
       // ...and, for a glob, every deeper file the glob can reach.
       if (t !== '.' && !isLiteralPath(t)) {
-        for (const f of group) if (folder(f) !== base && contains(base, folder(f)) && globsMayApply(t, [`${folder(f)}/**`])) out.add(f);
+        for (const f of group) if (folder(f) !== base && isWithin(folder(f), base) && globsMayApply(t, [`${folder(f)}/**`])) out.add(f);
       }
     }
   }

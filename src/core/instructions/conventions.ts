@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { InstructionKind, InstructionScope } from '../contracts/instructions';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
+import { isBelow, pathBelow } from '../primitives/paths';
 
 export const COPILOT_FILE = '.github/copilot-instructions.md';
 export const COPILOT_DIR = '.github/instructions';
@@ -22,10 +23,11 @@ export const NESTED_NAMES: Record<string, InstructionKind> = { 'AGENTS.md': 'age
 export function kindOf(path: string): InstructionKind | undefined {
   const name = path.split('/').pop() ?? '';
   if (NESTED_NAMES[name]) return NESTED_NAMES[name];
+  const directlyIn = (dir: string): boolean => !(pathBelow(path, dir) ?? '/').includes('/');
   if (path === COPILOT_FILE) return 'copilot';
-  if (path.startsWith(`${COPILOT_DIR}/`) && !path.slice(COPILOT_DIR.length + 1).includes('/') && name.endsWith('.instructions.md')) return 'copilot-scoped';
-  if (path.startsWith(`${CURSOR_DIR}/`) && !path.slice(CURSOR_DIR.length + 1).includes('/') && /\.mdc?$/.test(name)) return 'cursor';
-  if (path === CLINE_PATH || (path.startsWith(`${CLINE_PATH}/`) && /\.(md|txt)$/.test(name))) return 'cline';
+  if (directlyIn(COPILOT_DIR) && name.endsWith('.instructions.md')) return 'copilot-scoped';
+  if (directlyIn(CURSOR_DIR) && /\.mdc?$/.test(name)) return 'cursor';
+  if (path === CLINE_PATH || (isBelow(path, CLINE_PATH) && /\.(md|txt)$/.test(name))) return 'cline';
   return undefined;
 }
 

@@ -11,6 +11,7 @@
  *    "tighten authority" edit only when it provably narrows; unprovable counts as widening.
  */
 import picomatch from 'picomatch';
+import { pathsOverlap } from '../primitives/paths';
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
@@ -28,7 +29,7 @@ export function isLiteralPath(glob: string): boolean {
 export function globMayOverlap(a: string, b: string): boolean {
   if (a.startsWith('!') || b.startsWith('!')) return true;
   if (isLiteralPath(a) && isLiteralPath(b)) {
-    return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+    return pathsOverlap(a, b);
   }
   const pa = literalPrefix(a);
   const pb = literalPrefix(b);

@@ -18,6 +18,7 @@
 import ignore, { type Ignore } from 'ignore';
 import * as posix from 'node:path/posix';
 import type { ScanEntry } from '../ports';
+import { isWithin, pathBelow } from '../primitives/paths';
 
 /** One ignore file: the folder its patterns are relative to ('' = the workspace root) and its text. */
 export interface IgnoreFile {
@@ -40,8 +41,6 @@ function matcherOf(file: IgnoreFile): Matcher | undefined {
     return undefined;
   }
 }
-
-const within = (inner: string, outer: string): boolean => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
 
 /** A path made of plain segments (no '', '.', '..'), POSIX. */
 function plainPath(rel: string): boolean {
@@ -85,8 +84,8 @@ export function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonl
   const verdict = (rel: string, isDirectory: boolean): boolean => {
     let ignored = false;
     for (const m of [...base, ...matchers]) {
-      if (!within(rel, m.dir) || rel === m.dir) continue;
-      const sub = m.dir === '' ? rel : rel.slice(m.dir.length + 1);
+      const sub = pathBelow(rel, m.dir);
+      if (sub === undefined) continue;
       try {
         const r = m.ig.test(isDirectory ? `${sub}/` : sub);
         if (r.ignored) ignored = true;
@@ -133,7 +132,7 @@ export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly
   for (const file of files) if (file.dir === '' || !ignored(file.dir)) named(file.dir, file.text);
   const sorted = [...candidates].sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : a > b ? 1 : 0));
   const folders: string[] = [];
-  for (const rel of sorted) if (!folders.some((f) => within(rel, f)) && !ancestorIgnored(rel, ignored)) folders.push(rel);
+  for (const rel of sorted) if (!folders.some((f) => isWithin(rel, f)) && !ancestorIgnored(rel, ignored)) folders.push(rel);
   return { ignored, folders };
 }
 

@@ -6,6 +6,7 @@
  * there would run on the host at the user's next git command. Pure: the config's text is passed in.
  */
 import * as posix from 'node:path/posix';
+import { pathBelow } from '../primitives/paths';
 
 /** Keys whose value is a path git reads as config or hooks. */
 const PATH_KEYS = [/^core\.hookspath$/, /^include\.path$/, /^includeif\..+\.path$/];
@@ -48,10 +49,7 @@ function gitConfigEntries(text: string): { key: string; value: string }[] {
 export function gitConfigCodePaths(configText: string | undefined, root: string): string[] {
   if (configText === undefined) return [];
   const out = new Set<string>();
-  const inside = (abs: string): string | undefined => {
-    const normal = posix.normalize(abs);
-    return normal.startsWith(`${root}/`) ? normal.slice(root.length + 1) : undefined;
-  };
+  const inside = (abs: string): string | undefined => pathBelow(posix.normalize(abs), root);
   for (const { key, value } of gitConfigEntries(configText)) {
     if (PATH_KEYS.some((k) => k.test(key))) {
       // hooksPath is relative to the working tree; an include to the config file's folder (.git).

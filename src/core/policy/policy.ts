@@ -42,6 +42,7 @@ import { PROTECTED_RULES } from './sensitivePaths';
 import { resolveWorkspacePath } from './workspacePath';
 import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
+import { pathsOverlap } from '../primitives/paths';
 
 export type PolicyAction = { kind: 'read' | 'write' | 'delete'; path: string } | { kind: 'run'; command: string; cwd: string };
 
@@ -171,9 +172,7 @@ function deny(rule: string, reason: string): { allowed: false; reason: string; r
 /** A directory can be listed when a read glob matches it or could match something below it. */
 function directoryReadable(policy: Policy, rel: string): boolean {
   if (policy.readMatch(rel)) return true;
-  return policy.readGlobBases.some(
-    (base) => base === '' || base === '.' || rel === '.' || base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/'),
-  );
+  return policy.readGlobBases.some((base) => base === '.' || rel === '.' || pathsOverlap(base, rel));
 }
 
 function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: string, isDirectory: boolean): PolicyDecision {
@@ -191,7 +190,7 @@ function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: 
     if (writing)
       for (const s of protectedMatchers)
         if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
-    if (writing && policy.gitCodePaths.some((c) => rel === c || rel.startsWith(`${c}/`) || c.startsWith(`${rel}/`))) {
+    if (writing && policy.gitCodePaths.some((c) => pathsOverlap(rel, c))) {
       return deny(
         'sensitive.git_config_code',
         `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`,

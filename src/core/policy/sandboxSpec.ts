@@ -37,7 +37,8 @@ import type { Policy } from './policy';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
 import { GIT_DATA_NAMES } from './gitData';
-import { pathWithin, patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
+import { patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
+import { isWithin, pathsOverlap } from '../primitives/paths';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 const MAX_OVERLAYS = 256;
@@ -183,11 +184,7 @@ export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
       : [];
   const out = [...common, ...perPlatform, ...allowList].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
   // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
-  return [...new Set(out)].filter((p) => !pathWithinAbs(p, root)).sort();
-}
-
-function pathWithinAbs(inner: string, outer: string): boolean {
-  return inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
+  return [...new Set(out)].filter((p) => !isWithin(p, root)).sort();
 }
 
 /**
@@ -198,7 +195,7 @@ function pathWithinAbs(inner: string, outer: string): boolean {
 export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): { visible: string[]; secrets: string[] } {
   const roots = new Set<string>();
   for (const entry of host.pathEntries) {
-    if (!posix.isAbsolute(entry) || !hiddenOutside.some((h) => pathWithinAbs(entry, h))) continue;
+    if (!posix.isAbsolute(entry) || !hiddenOutside.some((h) => isWithin(entry, h))) continue;
     const parent = posix.dirname(entry);
     const isBin = ['bin', 'sbin', 'shims'].includes(posix.basename(entry));
     if (!isBin || parent === host.home || hiddenOutside.includes(parent)) roots.add(entry);
@@ -209,7 +206,7 @@ export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): 
     } else roots.add(parent);
   }
   const sorted = [...roots].sort();
-  const visible = sorted.filter((r) => !sorted.some((o) => o !== r && pathWithinAbs(r, o)));
+  const visible = sorted.filter((r) => !sorted.some((o) => o !== r && isWithin(r, o)));
   const secrets = visible.flatMap((r) =>
     host
       .listDir(r)
@@ -280,16 +277,13 @@ function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: 
     const hop = host.linkHop?.(link);
     const shown = [real, ...(hop !== undefined && hop !== real ? [hop] : [])];
     const safe = (p: string): boolean =>
-      !pathWithinAbs(p, root) &&
+      !isWithin(p, root) &&
       p !== '/' &&
       p !== host.home &&
       !hiddenOutside.includes(p) &&
-      !(
-        host.home !== undefined &&
-        SECRET_AREAS.some((a) => pathWithinAbs(p, posix.join(host.home as string, a)) || pathWithinAbs(posix.join(host.home as string, a), p))
-      );
+      !(host.home !== undefined && SECRET_AREAS.some((a) => pathsOverlap(p, posix.join(host.home as string, a))));
     if (!shown.every(safe)) continue;
-    for (const p of shown) if (hiddenOutside.some((h) => pathWithinAbs(p, h))) out.add(p); // else visible anyway
+    for (const p of shown) if (hiddenOutside.some((h) => isWithin(p, h))) out.add(p); // else visible anyway
   }
   return [...out].sort();
 }
@@ -356,9 +350,9 @@ function privateOutputsOf(
         !coversDir(protectedMatch, rel) &&
         !coversDir(gitMatch, rel) &&
         !secretFolder(rel) &&
-        !pathWithin(rel, STORE_DIR) &&
+        !isWithin(rel, STORE_DIR) &&
         !policy.ignored(rel, true) &&
-        !hidden.some((h) => pathWithin(rel, h.path)),
+        !hidden.some((h) => isWithin(rel, h.path)),
     )
     .slice(0, MAX_PRIVATE_OUTPUTS);
 }
@@ -407,7 +401,7 @@ export function scanPrune(policy: Policy, scope: readonly WriteRoot[], staged = 
     const base = posix.basename(rel);
     if (base === 'node_modules') return true;
     // A folder root reaches no existing subfolder (each is mounted read-only whole); a tree root reaches all.
-    const reached = scope.some((w) => pathWithin(w.path, rel) || (w.kind === 'tree' && pathWithin(rel, w.path)));
+    const reached = scope.some((w) => isWithin(w.path, rel) || (w.kind === 'tree' && isWithin(rel, w.path)));
     // Staged, nothing needs a dependency folder's content listed: a write there stays in the layer or is judged there.
     return DEPENDENCY_DIRS.has(base) && (staged || !reached);
   };
@@ -424,8 +418,8 @@ const depthOf = (rel: string): number => (rel === '' ? 0 : rel.split('/').length
 function writableAt(rel: string, writable: readonly string[], blocked: readonly string[]): boolean {
   let w = -1;
   let b = -1;
-  for (const p of writable) if (pathWithin(rel, p)) w = Math.max(w, depthOf(p));
-  for (const p of blocked) if (pathWithin(rel, p)) b = Math.max(b, depthOf(p));
+  for (const p of writable) if (isWithin(rel, p)) w = Math.max(w, depthOf(p));
+  for (const p of blocked) if (isWithin(rel, p)) b = Math.max(b, depthOf(p));
   return w >= 0 && w > b;
 }
 
@@ -433,7 +427,7 @@ function writableAt(rel: string, writable: readonly string[], blocked: readonly 
 export function untouchableIn(spec: Pick<SandboxSpec, 'writable' | 'readOnly' | 'hidden'>, gitWritable: boolean): (rel: string) => boolean {
   const writable = spec.writable.map((e) => e.path);
   const blocked = [...spec.readOnly, ...spec.hidden].map((e) => e.path);
-  return (rel) => pathWithin(rel, STORE_DIR) || !writableAt(rel, writable, blocked) || (gitWritable && isGitData(rel));
+  return (rel) => isWithin(rel, STORE_DIR) || !writableAt(rel, writable, blocked) || (gitWritable && isGitData(rel));
 }
 
 /** More read-only subfolders of folder roots than this, and the step is refused (each is one mount). */
@@ -473,7 +467,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
     const entry: SandboxEntry = { path: e.path, kind: e.kind };
     const isDir = e.kind === 'directory';
-    if (hidden.some((h) => pathWithin(e.path, h.path))) continue;
+    if (hidden.some((h) => isWithin(e.path, h.path))) continue;
     if (e.path === STORE_DIR || (policy.ignored(e.path, isDir) && !granted(policy, e.path))) {
       hidden.push(entry);
       continue;
@@ -485,7 +479,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       continue;
     }
     // Read-only matters inside the write scope, and for a protected folder that holds part of it.
-    if (!(inScope(e.path) || scope.some((w) => pathWithin(w.path, e.path))) || readOnly.some((r) => pathWithin(e.path, r.path))) continue;
+    if (!(inScope(e.path) || scope.some((w) => isWithin(w.path, e.path))) || readOnly.some((r) => isWithin(e.path, r.path))) continue;
     if (!staged && e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
       // (In a staged layer a write copies the file up: its other paths are never written.)
       // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
@@ -504,7 +498,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     }
     const protects = staged ? protectedStagedMatch : protectedMatch;
     if (isDir ? coversDir(protects, e.path) : protects(e.path)) readOnly.push(entry);
-    else if (policy.gitCodePaths.some((c) => pathWithin(e.path, c))) readOnly.push(entry);
+    else if (policy.gitCodePaths.some((c) => isWithin(e.path, c))) readOnly.push(entry);
   }
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
@@ -513,11 +507,11 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
       reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files`,
     };
   }
-  const writable = scope.filter((w) => !blocked.some((b) => pathWithin(w.path, b.path)) && (w.path !== '.git' || gitWritable));
+  const writable = scope.filter((w) => !blocked.some((b) => isWithin(w.path, b.path)) && (w.path !== '.git' || gitWritable));
   // A folder root's subfolders, bound back read-only — those already read-only or hidden need no second mount.
   const kept = new Set(writable.map((w) => w.path));
   const boundBack = subfolders.filter(
-    (e) => kept.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !blocked.some((b) => pathWithin(e.path, b.path)),
+    (e) => kept.has(posix.dirname(e.path) === '.' ? '' : posix.dirname(e.path)) && !blocked.some((b) => isWithin(e.path, b.path)),
   );
   if (boundBack.length > MAX_FOLDER_SUBFOLDERS) {
     const folders = [...new Set(boundBack.map((e) => posix.dirname(e.path)))].map((f) => (f === '.' ? 'the workspace root' : f));

@@ -39,6 +39,7 @@
  *   9. (not secret)    everything else.
  * Names compare case-insensitively: on a case-insensitive file system `.ENV` is `.env`.
  */
+import { isWithin } from '../primitives/paths';
 
 /** The most of a file's start `peek` needs to return for these rules. */
 export const PEEK_BYTES = 4096;
@@ -239,7 +240,7 @@ function template(p: PathParts): SecretVerdict | undefined {
   return undefined;
 }
 
-const inStore = (path: string): boolean => STORE_DIRS.some((d) => path === d || path.startsWith(`${d}/`) || path.includes(`/${d}/`) || path.endsWith(`/${d}`));
+const inStore = (path: string): boolean => STORE_DIRS.some((d) => isWithin(path, d) || path.includes(`/${d}/`) || path.endsWith(`/${d}`));
 
 function credentialStore(p: PathParts): SecretVerdict | undefined {
   const path = p.segments.join('/');

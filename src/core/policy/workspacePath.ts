@@ -13,6 +13,7 @@
  */
 import * as nodePath from 'node:path';
 import type { PolicyFs } from '../ports';
+import { isWithinNative } from '../primitives/paths';
 
 export type PathResolution =
   | { ok: true; rel: string; realRel: string; abs: string; exists: boolean; isDirectory: boolean; isSymlink: boolean }
@@ -22,13 +23,6 @@ export const MAX_PATH_LENGTH = 4096;
 
 function refuse(rule: string, reason: string): PathResolution {
   return { ok: false, rule, reason };
-}
-
-/** True when `child` is `root` or below it (both absolute, normalised). */
-export function isInside(root: string, child: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep;
-  return child.startsWith(prefix);
 }
 
 /** Path segments with empty and `.` segments dropped. */
@@ -67,7 +61,7 @@ export function resolveWorkspacePath(realRoot: string, raw: unknown, fs: PolicyF
   if (!syntax.ok) return syntax;
   const rel = syntax.rel;
   const abs = rel === '.' ? realRoot : nodePath.join(realRoot, ...rel.split('/'));
-  if (!isInside(realRoot, abs)) return refuse('path.outside_workspace', 'path resolves outside the workspace');
+  if (!isWithinNative(abs, realRoot)) return refuse('path.outside_workspace', 'path resolves outside the workspace');
 
   let existing = abs;
   const rest: string[] = [];
@@ -84,7 +78,7 @@ export function resolveWorkspacePath(realRoot: string, raw: unknown, fs: PolicyF
   } catch {
     return refuse('path.unresolvable', 'path goes through a dangling or looping symbolic link');
   }
-  if (!isInside(realRoot, real)) return refuse('path.symlink_escape', 'path goes through a symbolic link that leads outside the workspace');
+  if (!isWithinNative(real, realRoot)) return refuse('path.symlink_escape', 'path goes through a symbolic link that leads outside the workspace');
   const realAbs = rest.length > 0 ? nodePath.join(real, ...rest) : real;
   const realRel = nodePath.relative(realRoot, realAbs).split(nodePath.sep).join('/') || '.';
   const exists = rest.length === 0;

@@ -39,9 +39,7 @@
  */
 import type { Authority } from '../contracts/plan';
 import { parseCommand } from './commandParse';
-
-/** The whole workspace. */
-const WHOLE_WORKSPACE = '';
+import { isWithin, pathsOverlap, WORKSPACE_ROOT } from '../primitives/paths';
 
 /** Characters that make a glob segment magic (picomatch syntax, escapes included). */
 const MAGIC = /[*?[\]{}()!+@\\]/;
@@ -112,7 +110,7 @@ export interface WriteRoot {
 /** A glob's write root: its longest literal directory prefix as a tree, or, when literal, its parent folder. */
 export function globWriteRoot(glob: string): WriteRoot {
   const trimmed = glob.replace(/^\.\//, '').replace(/\/+$/, '');
-  if (trimmed === '' || trimmed.startsWith('!')) return { path: WHOLE_WORKSPACE, kind: 'tree' };
+  if (trimmed === '' || trimmed.startsWith('!')) return { path: WORKSPACE_ROOT, kind: 'tree' };
   const segments = trimmed.split('/').filter((s) => s !== '.');
   const firstMagic = segments.findIndex((s) => MAGIC.test(s));
   if (firstMagic === -1) return { path: segments.slice(0, -1).join('/'), kind: 'folder' };
@@ -138,24 +136,19 @@ export function patternWritesGit(pattern: string): boolean {
   return parsed.wildcard;
 }
 
-/** Whether `inner` is `outer` or lies below it. '' contains everything. */
-export function pathWithin(inner: string, outer: string): boolean {
-  return outer === WHOLE_WORKSPACE || inner === outer || inner.startsWith(`${outer}/`);
-}
-
 /** The writable region for a step's commands (see the rules at the top). */
 export function writeScopeOf(authority: Pick<Authority, 'edit' | 'commands'>): WriteRoot[] {
   const roots = authority.edit.map(globWriteRoot);
   if (authority.commands.some(patternWritesGit)) roots.push({ path: '.git', kind: 'tree' });
   const trees = roots.filter((r) => r.kind === 'tree').map((r) => r.path);
-  const kept = roots.filter((r) => (r.kind === 'tree' ? !trees.some((t) => t !== r.path && pathWithin(r.path, t)) : !trees.some((t) => pathWithin(r.path, t))));
+  const kept = roots.filter((r) => (r.kind === 'tree' ? !trees.some((t) => t !== r.path && isWithin(r.path, t)) : !trees.some((t) => isWithin(r.path, t))));
   const unique = new Map(kept.map((r) => [`${r.path}\u0000${r.kind}`, r]));
   return [...unique.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 }
 
 /** Could two scopes' commands touch, or undo, a common path? (Overlap at the top: kinds do not narrow it.) */
 export function scopesOverlap(a: readonly WriteRoot[], b: readonly WriteRoot[]): boolean {
-  return a.some((x) => b.some((y) => pathWithin(x.path, y.path) || pathWithin(y.path, x.path)));
+  return a.some((x) => b.some((y) => pathsOverlap(x.path, y.path)));
 }
 
 /**
@@ -164,5 +157,5 @@ export function scopesOverlap(a: readonly WriteRoot[], b: readonly WriteRoot[]):
  * naming P itself — without the false meeting a bare `P` would have with `P0/**` (`out/s1`, `out/s10`).
  */
 export function scopeGlobs(scope: readonly WriteRoot[]): string[] {
-  return scope.map((root) => (root.path === WHOLE_WORKSPACE ? '**' : `${root.path}/**`));
+  return scope.map((root) => (root.path === WORKSPACE_ROOT ? '**' : `${root.path}/**`));
 }

@@ -14,13 +14,14 @@
  * undo a commit. Host-side reading is bounded: only regular files are read, and none over 64 MB (such a
  * file is kept or removed by the same rules, and reported as not covered by the checkpoint).
  */
-import * as posix from 'node:path/posix';
 import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { pathWithin, type WriteRoot } from '../policy/writeScope';
+import type { WriteRoot } from '../policy/writeScope';
 import { sha256Hex } from '../primitives/hash';
 import { errorText } from '../primitives/errorText';
+import { isWithin } from '../primitives/paths';
+import { linkStaysInside } from './stagedJudge';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
 export const SCAN_LIMIT = 200_000;
@@ -75,15 +76,7 @@ export type Scanned = { ok: true; entries: ScanEntry[]; unnamable?: string[] } |
 export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
 
 function inRegion(region: Region, rel: string): boolean {
-  return region.scope.some((w) => pathWithin(rel, w.path)) && !region.untouchable(rel);
-}
-
-/** A link whose target, read lexically, stays inside the workspace. */
-function linkStaysInside(root: string, rel: string, target: string | undefined): boolean {
-  if (target === undefined || target === '') return false;
-  const resolved = posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(rel), target);
-  const normal = posix.normalize(resolved);
-  return normal === root || normal.startsWith(`${root}/`);
+  return region.scope.some((w) => isWithin(rel, w.path)) && !region.untouchable(rel);
 }
 
 /**
@@ -113,7 +106,7 @@ export class CommandEffects {
    * the spec needs names and kinds, which the directory listing gives.
    */
   async scan(prune: (rel: string) => boolean, scope: readonly WriteRoot[]): Promise<Scanned> {
-    const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? pathWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
+    const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? isWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
     const { entries, truncated, unnamable } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
     if (truncated)
       return {
@@ -292,19 +285,19 @@ export class CommandEffects {
 
     // A new folder that keeps nothing the step may make goes whole, unseen content (past PATH_MAX) included.
     const strayDirs = createdDirs.filter((d) => !keptDirs.has(d) && !this.#allowed(d, false));
-    const strayRoots = strayDirs.filter((d) => !strayDirs.some((o) => o !== d && pathWithin(d, o)));
+    const strayRoots = strayDirs.filter((d) => !strayDirs.some((o) => o !== d && isWithin(d, o)));
     // Named unless it was an empty folder: one holding folders, unseen content or too much to list is a change.
     const holdsSomething = (d: string): boolean =>
-      [...now.keys()].some((p) => p !== d && pathWithin(p, d)) || (listing.unreadable ?? []).some((u) => pathWithin(u, d)) || shallowListing;
-    result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => pathWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
+      [...now.keys()].some((p) => p !== d && isWithin(p, d)) || (listing.unreadable ?? []).some((u) => isWithin(u, d)) || shallowListing;
+    result.rolledBack.push(...strayRoots.filter((d) => !result.rolledBack.some((r) => isWithin(r, d)) && holdsSomething(d)).map((d) => `${d}/`));
     const before = new Set(snapshot.unnamable ?? []);
     for (const name of listing.unnamable ?? []) {
-      if (before.has(name) || !inRegion(snapshot, name.slice(0, Math.max(0, name.lastIndexOf('/'))) || name) || strayRoots.some((d) => pathWithin(name, d)))
+      if (before.has(name) || !inRegion(snapshot, name.slice(0, Math.max(0, name.lastIndexOf('/'))) || name) || strayRoots.some((d) => isWithin(name, d)))
         continue;
       result.unrestored.push(`${name} (a name that is not UTF-8, which the command made: it could not be judged or removed and is still there)`);
     }
     for (const dir of listing.unreadable ?? []) {
-      if (!inRegion(snapshot, dir) || strayRoots.some((d) => pathWithin(dir, d))) continue;
+      if (!inRegion(snapshot, dir) || strayRoots.some((d) => isWithin(dir, d))) continue;
       result.unrestored.push(`${dir} (could not be listed after the command: its content was not compared)`);
     }
     await this.#undo(removals, strayRoots, restores, result, label);
@@ -338,7 +331,7 @@ export class CommandEffects {
     // Removal first, deepest first and without following links (a folder or link the command put where a
     // file was must go before the file can come back), then each restore on its own.
     const failed = await this.workspace
-      .removeEntries(removals.filter((r) => !strayDirs.some((d) => pathWithin(r, d))))
+      .removeEntries(removals.filter((r) => !strayDirs.some((d) => isWithin(r, d))))
       .catch((error: unknown) => [`(removal failed: ${errorText(error)})`]);
     const failedTrees = await this.workspace.removeEntries(strayDirs, true).catch((error: unknown) => [`(removal failed: ${errorText(error)})`]);
     result.unrestored.push(...failed, ...failedTrees);

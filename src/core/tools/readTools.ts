@@ -13,6 +13,7 @@ import { BoundedLineMatcher } from './boundedRegex';
 import { isReadable, type Policy } from '../policy/policy';
 import { decodeText } from '../edits/textFile';
 import { failed, type CallResult, type ToolRecorder } from './toolRecorder';
+import { pathBelow } from '../primitives/paths';
 
 export interface ToolEnv {
   ctx: StepToolsContext;
@@ -33,9 +34,8 @@ const SEARCH_BATCH_CHARS = 512 * 1024;
 
 /** Models often send absolute paths; one that names the workspace root exactly is made relative. */
 export function toWorkspacePath(root: string, path: string): string {
-  if (typeof path === 'string' && path.startsWith(root + '/')) return path.slice(root.length + 1);
-  if (path === root) return '.';
-  return path;
+  if (typeof path !== 'string') return path;
+  return path === root ? '.' : (pathBelow(path, root) ?? path);
 }
 
 export async function contentHash(env: ToolEnv, rel: string): Promise<string | null> {

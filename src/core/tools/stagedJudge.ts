@@ -25,6 +25,7 @@
 import * as posix from 'node:path/posix';
 import type { StagedChange } from '../contracts/staging';
 import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES } from '../policy/gitData';
+import { isBelow, isWithin } from '../primitives/paths';
 
 export interface JudgeRules {
   /** The policy's verdict on writing (`write`) or removing (`delete`) a workspace path. */
@@ -68,16 +69,12 @@ const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
 const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
 const SPECIAL_BITS = 0o7000;
 
-function inside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(`${dir}/`);
-}
-
 /** A link's target, read as the kernel would from the link's folder, stays inside the workspace. */
 export function linkStaysInside(root: string, path: string, target: string | undefined): boolean {
   if (target === undefined || target === '') return false;
   const resolved = posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(path), target);
   const normal = posix.normalize(resolved);
-  return normal === root || normal.startsWith(`${root}/`);
+  return isWithin(normal, root);
 }
 
 function whatOf(c: StagedChange): string {
@@ -107,13 +104,13 @@ export function judgeStaged(changes: readonly StagedChange[], rules: JudgeRules)
   const v: Verdicts = { apply: [], removedFolders: [], keep: [], git: [], refused: [], dropped: [], strippedModes: [] };
   const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const keptRoots: string[] = [];
-  const hasChildren = (dir: string): boolean => sorted.some((o) => o.path.startsWith(`${dir}/`));
+  const hasChildren = (dir: string): boolean => sorted.some((o) => isBelow(o.path, dir));
   const refuse = (c: StagedChange, why: string): void => void v.refused.push({ path: c.path, what: whatOf(c), why });
 
   for (const c of sorted) {
-    if (keptRoots.some((k) => inside(c.path, k))) continue;
+    if (keptRoots.some((k) => isWithin(c.path, k))) continue;
     // 1. git
-    if (inside(c.path, '.git')) {
+    if (isWithin(c.path, '.git')) {
       const g = gitVerdict(c, rules);
       if ('git' in g) {
         if (c.now !== 'directory') v.git.push(c);

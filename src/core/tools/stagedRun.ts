@@ -23,6 +23,7 @@ import { resolveAction, type Policy } from '../policy/policy';
 import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJudge';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
+import { isBelow } from '../primitives/paths';
 
 /** A single file larger than this is not checkpointed, so a command may not change it (Revert could not undo it). */
 const STAGED_FILE_MAX = 64 * 1024 * 1024;
@@ -225,7 +226,7 @@ async function applyChanges(
           if (!take(c, c.size ?? (await workspace.stat(c.path))?.size ?? 0)) continue;
           accepted.push({ path: c.path, change: 'deleted', beforeHash: await before(c), afterHash: null });
         } else outcome.uncovered.push(`${c.path} (a removed ${c.was === 'symlink' ? 'link' : 'entry'}: not restored by Revert step)`);
-        if (!removals.trees.some((t) => c.path.startsWith(`${t}/`))) writes.push({ path: c.path, content: null });
+        if (!removals.trees.some((t) => isBelow(c.path, t))) writes.push({ path: c.path, content: null });
         continue;
       }
       if (c.was === 'file') {

@@ -21,6 +21,7 @@ import { startOwnNetwork } from '../sandbox/ownNetwork';
 import type { ServerConfig } from './config';
 import { McpConnection, type Fault } from './connection';
 import { ProcessTransport } from './processTransport';
+import { isWithin, pathsOverlap } from '../../core/primitives/paths';
 
 export interface NodeMcpOptions {
   /** Absolute, real path of the workspace (a stdio server's default working directory). */
@@ -190,10 +191,9 @@ export class NodeMcpServers implements McpServers {
  */
 function programFolders(argv: readonly string[], root: string): string[] {
   const home = os.homedir();
-  const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
   const out = new Set<string>();
   for (const arg of argv) {
-    if (!nodePath.isAbsolute(arg) || within(arg, root)) continue;
+    if (!nodePath.isAbsolute(arg) || isWithin(arg, root)) continue;
     let real: string;
     try {
       real = fs.realpathSync.native(arg);
@@ -210,10 +210,7 @@ function programFolders(argv: readonly string[], root: string): string[] {
       }
     }
     const fits = (dir: string): boolean =>
-      dir !== '/' &&
-      dir !== home &&
-      !within(root, dir) &&
-      !SECRET_AREAS.some((a) => within(dir, nodePath.join(home, a)) || within(nodePath.join(home, a), dir));
+      dir !== '/' && dir !== home && !isWithin(root, dir) && !SECRET_AREAS.some((a) => pathsOverlap(dir, nodePath.join(home, a)));
     const dir = [pkg, own].find((d): d is string => d !== undefined && fits(d));
     // Also where it is visible anyway, or under /tmp (the sandbox's /tmp is a private one).
     if (dir !== undefined) out.add(dir);

@@ -22,6 +22,7 @@
  */
 import * as posix from 'node:path/posix';
 import { OWN_NETWORK_FDS } from './ownNetwork';
+import { isBelow } from '../../core/primitives/paths';
 
 export interface BwrapMounts {
   root: string;
@@ -112,7 +113,7 @@ export function bwrapOptions(m: BwrapMounts): string[] {
     '/proc',
   ];
   const remounts: string[] = [];
-  const inVisible = (p: string): boolean => m.visibleOutside.some((v) => p.startsWith(`${v}/`));
+  const inVisible = (p: string): boolean => m.visibleOutside.some((v) => isBelow(p, v));
   // Hidden areas and the private /tmp and home, shallowest first: /home is hidden before the private home
   // lands in it, and the private /tmp before a hidden folder inside it (the workspace's parent).
   const areas: { path: string; args: () => string[] }[] = [

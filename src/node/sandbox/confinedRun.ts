@@ -21,6 +21,7 @@ import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 import { stagedLauncher, type StagedLayer } from './stagedLaunch';
 import { keyringFilter, SECCOMP_FD } from './seccomp';
 import { errorText } from '../../core/primitives/errorText';
+import { isBelow, isWithin } from '../../core/primitives/paths';
 
 export interface Prepared {
   file: string;
@@ -47,10 +48,6 @@ function kindOf(abs: string): Kind | 'symlink' | 'other' | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isInside(root: string, p: string): boolean {
-  return p === root || p.startsWith(`${root}/`);
 }
 
 interface Placeholder {
@@ -100,11 +97,11 @@ function writablePaths(root: string, spec: SandboxSpec, notes: string[]): { path
     }
     let dir = nodePath.dirname(abs);
     const missing: string[] = [];
-    while (isInside(root, dir) && dir !== root && kindOf(dir) === undefined) {
+    while (isBelow(dir, root) && kindOf(dir) === undefined) {
       missing.unshift(dir);
       dir = nodePath.dirname(dir);
     }
-    if (!isInside(root, dir) || kindOf(dir) !== 'directory' || !isReal(dir)) {
+    if (!isWithin(dir, root) || kindOf(dir) !== 'directory' || !isReal(dir)) {
       notes.push(`${w.path} cannot be created (a symbolic link or a file is on its path): it stays read-only`);
       continue;
     }
@@ -148,7 +145,7 @@ function removePlaceholders(created: Placeholder[], parents: string[]): void {
 function realInside(root: string, abs: string): string | undefined {
   try {
     const real = fs.realpathSync.native(abs);
-    return isInside(root, real) ? real : undefined;
+    return isWithin(real, root) ? real : undefined;
   } catch {
     return undefined;
   }
@@ -245,11 +242,11 @@ function emptyFolder(abs: string): boolean {
 function pinnedFolders(writable: readonly string[], kept: readonly string[]): string[] {
   const pinned = new Set<string>();
   for (const path of kept) {
-    const root = writable.filter((w) => w !== path && isInside(w, path)).sort((a, b) => b.length - a.length)[0];
+    const root = writable.filter((w) => isBelow(path, w)).sort((a, b) => b.length - a.length)[0];
     if (root === undefined) continue;
-    for (let dir = nodePath.dirname(path); dir !== root && isInside(root, dir); dir = nodePath.dirname(dir)) {
+    for (let dir = nodePath.dirname(path); isBelow(dir, root); dir = nodePath.dirname(dir)) {
       // A folder inside a read-only or hidden path stays as it is (binding it writable would widen the scope).
-      if (kept.some((k) => isInside(k, dir)) || writable.includes(dir)) continue;
+      if (kept.some((k) => isWithin(dir, k)) || writable.includes(dir)) continue;
       if (kindOf(dir) === 'directory' && isReal(dir)) pinned.add(dir);
     }
   }

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { removeLayerTree } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
+import { isBelow } from '../../core/primitives/paths';
 
 function modeOf(abs: string): fs.Stats | undefined {
   try {
@@ -32,7 +33,7 @@ export function settleLayer(root: string, upper: string, keep: readonly string[]
   const sorted = [...new Set(keep)].sort();
   const moved: string[] = [];
   for (const rel of sorted) {
-    if (rel === '' || moved.some((m) => rel.startsWith(`${m}/`))) continue;
+    if (rel === '' || moved.some((m) => isBelow(rel, m))) continue;
     const from = nodePath.join(upper, rel);
     if (!modeOf(from)) continue;
     try {

@@ -16,6 +16,7 @@ import { undoGitPrep } from './layerGitPrep';
 import { listStagedChanges } from './stagedChanges';
 import { dropLayer, layerDirs, layerExists, stagingBase } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
+import { isWithin } from '../../core/primitives/paths';
 
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
@@ -134,7 +135,7 @@ export class NodeStagingLayers implements StagingLayers {
 function copyIn(from: string, to: string, within: string): void {
   const dir = nodePath.dirname(to);
   fs.mkdirSync(dir, { recursive: true });
-  if (fs.realpathSync.native(dir) !== dir || (!dir.startsWith(`${within}/`) && dir !== within)) throw new Error('a link is on its path');
+  if (fs.realpathSync.native(dir) !== dir || !isWithin(dir, within)) throw new Error('a link is on its path');
   const fd = fs.openSync(from, READ_FLAGS);
   try {
     const s = fs.fstatSync(fd);

@@ -20,6 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { isBelow, isWithin } from '../../core/primitives/paths';
 
 /**
  * A folder with more entries (files, folders, links) than this is not copied: a copy costs about 0.2–0.5 ms
@@ -46,10 +47,6 @@ export interface PreparedOutputs {
 
 /** Placeholders this process made, with how many running commands mount them. */
 const placeholderUsers = new Map<string, number>();
-
-function isInside(root: string, p: string): boolean {
-  return p === root || p.startsWith(`${root}/`);
-}
 
 function realDir(abs: string): boolean {
   try {
@@ -122,7 +119,7 @@ function keepModeAndTimes(s: fs.Stats, dst: string): void {
 /** Takes a placeholder for a missing folder: true when it is there now as a real folder. */
 function placeholder(root: string, abs: string, taken: string[]): boolean {
   const parent = nodePath.dirname(abs);
-  if (!isInside(root, parent) || !realDir(parent)) return false;
+  if (!isWithin(parent, root) || !realDir(parent)) return false;
   try {
     fs.mkdirSync(abs);
     placeholderUsers.set(abs, 1);
@@ -148,7 +145,7 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
   const mounts: PrivateMount[] = [];
   const readOnly: string[] = [];
   const taken: string[] = [];
-  const skip = (abs: string): boolean => hidden.some((h) => isInside(h, abs));
+  const skip = (abs: string): boolean => hidden.some((h) => isWithin(abs, h));
   const release = (): void => {
     for (const abs of taken) {
       const users = (placeholderUsers.get(abs) ?? 1) - 1;
@@ -168,7 +165,7 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
   try {
     for (const rel of rels) {
       const at = nodePath.join(root, rel);
-      if (!isInside(root, at) || at === root || mounts.some((m) => isInside(m.at, at))) continue;
+      if (!isBelow(at, root) || mounts.some((m) => isWithin(at, m.at))) continue;
       let exists = true;
       try {
         fs.lstatSync(at);

@@ -16,6 +16,7 @@
  * Unlike Linux there is no PID namespace: the runner kills the command's process group, but a daemon that
  * moved to its own session (setsid) is not found; docs/sandbox.md ("Platforms") says so.
  */
+import { isBelow, isWithin } from '../../core/primitives/paths';
 export interface SeatbeltPaths {
   root: string;
   /** All absolute and real (macOS: /private/tmp, not /tmp). */
@@ -60,7 +61,6 @@ const MACH_SERVICES = [
 ];
 
 export function seatbeltProfile(p: SeatbeltPaths): string {
-  const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
   const lines = [
     '(version 1)',
     '(deny default)',
@@ -84,11 +84,11 @@ export function seatbeltProfile(p: SeatbeltPaths): string {
       allowWhere(
         'file-read*',
         subpath(dir),
-        p.hiddenOutside.filter((h) => within(h, dir) && h !== dir),
+        p.hiddenOutside.filter((h) => isBelow(h, dir)),
       ),
     );
   // The workspace may itself lie inside a hidden area (a project under the home).
-  if (p.hiddenOutside.some((h) => within(p.root, h))) lines.push(allowWhere('file-read*', subpath(p.root), p.hidden));
+  if (p.hiddenOutside.some((h) => isWithin(p.root, h))) lines.push(allowWhere('file-read*', subpath(p.root), p.hidden));
   lines.push(allowWhere('file-read*', subpath(p.privateHome), []), allowWhere('file-read*', subpath(p.privateTmp), []));
 
   // Writes: writable paths minus read-only and hidden entries inside them; the private places; devices.
@@ -97,7 +97,7 @@ export function seatbeltProfile(p: SeatbeltPaths): string {
       allowWhere(
         'file-write*',
         subpath(w),
-        [...p.readOnly, ...p.hidden].filter((x) => within(x, w)),
+        [...p.readOnly, ...p.hidden].filter((x) => isWithin(x, w)),
       ),
     );
   for (const w of p.writableOutside ?? [])
@@ -105,7 +105,7 @@ export function seatbeltProfile(p: SeatbeltPaths): string {
       allowWhere(
         'file-write*',
         subpath(w),
-        (p.readOnlyOutside ?? []).filter((x) => within(x, w)),
+        (p.readOnlyOutside ?? []).filter((x) => isWithin(x, w)),
       ),
     );
   lines.push(
