@@ -173,13 +173,18 @@ export async function replayCommand(cmd: { trace: string; workspace?: string; js
   }
   const script = replayScriptOf(trace.events);
   if (!script.ok) {
-    io.stderr.write(`error: ${cmd.trace}: ${script.message}\n`);
+    io.stderr.write(`error: ${cmd.trace}: ${script.error}\n`);
     return REPLAY_EXIT.usage;
   }
-  const base: ReplayBase = { workspace: cmd.workspace ?? script.workspaceRoot, task: script.task, constraints: script.constraints, events: trace.events };
+  const base: ReplayBase = {
+    workspace: cmd.workspace ?? script.value.workspaceRoot,
+    task: script.value.task,
+    constraints: script.value.constraints,
+    events: trace.events,
+  };
   let last: RunResult | undefined;
   let verdict: Verdict = {};
-  for (const part of script.parts) {
+  for (const part of script.value.parts) {
     if (part.kind === 'run') {
       const out = await replayRun(part, base, last?.report.missionId, io);
       last = out.result;

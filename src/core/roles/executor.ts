@@ -39,8 +39,8 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
           handoff,
           tools,
           toolCallIds,
-          { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
-          prompt.message,
+          { class: 'invalid_output', message: prompt.error, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+          prompt.error,
         );
       }
       const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
@@ -48,7 +48,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         role: 'executor' as const,
         provider: m.provider,
         model: m.model,
-        system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
+        system: cachedSystem(prompt.value.text, missionBlock(handoff.goal, handoff.constraints)),
         // Granted MCP tools come after ours: the shared prefix stays the same for steps without grants.
         tools: cachedTools([...EXECUTOR_TOOLS, ...mcpToolDefs(tools.mcp)]),
         maxTokens: m.maxTokens,
@@ -64,7 +64,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
           client: deps.client,
           request: { ...base, messages },
           ctx,
-          promptVersion: `executor.${prompt.prompt.version}`,
+          promptVersion: `executor.${prompt.value.version}`,
           prices: deps.settings.prices,
         });
         if (!out.ok) return failed(handoff, tools, toolCallIds, out.failure, out.failure.message);

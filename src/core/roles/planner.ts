@@ -44,7 +44,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
     ctx: RoleContext,
   ): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
     const prompt = promptFor(kind, deps.settings[kind].promptVersion);
-    if (!prompt.ok) return fail(prompt.message, 'prompt_version');
+    if (!prompt.ok) return fail(prompt.error, 'prompt_version');
     const m = modelFor(deps.settings, kind);
     const lookups: ReadOnlyTools | undefined = request.tools;
     const base = {
@@ -52,7 +52,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       provider: m.provider,
       model: m.model,
       system: cachedSystem(
-        prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE),
+        prompt.value.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE),
         missionBlock(request.task, request.constraints, request.workspaceSummary),
       ),
       tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],
@@ -67,7 +67,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
         client: deps.client,
         request: { ...base, messages, ...(lastLookup ? { toolChoice: { type: 'none' as const } } : {}) },
         ctx,
-        promptVersion: `${kind}.${prompt.prompt.version}`,
+        promptVersion: `${kind}.${prompt.value.version}`,
         prices: deps.settings.prices,
       });
       if (!out.ok) return out;

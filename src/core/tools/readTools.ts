@@ -108,9 +108,9 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       }
       const bytes = await ctx.workspace.readFile(target);
       const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
-      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.message}`));
-      const lines = decoded.file.text.split(/\r?\n/);
-      if (decoded.file.finalNewline) lines.pop();
+      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.error.message}`));
+      const lines = decoded.value.text.split(/\r?\n/);
+      if (decoded.value.finalNewline) lines.pop();
       let first = 1;
       let last = lines.length;
       if (range) {
@@ -162,7 +162,7 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           MAX_SEARCH_MATCHES - hits.length,
         );
         if (!out.ok) timedOut = true;
-        else for (const h of out.hits) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
+        else for (const h of out.value) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
         batch = [];
         batchChars = 0;
       };
@@ -184,9 +184,9 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           files++;
           const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
           if (!decoded.ok) continue;
-          const lines = decoded.file.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
+          const lines = decoded.value.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
           batch.push({ path: child, lines });
-          batchChars += decoded.file.text.length;
+          batchChars += decoded.value.text.length;
           if (batchChars >= SEARCH_BATCH_CHARS) flush();
         }
       };
