@@ -35,11 +35,11 @@ export function modelSettingsFromFlags(flags: CliModels): DeepPartialSettings {
 export function cliModelSetup(flags: CliModels, env: Record<string, string | undefined>): CliModelSetup {
   const models = modelSettingsFromFlags(flags);
   const parsed = parseModelSettings(models);
-  if (!parsed.ok) return { ok: false, message: `bad model settings: ${parsed.errors.map((e) => `${e.path || '(settings)'}: ${e.message}`).join('; ')}` };
-  const problems = routingProblems(parsed.settings);
+  if (!parsed.ok) return { ok: false, message: `bad model settings: ${parsed.error.map((e) => `${e.path || '(settings)'}: ${e.message}`).join('; ')}` };
+  const problems = routingProblems(parsed.value);
   if (problems.length > 0) return { ok: false, message: `${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role` };
   const clients: ProviderClients = {};
-  for (const provider of providersInUse(parsed.settings)) {
+  for (const provider of providersInUse(parsed.value)) {
     if (provider === 'vscode-lm')
       return { ok: false, message: "vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)" };
     if (provider === 'anthropic') {

@@ -238,7 +238,7 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
   }
   const label = `Revert ${plan.stepIds.length === 1 ? `step ${plan.stepIds[0]}` : `steps ${plan.stepIds.join(', ')}`}`;
   const out = await revertStep(options.workspace, options.store, net, { force: plan.changedSince.length > 0, label });
-  if (!out.ok) return { ok: false, reason: out.reason, message: `Nothing was reverted: ${out.message}` };
+  if (!out.ok) return { ok: false, reason: out.error.reason, message: `Nothing was reverted: ${out.error.message}` };
 
   const ledger = ledgerOf(events);
   const nextSeq = Math.max(raw.length, ...events.map((e) => e.seq + 1));

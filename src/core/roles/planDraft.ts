@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { PlanInput } from '../contracts/plan';
 import { structuredOutputSchema } from '../model/outputSchema';
+import { err, ok, type Result } from '../contracts/result';
 
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({
@@ -114,7 +115,7 @@ export function draftToPlanInput(draft: PlanDraft, version: number, parentVersio
   };
 }
 
-export type DraftParse = { ok: true; draft: PlanDraft } | { ok: false; errors: { path: string; message: string }[] };
+export type DraftParse = Result<PlanDraft, { path: string; message: string }[]>;
 
 /**
  * The JSON in a model's answer. Structured outputs give bare JSON; a server that ignores the response
@@ -146,18 +147,17 @@ export function parseDraft(text: string): DraftParse {
   try {
     json = jsonIn(text);
   } catch (e) {
-    return { ok: false, errors: [{ path: '', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+    return err([{ path: '', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }]);
   }
   const parsed = PlanDraftSchema.safeParse(json);
-  if (parsed.success) return { ok: true, draft: parsed.data };
-  return {
-    ok: false,
-    errors: parsed.error.issues.map((i) => ({
+  if (parsed.success) return ok(parsed.data);
+  return err(
+    parsed.error.issues.map((i) => ({
       path: i.path
         .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
         .join('')
         .replace(/^\./, ''),
       message: i.message,
     })),
-  };
+  );
 }

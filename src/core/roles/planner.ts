@@ -106,7 +106,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       if (!a.ok) return a;
       const draft = parseDraft(a.text);
       const validation = withGrants(
-        draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors },
+        draft.ok ? deps.validatePlan(draftToPlanInput(draft.value, version, parent)) : { ok: false as const, errors: draft.error },
         request,
       );
       if (validation.ok) return { ok: true, value: validation.plan };

@@ -308,7 +308,7 @@ describe('the plan draft from a lenient server', () => {
     assert.ok(parseDraft(`Sure! ${JSON.stringify(draft)} Let me know.`).ok);
     const bad = parseDraft('```json\n{"goal": 3}\n```');
     assert.equal(bad.ok, false);
-    assert.ok(!bad.ok && bad.errors.some((e) => e.path === 'goal'));
+    assert.ok(!bad.ok && bad.error.some((e) => e.path === 'goal'));
     assert.match(!parseDraft('no plan at all').ok ? JSON.stringify(parseDraft('no plan at all')) : '', /not valid JSON/);
   });
 });
