@@ -156,10 +156,10 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
 async function replayRevert(part: ReplayRevert, workspace: string, missionId: string, io: CliIO): Promise<Verdict> {
   io.stderr.write(`· revert ${part.stepIds.join(', ')} (as recorded)\n`);
   const out = await revertHeadless({ workspace }, io, missionId, { steps: part.stepIds }, { stepIds: part.stepIds, changedSince: part.overwrote });
-  if (!out.ok) return { diverged: `the recorded revert of ${part.stepIds.join(', ')} could not be replayed: ${out.message}` };
+  if (!out.ok) return { diverged: `the recorded revert of ${part.stepIds.join(', ')} could not be replayed: ${out.error.message}` };
   const key = (f: { stepId: string; path: string; action: string }) => `${f.action} ${f.path} (${f.stepId})`;
   const want = part.files.map(key).sort();
-  const got = out.plan.files.map(key).sort();
+  const got = out.value.plan.files.map(key).sort();
   if (want.join('\n') !== got.join('\n'))
     return { diverged: `the recorded revert did ${want.join(', ') || 'nothing'}; the replay's did ${got.join(', ') || 'nothing'}` };
   return {};

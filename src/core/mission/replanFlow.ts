@@ -113,7 +113,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     if (replanNeedsApproval(run.options)) {
       const approved = await requestPlanApproval(run);
       if (!approved.ok) {
-        if (!run.abort.signal.aborted) run.fail(approved.message, approved.failure);
+        if (!run.abort.signal.aborted) run.fail(approved.error.message, approved.error.failure);
         return false;
       }
     }

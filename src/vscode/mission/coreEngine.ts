@@ -107,7 +107,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         // The caller decided about re-running interrupted steps before anything went live (see the controller).
         const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: () => Promise.resolve(o.rerunInterrupted) });
         if (!out.ok) await close();
-        return out.ok ? { ok: true, value: missionRunOf(out.handle, close, host.log) } : { ok: false, reason: out.reason, message: out.message };
+        return out.ok ? { ok: true, value: missionRunOf(out.value, close, host.log) } : { ok: false, reason: out.error.reason, message: out.error.message };
       } catch (error) {
         return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${error instanceof Error ? error.message : String(error)}` };
       }
@@ -126,7 +126,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
           dryRun: o.dryRun,
           ...(o.confirmed ? { confirmed: o.confirmed } : {}),
         });
-        return out.ok ? { ok: true, value: out.plan } : { ok: false, reason: out.reason, message: out.message };
+        return out.ok ? { ok: true, value: out.value.plan } : { ok: false, reason: out.error.reason, message: out.error.message };
       } catch (error) {
         return { ok: false, reason: 'revert_failed', message: `Could not revert: ${error instanceof Error ? error.message : String(error)}` };
       }

@@ -24,11 +24,11 @@ export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, 
     missionId: handle.missionId,
     editPlan: async (edit) => {
       const out = await handle.editPlan(edit);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
+      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.error.reason, message: out.error.message };
     },
     correct: async (stepId, message) => {
       const out = await handle.correct(stepId, message);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
+      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.error.reason, message: out.error.message };
     },
     cancel: (reason) => handle.cancel(reason),
     interrupt: (reason) => handle.interrupt(reason),
