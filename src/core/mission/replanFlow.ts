@@ -4,6 +4,7 @@
  * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
  * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
  */
+import { err } from '../contracts/result';
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { planningSetup } from './userSetup';
@@ -74,13 +75,13 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       outcome = await run.options.planner.replan(request, ctx);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+      outcome = err({ class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
     }
     if (run.abort.signal.aborted) return false;
     const base = { type: 'replan' as const, trigger: trigger.kind, stepId: trigger.stepId, mode, fromVersion: current.version };
     if (!outcome.ok) {
-      await run.record({ ...base, evidence: `${trigger.evidence}\nplanner failed: ${outcome.failure.message}`, toVersion: null, invalidated: [] });
-      run.fail(`replanning failed: ${outcome.failure.message}`, outcome.failure);
+      await run.record({ ...base, evidence: `${trigger.evidence}\nplanner failed: ${outcome.error.message}`, toVersion: null, invalidated: [] });
+      run.fail(`replanning failed: ${outcome.error.message}`, outcome.error);
       return false;
     }
     const version = run.history.nextVersion;

@@ -109,11 +109,11 @@ async function firstPlan(run: MissionRun): Promise<Result<void, { message: strin
       outcome = await options.planner.plan(request, ctx);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+      outcome = err({ class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
     }
     // A cancel reads as a cancel, not as the model call that it cut short.
     if (run.abort.signal.aborted) return err({ message: 'planning was cancelled' });
-    if (!outcome.ok) return err({ message: `planning failed: ${outcome.failure.message}`, failure: outcome.failure });
+    if (!outcome.ok) return err({ message: `planning failed: ${outcome.error.message}`, failure: outcome.error });
     proposed = outcome.value;
   }
   if (run.abort.signal.aborted) return err({ message: 'planning was cancelled' });

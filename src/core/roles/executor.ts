@@ -67,8 +67,8 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
           promptVersion: `executor.${prompt.value.version}`,
           prices: deps.settings.prices,
         });
-        if (!out.ok) return failed(handoff, tools, toolCallIds, out.failure, out.failure.message);
-        const content = out.response.content;
+        if (!out.ok) return failed(handoff, tools, toolCallIds, out.error, out.error.message);
+        const content = out.value.content;
         messages.push({ role: 'assistant', content: assistantParams(content) });
         const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         if (uses.length === 0) {

@@ -84,10 +84,9 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
           promptVersion: `verifier.${prompt.value.version}`,
           prices: deps.settings.prices,
         });
-        if (!out.ok)
-          return { check, passed: false, detail: `review could not run: ${out.failure.message}`, ...(out.failure.cause ? { failure: out.failure } : {}) };
-        messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
-        const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+        if (!out.ok) return { check, passed: false, detail: `review could not run: ${out.error.message}`, ...(out.error.cause ? { failure: out.error } : {}) };
+        messages.push({ role: 'assistant', content: assistantParams(out.value.content) });
+        const uses = out.value.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         const verdict = uses.find((u) => u.name === 'report_verdict');
         if (verdict) {
           const v = ReportVerdictInput.safeParse(verdict.input);

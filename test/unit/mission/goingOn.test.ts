@@ -79,7 +79,7 @@ describe('retry and continue a stopped mission', () => {
     const planner = new FakePlanner(three);
     planner.plan = async () => ({
       ok: false,
-      failure: {
+      error: {
         class: 'tool_error',
         message: 'HTTP 401',
         cause: 'auth',
