@@ -131,7 +131,7 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
         return result;
       },
     );
-    if (!outcome.ok) return failed(outcome.failure);
+    if (!outcome.ok) return failed(outcome.error);
     const result = outcome.value;
     if (ctx.signal.aborted) return failed(cancelled('the mission was cancelled during the MCP call'));
     if (!result.ok) return failed(faultFailure(t.server, result));

@@ -97,19 +97,19 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       validate: planLimits(run.options),
     });
     if (!check.ok) {
-      const errors = check.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.reasons });
+      const errors = check.error.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.error.reasons });
       feedback = `\nYour previous replan was refused: ${errors}`;
       continue;
     }
-    const entry = run.history.append(check.plan, 'replanner');
-    await run.record({ type: 'plan_version', plan: check.plan, author: 'replanner', diff: entry.diff });
-    await run.record({ ...base, evidence: trigger.evidence, toVersion: check.plan.version, invalidated: check.invalidated });
+    const entry = run.history.append(check.value.plan, 'replanner');
+    await run.record({ type: 'plan_version', plan: check.value.plan, author: 'replanner', diff: entry.diff });
+    await run.record({ ...base, evidence: trigger.evidence, toVersion: check.value.plan.version, invalidated: check.value.invalidated });
     await adoptVersion(
       run,
       current,
-      check.plan,
-      check.invalidated.map((i) => i.stepId),
+      check.value.plan,
+      check.value.invalidated.map((i) => i.stepId),
     );
     if (replanNeedsApproval(run.options)) {
       const approved = await requestPlanApproval(run);
@@ -118,7 +118,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
         return false;
       }
     }
-    await run.setPhase('running', `continuing with plan v${check.plan.version}`);
+    await run.setPhase('running', `continuing with plan v${check.value.plan.version}`);
     return true;
   }
 }

@@ -172,7 +172,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     }
     return { run: { ...run, confinement } } as const;
   });
-  if (!outcome.ok) return failed(outcome.failure);
+  if (!outcome.ok) return failed(outcome.error);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);

@@ -85,13 +85,13 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
     const input = { path: rel0, range: range ?? null };
     return recorder.call('view', input, async (): Promise<CallResult> => {
       const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.failure);
-      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
-      const rel = allowed.resolved.rel;
+      if (!allowed.ok) return failed(allowed.error);
+      if (allowed.value.kind === 'run') throw new Error('unreachable');
+      const rel = allowed.value.rel;
       // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
       // says nothing, and reading a link to a FIFO would block forever.
       const lstat = await ctx.workspace.stat(rel);
-      const target = lstat?.kind === 'symlink' ? allowed.resolved.realRel : rel;
+      const target = lstat?.kind === 'symlink' ? allowed.value.realRel : rel;
       const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
       if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
       if (stat.kind === 'directory') {
@@ -133,11 +133,11 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
     const rel0 = toWorkspacePath(ctx.workspace.root, path);
     return recorder.call('list', { path: rel0, depth }, async () => {
       const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.failure);
-      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
-      const stat = await ctx.workspace.stat(allowed.resolved.rel);
-      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.resolved.rel} is not a directory`));
-      const entries = await listing(env, allowed.resolved.rel, Math.max(1, Math.min(depth, 6)));
+      if (!allowed.ok) return failed(allowed.error);
+      if (allowed.value.kind === 'run') throw new Error('unreachable');
+      const stat = await ctx.workspace.stat(allowed.value.rel);
+      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.value.rel} is not a directory`));
+      const entries = await listing(env, allowed.value.rel, Math.max(1, Math.min(depth, 6)));
       const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
       return { ok: true, output: entries.join('\n') + capped };
     });

@@ -96,7 +96,7 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       },
       async () => ((await contentHash(env, rel)) === beforeHash ? undefined : `${rel} changed while the write was awaiting approval`),
     );
-    if (!outcome.ok) return failed(outcome.failure);
+    if (!outcome.ok) return failed(outcome.error);
     return { ok: true, output: '', fingerprint: { [rel]: afterHash } };
   }
 
@@ -107,8 +107,8 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
   async function writeAllowed(path: string): Promise<string | CallResult> {
     const rel = toWorkspacePath(ctx.workspace.root, path);
     const allowed = await checkPolicy(gate, policy, { kind: 'write', path: rel });
-    if (!allowed.ok) return failed(allowed.failure);
-    return allowed.resolved.kind === 'run' ? rel : allowed.resolved.rel;
+    if (!allowed.ok) return failed(allowed.error);
+    return allowed.value.kind === 'run' ? rel : allowed.value.rel;
   }
 
   /** Reads the file an edit starts from (after the policy allowed writing it). */
