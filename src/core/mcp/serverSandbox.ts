@@ -4,11 +4,11 @@
  * network only when the step is granted it. The same spec, without network, confines the short-lived
  * servers the front end starts at mission start only to list their tools.
  */
-import type { HostFacts, SandboxSpec } from '../contracts/sandbox';
+import type { HostFacts } from '../contracts/sandbox';
 import type { Workspace } from '../ports';
 import { policyFor } from '../policy/policy';
 import { sandboxSpec, scanPrune, type SandboxSpecResult } from '../policy/sandboxSpec';
-import { err, ok, type Result } from '../contracts/result';
+import { err, ok } from '../contracts/result';
 
 const SCAN_LIMIT = 200_000;
 

@@ -3,7 +3,7 @@
  * Anthropic). The roles see one client, so a mission can plan on one provider and execute on another.
  * A request for a provider that was not set up fails with cause `model_unavailable`, never throws.
  */
-import { err, ok } from '../contracts/result';
+import { err } from '../contracts/result';
 import type { ModelClient } from './modelClient';
 import { PROVIDER_LABELS, type ProviderId } from './providers';
 import { providerFailure } from './retryLoop';
