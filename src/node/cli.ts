@@ -32,10 +32,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (argv[0] === 'eval') return evalMain(argv.slice(1), io);
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`error: ${parsed.message}\n${USAGE}\n`);
+    io.stderr.write(`error: ${parsed.error}\n${USAGE}\n`);
     return EXIT.usage;
   }
-  const cmd = parsed.command;
+  const cmd = parsed.value;
   if (cmd.kind === 'help') {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;

@@ -36,7 +36,7 @@ function bundledSuite(): string | undefined {
 export async function evalMain(argv: readonly string[], io: CliIO): Promise<number> {
   const parsed = parseEvalArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`error: ${parsed.message}\n${EVAL_USAGE}\n`);
+    io.stderr.write(`error: ${parsed.error}\n${EVAL_USAGE}\n`);
     return EVAL_EXIT.usage;
   }
   const args = parsed.value;
