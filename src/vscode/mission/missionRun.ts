@@ -7,6 +7,7 @@
 import type { MissionHandle } from '../../core/mission/start';
 import type { Diagnostics } from '../../core/ports';
 import type { MissionRun } from './engineBridge';
+import { err, ok } from '../../core/contracts/result';
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -24,11 +25,11 @@ export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, 
     missionId: handle.missionId,
     editPlan: async (edit) => {
       const out = await handle.editPlan(edit);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.error.reason, message: out.error.message };
+      return out.ok ? ok(undefined) : err({ reason: out.error.reason, message: out.error.message });
     },
     correct: async (stepId, message) => {
       const out = await handle.correct(stepId, message);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.error.reason, message: out.error.message };
+      return out.ok ? ok(undefined) : err({ reason: out.error.reason, message: out.error.message });
     },
     cancel: (reason) => handle.cancel(reason),
     interrupt: (reason) => handle.interrupt(reason),
