@@ -14,7 +14,7 @@ import { sha256Hex } from '../tools/hash';
 import { err, ok, type Result } from '../contracts/result';
 
 /** How the mission ends when its plan is not approved. */
-export type PlanNotApproved = { outcome: MissionOutcome; message: string; failure?: Failure };
+type PlanNotApproved = { outcome: MissionOutcome; message: string; failure?: Failure };
 export type ApprovalOutcome = Result<void, PlanNotApproved>;
 
 export async function requestPlanApproval(run: MissionContext): Promise<ApprovalOutcome> {
