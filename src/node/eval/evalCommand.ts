@@ -93,7 +93,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   }
   if (loads.length === 0) return fail(`no tasks in ${suiteDir} (a task is a folder with task.md, repo/ and check)`);
   const setup = cliModelSetup(args.models, io.env);
-  if (!setup.ok) return fail(setup.message);
+  if (!setup.ok) return fail(setup.error);
   const sandbox = args.sandbox ?? defaultSandboxMode(process.platform);
   const support = detectSandbox();
   if (sandbox === 'required' && !support.available) {
@@ -116,8 +116,8 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   const runSetup: RunSetup = {
-    client: setup.client,
-    models: setup.models,
+    client: setup.value.client,
+    models: setup.value.models,
     limits: args.limits,
     sandbox,
     outDir,
@@ -129,7 +129,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   const runs = plannedRuns(args, loads);
   const config: EvalConfig = {
     provider: args.models.provider ?? 'anthropic',
-    models: resolvedModels(setup.models),
+    models: resolvedModels(setup.value.models),
     modes: args.modes,
     repeat: args.repeat,
     sandbox,
