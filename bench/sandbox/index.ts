@@ -46,8 +46,8 @@ async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>;
   );
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
-  if (!built.ok) throw new Error(built.reason);
-  return { env, spec: built.spec };
+  if (!built.ok) throw new Error(built.error);
+  return { env, spec: built.value };
 }
 
 const terminal = new NodeTerminal();
@@ -62,8 +62,8 @@ async function stagedSpecOf(root: string): Promise<SandboxSpec> {
   );
   const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: 100_000, detail: () => false });
   const built = sandboxSpec({ policy, entries, env, host: hostFacts(env), staged: true });
-  if (!built.ok) throw new Error(built.reason);
-  return built.spec;
+  if (!built.ok) throw new Error(built.error);
+  return built.value;
 }
 
 /** Milliseconds one `node -e 0` takes, outside (null) or inside a sandbox spec. */

@@ -161,7 +161,7 @@ export function benchMission(plan: PlanInput, latencyMs: (id: string) => number,
     },
     replan: async () => ({
       ok: false,
-      failure: {
+      error: {
         class: 'invalid_output',
         message: 'no replans in the benchmark',
         partialSideEffects: { files: [], commands: [] },

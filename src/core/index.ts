@@ -67,6 +67,7 @@ export * from './tools/outputCap';
 export * from './edits/lineDiff';
 export * from './contracts/instructions';
 export * from './contracts/mcp';
+export * from './contracts/result';
 export * from './instructions/discover';
 export * from './instructions/applies';
 export * from './instructions/frontMatter';

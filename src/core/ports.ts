@@ -14,6 +14,7 @@ import type { Confinement, HostFacts, SandboxMode, SandboxSpec, SandboxSupport }
 import type { LayerSettlement, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
 import type { McpCallOutcome, McpConfinement } from './contracts/mcp';
 import type { AppliedInstruction } from './contracts/instructions';
+import type { Result } from './contracts/result';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -453,7 +454,7 @@ export interface ReplanRequest extends PlanRequest {
   history: { version: number; reason: string }[];
 }
 
-export type RoleOutcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+export type RoleOutcome<T> = Result<T, Failure>;
 
 export interface PlannerRole {
   plan(request: PlanRequest, ctx: RoleContext): Promise<RoleOutcome<Plan>>;

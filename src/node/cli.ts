@@ -33,10 +33,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (argv[0] === 'eval') return evalMain(argv.slice(1), io);
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`error: ${parsed.message}\n${USAGE}\n`);
+    io.stderr.write(`error: ${parsed.error}\n${USAGE}\n`);
     return EXIT.usage;
   }
-  const cmd = parsed.command;
+  const cmd = parsed.value;
   if (cmd.kind === 'help') {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -45,14 +45,14 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (cmd.kind === 'replay') return await replayCommand(cmd, io);
     const setup = cliModelSetup(cmd.models, io.env);
     if (!setup.ok) {
-      io.stderr.write(`error: ${setup.message}\n`);
+      io.stderr.write(`error: ${setup.error}\n`);
       return EXIT.usage;
     }
     const base = {
       workspace: cmd.workspace,
       approve: cmd.approve,
-      client: setup.client,
-      models: setup.models,
+      client: setup.value.client,
+      models: setup.value.models,
       limits: cmd.limits,
       instructions: cmd.instructions,
       skipInstructions: cmd.skipInstructions,
@@ -66,10 +66,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     } else {
       const choice = await chooseContinuation(FileStore.forWorkspace((await NodeWorkspace.open(resolve(cmd.workspace))).root), cmd.mission);
       if (!choice.ok) {
-        io.stderr.write(`error: ${choice.message}\n`);
+        io.stderr.write(`error: ${choice.error}\n`);
         return EXIT.usage;
       }
-      mission = { ...base, task: choice.task, constraints: [], goOn: { missionId: choice.missionId, mode: choice.mode } };
+      mission = { ...base, task: choice.value.task, constraints: [], goOn: { missionId: choice.value.missionId, mode: choice.value.mode } };
     }
     const { report, plan, byRole } = await runHeadless(mission, io);
     io.stdout.write(`${cmd.json ? JSON.stringify({ report, plan, byRole }, null, 2) : terminalSafe(formatReport(report, plan, byRole))}\n`);

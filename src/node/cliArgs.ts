@@ -8,6 +8,7 @@
  */
 import type { SandboxMode } from '../core/contracts/sandbox';
 import type { CapNames, MissionBudgets } from '../core/mission/options';
+import { err, ok, type Result } from '../core/contracts/result';
 
 export const USAGE = `usage:
   node dist/cli.js run --workspace DIR --task TEXT [options]
@@ -87,7 +88,7 @@ type CliCommand =
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   | { kind: 'help' };
 
-export type ParsedArgs = { ok: true; command: CliCommand } | { ok: false; message: string };
+export type ParsedArgs = Result<CliCommand, string>;
 
 /** The flag that raises each cap (named in the message of a mission a cap stopped). */
 export const CLI_CAP_FLAGS: CapNames = {
@@ -111,13 +112,14 @@ const KNOWN: Record<string, string[]> = {
 };
 
 type Flags = Map<string, string[]>;
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+/** A parsed value, or the message for the user. */
+export type Parsed<T> = Result<T, string>;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { ok: true, command: { kind: 'help' } };
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return ok({ kind: 'help' });
   const known = KNOWN[sub];
-  if (!known) return { ok: false, message: `unknown command "${sub}"` };
+  if (!known) return err(`unknown command "${sub}"`);
   const flags: Flags = new Map();
   let json = false;
   const switches = new Set<string>();
@@ -125,55 +127,52 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const a = rest[i]!;
     if (SWITCHES.has(a)) {
       if (a === '--json') json = true;
-      else if (sub === 'replay') return { ok: false, message: `unknown option ${a} for "replay"` };
+      else if (sub === 'replay') return err(`unknown option ${a} for "replay"`);
       switches.add(a);
       continue;
     }
-    if (!a.startsWith('--')) return { ok: false, message: `unexpected argument "${a}"` };
+    if (!a.startsWith('--')) return err(`unexpected argument "${a}"`);
     const value = rest[i + 1];
-    if (value === undefined || value.startsWith('--')) return { ok: false, message: `${a} needs a value` };
+    if (value === undefined || value.startsWith('--')) return err(`${a} needs a value`);
     flags.set(a, [...(flags.get(a) ?? []), value]);
     i++;
   }
-  for (const k of flags.keys()) if (!known.includes(k)) return { ok: false, message: `unknown option ${k} for "${sub}"` };
+  for (const k of flags.keys()) if (!known.includes(k)) return err(`unknown option ${k} for "${sub}"`);
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
 
   if (sub === 'replay') {
     const trace = one('--trace');
-    if (!trace) return { ok: false, message: 'replay needs --trace FILE' };
+    if (!trace) return err('replay needs --trace FILE');
     const workspace = one('--workspace');
-    return { ok: true, command: { kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) } };
+    return ok({ kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) });
   }
   const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
   if (!common.ok) return common;
   if (sub === 'run') {
     const task = one('--task');
-    if (!task) return { ok: false, message: 'run needs --task TEXT' };
-    return { ok: true, command: { kind: 'run', task, constraints: flags.get('--constraint') ?? [], ...common.value } };
+    if (!task) return err('run needs --task TEXT');
+    return ok({ kind: 'run', task, constraints: flags.get('--constraint') ?? [], ...common.value });
   }
   const mission = one('--mission');
-  return { ok: true, command: { kind: 'continue', ...common.value, ...(mission ? { mission } : {}) } };
+  return ok({ kind: 'continue', ...common.value, ...(mission ? { mission } : {}) });
 }
 
 function missionFlags(sub: string, flags: Flags, json: boolean, instructions: boolean): Parsed<CliMissionFlags> {
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const workspace = one('--workspace');
-  if (!workspace) return { ok: false, message: `${sub} needs --workspace DIR` };
+  if (!workspace) return err(`${sub} needs --workspace DIR`);
   const approve = one('--approve') ?? 'ask';
-  if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return { ok: false, message: `--approve must be ask, plan or all (got "${approve}")` };
+  if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return err(`--approve must be ask, plan or all (got "${approve}")`);
   const sandbox = one('--sandbox');
   if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off')
-    return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
+    return err(`--sandbox must be required, prefer or off (got "${sandbox}")`);
   const limits = parseLimits(one);
   if (!limits.ok) return limits;
   const models = parseModels(one);
   if (!models.ok) return models;
   const trace = one('--trace');
   const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [] };
-  return {
-    ok: true,
-    value: { workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) },
-  };
+  return ok({ workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) });
 }
 
 export function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {
@@ -182,7 +181,7 @@ export function parseLimits(one: (name: string) => string | undefined): Parsed<C
   const cost = one('--max-cost');
   if (cost !== undefined) {
     const usd = Number(cost);
-    if (!Number.isFinite(usd) || usd <= 0) return { ok: false, message: `--max-cost must be a positive number of USD (got "${cost}")` };
+    if (!Number.isFinite(usd) || usd <= 0) return err(`--max-cost must be a positive number of USD (got "${cost}")`);
     budgets.maxCostUsd = usd;
   }
   const counts: [string, (n: number) => void][] = [
@@ -196,30 +195,25 @@ export function parseLimits(one: (name: string) => string | undefined): Parsed<C
     const text = one(flag);
     if (text === undefined) continue;
     const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < 1) return { ok: false, message: `${flag} must be a whole number of at least 1 (got "${text}")` };
+    if (!Number.isSafeInteger(n) || n < 1) return err(`${flag} must be a whole number of at least 1 (got "${text}")`);
     set(n);
   }
-  return { ok: true, value: { ...limits, ...(Object.keys(budgets).length > 0 ? { budgets } : {}) } };
+  return ok({ ...limits, ...(Object.keys(budgets).length > 0 ? { budgets } : {}) });
 }
 
 export function parseModels(one: (name: string) => string | undefined): Parsed<CliModels> {
   const provider = one('--provider');
-  if (provider === 'vscode-lm')
-    return { ok: false, message: "--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)" };
-  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai')
-    return { ok: false, message: `--provider must be anthropic or openai (got "${provider}")` };
+  if (provider === 'vscode-lm') return err("--provider vscode-lm works only inside VS Code (VS Code's language models are not reachable from a terminal)");
+  if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') return err(`--provider must be anthropic or openai (got "${provider}")`);
   const baseUrl = one('--base-url');
-  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return { ok: false, message: `--base-url must be an http(s) URL (got "${baseUrl}")` };
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) return err(`--base-url must be an http(s) URL (got "${baseUrl}")`);
   const pick = (flag: string, key: keyof CliModels): Partial<CliModels> => (one(flag) ? { [key]: one(flag) } : {});
-  return {
-    ok: true,
-    value: {
-      ...(provider ? { provider } : {}),
-      ...pick('--base-url', 'baseUrl'),
-      ...pick('--model', 'model'),
-      ...pick('--planner-model', 'plannerModel'),
-      ...pick('--executor-model', 'executorModel'),
-      ...pick('--verifier-model', 'verifierModel'),
-    },
-  };
+  return ok({
+    ...(provider ? { provider } : {}),
+    ...pick('--base-url', 'baseUrl'),
+    ...pick('--model', 'model'),
+    ...pick('--planner-model', 'plannerModel'),
+    ...pick('--executor-model', 'executorModel'),
+    ...pick('--verifier-model', 'verifierModel'),
+  });
 }

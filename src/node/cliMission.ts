@@ -189,8 +189,8 @@ export async function runHeadless(
   if (m.goOn) {
     // Retry and Continue never ask for consent (resume.ts); a headless resume re-runs what was cut off.
     const out = await resumeMission({ ...options, missionId: m.goOn.missionId, mode: m.goOn.mode, consent: async () => true });
-    if (!out.ok) throw new Error(`cannot ${m.goOn.mode} mission ${m.goOn.missionId}: ${out.message}`);
-    handle = out.handle;
+    if (!out.ok) throw new Error(`cannot ${m.goOn.mode} mission ${m.goOn.missionId}: ${out.error.message}`);
+    handle = out.value;
   } else {
     handle = startMission({ ...options, workspaceSummary: await summarizeWorkspace(workspace) });
   }

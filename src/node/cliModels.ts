@@ -14,8 +14,9 @@ import { createOpenAIModelClient } from './model/openaiClient';
 import { OPENAI_DEFAULT_BASE_URL } from '../core/model/providers';
 import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
 import type { CliModels } from './cliArgs';
+import { err, ok, type Result } from '../core/contracts/result';
 
-export type CliModelSetup = { ok: true; client: ModelClient; models: DeepPartialSettings } | { ok: false; message: string };
+export type CliModelSetup = Result<{ client: ModelClient; models: DeepPartialSettings }, string>;
 
 /** The model settings the flags ask for (only what was given; the rest are the defaults). */
 export function modelSettingsFromFlags(flags: CliModels): DeepPartialSettings {
@@ -35,29 +36,25 @@ export function modelSettingsFromFlags(flags: CliModels): DeepPartialSettings {
 export function cliModelSetup(flags: CliModels, env: Record<string, string | undefined>): CliModelSetup {
   const models = modelSettingsFromFlags(flags);
   const parsed = parseModelSettings(models);
-  if (!parsed.ok) return { ok: false, message: `bad model settings: ${parsed.errors.map((e) => `${e.path || '(settings)'}: ${e.message}`).join('; ')}` };
-  const problems = routingProblems(parsed.settings);
-  if (problems.length > 0) return { ok: false, message: `${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role` };
+  if (!parsed.ok) return err(`bad model settings: ${parsed.error.map((e) => `${e.path || '(settings)'}: ${e.message}`).join('; ')}`);
+  const problems = routingProblems(parsed.value);
+  if (problems.length > 0) return err(`${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role`);
   const clients: ProviderClients = {};
-  for (const provider of providersInUse(parsed.settings)) {
-    if (provider === 'vscode-lm')
-      return { ok: false, message: "vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)" };
+  for (const provider of providersInUse(parsed.value)) {
+    if (provider === 'vscode-lm') return err("vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)");
     if (provider === 'anthropic') {
-      if (!env.ANTHROPIC_API_KEY) return { ok: false, message: 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint): a role uses Anthropic' };
+      if (!env.ANTHROPIC_API_KEY) return err('set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint): a role uses Anthropic');
       const baseURL = (flags.provider ?? 'anthropic') === 'anthropic' && flags.baseUrl ? flags.baseUrl : env.ANTHROPIC_BASE_URL;
       clients.anthropic = createAnthropicModelClient({ apiKey: env.ANTHROPIC_API_KEY, ...(baseURL ? { baseURL } : {}) });
     }
     if (provider === 'openai') {
       const baseURL = (flags.provider === 'openai' && flags.baseUrl) || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;
-      if (!URL.canParse(baseURL)) return { ok: false, message: `the OpenAI-compatible base URL is not a URL: "${baseURL}"` };
+      if (!URL.canParse(baseURL)) return err(`the OpenAI-compatible base URL is not a URL: "${baseURL}"`);
       if (!env.OPENAI_API_KEY && /(^|\.)openai\.com$/.test(new URL(baseURL).hostname)) {
-        return {
-          ok: false,
-          message: `set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)`,
-        };
+        return err(`set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)`);
       }
       clients.openai = createOpenAIModelClient({ baseURL, env, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) });
     }
   }
-  return { ok: true, client: createRoutedModelClient(clients), models };
+  return ok({ client: createRoutedModelClient(clients), models });
 }

@@ -157,10 +157,10 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
 async function replayRevert(part: ReplayRevert, workspace: string, missionId: string, io: CliIO): Promise<Verdict> {
   io.stderr.write(`· revert ${part.stepIds.join(', ')} (as recorded)\n`);
   const out = await revertHeadless({ workspace }, io, missionId, { steps: part.stepIds }, { stepIds: part.stepIds, changedSince: part.overwrote });
-  if (!out.ok) return { diverged: `the recorded revert of ${part.stepIds.join(', ')} could not be replayed: ${out.message}` };
+  if (!out.ok) return { diverged: `the recorded revert of ${part.stepIds.join(', ')} could not be replayed: ${out.error.message}` };
   const key = (f: { stepId: string; path: string; action: string }) => `${f.action} ${f.path} (${f.stepId})`;
   const want = part.files.map(key).sort();
-  const got = out.plan.files.map(key).sort();
+  const got = out.value.plan.files.map(key).sort();
   if (want.join('\n') !== got.join('\n'))
     return { diverged: `the recorded revert did ${want.join(', ') || 'nothing'}; the replay's did ${got.join(', ') || 'nothing'}` };
   return {};
@@ -174,13 +174,18 @@ export async function replayCommand(cmd: { trace: string; workspace?: string; js
   }
   const script = replayScriptOf(trace.events);
   if (!script.ok) {
-    io.stderr.write(`error: ${cmd.trace}: ${script.message}\n`);
+    io.stderr.write(`error: ${cmd.trace}: ${script.error}\n`);
     return REPLAY_EXIT.usage;
   }
-  const base: ReplayBase = { workspace: cmd.workspace ?? script.workspaceRoot, task: script.task, constraints: script.constraints, events: trace.events };
+  const base: ReplayBase = {
+    workspace: cmd.workspace ?? script.value.workspaceRoot,
+    task: script.value.task,
+    constraints: script.value.constraints,
+    events: trace.events,
+  };
   let last: RunResult | undefined;
   let verdict: Verdict = {};
-  for (const part of script.parts) {
+  for (const part of script.value.parts) {
     if (part.kind === 'run') {
       const out = await replayRun(part, base, last?.report.missionId, io);
       last = out.result;

@@ -142,8 +142,8 @@ export class NodeWorkspace implements Workspace {
 
   #abs(rel: string): string {
     const r = resolveWorkspacePath(this.root, rel, nodePolicyFs);
-    if (!r.ok) throw new Error(`refused path ${JSON.stringify(rel)}: ${r.reason} (${r.rule})`);
-    return r.abs;
+    if (!r.ok) throw new Error(`refused path ${JSON.stringify(rel)}: ${r.error.reason} (${r.error.rule})`);
+    return r.value.abs;
   }
 
   async readFile(path: string): Promise<Uint8Array> {

@@ -33,7 +33,7 @@ export interface CommandDeps {
 }
 
 function show(outcome: Outcome): void {
-  if (!outcome.ok) void vscode.window.showWarningMessage(outcome.message);
+  if (!outcome.ok) void vscode.window.showWarningMessage(outcome.error.message);
 }
 
 /** The active editor's selection as context for the task, with where it came from. */

@@ -29,6 +29,7 @@
 import { type Eol, type FileLines, isBlank, joinPieces } from './editLines';
 import { straightenQuotes, stripTrailingWhitespace } from './editNormalize';
 import { diffLines } from './lineDiff';
+import { err, ok, type Result } from '../contracts/result';
 
 export interface BlankDriftSpec {
   lines: FileLines;
@@ -65,7 +66,7 @@ export interface BlankConflict {
   kind: 'count' | 'insertion' | 'removal' | 'pairing' | 'edge';
 }
 
-export type BlankDriftResult = { ok: true; body: string } | { ok: false; conflict: BlankConflict };
+export type BlankDriftResult = Result<string, BlankConflict>;
 
 type Reading = 'copied' | 'written';
 
@@ -265,13 +266,13 @@ export function renderBlankDrift(spec: BlankDriftSpec): BlankDriftResult {
   const newKeys = neu.nonBlank.map((i) => key(newLines[i] as string));
   const early = keptPairs(oldKeys, newKeys, false);
   const settled = settleGaps(spec, old, neu, early);
-  if (!Array.isArray(settled)) return { ok: false, conflict: settled };
+  if (!Array.isArray(settled)) return err(settled);
   const late = keptPairs(oldKeys, newKeys, true);
   if (late.length !== early.length || late.some((p, i) => p[0] !== early[i]?.[0] || p[1] !== early[i]?.[1])) {
     const other = settleGaps(spec, old, neu, late);
-    if (!Array.isArray(other)) return { ok: false, conflict: other };
+    if (!Array.isArray(other)) return err(other);
     const v = settled.findIndex((x, i) => x.count !== (other[i] as Settled).count);
-    if (v >= 0) return { ok: false, conflict: pairingConflict(spec, early, v, (settled[v] as Settled).count) };
+    if (v >= 0) return err(pairingConflict(spec, early, v, (settled[v] as Settled).count));
   }
 
   const kept = new Map(early.map(([u, v]) => [v, u]));
@@ -293,7 +294,7 @@ export function renderBlankDrift(spec: BlankDriftSpec): BlankDriftResult {
     if (u !== undefined) fileLine(spec.anchors[u] as number);
     else pieces.push({ body: spec.renderNew(newLines[neu.nonBlank[v] as number] as string), eol: spec.eol });
   });
-  return { ok: true, body: joinPieces(pieces, spec) };
+  return ok(joinPieces(pieces, spec));
 }
 
 /** Gap `v` of newText, which two pairings settle differently, between the kept lines around it (early pairing). */

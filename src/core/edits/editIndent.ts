@@ -15,6 +15,7 @@ import { type BlankConflict, type BlankDriftResult, renderBlankDrift } from './e
 import { keepEdgeBreaks, trimEdgeBlankLines } from './editEdges';
 import { type Eol, type FileLines, localEol, renderReplacement, textLines } from './editLines';
 import { hasTrailingWhitespace, hasTypographicQuotes, straightenQuotes, stripTrailingWhitespace } from './editNormalize';
+import { ok } from '../contracts/result';
 
 export interface LineTierMatch {
   tier: 'indentation' | 'blank_lines';
@@ -164,10 +165,8 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
     return {
       first,
       last,
-      render: (regionStart, regionEnd, neu, renderNew, eol) => ({
-        ok: true,
-        body: renderReplacement({ ...texts(neu), firstLine: first, regionStart, regionEnd, renderNew, eol }),
-      }),
+      render: (regionStart, regionEnd, neu, renderNew, eol) =>
+        ok(renderReplacement({ ...texts(neu), firstLine: first, regionStart, regionEnd, renderNew, eol })),
     };
   }
 
@@ -208,8 +207,8 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
       if (typeof sent !== 'string') return { tier, starts, unrenderable: 'placement', conflict: sent, region: { first, last } };
       const trimmed = textLines(sent);
       const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
-      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.conflict, region: { first, last } };
-      const edited = lines.text.slice(0, start) + body.body + lines.text.slice(end);
+      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.error, region: { first, last } };
+      const edited = lines.text.slice(0, start) + body.value + lines.text.slice(end);
       if (result !== undefined && result.text !== edited) return { tier, starts, unrenderable: 'indent' };
       result = { text: edited, first, last };
     }

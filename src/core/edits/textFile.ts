@@ -2,6 +2,7 @@
  * Text-file facts the editor must preserve: byte-order mark, dominant line ending and final newline. Binary
  * and oversized files are refused here, before any edit logic sees them, with a reason the model can act on.
  */
+import { err, ok, type Result } from '../contracts/result';
 
 export interface TextFile {
   /** Content without the BOM. */
@@ -11,7 +12,9 @@ export interface TextFile {
   finalNewline: boolean;
 }
 
-export type DecodeResult = { ok: true; file: TextFile } | { ok: false; reason: 'binary' | 'too_large'; message: string };
+/** Why the text editor refuses a file. */
+export type DecodeRefusal = { reason: 'binary' | 'too_large'; message: string };
+export type DecodeResult = Result<TextFile, DecodeRefusal>;
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -20,17 +23,17 @@ const encoder = new TextEncoder();
 /** Decodes UTF-8 text; refuses NUL bytes, invalid UTF-8 and files over `maxBytes`. */
 export function decodeText(bytes: Uint8Array, maxBytes: number): DecodeResult {
   if (bytes.byteLength > maxBytes) {
-    return { ok: false, reason: 'too_large', message: `file is ${bytes.byteLength} bytes; the editor's limit is ${maxBytes}` };
+    return err({ reason: 'too_large', message: `file is ${bytes.byteLength} bytes; the editor's limit is ${maxBytes}` });
   }
-  if (bytes.includes(0)) return { ok: false, reason: 'binary', message: 'file looks binary (contains NUL bytes); the text editor refuses it' };
+  if (bytes.includes(0)) return err({ reason: 'binary', message: 'file looks binary (contains NUL bytes); the text editor refuses it' });
   const bom = bytes.length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
   let text: string;
   try {
     text = strictDecoder.decode(bom ? bytes.subarray(3) : bytes);
   } catch {
-    return { ok: false, reason: 'binary', message: 'file is not valid UTF-8; the text editor refuses it' };
+    return err({ reason: 'binary', message: 'file is not valid UTF-8; the text editor refuses it' });
   }
-  return { ok: true, file: { text, bom, eol: dominantEol(text), finalNewline: /\n$/.test(text) } };
+  return ok({ text, bom, eol: dominantEol(text), finalNewline: /\n$/.test(text) });
 }
 
 /** Encodes text back, restoring the BOM when the original had one. */

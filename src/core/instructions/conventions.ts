@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { InstructionKind, InstructionScope } from '../contracts/instructions';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
 import { isBelow, pathBelow } from '../primitives/paths';
+import { err, ok, type Result } from '../contracts/result';
 
 export const COPILOT_FILE = '.github/copilot-instructions.md';
 export const COPILOT_DIR = '.github/instructions';
@@ -46,7 +47,7 @@ const CursorSchema = z.object({
   description: z.string().nullable().optional(),
 });
 
-export type Reading = { ok: true; scope: InstructionScope; body: string; notes: string[] } | { ok: false; note: string; body: string };
+export type Reading = Result<{ scope: InstructionScope; body: string; notes: string[] }, { note: string; body: string }>;
 
 const EVERYTHING = new Set(['**', '**/*', '*']);
 
@@ -63,23 +64,23 @@ function issues(error: z.ZodError): string {
 export function readConvention(path: string, kind: InstructionKind, text: string): Reading {
   if (kind === 'agents' || kind === 'claude') {
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    return { ok: true, scope: { kind: 'folder', folder }, body: text, notes: [] };
+    return ok({ scope: { kind: 'folder', folder }, body: text, notes: [] });
   }
-  if (kind === 'copilot' || kind === 'cline') return { ok: true, scope: { kind: 'always' }, body: text, notes: [] };
+  if (kind === 'copilot' || kind === 'cline') return ok({ scope: { kind: 'always' }, body: text, notes: [] });
   const fm = parseFrontMatter(text);
-  if (!fm.ok) return { ok: false, note: `not used: malformed front matter (${fm.reason})`, body: fm.body };
-  const data: Record<string, FrontMatterValue> = fm.data;
+  if (!fm.ok) return err({ note: `not used: malformed front matter (${fm.error.reason})`, body: fm.error.body });
+  const data: Record<string, FrontMatterValue> = fm.value.data;
   if (kind === 'copilot-scoped') {
     const parsed = CopilotSchema.safeParse(data);
-    if (!parsed.success) return { ok: false, note: `not used: malformed front matter (${issues(parsed.error)})`, body: fm.body };
+    if (!parsed.success) return err({ note: `not used: malformed front matter (${issues(parsed.error)})`, body: fm.value.body });
     const scope = globsScope(parsed.data.applyTo ?? [], parsed.data.description ?? '');
     const notes = scope.kind === 'manual' ? ['no applyTo: only the planner reads it (it names no files an executor works on)'] : [];
-    return { ok: true, scope, body: fm.body, notes };
+    return ok({ scope, body: fm.value.body, notes });
   }
   const parsed = CursorSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, note: `not used: malformed front matter (${issues(parsed.error)})`, body: fm.body };
-  if (parsed.data.alwaysApply === true) return { ok: true, scope: { kind: 'always' }, body: fm.body, notes: [] };
+  if (!parsed.success) return err({ note: `not used: malformed front matter (${issues(parsed.error)})`, body: fm.value.body });
+  if (parsed.data.alwaysApply === true) return ok({ scope: { kind: 'always' }, body: fm.value.body, notes: [] });
   const scope = globsScope(parsed.data.globs ?? [], parsed.data.description ?? '');
   const notes = scope.kind === 'manual' ? ['neither alwaysApply nor globs: only the planner reads it (it names no files an executor works on)'] : [];
-  return { ok: true, scope, body: fm.body, notes };
+  return ok({ scope, body: fm.value.body, notes });
 }

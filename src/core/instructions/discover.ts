@@ -112,11 +112,11 @@ export async function discoverInstructions(workspace: Workspace, options: Discov
     const raw = new TextDecoder('utf-8').decode(bytes);
     const reading = readConvention(path, kind, raw);
     if (!reading.ok) {
-      files.push({ ...base, scope: { kind: 'always' }, unusable: true, notes: [reading.note] });
+      files.push({ ...base, scope: { kind: 'always' }, unusable: true, notes: [reading.error.note] });
       continue;
     }
-    let text = reading.body.trim();
-    const fileNotes = [...reading.notes];
+    let text = reading.value.body.trim();
+    const fileNotes = [...reading.value.notes];
     if (text === '') fileNotes.push('empty: nothing to use');
     const room = base.excluded ? text.length : Math.max(0, Math.min(limits.maxFileChars, limits.maxTotalChars - total));
     let truncated = false;
@@ -130,7 +130,7 @@ export async function discoverInstructions(workspace: Workspace, options: Discov
       truncated = true;
     }
     if (!base.excluded) total += text.length;
-    files.push({ ...base, scope: reading.scope, text, truncated, notes: fileNotes, unusable: room === 0 && truncated });
+    files.push({ ...base, scope: reading.value.scope, text, truncated, notes: fileNotes, unusable: room === 0 && truncated });
   }
   return { files, notes };
 }

@@ -5,8 +5,11 @@
  * decides what the file is worth without it. The schemas per convention live with the discovery.
  */
 export type FrontMatterValue = string | boolean | string[] | null;
+import { err, ok, type Result } from '../contracts/result';
 
-export type FrontMatter = { ok: true; data: Record<string, FrontMatterValue>; body: string; present: boolean } | { ok: false; reason: string; body: string };
+/** Malformed front matter: why, and the text after it. */
+export type FrontMatterError = { reason: string; body: string };
+export type FrontMatter = Result<{ data: Record<string, FrontMatterValue>; body: string; present: boolean }, FrontMatterError>;
 
 const KEY_LINE = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/;
 
@@ -51,9 +54,9 @@ function scalar(raw: string): FrontMatterValue | { error: string } {
 export function parseFrontMatter(text: string): FrontMatter {
   const clean = text.replace(/^\uFEFF/, '');
   const lines = clean.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') return { ok: true, data: {}, body: clean, present: false };
+  if (lines[0]?.trim() !== '---') return ok({ data: {}, body: clean, present: false });
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-  if (end === -1) return { ok: false, reason: 'the front matter has no closing "---" line', body: clean };
+  if (end === -1) return err({ reason: 'the front matter has no closing "---" line', body: clean });
   const body = lines.slice(end + 1).join('\n');
   const data: Record<string, FrontMatterValue> = {};
   let listKey: string | null = null;
@@ -67,13 +70,13 @@ export function parseFrontMatter(text: string): FrontMatter {
       continue;
     }
     const kv = KEY_LINE.exec(line);
-    if (!kv || /^\s/.test(line)) return { ok: false, reason: `line ${i + 1} of the front matter is not "key: value": ${line.trim().slice(0, 80)}`, body };
+    if (!kv || /^\s/.test(line)) return err({ reason: `line ${i + 1} of the front matter is not "key: value": ${line.trim().slice(0, 80)}`, body });
     const value = scalar(kv[2]!);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      return { ok: false, reason: `line ${i + 1} of the front matter has ${value.error.slice(0, 80)}`, body };
+      return err({ reason: `line ${i + 1} of the front matter has ${value.error.slice(0, 80)}`, body });
     }
     data[kv[1]!] = value;
     listKey = value === null ? kv[1]! : null;
   }
-  return { ok: true, data, body, present: true };
+  return ok({ data, body, present: true });
 }

@@ -100,8 +100,8 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
           const host = ctx.terminal.hostFacts(ctx.env);
           spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, host, ctx.settings.allowSensitive);
           const built = await spec;
-          if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.reason}` } as McpCallOutcome;
-          sandbox = built.spec;
+          if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.error}` } as McpCallOutcome;
+          sandbox = built.value;
         }
         const started = ctx.clock.now();
         const result = await mcp.servers.call(
@@ -131,7 +131,7 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
         return result;
       },
     );
-    if (!outcome.ok) return failed(outcome.failure);
+    if (!outcome.ok) return failed(outcome.error);
     const result = outcome.value;
     if (ctx.signal.aborted) return failed(cancelled('the mission was cancelled during the MCP call'));
     if (!result.ok) return failed(faultFailure(t.server, result));

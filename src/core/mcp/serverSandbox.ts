@@ -4,10 +4,11 @@
  * network only when the step is granted it. The same spec, without network, confines the short-lived
  * servers the front end starts at mission start only to list their tools.
  */
-import type { HostFacts, SandboxSpec } from '../contracts/sandbox';
+import type { HostFacts } from '../contracts/sandbox';
 import type { Workspace } from '../ports';
 import { policyFor } from '../policy/policy';
-import { sandboxSpec, scanPrune } from '../policy/sandboxSpec';
+import { sandboxSpec, scanPrune, type SandboxSpecResult } from '../policy/sandboxSpec';
+import { err, ok } from '../contracts/result';
 
 const SCAN_LIMIT = 200_000;
 
@@ -17,7 +18,7 @@ export async function serverSandboxSpec(
   network: boolean,
   host: HostFacts,
   allowSensitive: readonly string[] = [],
-): Promise<{ ok: true; spec: SandboxSpec } | { ok: false; reason: string }> {
+): Promise<SandboxSpecResult> {
   const policy = policyFor(
     workspace.root,
     { id: 'mcp', authority: { read: ['**'], edit: [], commands: [], network, mcp: [] } },
@@ -25,10 +26,7 @@ export async function serverSandboxSpec(
   );
   const scanned = await workspace.scan({ prune: scanPrune(policy, []), limit: SCAN_LIMIT, detail: () => false });
   if (scanned.truncated)
-    return {
-      ok: false,
-      reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`,
-    };
+    return err(`the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`);
   const built = sandboxSpec({ policy, entries: scanned.entries, env, host });
-  return built.ok ? { ok: true, spec: { ...built.spec, writable: [] } } : built;
+  return built.ok ? ok({ ...built.value, writable: [] }) : built;
 }

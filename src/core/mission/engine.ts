@@ -292,7 +292,7 @@ export class MissionRun implements StepFlowContext {
     try {
       if (this.approvedVersion !== this.plan.version) {
         const approved = await requestPlanApproval(this);
-        if (!approved.ok) return await this.finish(...(this.budgetOutcome() ?? [approved.outcome, approved.message, approved.failure]));
+        if (!approved.ok) return await this.finish(...(this.budgetOutcome() ?? [approved.error.outcome, approved.error.message, approved.error.failure]));
       }
       await this.setPhase('running', this.direct ? 'direct mode' : undefined);
       await this.loop();

@@ -11,14 +11,17 @@ import type { Failure } from '../contracts/results';
 import { planNeedsApprover, type MissionOutcome } from './options';
 import type { MissionContext } from './missionContext';
 import { sha256Hex } from '../primitives/hash';
+import { err, ok, type Result } from '../contracts/result';
 
-export type ApprovalOutcome = { ok: true } | { ok: false; outcome: MissionOutcome; message: string; failure?: Failure };
+/** How the mission ends when its plan is not approved. */
+type PlanNotApproved = { outcome: MissionOutcome; message: string; failure?: Failure };
+export type ApprovalOutcome = Result<void, PlanNotApproved>;
 
 export async function requestPlanApproval(run: MissionContext): Promise<ApprovalOutcome> {
   await run.setPhase('awaiting_approval');
   let requestNo = 0;
   for (;;) {
-    if (run.abort.signal.aborted) return { ok: false, outcome: 'cancelled', message: 'the mission was cancelled before the plan was approved' };
+    if (run.abort.signal.aborted) return err({ outcome: 'cancelled', message: 'the mission was cancelled before the plan was approved' });
     const plan = run.plan;
     const actionHash = sha256Hex(JSON.stringify(plan));
     const requestId = `${run.missionId}:plan:${plan.version}:${++requestNo}`;
@@ -45,11 +48,10 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
       actionHash,
       decision: stale ? { decision: 'rejected', reason: `superseded by plan v${run.plan.version}` } : decision,
     });
-    if (run.abort.signal.aborted) return { ok: false, outcome: 'cancelled', message: 'the mission was cancelled before the plan was approved' };
+    if (run.abort.signal.aborted) return err({ outcome: 'cancelled', message: 'the mission was cancelled before the plan was approved' });
     if (stale) continue;
     if (decision.decision === 'rejected') {
-      return {
-        ok: false,
+      return err({
         outcome: 'cancelled',
         message: `the plan was rejected: ${decision.reason}`,
         failure: {
@@ -60,11 +62,11 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
           recoverable: true,
           suggestion: 'edit the plan or the task and run again',
         },
-      };
+      });
     }
     run.approvedVersion = plan.version;
     await run.record({ type: 'plan_approved', version: plan.version, by: decision.by });
     void run.save();
-    return { ok: true };
+    return ok();
   }
 }

@@ -12,6 +12,7 @@ import { validatePlan, type PlanError, type ValidatePlanOptions } from '../plan/
 import { diffPlans } from '../plan/diff';
 import type { Plan } from '../contracts/plan';
 import type { TriggerKind } from './triggerWords';
+import { err, ok, type Result } from '../contracts/result';
 
 export interface ReplanTrigger {
   kind: TriggerKind;
@@ -54,10 +55,9 @@ export interface ReplanCheckInput {
   validate?: ValidatePlanOptions;
 }
 
-export type ReplanCheck =
-  | { ok: true; plan: Plan; invalidated: { stepId: string; reason: string }[] }
-  /** `errors` are worded for the replanner (what to fix); `reasons` for the user (what was wrong). */
-  | { ok: false; errors: PlanError[]; reasons: string[] };
+/** `errors` are worded for the replanner (what to fix); `reasons` for the user (what was wrong). */
+export type ReplanRejection = { errors: PlanError[]; reasons: string[] };
+export type ReplanCheck = Result<{ plan: Plan; invalidated: { stepId: string; reason: string }[] }, ReplanRejection>;
 
 export function checkReplan(input: ReplanCheckInput): ReplanCheck {
   const stamped = isRecord(input.proposed)
@@ -67,7 +67,7 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
   if (!validated.ok) {
     const shown = validated.errors.slice(0, 3).map((e) => `${e.path || 'the plan'}: ${e.message}`);
     const more = validated.errors.length > 3 ? ` (and ${validated.errors.length - 3} more problems)` : '';
-    return { ok: false, errors: validated.errors, reasons: [`the new plan was not valid — ${shown.join('; ')}${more}`] };
+    return err({ errors: validated.errors, reasons: [`the new plan was not valid — ${shown.join('; ')}${more}`] });
   }
   const plan = validated.plan;
   const errors: PlanError[] = [];
@@ -113,7 +113,7 @@ export function checkReplan(input: ReplanCheckInput): ReplanCheck {
       }
     }
   }
-  return errors.length > 0 ? { ok: false, errors, reasons } : { ok: true, plan, invalidated };
+  return errors.length > 0 ? err({ errors, reasons }) : ok({ plan, invalidated });
 }
 
 /** The step and everything that depends on it, transitively. */

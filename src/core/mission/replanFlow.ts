@@ -4,6 +4,7 @@
  * replaced ones are marked so — or record the refusal and ask again while the replan budget lasts. Every
  * attempt, accepted or refused, is a `replan` event with its trigger and evidence.
  */
+import { err } from '../contracts/result';
 import type { Plan } from '../contracts/plan';
 import type { ReplanRequest, RoleContext, RoleOutcome } from '../ports';
 import { planningSetup } from './userSetup';
@@ -75,13 +76,13 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       outcome = await run.options.planner.replan(request, ctx);
     } catch (error) {
       const message = errorText(error);
-      outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+      outcome = err({ class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
     }
     if (run.abort.signal.aborted) return false;
     const base = { type: 'replan' as const, trigger: trigger.kind, stepId: trigger.stepId, mode, fromVersion: current.version };
     if (!outcome.ok) {
-      await run.record({ ...base, evidence: `${trigger.evidence}\nplanner failed: ${outcome.failure.message}`, toVersion: null, invalidated: [] });
-      run.fail(`replanning failed: ${outcome.failure.message}`, outcome.failure);
+      await run.record({ ...base, evidence: `${trigger.evidence}\nplanner failed: ${outcome.error.message}`, toVersion: null, invalidated: [] });
+      run.fail(`replanning failed: ${outcome.error.message}`, outcome.error);
       return false;
     }
     const version = run.history.nextVersion;
@@ -97,28 +98,28 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       validate: planLimits(run.options),
     });
     if (!check.ok) {
-      const errors = check.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.reasons });
+      const errors = check.error.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+      await run.record({ ...base, evidence: `${trigger.evidence}\nrefused: ${errors}`, toVersion: null, invalidated: [], refusedBecause: check.error.reasons });
       feedback = `\nYour previous replan was refused: ${errors}`;
       continue;
     }
-    const entry = run.history.append(check.plan, 'replanner');
-    await run.record({ type: 'plan_version', plan: check.plan, author: 'replanner', diff: entry.diff });
-    await run.record({ ...base, evidence: trigger.evidence, toVersion: check.plan.version, invalidated: check.invalidated });
+    const entry = run.history.append(check.value.plan, 'replanner');
+    await run.record({ type: 'plan_version', plan: check.value.plan, author: 'replanner', diff: entry.diff });
+    await run.record({ ...base, evidence: trigger.evidence, toVersion: check.value.plan.version, invalidated: check.value.invalidated });
     await adoptVersion(
       run,
       current,
-      check.plan,
-      check.invalidated.map((i) => i.stepId),
+      check.value.plan,
+      check.value.invalidated.map((i) => i.stepId),
     );
     if (replanNeedsApproval(run.options)) {
       const approved = await requestPlanApproval(run);
       if (!approved.ok) {
-        if (!run.abort.signal.aborted) run.fail(approved.message, approved.failure);
+        if (!run.abort.signal.aborted) run.fail(approved.error.message, approved.error.failure);
         return false;
       }
     }
-    await run.setPhase('running', `continuing with plan v${check.plan.version}`);
+    await run.setPhase('running', `continuing with plan v${check.value.plan.version}`);
     return true;
   }
 }

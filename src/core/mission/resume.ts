@@ -18,6 +18,7 @@ import { MissionStateSchema, catchUp, type StepState } from './state';
 import { recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { handleFor, type MissionHandle } from './start';
 import { recordedSetup } from './userSetup';
+import { err, ok, type Result } from '../contracts/result';
 
 export type ContinueMode = 'resume' | 'retry' | 'continue';
 
@@ -29,7 +30,9 @@ export interface ResumeOptions extends Omit<MissionOptions, 'task' | 'plan' | 'm
   consent(interrupted: string[]): Promise<boolean>;
 }
 
-export type ResumeOutcome = { ok: true; handle: MissionHandle } | { ok: false; reason: 'no_state' | 'invalid_state' | 'finished' | 'no_plan'; message: string };
+/** Why a mission cannot be resumed. */
+export type ResumeRefusal = { reason: 'no_state' | 'invalid_state' | 'finished' | 'no_plan'; message: string };
+export type ResumeOutcome = Result<MissionHandle, ResumeRefusal>;
 
 /** Statuses that stay as they are when a mission goes on: done, or no longer part of the plan. */
 const KEPT = new Set<StepRunStatus>(['succeeded', 'replaced']);
@@ -37,18 +40,17 @@ const KEPT = new Set<StepRunStatus>(['succeeded', 'replaced']);
 export async function resumeMission(options: ResumeOptions): Promise<ResumeOutcome> {
   const mode = options.mode ?? 'resume';
   const raw = await options.store.loadState(options.missionId);
-  if (raw === undefined) return { ok: false, reason: 'no_state', message: `no saved state for mission ${options.missionId}` };
+  if (raw === undefined) return err({ reason: 'no_state', message: `no saved state for mission ${options.missionId}` });
   const parsed = MissionStateSchema.safeParse(raw);
   if (!parsed.success)
-    return {
-      ok: false,
+    return err({
       reason: 'invalid_state',
       message: `the saved state is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    };
+    });
   const rawEvents = await options.store.readEvents(options.missionId);
   const { events } = validateEvents(rawEvents);
   const state = catchUp(parsed.data, events);
-  if (state.versions.length === 0) return { ok: false, reason: 'no_plan', message: 'the mission stopped before it had a plan; plan it again' };
+  if (state.versions.length === 0) return err({ reason: 'no_plan', message: 'the mission stopped before it had a plan; plan it again' });
   const latest = state.versions[state.versions.length - 1]!.plan;
   // Work a revert undid (a reverted step, a step that depended on it) is work left to do, even in a
   // mission that had succeeded: going on runs it again.
@@ -59,10 +61,10 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
       undone.length === 0
         ? 'the mission already succeeded: there is nothing left to run'
         : `the mission succeeded, then ${undone.join(', ')} ${many ? 'were' : 'was'} reverted: continue it to run ${many ? 'them' : 'it'} again`;
-    return { ok: false, reason: 'finished', message };
+    return err({ reason: 'finished', message });
   }
   if (state.finished && mode === 'resume') {
-    return { ok: false, reason: 'finished', message: `the mission already finished (${state.phase}); retry or continue it instead` };
+    return err({ reason: 'finished', message: `the mission already finished (${state.phase}); retry or continue it instead` });
   }
 
   const fresh = mode !== 'resume';
@@ -123,5 +125,5 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     }
     return run.run();
   })();
-  return { ok: true, handle: handleFor(run, done, events) };
+  return ok(handleFor(run, done, events));
 }

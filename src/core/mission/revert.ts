@@ -22,6 +22,7 @@ import type { StepRunStatus, TraceEvent } from '../contracts/traceEvents';
 import { TraceRecorder } from '../trace/recorder';
 import { sha256Hex } from '../primitives/hash';
 import { revertStep } from '../tools/checkpoints';
+import { err, ok, type Result } from '../contracts/result';
 
 interface Write {
   stepId: string;
@@ -47,15 +48,14 @@ export interface RevertPlan {
 export type RevertTarget = { steps: string[] } | { all: true };
 
 export type RevertRefusal = {
-  ok: false;
   reason: 'unknown_step' | 'nothing_to_revert' | 'already_reverted' | 'changed' | 'conflict' | 'missing_blob';
   message: string;
 };
 
-export type RevertOutcome = { ok: true; plan: RevertPlan; applied: boolean } | RevertRefusal;
+export type RevertOutcome = Result<{ plan: RevertPlan; applied: boolean }, RevertRefusal>;
 
 /** A planned revert: what the user is shown, and the net change per file that restores it. */
-export type PlannedRevert = { ok: true; plan: RevertPlan; net: FileChange[] } | RevertRefusal;
+export type PlannedRevert = Result<{ plan: RevertPlan; net: FileChange[] }, RevertRefusal>;
 
 interface Ledger {
   writes: Map<string, Write[]>;
@@ -147,14 +147,14 @@ export async function planRevert(events: readonly TraceEvent[], target: RevertTa
   let requested: Set<string>;
   if ('all' in target) {
     requested = changed;
-    if (requested.size === 0) return { ok: false, reason: 'nothing_to_revert', message: 'No step of this mission has changes left to revert.' };
+    if (requested.size === 0) return err({ reason: 'nothing_to_revert', message: 'No step of this mission has changes left to revert.' });
   } else {
     for (const id of target.steps) {
-      if (!ledger.stepIds.has(id)) return { ok: false, reason: 'unknown_step', message: `There is no step ${id} in this mission.` };
+      if (!ledger.stepIds.has(id)) return err({ reason: 'unknown_step', message: `There is no step ${id} in this mission.` });
       if (!changed.has(id)) {
         return ledger.status.get(id)?.status === 'reverted'
-          ? { ok: false, reason: 'already_reverted', message: `Step ${id} is already reverted.` }
-          : { ok: false, reason: 'nothing_to_revert', message: `Step ${id} changed no files.` };
+          ? err({ reason: 'already_reverted', message: `Step ${id} is already reverted.` })
+          : err({ reason: 'nothing_to_revert', message: `Step ${id} changed no files.` });
       }
     }
     requested = new Set(target.steps);
@@ -183,7 +183,7 @@ export async function planRevert(events: readonly TraceEvent[], target: RevertTa
   }
   const stepIds = [...set].sort((a, b) => (latestSeq.get(b) ?? -1) - (latestSeq.get(a) ?? -1));
   const alsoLater = stepIds.filter((id) => !requested.has(id));
-  return { ok: true, plan: { stepIds, alsoLater, files, changedSince, stale: staleDependents(ledger, set) }, net };
+  return ok({ plan: { stepIds, alsoLater, files, changedSince, stale: staleDependents(ledger, set) }, net });
 }
 
 async function currentHash(workspace: Workspace, path: string): Promise<string | null> {
@@ -220,25 +220,24 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
   const { events } = validateEvents(raw);
   const planned = await planRevert(events, options.target, options.workspace);
   if (!planned.ok) return planned;
-  const { plan, net } = planned;
-  if (options.dryRun) return { ok: true, plan, applied: false };
+  const { plan, net } = planned.value;
+  if (options.dryRun) return ok({ plan, applied: false });
   const confirmed = options.confirmed;
   if (confirmed) {
     const newSteps = plan.stepIds.filter((id) => !confirmed.stepIds.includes(id));
     const newChanges = plan.changedSince.filter((p) => !confirmed.changedSince.includes(p));
     if (newSteps.length > 0 || newChanges.length > 0) {
-      return {
-        ok: false,
+      return err({
         reason: 'changed',
         message: `Nothing was reverted: since you confirmed, ${[newSteps.length ? `steps ${newSteps.join(', ')} joined the revert` : '', newChanges.length ? `${newChanges.join(', ')} changed` : ''].filter(Boolean).join(' and ')}. Review and revert again.`,
-      };
+      });
     }
   } else if (plan.changedSince.length > 0) {
-    return { ok: false, reason: 'conflict', message: `Changed since the mission wrote them: ${plan.changedSince.join(', ')}. Nothing was reverted.` };
+    return err({ reason: 'conflict', message: `Changed since the mission wrote them: ${plan.changedSince.join(', ')}. Nothing was reverted.` });
   }
   const label = `Revert ${plan.stepIds.length === 1 ? `step ${plan.stepIds[0]}` : `steps ${plan.stepIds.join(', ')}`}`;
   const out = await revertStep(options.workspace, options.store, net, { force: plan.changedSince.length > 0, label });
-  if (!out.ok) return { ok: false, reason: out.reason, message: `Nothing was reverted: ${out.message}` };
+  if (!out.ok) return err({ reason: out.error.reason, message: `Nothing was reverted: ${out.error.message}` });
 
   const ledger = ledgerOf(events);
   const nextSeq = Math.max(raw.length, ...events.map((e) => e.seq + 1));
@@ -259,7 +258,7 @@ export async function revertMissionSteps(options: RevertOptions): Promise<Revert
     await recorder.record({ type: 'step_status', stepId: id, status: 'pending', attempt: ledger.status.get(id)?.attempt ?? 0, reason });
   }
   await recorder.flush();
-  return { ok: true, plan, applied: true };
+  return ok({ plan, applied: true });
 }
 
 /** "restored src/a.js; deleted src/new.js" */

@@ -19,6 +19,7 @@ import { planningSetup } from './userSetup';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { missionViewFromEvents, type MissionView } from './view';
 import { errorText } from '../primitives/errorText';
+import { err, ok, type Result } from '../contracts/result';
 
 export interface MissionHandle {
   readonly missionId: string;
@@ -45,7 +46,9 @@ export interface MissionHandle {
   interrupt(reason: string): void;
 }
 
-export type ControlOutcome = { ok: true } | { ok: false; reason: 'not_running' | 'unknown_step'; message: string };
+/** Why a correction was refused. */
+export type ControlRefusal = { reason: 'not_running' | 'unknown_step'; message: string };
+export type ControlOutcome = Result<void, ControlRefusal>;
 
 export function runMission(options: MissionOptions): Promise<MissionReport> {
   return startMission(options).done;
@@ -75,13 +78,15 @@ export function startMission(options: MissionOptions): MissionHandle {
     await run.setPhase('planning');
     const planned = await firstPlan(run);
     if (!planned.ok)
-      return run.finish(...(run.budgetOutcome() ?? ([run.abort.signal.aborted ? 'cancelled' : 'failed', planned.message, planned.failure] as const)));
+      return run.finish(
+        ...(run.budgetOutcome() ?? ([run.abort.signal.aborted ? 'cancelled' : 'failed', planned.error.message, planned.error.failure] as const)),
+      );
     return run.run();
   })();
   return handleFor(run, done);
 }
 
-async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; message: string; failure?: NonNullable<MissionReport['failure']> }> {
+async function firstPlan(run: MissionRun): Promise<Result<void, { message: string; failure?: NonNullable<MissionReport['failure']> }>> {
   const { options } = run;
   let proposed: unknown = options.plan;
   let author: 'planner' | 'user' = 'user';
@@ -105,21 +110,20 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
       outcome = await options.planner.plan(request, ctx);
     } catch (error) {
       const message = errorText(error);
-      outcome = { ok: false, failure: { class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' } };
+      outcome = err({ class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
     }
     // A cancel reads as a cancel, not as the model call that it cut short.
-    if (run.abort.signal.aborted) return { ok: false, message: 'planning was cancelled' };
-    if (!outcome.ok) return { ok: false, message: `planning failed: ${outcome.failure.message}`, failure: outcome.failure };
+    if (run.abort.signal.aborted) return err({ message: 'planning was cancelled' });
+    if (!outcome.ok) return err({ message: `planning failed: ${outcome.error.message}`, failure: outcome.error });
     proposed = outcome.value;
   }
-  if (run.abort.signal.aborted) return { ok: false, message: 'planning was cancelled' };
+  if (run.abort.signal.aborted) return err({ message: 'planning was cancelled' });
   const stamped = typeof proposed === 'object' && proposed !== null ? { ...proposed, version: 1, parentVersion: null } : proposed;
   const checked = validatePlan(stamped, planLimits(options));
   if (!checked.ok) {
     const message = `the plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
     await run.record({ type: 'log', level: 'error', message });
-    return {
-      ok: false,
+    return err({
       message,
       failure: {
         class: 'invalid_output',
@@ -128,7 +132,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
         recoverable: true,
         suggestion: 'ask again, or narrow the task',
       },
-    };
+    });
   }
   run.history.append(checked.plan, author);
   await run.record({ type: 'plan_version', plan: checked.plan, author, diff: null });
@@ -141,7 +145,7 @@ async function firstPlan(run: MissionRun): Promise<{ ok: true } | { ok: false; m
     });
   }
   void run.save();
-  return { ok: true };
+  return ok();
 }
 
 export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier: readonly TraceEvent[] = []): MissionHandle {
@@ -160,19 +164,19 @@ export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier
     editPlan: async (edit) => {
       const current = run.history.latest?.plan;
       if (!current || !['awaiting_approval', 'running'].includes(run.phase)) {
-        return { ok: false, reason: 'invalid_edit', message: `the plan cannot be edited while the mission is ${run.phase}` };
+        return err({ reason: 'invalid_edit', message: `the plan cannot be edited while the mission is ${run.phase}` });
       }
       const locked = new Set([...run.steps].filter(([, s]) => ['running', 'verifying', 'succeeded'].includes(s.status)).map(([id]) => id));
       const out = applyPlanEdit(current, edit, run.history.nextVersion, { ...planLimits(run.options), locked });
       if (!out.ok) return out;
-      const entry = run.history.append(out.plan, 'user');
-      await run.record({ type: 'plan_version', plan: out.plan, author: 'user', diff: entry.diff });
+      const entry = run.history.append(out.value, 'user');
+      await run.record({ type: 'plan_version', plan: out.value, author: 'user', diff: entry.diff });
       if (run.phase === 'awaiting_approval') {
         run.approvalAbort?.abort();
       } else {
         for (const id of entry.diff?.removed ?? []) {
           const state = run.steps.get(id);
-          if (state) await run.setStatus(id, 'replaced', state.attempt, `dropped by the user in plan v${out.plan.version}`);
+          if (state) await run.setStatus(id, 'replaced', state.attempt, `dropped by the user in plan v${out.value.version}`);
         }
         run.planChanged();
       }
@@ -181,12 +185,12 @@ export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier
     },
     correct: async (stepId, text) => {
       if (!['running', 'replanning'].includes(run.phase))
-        return { ok: false, reason: 'not_running', message: `corrections apply to a running mission; it is ${run.phase} (edit the plan instead)` };
+        return err({ reason: 'not_running', message: `corrections apply to a running mission; it is ${run.phase} (edit the plan instead)` });
       if (stepId !== null && !run.plan.steps.some((s) => s.id === stepId))
-        return { ok: false, reason: 'unknown_step', message: `there is no step "${stepId}" in plan v${run.plan.version}` };
+        return err({ reason: 'unknown_step', message: `there is no step "${stepId}" in plan v${run.plan.version}` });
       await run.record({ type: 'log', level: 'info', message: `user correction${stepId ? ` on ${stepId}` : ''}: ${text}` });
       run.addTrigger({ kind: 'user_correction', stepId, message: text, evidence: `the user said: ${text}` });
-      return { ok: true };
+      return ok();
     },
     cancel: (reason = 'cancelled by the user') => run.cancel(reason),
     interrupt: (reason) => run.interrupt(reason),

@@ -13,6 +13,7 @@
  */
 import type { ContentBlock, MessageParam, TextBlockParam, ToolChoice, ToolUnion } from './messages';
 import type { Failure } from '../contracts/results';
+import type { Result } from '../contracts/result';
 import type { Usage } from '../contracts/traceEvents';
 import type { ProviderId } from './providers';
 
@@ -75,7 +76,9 @@ export interface CallHooks {
   remainingMs?(): number;
 }
 
-export type ModelOutcome = { ok: true; response: ModelResponse } | { ok: false; failure: Failure; durationMs: number; attempts: number };
+/** A failed model call: the failure, how long the attempts took and how many there were. */
+export type ModelFailure = { failure: Failure; durationMs: number; attempts: number };
+export type ModelOutcome = Result<ModelResponse, ModelFailure>;
 
 export interface ModelClient {
   call(request: ModelRequest, signal: AbortSignal, hooks?: CallHooks): Promise<ModelOutcome>;

@@ -18,6 +18,7 @@ import { ModelTierSchema, type ModelTier, type Step } from '../contracts/plan';
 import type { ModelEffort, RoleName } from './modelClient';
 import { DEFAULT_PRICES, type PriceTable } from './pricing';
 import { parseModelRef, ProviderIdSchema, type ProviderId } from './providers';
+import { err, ok, type Result } from '../contracts/result';
 
 export const ModelEffortSchema = z.enum(['low', 'medium', 'high', 'xhigh', 'max']);
 
@@ -133,13 +134,13 @@ export const ModelSettingsInputSchema = z
   .partial()
   .strict();
 
-export type ModelSettingsParse = { ok: true; settings: ModelSettings } | { ok: false; errors: { path: string; message: string }[] };
+export type ModelSettingsParse = Result<ModelSettings, { path: string; message: string }[]>;
 
 /** Validates user-supplied settings (e.g. from VS Code configuration) and resolves them over the defaults. */
 export function parseModelSettings(input: unknown): ModelSettingsParse {
   const parsed = ModelSettingsInputSchema.safeParse(input ?? {});
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
-  return { ok: true, settings: resolveModelSettings(parsed.data as DeepPartialSettings) };
+  if (!parsed.success) return err(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  return ok(resolveModelSettings(parsed.data as DeepPartialSettings));
 }
 
 /** Model prefixes that still accept `temperature`. */

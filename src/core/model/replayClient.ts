@@ -6,6 +6,7 @@
  * Calls are matched per (role, stepId) by request hash, so parallel steps may interleave differently
  * from the recording without counting as divergence.
  */
+import { err, ok } from '../contracts/result';
 import type { ContentBlock } from './messages';
 import { TraceEventSchema, type TraceEvent } from '../contracts/traceEvents';
 import type { Failure } from '../contracts/results';
@@ -41,7 +42,7 @@ export function createReplayModelClient(trace: readonly unknown[], options: Repl
   const used = new Set<number>();
   let diverged: string | undefined;
 
-  const failWith = (failure: Failure) => ({ ok: false as const, durationMs: 0, attempts: 1, failure });
+  const failWith = (failure: Failure) => err({ failure, durationMs: 0, attempts: 1 });
   const fail = (message: string) => {
     diverged ??= message;
     return failWith({
@@ -84,19 +85,16 @@ export function createReplayModelClient(trace: readonly unknown[], options: Repl
       }
       used.add(hit.i);
       const r = hit.c;
-      return {
-        ok: true,
-        response: {
-          id: `replay_${hit.i}`,
-          model: r.model,
-          content: r.response!.content as ContentBlock[],
-          stopReason: r.response!.stopReason,
-          usage: r.usage,
-          requestId: r.requestId,
-          durationMs: 0,
-          attempts: 1,
-        },
-      };
+      return ok({
+        id: `replay_${hit.i}`,
+        model: r.model,
+        content: r.response!.content as ContentBlock[],
+        stopReason: r.response!.stopReason,
+        usage: r.usage,
+        requestId: r.requestId,
+        durationMs: 0,
+        attempts: 1,
+      });
     },
     divergence: () => diverged,
     remaining: () => calls.length - used.size,

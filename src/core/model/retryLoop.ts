@@ -9,6 +9,7 @@
  * started when it would outlast the mission's wall budget or exceed `maxWaitMs`: the call then fails
  * with the provider named, so the front ends can offer "retry later".
  */
+import { err, ok } from '../contracts/result';
 import type { Failure, FailureCause } from '../contracts/results';
 import type { CallHooks, ModelClient, ModelOutcome, ModelRequest, ModelResponse, WaitReason } from './modelClient';
 import { PROVIDER_LABELS, type ProviderId } from './providers';
@@ -107,12 +108,12 @@ export async function runWithRetries(args: RetryLoopArgs): Promise<ModelOutcome>
   const started = Date.now();
   const sleep = args.sleep ?? abortableSleep;
   const label = PROVIDER_LABELS[args.provider];
-  const failWith = (failure: Failure, n: number): ModelOutcome => ({ ok: false, failure, durationMs: Date.now() - started, attempts: n });
+  const failWith = (failure: Failure, n: number): ModelOutcome => err({ failure, durationMs: Date.now() - started, attempts: n });
   for (let n = 1; ; n++) {
     let fault: AttemptFault;
     try {
       const response = await args.attempt(args.signal);
-      return { ok: true, response: { ...response, durationMs: Date.now() - started, attempts: n } };
+      return ok({ ...response, durationMs: Date.now() - started, attempts: n });
     } catch (error) {
       fault = args.signal.aborted ? { kind: 'fail', failure: cancelledCall() } : args.classify(error, false);
     }

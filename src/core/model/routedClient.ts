@@ -3,6 +3,7 @@
  * Anthropic). The roles see one client, so a mission can plan on one provider and execute on another.
  * A request for a provider that was not set up fails with cause `model_unavailable`, never throws.
  */
+import { err } from '../contracts/result';
 import type { ModelClient } from './modelClient';
 import { PROVIDER_LABELS, type ProviderId } from './providers';
 import { providerFailure } from './retryLoop';
@@ -15,8 +16,7 @@ export function createRoutedModelClient(clients: ProviderClients): ModelClient {
       const provider = request.provider ?? 'anthropic';
       const client = clients[provider];
       if (!client) {
-        return {
-          ok: false,
+        return err({
           durationMs: 0,
           attempts: 1,
           failure: providerFailure(
@@ -29,11 +29,10 @@ export function createRoutedModelClient(clients: ProviderClients): ModelClient {
               suggestion: 'Choose another provider for this role in the settings (planExecute.provider, planExecute.models.*).',
             },
           ),
-        };
+        });
       }
       if (!request.model) {
-        return {
-          ok: false,
+        return err({
           durationMs: 0,
           attempts: 1,
           failure: providerFailure(provider, 'model_unavailable', `No model is set for the ${request.role} on ${PROVIDER_LABELS[provider]}.`, {
@@ -41,7 +40,7 @@ export function createRoutedModelClient(clients: ProviderClients): ModelClient {
             detail: 'no_model',
             suggestion: "Set planExecute.model (one model for every role), or the role's own model.",
           }),
-        };
+        });
       }
       return client.call(request, signal, hooks);
     },

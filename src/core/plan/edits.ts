@@ -14,6 +14,7 @@ import { globSetCovers } from './globs';
 import { commandAllowedBy } from './commandPattern';
 import { nextPlan } from './history';
 import { grantCovered } from '../mcp/grants';
+import { err, ok, type Result } from '../contracts/result';
 
 /** Like AuthoritySchema but without defaults: an omitted list means "unchanged", not "empty". */
 const globList = z.array(z.string().min(1)).optional();
@@ -33,14 +34,15 @@ export const PlanEditSchema = z.discriminatedUnion('kind', [
 export type PlanEdit = z.infer<typeof PlanEditSchema>;
 export type PlanEditInput = z.input<typeof PlanEditSchema>;
 
-export type PlanEditOutcome =
-  | { ok: true; plan: Plan }
-  | {
-      ok: false;
-      reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan';
-      message: string;
-      errors?: PlanError[];
-    };
+/** Why an edit was refused; `errors`: what the edited plan got wrong (`invalid_plan`). */
+export type PlanEditRefusal = {
+  reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan';
+  message: string;
+  errors?: PlanError[];
+};
+
+/** The new plan version, or why the edit was refused. */
+export type PlanEditOutcome = Result<Plan, PlanEditRefusal>;
 
 /**
  * Applies one edit to `current`, producing version `version` (usually history.nextVersion) whose parent
@@ -54,16 +56,16 @@ export function applyPlanEdit(
 ): PlanEditOutcome {
   const parsed = PlanEditSchema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, reason: 'invalid_edit', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'edit'}: ${i.message}`).join('; ') };
+    return err({ reason: 'invalid_edit', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'edit'}: ${i.message}`).join('; ') });
   }
   const edit = parsed.data;
   if (edit.kind === 'add_constraint') {
     return finish({ ...current, constraints: [...current.constraints, edit.text] }, current, version, `user added constraint: ${edit.text}`, options);
   }
   const target = current.steps.find((s) => s.id === edit.stepId);
-  if (!target) return { ok: false, reason: 'unknown_step', message: `there is no step "${edit.stepId}" in plan version ${current.version}` };
+  if (!target) return err({ reason: 'unknown_step', message: `there is no step "${edit.stepId}" in plan version ${current.version}` });
   if (options.locked?.has(target.id)) {
-    return { ok: false, reason: 'invalid_edit', message: `step "${target.id}" has already started or finished; it can no longer be edited` };
+    return err({ reason: 'invalid_edit', message: `step "${target.id}" has already started or finished; it can no longer be edited` });
   }
   switch (edit.kind) {
     case 'instructions': {
@@ -72,15 +74,14 @@ export function applyPlanEdit(
     }
     case 'drop_step': {
       if (target.required && !edit.confirmRequired) {
-        return {
-          ok: false,
+        return err({
           reason: 'required_step',
           message: `step "${target.id}" is required for the goal; confirm explicitly to drop it (the goal may then not be met)`,
-        };
+        });
       }
       const dependents = current.steps.filter((s) => s.dependsOn.includes(target.id)).map((s) => s.id);
       if (dependents.length > 0) {
-        return { ok: false, reason: 'has_dependents', message: `step "${target.id}" is needed by ${dependents.join(', ')}; drop or edit those first` };
+        return err({ reason: 'has_dependents', message: `step "${target.id}" is needed by ${dependents.join(', ')}; drop or edit those first` });
       }
       const steps = current.steps.filter((s) => s.id !== target.id);
       const what = target.required ? 'required step (confirmed)' : 'optional step';
@@ -95,7 +96,7 @@ export function applyPlanEdit(
         mcp: edit.authority.mcp ?? target.authority.mcp,
       };
       const widened = wideningOf(target.authority, next);
-      if (widened) return { ok: false, reason: 'widening', message: `not a tightening of ${target.id}: ${widened}` };
+      if (widened) return err({ reason: 'widening', message: `not a tightening of ${target.id}: ${widened}` });
       const steps = current.steps.map((s) => (s.id === target.id ? { ...s, authority: next } : s));
       return finish({ ...current, steps }, current, version, `user tightened the authority of ${target.id}`, options);
     }
@@ -132,12 +133,11 @@ function finish(plan: Plan, current: Plan, version: number, reason: string, opti
   const candidate = nextPlan(plan, current, version, reason);
   const checked = validatePlan(candidate, options);
   if (!checked.ok) {
-    return {
-      ok: false,
+    return err({
       reason: 'invalid_plan',
       message: `the edited plan is not valid: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
       errors: checked.errors,
-    };
+    });
   }
-  return { ok: true, plan: checked.plan };
+  return ok(checked.plan);
 }

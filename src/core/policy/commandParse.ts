@@ -7,8 +7,12 @@
  *   an unescaped $ or ` inside is refused); a backslash outside quotes makes the next character literal.
  * Everything else that a shell would treat specially, unquoted, is refused with a named rule.
  */
+import { ok, type Result } from '../contracts/result';
+import { deny, type PolicyDenial } from './denial';
 
-export type ParseResult = { ok: true; argv: string[]; wildcard: boolean } | { ok: false; rule: string; reason: string };
+/** A command line as argv; `wildcard`: it ends in the allowlist's `*`. */
+export type ParsedCommand = { argv: string[]; wildcard: boolean };
+export type ParseResult = Result<ParsedCommand, PolicyDenial>;
 
 export const MAX_COMMAND_LENGTH = 4096;
 
@@ -33,11 +37,11 @@ const UNQUOTED_REFUSALS: Record<string, [string, string]> = {
 };
 
 function refuse(rule: string, reason: string): ParseResult {
-  return { ok: false, rule, reason };
+  return deny(rule, reason);
 }
 
 /** Control characters, ANSI escapes and invisible/bidi characters can hide a command inside an approval prompt. */
-export function findHiddenCharacters(text: string): { rule: string; reason: string } | undefined {
+export function findHiddenCharacters(text: string): PolicyDenial | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a || c === 0x0d) return { rule: 'command.newline', reason: 'newlines are not allowed in a command' };
@@ -150,5 +154,5 @@ export function parseCommand(command: string, options: { pattern?: boolean } = {
   const first = argv[0] as string;
   if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) return refuse('command.assignment_prefix', 'variable-assignment prefixes (NAME=value cmd) are not allowed');
   if (first.length === 0) return refuse('command.empty', 'the program name is empty');
-  return { ok: true, argv, wildcard };
+  return ok({ argv, wildcard });
 }

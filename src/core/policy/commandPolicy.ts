@@ -11,6 +11,8 @@
  *  - EVAL FLAGS of interpreters and tools (node -e, python -c, git -c, npm exec, find -exec, …) are allowed
  *    only when the flag sits in the pattern's literal part (e.g. `node -e *` names it; `node *` does not).
  */
+import { err, ok, type Result } from '../contracts/result';
+import { deny, type PolicyDenial } from './denial';
 import { parseCommand } from './commandParse';
 
 export interface CommandPattern {
@@ -19,7 +21,7 @@ export interface CommandPattern {
   wildcard: boolean;
 }
 
-export type CommandMatch = { ok: true; pattern: CommandPattern } | { ok: false; rule: string; reason: string };
+export type CommandMatch = Result<CommandPattern, PolicyDenial>;
 
 const WRAPPER_PROGRAMS = new Set([
   'sh',
@@ -170,8 +172,8 @@ function isEvalFlag(arg: string, flags: string[]): string | undefined {
 
 export function parsePattern(source: string): CommandPattern | { error: string } {
   const parsed = parseCommand(source, { pattern: true });
-  if (!parsed.ok) return { error: `${parsed.rule}: ${parsed.reason}` };
-  return { source, literal: parsed.argv, wildcard: parsed.wildcard };
+  if (!parsed.ok) return { error: `${parsed.error.rule}: ${parsed.error.reason}` };
+  return { source, literal: parsed.value.argv, wildcard: parsed.value.wildcard };
 }
 
 function matches(argv: string[], p: CommandPattern): boolean {
@@ -180,7 +182,7 @@ function matches(argv: string[], p: CommandPattern): boolean {
 }
 
 /** Wrapper and eval-flag rule for an argv under the pattern that matched it. */
-export function checkWrappers(argv: string[], pattern: CommandPattern): { rule: string; reason: string } | undefined {
+export function checkWrappers(argv: string[], pattern: CommandPattern): PolicyDenial | undefined {
   const prog = programName(argv[0] as string);
   if (WRAPPER_PROGRAMS.has(prog) && pattern.wildcard) {
     return { rule: 'command.wrapper', reason: `\`${prog}\` runs other commands; it is allowed only when the allowlist names the exact command (no *)` };
@@ -237,7 +239,7 @@ const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
  * on the command line. Those arguments are checked against an interpreter's eval flags, as if the program
  * were named (allowed only when the allowlist names the form).
  */
-function scriptArgsEval(prog: string, argv: string[], pattern: CommandPattern): { rule: string; reason: string } | undefined {
+function scriptArgsEval(prog: string, argv: string[], pattern: CommandPattern): PolicyDenial | undefined {
   if (!SCRIPT_RUNNERS.has(prog)) return undefined;
   let from = argv.indexOf('--') + 1;
   if (prog !== 'npm') {
@@ -260,17 +262,17 @@ function scriptArgsEval(prog: string, argv: string[], pattern: CommandPattern): 
 
 /** First pattern that matches argv and passes the wrapper rule. */
 export function matchAllowlist(argv: string[], patterns: CommandPattern[]): CommandMatch {
-  let wrapperRefusal: { rule: string; reason: string } | undefined;
+  let wrapperRefusal: PolicyDenial | undefined;
   for (const p of patterns) {
     if (!matches(argv, p)) continue;
     const w = checkWrappers(argv, p);
-    if (!w) return { ok: true, pattern: p };
+    if (!w) return ok(p);
     wrapperRefusal ??= w;
   }
-  if (wrapperRefusal) return { ok: false, ...wrapperRefusal };
+  if (wrapperRefusal) return err(wrapperRefusal);
   if (WRAPPER_PROGRAMS.has(programName(argv[0] as string))) {
-    return { ok: false, rule: 'command.wrapper', reason: `\`${programName(argv[0] as string)}\` runs other commands and is not in the step's allowlist` };
+    return deny('command.wrapper', `\`${programName(argv[0] as string)}\` runs other commands and is not in the step's allowlist`);
   }
   const allowed = patterns.map((p) => p.source).join(', ') || '(none)';
-  return { ok: false, rule: 'command.not_allowlisted', reason: `\`${argv.join(' ')}\` is not in the step's command allowlist: ${allowed}` };
+  return deny('command.not_allowlisted', `\`${argv.join(' ')}\` is not in the step's command allowlist: ${allowed}`);
 }

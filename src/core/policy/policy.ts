@@ -217,16 +217,18 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
   }
   if (a.kind === 'run') {
     const cmd = parseCommand(a.command);
-    if (!cmd.ok) return deny(cmd.rule, cmd.reason);
-    const match = matchAllowlist(cmd.argv, [...policy.commandPatterns]);
-    if (!match.ok) return deny(match.rule, match.reason);
-    const cwd = resolveWorkspacePath(policy.root, a.cwd === '' ? '.' : a.cwd, policy.fs, policy.rootAliases);
-    if (!cwd.ok) return deny(cwd.rule, `working directory: ${cwd.reason}`);
+    if (!cmd.ok) return deny(cmd.error.rule, cmd.error.reason);
+    const match = matchAllowlist(cmd.value.argv, [...policy.commandPatterns]);
+    if (!match.ok) return deny(match.error.rule, match.error.reason);
+    const cwdResolution = resolveWorkspacePath(policy.root, a.cwd === '' ? '.' : a.cwd, policy.fs, policy.rootAliases);
+    if (!cwdResolution.ok) return deny(cwdResolution.error.rule, `working directory: ${cwdResolution.error.reason}`);
+    const cwd = cwdResolution.value;
     if (!cwd.exists || !cwd.isDirectory) return deny('path.cwd_not_directory', 'the working directory does not exist or is not a directory');
-    return { allowed: true, kind: 'run', argv: cmd.argv, cwdRel: cwd.rel, cwdAbs: cwd.abs, pattern: match.pattern.source };
+    return { allowed: true, kind: 'run', argv: cmd.value.argv, cwdRel: cwd.rel, cwdAbs: cwd.abs, pattern: match.value.source };
   }
-  const resolved = resolveWorkspacePath(policy.root, a.path, policy.fs, policy.rootAliases);
-  if (!resolved.ok) return deny(resolved.rule, resolved.reason);
+  const resolution = resolveWorkspacePath(policy.root, a.path, policy.fs, policy.rootAliases);
+  if (!resolution.ok) return deny(resolution.error.rule, resolution.error.reason);
+  const resolved = resolution.value;
   for (const rel of new Set([resolved.rel, resolved.realRel])) {
     const d = checkPathRules(policy, a.kind, rel, resolved.isDirectory);
     if (!d.allowed) return d;

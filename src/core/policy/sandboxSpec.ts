@@ -39,6 +39,7 @@ import { PROTECTED_RULES } from './sensitivePaths';
 import { GIT_DATA_NAMES } from './gitData';
 import { patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 import { isWithin, pathsOverlap } from '../primitives/paths';
+import { err, ok, type Result } from '../contracts/result';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
 const MAX_OVERLAYS = 256;
@@ -88,7 +89,8 @@ export interface SandboxSpecInput {
   host: HostFacts;
 }
 
-export type SandboxSpecResult = { ok: true; spec: SandboxSpec } | { ok: false; reason: string };
+/** The spec, or why the sandbox cannot be built for this step (a sentence for the user). */
+export type SandboxSpecResult = Result<SandboxSpec, string>;
 
 const SENSITIVE = { dot: true, nocase: true } as const;
 /** A folder that is a secret as a whole (a credential store such as `.ssh`); other folders are judged file by file. */
@@ -502,10 +504,9 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
-    return {
-      ok: false,
-      reason: `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files`,
-    };
+    return err(
+      `the sandbox would need ${blocked.length} separate mounts for secret, ignored and protected paths (limit ${MAX_OVERLAYS}); list whole directories in .planexecuteignore instead of single files`,
+    );
   }
   const writable = scope.filter((w) => !blocked.some((b) => isWithin(w.path, b.path)) && (w.path !== '.git' || gitWritable));
   // A folder root's subfolders, bound back read-only — those already read-only or hidden need no second mount.
@@ -515,10 +516,9 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   );
   if (boundBack.length > MAX_FOLDER_SUBFOLDERS) {
     const folders = [...new Set(boundBack.map((e) => posix.dirname(e.path)))].map((f) => (f === '.' ? 'the workspace root' : f));
-    return {
-      ok: false,
-      reason: `${folders.join(', ')} holds ${boundBack.length} subfolders, each mounted read-only for a one-file edit glob there (limit ${MAX_FOLDER_SUBFOLDERS}); give the step a glob instead (for example ${folders[0] === 'the workspace root' ? '*.json' : `${folders[0]}/*`})`,
-    };
+    return err(
+      `${folders.join(', ')} holds ${boundBack.length} subfolders, each mounted read-only for a one-file edit glob there (limit ${MAX_FOLDER_SUBFOLDERS}); give the step a glob instead (for example ${folders[0] === 'the workspace root' ? '*.json' : `${folders[0]}/*`})`,
+    );
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
@@ -527,27 +527,24 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
   const privateOutputs = staged ? [] : privateOutputsOf(input, inScope, hidden, linked);
   const byDepth = (a: SandboxEntry, b: SandboxEntry): number => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path);
-  return {
-    ok: true,
-    spec: {
-      root: policy.root,
-      writable: writable.map((w) => ({ path: w.path, kind: 'directory' as const })),
-      readOnly: [...readOnly, ...boundBack].sort(byDepth),
-      hidden: hidden.sort(byDepth),
-      hiddenOutside: [...hiddenOutside, ...tools.secrets],
-      visibleOutside: [
-        ...tools.visible,
-        ...linkedPackagesOf(policy.root, hiddenOutside, host),
-        ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
-      ],
-      writableOutside:
-        linked && linkedWritable
-          ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
-          : [],
-      readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
-      network: policy.authority.network,
-      privateOutputs,
-      env: sandboxEnv(input.env, policy.authority.network),
-    },
-  };
+  return ok({
+    root: policy.root,
+    writable: writable.map((w) => ({ path: w.path, kind: 'directory' as const })),
+    readOnly: [...readOnly, ...boundBack].sort(byDepth),
+    hidden: hidden.sort(byDepth),
+    hiddenOutside: [...hiddenOutside, ...tools.secrets],
+    visibleOutside: [
+      ...tools.visible,
+      ...linkedPackagesOf(policy.root, hiddenOutside, host),
+      ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
+    ],
+    writableOutside:
+      linked && linkedWritable
+        ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]
+        : [],
+    readOnlyOutside: linked && linkedWritable ? ['commondir', 'gitdir', 'config', 'config.worktree', 'hooks'].map((f) => posix.join(linked.gitDir, f)) : [],
+    network: policy.authority.network,
+    privateOutputs,
+    env: sandboxEnv(input.env, policy.authority.network),
+  });
 }

@@ -121,7 +121,7 @@ export function globWriteRoot(glob: string): WriteRoot {
 export function patternWritesGit(pattern: string): boolean {
   const parsed = parseCommand(pattern, { pattern: true });
   if (!parsed.ok) return false;
-  const [program, ...rest] = parsed.argv;
+  const [program, ...rest] = parsed.value.argv;
   if (program === undefined || (program.split('/').pop() ?? program).replace(/\.exe$/i, '') !== 'git') return false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -133,7 +133,7 @@ export function patternWritesGit(pattern: string): boolean {
     return GIT_WRITE_SUBCOMMANDS.has(arg);
   }
   // No subcommand in the literal part: `git *` may run any of them.
-  return parsed.wildcard;
+  return parsed.value.wildcard;
 }
 
 /** The writable region for a step's commands (see the rules at the top). */

@@ -18,6 +18,7 @@ import type { RoleDeps } from './roleDeps';
 import { EscalateInput, EXECUTOR_TOOLS, ReportResultInput } from './toolDefs';
 import { dispatchExecutor, errorResult } from './toolDispatch';
 import { dispatchMcp, isMcpName, mcpToolDefs } from './mcpTools';
+import { err, ok, type Result } from '../contracts/result';
 
 const failed = (handoff: Handoff, tools: StepTools, ids: string[], failure: Failure, output: string): StepResult => ({
   stepId: handoff.step.id,
@@ -39,8 +40,8 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
           handoff,
           tools,
           toolCallIds,
-          { class: 'invalid_output', message: prompt.message, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
-          prompt.message,
+          { class: 'invalid_output', message: prompt.error, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+          prompt.error,
         );
       }
       const m = modelFor(deps.settings, 'executor', tierForAttempt(deps.settings, handoff.step.modelTier, handoff.attempt));
@@ -48,7 +49,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         role: 'executor' as const,
         provider: m.provider,
         model: m.model,
-        system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
+        system: cachedSystem(prompt.value.text, missionBlock(handoff.goal, handoff.constraints)),
         // Granted MCP tools come after ours: the shared prefix stays the same for steps without grants.
         tools: cachedTools([...EXECUTOR_TOOLS, ...mcpToolDefs(tools.mcp)]),
         maxTokens: m.maxTokens,
@@ -64,11 +65,11 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
           client: deps.client,
           request: { ...base, messages },
           ctx,
-          promptVersion: `executor.${prompt.prompt.version}`,
+          promptVersion: `executor.${prompt.value.version}`,
           prices: deps.settings.prices,
         });
-        if (!out.ok) return failed(handoff, tools, toolCallIds, out.failure, out.failure.message);
-        const content = out.response.content;
+        if (!out.ok) return failed(handoff, tools, toolCallIds, out.error, out.error.message);
+        const content = out.value.content;
         messages.push({ role: 'assistant', content: assistantParams(content) });
         const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         if (uses.length === 0) {
@@ -117,7 +118,7 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
         for (const use of uses) {
           if (use.name === 'report_result' || use.name === 'escalate') {
             const final = finish(use, handoff, tools, toolCallIds);
-            if (final.ok) return final.result;
+            if (final.ok) return final.value;
             results.push(final.error);
             continue;
           }
@@ -145,18 +146,18 @@ export function createExecutor(deps: RoleDeps): ExecutorRole {
   };
 }
 
-type Finish = { ok: true; result: StepResult } | { ok: false; error: ToolResultBlockParam };
+/** The step's result, or the tool result that tells the model its report was malformed. */
+type Finish = Result<StepResult, ToolResultBlockParam>;
 
 function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallIds: string[]): Finish {
   const sideEffects = tools.sideEffects();
   if (use.name === 'escalate') {
     const p = EscalateInput.safeParse(use.input);
-    if (!p.success) return { ok: false, error: errorResult(use.id, `invalid escalate input: ${p.error.issues.map((i) => i.message).join('; ')}`).block };
+    if (!p.success) return err(errorResult(use.id, `invalid escalate input: ${p.error.issues.map((i) => i.message).join('; ')}`).block);
     const e = p.data;
     const cls = e.reason === 'missing_authority' ? 'permission_denied' : e.reason === 'precondition_failed' ? 'precondition_failed' : 'tool_error';
-    return {
-      ok: true,
-      result: StepResultSchema.parse({
+    return ok(
+      StepResultSchema.parse({
         stepId: handoff.step.id,
         status: e.reason === 'ambiguity' ? 'needs_replan' : 'blocked',
         output: `Escalated (${e.reason}): ${e.message}`,
@@ -172,14 +173,11 @@ function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallI
         ...(e.reason === 'ambiguity' ? { observation: e.message } : {}),
         toolCallIds,
       }),
-    };
+    );
   }
   const p = ReportResultInput.safeParse(use.input);
   if (!p.success) {
-    return {
-      ok: false,
-      error: errorResult(use.id, `invalid report_result input: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block,
-    };
+    return err(errorResult(use.id, `invalid report_result input: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).block);
   }
   const r = p.data;
   const failure =
@@ -192,9 +190,8 @@ function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallI
           suggestion: r.failure?.suggestion ?? '',
           partialSideEffects: sideEffects,
         };
-  return {
-    ok: true,
-    result: StepResultSchema.parse({
+  return ok(
+    StepResultSchema.parse({
       stepId: handoff.step.id,
       status: r.status,
       output: r.output,
@@ -204,5 +201,5 @@ function finish(use: ToolUseBlock, handoff: Handoff, tools: StepTools, toolCallI
       ...(r.observation ? { observation: r.observation } : {}),
       toolCallIds,
     }),
-  };
+  );
 }

@@ -13,6 +13,7 @@ import type { CallHooks, ModelClient, ModelOutcome, ModelRequest, ModelResponse 
 import { costOf, type PriceTable } from '../model/pricing';
 import { requestHash } from '../model/requestHash';
 import type { Failure } from '../contracts/results';
+import { err, type Result } from '../contracts/result';
 import type { RoleContext } from '../ports';
 
 const MAX_OUTPUT_CAP = 64_000;
@@ -31,7 +32,7 @@ function withRollingBreakpoint(messages: MessageParam[]): MessageParam[] {
   return out;
 }
 
-export type CallResult = { ok: true; response: ModelResponse } | { ok: false; failure: Failure };
+type CallResult = Result<ModelResponse, Failure>;
 
 export interface CallArgs {
   client: ModelClient;
@@ -53,7 +54,7 @@ async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome):
     ...(request.provider ? { provider: request.provider } : {}),
   };
   if (out.ok) {
-    const r = out.response;
+    const r = out.value;
     const cost = r.local ? { costUsd: 0, priced: false } : costOf(r.model || request.model, r.usage, args.prices, provider);
     await args.ctx.record({
       ...base,
@@ -72,11 +73,11 @@ async function record(args: CallArgs, request: ModelRequest, out: ModelOutcome):
       ...base,
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       costUsd: 0,
-      durationMs: out.durationMs,
+      durationMs: out.error.durationMs,
       stopReason: null,
       requestId: null,
-      attempts: out.attempts,
-      failure: out.failure,
+      attempts: out.error.attempts,
+      failure: out.error.failure,
     });
   }
 }
@@ -104,20 +105,17 @@ export async function callModel(args: CallArgs): Promise<CallResult> {
   for (let attempt = 1; ; attempt++) {
     const out = await args.client.call(request, args.ctx.signal, hooksFor(args.ctx, request));
     await record(args, request, out);
-    if (!out.ok) return out;
-    if (out.response.stopReason !== 'max_tokens') return out;
+    if (!out.ok) return err(out.error.failure);
+    if (out.value.stopReason !== 'max_tokens') return out;
     if (attempt >= 2 || request.maxTokens >= MAX_OUTPUT_CAP) {
-      return {
-        ok: false,
-        failure: {
-          class: 'invalid_output',
-          message: `The ${request.role}'s answer was cut off at max_tokens (${request.maxTokens} output tokens), also after one retry with a larger budget.`,
-          recoverable: true,
-          detail: 'max_tokens',
-          suggestion: `Raise planExecute.models.${request.role}.maxTokens, or split the work into smaller steps.`,
-          partialSideEffects: { files: [], commands: [] },
-        },
-      };
+      return err({
+        class: 'invalid_output',
+        message: `The ${request.role}'s answer was cut off at max_tokens (${request.maxTokens} output tokens), also after one retry with a larger budget.`,
+        recoverable: true,
+        detail: 'max_tokens',
+        suggestion: `Raise planExecute.models.${request.role}.maxTokens, or split the work into smaller steps.`,
+        partialSideEffects: { files: [], commands: [] },
+      });
     }
     request = { ...request, maxTokens: Math.min(MAX_OUTPUT_CAP, request.maxTokens * 2) };
   }

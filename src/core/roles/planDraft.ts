@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { PlanInput } from '../contracts/plan';
 import { structuredOutputSchema } from '../model/outputSchema';
 import { errorText } from '../primitives/errorText';
+import { err, ok, type Result } from '../contracts/result';
 
 const CheckDraft = z.discriminatedUnion('kind', [
   z.object({
@@ -115,7 +116,7 @@ export function draftToPlanInput(draft: PlanDraft, version: number, parentVersio
   };
 }
 
-export type DraftParse = { ok: true; draft: PlanDraft } | { ok: false; errors: { path: string; message: string }[] };
+export type DraftParse = Result<PlanDraft, { path: string; message: string }[]>;
 
 /**
  * The JSON in a model's answer. Structured outputs give bare JSON; a server that ignores the response
@@ -147,18 +148,17 @@ export function parseDraft(text: string): DraftParse {
   try {
     json = jsonIn(text);
   } catch (e) {
-    return { ok: false, errors: [{ path: '', message: `not valid JSON: ${errorText(e)}` }] };
+    return err([{ path: '', message: `not valid JSON: ${errorText(e)}` }]);
   }
   const parsed = PlanDraftSchema.safeParse(json);
-  if (parsed.success) return { ok: true, draft: parsed.data };
-  return {
-    ok: false,
-    errors: parsed.error.issues.map((i) => ({
+  if (parsed.success) return ok(parsed.data);
+  return err(
+    parsed.error.issues.map((i) => ({
       path: i.path
         .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
         .join('')
         .replace(/^\./, ''),
       message: i.message,
     })),
-  };
+  );
 }

@@ -7,6 +7,7 @@
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import { modelFor } from '../model/modelSettings';
 import type { Failure } from '../contracts/results';
+import { err, ok, type Err, type Result } from '../contracts/result';
 import type { Plan } from '../contracts/plan';
 import type { PlanError, PlanValidation } from '../plan/validate';
 import { checkGrants } from '../plan/validateExtras';
@@ -23,10 +24,8 @@ import { dispatchReadOnly, errorResult } from './toolDispatch';
 
 type Kind = 'planner' | 'replanner';
 
-const fail = (message: string, detail: string, recoverable = false, suggestion = ''): { ok: false; failure: Failure } => ({
-  ok: false,
-  failure: { class: 'invalid_output', message, recoverable, detail, suggestion, partialSideEffects: { files: [], commands: [] } },
-});
+const fail = (message: string, detail: string, recoverable = false, suggestion = ''): Err<Failure> =>
+  err({ class: 'invalid_output', message, recoverable, detail, suggestion, partialSideEffects: { files: [], commands: [] } });
 
 /** Grants must name tools of the catalogue the planner was shown (said in the repair turn when not). */
 function withGrants(validation: PlanValidation, request: PlanRequest): PlanValidation {
@@ -37,14 +36,9 @@ function withGrants(validation: PlanValidation, request: PlanRequest): PlanValid
 }
 
 export function createPlanner(deps: RoleDeps): PlannerRole {
-  async function answer(
-    kind: Kind,
-    request: PlanRequest,
-    messages: MessageParam[],
-    ctx: RoleContext,
-  ): Promise<{ ok: true; text: string } | { ok: false; failure: Failure }> {
+  async function answer(kind: Kind, request: PlanRequest, messages: MessageParam[], ctx: RoleContext): Promise<Result<string, Failure>> {
     const prompt = promptFor(kind, deps.settings[kind].promptVersion);
-    if (!prompt.ok) return fail(prompt.message, 'prompt_version');
+    if (!prompt.ok) return fail(prompt.error, 'prompt_version');
     const m = modelFor(deps.settings, kind);
     const lookups: ReadOnlyTools | undefined = request.tools;
     const base = {
@@ -52,7 +46,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
       provider: m.provider,
       model: m.model,
       system: cachedSystem(
-        prompt.prompt.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE),
+        prompt.value.text.replace('{{EXECUTOR_TOOLS}}', EXECUTOR_TOOL_GUIDE),
         missionBlock(request.task, request.constraints, request.workspaceSummary),
       ),
       tools: lookups ? cachedTools(LOOKUP_TOOLS) : [],
@@ -67,12 +61,12 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
         client: deps.client,
         request: { ...base, messages, ...(lastLookup ? { toolChoice: { type: 'none' as const } } : {}) },
         ctx,
-        promptVersion: `${kind}.${prompt.prompt.version}`,
+        promptVersion: `${kind}.${prompt.value.version}`,
         prices: deps.settings.prices,
       });
       if (!out.ok) return out;
-      const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-      if (uses.length === 0 || !lookups) return { ok: true, text: textOf(out.response.content) };
+      const uses = out.value.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (uses.length === 0 || !lookups) return ok(textOf(out.value.content));
       // The tools were closed for this turn (tool_choice none); a model that calls them anyway would loop forever.
       if (lastLookup)
         return fail(
@@ -81,7 +75,7 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
           true,
           'Plan again; narrow the task if the planner needs to read too much.',
         );
-      messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
+      messages.push({ role: 'assistant', content: assistantParams(out.value.content) });
       const results: ToolResultBlockParam[] = [];
       for (const use of uses)
         results.push(
@@ -104,19 +98,19 @@ export function createPlanner(deps: RoleDeps): PlannerRole {
     for (let attempt = 1; attempt <= 2; attempt++) {
       const a = await answer(kind, request, messages, ctx);
       if (!a.ok) return a;
-      const draft = parseDraft(a.text);
+      const draft = parseDraft(a.value);
       const validation = withGrants(
-        draft.ok ? deps.validatePlan(draftToPlanInput(draft.draft, version, parent)) : { ok: false as const, errors: draft.errors },
+        draft.ok ? deps.validatePlan(draftToPlanInput(draft.value, version, parent)) : { ok: false as const, errors: draft.error },
         request,
       );
-      if (validation.ok) return { ok: true, value: validation.plan };
+      if (validation.ok) return ok(validation.plan);
       lastErrors = validation.errors;
       await ctx.record({
         type: 'log',
         level: 'warn',
         message: `${kind} returned an invalid plan (attempt ${attempt}): ${lastErrors.map((e) => `${e.path || '(plan)'}: ${e.message}`).join('; ')}`,
       });
-      messages.push({ role: 'assistant', content: [{ type: 'text', text: a.text || '(empty)' }] });
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: a.value || '(empty)' }] });
       messages.push({
         role: 'user',
         content: [

@@ -8,6 +8,7 @@ import type { ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import type { z } from 'zod';
 import type { ReadOnlyTools, StepTools, ToolOutcome } from '../ports';
 import { BashInput, FetchInput, ListInput, SearchInput, TEXT_EDITOR_NAME, TextEditorInput, ViewFileInput } from './toolDefs';
+import { err, ok, type Result } from '../contracts/result';
 
 export interface Dispatched {
   block: ToolResultBlockParam;
@@ -37,11 +38,11 @@ export function errorResult(toolUseId: string, message: string): Dispatched {
   return { block: { type: 'tool_result', tool_use_id: toolUseId, content: `error: ${message}`, is_error: true } };
 }
 
-function parseInput<T extends z.ZodType>(schema: T, use: ToolUseBlock): { ok: true; value: z.infer<T> } | { ok: false; result: Dispatched } {
+function parseInput<T extends z.ZodType>(schema: T, use: ToolUseBlock): Result<z.infer<T>, Dispatched> {
   const parsed = schema.safeParse(use.input);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return ok(parsed.data);
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-  return { ok: false, result: errorResult(use.id, `invalid input for ${use.name}: ${issues}`) };
+  return err(errorResult(use.id, `invalid input for ${use.name}: ${issues}`));
 }
 
 /** Workspace-relative paths: a leading "./" is dropped; anything else goes to the policy as given. */
@@ -52,23 +53,23 @@ export async function dispatchReadOnly(use: ToolUseBlock, tools: ReadOnlyTools):
   switch (use.name) {
     case 'view_file': {
       const p = parseInput(ViewFileInput, use);
-      if (!p.ok) return p.result;
+      if (!p.ok) return p.error;
       const range: [number, number] | undefined = p.value.start_line !== undefined ? [p.value.start_line, p.value.end_line ?? -1] : undefined;
       return renderOutcome(use.id, await tools.view(rel(p.value.path), range));
     }
     case 'list_files': {
       const p = parseInput(ListInput, use);
-      if (!p.ok) return p.result;
+      if (!p.ok) return p.error;
       return renderOutcome(use.id, await tools.list(rel(p.value.path), p.value.depth));
     }
     case 'search_files': {
       const p = parseInput(SearchInput, use);
-      if (!p.ok) return p.result;
+      if (!p.ok) return p.error;
       return renderOutcome(use.id, await tools.search(p.value.pattern, p.value.glob));
     }
     case 'fetch_tool_result': {
       const p = parseInput(FetchInput, use);
-      if (!p.ok) return p.result;
+      if (!p.ok) return p.error;
       return renderOutcome(use.id, await tools.fetchToolResult(p.value.tool_call_id));
     }
     default:
@@ -80,7 +81,7 @@ export async function dispatchReadOnly(use: ToolUseBlock, tools: ReadOnlyTools):
 export async function dispatchExecutor(use: ToolUseBlock, tools: StepTools): Promise<Dispatched> {
   if (use.name === TEXT_EDITOR_NAME) {
     const p = parseInput(TextEditorInput, use);
-    if (!p.ok) return p.result;
+    if (!p.ok) return p.error;
     const i = p.value;
     const path = rel(i.path);
     switch (i.command) {
@@ -103,7 +104,7 @@ export async function dispatchExecutor(use: ToolUseBlock, tools: StepTools): Pro
   }
   if (use.name === 'bash') {
     const p = parseInput(BashInput, use);
-    if (!p.ok) return p.result;
+    if (!p.ok) return p.error;
     if (p.value.restart) {
       return { block: { type: 'tool_result', tool_use_id: use.id, content: 'bash restarted (every command already runs in a fresh process).' } };
     }

@@ -58,13 +58,13 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
     async review(handoff, result, criterion, tools: ReadOnlyTools, ctx: RoleContext): Promise<CheckOutcome> {
       const check = `review: ${criterion}`;
       const prompt = promptFor('verifier', deps.settings.verifier.promptVersion);
-      if (!prompt.ok) return { check, passed: false, detail: `review could not run: ${prompt.message}` };
+      if (!prompt.ok) return { check, passed: false, detail: `review could not run: ${prompt.error}` };
       const m = modelFor(deps.settings, 'verifier');
       const base = {
         role: 'verifier' as const,
         provider: m.provider,
         model: m.model,
-        system: cachedSystem(prompt.prompt.text, missionBlock(handoff.goal, handoff.constraints)),
+        system: cachedSystem(prompt.value.text, missionBlock(handoff.goal, handoff.constraints)),
         // Only read-only MCP tools the step was granted (mcpCall.ts offers the verifier no other).
         tools: cachedTools([...VERIFIER_TOOLS, ...mcpToolDefs(tools.mcp)]),
         maxTokens: m.maxTokens,
@@ -81,13 +81,12 @@ export function createVerifier(deps: RoleDeps): VerifierRole {
           client: deps.client,
           request: { ...base, messages },
           ctx,
-          promptVersion: `verifier.${prompt.prompt.version}`,
+          promptVersion: `verifier.${prompt.value.version}`,
           prices: deps.settings.prices,
         });
-        if (!out.ok)
-          return { check, passed: false, detail: `review could not run: ${out.failure.message}`, ...(out.failure.cause ? { failure: out.failure } : {}) };
-        messages.push({ role: 'assistant', content: assistantParams(out.response.content) });
-        const uses = out.response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+        if (!out.ok) return { check, passed: false, detail: `review could not run: ${out.error.message}`, ...(out.error.cause ? { failure: out.error } : {}) };
+        messages.push({ role: 'assistant', content: assistantParams(out.value.content) });
+        const uses = out.value.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
         const verdict = uses.find((u) => u.name === 'report_verdict');
         if (verdict) {
           const v = ReportVerdictInput.safeParse(verdict.input);

@@ -16,6 +16,7 @@ import type { Confinement } from '../contracts/sandbox';
 import type { McpConfinement } from '../contracts/mcp';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
 import type { TraceEventBody } from '../contracts/traceEvents';
+import { err, ok, type Result } from '../contracts/result';
 import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } from './actionHash';
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
@@ -58,7 +59,8 @@ export type GateAction =
       why?: string;
     };
 
-export type GateOutcome<T> = { ok: true; value: T; requestId: string; actionHash: string } | { ok: false; failure: Failure };
+/** The effect's value, or why it did not run (denied, rejected, cancelled, stale). */
+export type GateOutcome<T> = Result<T, Failure>;
 
 const DecisionSchema = z.union([
   z.object({ decision: z.literal('approved'), by: z.literal('user') }),
@@ -127,11 +129,11 @@ export async function checkPolicy(
   ctx: GateContext,
   policy: Policy,
   action: PolicyAction,
-): Promise<{ ok: true; resolved: Exclude<ResolvedAction, { allowed: false }> } | { ok: false; failure: Failure }> {
+): Promise<Result<Exclude<ResolvedAction, { allowed: false }>, Failure>> {
   const resolved = resolveAction(policy, action);
-  if (resolved.allowed) return { ok: true, resolved };
+  if (resolved.allowed) return ok(resolved);
   await ctx.record({ type: 'policy_denied', stepId: ctx.stepId, action: describe(action), rule: resolved.rule, reason: resolved.reason });
-  return { ok: false, failure: permissionDenied(resolved.rule, resolved.reason) };
+  return err(permissionDenied(resolved.rule, resolved.reason));
 }
 
 /**
@@ -180,18 +182,18 @@ export async function runApproved<T>(
       const raw: unknown = await ctx.approver.request(request, ctx.signal);
       const parsed = DecisionSchema.safeParse(raw);
       decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
-    } catch (err) {
-      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(err)}` };
+    } catch (error) {
+      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
     }
   }
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });
 
   if (decision.decision === 'rejected') {
-    return { ok: false, failure: ctx.signal.aborted ? cancelled('cancelled while waiting for approval') : rejectedByUser(decision.reason) };
+    return err(ctx.signal.aborted ? cancelled('cancelled while waiting for approval') : rejectedByUser(decision.reason));
   }
   ctx.ledger.set(actionHash, requestId);
-  if (ctx.signal.aborted) return { ok: false, failure: cancelled('cancelled before the effect') };
+  if (ctx.signal.aborted) return err(cancelled('cancelled before the effect'));
   const stale = await precondition();
-  if (stale !== undefined) return { ok: false, failure: toolError(`not applied: ${stale}`, 'view the file again and redo the edit') };
-  return { ok: true, value: await effect(), requestId, actionHash };
+  if (stale !== undefined) return err(toolError(`not applied: ${stale}`, 'view the file again and redo the edit'));
+  return ok(await effect());
 }

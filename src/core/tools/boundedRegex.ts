@@ -9,6 +9,7 @@
  * small next to the matching itself.
  */
 import { createContext, Script } from 'node:vm';
+import { err, ok, type Result } from '../contracts/result';
 
 const MATCH_LOOP = new Script(`(() => {
   const re = new RegExp(source, flags);
@@ -23,7 +24,8 @@ const MATCH_LOOP = new Script(`(() => {
   return hits;
 })()`);
 
-export type BoundedMatch = { ok: true; hits: { file: number; line: number }[] } | { ok: false; reason: 'timeout' };
+/** Hits by file and line index, or `timeout`: the search ran out of time. */
+export type BoundedMatch = Result<{ file: number; line: number }[], 'timeout'>;
 
 /** One search's matcher: the regex and the time left for the whole search. */
 export class BoundedLineMatcher {
@@ -44,16 +46,16 @@ export class BoundedLineMatcher {
   /** Matches each file's lines; `max` caps the hits. A pattern that runs out of time ends the search. */
   match(files: string[][], max: number): BoundedMatch {
     const left = Math.floor(this.#deadline - this.now());
-    if (left <= 0) return { ok: false, reason: 'timeout' };
+    if (left <= 0) return err('timeout');
     this.#context.files = files;
     this.#context.max = max;
     try {
       const flat = MATCH_LOOP.runInContext(this.#context, { timeout: left }) as number[];
       const hits: { file: number; line: number }[] = [];
       for (let i = 0; i + 1 < flat.length; i += 2) hits.push({ file: flat[i] as number, line: flat[i + 1] as number });
-      return { ok: true, hits };
+      return ok(hits);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { ok: false, reason: 'timeout' };
+      if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return err('timeout');
       throw error;
     } finally {
       this.#context.files = [];

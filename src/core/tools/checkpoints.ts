@@ -11,8 +11,12 @@ import type { FileChange } from '../contracts/results';
 import type { Store, Workspace } from '../ports';
 import { sha256Hex } from '../primitives/hash';
 import { unifiedDiff } from '../edits/lineDiff';
+import { err, ok, type Result } from '../contracts/result';
 
-export type RevertResult = { ok: true; restored: string[] } | { ok: false; reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };
+/** Why a step's files were not restored, and which paths stood in the way. */
+export type RestoreFailure = { reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };
+/** The paths restored. */
+export type RevertResult = Result<string[], RestoreFailure>;
 
 export interface FileDiff {
   path: string;
@@ -59,18 +63,17 @@ export async function revertStep(
     writes.push({ path: f.path, content: blob, ...(stat ? { mode: stat.mode } : {}) });
   }
   if (conflicts.length > 0) {
-    return {
-      ok: false,
+    return err({
       reason: 'conflict',
       message: `changed since the step wrote them (revert with force to overwrite): ${conflicts.join(', ')}`,
       paths: conflicts,
-    };
+    });
   }
   if (missing.length > 0) {
-    return { ok: false, reason: 'missing_blob', message: `no checkpoint content for: ${missing.join(', ')}`, paths: missing };
+    return err({ reason: 'missing_blob', message: `no checkpoint content for: ${missing.join(', ')}`, paths: missing });
   }
   if (writes.length > 0) await workspace.applyWrites(writes, options.label ?? 'Revert step');
-  return { ok: true, restored: writes.map((w) => w.path) };
+  return ok(writes.map((w) => w.path));
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -22,6 +22,7 @@ import { sha256Hex } from '../primitives/hash';
 import { errorText } from '../primitives/errorText';
 import { isWithin } from '../primitives/paths';
 import { linkStaysInside } from './stagedJudge';
+import { err, ok, type Result } from '../contracts/result';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
 export const SCAN_LIMIT = 200_000;
@@ -72,8 +73,8 @@ export interface Reconciled {
   uncovered: string[];
 }
 
-export type Scanned = { ok: true; entries: ScanEntry[]; unnamable?: string[] } | { ok: false; reason: string };
-export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; reason: string };
+export type Scanned = Result<{ entries: ScanEntry[]; unnamable?: string[] }, string>;
+export type SnapshotResult = Result<Snapshot, string>;
 
 function inRegion(region: Region, rel: string): boolean {
   return region.scope.some((w) => isWithin(rel, w.path)) && !region.untouchable(rel);
@@ -109,11 +110,8 @@ export class CommandEffects {
     const detail = (rel: string): boolean => scope.some((w) => (w.kind === 'tree' ? isWithin(rel, w.path) : rel === w.path || parentOf(rel) === w.path));
     const { entries, truncated, unnamable } = await this.workspace.scan({ prune, limit: SCAN_LIMIT, detail });
     if (truncated)
-      return {
-        ok: false,
-        reason: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`,
-      };
-    return { ok: true, entries, ...(unnamable ? { unnamable } : {}) };
+      return err(`the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore`);
+    return ok({ entries, ...(unnamable ? { unnamable } : {}) });
   }
 
   /** Hash of a regular file too large to store (hashed, not kept), or null when it cannot be read. */
@@ -150,10 +148,9 @@ export class CommandEffects {
         files += 1;
         bytes += Math.min(e.size, CHECKPOINT_MAX_FILE);
         if (files > SNAPSHOT_MAX_FILES || bytes > SNAPSHOT_MAX_BYTES) {
-          return {
-            ok: false,
-            reason: `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs`,
-          };
+          return err(
+            `the step's write scope (${region.scope.map((w) => `${w.path || '.'}${w.kind === 'folder' ? ' (its files)' : ''}`).join(', ')}) holds more than ${SNAPSHOT_MAX_FILES} files or ${SNAPSHOT_MAX_BYTES >> 20} MB, too much to checkpoint around every command; narrow the edit globs`,
+          );
         }
       }
       const stored = await this.#hashOf(e);
@@ -167,7 +164,7 @@ export class CommandEffects {
         ...(e.target !== undefined ? { target: e.target } : {}),
       });
     }
-    return { ok: true, snapshot: { ...region, entries: known, unnamable: [...unnamable] } };
+    return ok({ ...region, entries: known, unnamable: [...unnamable] });
   }
 
   /** Whether the step may leave this change (the text editor's rules: edit globs, sensitive paths, ignore file). */

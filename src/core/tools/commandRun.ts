@@ -154,25 +154,25 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     const scope = commandWriteScope(policy);
     const prune = scanPrune(policy, scope);
     const scanned = await effects.scan(prune, scope);
-    if (!scanned.ok) return { refused: scanned.reason } as const;
-    const built = sandboxSpec({ policy, entries: scanned.entries, env: ctx.env, host });
-    if (!built.ok) return { refused: built.reason } as const;
-    const region = { scope, untouchable: untouchableIn(built.spec, gitWritableFor(policy, scanned.entries)), prune };
-    const before = scope.length > 0 ? await effects.before(scanned.entries, region, scanned.unnamable) : null;
-    if (before && !before.ok) return { refused: before.reason } as const;
+    if (!scanned.ok) return { refused: scanned.error } as const;
+    const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
+    if (!built.ok) return { refused: built.error } as const;
+    const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
+    const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
+    if (before && !before.ok) return { refused: before.error } as const;
     // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
     const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
     let run: CommandRun;
     try {
-      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.spec : null }, ctx.signal);
+      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      reconciled = before ? await effects.after(before.snapshot, label) : NOTHING;
+      reconciled = before ? await effects.after(before.value, label) : NOTHING;
       if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
     }
     return { run: { ...run, confinement } } as const;
   });
-  if (!outcome.ok) return failed(outcome.failure);
+  if (!outcome.ok) return failed(outcome.error);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);
@@ -225,13 +225,13 @@ async function runStaged(
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
-  if (!built.ok) return { refused: built.reason };
+  if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
   const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
   try {
-    run = await ctx.terminal.run({ ...request, sandbox: built.spec, staging: stagingRequest }, ctx.signal);
+    run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
     if (!verifier) {

@@ -85,13 +85,13 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
     const input = { path: rel0, range: range ?? null };
     return recorder.call('view', input, async (): Promise<CallResult> => {
       const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.failure);
-      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
-      const rel = allowed.resolved.rel;
+      if (!allowed.ok) return failed(allowed.error);
+      if (allowed.value.kind === 'run') throw new Error('unreachable');
+      const rel = allowed.value.rel;
       // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
       // says nothing, and reading a link to a FIFO would block forever.
       const lstat = await ctx.workspace.stat(rel);
-      const target = lstat?.kind === 'symlink' ? allowed.resolved.realRel : rel;
+      const target = lstat?.kind === 'symlink' ? allowed.value.realRel : rel;
       const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
       if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
       if (stat.kind === 'directory') {
@@ -108,9 +108,9 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
       }
       const bytes = await ctx.workspace.readFile(target);
       const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
-      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.message}`));
-      const lines = decoded.file.text.split(/\r?\n/);
-      if (decoded.file.finalNewline) lines.pop();
+      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.error.message}`));
+      const lines = decoded.value.text.split(/\r?\n/);
+      if (decoded.value.finalNewline) lines.pop();
       let first = 1;
       let last = lines.length;
       if (range) {
@@ -133,11 +133,11 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
     const rel0 = toWorkspacePath(ctx.workspace.root, path);
     return recorder.call('list', { path: rel0, depth }, async () => {
       const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.failure);
-      if (allowed.resolved.kind === 'run') throw new Error('unreachable');
-      const stat = await ctx.workspace.stat(allowed.resolved.rel);
-      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.resolved.rel} is not a directory`));
-      const entries = await listing(env, allowed.resolved.rel, Math.max(1, Math.min(depth, 6)));
+      if (!allowed.ok) return failed(allowed.error);
+      if (allowed.value.kind === 'run') throw new Error('unreachable');
+      const stat = await ctx.workspace.stat(allowed.value.rel);
+      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.value.rel} is not a directory`));
+      const entries = await listing(env, allowed.value.rel, Math.max(1, Math.min(depth, 6)));
       const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
       return { ok: true, output: entries.join('\n') + capped };
     });
@@ -162,7 +162,7 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           MAX_SEARCH_MATCHES - hits.length,
         );
         if (!out.ok) timedOut = true;
-        else for (const h of out.hits) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
+        else for (const h of out.value) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
         batch = [];
         batchChars = 0;
       };
@@ -184,9 +184,9 @@ export function createReadTools(env: ToolEnv): ReadOnlyTools {
           files++;
           const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
           if (!decoded.ok) continue;
-          const lines = decoded.file.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
+          const lines = decoded.value.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
           batch.push({ path: child, lines });
-          batchChars += decoded.file.text.length;
+          batchChars += decoded.value.text.length;
           if (batchChars >= SEARCH_BATCH_CHARS) flush();
         }
       };

@@ -96,7 +96,7 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       },
       async () => ((await contentHash(env, rel)) === beforeHash ? undefined : `${rel} changed while the write was awaiting approval`),
     );
-    if (!outcome.ok) return failed(outcome.failure);
+    if (!outcome.ok) return failed(outcome.error);
     return { ok: true, output: '', fingerprint: { [rel]: afterHash } };
   }
 
@@ -107,8 +107,8 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
   async function writeAllowed(path: string): Promise<string | CallResult> {
     const rel = toWorkspacePath(ctx.workspace.root, path);
     const allowed = await checkPolicy(gate, policy, { kind: 'write', path: rel });
-    if (!allowed.ok) return failed(allowed.failure);
-    return allowed.resolved.kind === 'run' ? rel : allowed.resolved.rel;
+    if (!allowed.ok) return failed(allowed.error);
+    return allowed.value.kind === 'run' ? rel : allowed.value.rel;
   }
 
   /** Reads the file an edit starts from (after the policy allowed writing it). */
@@ -146,18 +146,18 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       const target = await readForEdit(path);
       if ('ok' in target) return target;
       const decoded = decodeText(target.bytes, ctx.settings.maxFileBytes);
-      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.message}`));
-      const result = applyEdit(decoded.file.text, { oldText, newText });
+      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.error.message}`));
+      const result = applyEdit(decoded.value.text, { oldText, newText });
       if (!result.ok)
         return failed(
           toolError(`str_replace in ${target.rel} failed (${result.reason}): ${result.message}`, 'view the file and retry with text copied from it'),
         );
-      const after = encodeText(result.text, decoded.file.bom);
+      const after = encodeText(result.text, decoded.value.bom);
       if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
       const r = await commitWrite(target.rel, target.bytes, after, target.mode, `edit ${target.rel}`);
       if (!r.ok) return r;
       const how = result.strategy === 'exact' ? '' : ` (matched ignoring ${result.strategy.replace('_', ' ')})`;
-      return { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.file.text, result.text)}` };
+      return { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.value.text, result.text)}` };
     });
 
   const insert = (path: string, afterLine: number, text: string): Promise<ToolOutcome> =>
@@ -165,9 +165,9 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       const target = await readForEdit(path);
       if ('ok' in target) return target;
       const decoded = decodeText(target.bytes, ctx.settings.maxFileBytes);
-      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.message}`));
-      const { text: original, eol } = decoded.file;
-      const lineCount = original.length === 0 ? 0 : original.split('\n').length - (decoded.file.finalNewline ? 1 : 0);
+      if (!decoded.ok) return failed(toolError(`${target.rel}: ${decoded.error.message}`));
+      const { text: original, eol } = decoded.value;
+      const lineCount = original.length === 0 ? 0 : original.split('\n').length - (decoded.value.finalNewline ? 1 : 0);
       if (!Number.isInteger(afterLine) || afterLine < 0 || afterLine > lineCount) {
         return failed(toolError(`insert_line ${afterLine} is out of range: ${target.rel} has ${lineCount} lines (use 0 to insert at the top)`));
       }
@@ -179,9 +179,9 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
       let piece = toEol(text, eol);
       if (!piece.endsWith(eol)) piece += eol;
       // Appending to a file without a final newline: keep it without one.
-      if (offset === original.length && original.length > 0 && !decoded.file.finalNewline) piece = eol + piece.slice(0, -eol.length);
+      if (offset === original.length && original.length > 0 && !decoded.value.finalNewline) piece = eol + piece.slice(0, -eol.length);
       const next = original.slice(0, offset) + piece + original.slice(offset);
-      const after = encodeText(next, decoded.file.bom);
+      const after = encodeText(next, decoded.value.bom);
       if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
       const r = await commitWrite(target.rel, target.bytes, after, target.mode, `insert into ${target.rel}`);
       return r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r;

@@ -9,6 +9,7 @@
  * hand. The script ends at the first of them, with a `stop` saying what it was; the replay goes as far as
  * that point and says so, rather than reporting a divergence that is nobody's fault.
  */
+import { err, ok, type Result } from '../contracts/result';
 import type { TraceEvent } from '../contracts/traceEvents';
 
 type Event<T extends TraceEvent['type']> = Extract<TraceEvent, { type: T }>;
@@ -52,12 +53,12 @@ export interface ReplayRevert {
 
 type ReplayPart = ReplayRun | ReplayRevert;
 
-export type ReplayScript = { ok: true; task: string; workspaceRoot: string; constraints: string[]; parts: ReplayPart[] } | { ok: false; message: string };
+export type ReplayScript = Result<{ task: string; workspaceRoot: string; constraints: string[]; parts: ReplayPart[] }, string>;
 
 /** The script for a trace (events in recorded order). */
 export function replayScriptOf(events: readonly TraceEvent[]): ReplayScript {
   const started = events.find((e): e is Event<'mission_started'> => e.type === 'mission_started');
-  if (!started) return { ok: false, message: 'the trace has no mission_started event' };
+  if (!started) return err('the trace has no mission_started event');
   const firstPlan = events.find((e): e is Event<'plan_version'> => e.type === 'plan_version');
   const parts: ReplayPart[] = [];
   let run: ReplayRun = { kind: 'run', mode: 'start', settings: started.settings, calls: [], approvals: [] };
@@ -65,7 +66,7 @@ export function replayScriptOf(events: readonly TraceEvent[]): ReplayScript {
   const asked = new Map<string, Event<'approval_requested'>>();
   // Older traces do not record the user's constraints: the first plan repeats them (and may add its own).
   const constraints = started.constraints ?? firstPlan?.plan.constraints ?? [];
-  const script = (): ReplayScript => ({ ok: true, task: started.task, workspaceRoot: started.workspaceRoot, constraints, parts });
+  const script = (): ReplayScript => ok({ task: started.task, workspaceRoot: started.workspaceRoot, constraints, parts });
   const stopAt = (e: TraceEvent, why: string): ReplayScript => {
     run.stop = { seq: e.seq, why };
     return script();

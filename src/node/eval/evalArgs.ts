@@ -4,6 +4,7 @@
  * ones `run` takes, parsed by the same functions (cliArgs.ts).
  */
 import type { SandboxMode } from '../../core/contracts/sandbox';
+import { err, ok } from '../../core/contracts/result';
 import { LIMIT_FLAGS, MODEL_FLAGS, parseLimits, parseModels, type CliLimits, type CliModels, type Parsed } from '../cliArgs';
 
 const EVAL_MODES = ['planned', 'direct'] as const;
@@ -136,33 +137,33 @@ function readFlags(argv: readonly string[], known: readonly string[], what: stri
     }
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(0, eq) : a;
-    if (!known.includes(name)) return { ok: false, message: `unknown option ${name} for "${what}"` };
+    if (!known.includes(name)) return err(`unknown option ${name} for "${what}"`);
     const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('--'))) return { ok: false, message: `${name} needs a value` };
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) return err(`${name} needs a value`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
-  return { ok: true, value: { flags, booleans, words } };
+  return ok({ flags, booleans, words });
 }
 
 function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): Parsed<number> {
-  if (text === undefined) return { ok: true, value: fallback };
+  if (text === undefined) return ok(fallback);
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) return { ok: false, message: `${flag} must be a whole number from 1 to ${max} (got "${text}")` };
-  return { ok: true, value: n };
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) return err(`${flag} must be a whole number from 1 to ${max} (got "${text}")`);
+  return ok(n);
 }
 
 function parseShard(text: string): Parsed<Shard> {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) return { ok: false, message: `--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got "${text}")` };
-  return { ok: true, value: { index, count } };
+  if (!m || count < 1 || index < 1 || index > count) return err(`--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got "${text}")`);
+  return ok({ index, count });
 }
 
 function parseModes(text: string | undefined): Parsed<EvalMode[]> {
-  if (text === undefined || text === 'both') return { ok: true, value: [...EVAL_MODES] };
-  if (text === 'planned' || text === 'direct') return { ok: true, value: [text] };
-  return { ok: false, message: `--mode must be planned, direct or both (got "${text}")` };
+  if (text === undefined || text === 'both') return ok([...EVAL_MODES]);
+  if (text === 'planned' || text === 'direct') return ok([text]);
+  return err(`--mode must be planned, direct or both (got "${text}")`);
 }
 
 export function parseEvalArgs(argv: readonly string[]): Parsed<EvalArgs> {
@@ -172,8 +173,8 @@ export function parseEvalArgs(argv: readonly string[]): Parsed<EvalArgs> {
   const read = readFlags(argv, RUN_FLAGS, 'eval');
   if (!read.ok) return read;
   const { flags, booleans, words } = read.value;
-  if (booleans.has('--help') || booleans.has('-h')) return { ok: true, value: { kind: 'help' } };
-  if (words.length > 0) return { ok: false, message: `unexpected argument "${words[0]}" (eval takes options; eval merge FILE… merges)` };
+  if (booleans.has('--help') || booleans.has('-h')) return ok({ kind: 'help' });
+  if (words.length > 0) return err(`unexpected argument "${words[0]}" (eval takes options; eval merge FILE… merges)`);
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const modes = parseModes(one('--mode'));
   if (!modes.ok) return modes;
@@ -186,57 +187,51 @@ export function parseEvalArgs(argv: readonly string[]): Parsed<EvalArgs> {
   if (shard && !shard.ok) return shard;
   const sandbox = one('--sandbox');
   if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off')
-    return { ok: false, message: `--sandbox must be required, prefer or off (got "${sandbox}")` };
+    return err(`--sandbox must be required, prefer or off (got "${sandbox}")`);
   const models = parseModels(one);
   if (!models.ok) return models;
   const limits = parseLimits(one);
   if (!limits.ok) return limits;
   const optional = (flag: string, key: 'tasks' | 'out' | 'json' | 'report' | 'markdown'): Partial<EvalRunArgs> => (one(flag) ? { [key]: one(flag) } : {});
-  return {
-    ok: true,
-    value: {
-      kind: 'run',
-      modes: modes.value,
-      models: models.value,
-      limits: limits.value,
-      repeat: repeat.value,
-      concurrency: concurrency.value,
-      only: flags.get('--task') ?? [],
-      keep: booleans.has('--keep'),
-      ...(shard ? { shard: shard.value } : {}),
-      ...(sandbox ? { sandbox } : {}),
-      ...optional('--tasks', 'tasks'),
-      ...optional('--out', 'out'),
-      ...optional('--json', 'json'),
-      ...optional('--report', 'report'),
-      ...optional('--markdown', 'markdown'),
-    },
-  };
+  return ok({
+    kind: 'run',
+    modes: modes.value,
+    models: models.value,
+    limits: limits.value,
+    repeat: repeat.value,
+    concurrency: concurrency.value,
+    only: flags.get('--task') ?? [],
+    keep: booleans.has('--keep'),
+    ...(shard ? { shard: shard.value } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...optional('--tasks', 'tasks'),
+    ...optional('--out', 'out'),
+    ...optional('--json', 'json'),
+    ...optional('--report', 'report'),
+    ...optional('--markdown', 'markdown'),
+  });
 }
 
 function parseMerge(argv: readonly string[]): Parsed<EvalArgs> {
   const read = readFlags(argv, MERGE_FLAGS, 'eval merge');
   if (!read.ok) return read;
   const { flags, booleans, words } = read.value;
-  if (booleans.has('--help') || booleans.has('-h')) return { ok: true, value: { kind: 'help' } };
-  if (words.length === 0) return { ok: false, message: 'eval merge needs the result files to merge (the --json files of the runs)' };
+  if (booleans.has('--help') || booleans.has('-h')) return ok({ kind: 'help' });
+  if (words.length === 0) return err('eval merge needs the result files to merge (the --json files of the runs)');
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const json = one('--json');
   const report = one('--report');
   const markdown = one('--markdown');
-  return {
-    ok: true,
-    value: { kind: 'merge', inputs: words, ...(json ? { json } : {}), ...(report ? { report } : {}), ...(markdown ? { markdown } : {}) },
-  };
+  return ok({ kind: 'merge', inputs: words, ...(json ? { json } : {}), ...(report ? { report } : {}), ...(markdown ? { markdown } : {}) });
 }
 
 function parseValidate(argv: readonly string[]): Parsed<EvalArgs> {
   const read = readFlags(argv, VALIDATE_FLAGS, 'eval validate');
   if (!read.ok) return read;
   const { flags, booleans, words } = read.value;
-  if (booleans.has('--help') || booleans.has('-h')) return { ok: true, value: { kind: 'help' } };
-  if (words.length > 0) return { ok: false, message: `unexpected argument "${words[0]}"` };
+  if (booleans.has('--help') || booleans.has('-h')) return ok({ kind: 'help' });
+  if (words.length > 0) return err(`unexpected argument "${words[0]}"`);
   const tasks = flags.get('--tasks')?.at(-1);
   const solutions = flags.get('--solutions')?.at(-1);
-  return { ok: true, value: { kind: 'validate', ...(tasks ? { tasks } : {}), ...(solutions ? { solutions } : {}) } };
+  return ok({ kind: 'validate', ...(tasks ? { tasks } : {}), ...(solutions ? { solutions } : {}) });
 }

@@ -37,7 +37,7 @@ function bundledSuite(): string | undefined {
 export async function evalMain(argv: readonly string[], io: CliIO): Promise<number> {
   const parsed = parseEvalArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`error: ${parsed.message}\n${EVAL_USAGE}\n`);
+    io.stderr.write(`error: ${parsed.error}\n${EVAL_USAGE}\n`);
     return EVAL_EXIT.usage;
   }
   const args = parsed.value;
@@ -94,7 +94,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   }
   if (loads.length === 0) return fail(`no tasks in ${suiteDir} (a task is a folder with task.md, repo/ and check)`);
   const setup = cliModelSetup(args.models, io.env);
-  if (!setup.ok) return fail(setup.message);
+  if (!setup.ok) return fail(setup.error);
   const sandbox = args.sandbox ?? defaultSandboxMode(process.platform);
   const support = detectSandbox();
   if (sandbox === 'required' && !support.available) {
@@ -117,8 +117,8 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   const runSetup: RunSetup = {
-    client: setup.client,
-    models: setup.models,
+    client: setup.value.client,
+    models: setup.value.models,
     limits: args.limits,
     sandbox,
     outDir,
@@ -130,7 +130,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   const runs = plannedRuns(args, loads);
   const config: EvalConfig = {
     provider: args.models.provider ?? 'anthropic',
-    models: resolvedModels(setup.models),
+    models: resolvedModels(setup.value.models),
     modes: args.modes,
     repeat: args.repeat,
     sandbox,

@@ -82,7 +82,7 @@ export async function prepareUserSetup(request: SetupRequest): Promise<UserSetup
   const servers = new NodeMcpServers(configs.servers, { root: request.workspace.root, env: request.env, sandbox: request.sandbox, support: request.support });
   const needsSpec = configs.servers.some((c) => c.transport === 'stdio') && request.sandbox !== 'off' && request.support.available;
   const spec = needsSpec ? await serverSandboxSpec(request.workspace, request.env, false, hostFacts(request.env)) : undefined;
-  const notes = [...configs.notes, ...(spec && !spec.ok ? [`stdio servers could not be confined: ${spec.reason}`] : [])];
-  const catalogue = await servers.catalogue(spec?.ok ? spec.spec : null, notes, request.signal);
+  const notes = [...configs.notes, ...(spec && !spec.ok ? [`stdio servers could not be confined: ${spec.error}`] : [])];
+  const catalogue = await servers.catalogue(spec?.ok ? spec.value : null, notes, request.signal);
   return { ...(instructions ? { instructions } : {}), mcp: { servers, catalogue }, close: () => servers.close() };
 }

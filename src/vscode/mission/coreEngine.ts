@@ -21,6 +21,7 @@ import { missionRunOf } from './missionRun';
 import { prepareUserSetup } from '../../node/mcp/userSetup';
 import type { ConfigSource } from '../../node/mcp/config';
 import { errorText } from '../../core/primitives/errorText';
+import { err, ok } from '../../core/contracts/result';
 
 export interface EngineHost {
   /** This window's Workspace and Terminal adapters for a workspace root. */
@@ -97,9 +98,9 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
       try {
         const { close, ...p } = await ports(host, o, false);
         const workspaceSummary = await summarizeWorkspace(p.workspace);
-        return { ok: true, value: missionRunOf(startMission({ ...p, task: o.task, workspaceSummary }), close, host.log) };
+        return ok(missionRunOf(startMission({ ...p, task: o.task, workspaceSummary }), close, host.log));
       } catch (error) {
-        return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` };
+        return err({ reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` });
       }
     },
     async resume(missionId, o): Promise<Outcome<MissionRun>> {
@@ -108,9 +109,9 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
         // The caller decided about re-running interrupted steps before anything went live (see the controller).
         const out = await resumeMission({ ...p, missionId, mode: o.mode, consent: () => Promise.resolve(o.rerunInterrupted) });
         if (!out.ok) await close();
-        return out.ok ? { ok: true, value: missionRunOf(out.handle, close, host.log) } : { ok: false, reason: out.reason, message: out.message };
+        return out.ok ? ok(missionRunOf(out.value, close, host.log)) : err({ reason: out.error.reason, message: out.error.message });
       } catch (error) {
-        return { ok: false, reason: 'resume_failed', message: `Could not resume the mission: ${errorText(error)}` };
+        return err({ reason: 'resume_failed', message: `Could not resume the mission: ${errorText(error)}` });
       }
     },
     async revert(missionId, target, o): Promise<Outcome<RevertPlan>> {
@@ -127,9 +128,9 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
           dryRun: o.dryRun,
           ...(o.confirmed ? { confirmed: o.confirmed } : {}),
         });
-        return out.ok ? { ok: true, value: out.plan } : { ok: false, reason: out.reason, message: out.message };
+        return out.ok ? ok(out.value.plan) : err({ reason: out.error.reason, message: out.error.message });
       } catch (error) {
-        return { ok: false, reason: 'revert_failed', message: `Could not revert: ${errorText(error)}` };
+        return err({ reason: 'revert_failed', message: `Could not revert: ${errorText(error)}` });
       }
     },
   };

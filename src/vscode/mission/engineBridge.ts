@@ -9,8 +9,11 @@ import type { CapNames, MissionBudgets } from '../../core/mission/options';
 import type { ContinueMode } from '../../core/mission/resume';
 import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
 import type { ModelSetup } from '../models/modelSetup';
+import type { Result } from '../../core/contracts/result';
 
-export type Outcome<T = void> = { ok: true; value: T } | { ok: false; reason: string; message: string };
+/** Why the engine refused an action: a machine-readable reason and a message for the user. */
+export type Refusal = { reason: string; message: string };
+export type Outcome<T = void> = Result<T, Refusal>;
 
 /** A mission this window is running. */
 export interface MissionRun {

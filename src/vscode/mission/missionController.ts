@@ -19,6 +19,7 @@ import type { RevertPlan, RevertTarget } from '../../core/mission/revert';
 import type { Limits } from '../limits';
 import { latestMissionId, type MissionOwnerStore } from './missionOwner';
 import { errorText } from '../../core/primitives/errorText';
+import { err, ok } from '../../core/contracts/result';
 
 export interface ControllerDeps {
   engine: MissionEngine;
@@ -74,7 +75,7 @@ export class MissionController implements vscode.Disposable {
   /** Starts planning `task`, with cancellable progress in the notification area. One start at a time. */
   async start(task: string): Promise<Outcome> {
     const busy = this.busyReason();
-    if (busy) return { ok: false, reason: 'busy', message: busy };
+    if (busy) return err({ reason: 'busy', message: busy });
     this.starting = true;
     try {
       return await this.startNow(task);
@@ -86,11 +87,11 @@ export class MissionController implements vscode.Disposable {
 
   private async startNow(task: string): Promise<Outcome> {
     const root = this.workspaceRoot();
-    if (!root) return { ok: false, reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' };
+    if (!root) return err({ reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' });
     const model = this.deps.modelSetup();
     if (!model.ok) return model;
     const store = await this.deps.store();
-    if (!store) return { ok: false, reason: 'no_store', message: 'There is no storage location for missions in this window.' };
+    if (!store) return err({ reason: 'no_store', message: 'There is no storage location for missions in this window.' });
 
     this.deps.approver.reset('a new mission started');
     // The mission shown so far stays until the new one has its first event: a start that fails shows it again.
@@ -110,13 +111,13 @@ export class MissionController implements vscode.Disposable {
           const cancel = token.onCancellationRequested(() => started.value.cancel('cancelled while planning'));
           await Promise.race([started.value.done, this.until((m) => m.missionId === started.value.missionId && m.phase !== 'planning')]);
           cancel.dispose();
-          return { ok: true, value: undefined } as const;
+          return ok();
         },
       );
       if (!outcome.ok && this.deps.model.coreView === previous && previous) this.deps.model.changed();
       return outcome;
     } catch (error) {
-      return { ok: false, reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` };
+      return err({ reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` });
     } finally {
       this.setBusy(null);
     }
@@ -136,7 +137,7 @@ export class MissionController implements vscode.Disposable {
     const mission = this.mission;
     if (mission && mode === 'retry' && mission.planVersion === null) return this.start(mission.task);
     const busy = this.busyReason();
-    if (busy) return { ok: false, reason: 'busy', message: busy };
+    if (busy) return err({ reason: 'busy', message: busy });
     this.starting = true;
     try {
       return await this.exclusive(() => this.goOnNow(mode, options.rerunInterrupted));
@@ -148,13 +149,13 @@ export class MissionController implements vscode.Disposable {
 
   private async goOnNow(mode: ContinueMode, rerunInterrupted: boolean | undefined): Promise<Outcome> {
     const mission = this.mission;
-    if (!mission) return { ok: false, reason: 'nothing', message: 'There is no mission to go on with.' };
-    if (mission.live) return { ok: false, reason: 'live', message: 'This mission is already running.' };
+    if (!mission) return err({ reason: 'nothing', message: 'There is no mission to go on with.' });
+    if (mission.live) return err({ reason: 'live', message: 'This mission is already running.' });
     const root = this.workspaceRoot();
     const model = this.deps.modelSetup();
     if (!model.ok) return model;
     const store = await this.deps.store();
-    if (!root || !store) return { ok: false, reason: 'not_ready', message: 'Going on needs an open folder and the mission store.' };
+    if (!root || !store) return err({ reason: 'not_ready', message: 'Going on needs an open folder and the mission store.' });
     const cut = mission.steps.filter((s) => s.inPlan && s.status === 'interrupted').map((s) => s.id);
     let rerun = rerunInterrupted ?? true;
     if (mode === 'resume' && cut.length > 0 && rerunInterrupted === undefined) {
@@ -164,14 +165,14 @@ export class MissionController implements vscode.Disposable {
         `${many ? 'Steps' : 'Step'} ${list} ${many ? 'were' : 'was'} running when the mission stopped. ` +
         `Resume runs ${many ? 'them' : 'it'} again from the start (finished steps are kept).`;
       rerun = await this.deps.confirm(question, 'Run again');
-      if (!rerun) return { ok: true, value: undefined };
+      if (!rerun) return ok(undefined);
     }
     const options = { workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() };
     const resumed = await this.deps.engine.resume(mission.missionId, { ...options, mode, rerunInterrupted: rerun });
     if (!resumed.ok) return resumed;
     this.deps.model.setLive(true);
     this.attach(resumed.value);
-    return { ok: true, value: undefined };
+    return ok(undefined);
   }
 
   /**
@@ -180,12 +181,12 @@ export class MissionController implements vscode.Disposable {
    */
   resume(): Promise<Outcome> {
     const mission = this.mission;
-    if (!mission) return Promise.resolve({ ok: false, reason: 'nothing', message: 'There is no mission to resume in this window.' });
-    if (mission.live) return Promise.resolve({ ok: false, reason: 'live', message: 'The mission is already running.' });
+    if (!mission) return Promise.resolve(err({ reason: 'nothing', message: 'There is no mission to resume in this window.' }));
+    if (mission.live) return Promise.resolve(err({ reason: 'live', message: 'The mission is already running.' }));
     const way = mission.actions.find((a) => a.kind === 'resume' || a.kind === 'retry' || a.kind === 'continue' || a.kind === 'rerun');
     if (!way) {
       const said = mission.outcome === 'succeeded' ? 'The mission succeeded: there is nothing left to resume.' : 'This mission cannot go on: start a new one.';
-      return Promise.resolve({ ok: false, reason: 'finished', message: said });
+      return Promise.resolve(err({ reason: 'finished', message: said }));
     }
     return this.goOn(way.kind === 'rerun' ? 'continue' : way.kind);
   }
@@ -202,9 +203,8 @@ export class MissionController implements vscode.Disposable {
     const root = this.workspaceRoot();
     const store = await this.deps.store();
     const mission = this.mission;
-    if (!root || !store || !mission) return { ok: false, reason: 'not_ready', message: 'There is no mission to revert in.' };
-    if (mission.live && this.run)
-      return { ok: false, reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' };
+    if (!root || !store || !mission) return err({ reason: 'not_ready', message: 'There is no mission to revert in.' });
+    if (mission.live && this.run) return err({ reason: 'live', message: 'Revert is possible once the mission has stopped: cancel it, or wait until it ends.' });
     return this.deps.engine.revert(mission.missionId, target, { store, workspaceRoot: root, sink: this.sink, dryRun, ...(confirmed ? { confirmed } : {}) });
   }
 
@@ -225,19 +225,19 @@ export class MissionController implements vscode.Disposable {
 
   /** Cancel Mission as the user asks it: a mission with a plan is cancelled only after a confirmation. */
   async cancelAsked(): Promise<Outcome> {
-    if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
+    if (!this.run) return err({ reason: 'nothing', message: 'No mission is running.' });
     if (this.mission?.planVersion !== null && this.mission?.planVersion !== undefined) {
       const question = 'Cancel the mission? Running steps are stopped and nothing new starts; finished steps stay done, and Continue can go on with it later.';
       const sure = await this.deps.confirm(question, 'Cancel Mission');
-      if (!sure) return { ok: true, value: undefined };
+      if (!sure) return ok(undefined);
     }
     return this.cancel();
   }
 
   cancel(): Outcome {
-    if (!this.run) return { ok: false, reason: 'nothing', message: 'No mission is running.' };
+    if (!this.run) return err({ reason: 'nothing', message: 'No mission is running.' });
     this.run.cancel('cancelled by the user');
-    return { ok: true, value: undefined };
+    return ok(undefined);
   }
 
   /**
@@ -294,7 +294,7 @@ export class MissionController implements vscode.Disposable {
       if (!mission || mission.outcome !== null) return;
       this.deps.log.info(`picking mission ${owner.missionId} up after the window reload`);
       const out = await this.goOn(mission.planVersion === null ? 'retry' : 'resume', { rerunInterrupted: true });
-      if (!out.ok) this.deps.log.warn(`could not pick the mission up after the reload: ${out.message}`);
+      if (!out.ok) this.deps.log.warn(`could not pick the mission up after the reload: ${out.error.message}`);
     } finally {
       this.deps.model.resuming = false;
       this.deps.model.changed();

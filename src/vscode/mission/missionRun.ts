@@ -8,6 +8,7 @@ import type { MissionHandle } from '../../core/mission/start';
 import type { Diagnostics } from '../../core/ports';
 import type { MissionRun } from './engineBridge';
 import { errorDetail } from '../../core/primitives/errorText';
+import { err, ok } from '../../core/contracts/result';
 
 /** `close` stops what the mission started beside the engine (its MCP servers), whatever the outcome. */
 export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, log: Diagnostics): MissionRun {
@@ -21,11 +22,11 @@ export function missionRunOf(handle: MissionHandle, close: () => Promise<void>, 
     missionId: handle.missionId,
     editPlan: async (edit) => {
       const out = await handle.editPlan(edit);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
+      return out.ok ? ok(undefined) : err({ reason: out.error.reason, message: out.error.message });
     },
     correct: async (stepId, message) => {
       const out = await handle.correct(stepId, message);
-      return out.ok ? { ok: true, value: undefined } : { ok: false, reason: out.reason, message: out.message };
+      return out.ok ? ok(undefined) : err({ reason: out.error.reason, message: out.error.message });
     },
     cancel: (reason) => handle.cancel(reason),
     interrupt: (reason) => handle.interrupt(reason),

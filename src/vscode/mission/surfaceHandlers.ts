@@ -14,6 +14,7 @@ import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
 import type { InstructionsHost } from '../setup/instructionsHost';
+import { err, ok } from '../../core/contracts/result';
 
 export interface HandlerDeps {
   controller: MissionController;
@@ -42,7 +43,7 @@ const UNTRUSTED_MESSAGE =
 
 export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'ready'> {
   const report = (outcome: Outcome): void => {
-    if (!outcome.ok) d.notify('warning', outcome.message);
+    if (!outcome.ok) d.notify('warning', outcome.error.message);
   };
   const edit = async (e: PlanEditInput): Promise<void> => {
     const run = d.controller.current;
@@ -86,7 +87,7 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     openDiff: async (m) => {
       const sides = diffSides(d, m.target);
-      if (!sides.ok) return d.notify('warning', sides.message);
+      if (!sides.ok) return d.notify('warning', sides.error.message);
       const reveal = await d.firstChange(sides.value.beforeHash, sides.value.afterHash);
       await openBlobDiff(sides.value, { focus: m.focus, placement: diffPlacement(d.diffRoom()), ...(reveal ? { reveal } : {}) });
     },
@@ -160,12 +161,12 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
 function diffSides(d: HandlerDeps, target: Extract<FromWebview, { type: 'openDiff' }>['target']): Outcome<DiffSides> {
   if (target.kind === 'approval') {
     const r = d.approver.get(target.requestId);
-    if (!r || r.kind !== 'write') return { ok: false, reason: 'gone', message: 'That proposed edit is no longer waiting.' };
-    return { ok: true, value: { path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' } };
+    if (!r || r.kind !== 'write') return err({ reason: 'gone', message: 'That proposed edit is no longer waiting.' });
+    return ok({ path: r.path, beforeHash: r.beforeHash, afterHash: r.afterHash, beforeLabel: 'checkpoint', afterLabel: 'proposed' });
   }
   const { stepId, path } = target;
   const file = d.controller.mission?.steps.find((s) => s.id === stepId)?.files.find((f) => f.path === path);
-  if (!file) return { ok: false, reason: 'unknown', message: `Step ${stepId} did not change ${path}.` };
+  if (!file) return err({ reason: 'unknown', message: `Step ${stepId} did not change ${path}.` });
   const value = { path: file.path, beforeHash: file.beforeHash, afterHash: file.afterHash, beforeLabel: `before ${stepId}`, afterLabel: `after ${stepId}` };
-  return { ok: true, value };
+  return ok(value);
 }

@@ -6,7 +6,8 @@
  */
 import type { DeepPartialSettings } from '../../core/model/modelSettings';
 import type { ProviderId } from '../../core/model/providers';
-import type { Outcome } from '../mission/engineBridge';
+import type { Refusal } from '../mission/engineBridge';
+import { err, ok, type Result } from '../../core/contracts/result';
 import { plannerDestination } from './destination';
 import { openaiNeedsKey, readProviderSettings } from './providerSettings';
 
@@ -31,33 +32,33 @@ export type KeySources = Record<'anthropic' | 'openai', KeySource>;
 
 const KEY_COMMAND = 'Plan & Execute: Set API Key';
 
-export function prepareModelSetup(keys: KeySources): Outcome<ModelSetup> & { provider?: ProviderId } {
+/** The setup, or why there is none; `provider`: the one whose API key is missing. */
+export function prepareModelSetup(keys: KeySources): Result<ModelSetup, Refusal & { provider?: ProviderId }> {
   const read = readProviderSettings();
-  if (!read.ok) return { ok: false, reason: 'model_settings', message: read.message };
+  if (!read.ok) return err({ reason: 'model_settings', message: read.message });
   const s = read.value;
   const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm'), destination: plannerDestination(s) };
   if (s.providers.includes('anthropic')) {
     const apiKey = keys.anthropic.get();
-    if (!apiKey) return { ok: false, reason: 'no_api_key', provider: 'anthropic', message: `Set your Anthropic API key first ("${KEY_COMMAND}").` };
+    if (!apiKey) return err({ reason: 'no_api_key', provider: 'anthropic', message: `Set your Anthropic API key first ("${KEY_COMMAND}").` });
     setup.anthropic = { apiKey, ...(s.anthropicBaseURL ? { baseURL: s.anthropicBaseURL } : {}) };
   }
   if (s.providers.includes('openai')) {
     const apiKey = keys.openai.get();
     if (!apiKey && openaiNeedsKey(s.openaiBaseURL)) {
-      return {
-        ok: false,
+      return err({
         reason: 'no_api_key',
         provider: 'openai',
         message: `Set your API key for ${s.openaiBaseURL} first ("${KEY_COMMAND}"), or point planExecute.openai.baseUrl at a local server.`,
-      };
+      });
     }
     setup.openai = { baseURL: s.openaiBaseURL, ...(apiKey ? { apiKey } : {}) };
   }
-  return { ok: true, value: setup };
+  return ok(setup);
 }
 
 /** The provider whose key is missing for the current settings, if any (for "Set API key"). */
 export function providerMissingKey(keys: KeySources): ProviderId | undefined {
   const out = prepareModelSetup(keys);
-  return !out.ok && out.reason === 'no_api_key' ? out.provider : undefined;
+  return !out.ok && out.error.reason === 'no_api_key' ? out.error.provider : undefined;
 }

@@ -58,10 +58,10 @@ export function readProviderSettings(env: NodeJS.ProcessEnv = process.env): Sett
   if (!parsed.ok) {
     return {
       ok: false,
-      message: `Check the Plan & Execute model settings: ${parsed.errors.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.`,
+      message: `Check the Plan & Execute model settings: ${parsed.error.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.`,
     };
   }
-  const problems = routingProblems(parsed.settings);
+  const problems = routingProblems(parsed.value);
   if (problems.length > 0) {
     return { ok: false, message: `Choose a model first (${problems.join('; ')}): set planExecute.model, or run "Plan & Execute: Choose Model".` };
   }
@@ -71,8 +71,8 @@ export function readProviderSettings(env: NodeJS.ProcessEnv = process.env): Sett
     ok: true,
     value: {
       models: models as DeepPartialSettings,
-      resolved: parsed.settings,
-      providers: providersInUse(parsed.settings),
+      resolved: parsed.value,
+      providers: providersInUse(parsed.value),
       anthropicBaseURL: text('baseUrl') ?? env.ANTHROPIC_BASE_URL ?? undefined,
       openaiBaseURL,
     },

@@ -78,8 +78,8 @@ async function runPlain(s: Scenario, dirs: SceneDirs): Promise<CommandOutcome[]>
   const out: CommandOutcome[] = [];
   for (const command of s.commands) {
     const parsed = parseCommand(command);
-    if (!parsed.ok) throw new Error(`scenario ${s.name}: "${command}" does not parse (${parsed.reason})`);
-    const r = await runArgv(parsed.argv, dirs);
+    if (!parsed.ok) throw new Error(`scenario ${s.name}: "${command}" does not parse (${parsed.error.reason})`);
+    const r = await runArgv(parsed.value.argv, dirs);
     out.push({ command, exit: r.exit, denied: false, ms: r.ms, output: normalise(r.output, dirs), notes: [] });
   }
   return out;

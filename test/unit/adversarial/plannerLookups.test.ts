@@ -38,7 +38,7 @@ describeEachProvider('adversarial: a planner model that never stops looking thin
         { missionId: 'm', stepId: null, signal: abort.signal, record: async () => undefined },
       );
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.class, 'invalid_output', JSON.stringify(out));
+      assert.equal(!out.ok && out.error.class, 'invalid_output', JSON.stringify(out));
       assert.ok(!abort.signal.aborted, 'ended on its own, not by the safety abort');
       assert.ok(server.requests.length <= 4, `bounded: ${server.requests.length} calls`);
       const last = chat ? chat.requests.at(-1)?.chat.tool_choice : messages?.requests.at(-1)?.body.tool_choice;

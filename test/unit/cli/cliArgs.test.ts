@@ -27,7 +27,7 @@ describe('cli arguments', () => {
     ]);
     assert.deepEqual(out, {
       ok: true,
-      command: {
+      value: {
         kind: 'run',
         workspace: '/tmp/ws',
         task: 'fix it',
@@ -60,12 +60,12 @@ describe('cli arguments', () => {
       'b.json',
       '--json',
     ]);
-    assert.ok(out.ok && out.command.kind === 'run');
+    assert.ok(out.ok && out.value.kind === 'run');
     assert.deepEqual(
-      [out.command.instructions, out.command.skipInstructions, out.command.mcpConfigs, out.command.json],
+      [out.value.instructions, out.value.skipInstructions, out.value.mcpConfigs, out.value.json],
       [false, ['CLAUDE.md'], ['a.json', 'b.json'], true],
     );
-    assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, message: '--mcp-config needs a value' });
+    assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, error: '--mcp-config needs a value' });
     assert.equal(parseArgs(['replay', '--trace', 't', '--no-instructions']).ok, false, 'a replay uses the recorded instructions');
   });
 
@@ -87,7 +87,7 @@ describe('cli arguments', () => {
       '--max-plan-steps',
       '80',
     ]);
-    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.limits : null, {
+    assert.deepEqual(out.ok && out.value.kind === 'run' ? out.value.limits : null, {
       maxPlanSteps: 80,
       budgets: { maxTokens: 500_000, maxReplans: 6, maxWallMs: 90 * 60_000, maxSteps: 250 },
     });
@@ -104,7 +104,7 @@ describe('cli arguments', () => {
     const out = parseArgs(['continue', '--workspace', 'w', '--mission', 'm-abc', '--approve', 'plan', '--max-cost', '12']);
     assert.deepEqual(out, {
       ok: true,
-      command: {
+      value: {
         kind: 'continue',
         workspace: 'w',
         mission: 'm-abc',
@@ -118,7 +118,7 @@ describe('cli arguments', () => {
       },
     });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');
-    assert.deepEqual(parseArgs(['continue']), { ok: false, message: 'continue needs --workspace DIR' });
+    assert.deepEqual(parseArgs(['continue']), { ok: false, error: 'continue needs --workspace DIR' });
   });
 
   it('parses the provider and model options; --model alone is enough', () => {
@@ -137,7 +137,7 @@ describe('cli arguments', () => {
       '--planner-model',
       'anthropic:claude-opus-5-5',
     ]);
-    assert.deepEqual(out.ok && out.command.kind === 'run' ? out.command.models : null, {
+    assert.deepEqual(out.ok && out.value.kind === 'run' ? out.value.models : null, {
       provider: 'openai',
       baseUrl: 'http://localhost:11434/v1',
       model: 'qwen2.5-coder:7b',
@@ -162,11 +162,11 @@ describe('cli arguments', () => {
 
   it('defaults to ask mode', () => {
     const out = parseArgs(['run', '--workspace', 'w', '--task', 't']);
-    assert.ok(out.ok && out.command.kind === 'run' && out.command.approve === 'ask');
+    assert.ok(out.ok && out.value.kind === 'run' && out.value.approve === 'ask');
   });
 
   it('refuses bad input with a message, never a throw', () => {
-    assert.deepEqual(parseArgs(['run', '--task', 't']), { ok: false, message: 'run needs --workspace DIR' });
+    assert.deepEqual(parseArgs(['run', '--task', 't']), { ok: false, error: 'run needs --workspace DIR' });
     assert.match(parseArgs(['run', '--workspace', 'w', '--task', 't', '--approve', 'some']).ok ? '' : 'approve must', /approve must/);
     assert.equal(parseArgs(['run', '--workspace', 'w', '--task', 't', '--max-cost', '-1']).ok, false);
     assert.equal(parseArgs(['fly']).ok, false);
@@ -176,15 +176,15 @@ describe('cli arguments', () => {
 
   it('parses --sandbox and refuses an unknown mode', () => {
     const out = parseArgs(['run', '--workspace', 'w', '--task', 't', '--sandbox', 'prefer']);
-    assert.ok(out.ok && out.command.kind === 'run' && out.command.sandbox === 'prefer');
+    assert.ok(out.ok && out.value.kind === 'run' && out.value.sandbox === 'prefer');
     const none = parseArgs(['run', '--workspace', 'w', '--task', 't']);
-    assert.ok(none.ok && none.command.kind === 'run' && none.command.sandbox === undefined, 'unset: the platform default applies');
+    assert.ok(none.ok && none.value.kind === 'run' && none.value.sandbox === undefined, 'unset: the platform default applies');
     const bad = parseArgs(['run', '--workspace', 'w', '--task', 't', '--sandbox', 'maybe']);
-    assert.deepEqual(bad, { ok: false, message: '--sandbox must be required, prefer or off (got "maybe")' });
+    assert.deepEqual(bad, { ok: false, error: '--sandbox must be required, prefer or off (got "maybe")' });
   });
 
   it('parses replay', () => {
-    assert.deepEqual(parseArgs(['replay', '--trace', 'x.jsonl']), { ok: true, command: { kind: 'replay', trace: 'x.jsonl', json: false } });
+    assert.deepEqual(parseArgs(['replay', '--trace', 'x.jsonl']), { ok: true, value: { kind: 'replay', trace: 'x.jsonl', json: false } });
   });
 });
 

@@ -124,7 +124,7 @@ describe('end-to-end mission (real SDK → messages server, real files, real com
     // Every call names the prompt it used: each role's latest version.
     const latest = (role: RoleName): string => {
       const found = promptFor(role);
-      return found.ok ? `${role}.${found.prompt.version}` : 'none';
+      return found.ok ? `${role}.${found.value.version}` : 'none';
     };
     for (const e of events) if (e.type === 'model_call') assert.equal(e.promptVersion, latest(e.role as RoleName));
   });

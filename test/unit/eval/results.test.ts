@@ -14,13 +14,13 @@ import { config, evalFile, result } from './builders';
 describe('eval arguments', () => {
   const ok = (argv: string[]) => {
     const parsed = parseEvalArgs(argv);
-    assert.ok(parsed.ok, !parsed.ok ? parsed.message : '');
+    assert.ok(parsed.ok, !parsed.ok ? parsed.error : '');
     return parsed.value;
   };
   const error = (argv: string[]): string => {
     const parsed = parseEvalArgs(argv);
     assert.ok(!parsed.ok);
-    return parsed.message;
+    return parsed.error;
   };
 
   it('runs both modes once, one at a time, by default', () => {
@@ -284,7 +284,7 @@ describe('the eval CI workflow', () => {
     const argv = [...yaml.matchAll(/(--[a-z-]+) (?:"\$([A-Z_]+)"|([\w/.-]+))/g)].flatMap((m) => [m[1]!, m[2] ? (samples[m[2]] ?? `unknown ${m[2]}`) : m[3]!]);
     assert.ok(argv.includes('--shard') && argv.includes('--model'), argv.join(' '));
     const run = parseEvalArgs(argv.slice(0, argv.indexOf('--json')));
-    assert.ok(run.ok, !run.ok ? run.message : '');
+    assert.ok(run.ok, !run.ok ? run.error : '');
     assert.match(yaml, /workflow_dispatch:/);
     assert.match(yaml, /secrets\.ANTHROPIC_API_KEY/);
     assert.match(yaml, /shard: \$\{\{ fromJSON\(needs\.matrix\.outputs\.shards\) \}\}\n\s+model: \$\{\{ fromJSON\(inputs\.models\) \}\}/);

@@ -29,8 +29,8 @@ describe('project instructions', () => {
         '---\napplyTo: "**/*.ts, **/*.tsx"\nglobs:\n  - src/**\n  - "lib/*.js" # a comment\nalwaysApply: false\ndescription: A rule\n---\nBody text\n',
       );
       assert.ok(fm.ok);
-      assert.deepEqual(fm.data, { applyTo: '**/*.ts, **/*.tsx', globs: ['src/**', 'lib/*.js'], alwaysApply: false, description: 'A rule' });
-      assert.equal(fm.body, 'Body text\n');
+      assert.deepEqual(fm.value.data, { applyTo: '**/*.ts, **/*.tsx', globs: ['src/**', 'lib/*.js'], alwaysApply: false, description: 'A rule' });
+      assert.equal(fm.value.body, 'Body text\n');
     });
 
     it('reports what is malformed instead of throwing', () => {
@@ -45,18 +45,18 @@ describe('project instructions', () => {
   describe('conventions', () => {
     it('takes Copilot applyTo and Cursor globs/alwaysApply; a file without a scope is for the planner only', () => {
       const copilot = readConvention('.github/instructions/ts.instructions.md', 'copilot-scoped', '---\napplyTo: "**/*.ts,src/**"\n---\nUse strict.');
-      assert.deepEqual(copilot.ok && copilot.scope, { kind: 'globs', globs: ['**/*.ts', 'src/**'] });
+      assert.deepEqual(copilot.ok && copilot.value.scope, { kind: 'globs', globs: ['**/*.ts', 'src/**'] });
       const everywhere = readConvention('.github/instructions/all.instructions.md', 'copilot-scoped', '---\napplyTo: "**"\n---\nAll.');
-      assert.deepEqual(everywhere.ok && everywhere.scope, { kind: 'always' });
+      assert.deepEqual(everywhere.ok && everywhere.value.scope, { kind: 'always' });
       const always = readConvention('.cursor/rules/a.mdc', 'cursor', '---\nalwaysApply: true\nglobs: src/**\n---\nA');
-      assert.deepEqual(always.ok && always.scope, { kind: 'always' });
+      assert.deepEqual(always.ok && always.value.scope, { kind: 'always' });
       const globs = readConvention('.cursor/rules/b.mdc', 'cursor', '---\nglobs: src/**/*.ts, test/**\nalwaysApply: false\n---\nB');
-      assert.deepEqual(globs.ok && globs.scope, { kind: 'globs', globs: ['src/**/*.ts', 'test/**'] });
+      assert.deepEqual(globs.ok && globs.value.scope, { kind: 'globs', globs: ['src/**/*.ts', 'test/**'] });
       const manual = readConvention('.cursor/rules/c.mdc', 'cursor', '---\ndescription: when writing SQL\n---\nC');
-      assert.deepEqual(manual.ok && manual.scope, { kind: 'manual', description: 'when writing SQL' });
+      assert.deepEqual(manual.ok && manual.value.scope, { kind: 'manual', description: 'when writing SQL' });
       const wrongType = readConvention('.cursor/rules/d.mdc', 'cursor', '---\nalwaysApply: maybe\n---\nD');
       assert.equal(wrongType.ok, false);
-      assert.match(!wrongType.ok ? wrongType.note : '', /malformed front matter \(alwaysApply/);
+      assert.match(!wrongType.ok ? wrongType.error.note : '', /malformed front matter \(alwaysApply/);
     });
   });
 

@@ -110,10 +110,10 @@ describe('MCP grants: the authority field `mcp`', () => {
     const v1 = ok.plan;
     const narrowed = applyPlanEdit(v1, { kind: 'tighten_authority', stepId: 's1', authority: { mcp: ['db/query'] } }, 2);
     assert.ok(narrowed.ok);
-    assert.deepEqual(diffPlans(v1, narrowed.plan).changed, [{ stepId: 's1', fields: ['authority'] }]);
+    assert.deepEqual(diffPlans(v1, narrowed.value).changed, [{ stepId: 's1', fields: ['authority'] }]);
     const widened = applyPlanEdit(v1, { kind: 'tighten_authority', stepId: 's1', authority: { mcp: ['db/*'] } }, 2);
-    assert.ok(!widened.ok && widened.reason === 'widening');
-    assert.match(!widened.ok ? widened.message : '', /MCP tools "db\/\*" are not granted today/);
+    assert.ok(!widened.ok && widened.error.reason === 'widening');
+    assert.match(!widened.ok ? widened.error.message : '', /MCP tools "db\/\*" are not granted today/);
   });
 
   it('forbid_paths checks narrow every step: validation and the policy refuse writes there', () => {

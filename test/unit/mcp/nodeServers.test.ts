@@ -66,7 +66,7 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     const workspace = await NodeWorkspace.open(ws);
     const spec = await serverSandboxSpec(workspace, env, false, hostFacts(env));
     assert.ok(spec.ok);
-    const catalogue = await servers.catalogue(spec.spec, [], never);
+    const catalogue = await servers.catalogue(spec.value, [], never);
     const info = catalogue.servers[0]!;
     assert.equal(info.status, 'ok', info.reason);
     assert.equal(info.confinement, 'sandboxed');
@@ -77,10 +77,10 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
         .sort(),
       ['echo', 'probe', 'slow'],
     );
-    const out = await call(servers, 'notes', 'echo', { text: 'hi' }, { sandbox: spec.spec });
+    const out = await call(servers, 'notes', 'echo', { text: 'hi' }, { sandbox: spec.value });
     assert.deepEqual(out, { ok: true, text: 'echo: hi (call #1)', isError: false, truncated: false });
     // The sandboxed server cannot write the workspace, and sees a private home.
-    const probe = await call(servers, 'notes', 'probe', {}, { sandbox: spec.spec });
+    const probe = await call(servers, 'notes', 'probe', {}, { sandbox: spec.value });
     assert.ok(probe.ok);
     const facts = JSON.parse(probe.text) as { wroteWorkspace: boolean; homeEntries: string[] };
     assert.equal(facts.wroteWorkspace, false, 'a sandboxed server cannot write the workspace');
@@ -96,7 +96,7 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
       [stdio('broken', ['--fail-start']), { name: 'nowhere', source: 'test', transport: 'stdio', command: '/nonexistent/mcp', args: [], env: {} }],
       { root: ws, env, sandbox: 'required', support },
     );
-    const listed = await failing.catalogue(spec.spec, [], never);
+    const listed = await failing.catalogue(spec.value, [], never);
     assert.deepEqual(
       listed.servers.map((s) => s.status),
       ['failed', 'failed'],
@@ -105,16 +105,16 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     assert.match(listed.servers[0]!.reason!, /failing on purpose/, "the server's stderr is said");
 
     const servers = new NodeMcpServers([stdio('t')], { root: ws, env, sandbox: 'required', support });
-    const timeout = await call(servers, 't', 'slow', { ms: 5_000 }, { sandbox: spec.spec, timeoutMs: 500 });
+    const timeout = await call(servers, 't', 'slow', { ms: 5_000 }, { sandbox: spec.value, timeoutMs: 500 });
     assert.equal(!timeout.ok && timeout.fault, 'timeout');
-    const crash = await call(servers, 't', 'crash', {}, { sandbox: spec.spec });
+    const crash = await call(servers, 't', 'crash', {}, { sandbox: spec.value });
     assert.equal(!crash.ok && crash.fault, 'disconnected', JSON.stringify(crash));
-    const garbage = await call(servers, 't', 'garbage', {}, { sandbox: spec.spec });
+    const garbage = await call(servers, 't', 'garbage', {}, { sandbox: spec.value });
     assert.equal(!garbage.ok && garbage.fault, 'malformed', JSON.stringify(garbage));
-    const bad = await call(servers, 't', 'bad_result', {}, { sandbox: spec.spec });
+    const bad = await call(servers, 't', 'bad_result', {}, { sandbox: spec.value });
     assert.equal(!bad.ok && bad.fault, 'malformed', JSON.stringify(bad));
     // After each fault the next call starts a fresh server.
-    const again = await call(servers, 't', 'echo', { text: 'back' }, { sandbox: spec.spec });
+    const again = await call(servers, 't', 'echo', { text: 'back' }, { sandbox: spec.value });
     assert.ok(again.ok && /echo: back/.test(again.text), JSON.stringify(again));
     await servers.close();
   });

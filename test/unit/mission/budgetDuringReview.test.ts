@@ -65,7 +65,7 @@ describe('mission budgets before execution', () => {
         await new Promise<void>((resolve) => (ctx!.signal.aborted ? resolve() : ctx!.signal.addEventListener('abort', () => resolve(), { once: true })));
         return {
           ok: false,
-          failure: {
+          error: {
             class: 'cancelled',
             message: 'the request was aborted',
             partialSideEffects: { files: [], commands: [] },

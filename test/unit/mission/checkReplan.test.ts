@@ -20,7 +20,7 @@ describe('checkReplan', () => {
       stepId: 'b',
       proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x')]),
     });
-    assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
+    assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.error.errors));
     const wide = checkReplan({
       ...base,
       mode: 'step',
@@ -28,7 +28,7 @@ describe('checkReplan', () => {
       proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x', { instructions: 'changed' })]),
     });
     assert.equal(wide.ok, false);
-    assert.ok(!wide.ok && wide.errors.some((e) => /may only change it and its dependents.*"x"/.test(e.message)));
+    assert.ok(!wide.ok && wide.error.errors.some((e) => /may only change it and its dependents.*"x"/.test(e.message)));
   });
 
   it('allows the same change in a rest-of-mission replan', () => {
@@ -39,8 +39,8 @@ describe('checkReplan', () => {
       proposed: planOf([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['b'] }), fileStep('x', { instructions: 'changed' })]),
     });
     assert.ok(out.ok);
-    assert.equal(out.plan.version, 2);
-    assert.equal(out.plan.parentVersion, 1);
+    assert.equal(out.value.plan.version, 2);
+    assert.equal(out.value.plan.parentVersion, 1);
   });
 
   it('refuses to invalidate a step that has not finished', () => {
@@ -53,7 +53,7 @@ describe('checkReplan', () => {
         invalidated: [{ stepId: 'c', reason: 'because' }],
       },
     });
-    assert.ok(!out.ok && out.errors.some((e) => e.path === 'invalidated[0].stepId'));
+    assert.ok(!out.ok && out.error.errors.some((e) => e.path === 'invalidated[0].stepId'));
   });
 
   it('chooses step-level for local problems and rest-of-mission for changed beliefs', () => {

@@ -307,7 +307,7 @@ export class FakePlanner implements PlannerRole {
     if (!next)
       return {
         ok: false,
-        failure: {
+        error: {
           class: 'invalid_output',
           message: 'no replan scripted',
           partialSideEffects: { files: [], commands: [] },

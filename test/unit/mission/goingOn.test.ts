@@ -24,7 +24,7 @@ describe('retry and continue a stopped mission', () => {
 
     const retried = await resumeMission({ ...h.options, missionId: first.missionId, mode: 'retry', consent: consentNotAsked });
     assert.ok(retried.ok, JSON.stringify(retried));
-    const report = await retried.handle.done;
+    const report = await retried.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.equal(executor.count('s1'), 1, 'the finished step never re-runs');
     assert.equal(executor.count('s2'), 4, 'the failing step ran again (with its retry) before the replan');
@@ -55,7 +55,7 @@ describe('retry and continue a stopped mission', () => {
     assert.equal(first.outcome, 'cancelled');
     const cont = await resumeMission({ ...h.options, missionId: first.missionId, mode: 'continue', consent: consentNotAsked });
     assert.ok(cont.ok, JSON.stringify(cont));
-    const report = await cont.handle.done;
+    const report = await cont.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.equal(executor.count('s1'), 1);
     assert.ok(h.ws.files.has('out/s3.txt'));
@@ -66,20 +66,20 @@ describe('retry and continue a stopped mission', () => {
     const first = await runMission(h.options);
     assert.equal(first.outcome, 'succeeded');
     const retry = await resumeMission({ ...h.options, missionId: first.missionId, mode: 'retry', consent: consentNotAsked });
-    assert.ok(!retry.ok && retry.reason === 'finished');
+    assert.ok(!retry.ok && retry.error.reason === 'finished');
 
     const failing = harness(three, { executor: new FakeExecutor({ s1: async (s) => failedResult(s.step.id) }), planner: new FakePlanner(three, () => null) });
     const failed = await runMission(failing.options);
     assert.equal(failed.outcome, 'failed');
     const resume = await resumeMission({ ...failing.options, missionId: failed.missionId, consent: consentNotAsked });
-    assert.ok(!resume.ok && resume.reason === 'finished', 'resume is for interrupted missions; retry is for failed ones');
+    assert.ok(!resume.ok && resume.error.reason === 'finished', 'resume is for interrupted missions; retry is for failed ones');
   });
 
   it('says there is no plan to go on with when planning itself failed', async () => {
     const planner = new FakePlanner(three);
     planner.plan = async () => ({
       ok: false,
-      failure: {
+      error: {
         class: 'tool_error',
         message: 'HTTP 401',
         cause: 'auth',
@@ -98,6 +98,6 @@ describe('retry and continue a stopped mission', () => {
       provider: 'anthropic',
     });
     const retry = await resumeMission({ ...h.options, missionId: first.missionId, mode: 'retry', consent: consentNotAsked });
-    assert.ok(!retry.ok && retry.reason === 'no_plan');
+    assert.ok(!retry.ok && retry.error.reason === 'no_plan');
   });
 });

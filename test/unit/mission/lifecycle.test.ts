@@ -58,7 +58,7 @@ describe('plan review', () => {
     const edit = await handle.editPlan({ kind: 'drop_step', stepId: 'opt' });
     assert.ok(edit.ok);
     const refused = await handle.editPlan({ kind: 'drop_step', stepId: 's2' });
-    assert.equal(!refused.ok && refused.reason, 'required_step');
+    assert.equal(!refused.ok && refused.error.reason, 'required_step');
     while (approver.requests.length < 2) await sleep(1);
     const second = approver.requests[1]!;
     assert.ok(second.kind === 'plan' && second.plan.version === 2);
@@ -158,7 +158,7 @@ describe('resume', () => {
       },
     });
     assert.ok(resumed.ok);
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(asked, ['s2']);
     assert.equal(executor.count('s1'), 0, 'finished steps never re-run');
@@ -186,7 +186,7 @@ describe('resume', () => {
       },
     });
     assert.ok(resumed.ok);
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(asked, ['s2']);
     assert.equal(executor.count('s1'), 0);
@@ -197,7 +197,7 @@ describe('resume', () => {
     const executor = new FakeExecutor();
     const resumed = await resumeMission({ ...h.options, executor, missionId, consent: async () => false });
     assert.ok(resumed.ok);
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'failed');
     assert.equal(executor.calls.length, 0);
     assert.ok(report.neverStarted.includes('s3'));
@@ -210,7 +210,7 @@ describe('resume', () => {
     const executor = new FakeExecutor();
     const resumed = await resumeMission({ ...h.options, executor, budgets: { maxSteps: 10 }, missionId: first.missionId, consent: async () => true });
     assert.ok(resumed.ok);
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(
       executor.calls.map((c) => c.stepId),
@@ -222,10 +222,10 @@ describe('resume', () => {
     const h = harness(three);
     const report = await runMission(h.options);
     const finished = await resumeMission({ ...h.options, missionId: report.missionId, consent: async () => true });
-    assert.equal(!finished.ok && finished.reason, 'finished');
+    assert.equal(!finished.ok && finished.error.reason, 'finished');
     h.store.states.set('broken', { schema: 1, missionId: 'broken' });
     const corrupt = await resumeMission({ ...h.options, missionId: 'broken', consent: async () => true });
-    assert.equal(!corrupt.ok && corrupt.reason, 'invalid_state');
+    assert.equal(!corrupt.ok && corrupt.error.reason, 'invalid_state');
   });
 });
 

@@ -128,7 +128,7 @@ describe('replanning', () => {
     const handle = startMission(h.options);
     while (executor.calls.length < 1 || h.store.trace(handle.missionId).every((e) => !(e.type === 'step_status' && e.stepId === 's2'))) await sleep(2);
     const sent = await handle.correct('s3', 'use yarn, not npm');
-    assert.deepEqual(sent, { ok: true });
+    assert.deepEqual(sent, { ok: true, value: undefined });
     release();
     const report = await handle.done;
     assert.equal(report.outcome, 'succeeded', report.summary);

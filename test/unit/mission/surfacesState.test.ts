@@ -106,7 +106,7 @@ describe('interrupt: the host goes away, the mission does not end', () => {
     while (!release) await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(planRequests(h.approver.requests), [1, 1], 'the same plan waits again');
     (release as () => void)();
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
   });
 
@@ -126,7 +126,7 @@ describe('interrupt: the host goes away, the mission does not end', () => {
     const asked: string[][] = [];
     const resumed = await resumeMission({ ...h.options, missionId: handle.missionId, consent: async (ids) => (asked.push(ids), true) });
     assert.ok(resumed.ok, JSON.stringify(resumed));
-    const report = await resumed.handle.done;
+    const report = await resumed.value.done;
     assert.equal(report.outcome, 'succeeded', report.summary);
     assert.deepEqual(asked, [['s2']]);
     assert.equal(executor.count('s1'), 1, 'finished work is kept');
@@ -181,10 +181,10 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     const at = { missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock };
     const dry = await revertMissionSteps({ ...at, target: { steps: ['s1'] }, dryRun: true });
     assert.ok(dry.ok);
-    assert.deepEqual(dry.plan.stale, ['s2', 's3']);
-    const confirmed = { stepIds: dry.plan.stepIds, changedSince: [] };
+    assert.deepEqual(dry.value.plan.stale, ['s2', 's3']);
+    const confirmed = { stepIds: dry.value.plan.stepIds, changedSince: [] };
     const out = await revertMissionSteps({ ...at, events: h.options.events, target: { steps: ['s1'] }, dryRun: false, confirmed });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
     const view = missionViewFromEvents(h.store.trace(report.missionId));
     assert.deepEqual(
       ['s1', 's2', 's3', 's4'].map((id) => view.steps[id]?.status),
@@ -199,19 +199,19 @@ describe('after a revert: dependents need a re-run, and going on runs what the r
     const h = chain();
     const report = await runMission(h.options);
     const nothing = await resumeMission({ ...h.options, missionId: report.missionId, mode: 'continue', consent: noConsent });
-    assert.ok(!nothing.ok && nothing.reason === 'finished');
-    assert.equal(nothing.message, 'the mission already succeeded: there is nothing left to run');
-    assert.doesNotMatch(nothing.message, /m-/, 'no internal id');
+    assert.ok(!nothing.ok && nothing.error.reason === 'finished');
+    assert.equal(nothing.error.message, 'the mission already succeeded: there is nothing left to run');
+    assert.doesNotMatch(nothing.error.message, /m-/, 'no internal id');
 
     const at = { missionId: report.missionId, store: h.store, workspace: h.ws, clock: realClock };
     await revertMissionSteps({ ...at, target: { steps: ['s2'] }, dryRun: false, confirmed: { stepIds: ['s2'], changedSince: [] } });
     const resume = await resumeMission({ ...h.options, missionId: report.missionId, mode: 'resume', consent: noConsent });
     assert.ok(!resume.ok);
-    assert.equal(resume.message, 'the mission succeeded, then s2, s3 were reverted: continue it to run them again');
+    assert.equal(resume.error.message, 'the mission succeeded, then s2, s3 were reverted: continue it to run them again');
 
     const cont = await resumeMission({ ...h.options, missionId: report.missionId, mode: 'continue', consent: noConsent });
     assert.ok(cont.ok, JSON.stringify(cont));
-    const again = await cont.handle.done;
+    const again = await cont.value.done;
     assert.equal(again.outcome, 'succeeded', again.summary);
     assert.deepEqual(
       ['s1', 's2', 's3', 's4'].map((id) => h.executor.count(id)),

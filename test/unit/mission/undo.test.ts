@@ -82,9 +82,9 @@ describe('undo: reverting steps from the trace', () => {
     assert.equal(h.ws.files.get('src/c.js'), 'c\n');
 
     const out = await revert(h, report.missionId, { steps: ['s3'] });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
-    assert.deepEqual(out.plan.stepIds, ['s3']);
-    assert.deepEqual(out.plan.files, [{ stepId: 's3', path: 'src/c.js', action: 'deleted' }]);
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
+    assert.deepEqual(out.value.plan.stepIds, ['s3']);
+    assert.deepEqual(out.value.plan.files, [{ stepId: 's3', path: 'src/c.js', action: 'deleted' }]);
     assert.equal(h.ws.files.has('src/c.js'), false, 'the file s3 created is gone from disk');
     assert.equal(h.ws.files.get('src/shared.js'), 'one-s1\ntwo-s2\n', "other steps' work is untouched");
 
@@ -109,7 +109,7 @@ describe('undo: reverting steps from the trace', () => {
     );
 
     const again = await revert(h, report.missionId, { steps: ['s3'] });
-    assert.ok(!again.ok && again.reason === 'already_reverted', JSON.stringify(again));
+    assert.ok(!again.ok && again.error.reason === 'already_reverted', JSON.stringify(again));
     assert.equal(h.store.trace(report.missionId).length, trace.length, 'a refused revert records nothing');
   });
 
@@ -125,13 +125,13 @@ describe('undo: reverting steps from the trace', () => {
       target: { steps: ['s1'] },
       dryRun: true,
     });
-    assert.ok(dry.ok && !dry.applied);
-    assert.deepEqual(dry.plan.stepIds, ['s2', 's1'], 's2 changed shared.js after s1: it goes first');
-    assert.deepEqual(dry.plan.alsoLater, ['s2']);
+    assert.ok(dry.ok && !dry.value.applied);
+    assert.deepEqual(dry.value.plan.stepIds, ['s2', 's1'], 's2 changed shared.js after s1: it goes first');
+    assert.deepEqual(dry.value.plan.alsoLater, ['s2']);
     assert.equal(h.ws.files.get('src/shared.js'), 'one-s1\ntwo-s2\n', 'a dry run changes nothing');
 
-    const out = await revert(h, report.missionId, { steps: ['s1'] }, { stepIds: dry.plan.stepIds, changedSince: [] });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
+    const out = await revert(h, report.missionId, { steps: ['s1'] }, { stepIds: dry.value.plan.stepIds, changedSince: [] });
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
     assert.equal(h.ws.files.get('src/shared.js'), 'one\ntwo\n');
     assert.equal(h.ws.files.has('src/a.js'), false);
     assert.equal(h.ws.files.get('src/c.js'), 'c\n', 's3 did not touch those files and stays');
@@ -148,7 +148,7 @@ describe('undo: reverting steps from the trace', () => {
     const report = await runMission(h.options);
     h.ws.files.set('src/c.js', 'c, edited by the user\n');
     const plain = await revert(h, report.missionId, { steps: ['s3'] });
-    assert.ok(!plain.ok && plain.reason === 'conflict', JSON.stringify(plain));
+    assert.ok(!plain.ok && plain.error.reason === 'conflict', JSON.stringify(plain));
     assert.equal(h.ws.files.get('src/c.js'), 'c, edited by the user\n');
     const dry = await revertMissionSteps({
       missionId: report.missionId,
@@ -159,11 +159,11 @@ describe('undo: reverting steps from the trace', () => {
       dryRun: true,
     });
     assert.ok(dry.ok);
-    assert.deepEqual(dry.plan.changedSince, ['src/c.js']);
+    assert.deepEqual(dry.value.plan.changedSince, ['src/c.js']);
     const stale = await revert(h, report.missionId, { steps: ['s3'] }, { stepIds: ['s3'], changedSince: [] });
-    assert.ok(!stale.ok && stale.reason === 'changed', 'consent that did not cover the file is not consent');
+    assert.ok(!stale.ok && stale.error.reason === 'changed', 'consent that did not cover the file is not consent');
     const out = await revert(h, report.missionId, { steps: ['s3'] }, { stepIds: ['s3'], changedSince: ['src/c.js'] });
-    assert.ok(out.ok && out.applied);
+    assert.ok(out.ok && out.value.applied);
     assert.equal(h.ws.files.has('src/c.js'), false);
     const ev = h.store.trace(report.missionId).find((e) => e.type === 'revert');
     assert.ok(ev && ev.type === 'revert');
@@ -175,11 +175,11 @@ describe('undo: reverting steps from the trace', () => {
     roots.push(h.root);
     const report = await runMission(h.options);
     const out = await revert(h, report.missionId, { all: true }, { stepIds: ['s3', 's2', 's1'], changedSince: [] });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
-    assert.deepEqual(out.plan.stepIds, ['s3', 's2', 's1']);
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
+    assert.deepEqual(out.value.plan.stepIds, ['s3', 's2', 's1']);
     assert.deepEqual([...h.ws.files.entries()], [['src/shared.js', 'one\ntwo\n']]);
     const nothing = await revert(h, report.missionId, { all: true });
-    assert.ok(!nothing.ok && nothing.reason === 'nothing_to_revert');
+    assert.ok(!nothing.ok && nothing.error.reason === 'nothing_to_revert');
   });
 
   it('reverts what a failed step changed before it failed', async () => {
@@ -196,7 +196,7 @@ describe('undo: reverting steps from the trace', () => {
     assert.notEqual(report.outcome, 'succeeded');
     assert.equal(h.ws.files.get('src/half.js'), 'half done\n');
     const out = await revert(h, report.missionId, { steps: ['s1'] });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
     assert.equal(h.ws.files.has('src/half.js'), false);
   });
 
@@ -222,7 +222,7 @@ describe('undo: reverting steps from the trace', () => {
     const view = missionViewFromEvents(h.store.trace(report.missionId));
     assert.equal(view.steps.s1!.status, 'interrupted');
     const out = await revert(h, report.missionId, { steps: ['s1'] });
-    assert.ok(out.ok && out.applied, JSON.stringify(out));
+    assert.ok(out.ok && out.value.applied, JSON.stringify(out));
     assert.equal(h.ws.files.has('src/partial.js'), false);
   });
 
@@ -232,7 +232,7 @@ describe('undo: reverting steps from the trace', () => {
     const report = await runMission(h.options);
     const before: TraceEvent[] = [...h.store.trace(report.missionId)];
     const unknown = await revert(h, report.missionId, { steps: ['nope'] });
-    assert.ok(!unknown.ok && unknown.reason === 'unknown_step');
+    assert.ok(!unknown.ok && unknown.error.reason === 'unknown_step');
     assert.equal(h.store.trace(report.missionId).length, before.length);
   });
 });

@@ -132,7 +132,7 @@ describe('failures the user can see and act on', () => {
           ctx.signal.addEventListener('abort', () =>
             resolve({
               ok: false,
-              failure: {
+              error: {
                 class: 'cancelled',
                 message: 'The model call was cancelled.',
                 partialSideEffects: { files: [], commands: [] },
@@ -144,7 +144,7 @@ describe('failures the user can see and act on', () => {
         ),
       replan: async () => ({
         ok: false,
-        failure: { class: 'tool_error', message: 'unused', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' },
+        error: { class: 'tool_error', message: 'unused', partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' },
       }),
     };
     const h = harness(three);

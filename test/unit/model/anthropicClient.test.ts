@@ -30,10 +30,10 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ text: 'done' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.response.content[0]?.type, 'text');
-      assert.equal(out.response.stopReason, 'end_turn');
-      assert.ok(out.response.usage.inputTokens > 0);
-      assert.match(out.response.requestId ?? '', /^req_/);
+      assert.equal(out.value.content[0]?.type, 'text');
+      assert.equal(out.value.stopReason, 'end_turn');
+      assert.ok(out.value.usage.inputTokens > 0);
+      assert.match(out.value.requestId ?? '', /^req_/);
       assert.equal(server.requests[0]?.stream, true);
       assert.deepEqual(server.requests[0]?.body.output_config, { effort: 'medium' });
       assert.equal('temperature' in (server.requests[0]?.body ?? {}), false);
@@ -53,10 +53,10 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ toolUse: [{ name: 'bash', input: { command: 'npm test -- --grep "a b"' } }] }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok);
-      const block = out.response.content[0];
+      const block = out.value.content[0];
       assert.equal(block?.type, 'tool_use');
       assert.deepEqual(block?.type === 'tool_use' ? block.input : null, { command: 'npm test -- --grep "a b"' });
-      assert.equal(out.response.stopReason, 'tool_use');
+      assert.equal(out.value.stopReason, 'tool_use');
     });
   });
 
@@ -64,7 +64,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ text: 'x', fault: 'overloaded_midstream' }, { text: 'recovered' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.response.attempts, 2);
+      assert.equal(out.value.attempts, 2);
       assert.equal(server.requests.length, 2);
     });
   });
@@ -73,7 +73,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ text: 'a long answer that is cut', fault: 'stream_cut' }, { text: 'whole' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.response.attempts, 2);
+      assert.equal(out.value.attempts, 2);
     });
   });
 
@@ -81,7 +81,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ text: 'no stop', fault: 'no_message_stop' }, { text: 'ok' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.response.attempts, 2);
+      assert.equal(out.value.attempts, 2);
     });
   });
 
@@ -110,7 +110,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
           "the server's own wait, not our backoff",
         );
         assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 55, 'it really waited');
-        assert.equal(out.response.attempts, 4);
+        assert.equal(out.value.attempts, 4);
       },
     );
   });
@@ -123,8 +123,8 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     ] as const) {
       await withServer([{ fault }, { text: 'never' }], async (server) => {
         const out = await client(server).call(request, new AbortController().signal);
-        assert.equal(!out.ok && out.failure.cause, cause, JSON.stringify(out));
-        assert.equal(!out.ok && out.failure.provider, 'anthropic');
+        assert.equal(!out.ok && out.error.failure.cause, cause, JSON.stringify(out));
+        assert.equal(!out.ok && out.error.failure.provider, 'anthropic');
         assert.equal(server.requests.length, 1);
       });
     }
@@ -134,8 +134,8 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ fault: 'spend_limit' }, { text: 'never' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.class, 'budget_exceeded');
-      assert.equal(!out.ok && out.failure.recoverable, false);
+      assert.equal(!out.ok && out.error.failure.class, 'budget_exceeded');
+      assert.equal(!out.ok && out.error.failure.recoverable, false);
       assert.equal(server.requests.length, 1);
     });
   });
@@ -143,8 +143,8 @@ describe('anthropic model client (real SDK against the messages server)', () => 
   it('treats a user-set usage limit (400) as budget_exceeded too', async () => {
     await withServer([{ fault: 'usage_limit' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
-      assert.equal(!out.ok && out.failure.class, 'budget_exceeded');
-      assert.match(!out.ok ? out.failure.message : '', /regain access on 2026-12-01/);
+      assert.equal(!out.ok && out.error.failure.class, 'budget_exceeded');
+      assert.match(!out.ok ? out.error.failure.message : '', /regain access on 2026-12-01/);
       assert.equal(server.requests.length, 1);
     });
   });
@@ -154,7 +154,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
       const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 3, baseDelayMs: 1 } });
       const out = await c.call(request, new AbortController().signal);
       assert.equal(out.ok, false);
-      assert.match(!out.ok ? out.failure.message : '', /failed 3 times \(mid-stream overloaded_error\)/);
+      assert.match(!out.ok ? out.error.failure.message : '', /failed 3 times \(mid-stream overloaded_error\)/);
       assert.equal(server.requests.length, 3);
     });
   });
@@ -168,7 +168,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
         const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
         const out = await c.call(request, new AbortController().signal);
         assert.equal(out.ok, false);
-        assert.match(!out.ok ? out.failure.message : '', reason);
+        assert.match(!out.ok ? out.error.failure.message : '', reason);
         assert.equal(server.requests.length, 2);
       });
     }
@@ -179,9 +179,9 @@ describe('anthropic model client (real SDK against the messages server)', () => 
       const c = createAnthropicModelClient({ apiKey: 'k', baseURL: server.url, retry: { maxAttempts: 2, baseDelayMs: 1 } });
       const out = await c.call(request, new AbortController().signal);
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.cause, 'connection');
-      assert.equal(!out.ok && out.failure.provider, 'anthropic');
-      assert.ok(!out.ok && out.failure.message.includes(server.url), !out.ok ? out.failure.message : '');
+      assert.equal(!out.ok && out.error.failure.cause, 'connection');
+      assert.equal(!out.ok && out.error.failure.provider, 'anthropic');
+      assert.ok(!out.ok && out.error.failure.message.includes(server.url), !out.ok ? out.error.failure.message : '');
       assert.equal(server.requests.length, 2);
     });
   });
@@ -193,7 +193,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
       setTimeout(() => controller.abort(), 50);
       const out = await client(server).call(request, controller.signal);
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.class, 'cancelled');
+      assert.equal(!out.ok && out.error.failure.class, 'cancelled');
       assert.ok(Date.now() - started < 1000, 'returned promptly');
     });
   });
@@ -202,7 +202,7 @@ describe('anthropic model client (real SDK against the messages server)', () => 
     await withServer([{ text: 'a sentence that will be cut in half', fault: 'max_tokens' }], async (server) => {
       const out = await client(server).call(request, new AbortController().signal);
       assert.ok(out.ok);
-      assert.equal(out.response.stopReason, 'max_tokens');
+      assert.equal(out.value.stopReason, 'max_tokens');
     });
   });
 

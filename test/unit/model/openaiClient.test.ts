@@ -42,13 +42,13 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       const out = await c.call(request, signal());
       assert.ok(out.ok, JSON.stringify(out));
       assert.deepEqual(
-        out.response.content.map((b) => b.type),
+        out.value.content.map((b) => b.type),
         ['text'],
       );
-      assert.equal(out.response.stopReason, 'end_turn');
-      assert.ok(out.response.usage.inputTokens > 0 && out.response.usage.outputTokens > 0);
-      assert.match(out.response.requestId ?? '', /^req_/);
-      assert.equal(out.response.local, true, 'a loopback endpoint costs nothing');
+      assert.equal(out.value.stopReason, 'end_turn');
+      assert.ok(out.value.usage.inputTokens > 0 && out.value.usage.outputTokens > 0);
+      assert.match(out.value.requestId ?? '', /^req_/);
+      assert.equal(out.value.local, true, 'a loopback endpoint costs nothing');
       const sent = server.requests[0]!;
       assert.equal(sent.rejected, null);
       assert.equal(sent.chat.stream, true);
@@ -67,7 +67,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         signal(),
       );
       assert.ok(second.ok);
-      assert.ok(second.response.usage.cacheReadTokens > 0, 'the stable prefix is read from the prefix cache');
+      assert.ok(second.value.usage.cacheReadTokens > 0, 'the stable prefix is read from the prefix cache');
     });
   });
 
@@ -85,7 +85,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       async (server) => {
         const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
         assert.ok(out.ok, JSON.stringify(out));
-        const uses = out.response.content.filter((b) => b.type === 'tool_use');
+        const uses = out.value.content.filter((b) => b.type === 'tool_use');
         assert.deepEqual(
           uses.map((u) => (u.type === 'tool_use' ? [u.name, u.input] : null)),
           [
@@ -93,7 +93,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
             ['bash', { command: 'npm test -- --grep "a b"' }],
           ],
         );
-        assert.equal(out.response.stopReason, 'tool_use');
+        assert.equal(out.value.stopReason, 'tool_use');
         const tools = server.requests[0]!.chat.tools ?? [];
         assert.deepEqual(
           tools.map((t) => t.function?.name),
@@ -124,7 +124,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
     await withServer([{ toolUse: [{ name: 'report_result', input: args }] }], async (server) => {
       const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
       assert.ok(out.ok);
-      const use = out.response.content.find((b) => b.type === 'tool_use');
+      const use = out.value.content.find((b) => b.type === 'tool_use');
       assert.deepEqual(use?.type === 'tool_use' ? use.input : null, { status: 'succeeded', output: 'done', evidence: [{ description: 'ran it' }] });
     });
   });
@@ -179,7 +179,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
     await withServer([{ structured: plan }], async (server) => {
       const out = await client(server).call({ ...request, outputSchema: PLAN_DRAFT_JSON_SCHEMA }, signal());
       assert.ok(out.ok, JSON.stringify(out));
-      assert.deepEqual(JSON.parse(out.response.content[0]?.type === 'text' ? out.response.content[0].text : ''), plan);
+      assert.deepEqual(JSON.parse(out.value.content[0]?.type === 'text' ? out.value.content[0].text : ''), plan);
       const rf = server.requests[0]!.chat.response_format;
       assert.equal(rf?.type, 'json_schema');
       assert.equal(rf?.json_schema?.strict, true);
@@ -194,10 +194,10 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         const c = client(server);
         const out = await c.call({ ...request, outputSchema: PLAN_DRAFT_JSON_SCHEMA }, signal());
         assert.ok(out.ok, JSON.stringify(out));
-        assert.equal(out.response.content.length, 1);
-        assert.deepEqual(JSON.parse(out.response.content[0]?.type === 'text' ? out.response.content[0].text : ''), plan);
-        assert.equal(out.response.stopReason, 'end_turn');
-        assert.equal(out.response.attempts, 1, 'an adjustment is not a retry');
+        assert.equal(out.value.content.length, 1);
+        assert.deepEqual(JSON.parse(out.value.content[0]?.type === 'text' ? out.value.content[0].text : ''), plan);
+        assert.equal(out.value.stopReason, 'end_turn');
+        assert.equal(out.value.attempts, 1, 'an adjustment is not a retry');
         assert.match(server.requests[0]!.rejected ?? '', /response_format/);
         assert.deepEqual(server.requests[1]!.chat.tool_choice, { type: 'function', function: { name: 'structured_output' } });
         assert.equal(c.compat().structuredOutput, 'tool');
@@ -216,7 +216,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         const c = client(server);
         const out = await c.call({ ...request, outputSchema: PLAN_DRAFT_JSON_SCHEMA }, signal());
         assert.ok(out.ok, JSON.stringify(out));
-        assert.deepEqual(JSON.parse(out.response.content[0]?.type === 'text' ? out.response.content[0].text : ''), plan);
+        assert.deepEqual(JSON.parse(out.value.content[0]?.type === 'text' ? out.value.content[0].text : ''), plan);
         assert.deepEqual({ structuredOutput: c.compat().structuredOutput, toolChoice: c.compat().toolChoice }, { structuredOutput: 'tool', toolChoice: false });
         assert.equal(server.requests.at(-1)?.chat.tool_choice, undefined);
       },
@@ -251,7 +251,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       const waits: ModelWait[] = [];
       const out = await client(server).call(request, signal(), { onWait: (w) => void waits.push(w) });
       assert.ok(out.ok, JSON.stringify(out));
-      assert.equal(out.response.attempts, 4);
+      assert.equal(out.value.attempts, 4);
       assert.deepEqual(
         waits.map((w) => [w.reason, w.attempt, w.provider, w.model]),
         [
@@ -271,7 +271,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         const waits: ModelWait[] = [];
         const out = await client(server).call(request, signal(), { onWait: (w) => void waits.push(w) });
         assert.ok(out.ok, `${fault}: ${JSON.stringify(out)}`);
-        assert.equal(out.response.content[0]?.type === 'text' && out.response.content[0].text, 'whole');
+        assert.equal(out.value.content[0]?.type === 'text' && out.value.content[0].text, 'whole');
         assert.equal(waits.length, 1, fault);
         assert.equal(waits[0]!.reason, fault === 'overloaded_midstream' ? 'server_error' : 'stream_cut');
       });
@@ -291,10 +291,10 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
         assert.equal(out.ok, false, String(c.fault));
         if (out.ok) return;
-        assert.equal(out.failure.cause, c.cause, out.failure.message);
-        assert.equal(out.failure.provider, 'openai');
-        assert.match(out.failure.message, c.detail);
-        assert.ok(out.failure.message.includes(server.url), out.failure.message);
+        assert.equal(out.error.failure.cause, c.cause, out.error.failure.message);
+        assert.equal(out.error.failure.provider, 'openai');
+        assert.match(out.error.failure.message, c.detail);
+        assert.ok(out.error.failure.message.includes(server.url), out.error.failure.message);
         assert.equal(server.requests.length, 1, 'not retried');
       });
     }
@@ -313,8 +313,8 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       onWait: (w) => void waits.push(w),
     });
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.failure.cause, 'connection');
-    assert.ok(!out.ok && out.failure.message.includes(baseURL), !out.ok ? out.failure.message : '');
+    assert.equal(!out.ok && out.error.failure.cause, 'connection');
+    assert.ok(!out.ok && out.error.failure.message.includes(baseURL), !out.ok ? out.error.failure.message : '');
     assert.deepEqual(
       waits.map((w) => w.reason),
       ['connection'],
@@ -326,15 +326,15 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       const started = Date.now();
       const out = await client(server).call(request, signal(), { remainingMs: () => 5_000 });
       assert.equal(out.ok, false);
-      assert.equal(!out.ok && out.failure.cause, 'rate_limit');
-      assert.match(!out.ok ? out.failure.message : '', /asks to wait 60 s.*time budget/);
+      assert.equal(!out.ok && out.error.failure.cause, 'rate_limit');
+      assert.match(!out.ok ? out.error.failure.message : '', /asks to wait 60 s.*time budget/);
       assert.ok(Date.now() - started < 2_000);
     });
     await withServer([{ fault: 'rate_limit', retryAfterMs: 30_000 }, { text: 'never' }], async (server) => {
       const controller = new AbortController();
       const started = Date.now();
       const out = await client(server).call(request, controller.signal, { onWait: () => void setTimeout(() => controller.abort(), 50) });
-      assert.equal(!out.ok && out.failure.class, 'cancelled');
+      assert.equal(!out.ok && out.error.failure.class, 'cancelled');
       assert.ok(Date.now() - started < 2_000, 'the wait ended at the cancel');
     });
   });
@@ -345,7 +345,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       setTimeout(() => controller.abort(), 50);
       const started = Date.now();
       const out = await client(server).call(request, controller.signal);
-      assert.equal(!out.ok && out.failure.class, 'cancelled');
+      assert.equal(!out.ok && out.error.failure.class, 'cancelled');
       assert.ok(Date.now() - started < 1_000);
     });
   });
@@ -364,7 +364,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       async (server) => {
         const out = await client(server).call({ ...request, tools: EXECUTOR_TOOLS }, signal());
         assert.ok(out.ok, JSON.stringify(out));
-        const uses = out.response.content.filter((b) => b.type === 'tool_use');
+        const uses = out.value.content.filter((b) => b.type === 'tool_use');
         assert.deepEqual(
           uses.map((u) => (u.type === 'tool_use' ? u.name : '')),
           ['str_replace_based_edit_tool', 'bash'],
@@ -372,8 +372,8 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         assert.deepEqual(uses[0]?.type === 'tool_use' ? uses[0].input : null, input);
         const ids = uses.map((u) => (u.type === 'tool_use' ? u.id : ''));
         assert.ok(ids.every(Boolean) && new Set(ids).size === 2, 'ids made up, distinct');
-        assert.equal(out.response.stopReason, 'tool_use');
-        assert.ok(out.response.usage.inputTokens > 0, 'usage estimated when the server sends none');
+        assert.equal(out.value.stopReason, 'tool_use');
+        assert.ok(out.value.usage.inputTokens > 0, 'usage estimated when the server sends none');
       },
       { lenient: true, usage: false, quirks: { noToolCallIds: true, repeatToolName: true, stopAfterToolCalls: true } },
     );
@@ -385,7 +385,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
       async (server) => {
         const out = await client(server).call(request, signal());
         assert.ok(out.ok);
-        assert.equal(out.response.stopReason, 'max_tokens');
+        assert.equal(out.value.stopReason, 'max_tokens');
         assert.deepEqual(await listOpenAIModels({ baseURL: server.url, env: {} }), { ok: true, models: ['llama3.2', 'qwen3-coder'] });
       },
       { models: ['qwen3-coder', 'llama3.2'] },

@@ -48,12 +48,12 @@ describe('model settings', () => {
   it('validates user settings and names what is wrong', () => {
     const good = parseModelSettings({ executor: { temperature: 0.1 }, prices: { 'my-model': { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1 } } });
     assert.ok(good.ok);
-    assert.equal(good.settings.executor.temperature, 0.1);
-    assert.equal(good.settings.executor.maxTokens, 8000);
-    assert.ok(good.settings.prices?.['my-model'] && good.settings.prices['claude-sonnet-5-5']);
+    assert.equal(good.value.executor.temperature, 0.1);
+    assert.equal(good.value.executor.maxTokens, 8000);
+    assert.ok(good.value.prices?.['my-model'] && good.value.prices['claude-sonnet-5-5']);
     const bad = parseModelSettings({ executor: { temperature: 3 }, tiers: { light: '' }, colour: 'blue' });
     assert.equal(bad.ok, false);
-    assert.deepEqual(!bad.ok && bad.errors.map((e) => e.path).sort(), ['', 'executor.temperature', 'tiers.light']);
+    assert.deepEqual(!bad.ok && bad.error.map((e) => e.path).sort(), ['', 'executor.temperature', 'tiers.light']);
   });
 
   it('lets a role pin a model regardless of tier', () => {

@@ -77,7 +77,7 @@ describe('the retry loop every adapter shares', () => {
     const { out, waits, slept } = run([rate(300), { kind: 'retry', reason: 'stream_cut', message: 'cut' }]);
     const o = await out;
     assert.ok(o.ok);
-    assert.equal(o.response.attempts, 3);
+    assert.equal(o.value.attempts, 3);
     assert.deepEqual(
       waits.map((w) => [w.reason, w.waitMs, w.attempt]),
       [
@@ -91,25 +91,25 @@ describe('the retry loop every adapter shares', () => {
   it('gives rate limits more attempts than other faults, then fails with the cause and the endpoint', async () => {
     const o = await run([rate(), rate(), rate(), rate(), rate(), rate()]).out;
     assert.equal(o.ok, false);
-    assert.equal(!o.ok && o.attempts, 5);
-    assert.equal(!o.ok && o.failure.cause, 'rate_limit');
-    assert.match(!o.ok ? o.failure.message : '', /http:\/\/gateway\.example\/v1 failed 5 times/);
+    assert.equal(!o.ok && o.error.attempts, 5);
+    assert.equal(!o.ok && o.error.failure.cause, 'rate_limit');
+    assert.match(!o.ok ? o.error.failure.message : '', /http:\/\/gateway\.example\/v1 failed 5 times/);
     const cut = await run([
       { kind: 'retry', reason: 'overloaded', message: 'busy' },
       { kind: 'retry', reason: 'overloaded', message: 'busy' },
       { kind: 'retry', reason: 'overloaded', message: 'busy' },
     ]).out;
-    assert.equal(!cut.ok && cut.attempts, 3);
-    assert.equal(!cut.ok && cut.failure.cause, 'overloaded');
+    assert.equal(!cut.ok && cut.error.attempts, 3);
+    assert.equal(!cut.ok && cut.error.failure.cause, 'overloaded');
   });
 
   it('never starts a wait longer than maxWaitMs or the wall budget left', async () => {
     const tooLong = await run([rate(5_000)]).out;
-    assert.match(!tooLong.ok ? tooLong.failure.message : '', /asks to wait 5 s.*longer than the 1 s we wait at most/);
+    assert.match(!tooLong.ok ? tooLong.error.failure.message : '', /asks to wait 5 s.*longer than the 1 s we wait at most/);
     const { out, waits } = run([rate(500)], { remainingMs: () => 200 });
     const o = await out;
-    assert.equal(!o.ok && o.failure.cause, 'rate_limit');
-    assert.match(!o.ok ? o.failure.message : '', /mission's time budget/);
+    assert.equal(!o.ok && o.error.failure.cause, 'rate_limit');
+    assert.match(!o.ok ? o.error.failure.message : '', /mission's time budget/);
     assert.equal(waits.length, 0);
   });
 
@@ -124,12 +124,12 @@ describe('the retry loop every adapter shares', () => {
       provider: 'openai',
     };
     const o = await run([{ kind: 'fail', failure }]).out;
-    assert.equal(!o.ok && o.attempts, 1);
-    assert.equal(!o.ok && o.failure.cause, 'auth');
+    assert.equal(!o.ok && o.error.attempts, 1);
+    assert.equal(!o.ok && o.error.failure.cause, 'auth');
     const abort = new AbortController();
     abort.abort();
     const c = await run([rate(10)], { signal: abort.signal }).out;
-    assert.equal(!c.ok && c.failure.class, 'cancelled');
+    assert.equal(!c.ok && c.error.failure.class, 'cancelled');
   });
 });
 
@@ -282,9 +282,11 @@ describe('providers, model references, routing and prices', () => {
         seen.push(name),
         {
           ok: false as const,
-          durationMs: 0,
-          attempts: 1,
-          failure: { class: 'tool_error' as const, message: name, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+          error: {
+            durationMs: 0,
+            attempts: 1,
+            failure: { class: 'tool_error' as const, message: name, recoverable: false, suggestion: '', partialSideEffects: { files: [], commands: [] } },
+          },
         }
       ),
     });
@@ -294,9 +296,9 @@ describe('providers, model references, routing and prices', () => {
     await client.call({ ...request, provider: 'openai' }, new AbortController().signal);
     assert.deepEqual(seen, ['anthropic', 'openai']);
     const missing = await client.call({ ...request, provider: 'vscode-lm' }, new AbortController().signal);
-    assert.equal(!missing.ok && missing.failure.cause, 'model_unavailable');
+    assert.equal(!missing.ok && missing.error.failure.cause, 'model_unavailable');
     const noModel = await client.call({ ...request, provider: 'openai', model: '' }, new AbortController().signal);
-    assert.match(!noModel.ok ? noModel.failure.message : '', /No model is set for the executor/);
+    assert.match(!noModel.ok ? noModel.error.failure.message : '', /No model is set for the executor/);
   });
 });
 
@@ -308,7 +310,7 @@ describe('the plan draft from a lenient server', () => {
     assert.ok(parseDraft(`Sure! ${JSON.stringify(draft)} Let me know.`).ok);
     const bad = parseDraft('```json\n{"goal": 3}\n```');
     assert.equal(bad.ok, false);
-    assert.ok(!bad.ok && bad.errors.some((e) => e.path === 'goal'));
+    assert.ok(!bad.ok && bad.error.some((e) => e.path === 'goal'));
     assert.match(!parseDraft('no plan at all').ok ? JSON.stringify(parseDraft('no plan at all')) : '', /not valid JSON/);
   });
 });

@@ -38,8 +38,8 @@ describe('replay model client', () => {
     const rb = await client.call(b, new AbortController().signal);
     const ra = await client.call(a, new AbortController().signal);
     assert.ok(ra.ok && rb.ok);
-    assert.deepEqual(ra.response.content, [{ type: 'text', text: 'answer a' }]);
-    assert.deepEqual(rb.response.content, [{ type: 'text', text: 'answer b' }]);
+    assert.deepEqual(ra.value.content, [{ type: 'text', text: 'answer a' }]);
+    assert.deepEqual(rb.value.content, [{ type: 'text', text: 'answer b' }]);
     assert.equal(client.remaining(), 0);
     assert.equal(client.divergence(), undefined);
   });
@@ -48,7 +48,7 @@ describe('replay model client', () => {
     const client = createReplayModelClient([recorded(req('# Step s1: a'), 's1', 'x', 0)]);
     const out = await client.call(req('# Step s1: something else'), new AbortController().signal);
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.failure.detail, 'replay_diverged');
+    assert.equal(!out.ok && out.error.failure.detail, 'replay_diverged');
     assert.match(client.divergence() ?? '', /executor call differs/);
     const extra = await client.call(req('x', 'verifier'), new AbortController().signal);
     assert.equal(extra.ok, false);

@@ -74,7 +74,7 @@ describe('private build outputs (bubblewrap, real commands)', function () {
     const env = scrubEnv(process.env);
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
     assert.ok(built.ok);
-    return built.spec;
+    return built.value;
   }
 
   async function run(spec: SandboxSpec, script: string) {

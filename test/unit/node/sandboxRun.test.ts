@@ -64,7 +64,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     const env = scrubEnv(process.env);
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
     assert.ok(built.ok);
-    return built.spec;
+    return built.value;
   }
 
   async function run(spec: SandboxSpec, script: string, timeoutMs = 15_000) {
@@ -313,8 +313,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
           cwd: ws,
           timeoutMs: 15_000,
           maxOutputBytes: 10_000,
-          env: built.spec.env,
-          sandbox: built.spec,
+          env: built.value.env,
+          sandbox: built.value,
         },
         new AbortController().signal,
       );
@@ -426,7 +426,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     assert.ok(built.ok);
     const inWt = (argv: string[]) =>
       terminal.run(
-        { command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.spec.env, sandbox: built.spec },
+        { command: argv.join(' '), argv, cwd: wt, timeoutMs: 15_000, maxOutputBytes: 10_000, env: built.value.env, sandbox: built.value },
         new AbortController().signal,
       );
     const status = await inWt(['git', 'status', '--short']);

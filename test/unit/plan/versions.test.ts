@@ -35,7 +35,7 @@ describe('plan versions', () => {
     history.append(v1, 'planner');
     const edited = applyPlanEdit(v1, { kind: 'add_constraint', text: 'only touch src/' }, history.nextVersion);
     assert.ok(edited.ok);
-    history.append(edited.plan, 'user');
+    history.append(edited.value, 'user');
     assert.equal(history.versions.length, 2);
     const v2 = history.latest!;
     assert.equal(v2.version, 2);
@@ -58,8 +58,8 @@ describe('applyPlanEdit', () => {
     const v1 = base();
     const out = applyPlanEdit(v1, { kind: 'instructions', stepId: 's3', instructions: 'use the new API' }, 2);
     assert.ok(out.ok);
-    assert.equal(out.plan.steps.find((s) => s.id === 's3')!.instructions, 'use the new API');
-    assert.equal(out.plan.parentVersion, 1);
+    assert.equal(out.value.steps.find((s) => s.id === 's3')!.instructions, 'use the new API');
+    assert.equal(out.value.parentVersion, 1);
     assert.equal(v1.steps.find((s) => s.id === 's3')!.instructions, '', 'the old version is untouched');
   });
 
@@ -68,15 +68,15 @@ describe('applyPlanEdit', () => {
     assert.ok(applyPlanEdit(v1, { kind: 'drop_step', stepId: 's2' }, 2).ok);
     const refused = applyPlanEdit(v1, { kind: 'drop_step', stepId: 's3' }, 2);
     assert.equal(refused.ok, false);
-    assert.equal(!refused.ok && refused.reason, 'required_step');
+    assert.equal(!refused.ok && refused.error.reason, 'required_step');
     const confirmed = applyPlanEdit(v1, { kind: 'drop_step', stepId: 's3', confirmRequired: true }, 2);
     assert.ok(confirmed.ok);
-    assert.match(confirmed.plan.reason, /required step \(confirmed\) s3/);
+    assert.match(confirmed.value.reason, /required step \(confirmed\) s3/);
   });
 
   it('refuses to drop a step others depend on', () => {
     const out = applyPlanEdit(base(), { kind: 'drop_step', stepId: 's1', confirmRequired: true }, 2);
-    assert.equal(!out.ok && out.reason, 'has_dependents');
+    assert.equal(!out.ok && out.error.reason, 'has_dependents');
   });
 
   it('accepts a tightening of authority and refuses a widening', () => {
@@ -84,19 +84,19 @@ describe('applyPlanEdit', () => {
     const tighter = applyPlanEdit(v1, { kind: 'tighten_authority', stepId: 's1', authority: { edit: ['src/s1/a.ts'] } }, 2);
     assert.ok(tighter.ok);
     const wider = applyPlanEdit(v1, { kind: 'tighten_authority', stepId: 's1', authority: { edit: ['src/**'] } }, 2);
-    assert.equal(!wider.ok && wider.reason, 'widening');
+    assert.equal(!wider.ok && wider.error.reason, 'widening');
     const moreCommands = applyPlanEdit(v1, { kind: 'tighten_authority', stepId: 's1', authority: { commands: ['npm test', 'rm -rf dist'] } }, 2);
-    assert.equal(!moreCommands.ok && moreCommands.reason, 'widening');
+    assert.equal(!moreCommands.ok && moreCommands.error.reason, 'widening');
   });
 
   it('refuses edits that would make the plan invalid, with the validation errors', () => {
     const out = applyPlanEdit(base(), { kind: 'tighten_authority', stepId: 's1', authority: { edit: [] } }, 2);
-    assert.equal(!out.ok && out.reason, 'invalid_plan');
-    assert.ok(!out.ok && out.errors?.some((e) => e.path === 'steps[0].authority.edit'));
+    assert.equal(!out.ok && out.error.reason, 'invalid_plan');
+    assert.ok(!out.ok && out.error.errors?.some((e) => e.path === 'steps[0].authority.edit'));
   });
 
   it('refuses malformed edits from a front end', () => {
     const out = applyPlanEdit(base(), { kind: 'rename_everything' }, 2);
-    assert.equal(!out.ok && out.reason, 'invalid_edit');
+    assert.equal(!out.ok && out.error.reason, 'invalid_edit');
   });
 });

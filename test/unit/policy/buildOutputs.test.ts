@@ -73,8 +73,8 @@ describe('private outputs in the sandbox spec', () => {
       { fs: nodePolicyFs, role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null },
     );
     const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin' }, host });
-    assert.ok(built.ok, built.ok ? '' : built.reason);
-    return built.spec;
+    assert.ok(built.ok, built.ok ? '' : built.error);
+    return built.value;
   }
 
   it('makes the ignored folders outside the write scope private, for the executor and the verifier alike', () => {
@@ -136,6 +136,6 @@ describe('private outputs in the sandbox spec', () => {
       host: { platform: 'linux', home: undefined, pathEntries: [], listDir: () => [] },
     });
     assert.ok(built.ok);
-    assert.deepEqual(built.spec.privateOutputs, []);
+    assert.deepEqual(built.value.privateOutputs, []);
   });
 });

@@ -39,8 +39,8 @@ function spec(
     env: { PATH: '/usr/bin', HOME: '/home/ada', TMPDIR: '/tmp/ada', XDG_RUNTIME_DIR: '/run/user/1000', LANG: 'C' },
     host,
   });
-  assert.ok(built.ok, built.ok ? '' : built.reason);
-  return built.spec;
+  assert.ok(built.ok, built.ok ? '' : built.error);
+  return built.value;
 }
 
 const paths = (list: { path: string }[]): string[] => list.map((e) => e.path);
@@ -113,7 +113,7 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
     );
     const built = sandboxSpec({ policy, entries: entries('packages/', ...Array.from({ length: 300 }, (_, i) => `packages/p${i}/`)), env: {}, host });
     assert.ok(!built.ok);
-    assert.match(built.reason, /packages holds 300 subfolders[\s\S]*packages\/\*/);
+    assert.match(built.error, /packages holds 300 subfolders[\s\S]*packages\/\*/);
   });
 
   it('hides secrets everywhere, unless a read glob names them or the user allowed them', () => {
@@ -207,7 +207,7 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
     const many = entries(...Array.from({ length: 300 }, (_, i) => `keys/k${i}.pem`));
     const built = sandboxSpec({ policy, entries: many, env: {}, host });
     assert.ok(!built.ok);
-    assert.match(built.reason, /300 separate mounts/);
+    assert.match(built.error, /300 separate mounts/);
   });
 
   it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {

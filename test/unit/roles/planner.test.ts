@@ -105,8 +105,8 @@ describe('planner role', () => {
       async (server, roles) => {
         const out = await roles.planner.plan(request, fakeContext());
         assert.equal(out.ok, false);
-        assert.equal(!out.ok && out.failure.class, 'invalid_output');
-        assert.match(!out.ok ? out.failure.message : '', /invalid plan twice/);
+        assert.equal(!out.ok && out.error.class, 'invalid_output');
+        assert.match(!out.ok ? out.error.message : '', /invalid plan twice/);
         assert.equal(server.requests.length, 2);
       },
     );

@@ -27,7 +27,7 @@ const call = (stepId: string | null): TraceEventBody => ({
   requestId: null,
 });
 const finished = (outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'): TraceEventBody => ({ type: 'mission_finished', outcome, summary: '' });
-const runs = (parts: ReturnType<typeof replayScriptOf>) => (parts.ok ? parts.parts.filter((p): p is ReplayRun => p.kind === 'run') : []);
+const runs = (parts: ReturnType<typeof replayScriptOf>) => (parts.ok ? parts.value.parts.filter((p): p is ReplayRun => p.kind === 'run') : []);
 
 describe('the replay script read from a trace', () => {
   it('splits a mission into its runs and the reverts between them, each run with its own calls and settings', () => {
@@ -45,9 +45,9 @@ describe('the replay script read from a trace', () => {
       ),
     );
     assert.ok(script.ok);
-    assert.deepEqual(script.constraints, ['mine'], "the user's constraints, not the plan's");
+    assert.deepEqual(script.value.constraints, ['mine'], "the user's constraints, not the plan's");
     assert.deepEqual(
-      script.parts.map((p) => p.kind),
+      script.value.parts.map((p) => p.kind),
       ['run', 'run', 'revert'],
     );
     const [first, second] = runs(script);
@@ -98,6 +98,6 @@ describe('the replay script read from a trace', () => {
     );
     assert.equal(rejected[0]!.stop, undefined);
     assert.equal(rejected[0]!.outcome, 'cancelled');
-    assert.deepEqual(replayScriptOf(trace(call(null))), { ok: false, message: 'the trace has no mission_started event' });
+    assert.deepEqual(replayScriptOf(trace(call(null))), { ok: false, error: 'the trace has no mission_started event' });
   });
 });

@@ -5,11 +5,11 @@ import type { ProviderSettings } from '../../../src/vscode/models/providerSettin
 
 function settings(models: Record<string, unknown>, urls: { anthropic?: string; openai?: string } = {}): ProviderSettings {
   const parsed = parseModelSettings(models);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
   return {
     models,
-    resolved: parsed.settings,
-    providers: providersInUse(parsed.settings),
+    resolved: parsed.value,
+    providers: providersInUse(parsed.value),
     anthropicBaseURL: urls.anthropic,
     openaiBaseURL: urls.openai ?? 'https://api.openai.com/v1',
   };

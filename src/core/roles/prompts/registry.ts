@@ -1,6 +1,7 @@
 /**
  * Every bundled prompt version, by role. A setting may pin an older version; the default is the latest.
  */
+import { err, ok, type Result } from '../../contracts/result';
 import type { RoleName } from '../../model/modelClient';
 import { EXECUTOR_PROMPT_V1 } from './executor.v1';
 import { EXECUTOR_PROMPT_V2 } from './executor.v2';
@@ -20,11 +21,12 @@ const PROMPTS: Record<RoleName, PromptText[]> = {
   verifier: [VERIFIER_PROMPT_V1],
 };
 
-export type PromptLookup = { ok: true; prompt: PromptText } | { ok: false; message: string };
+/** The prompt, or why there is none (an unknown pinned version). */
+export type PromptLookup = Result<PromptText, string>;
 
 export function promptFor(role: RoleName, version?: string): PromptLookup {
   const list = PROMPTS[role];
   const prompt = version === undefined ? list.at(-1) : list.find((p) => p.version === version);
-  if (!prompt) return { ok: false, message: `no ${role} prompt version "${version}" (have ${list.map((p) => p.version).join(', ')})` };
-  return { ok: true, prompt };
+  if (!prompt) return err(`no ${role} prompt version "${version}" (have ${list.map((p) => p.version).join(', ')})`);
+  return ok(prompt);
 }
