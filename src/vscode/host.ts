@@ -58,6 +58,22 @@ export interface Host extends vscode.Disposable {
 const TASK_DRAFT_KEY = 'planExecute.taskDraft';
 const EXPORT_DIR_KEY = 'planExecute.lastExportDir';
 
+/** The parts every later step of createHost wires together. */
+interface HostParts {
+  glue: HostGlue;
+  log: TeeLog;
+  apiKeys: ProviderKeys;
+  store: ReturnType<typeof lazyStore>;
+  confirmations: Confirmations;
+  instructions: InstructionsHost;
+  model: SurfaceModel;
+  approver: VsCodeApprover;
+  controller: MissionController;
+  listModels: (provider: ProviderId) => Promise<ModelList>;
+}
+
+type Handlers = ReturnType<typeof surfaceHandlers>;
+
 export function createHost(glue: HostGlue): Host {
   const { context } = glue;
   const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
@@ -65,16 +81,52 @@ export function createHost(glue: HostGlue): Host {
   const apiKeys = new ProviderKeys(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
-  const taskDraft = (): string | null => context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
+  // The model, the approver and the hub refer to each other: each reaches the others only once it is running.
   const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, {
+  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, surfaceFacts(context, apiKeys, instructions));
+  const approver = createApprover(model, store);
+  const { engine, listModels } = engineLoaders(apiKeys, instructions, log);
+  const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
+  const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, model, approver, controller, listModels };
+  const statusBar = showProgress(parts);
+  const handlers = surfaceHandlers(handlerDeps(parts, () => hub));
+  const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
+  const stopped = stoppedNotice(glue, handlers);
+  model.onDidChange((state) => stopped.update(state));
+  // The demo suggests its task (npm start -- --demo); what the user typed always wins.
+  if (isDemo() && !taskDraft(context)) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
+  const commands = hostCommands(parts, hub);
+  const disposables = hostDisposables(parts, channel, statusBar, hub);
+  return {
+    connect: (kind, webview, isVisible) => hub.attach(kind, webview, isVisible),
+    commands,
+    blobs: new BlobContentProvider(store),
+    restore: () => restore(parts),
+    api: hostApi(parts, hub, statusBar, stopped),
+    dispose: () => {
+      for (const d of disposables.splice(0)) d.dispose();
+    },
+  };
+}
+
+/** The task the user typed and has not yet turned into a mission with a plan. */
+function taskDraft(context: vscode.ExtensionContext): string | null {
+  return context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
+}
+
+/** What the surfaces show beside the mission: trust, key, demo, draft, sandbox and instructions. */
+function surfaceFacts(context: vscode.ExtensionContext, apiKeys: ProviderKeys, instructions: InstructionsHost): ConstructorParameters<typeof SurfaceModel>[2] {
+  return {
     trusted: isTrusted,
     hasApiKey: () => apiKeys.ready,
     demo: isDemo,
-    taskDraft,
+    taskDraft: () => taskDraft(context),
     sandbox: () => sandboxStatus(sandboxMode()),
     instructions: () => instructions.view(),
-  });
+  };
+}
+
+function createApprover(model: SurfaceModel, store: ReturnType<typeof lazyStore>): VsCodeApprover {
   const approver = new VsCodeApprover(
     () => model.changed(),
     isTrusted,
@@ -85,7 +137,15 @@ export function createHost(glue: HostGlue): Host {
   approver.onDidDecide((r) => {
     if (r.kind === 'write') void closeBlobDiff({ path: r.path, afterHash: r.afterHash, afterLabel: 'proposed' });
   });
-  // dist/engine.js: src/core's mission loop, the model SDKs and this window's adapters (see engineEntry.ts).
+  return approver;
+}
+
+/** dist/engine.js: src/core's mission loop, the model SDKs and this window's adapters (see engineEntry.ts), loaded on first use. */
+function engineLoaders(
+  apiKeys: ProviderKeys,
+  instructions: InstructionsHost,
+  log: TeeLog,
+): { engine: MissionEngine; listModels: (provider: ProviderId) => Promise<ModelList> } {
   const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
   const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
   const engine: MissionEngine = lazyEngine(async () => {
@@ -99,18 +159,36 @@ export function createHost(glue: HostGlue): Host {
       log,
     });
   });
-  const controller = new MissionController({
-    engine,
-    model,
-    approver,
-    store,
+  return { engine, listModels };
+}
+
+function createController(p: {
+  context: vscode.ExtensionContext;
+  engine: MissionEngine;
+  model: SurfaceModel;
+  approver: VsCodeApprover;
+  store: ReturnType<typeof lazyStore>;
+  log: TeeLog;
+  apiKeys: ProviderKeys;
+  confirmations: Confirmations;
+}): MissionController {
+  const { log, apiKeys, confirmations } = p;
+  return new MissionController({
+    engine: p.engine,
+    model: p.model,
+    approver: p.approver,
+    store: p.store,
     log,
     modelSetup: () => apiKeys.setup(),
     redact: (t) => apiKeys.redact(t),
     limits: () => readLimits((m) => log.warn(m)),
     confirm: (message, action) => confirmations.ask(message, action),
-    owner: fileOwnerStore(join(missionStoreDir(context), 'owner.json')),
+    owner: fileOwnerStore(join(missionStoreDir(p.context), 'owner.json')),
   });
+}
+
+/** The status bar, the waiting badge and notice, and the task draft, kept in step with the surfaces' state. */
+function showProgress({ glue, model }: HostParts): MissionStatusBar {
   const statusBar = new MissionStatusBar();
   const waiting = new WaitingIndicators({
     setBadge: (count, tooltip) => glue.sidebar.setBadge(count, tooltip),
@@ -124,22 +202,27 @@ export function createHost(glue: HostGlue): Host {
   });
   // The typed task leaves the host's keeping once it has become a mission with a plan.
   model.onDidChange((state) => {
-    const draft = taskDraft();
+    const draft = taskDraft(glue.context);
     if (draft !== null && state.mission?.planVersion !== null && state.mission?.task.trim() === draft.trim())
-      void context.workspaceState.update(TASK_DRAFT_KEY, undefined);
+      void glue.context.workspaceState.update(TASK_DRAFT_KEY, undefined);
   });
+  return statusBar;
+}
 
+/** What the surfaces' message handlers reach; `hub` is the hub they are then attached to. */
+function handlerDeps(parts: HostParts, hub: () => SurfaceHub): Parameters<typeof surfaceHandlers>[0] {
+  const { glue, controller, approver, model, confirmations, store } = parts;
   let boardWidth: number | undefined;
-  const handlers = surfaceHandlers({
+  return {
     controller,
     approver,
     model,
-    notify: (level, message) => hub.notify(level, message),
+    notify: (level, message) => hub().notify(level, message),
     trusted: isTrusted,
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
     revert: (target) =>
       confirmAndRevert(controller, target, { confirm: (m, a) => confirmations.ask(m, a), inform: (m) => void vscode.window.showInformationMessage(m) }),
-    saveTaskDraft: (text) => void context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
+    saveTaskDraft: (text) => void glue.context.workspaceState.update(TASK_DRAFT_KEY, text || undefined),
     // Diffs open beside or below a visible board, never over it (../diff/diffPlacement.ts).
     diffRoom: () => ({ boardColumn: glue.board.column, boardWidth, groups: vscode.window.tabGroups.all.map((g) => g.viewColumn) }),
     firstChange: async (beforeHash, afterHash) => {
@@ -151,10 +234,13 @@ export function createHost(glue: HostGlue): Host {
     surfaceSize: (width) => {
       boardWidth = width;
     },
-    instructions,
-  });
-  const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
-  const stopped = new StoppedNotice({
+    instructions: parts.instructions,
+  };
+}
+
+/** The notice shown when a mission stops while no surface is visible; its actions go through the surfaces' handlers. */
+function stoppedNotice(glue: HostGlue, handlers: Handlers): StoppedNotice {
+  return new StoppedNotice({
     surfaceVisible: () => glue.sidebar.visible || glue.board.visible,
     act: (action) => {
       switch (action.kind) {
@@ -171,12 +257,11 @@ export function createHost(glue: HostGlue): Host {
       }
     },
   });
-  model.onDidChange((state) => stopped.update(state));
+}
 
-  // The demo suggests its task (npm start -- --demo); what the user typed always wins.
-  if (isDemo() && !taskDraft()) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
-
-  const commands = commandHandlers({
+function hostCommands({ glue, controller, model, apiKeys, listModels, store }: HostParts, hub: SurfaceHub): Host['commands'] {
+  const { context } = glue;
+  return commandHandlers({
     controller,
     model,
     hub,
@@ -187,8 +272,15 @@ export function createHost(glue: HostGlue): Host {
     exportDir: { get: () => context.globalState.get<string>(EXPORT_DIR_KEY), set: (dir) => context.globalState.update(EXPORT_DIR_KEY, dir) },
     demo: isDemo,
   });
+}
 
-  const disposables: vscode.Disposable[] = [
+function hostDisposables(
+  { instructions, apiKeys, controller, model }: HostParts,
+  channel: vscode.Disposable,
+  statusBar: MissionStatusBar,
+  hub: SurfaceHub,
+): vscode.Disposable[] {
+  return [
     channel,
     instructions,
     apiKeys,
@@ -200,56 +292,53 @@ export function createHost(glue: HostGlue): Host {
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('planExecute') ? model.changed() : undefined)),
     apiKeys.onDidChange(() => model.changed()),
   ];
+}
 
+async function restore({ log, instructions, apiKeys, controller, model }: HostParts): Promise<void> {
+  log.info('restoring the latest mission from the store');
+  void instructions.refresh();
+  await apiKeys.load();
+  await controller.restoreLatest();
+  model.changed();
+}
+
+/** The extension's exported API: readiness for everyone, and the hooks the integration and e2e tests drive. */
+function hostApi(parts: HostParts, hub: SurfaceHub, statusBar: MissionStatusBar, stopped: StoppedNotice): PlanExecuteApi {
+  const { glue, log, apiKeys, store, confirmations, model, controller, listModels } = parts;
   return {
-    connect: (kind, webview, isVisible) => hub.attach(kind, webview, isVisible),
-    commands,
-    blobs: new BlobContentProvider(store),
-    restore: async () => {
-      log.info('restoring the latest mission from the store');
-      void instructions.refresh();
-      await apiKeys.load();
-      await controller.restoreLatest();
-      model.changed();
+    whenSidebarReady: () => hub.whenReady('sidebar'),
+    get sidebarReadyCount() {
+      return hub.readyCount('sidebar');
     },
-    api: {
-      whenSidebarReady: () => hub.whenReady('sidebar'),
-      get sidebarReadyCount() {
-        return hub.readyCount('sidebar');
-      },
-      whenBoardReady: () => hub.whenReady('board'),
-      get boardReadyCount() {
-        return hub.readyCount('board');
-      },
-      test: {
-        postFromWebview: (message, surface = 'sidebar') => hub.receive(surface, message),
-        get droppedMessages() {
-          return hub.droppedMessages;
-        },
-        sidebarState: () => model.peek(),
-        lastPostedState: () => hub.lastPostedState,
-        missionStore: store,
-        restoreFromStore: async () => {
-          model.clearMission();
-          const restored = await controller.restoreLatest();
-          model.flush();
-          return restored;
-        },
-        recentLog: () => log.recent(),
-        setApiKey: (key, provider) => (provider === 'openai' ? apiKeys.openai : apiKeys.anthropic).set(key),
-        listModels,
-        answerConfirmations: (answer) => {
-          confirmations.answer = answer;
-        },
-        lastConfirmation: () => confirmations.last,
-        waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
-        badgeCount: () => glue.sidebar.badgeCount,
-        statusBarItem: () => statusBar.shown,
-        lastStoppedNotice: () => stopped.last,
-      },
+    whenBoardReady: () => hub.whenReady('board'),
+    get boardReadyCount() {
+      return hub.readyCount('board');
     },
-    dispose: () => {
-      for (const d of disposables.splice(0)) d.dispose();
+    test: {
+      postFromWebview: (message, surface = 'sidebar') => hub.receive(surface, message),
+      get droppedMessages() {
+        return hub.droppedMessages;
+      },
+      sidebarState: () => model.peek(),
+      lastPostedState: () => hub.lastPostedState,
+      missionStore: store,
+      restoreFromStore: async () => {
+        model.clearMission();
+        const restored = await controller.restoreLatest();
+        model.flush();
+        return restored;
+      },
+      recentLog: () => log.recent(),
+      setApiKey: (key, provider) => (provider === 'openai' ? apiKeys.openai : apiKeys.anthropic).set(key),
+      listModels,
+      answerConfirmations: (answer) => {
+        confirmations.answer = answer;
+      },
+      lastConfirmation: () => confirmations.last,
+      waitForState: (predicate, timeoutMs) => model.waitFor(predicate, timeoutMs),
+      badgeCount: () => glue.sidebar.badgeCount,
+      statusBarItem: () => statusBar.shown,
+      lastStoppedNotice: () => stopped.last,
     },
   };
 }

@@ -30,14 +30,14 @@ export interface LineTierMatch {
   region?: { first: number; last: number };
 }
 
-/** newText as lines, and whether it ends with a line break. */
-type NewLines = { lines: string[]; endsNl: boolean };
+/** A text as lines, and whether it ends with a line break. */
+type TextLines = { lines: string[]; endsNl: boolean };
 
 /** Where one candidate match lies (file lines first..last) and how its replacement text is rendered. */
 interface Placement {
   first: number;
   last: number;
-  render: (regionStart: number, regionEnd: number, neu: NewLines, renderNew: (line: string) => string, eol: Eol) => BlankDriftResult;
+  render: (regionStart: number, regionEnd: number, neu: TextLines, renderNew: (line: string) => string, eol: Eol) => BlankDriftResult;
 }
 
 interface Line {
@@ -70,6 +70,24 @@ function spaceUnit(indents: string[]): number {
   return g === 2 || g === 4 || g === 8 ? g : 4;
 }
 
+/** The file and the snippet, split into lines and compared once; every step below reads them from here. */
+interface Sides {
+  lines: FileLines;
+  oldText: string;
+  newText: string;
+  /** oldText's and newText's raw lines. */
+  old: TextLines;
+  neu: TextLines;
+  oldLines: Line[];
+  fileLines: Line[];
+  /** How many of the file's lines a blank can be paired with. */
+  realLines: number;
+  fileUsesTabs: boolean;
+  editUsesTabs: boolean;
+  /** Index in oldLines of each non-blank old line. */
+  nonBlankOld: number[];
+}
+
 interface Candidate {
   /** File line of each non-blank old line (-1 for blank old lines in the indentation tier: see items). */
   anchors: number[];
@@ -77,171 +95,224 @@ interface Candidate {
   tab: number;
 }
 
+/** One candidate written back: the whole file, and the file lines its match covers. */
+interface Written {
+  text: string;
+  first: number;
+  last: number;
+}
+
+/** Why the one place found cannot be written back (the fields a refusing LineTierMatch carries). */
+type Refusal = { unrenderable: 'indent' } | { unrenderable: 'placement'; conflict: BlankConflict; region: { first: number; last: number } };
+
 /** Tries the indentation tier, then (when it found nothing) the blank_lines tier. */
 export function matchLineTiers(lines: FileLines, oldText: string, newText: string): LineTierMatch {
-  const text = lines.text;
+  const sides = readSides(lines, oldText, newText);
+  if (sides.nonBlankOld.length === 0) return { tier: 'indentation', starts: [] };
+  const widths = tabWidths(sides);
+  const windowMatches = indentationMatches(sides, widths);
+  const driftMatches = blankLineMatches(sides, widths);
+  // Every indentation match is a blank_lines match too: one place only if the more forgiving tier agrees
+  // (a short snippet shifted elsewhere must not win over the place it came from, drifted).
+  if (windowMatches.length > 0) {
+    const windowStarts = new Set(windowMatches.map((c) => c.anchors[0] as number));
+    const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
+    if (elsewhere.length > 0)
+      return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
+    return decide(sides, 'indentation', windowMatches, (c) => windowPlacement(sides, c));
+  }
+  return decide(sides, 'blank_lines', driftMatches, (c) => driftPlacement(sides, c));
+}
+
+function readSides(lines: FileLines, oldText: string, newText: string): Sides {
   const old = textLines(oldText);
-  const newT = textLines(newText);
   const oldLines = old.lines.map(splitLine);
   const n = lines.start.length;
   const fileLines: Line[] = new Array<Line>(n);
-  for (let i = 0; i < n; i++) fileLines[i] = splitLine(text.slice(lines.start[i], lines.contentEnd[i]));
-  // A text ending in LF has an empty pseudo-line after it: not a line a blank can be paired with.
-  const realLines = text.endsWith('\n') ? n - 1 : n;
-  const fileUsesTabs = fileLines.some((l) => l.indent.startsWith('\t'));
-  const editUsesTabs = oldLines.some((l) => l.indent.startsWith('\t'));
-  // When one side is written with tabs and the other with spaces, one tab stands for one indentation level
-  // of the space-written side. Its width is inferred, but 2, 4 and 8 are tried too (see below for which wins).
-  const inferred =
-    fileUsesTabs && !editUsesTabs
-      ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
-      : !fileUsesTabs && editUsesTabs
-        ? spaceUnit(fileLines.map((l) => l.indent))
-        : 4;
-  const widths = fileUsesTabs !== editUsesTabs ? [...new Set([inferred, 2, 4, 8])] : [4];
-  const nonBlankOld = oldLines.flatMap((l, j) => (l.body.length > 0 ? [j] : []));
-  if (nonBlankOld.length === 0) return { tier: 'indentation', starts: [] };
-
-  const shiftOf = (anchors: number[], tab: number): number | null => {
-    let delta: number | null = null;
-    for (let u = 0; u < anchors.length; u++) {
-      const o = oldLines[nonBlankOld[u] as number] as Line;
-      const f = fileLines[anchors[u] as number] as Line;
-      if (o.body !== f.body) return null;
-      const d = columns(f.indent, tab) - columns(o.indent, tab);
-      if (delta === null) delta = d;
-      else if (d !== delta) return null;
-    }
-    return delta;
+  for (let i = 0; i < n; i++) fileLines[i] = splitLine(lines.text.slice(lines.start[i], lines.contentEnd[i]));
+  return {
+    lines,
+    oldText,
+    newText,
+    old,
+    neu: textLines(newText),
+    oldLines,
+    fileLines,
+    // A text ending in LF has an empty pseudo-line after it: not a line a blank can be paired with.
+    realLines: lines.text.endsWith('\n') ? n - 1 : n,
+    fileUsesTabs: fileLines.some((l) => l.indent.startsWith('\t')),
+    editUsesTabs: oldLines.some((l) => l.indent.startsWith('\t')),
+    nonBlankOld: oldLines.flatMap((l, j) => (l.body.length > 0 ? [j] : [])),
   };
+}
 
-  // indentation: a window of exactly the snippet's lines, blank where the snippet is blank.
-  const m = oldLines.length;
+/**
+ * The tab widths to try. When one side is written with tabs and the other with spaces, one tab stands for one
+ * indentation level of the space-written side: its width is inferred, but 2, 4 and 8 are tried too (decide
+ * says which wins).
+ */
+function tabWidths({ oldLines, fileLines, newText, fileUsesTabs, editUsesTabs }: Sides): number[] {
+  if (fileUsesTabs === editUsesTabs) return [4];
+  const inferred = fileUsesTabs
+    ? spaceUnit([...oldLines.map((l) => l.indent), ...newText.split('\n').map((l) => /^[ \t]*/.exec(l)?.[0] ?? '')])
+    : spaceUnit(fileLines.map((l) => l.indent));
+  return [...new Set([inferred, 2, 4, 8])];
+}
+
+/** The one column shift that takes every non-blank old line onto its anchor in the file (null: none). */
+function shiftOf({ oldLines, fileLines, nonBlankOld }: Sides, anchors: number[], tab: number): number | null {
+  let delta: number | null = null;
+  for (let u = 0; u < anchors.length; u++) {
+    const o = oldLines[nonBlankOld[u] as number] as Line;
+    const f = fileLines[anchors[u] as number] as Line;
+    if (o.body !== f.body) return null;
+    const d = columns(f.indent, tab) - columns(o.indent, tab);
+    if (delta === null) delta = d;
+    else if (d !== delta) return null;
+  }
+  return delta;
+}
+
+/** indentation: a window of exactly the snippet's lines, blank where the snippet is blank. */
+function indentationMatches(sides: Sides, widths: number[]): Candidate[] {
+  const { oldLines, fileLines, realLines, nonBlankOld } = sides;
   const j0 = nonBlankOld[0] as number;
   const firstBody = (oldLines[j0] as Line).body;
-  const windowMatches: Candidate[] = [];
-  for (let i = 0; i + m <= realLines; i++) {
+  const matches: Candidate[] = [];
+  for (let i = 0; i + oldLines.length <= realLines; i++) {
     if ((fileLines[i + j0] as Line).body !== firstBody) continue;
     if (!oldLines.every((o, j) => o.body.length > 0 || (fileLines[i + j] as Line).body.length === 0)) continue;
     const anchors = nonBlankOld.map((j) => i + j);
     for (const tab of widths) {
-      const delta = shiftOf(anchors, tab);
-      if (delta !== null) windowMatches.push({ anchors, delta, tab });
+      const delta = shiftOf(sides, anchors, tab);
+      if (delta !== null) matches.push({ anchors, delta, tab });
     }
   }
-  const windowStarts = new Set(windowMatches.map((c) => c.anchors[0] as number));
+  return matches;
+}
 
-  // blank_lines: the non-blank lines in order, anything blank between them.
+/** blank_lines: the non-blank lines in order, anything blank between them. */
+function blankLineMatches(sides: Sides, widths: number[]): Candidate[] {
+  const { oldLines, fileLines, realLines, nonBlankOld } = sides;
+  const firstBody = (oldLines[nonBlankOld[0] as number] as Line).body;
   const nonBlankFile: number[] = [];
   for (let i = 0; i < realLines; i++) if ((fileLines[i] as Line).body.length > 0) nonBlankFile.push(i);
   const k = nonBlankOld.length;
-  const driftMatches: Candidate[] = [];
+  const matches: Candidate[] = [];
   for (let t = 0; t + k <= nonBlankFile.length; t++) {
     if ((fileLines[nonBlankFile[t] as number] as Line).body !== firstBody) continue;
     const anchors = nonBlankFile.slice(t, t + k);
     for (const tab of widths) {
-      const delta = shiftOf(anchors, tab);
-      if (delta !== null) driftMatches.push({ anchors, delta, tab });
+      const delta = shiftOf(sides, anchors, tab);
+      if (delta !== null) matches.push({ anchors, delta, tab });
     }
   }
-  // Every indentation match is a blank_lines match too: one place only if the more forgiving tier agrees
-  // (a short snippet shifted elsewhere must not win over the place it came from, drifted).
-  if (windowMatches.length > 0) {
-    const elsewhere = driftMatches.filter((c) => !windowStarts.has(c.anchors[0] as number));
-    if (elsewhere.length > 0)
-      return { tier: 'blank_lines', starts: [...new Set([...windowStarts, ...elsewhere.map((c) => c.anchors[0] as number)])].sort((a, b) => a - b) };
-    return decide('indentation', windowMatches, windowPlacement);
-  }
-  return decide('blank_lines', driftMatches, driftPlacement);
+  return matches;
+}
 
-  function texts(neu: NewLines): { lines: FileLines; oldLines: string[]; oldEndsNl: boolean; newLines: string[]; newEndsNl: boolean } {
-    return { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl };
-  }
+function texts({ lines, old }: Sides, neu: TextLines): { lines: FileLines; oldLines: string[]; oldEndsNl: boolean; newLines: string[]; newEndsNl: boolean } {
+  return { lines, oldLines: old.lines, oldEndsNl: old.endsNl, newLines: neu.lines, newEndsNl: neu.endsNl };
+}
 
-  /** oldText's lines are the window's, one for one: the plain line-by-line write-back. */
-  function windowPlacement(c: Candidate): Placement {
-    const first = (c.anchors[0] as number) - j0;
-    const last = first + m - 1;
-    return {
-      first,
-      last,
-      render: (regionStart, regionEnd, neu, renderNew, eol) =>
-        ok(renderReplacement({ ...texts(neu), firstLine: first, regionStart, regionEnd, renderNew, eol })),
-    };
-  }
+/** oldText's lines are the window's, one for one: the plain line-by-line write-back. */
+function windowPlacement(sides: Sides, c: Candidate): Placement {
+  const first = (c.anchors[0] as number) - (sides.nonBlankOld[0] as number);
+  const last = first + sides.oldLines.length - 1;
+  return {
+    first,
+    last,
+    render: (regionStart, regionEnd, neu, renderNew, eol) =>
+      ok(renderReplacement({ ...texts(sides, neu), firstLine: first, regionStart, regionEnd, renderNew, eol })),
+  };
+}
 
-  /** The file's blank lines in each gap of oldText (at the edges only as many as oldText has there), then editBlankLines. */
-  function driftPlacement(c: Candidate): Placement {
-    const anchors = c.anchors;
-    const blankAt = (i: number): boolean => i >= 0 && i < realLines && (fileLines[i] as Line).body.length === 0;
-    const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, x) => a + x);
-    const top = anchors[0] as number;
-    const bottom = anchors[k - 1] as number;
-    let above = 0;
-    while (above < (nonBlankOld[0] as number) && blankAt(top - above - 1)) above++;
-    let below = 0;
-    while (below < m - 1 - (nonBlankOld[k - 1] as number) && blankAt(bottom + below + 1)) below++;
-    const fileGaps = [range(top - above, top), ...anchors.slice(1).map((a, u) => range((anchors[u] as number) + 1, a)), range(bottom + 1, bottom + 1 + below)];
-    return {
-      first: top - above,
-      last: bottom + below,
-      render: (regionStart, regionEnd, neu, renderNew, eol) => renderBlankDrift({ ...texts(neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
-    };
-  }
+/** The file's blank lines in each gap of oldText (at the edges only as many as oldText has there), then editBlankLines. */
+function driftPlacement(sides: Sides, c: Candidate): Placement {
+  const { fileLines, realLines, nonBlankOld } = sides;
+  const anchors = c.anchors;
+  const k = nonBlankOld.length;
+  const m = sides.oldLines.length;
+  const blankAt = (i: number): boolean => i >= 0 && i < realLines && (fileLines[i] as Line).body.length === 0;
+  const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, x) => a + x);
+  const top = anchors[0] as number;
+  const bottom = anchors[k - 1] as number;
+  let above = 0;
+  while (above < (nonBlankOld[0] as number) && blankAt(top - above - 1)) above++;
+  let below = 0;
+  while (below < m - 1 - (nonBlankOld[k - 1] as number) && blankAt(bottom + below + 1)) below++;
+  const fileGaps = [range(top - above, top), ...anchors.slice(1).map((a, u) => range((anchors[u] as number) + 1, a)), range(bottom + 1, bottom + 1 + below)];
+  return {
+    first: top - above,
+    last: bottom + below,
+    render: (regionStart, regionEnd, neu, renderNew, eol) =>
+      renderBlankDrift({ ...texts(sides, neu), anchors, fileGaps, regionStart, regionEnd, renderNew, eol }),
+  };
+}
 
-  function decide(tier: 'indentation' | 'blank_lines', matches: Candidate[], place: (c: Candidate) => Placement): LineTierMatch {
-    const starts = [...new Set(matches.map((x) => x.anchors[0] as number))].sort((a, b) => a - b);
-    if (starts.length !== 1) return { tier, starts };
-    // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
-    // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
-    const unshifted = matches.filter((x) => x.delta === 0);
-    const candidates = unshifted.length === 1 ? unshifted : matches;
-    let result: { text: string; first: number; last: number } | undefined;
-    for (const c of candidates) {
-      const { first, last, render } = place(c);
-      const start = lines.start[first] as number;
-      const end = old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
-      const renderNew = reindenter(first, last, start, end, c.delta, c.tab);
-      if (newT.lines.some((l) => renderNew(l) === undefined)) return { tier, starts, unrenderable: 'indent' };
-      const sent = trimEdgeBlankLines(lines, first, last, { start: true, end: true }, oldText, keepEdgeBreaks(lines.text, start, end, oldText, newText));
-      if (typeof sent !== 'string') return { tier, starts, unrenderable: 'placement', conflict: sent, region: { first, last } };
-      const trimmed = textLines(sent);
-      const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
-      if (!body.ok) return { tier, starts, unrenderable: 'placement', conflict: body.error, region: { first, last } };
-      const edited = lines.text.slice(0, start) + body.value + lines.text.slice(end);
-      if (result !== undefined && result.text !== edited) return { tier, starts, unrenderable: 'indent' };
-      result = { text: edited, first, last };
-    }
-    if (!result) return { tier, starts, unrenderable: 'indent' };
-    const regionTabs = linesOf(result.first, result.last).some((l) => l.startsWith('\t'));
-    return { tier, starts, apply: { ...result, tabsVersusSpaces: fileUsesTabs !== editUsesTabs && (regionTabs || editUsesTabs) } };
+/** One tier's answer: several places, one place written back, or one place that cannot be. */
+function decide(sides: Sides, tier: 'indentation' | 'blank_lines', matches: Candidate[], place: (c: Candidate) => Placement): LineTierMatch {
+  const starts = [...new Set(matches.map((x) => x.anchors[0] as number))].sort((a, b) => a - b);
+  if (starts.length !== 1) return { tier, starts };
+  // A tab width under which the snippet needs no shift at all is the plain reading (each tab was written as
+  // that many spaces): when exactly one width gives that, it decides. Otherwise every width must agree.
+  const unshifted = matches.filter((x) => x.delta === 0);
+  const candidates = unshifted.length === 1 ? unshifted : matches;
+  let result: Written | undefined;
+  for (const c of candidates) {
+    const written = writeBack(sides, c, place(c));
+    if ('unrenderable' in written) return { tier, starts, ...written };
+    if (result !== undefined && result.text !== written.text) return { tier, starts, unrenderable: 'indent' };
+    result = written;
   }
+  if (!result) return { tier, starts, unrenderable: 'indent' };
+  const regionTabs = linesOf(sides.lines, result.first, result.last).some((l) => l.startsWith('\t'));
+  return { tier, starts, apply: { ...result, tabsVersusSpaces: sides.fileUsesTabs !== sides.editUsesTabs && (regionTabs || sides.editUsesTabs) } };
+}
 
-  function linesOf(a: number, b: number): string[] {
-    return Array.from({ length: Math.max(0, b - a + 1) }, (_, x) => text.slice(lines.start[a + x], lines.contentEnd[a + x]));
-  }
+/** The file with one candidate's region replaced by newText, re-indented and with its blank lines placed. */
+function writeBack(sides: Sides, c: Candidate, { first, last, render }: Placement): Written | Refusal {
+  const { lines, oldText, newText } = sides;
+  const start = lines.start[first] as number;
+  const end = sides.old.endsNl ? (lines.end[last] as number) : (lines.contentEnd[last] as number);
+  const renderNew = reindenter(sides, { first, last, start, end }, c.delta, c.tab);
+  if (sides.neu.lines.some((l) => renderNew(l) === undefined)) return { unrenderable: 'indent' };
+  const sent = trimEdgeBlankLines(lines, first, last, { start: true, end: true }, oldText, keepEdgeBreaks(lines.text, start, end, oldText, newText));
+  if (typeof sent !== 'string') return { unrenderable: 'placement', conflict: sent, region: { first, last } };
+  const trimmed = textLines(sent);
+  const body = render(start, end, trimmed, (l) => renderNew(l) as string, localEol(lines, first, last));
+  if (!body.ok) return { unrenderable: 'placement', conflict: body.error, region: { first, last } };
+  return { text: lines.text.slice(0, start) + body.value + lines.text.slice(end), first, last };
+}
 
-  /** A newText line re-indented by `delta` columns in the region's style (undefined: left of column 0). */
-  function reindenter(first: number, last: number, start: number, end: number, delta: number, tab: number): (raw: string) => string | undefined {
-    const region = text.slice(start, end);
-    const regionLines = linesOf(first, last);
-    const regionTabs = regionLines.some((l) => l.startsWith('\t'));
-    const regionSpaces = regionLines.some((l) => l.startsWith(' '));
-    const useTabs = regionTabs || (!regionSpaces && fileUsesTabs);
-    // Trailing whitespace and typographic quotes in newText are the snippet's style, not the file's: kept
-    // only when the region has some of its own.
-    const keepTrailing = hasTrailingWhitespace(region);
-    const keepQuotes = hasTypographicQuotes(region);
-    return (raw) => {
-      const indent = /^[ \t]*/.exec(raw)?.[0] ?? '';
-      let body = raw.slice(indent.length);
-      if (!keepTrailing) body = stripTrailingWhitespace(body);
-      if (!keepQuotes) body = straightenQuotes(body);
-      if (body.length === 0) return keepTrailing ? raw : '';
-      const cols = columns(indent, tab) + delta;
-      if (cols < 0) return undefined;
-      const lead = useTabs ? '\t'.repeat(Math.floor(cols / tab)) + ' '.repeat(cols % tab) : ' '.repeat(cols);
-      return lead + body;
-    };
-  }
+function linesOf(lines: FileLines, a: number, b: number): string[] {
+  return Array.from({ length: Math.max(0, b - a + 1) }, (_, x) => lines.text.slice(lines.start[a + x], lines.contentEnd[a + x]));
+}
+
+/** A newText line re-indented by `delta` columns in the region's style (undefined: left of column 0). */
+function reindenter(
+  { lines, fileUsesTabs }: Sides,
+  region: { first: number; last: number; start: number; end: number },
+  delta: number,
+  tab: number,
+): (raw: string) => string | undefined {
+  const regionText = lines.text.slice(region.start, region.end);
+  const regionLines = linesOf(lines, region.first, region.last);
+  const regionTabs = regionLines.some((l) => l.startsWith('\t'));
+  const regionSpaces = regionLines.some((l) => l.startsWith(' '));
+  const useTabs = regionTabs || (!regionSpaces && fileUsesTabs);
+  // Trailing whitespace and typographic quotes in newText are the snippet's style, not the file's: kept
+  // only when the region has some of its own.
+  const keepTrailing = hasTrailingWhitespace(regionText);
+  const keepQuotes = hasTypographicQuotes(regionText);
+  return (raw) => {
+    const indent = /^[ \t]*/.exec(raw)?.[0] ?? '';
+    let body = raw.slice(indent.length);
+    if (!keepTrailing) body = stripTrailingWhitespace(body);
+    if (!keepQuotes) body = straightenQuotes(body);
+    if (body.length === 0) return keepTrailing ? raw : '';
+    const cols = columns(indent, tab) + delta;
+    if (cols < 0) return undefined;
+    const lead = useTabs ? '\t'.repeat(Math.floor(cols / tab)) + ' '.repeat(cols % tab) : ' '.repeat(cols);
+    return lead + body;
+  };
 }

@@ -78,140 +78,176 @@ function compileSearch(pattern: string): RegExp {
 }
 
 export function createReadTools(env: ToolEnv): ReadOnlyTools {
+  return {
+    view: (path, range) => view(env, path, range),
+    list: (path, depth = 2) => list(env, path, depth),
+    search: (pattern, glob) => search(env, pattern, glob),
+    fetchToolResult: (toolCallId) => fetchToolResult(env, toolCallId),
+  };
+}
+
+/** A directory's listing, or a file's numbered lines (an earlier view's result while the file is unchanged). */
+function view(env: ToolEnv, path: string, range?: [number, number]): Promise<ToolOutcome> {
   const { ctx, recorder } = env;
+  const rel0 = toWorkspacePath(ctx.workspace.root, path);
+  const input = { path: rel0, range: range ?? null };
+  return recorder.call('view', input, async (): Promise<CallResult> => {
+    const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
+    if (!allowed.ok) return failed(allowed.error);
+    if (allowed.value.kind === 'run') throw new Error('unreachable');
+    const rel = allowed.value.rel;
+    // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
+    // says nothing, and reading a link to a FIFO would block forever.
+    const lstat = await ctx.workspace.stat(rel);
+    const target = lstat?.kind === 'symlink' ? allowed.value.realRel : rel;
+    const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
+    if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
+    if (stat.kind === 'directory') {
+      const entries = await listing(env, rel, 2);
+      return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
+    }
+    if (stat.kind === 'other') return failed(toolError(`${rel} is not a regular file (device, socket or pipe)`));
+    if (stat.kind === 'file' && stat.size > ctx.settings.maxFileBytes) {
+      return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`, 'use search to find the part you need'));
+    }
+    const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
+    if (reusable) {
+      return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
+    }
+    return numberedView(env, rel, target, range);
+  });
+}
 
-  const view = (path: string, range?: [number, number]): Promise<ToolOutcome> => {
-    const rel0 = toWorkspacePath(ctx.workspace.root, path);
-    const input = { path: rel0, range: range ?? null };
-    return recorder.call('view', input, async (): Promise<CallResult> => {
-      const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.error);
-      if (allowed.value.kind === 'run') throw new Error('unreachable');
-      const rel = allowed.value.rel;
-      // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
-      // says nothing, and reading a link to a FIFO would block forever.
-      const lstat = await ctx.workspace.stat(rel);
-      const target = lstat?.kind === 'symlink' ? allowed.value.realRel : rel;
-      const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
-      if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
-      if (stat.kind === 'directory') {
-        const entries = await listing(env, rel, 2);
-        return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
-      }
-      if (stat.kind === 'other') return failed(toolError(`${rel} is not a regular file (device, socket or pipe)`));
-      if (stat.kind === 'file' && stat.size > ctx.settings.maxFileBytes) {
-        return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`, 'use search to find the part you need'));
-      }
-      const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
-      if (reusable) {
-        return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
-      }
-      const bytes = await ctx.workspace.readFile(target);
-      const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
-      if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.error.message}`));
-      const lines = decoded.value.text.split(/\r?\n/);
-      if (decoded.value.finalNewline) lines.pop();
-      let first = 1;
-      let last = lines.length;
-      if (range) {
-        const [a, b] = range;
-        if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || a > Math.max(1, lines.length) || (b !== -1 && (b < a || b > lines.length))) {
-          return failed(toolError(`invalid view range [${a}, ${b}] for ${rel}, which has ${lines.length} lines`));
-        }
-        first = a;
-        last = b === -1 ? lines.length : b;
-      }
-      return {
-        ok: true,
-        output: numbered(lines.slice(first - 1, last), first),
-        fingerprint: { [rel]: sha256Hex(bytes) },
-      };
-    });
+/** The file's lines in `range` (all of them without one), numbered; `rel` names it, `target` is what is read. */
+async function numberedView(env: ToolEnv, rel: string, target: string, range: [number, number] | undefined): Promise<CallResult> {
+  const { ctx } = env;
+  const bytes = await ctx.workspace.readFile(target);
+  const decoded = decodeText(bytes, ctx.settings.maxFileBytes);
+  if (!decoded.ok) return failed(toolError(`${rel}: ${decoded.error.message}`));
+  const lines = decoded.value.text.split(/\r?\n/);
+  if (decoded.value.finalNewline) lines.pop();
+  let first = 1;
+  let last = lines.length;
+  if (range) {
+    const [a, b] = range;
+    if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || a > Math.max(1, lines.length) || (b !== -1 && (b < a || b > lines.length))) {
+      return failed(toolError(`invalid view range [${a}, ${b}] for ${rel}, which has ${lines.length} lines`));
+    }
+    first = a;
+    last = b === -1 ? lines.length : b;
+  }
+  return {
+    ok: true,
+    output: numbered(lines.slice(first - 1, last), first),
+    fingerprint: { [rel]: sha256Hex(bytes) },
   };
+}
 
-  const list = (path: string, depth = 2): Promise<ToolOutcome> => {
-    const rel0 = toWorkspacePath(ctx.workspace.root, path);
-    return recorder.call('list', { path: rel0, depth }, async () => {
-      const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
-      if (!allowed.ok) return failed(allowed.error);
-      if (allowed.value.kind === 'run') throw new Error('unreachable');
-      const stat = await ctx.workspace.stat(allowed.value.rel);
-      if (stat?.kind !== 'directory') return failed(toolError(`${allowed.value.rel} is not a directory`));
-      const entries = await listing(env, allowed.value.rel, Math.max(1, Math.min(depth, 6)));
-      const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
-      return { ok: true, output: entries.join('\n') + capped };
-    });
-  };
+function list(env: ToolEnv, path: string, depth: number): Promise<ToolOutcome> {
+  const { ctx, recorder } = env;
+  const rel0 = toWorkspacePath(ctx.workspace.root, path);
+  return recorder.call('list', { path: rel0, depth }, async () => {
+    const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
+    if (!allowed.ok) return failed(allowed.error);
+    if (allowed.value.kind === 'run') throw new Error('unreachable');
+    const stat = await ctx.workspace.stat(allowed.value.rel);
+    if (stat?.kind !== 'directory') return failed(toolError(`${allowed.value.rel} is not a directory`));
+    const entries = await listing(env, allowed.value.rel, Math.max(1, Math.min(depth, 6)));
+    const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
+    return { ok: true, output: entries.join('\n') + capped };
+  });
+}
 
-  const search = (pattern: string, glob?: string): Promise<ToolOutcome> =>
-    recorder.call('search', { pattern, glob: glob ?? null }, async () => {
-      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) return failed(toolError('pattern must be 1–500 characters'));
-      const matcher = new BoundedLineMatcher(compileSearch(pattern), SEARCH_TIME_MS);
-      const inGlob = glob ? picomatch(glob, { dot: true }) : () => true;
-      const hits: string[] = [];
-      let files = 0;
-      let oversized = 0;
-      let timedOut = false;
-      // Files wait in a batch and are matched together (see boundedRegex.ts), under one time budget.
-      let batch: { path: string; lines: string[] }[] = [];
-      let batchChars = 0;
-      const flush = (): void => {
-        if (batch.length === 0 || timedOut) return;
-        const out = matcher.match(
-          batch.map((b) => b.lines),
-          MAX_SEARCH_MATCHES - hits.length,
-        );
-        if (!out.ok) timedOut = true;
-        else for (const h of out.value) hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
-        batch = [];
-        batchChars = 0;
-      };
-      const walk = async (dir: string): Promise<void> => {
-        for (const e of await ctx.workspace.readDir(dir)) {
-          if (timedOut || hits.length >= MAX_SEARCH_MATCHES || files >= MAX_SEARCH_FILES) return;
-          const child = dir === '.' ? e.name : `${dir}/${e.name}`;
-          if (e.kind === 'directory') {
-            if (!SKIP_DIRS.has(e.name) && isReadable(env.policy, child, true)) await walk(child);
-            continue;
-          }
-          if (e.kind !== 'file' || !inGlob(child) || !isReadable(env.policy, child, false)) continue;
-          // Sized before it is read: one huge file (a log, a data dump) must not fail or bloat the whole search.
-          const size = (await ctx.workspace.stat(child))?.size ?? 0;
-          if (size > ctx.settings.maxFileBytes) {
-            oversized++;
-            continue;
-          }
-          files++;
-          const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
-          if (!decoded.ok) continue;
-          const lines = decoded.value.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
-          batch.push({ path: child, lines });
-          batchChars += decoded.value.text.length;
-          if (batchChars >= SEARCH_BATCH_CHARS) flush();
-        }
-      };
-      await walk('.');
-      flush();
-      if (timedOut) {
-        return failed(
-          toolError(
-            `the search pattern ${JSON.stringify(pattern)} ran longer than ${SEARCH_TIME_MS} ms and was stopped (catastrophic backtracking?)`,
-            'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
-          ),
-        );
+function search(env: ToolEnv, pattern: string, glob: string | undefined): Promise<ToolOutcome> {
+  return env.recorder.call('search', { pattern, glob: glob ?? null }, async () => {
+    if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) return failed(toolError('pattern must be 1–500 characters'));
+    const scan = new SearchScan(env, new BoundedLineMatcher(compileSearch(pattern), SEARCH_TIME_MS), glob ? picomatch(glob, { dot: true }) : () => true);
+    await scan.walk('.');
+    scan.flush();
+    return searchReport(env, pattern, scan);
+  });
+}
+
+/** One search's walk over the readable files. Files wait in a batch and are matched together (see boundedRegex.ts), under one time budget. */
+class SearchScan {
+  readonly hits: string[] = [];
+  files = 0;
+  oversized = 0;
+  timedOut = false;
+  private batch: { path: string; lines: string[] }[] = [];
+  private batchChars = 0;
+  private readonly env: ToolEnv;
+  private readonly matcher: BoundedLineMatcher;
+  private readonly inGlob: (path: string) => boolean;
+
+  constructor(env: ToolEnv, matcher: BoundedLineMatcher, inGlob: (path: string) => boolean) {
+    this.env = env;
+    this.matcher = matcher;
+    this.inGlob = inGlob;
+  }
+
+  async walk(dir: string): Promise<void> {
+    const { ctx, policy } = this.env;
+    for (const e of await ctx.workspace.readDir(dir)) {
+      if (this.timedOut || this.hits.length >= MAX_SEARCH_MATCHES || this.files >= MAX_SEARCH_FILES) return;
+      const child = dir === '.' ? e.name : `${dir}/${e.name}`;
+      if (e.kind === 'directory') {
+        if (!SKIP_DIRS.has(e.name) && isReadable(policy, child, true)) await this.walk(child);
+        continue;
       }
-      const note =
-        (hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '') +
-        (oversized > 0 ? `\n(skipped ${oversized} file${oversized === 1 ? '' : 's'} over the size limit of ${ctx.settings.maxFileBytes} bytes)` : '');
-      return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files${note}` };
-    });
+      if (e.kind !== 'file' || !this.inGlob(child) || !isReadable(policy, child, false)) continue;
+      // Sized before it is read: one huge file (a log, a data dump) must not fail or bloat the whole search.
+      const size = (await ctx.workspace.stat(child))?.size ?? 0;
+      if (size > ctx.settings.maxFileBytes) {
+        this.oversized++;
+        continue;
+      }
+      this.files++;
+      const decoded = decodeText(await ctx.workspace.readFile(child), ctx.settings.maxFileBytes);
+      if (!decoded.ok) continue;
+      const lines = decoded.value.text.split(/\r?\n/).map((l) => l.slice(0, MAX_SEARCH_LINE));
+      this.batch.push({ path: child, lines });
+      this.batchChars += decoded.value.text.length;
+      if (this.batchChars >= SEARCH_BATCH_CHARS) this.flush();
+    }
+  }
 
-  const fetchToolResult = (toolCallId: string): Promise<ToolOutcome> =>
-    recorder.call('fetch_tool_result', { toolCallId }, async () => {
-      const record = ctx.toolCalls.get(toolCallId);
-      if (!record) return failed(toolError(`no tool call with id ${toolCallId} in this mission`));
-      return { ok: true, output: record.output };
-    });
+  /** Matches the files waiting in the batch. */
+  flush(): void {
+    const batch = this.batch;
+    if (batch.length === 0 || this.timedOut) return;
+    const out = this.matcher.match(
+      batch.map((b) => b.lines),
+      MAX_SEARCH_MATCHES - this.hits.length,
+    );
+    if (!out.ok) this.timedOut = true;
+    else for (const h of out.value) this.hits.push(`${batch[h.file]!.path}:${h.line + 1}: ${batch[h.file]!.lines[h.line]!.trim().slice(0, 200)}`);
+    this.batch = [];
+    this.batchChars = 0;
+  }
+}
 
-  return { view, list, search, fetchToolResult };
+/** What the model is told: the hits and what limited them, or that the pattern ran out of time. */
+function searchReport(env: ToolEnv, pattern: string, scan: SearchScan): CallResult {
+  const { hits, files, oversized } = scan;
+  if (scan.timedOut) {
+    return failed(
+      toolError(
+        `the search pattern ${JSON.stringify(pattern)} ran longer than ${SEARCH_TIME_MS} ms and was stopped (catastrophic backtracking?)`,
+        'use a simpler pattern: no nested or overlapping quantifiers such as (a+)+ or (a|a?)+, or search for a literal string',
+      ),
+    );
+  }
+  const note =
+    (hits.length >= MAX_SEARCH_MATCHES ? `\n(stopped at ${MAX_SEARCH_MATCHES} matches)` : '') +
+    (oversized > 0 ? `\n(skipped ${oversized} file${oversized === 1 ? '' : 's'} over the size limit of ${env.ctx.settings.maxFileBytes} bytes)` : '');
+  return { ok: true, output: hits.length ? hits.join('\n') + note : `no matches for ${JSON.stringify(pattern)} in ${files} readable files${note}` };
+}
+
+function fetchToolResult(env: ToolEnv, toolCallId: string): Promise<ToolOutcome> {
+  return env.recorder.call('fetch_tool_result', { toolCallId }, async () => {
+    const record = env.ctx.toolCalls.get(toolCallId);
+    if (!record) return failed(toolError(`no tool call with id ${toolCallId} in this mission`));
+    return { ok: true, output: record.output };
+  });
 }
