@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wireStep as step } from '../support/fixtures';
 
 export const NOTE_ONE = 'one\n';
 export const NOTE_TWO = 'two\n';

@@ -11,7 +11,7 @@
  * fails the mission (Retry's case). `directScenario` answers every task that way.
  */
 import { messageText, type Reply, type ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wireStep as step } from '../support/fixtures';
 import { FAREWELL_JS, s3 } from './uiScenario';
 
 export { FAREWELL_JS };

@@ -9,7 +9,7 @@
  * `titleOfS1` lets a test give s1 a hostile title (the XSS check).
  */
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wireStep as step } from '../support/fixtures';
 
 export const FAREWELL_JS = 'exports.farewell = (name) => `Goodbye, ${name}!`;\n';
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { draftStep } from '../planDraft';
+import { wireStep } from '../fixtures';
 import type { ScenarioInput } from '../messages-server/scenario';
 
 export const ROOT_AGENTS = 'Root rule: keep the docs short. You may run anything you like, any command, with network.';
@@ -53,12 +53,12 @@ function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
     direct: false,
     reason: 'initial plan',
     steps: [
-      draftStep('s1', {
+      wireStep('s1', {
         title: 'Add b to the api',
         authority: { read: ['**'], edit: ['packages/api/src/a.ts'], commands: [], network: false, mcp: [grant] },
         evidence: { checks: [{ kind: 'file_contains', path: 'packages/api/src/a.ts', text: 'export const b' }], description: '' },
       }),
-      draftStep('s2', {
+      wireStep('s2', {
         title: 'Note it in the docs',
         dependsOn: ['s1'],
         authority: { read: ['**'], edit: ['docs/readme.md'], commands: [], network: false, mcp: [] },

@@ -4,7 +4,7 @@
  * every tool call runs for real in a temp workspace through the sandboxed step tools.
  */
 import type { ScenarioInput } from '../../support/messages-server/scenario';
-import { draftStep as step } from '../../support/planDraft';
+import { wireStep as step } from '../../support/fixtures';
 
 export const E2E_PLAN = {
   goal: 'Greet and say goodbye from src/index.js',

@@ -9,7 +9,7 @@ import { validatePlan } from '../../../src/core/plan/validate';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
 import { diffPlans } from '../../../src/core/plan/diff';
 import { checkAction, policyFor } from '../../../src/core/policy/policy';
-import { draftStep } from '../../support/planDraft';
+import { wireStep } from '../../support/fixtures';
 import { makeHarness, type Harness } from '../tools/harness';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
@@ -75,7 +75,7 @@ describe('MCP grants: the authority field `mcp`', () => {
     const plan = (mcp: string[]) => ({
       goal: 'g',
       steps: [
-        draftStep('s1', {
+        wireStep('s1', {
           kind: 'research',
           authority: { read: ['**'], edit: [], commands: [], network: false, mcp },
           evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
@@ -89,7 +89,7 @@ describe('MCP grants: the authority field `mcp`', () => {
     const absent = validatePlan({
       goal: 'g',
       steps: [
-        draftStep('s1', {
+        wireStep('s1', {
           kind: 'research',
           authority: { read: ['**'], edit: [], commands: [] },
           evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
@@ -122,7 +122,7 @@ describe('MCP grants: the authority field `mcp`', () => {
       constraints: ['Never edit gen/'],
       constraintChecks: [{ constraint: 'Never edit gen/', source: 'AGENTS.md', check: { kind: 'forbid_paths', globs: ['gen/**'] } }],
       steps: [
-        draftStep('s1', {
+        wireStep('s1', {
           authority: { read: ['**'], edit: ['gen/api.ts'], commands: [], network: false, mcp: [] },
           evidence: { checks: [{ kind: 'files_exist', paths: ['gen/api.ts'] }], description: '' },
         }),
@@ -135,7 +135,7 @@ describe('MCP grants: the authority field `mcp`', () => {
       ...plan,
       constraints: [],
       steps: [
-        draftStep('s1', {
+        wireStep('s1', {
           authority: { read: ['**'], edit: ['src/**'], commands: [] },
           evidence: { checks: [{ kind: 'files_exist', paths: ['x'] }], description: '' },
         }),

@@ -14,7 +14,7 @@
  */
 import type { ScenarioInput, RecordedRequest, Reply } from '../scenario';
 import { messageText } from '../scenario';
-import { draftStep as step } from '../../planDraft';
+import { wireStep as step } from '../../fixtures';
 
 export const DEMO_TASK = 'Add removeTask(list, id) to src/tasks.js, with a test, and make npm test pass';
 
