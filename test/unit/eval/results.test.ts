@@ -10,6 +10,8 @@ import { markdownSummary } from '../../../src/node/eval/summary';
 import { modeTotals, spreadOf } from '../../../src/node/eval/totals';
 import { metricsOfTrace } from '../../../src/node/eval/traceMetrics';
 import { config, evalFile, result } from './builders';
+import type { StepInput } from '../../../src/core/contracts/plan';
+import { step as fixtureStep } from '../../support/fixtures';
 
 describe('eval arguments', () => {
   const ok = (argv: string[]) => {
@@ -78,13 +80,8 @@ describe('eval arguments', () => {
 });
 
 const ev = (seq: number, body: Record<string, unknown>): string => JSON.stringify({ missionId: 'm-1', seq, at: '2026-12-01T10:00:00.000Z', ...body });
-const step = (id: string) => ({
-  id,
-  title: id,
-  kind: 'edit',
-  authority: { read: ['**'], edit: ['a'], commands: [] },
-  evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] },
-});
+const step = (id: string): StepInput =>
+  fixtureStep(id, { title: id, authority: { read: ['**'], edit: ['a'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] } });
 const call = (role: string, cost: number, pricing: string) => ({
   type: 'model_call',
   role,

@@ -4,6 +4,7 @@ import type { Failure, SideEffects } from '../../../src/core/contracts/results';
 import { StepSchema, type StepInput } from '../../../src/core/contracts/plan';
 import type { RoleContext, StepTools, ToolOutcome } from '../../../src/core/ports';
 import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
+import { wireStep } from '../../support/fixtures';
 
 export function fakeContext(stepId: string | null = null, signal = new AbortController().signal): RoleContext & { events: TraceEventBody[] } {
   const events: TraceEventBody[] = [];
@@ -131,21 +132,14 @@ export const VALID_DRAFT = {
   direct: false,
   reason: 'initial plan',
   steps: [
-    {
-      id: 's1',
+    wireStep('s1', {
       title: 'Create greet.js',
       why: 'the module',
-      required: true,
-      dependsOn: [],
-      kind: 'edit',
       instructions: 'Create src/greet.js exporting greet(name).',
       authority: { read: ['**'], edit: ['src/greet.js'], commands: [] },
       binding: { prerequisite: '', fallback: '', consequence: 'src/greet.js exists' },
       expectedOutput: 'src/greet.js',
       evidence: { checks: [{ kind: 'files_exist', paths: ['src/greet.js'] }], description: '' },
-      risk: 'low',
-      effort: 'small',
-      modelTier: 'light',
-    },
+    }),
   ],
 };
