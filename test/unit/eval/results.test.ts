@@ -11,7 +11,7 @@ import { modeTotals, spreadOf } from '../../../src/node/eval/totals';
 import { metricsOfTrace } from '../../../src/node/eval/traceMetrics';
 import { config, evalFile, result } from './builders';
 import type { StepInput } from '../../../src/core/contracts/plan';
-import { step as fixtureStep } from '../../support/fixtures';
+import { plan, step as fixtureStep } from '../../support/fixtures';
 
 describe('eval arguments', () => {
   const ok = (argv: string[]) => {
@@ -103,7 +103,7 @@ describe('eval trace metrics', () => {
   it('counts from the trace alone: calls, tokens, cost, steps, replans, refusals, verdicts', () => {
     const lines = [
       { type: 'mission_started', task: 't', workspaceRoot: '/ws', settings: {} },
-      { type: 'plan_version', plan: { goal: 'g', steps: [step('s1')] }, author: 'planner', diff: null },
+      { type: 'plan_version', plan: plan([step('s1')], { goal: 'g' }), author: 'planner', diff: null },
       call('planner', 0.5, 'priced'),
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 },
       call('executor', 0.25, 'unknown'),
@@ -141,7 +141,7 @@ describe('eval trace metrics', () => {
         refusedBecause: ['changed s1'],
       },
       { type: 'replan', trigger: 'verification_failed', stepId: 's1', mode: 'rest', evidence: 'e', fromVersion: 1, toVersion: 2 },
-      { type: 'plan_version', plan: { goal: 'g', steps: [step('s1'), step('s2')], version: 2, parentVersion: 1 }, author: 'replanner', diff: null },
+      { type: 'plan_version', plan: plan([step('s1'), step('s2')], { goal: 'g', version: 2, parentVersion: 1 }), author: 'replanner', diff: null },
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 2 },
       verdict(true),
       verdict(true, 'not verified'),

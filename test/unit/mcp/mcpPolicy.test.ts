@@ -9,7 +9,7 @@ import { validatePlan } from '../../../src/core/plan/validate';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
 import { diffPlans } from '../../../src/core/plan/diff';
 import { checkAction, policyFor } from '../../../src/core/policy/policy';
-import { wireStep } from '../../support/fixtures';
+import { wirePlan, wireStep, type WirePlan } from '../../support/fixtures';
 import { makeHarness, type Harness } from '../tools/harness';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
@@ -72,30 +72,33 @@ describe('MCP grants: the authority field `mcp`', () => {
   });
 
   it('is validated against the catalogue, and a tightening can only drop grants', () => {
-    const plan = (mcp: string[]) => ({
-      goal: 'g',
-      steps: [
-        wireStep('s1', {
-          kind: 'research',
-          authority: { read: ['**'], edit: [], commands: [], network: false, mcp },
-          evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
-        }),
-      ],
-    });
+    const plan = (mcp: string[]): WirePlan =>
+      wirePlan(
+        [
+          wireStep('s1', {
+            kind: 'research',
+            authority: { read: ['**'], edit: [], commands: [], network: false, mcp },
+            evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
+          }),
+        ],
+        { goal: 'g' },
+      );
     const tools = offeredTools(catalogue);
     const ok = validatePlan(plan(['db/query', 'docs/*']), { mcpTools: tools });
     assert.ok(ok.ok);
     assert.deepEqual(ok.plan.steps[0]!.authority.mcp, ['db/query', 'docs/*']);
-    const absent = validatePlan({
-      goal: 'g',
-      steps: [
-        wireStep('s1', {
-          kind: 'research',
-          authority: { read: ['**'], edit: [], commands: [] },
-          evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
-        }),
-      ],
-    });
+    const absent = validatePlan(
+      wirePlan(
+        [
+          wireStep('s1', {
+            kind: 'research',
+            authority: { read: ['**'], edit: [], commands: [] },
+            evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
+          }),
+        ],
+        { goal: 'g' },
+      ),
+    );
     assert.ok(absent.ok);
     assert.deepEqual(absent.plan.steps[0]!.authority.mcp, [], 'absent means none');
     const unknown = validatePlan(plan(['db/qurey', 'mail/*']), { mcpTools: tools });
@@ -117,17 +120,19 @@ describe('MCP grants: the authority field `mcp`', () => {
   });
 
   it('forbid_paths checks narrow every step: validation and the policy refuse writes there', () => {
-    const plan = {
-      goal: 'g',
-      constraints: ['Never edit gen/'],
-      constraintChecks: [{ constraint: 'Never edit gen/', source: 'AGENTS.md', check: { kind: 'forbid_paths', globs: ['gen/**'] } }],
-      steps: [
+    const plan = wirePlan(
+      [
         wireStep('s1', {
           authority: { read: ['**'], edit: ['gen/api.ts'], commands: [], network: false, mcp: [] },
           evidence: { checks: [{ kind: 'files_exist', paths: ['gen/api.ts'] }], description: '' },
         }),
       ],
-    };
+      {
+        goal: 'g',
+        constraints: ['Never edit gen/'],
+        constraintChecks: [{ constraint: 'Never edit gen/', source: 'AGENTS.md', check: { kind: 'forbid_paths', globs: ['gen/**'] }, steps: [] }],
+      },
+    );
     const refused = validatePlan(plan);
     assert.ok(!refused.ok);
     assert.match(refused.errors.map((e) => e.message).join(), /may edit "gen\/api.ts", which the constraint "Never edit gen\/" forbids/);

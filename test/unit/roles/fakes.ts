@@ -4,7 +4,7 @@ import type { Failure, SideEffects } from '../../../src/core/contracts/results';
 import { StepSchema, type StepInput } from '../../../src/core/contracts/plan';
 import type { RoleContext, StepTools, ToolOutcome } from '../../../src/core/ports';
 import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
-import { wireStep } from '../../support/fixtures';
+import { wirePlan, wireStep } from '../../support/fixtures';
 
 export function fakeContext(stepId: string | null = null, signal = new AbortController().signal): RoleContext & { events: TraceEventBody[] } {
   const events: TraceEventBody[] = [];
@@ -125,13 +125,8 @@ export function handoffFor(step: StepInput, extra: Partial<Handoff> = {}): Hando
   };
 }
 
-export const VALID_DRAFT = {
-  goal: 'Add a greeting module',
-  assumptions: [],
-  constraints: ['Do not touch package.json'],
-  direct: false,
-  reason: 'initial plan',
-  steps: [
+export const VALID_DRAFT = wirePlan(
+  [
     wireStep('s1', {
       title: 'Create greet.js',
       why: 'the module',
@@ -142,4 +137,5 @@ export const VALID_DRAFT = {
       evidence: { checks: [{ kind: 'files_exist', paths: ['src/greet.js'] }], description: '' },
     }),
   ],
-};
+  { goal: 'Add a greeting module', constraints: ['Do not touch package.json'] },
+);
