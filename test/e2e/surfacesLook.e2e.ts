@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import type { Reply, ScenarioInput } from '../support/messages-server/scenario';
-import { wireStep } from '../support/fixtures';
+import { wirePlan, wireStep } from '../support/fixtures';
 import { decideCard } from './support/cards';
 import { wordsBrokenInside } from './support/focus';
 import { runFromPalette } from './support/palette';
@@ -41,7 +41,7 @@ function ledgerScenario(): ScenarioInput {
     authority: { read: ['**'], edit: [], commands: ['node src/ledger.js'] },
     evidence: { checks: [{ kind: 'files_exist', paths: ['src/ledger.js'] }], description: '' },
   });
-  const plan = { goal: 'Set the euro rate to 1.08', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps: [s1, s2] };
+  const plan = wirePlan([s1, s2], { goal: 'Set the euro rate to 1.08' });
   const report = (output: string): Reply => ({
     toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
   });

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { wireStep } from '../support/fixtures';
+import { wirePlan, wireStep } from '../support/fixtures';
 import { axeViolations } from '../support/webview/axe';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
@@ -34,7 +34,7 @@ function bigPlanScenario(): ScenarioInput {
       evidence: { checks: [{ kind: 'file_contains', path: `src/billing/module${i}.js`, text: 'ledger' }], description: '' },
     });
   });
-  const plan = { goal: 'Move the billing service to the new ledger API', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps };
+  const plan = wirePlan(steps, { goal: 'Move the billing service to the new ledger API' });
   return { name: 'a 40-step plan', rules: [{ name: 'plan', match: { role: 'planner' }, turns: [{ structured: plan }] }] };
 }
 
