@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { McpCatalogue, McpCallOutcome } from '../../../src/core/contracts/mcp';
 import type { McpCallRequest, McpServers } from '../../../src/core/ports';
-import type { Step } from '../../../src/core/contracts/plan';
 import { grantCovered, grantFor, parseGrant } from '../../../src/core/mcp/grants';
 import { offeredTools, serverStates } from '../../../src/core/mcp/names';
 import { createStepTools } from '../../../src/core/tools/stepTools';
@@ -9,7 +8,7 @@ import { validatePlan } from '../../../src/core/plan/validate';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
 import { diffPlans } from '../../../src/core/plan/diff';
 import { checkAction, policyFor } from '../../../src/core/policy/policy';
-import { wirePlan, wireStep, type WirePlan } from '../../support/fixtures';
+import { authority, wirePlan, wireStep, type WirePlan } from '../../support/fixtures';
 import { makeHarness, type Harness } from '../tools/harness';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
@@ -150,7 +149,7 @@ describe('MCP grants: the authority field `mcp`', () => {
     assert.match(unlisted.errors[0]!.message, /not one of the plan's constraints/);
     const policy = policyFor(
       process.cwd(),
-      { id: 's1', authority: { edit: ['**'] } },
+      { id: 's1', authority: authority({ edit: ['**'] }) },
       { fs: nodePolicyFs, forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] },
     );
     assert.deepEqual(checkAction(policy, { kind: 'write', path: 'gen/api.ts' }), {
@@ -171,8 +170,10 @@ describe("MCP calls through a step's tools: policy, approval, trace", () => {
   });
   afterEach(() => h.cleanup());
   const tools = (mcp: string[], role: 'executor' | 'verifier' = 'executor') => {
-    const authority: Step['authority'] = { read: ['**'], edit: [], commands: [], network: false, mcp };
-    return createStepTools({ ...h.ctx({ authority }, role), mcp: { servers, tools: offeredTools(catalogue), serverState: serverStates(catalogue) } }).mcp!;
+    return createStepTools({
+      ...h.ctx({ authority: authority({ mcp }) }, role),
+      mcp: { servers, tools: offeredTools(catalogue), serverState: serverStates(catalogue) },
+    }).mcp!;
   };
 
   it('offers only granted tools under names that cannot shadow ours; the verifier only read-only ones', () => {
