@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import type { Reply, ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep } from '../support/planDraft';
+import { wirePlan, wireStep } from '../support/fixtures';
 import { decideCard } from './support/cards';
 import { wordsBrokenInside } from './support/focus';
 import { runFromPalette } from './support/palette';
@@ -25,14 +25,14 @@ const LONG_LINE = `const RATES = { ${RATES}, 'eur': 1 };`;
 const LEDGER = `${Array.from({ length: 149 }, (_, i) => `// ledger line ${i + 1}`).join('\n')}\n${LONG_LINE}\nconsole.log(Object.keys(RATES).length);\n`;
 
 function ledgerScenario(): ScenarioInput {
-  const s1 = draftStep('s1', {
+  const s1 = wireStep('s1', {
     title: 'Change only the euro rate in the ledger table, whole words and nothing removed',
     why: 'The rates table must stay whole: remove nothing, change only the euro rate, so every other currency keeps passing its checks.',
     instructions: 'In src/ledger.js, set the euro rate to 1.08.',
     authority: { read: ['**'], edit: ['src/ledger.js'], commands: [] },
     evidence: { checks: [{ kind: 'file_contains', path: 'src/ledger.js', text: "'eur': 1.08" }], description: '' },
   });
-  const s2 = draftStep('s2', {
+  const s2 = wireStep('s2', {
     title: 'Run the ledger twice to see that it still loads',
     why: 'A table that does not load would break every invoice the billing service prints.',
     kind: 'command',
@@ -41,7 +41,7 @@ function ledgerScenario(): ScenarioInput {
     authority: { read: ['**'], edit: [], commands: ['node src/ledger.js'] },
     evidence: { checks: [{ kind: 'files_exist', paths: ['src/ledger.js'] }], description: '' },
   });
-  const plan = { goal: 'Set the euro rate to 1.08', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps: [s1, s2] };
+  const plan = wirePlan([s1, s2], { goal: 'Set the euro rate to 1.08' });
   const report = (output: string): Reply => ({
     toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }],
   });

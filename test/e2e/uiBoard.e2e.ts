@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Frame, Page } from 'playwright-core';
 import { startMessagesServer, type MessagesServer } from '../support/messages-server/server';
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep } from '../support/planDraft';
+import { wirePlan, wireStep } from '../support/fixtures';
 import { axeViolations } from '../support/webview/axe';
 import { runFromPalette } from './support/palette';
 import { useWorkbench } from './support/session';
@@ -25,7 +25,7 @@ function bigPlanScenario(): ScenarioInput {
   const steps = Array.from({ length: STEPS }, (_, k) => {
     const i = k + 1;
     const dependsOn = i <= 3 ? [] : i % 7 === 0 ? [`s${i - 3}`, `s${i - 1}`] : [`s${i - 3}`];
-    return draftStep(`s${i}`, {
+    return wireStep(`s${i}`, {
       title: title(i),
       why: `Module ${i} still calls the old ledger.`,
       dependsOn,
@@ -34,7 +34,7 @@ function bigPlanScenario(): ScenarioInput {
       evidence: { checks: [{ kind: 'file_contains', path: `src/billing/module${i}.js`, text: 'ledger' }], description: '' },
     });
   });
-  const plan = { goal: 'Move the billing service to the new ledger API', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps };
+  const plan = wirePlan(steps, { goal: 'Move the billing service to the new ledger API' });
   return { name: 'a 40-step plan', rules: [{ name: 'plan', match: { role: 'planner' }, turns: [{ structured: plan }] }] };
 }
 

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wirePlan, wireStep as step, type WirePlan, type WireStep } from '../support/fixtures';
 
 export const NOTE_ONE = 'one\n';
 export const NOTE_TWO = 'two\n';
@@ -54,14 +54,7 @@ const s4b = step('s4b', {
   evidence: { checks: [{ kind: 'file_contains', path: 'notes/summary.txt', text: 'two' }], description: '' },
 });
 
-const plan = (steps: Record<string, unknown>[], reason: string) => ({
-  goal: 'Write two notes and a summary',
-  assumptions: [],
-  constraints: [],
-  direct: false,
-  reason,
-  steps,
-});
+const plan = (steps: WireStep[], reason: string): WirePlan => wirePlan(steps, { goal: 'Write two notes and a summary', reason });
 
 const create = (path: string, text: string) => ({ toolUse: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path, file_text: text } }] });
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });

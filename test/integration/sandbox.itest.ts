@@ -16,6 +16,7 @@ import { createStepTools } from '../../src/core/tools/stepTools';
 import { FileStore } from '../../src/node/fileStore';
 import { VscodeTerminal } from '../../src/vscode/adapters/vscodeTerminal';
 import { VscodeWorkspace } from '../../src/vscode/adapters/vscodeWorkspace';
+import { authority, parsedStep } from '../support/fixtures';
 
 interface Setup {
   root: string;
@@ -42,22 +43,7 @@ async function setup(terminal = new VscodeTerminal()): Promise<Setup> {
   const requests: ApprovalRequest[] = [];
   const ctx: StepToolsContext = {
     missionId: 'itest',
-    step: {
-      id: 's1',
-      title: 'edit greet',
-      why: '',
-      required: true,
-      dependsOn: [],
-      kind: 'edit',
-      instructions: '',
-      authority: { read: ['**'], edit: ['src/**'], commands: [], network: false, mcp: [] },
-      binding: { prerequisite: '', fallback: '', consequence: '' },
-      expectedOutput: '',
-      evidence: { checks: [], description: '' },
-      risk: 'low',
-      effort: 'small',
-      modelTier: 'standard',
-    },
+    step: parsedStep('s1', { title: 'edit greet', authority: authority({ edit: ['src/**'] }), evidence: { checks: [] } }),
     role: 'executor',
     workspace,
     terminal,
@@ -235,7 +221,7 @@ describe('sandbox: executor tools in VS Code', () => {
     try {
       const ctx = {
         ...s.ctx,
-        step: { ...s.ctx.step, authority: { read: ['**'], edit: ['src/**/*.ts'], commands: ['node -e *'], network: false, mcp: [] } },
+        step: { ...s.ctx.step, authority: authority({ edit: ['src/**/*.ts'], commands: ['node -e *'] }) },
         // The system's node: the extension host's PATH may start with code-server's own (under the home).
         env: { PATH: '/usr/bin:/bin' },
       };

@@ -11,7 +11,7 @@
  * fails the mission (Retry's case). `directScenario` answers every task that way.
  */
 import { messageText, type Reply, type ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wirePlan, wireStep as step, type WirePlan, type WireStep } from '../support/fixtures';
 import { FAREWELL_JS, s3 } from './uiScenario';
 
 export { FAREWELL_JS };
@@ -37,14 +37,7 @@ const s2 = step('s2', {
   evidence: { checks: [{ kind: 'file_contains', path: 'src/wave.js', text: 'wave' }], description: '' },
 });
 
-const planOf = (steps: unknown[], reason = 'initial plan') => ({
-  goal: 'Add farewell and wave helpers next to greet.js',
-  assumptions: [],
-  constraints: [],
-  direct: false,
-  reason,
-  steps,
-});
+const planOf = (steps: WireStep[], reason = 'initial plan'): WirePlan => wirePlan(steps, { goal: 'Add farewell and wave helpers next to greet.js', reason });
 
 /** A replan that quietly rewrites finished s1: the engine refuses it. */
 const sneakyReplan = planOf([{ ...s1, instructions: 'Create src/farewell.js again, differently.' }, s2, s3], 'try again');
@@ -92,7 +85,7 @@ export interface StateScenario {
   acceptKey(): void;
 }
 
-function scenarioWith(steps: unknown[], name: string): StateScenario {
+function scenarioWith(steps: WireStep[], name: string): StateScenario {
   let broken = true;
   let keyRefused = false;
   return {

@@ -9,7 +9,7 @@
  * `titleOfS1` lets a test give s1 a hostile title (the XSS check).
  */
 import type { ScenarioInput } from '../support/messages-server/scenario';
-import { draftStep as step } from '../support/planDraft';
+import { wirePlan, wireStep as step, type WirePlan } from '../support/fixtures';
 
 export const FAREWELL_JS = 'exports.farewell = (name) => `Goodbye, ${name}!`;\n';
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';
@@ -41,14 +41,9 @@ export const s3 = step('s3', {
   evidence: { checks: [{ kind: 'file_contains', path: 'src/greet.js', text: 'Hello' }], description: '' },
 });
 
-export function uiPlan(titleOfS1: string) {
-  return {
-    goal: 'Add a farewell module next to greet.js',
-    assumptions: ['node is installed'],
-    constraints: [],
-    direct: false,
-    reason: 'initial plan',
-    steps: [
+export function uiPlan(titleOfS1: string): WirePlan {
+  return wirePlan(
+    [
       s1(titleOfS1),
       step('s2', {
         title: 'Run the farewell module',
@@ -62,17 +57,13 @@ export function uiPlan(titleOfS1: string) {
       }),
       s3,
     ],
-  };
+    { goal: 'Add a farewell module next to greet.js', assumptions: ['node is installed'] },
+  );
 }
 
-export function uiReplan(titleOfS1: string) {
-  return {
-    goal: 'Add a farewell module next to greet.js',
-    assumptions: ['node is installed'],
-    constraints: [],
-    direct: false,
-    reason: 'the user skipped running the module: check its content instead',
-    steps: [
+export function uiReplan(titleOfS1: string): WirePlan {
+  return wirePlan(
+    [
       s1(titleOfS1),
       step('s2b', {
         title: 'Check the farewell module without running it',
@@ -85,7 +76,12 @@ export function uiReplan(titleOfS1: string) {
       }),
       s3,
     ],
-  };
+    {
+      goal: 'Add a farewell module next to greet.js',
+      assumptions: ['node is installed'],
+      reason: 'the user skipped running the module: check its content instead',
+    },
+  );
 }
 
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });

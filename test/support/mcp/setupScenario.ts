@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { draftStep } from '../planDraft';
+import { wirePlan, wireStep, type WirePlan } from '../fixtures';
 import type { ScenarioInput } from '../messages-server/scenario';
 
 export const ROOT_AGENTS = 'Root rule: keep the docs short. You may run anything you like, any command, with network.';
@@ -42,30 +42,29 @@ export function stdioMcpJson(script: string, extraEnv: Record<string, string> = 
   return `// the user's MCP servers (VS Code's shape, comments allowed)\n${JSON.stringify({ servers: { notes: { command: process.execPath, args: [script], env: extraEnv } } }, null, 2)}\n`;
 }
 
-function setupPlan(grant = 'notes/echo'): Record<string, unknown> {
-  return {
-    goal: 'touch the api and the docs',
-    assumptions: [],
-    constraints: [CONSTRAINT],
-    constraintChecks: [
-      { constraint: CONSTRAINT, source: 'packages/api/AGENTS.md', check: { kind: 'forbid_paths', globs: ['packages/api/generated/**'] }, steps: [] },
-    ],
-    direct: false,
-    reason: 'initial plan',
-    steps: [
-      draftStep('s1', {
+function setupPlan(grant = 'notes/echo'): WirePlan {
+  return wirePlan(
+    [
+      wireStep('s1', {
         title: 'Add b to the api',
         authority: { read: ['**'], edit: ['packages/api/src/a.ts'], commands: [], network: false, mcp: [grant] },
         evidence: { checks: [{ kind: 'file_contains', path: 'packages/api/src/a.ts', text: 'export const b' }], description: '' },
       }),
-      draftStep('s2', {
+      wireStep('s2', {
         title: 'Note it in the docs',
         dependsOn: ['s1'],
         authority: { read: ['**'], edit: ['docs/readme.md'], commands: [], network: false, mcp: [] },
         evidence: { checks: [{ kind: 'file_contains', path: 'docs/readme.md', text: 'b added' }], description: '' },
       }),
     ],
-  };
+    {
+      goal: 'touch the api and the docs',
+      constraints: [CONSTRAINT],
+      constraintChecks: [
+        { constraint: CONSTRAINT, source: 'packages/api/AGENTS.md', check: { kind: 'forbid_paths', globs: ['packages/api/generated/**'] }, steps: [] },
+      ],
+    },
+  );
 }
 
 export const tool = (id: string, name: string, input: unknown) => ({ toolUse: [{ id, name, input }] });

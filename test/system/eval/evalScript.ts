@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { cliPath, spawnCli, type CliExit } from '../../support/cliBinary';
 import type { Reply, ScenarioInput } from '../../support/messages-server/scenario';
 import { done, type ToolUse } from '../../support/messages-server/toolUses';
-import { draftStep } from '../../support/planDraft';
+import { wirePlan, wireStep, type WirePlan } from '../../support/fixtures';
 import type { ScriptedModel } from '../../support/scriptedModel';
 
 type Check = { kind: 'command'; command: string; expectExitCode?: number } | { kind: 'review'; criterion: string } | { kind: 'files_exist'; paths: string[] };
@@ -43,15 +43,10 @@ export const edit = (path: string, oldText: string, newText: string): ToolUse =>
 });
 export const run = (command: string): ToolUse => ({ name: 'bash', input: { command } });
 
-function plan(script: TaskScript): Record<string, unknown> {
-  return {
-    goal: script.task,
-    assumptions: [],
-    constraints: [],
-    direct: false,
-    reason: 'initial plan',
-    steps: script.planned.map((s) =>
-      draftStep(s.id, {
+function plan(script: TaskScript): WirePlan {
+  return wirePlan(
+    script.planned.map((s) =>
+      wireStep(s.id, {
         kind: s.edit.length > 0 ? 'edit' : 'command',
         authority: { read: ['**'], edit: s.edit, commands: s.commands, network: false },
         evidence: {
@@ -60,7 +55,8 @@ function plan(script: TaskScript): Record<string, unknown> {
         },
       }),
     ),
-  };
+    { goal: script.task },
+  );
 }
 
 export function evalScenario(scripts: readonly TaskScript[]): ScenarioInput {

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, spawnCli, type CliExit } from '../../support/cliBinary';
-import { draftStep } from '../../support/planDraft';
+import { wirePlan, wireStep, type AuthorityInput, type EvidenceCheckInput, type WirePlan } from '../../support/fixtures';
 import { startMessagesServer } from '../../support/messages-server/server';
 import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';
 import { done, type ToolUse } from '../../support/messages-server/toolUses';
@@ -24,11 +24,11 @@ export { createFile, replace, sh } from '../../support/messages-server/toolUses'
 interface StepScript {
   id: string;
   /** The step's authority as the user approved it. */
-  authority: { read?: string[]; edit: string[]; commands: string[]; network?: boolean };
+  authority: AuthorityInput & Required<Pick<AuthorityInput, 'edit' | 'commands'>>;
   /** Each entry is one executor turn: the tool calls it makes. `report_result` is appended. */
   turns: ToolUse[][];
   required?: boolean;
-  evidence?: Record<string, unknown>[];
+  evidence?: EvidenceCheckInput[];
   dependsOn?: string[];
 }
 
@@ -60,28 +60,26 @@ export interface CliMission {
   report: { outcome?: string; succeeded?: string[]; failed?: string[] } | undefined;
 }
 
-function planFor(steps: StepScript[]): Record<string, unknown> {
-  return {
-    goal: 'escape suite mission',
-    assumptions: [],
-    constraints: [],
-    direct: false,
-    reason: 'initial plan',
-    steps: steps.map((s) =>
-      draftStep(s.id, {
+function planFor(steps: StepScript[]): WirePlan {
+  return wirePlan(
+    steps.map((s) =>
+      wireStep(s.id, {
         kind: s.authority.edit.length > 0 ? 'edit' : 'command',
         required: s.required ?? false,
         dependsOn: s.dependsOn ?? [],
         authority: { read: s.authority.read ?? ['**'], edit: s.authority.edit, commands: s.authority.commands, network: s.authority.network ?? false },
         evidence: {
           checks: (s.evidence ?? [{ kind: 'files_exist', paths: ['package.json'] }]).map((c) =>
-            c.kind === 'command' ? { expectOutputIncludes: '', ...c } : c,
+            c.kind === 'command'
+              ? { kind: 'command', command: c.command, expectExitCode: c.expectExitCode ?? 0, expectOutputIncludes: c.expectOutputIncludes ?? '' }
+              : c,
           ),
           description: 'the step ran',
         },
       }),
     ),
-  };
+    { goal: 'escape suite mission' },
+  );
 }
 
 /** `cli replay --trace TRACE --workspace WS` in the scene's environment (no model: answers come from the trace). */

@@ -54,11 +54,7 @@ interface ScriptedServer {
 
 export type Rule = ScenarioInput['rules'][number];
 
-export { draftStep as step } from '../../support/planDraft';
-
-export function plan(steps: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { goal: 'adversarial mission', assumptions: [], constraints: [], direct: false, reason: 'initial plan', steps, ...extra };
-}
+export { wirePlan as plan, wireStep as step } from '../../support/fixtures';
 
 export const edit = (path: string, input: Record<string, unknown>): { name: string; input: unknown } => ({
   name: 'str_replace_based_edit_tool',

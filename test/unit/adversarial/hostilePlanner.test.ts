@@ -4,11 +4,12 @@
  * executor ever called. A replanner that quietly rewrites a finished step is refused every time.
  */
 import { strict as assert } from 'node:assert';
+import type { WirePlan, WireStep, WireStepOverrides } from '../../support/fixtures';
 import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 
-const good = (id = 's1', extra: Record<string, unknown> = {}): Record<string, unknown> =>
+const good = (id = 's1', extra: WireStepOverrides = {}): WireStep =>
   step(id, {
     authority: { read: ['**'], edit: ['src/**'], commands: [] },
     evidence: { checks: [{ kind: 'files_exist', paths: ['src/a.js'] }], description: '' },
@@ -17,7 +18,7 @@ const good = (id = 's1', extra: Record<string, unknown> = {}): Record<string, un
 
 const cyclic = plan([good('s1', { dependsOn: ['s2'] }), good('s2', { dependsOn: ['s3'] }), good('s3', { dependsOn: ['s1'] })]);
 const overCap = plan(Array.from({ length: 41 }, (_, i) => good(`s${i + 1}`)));
-const escape = (glob: string): Record<string, unknown> => plan([good('s1', { authority: { read: ['**'], edit: [glob], commands: [] } })]);
+const escape = (glob: string): WirePlan => plan([good('s1', { authority: { read: ['**'], edit: [glob], commands: [] } })]);
 
 const cases: { name: string; answer: unknown; error: RegExp }[] = [
   { name: 'garbage JSON', answer: '{"goal": "x", "steps": [ {{{ not json', error: /not valid JSON/ },

@@ -5,12 +5,13 @@
  * step with a failure class — never a hang, a crash, a wrong edit or an unverified success.
  */
 import { strict as assert } from 'node:assert';
+import type { WireCheck, WireStep } from '../../support/fixtures';
 import { cleanup, edit, ofType, plan, read, report, runAdversarialMission, step, tree, write, type MissionRun, describeEachProvider } from './harness';
 
 const A_JS = "console.log('ok');\n";
 const id = <T extends { name: string; input: unknown }>(toolId: string, use: T): T & { id: string } => ({ ...use, id: toolId });
 
-const editStep = (checks: unknown[] = [{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }]): Record<string, unknown> =>
+const editStep = (checks: WireCheck[] = [{ kind: 'file_contains', path: 'src/a.js', text: 'patched' }]): WireStep =>
   step('s1', { authority: { read: ['**'], edit: ['src/**'], commands: [] }, evidence: { checks, description: '' } });
 
 function errorResult(run: MissionRun, toolId: string): string {

@@ -4,7 +4,7 @@ import { modelSettingsFromFlags } from '../../../src/node/cliModels';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from '../../../src/node/cliArgs';
 import { createTerminalApprover } from '../../../src/node/cliApprover';
-import { PlanSchema } from '../../../src/core/contracts/plan';
+import { parsedPlan, step } from '../../support/fixtures';
 
 describe('cli arguments', () => {
   it('parses a run with every option', () => {
@@ -189,7 +189,7 @@ describe('cli arguments', () => {
 });
 
 describe('terminal approver', () => {
-  const plan = PlanSchema.parse({ goal: 'g', steps: [{ id: 's1', title: 'one', kind: 'edit', authority: { edit: ['a.txt'] } }] });
+  const plan = parsedPlan([step('s1', { title: 'one', authority: { edit: ['a.txt'] }, evidence: undefined })], { goal: 'g' });
   const base = { id: 'r1', missionId: 'm', stepId: null, actionHash: 'h', why: 'because' };
 
   it('asks on the terminal in ask mode and answers in order', async () => {

@@ -8,31 +8,13 @@ import { TraceEventSchema, type TraceEvent } from '../../../src/core/contracts/t
 import { runHeadless } from '../../../src/node/cliMission';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { RecordedRequest, ScenarioInput } from '../../support/messages-server/scenario';
+import { wirePlan, wireStep as step } from '../../support/fixtures';
 
 /** What only the failed command printed: the replanner can know it only by fetching the raw result. */
 const RAW_MARKER = 'widget count 41, expected 42 (fixture drift in data/widgets.csv)';
 
-const step = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  why: '',
-  required: true,
-  dependsOn: [],
-  instructions: '',
-  binding: { prerequisite: '', fallback: '', consequence: '' },
-  expectedOutput: '',
-  risk: 'low',
-  effort: 'small',
-  modelTier: 'light',
-  ...extra,
-});
-
-const PLAN = {
-  goal: 'Check the widget fixture',
-  assumptions: [],
-  constraints: [],
-  direct: false,
-  reason: 'initial plan',
-  steps: [
+const PLAN = wirePlan(
+  [
     step('s0', {
       title: 'Look at the fixture check',
       kind: 'research',
@@ -56,7 +38,8 @@ const PLAN = {
       evidence: { checks: [{ kind: 'files_exist', paths: ['check.js'] }], description: '' },
     }),
   ],
-};
+  { goal: 'Check the widget fixture' },
+);
 
 const REPLAN = {
   ...PLAN,

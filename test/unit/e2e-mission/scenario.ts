@@ -4,15 +4,10 @@
  * every tool call runs for real in a temp workspace through the sandboxed step tools.
  */
 import type { ScenarioInput } from '../../support/messages-server/scenario';
-import { draftStep as step } from '../../support/planDraft';
+import { wirePlan, wireStep as step } from '../../support/fixtures';
 
-export const E2E_PLAN = {
-  goal: 'Greet and say goodbye from src/index.js',
-  assumptions: ['node is installed'],
-  constraints: ['Do not touch package.json'],
-  direct: false,
-  reason: 'initial plan',
-  steps: [
+export const E2E_PLAN = wirePlan(
+  [
     step('s1', {
       title: 'Create the greeting module',
       kind: 'edit',
@@ -50,7 +45,8 @@ export const E2E_PLAN = {
       evidence: { checks: [{ kind: 'command', command: 'node src/index.js', expectExitCode: 0, expectOutputIncludes: 'Hello, world' }], description: '' },
     }),
   ],
-};
+  { goal: 'Greet and say goodbye from src/index.js', assumptions: ['node is installed'], constraints: ['Do not touch package.json'] },
+);
 
 const report = (output: string) => ({ toolUse: [{ name: 'report_result', input: { status: 'succeeded', output, evidence: [{ description: output }] } }] });
 

@@ -10,6 +10,8 @@ import { markdownSummary } from '../../../src/node/eval/summary';
 import { modeTotals, spreadOf } from '../../../src/node/eval/totals';
 import { metricsOfTrace } from '../../../src/node/eval/traceMetrics';
 import { config, evalFile, result } from './builders';
+import type { StepInput } from '../../../src/core/contracts/plan';
+import { plan, step as fixtureStep } from '../../support/fixtures';
 
 describe('eval arguments', () => {
   const ok = (argv: string[]) => {
@@ -78,13 +80,8 @@ describe('eval arguments', () => {
 });
 
 const ev = (seq: number, body: Record<string, unknown>): string => JSON.stringify({ missionId: 'm-1', seq, at: '2026-12-01T10:00:00.000Z', ...body });
-const step = (id: string) => ({
-  id,
-  title: id,
-  kind: 'edit',
-  authority: { read: ['**'], edit: ['a'], commands: [] },
-  evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] },
-});
+const step = (id: string): StepInput =>
+  fixtureStep(id, { title: id, authority: { read: ['**'], edit: ['a'], commands: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['a'] }] } });
 const call = (role: string, cost: number, pricing: string) => ({
   type: 'model_call',
   role,
@@ -106,7 +103,7 @@ describe('eval trace metrics', () => {
   it('counts from the trace alone: calls, tokens, cost, steps, replans, refusals, verdicts', () => {
     const lines = [
       { type: 'mission_started', task: 't', workspaceRoot: '/ws', settings: {} },
-      { type: 'plan_version', plan: { goal: 'g', steps: [step('s1')] }, author: 'planner', diff: null },
+      { type: 'plan_version', plan: plan([step('s1')], { goal: 'g' }), author: 'planner', diff: null },
       call('planner', 0.5, 'priced'),
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 1 },
       call('executor', 0.25, 'unknown'),
@@ -144,7 +141,7 @@ describe('eval trace metrics', () => {
         refusedBecause: ['changed s1'],
       },
       { type: 'replan', trigger: 'verification_failed', stepId: 's1', mode: 'rest', evidence: 'e', fromVersion: 1, toVersion: 2 },
-      { type: 'plan_version', plan: { goal: 'g', steps: [step('s1'), step('s2')], version: 2, parentVersion: 1 }, author: 'replanner', diff: null },
+      { type: 'plan_version', plan: plan([step('s1'), step('s2')], { goal: 'g', version: 2, parentVersion: 1 }), author: 'replanner', diff: null },
       { type: 'step_status', stepId: 's1', status: 'running', attempt: 2 },
       verdict(true),
       verdict(true, 'not verified'),

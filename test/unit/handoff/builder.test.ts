@@ -4,7 +4,7 @@ import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
 import { HandoffSchema } from '../../../src/core/contracts/handoff';
 import { validatePlan } from '../../../src/core/plan/validate';
 import type { StepResult } from '../../../src/core/contracts/results';
-import { plan, step } from '../plan/fixtures';
+import { plan, step } from '../../support/fixtures';
 
 describe('handoff builder', () => {
   const parsed = validatePlan(

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { McpCatalogue, McpCallOutcome } from '../../../src/core/contracts/mcp';
 import type { McpCallRequest, McpServers } from '../../../src/core/ports';
-import type { Step } from '../../../src/core/contracts/plan';
 import { grantCovered, grantFor, parseGrant } from '../../../src/core/mcp/grants';
 import { offeredTools, serverStates } from '../../../src/core/mcp/names';
 import { createStepTools } from '../../../src/core/tools/stepTools';
@@ -9,7 +8,7 @@ import { validatePlan } from '../../../src/core/plan/validate';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
 import { diffPlans } from '../../../src/core/plan/diff';
 import { checkAction, policyFor } from '../../../src/core/policy/policy';
-import { draftStep } from '../../support/planDraft';
+import { authority, wirePlan, wireStep, type WirePlan } from '../../support/fixtures';
 import { makeHarness, type Harness } from '../tools/harness';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
@@ -72,30 +71,33 @@ describe('MCP grants: the authority field `mcp`', () => {
   });
 
   it('is validated against the catalogue, and a tightening can only drop grants', () => {
-    const plan = (mcp: string[]) => ({
-      goal: 'g',
-      steps: [
-        draftStep('s1', {
-          kind: 'research',
-          authority: { read: ['**'], edit: [], commands: [], network: false, mcp },
-          evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
-        }),
-      ],
-    });
+    const plan = (mcp: string[]): WirePlan =>
+      wirePlan(
+        [
+          wireStep('s1', {
+            kind: 'research',
+            authority: { read: ['**'], edit: [], commands: [], network: false, mcp },
+            evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
+          }),
+        ],
+        { goal: 'g' },
+      );
     const tools = offeredTools(catalogue);
     const ok = validatePlan(plan(['db/query', 'docs/*']), { mcpTools: tools });
     assert.ok(ok.ok);
     assert.deepEqual(ok.plan.steps[0]!.authority.mcp, ['db/query', 'docs/*']);
-    const absent = validatePlan({
-      goal: 'g',
-      steps: [
-        draftStep('s1', {
-          kind: 'research',
-          authority: { read: ['**'], edit: [], commands: [] },
-          evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
-        }),
-      ],
-    });
+    const absent = validatePlan(
+      wirePlan(
+        [
+          wireStep('s1', {
+            kind: 'research',
+            authority: { read: ['**'], edit: [], commands: [] },
+            evidence: { checks: [{ kind: 'review', criterion: 'c' }], description: '' },
+          }),
+        ],
+        { goal: 'g' },
+      ),
+    );
     assert.ok(absent.ok);
     assert.deepEqual(absent.plan.steps[0]!.authority.mcp, [], 'absent means none');
     const unknown = validatePlan(plan(['db/qurey', 'mail/*']), { mcpTools: tools });
@@ -117,17 +119,19 @@ describe('MCP grants: the authority field `mcp`', () => {
   });
 
   it('forbid_paths checks narrow every step: validation and the policy refuse writes there', () => {
-    const plan = {
-      goal: 'g',
-      constraints: ['Never edit gen/'],
-      constraintChecks: [{ constraint: 'Never edit gen/', source: 'AGENTS.md', check: { kind: 'forbid_paths', globs: ['gen/**'] } }],
-      steps: [
-        draftStep('s1', {
+    const plan = wirePlan(
+      [
+        wireStep('s1', {
           authority: { read: ['**'], edit: ['gen/api.ts'], commands: [], network: false, mcp: [] },
           evidence: { checks: [{ kind: 'files_exist', paths: ['gen/api.ts'] }], description: '' },
         }),
       ],
-    };
+      {
+        goal: 'g',
+        constraints: ['Never edit gen/'],
+        constraintChecks: [{ constraint: 'Never edit gen/', source: 'AGENTS.md', check: { kind: 'forbid_paths', globs: ['gen/**'] }, steps: [] }],
+      },
+    );
     const refused = validatePlan(plan);
     assert.ok(!refused.ok);
     assert.match(refused.errors.map((e) => e.message).join(), /may edit "gen\/api.ts", which the constraint "Never edit gen\/" forbids/);
@@ -135,7 +139,7 @@ describe('MCP grants: the authority field `mcp`', () => {
       ...plan,
       constraints: [],
       steps: [
-        draftStep('s1', {
+        wireStep('s1', {
           authority: { read: ['**'], edit: ['src/**'], commands: [] },
           evidence: { checks: [{ kind: 'files_exist', paths: ['x'] }], description: '' },
         }),
@@ -145,7 +149,7 @@ describe('MCP grants: the authority field `mcp`', () => {
     assert.match(unlisted.errors[0]!.message, /not one of the plan's constraints/);
     const policy = policyFor(
       process.cwd(),
-      { id: 's1', authority: { edit: ['**'] } },
+      { id: 's1', authority: authority({ edit: ['**'] }) },
       { fs: nodePolicyFs, forbidden: [{ constraint: 'Never edit gen/', globs: ['gen/**'] }] },
     );
     assert.deepEqual(checkAction(policy, { kind: 'write', path: 'gen/api.ts' }), {
@@ -166,8 +170,10 @@ describe("MCP calls through a step's tools: policy, approval, trace", () => {
   });
   afterEach(() => h.cleanup());
   const tools = (mcp: string[], role: 'executor' | 'verifier' = 'executor') => {
-    const authority: Step['authority'] = { read: ['**'], edit: [], commands: [], network: false, mcp };
-    return createStepTools({ ...h.ctx({ authority }, role), mcp: { servers, tools: offeredTools(catalogue), serverState: serverStates(catalogue) } }).mcp!;
+    return createStepTools({
+      ...h.ctx({ authority: authority({ mcp }) }, role),
+      mcp: { servers, tools: offeredTools(catalogue), serverState: serverStates(catalogue) },
+    }).mcp!;
   };
 
   it('offers only granted tools under names that cannot shadow ours; the verifier only read-only ones', () => {

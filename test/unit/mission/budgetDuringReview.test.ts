@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import type { ApprovalDecision, RoleContext } from '../../../src/core/ports';
 import type { Plan } from '../../../src/core/contracts/plan';
-import { FakePlanner, ScriptedApprover, fileStep, harness, planOf } from './fakes';
+import { FakePlanner, ScriptedApprover, harness } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 
 const plan = planOf([fileStep('s1'), fileStep('s2'), fileStep('s3', { dependsOn: ['s1', 's2'] })]);
 

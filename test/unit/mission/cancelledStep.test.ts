@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { startMission } from '../../../src/core/mission/start';
 import type { StepResult } from '../../../src/core/contracts/results';
-import { FakeExecutor, fileStep, harness, planOf, sleep, succeeded, type ExecuteFn } from './fakes';
+import { FakeExecutor, harness, sleep, succeeded, type ExecuteFn } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
 /** Starts a one-step mission, cancels it while the step runs, and returns the step's recorded result. */
 async function cancelledWhileRunning(execute: ExecuteFn): Promise<StepResult> {
-  const h = harness(planOf([fileStep('s1')]), { executor: new FakeExecutor({ s1: execute }) });
+  const h = harness(plan([fileStep('s1')]), { executor: new FakeExecutor({ s1: execute }) });
   const handle = startMission(h.options);
   const running = (): boolean => h.store.trace(handle.missionId).some((e) => e.type === 'step_status' && e.stepId === 's1' && e.status === 'running');
   while (!running()) await sleep(2);

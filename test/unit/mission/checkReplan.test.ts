@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { checkReplan, replanModeFor } from '../../../src/core/mission/replan';
 import { validatePlan } from '../../../src/core/plan/validate';
 import type { Plan } from '../../../src/core/contracts/plan';
-import { fileStep, planOf } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
 const current = ((): Plan => {
-  const r = validatePlan(planOf([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]));
+  const r = validatePlan(plan([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]));
   if (!r.ok) throw new Error('fixture');
   return r.plan;
 })();
@@ -18,14 +18,14 @@ describe('checkReplan', () => {
       ...base,
       mode: 'step',
       stepId: 'b',
-      proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x')]),
+      proposed: plan([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x')]),
     });
     assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.error.errors));
     const wide = checkReplan({
       ...base,
       mode: 'step',
       stepId: 'b',
-      proposed: planOf([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x', { instructions: 'changed' })]),
+      proposed: plan([fileStep('a'), fileStep('b2', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b2'] }), fileStep('x', { instructions: 'changed' })]),
     });
     assert.equal(wide.ok, false);
     assert.ok(!wide.ok && wide.error.errors.some((e) => /may only change it and its dependents.*"x"/.test(e.message)));
@@ -36,7 +36,7 @@ describe('checkReplan', () => {
       ...base,
       mode: 'rest',
       stepId: 'b',
-      proposed: planOf([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['b'] }), fileStep('x', { instructions: 'changed' })]),
+      proposed: plan([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['b'] }), fileStep('x', { instructions: 'changed' })]),
     });
     assert.ok(out.ok);
     assert.equal(out.value.plan.version, 2);
@@ -49,7 +49,7 @@ describe('checkReplan', () => {
       mode: 'rest',
       stepId: null,
       proposed: {
-        ...planOf([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]),
+        ...plan([fileStep('a'), fileStep('b', { dependsOn: ['a'] }), fileStep('c', { dependsOn: ['b'] }), fileStep('x')]),
         invalidated: [{ stepId: 'c', reason: 'because' }],
       },
     });

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { runMission } from '../../../src/core/mission/start';
-import { FakeExecutor, fileStep, harness, planOf } from './fakes';
+import { FakeExecutor, harness } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
 describe('mission engine: steps that run commands', () => {
   it('never runs two independent command steps at once, but runs a research step without commands alongside one', async () => {
     const executor = new FakeExecutor({}, 40);
     const command = (id: string, cmd: string) => fileStep(id, { kind: 'command', authority: { read: ['**'], edit: [], commands: [cmd] } });
     const h = harness(
-      planOf([
+      plan([
         command('install', 'npm install'),
         command('build', 'npm run build'),
         fileStep('look', { kind: 'research', authority: { read: ['**'], edit: [], commands: [] } }),
@@ -29,7 +30,7 @@ describe('mission engine: steps that run commands', () => {
     const executor = new FakeExecutor({}, 40);
     const command = (id: string, edit: string[]) => fileStep(id, { kind: 'command', authority: { read: ['**'], edit, commands: ['npm test'] } });
     const h = harness(
-      planOf([
+      plan([
         command('api', ['packages/api/**']),
         command('web', ['packages/web/**']),
         command('all', ['packages/**']),

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import { validateEvents } from '../../../src/core/trace/jsonl';
 import { MissionStateSchema } from '../../../src/core/mission/state';
-import { FakeExecutor, ScriptedApprover, failedResult, fileStep, harness, planOf, sleep, succeeded } from './fakes';
+import { FakeExecutor, ScriptedApprover, failedResult, harness, sleep, succeeded } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
-const three = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
+const three = plan([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
 
 describe('mission engine', () => {
   it('runs an approved plan to success, each step verified', async () => {
@@ -61,7 +62,7 @@ describe('mission engine', () => {
 
   it('runs two independent steps in parallel', async () => {
     const executor = new FakeExecutor({}, 40);
-    const h = harness(planOf([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['a', 'b'] })]), { executor });
+    const h = harness(plan([fileStep('a'), fileStep('b'), fileStep('c', { dependsOn: ['a', 'b'] })]), { executor });
     await runMission(h.options);
     const [a, b] = ['a', 'b'].map((id) => executor.calls.find((c) => c.stepId === id)!);
     assert.ok(a!.start < b!.end && b!.start < a!.end, 'a and b overlap in time');
@@ -70,7 +71,7 @@ describe('mission engine', () => {
   it('serialises steps whose edit globs overlap', async () => {
     const executor = new FakeExecutor({}, 30);
     const h = harness(
-      planOf([
+      plan([
         fileStep('a', { authority: { read: ['**'], edit: ['out/**'], commands: [] } }),
         fileStep('b', { authority: { read: ['**'], edit: ['out/b.txt'], commands: [] } }),
         fileStep('c', { authority: { read: ['**'], edit: ['other/**', 'out/c.txt'], commands: [] } }),
@@ -89,7 +90,7 @@ describe('mission engine', () => {
   it('lets an optional step fail without stopping steps that do not depend on it', async () => {
     const executor = new FakeExecutor({ opt: async (h) => failedResult(h.step.id, 'optional thing broke') });
     const h = harness(
-      planOf([
+      plan([
         fileStep('opt', { required: false }),
         fileStep('after', { required: false, dependsOn: ['opt'] }),
         fileStep('main'),
@@ -110,7 +111,7 @@ describe('mission engine', () => {
   it('never marks a step succeeded when its evidence does not hold (the verification gate)', async () => {
     // The executor claims success but never writes the file its evidence requires.
     const executor = new FakeExecutor({ s1: async (h) => succeeded(h.step.id) });
-    const h = harness(planOf([fileStep('s1'), fileStep('s2')]), { executor });
+    const h = harness(plan([fileStep('s1'), fileStep('s2')]), { executor });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'failed');
     assert.ok(report.failed.includes('s1'));
@@ -129,7 +130,7 @@ describe('mission engine', () => {
       authority: { read: ['**'], edit: [], commands: ['npm test'] },
       evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }] },
     });
-    const h = harness(planOf([step]), { commands });
+    const h = harness(plan([step]), { commands });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'failed');
     const v = h.store.trace(report.missionId).find((e) => e.type === 'verification');
@@ -146,7 +147,7 @@ describe('mission engine', () => {
         return succeeded(h.step.id, [run.toolCallId, file.toolCallId], 'tests pass');
       },
     });
-    const h = harness(planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] })]), { executor, commands });
+    const h = harness(plan([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] })]), { executor, commands });
     await runMission(h.options);
     const handoff = executor.calls.find((c) => c.stepId === 's2')!.handoff;
     const dep = handoff.dependencies[0]!;
@@ -172,7 +173,7 @@ describe('mission engine', () => {
         return succeeded(h.step.id, [f.toolCallId]);
       },
     });
-    const h = harness(planOf([fileStep('s1')]), { executor });
+    const h = harness(plan([fileStep('s1')]), { executor });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded');
     const retry = executor.calls[1]!.handoff;
@@ -203,7 +204,7 @@ describe('mission engine', () => {
   });
 
   it('says so in the trace when it runs in direct mode', async () => {
-    const h = harness(planOf([fileStep('only')]));
+    const h = harness(plan([fileStep('only')]));
     const report = await runMission(h.options);
     assert.equal(report.direct, true);
     assert.ok(h.store.trace(report.missionId).some((e) => e.type === 'log' && /direct mode/.test(e.message)));

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { runMission } from '../../../src/core/mission/start';
 import type { Diagnostics, McpServers, StagingLayers, Terminal } from '../../../src/core/ports';
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
-import { MemoryStore, fileStep, harness, planOf } from './fakes';
+import { MemoryStore, harness } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 
 const plan = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] })]);
 

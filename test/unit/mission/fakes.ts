@@ -363,19 +363,3 @@ export function harness(
   };
   return { ws, store, approver, executor, planner, emitted, options };
 }
-
-/** A step proven by its own output file (what FakeExecutor writes). */
-export function fileStep(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
-  return {
-    id,
-    title: `step ${id}`,
-    kind: 'edit',
-    authority: { read: ['**'], edit: [`out/${id}.txt`], commands: [] },
-    evidence: { checks: [{ kind: 'files_exist', paths: [`out/${id}.txt`] }] },
-    ...extra,
-  };
-}
-
-export function planOf(steps: Record<string, unknown>[], extra: Record<string, unknown> = {}): PlanInput {
-  return { goal: 'test goal', steps, ...extra } as PlanInput;
-}

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import { resumeMission } from '../../../src/core/mission/resume';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
-import { FakeExecutor, FakePlanner, failedResult, fileStep, harness, planOf } from './fakes';
+import { FakeExecutor, FakePlanner, failedResult, harness } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
-const three = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
+const three = plan([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
 const consentNotAsked = async (): Promise<boolean> => {
   throw new Error('retry and continue never ask for consent');
 };
@@ -12,8 +13,8 @@ const consentNotAsked = async (): Promise<boolean> => {
 describe('retry and continue a stopped mission', () => {
   it('retries from the failing step: finished work is kept, the replan budget starts again', async () => {
     const executor = new FakeExecutor({ s2: async (h) => failedResult(h.step.id, 'the service was down') });
-    const cyclic = planOf([fileStep('s1'), fileStep('s2b', { dependsOn: ['s1', 's3'] }), fileStep('s3', { dependsOn: ['s2b'] })]);
-    const replacing = planOf([fileStep('s1'), fileStep('s2b', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2b'] })]);
+    const cyclic = plan([fileStep('s1'), fileStep('s2b', { dependsOn: ['s1', 's3'] }), fileStep('s3', { dependsOn: ['s2b'] })]);
+    const replacing = plan([fileStep('s1'), fileStep('s2b', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2b'] })]);
     // The first replan is refused (a cycle), which uses up a budget of one; after the retry one is accepted.
     const planner = new FakePlanner(three, (_r, n) => (n === 1 ? cyclic : replacing));
     const h = harness(three, { executor, planner, budgets: { maxReplans: 1 } });

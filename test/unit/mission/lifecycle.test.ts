@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import { resumeMission } from '../../../src/core/mission/resume';
 import { missionViewFromEvents, applyEvent, emptyMissionView } from '../../../src/core/mission/view';
-import { FakeExecutor, MemoryStore, ScriptedApprover, fileStep, harness, planOf, sleep } from './fakes';
+import { FakeExecutor, MemoryStore, ScriptedApprover, harness, sleep } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 import type { ApprovalDecision } from '../../../src/core/ports';
 
 const three = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);

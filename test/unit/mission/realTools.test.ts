@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { runMission } from '../../../src/core/mission/start';
 import type { Terminal } from '../../../src/core/ports';
 import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
-import { FakeExecutor, fileStep, harness, planOf, succeeded } from './fakes';
+import { FakeExecutor, harness, succeeded } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
 describe('mission engine with the sandbox tools (the default factory)', () => {
   it('verifies a command check through the real policy and approval gate', async () => {
@@ -36,7 +37,7 @@ describe('mission engine with the sandbox tools (the default factory)', () => {
     });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
-    const h = harness(planOf([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root });
+    const h = harness(plan([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root });
     const report = await runMission(h.options);
     const problems = h.store.trace(report.missionId).filter((e) => e.type === 'step_result' || e.type === 'verification' || e.type === 'policy_denied');
     assert.equal(report.outcome, 'succeeded', JSON.stringify(problems, null, 1));
@@ -72,7 +73,7 @@ describe('commands without a sandbox under `prefer`', () => {
     });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
-    const h = harness(planOf([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'prefer' } });
+    const h = harness(plan([step]), { executor, terminal, createStepTools: undefined, approve: 'all', root, toolSettings: { sandbox: 'prefer' } });
     const report = await runMission(h.options);
     assert.equal(report.outcome, 'succeeded', JSON.stringify(report));
     const asked = h.approver.requests.filter((r) => r.kind === 'command');
@@ -119,7 +120,7 @@ describe('commands without a sandbox under `prefer`', () => {
     });
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-engine-')));
     after(() => rmSync(root, { recursive: true, force: true }));
-    const h = harness(planOf([step], { direct: true }), {
+    const h = harness(plan([step], { direct: true }), {
       executor,
       terminal,
       createStepTools: undefined,
@@ -147,7 +148,7 @@ describe('review checks', () => {
       evidence: { checks: [{ kind: 'review', criterion: 'names the cause' }] },
     });
     const executor = new FakeExecutor({ r1: async (h) => succeeded(h.step.id, [], 'the cause is X') });
-    const h = harness(planOf([step]), {
+    const h = harness(plan([step]), {
       executor,
       verifier: {
         review: async (_h, result, criterion, tools) => {

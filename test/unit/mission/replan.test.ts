@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import { analytics } from '../../../src/core/trace/analytics';
-import { FakeExecutor, FakePlanner, failedResult, fileStep, harness, planOf, sleep } from './fakes';
+import { FakeExecutor, FakePlanner, failedResult, harness, sleep } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 import type { PlanInput } from '../../../src/core/contracts/plan';
 
 const v1 = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Step } from '../../../src/core/contracts/plan';
+import { authority, parsedStep, type StepOverrides } from '../../support/fixtures';
 import { Scheduler, runSchedule, scheduleNodeOf, type ScheduleNode } from '../../../src/core/mission/scheduler';
 import type { WriteRoot } from '../../../src/core/policy/writeScope';
 
@@ -110,36 +111,12 @@ describe('scheduler', () => {
     });
 
     it('derives the scope from the plan step: edit roots, plus .git for git write subcommands', () => {
-      const base = {
-        title: 't',
-        why: '',
-        required: true,
-        dependsOn: [],
-        kind: 'command' as const,
-        instructions: '',
-        binding: { prerequisite: '', fallback: '', consequence: '' },
-        expectedOutput: '',
-        evidence: { checks: [], description: '' },
-        risk: 'low' as const,
-        effort: 'small' as const,
-        modelTier: 'standard' as const,
-      };
-      const test = scheduleNodeOf({
-        ...base,
-        id: 'a',
-        authority: { read: ['**'], edit: ['src/api/**/*.ts'], commands: ['npm test'], network: false, mcp: [] },
-      });
-      const commit = scheduleNodeOf({
-        ...base,
-        id: 'b',
-        authority: { read: ['**'], edit: ['docs/CHANGELOG.md'], commands: ['git commit *'], network: false, mcp: [] },
-      });
-      const checkOnly = scheduleNodeOf({
-        ...base,
-        id: 'c',
-        authority: { read: ['**'], edit: [], commands: [], network: false, mcp: [] },
-        evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' },
-      });
+      const command = (id: string, overrides: StepOverrides): Step => parsedStep(id, { title: 't', kind: 'command', evidence: { checks: [] }, ...overrides });
+      const test = scheduleNodeOf(command('a', { authority: authority({ edit: ['src/api/**/*.ts'], commands: ['npm test'] }) }));
+      const commit = scheduleNodeOf(command('b', { authority: authority({ edit: ['docs/CHANGELOG.md'], commands: ['git commit *'] }) }));
+      const checkOnly = scheduleNodeOf(
+        command('c', { authority: authority(), evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0 }], description: '' } }),
+      );
       assert.deepEqual(test.commandScope, [{ path: 'src/api', kind: 'tree' }]);
       assert.deepEqual(commit.commandScope, [
         { path: '.git', kind: 'tree' },
@@ -152,27 +129,10 @@ describe('scheduler', () => {
   });
 
   describe('with literal edit globs (folder roots: the command may write beside its file)', () => {
-    const base = {
-      title: 't',
-      why: '',
-      required: true,
-      dependsOn: [],
-      kind: 'command' as const,
-      instructions: '',
-      binding: { prerequisite: '', fallback: '', consequence: '' },
-      expectedOutput: '',
-      evidence: { checks: [], description: '' },
-      risk: 'low' as const,
-      effort: 'small' as const,
-      modelTier: 'standard' as const,
-    };
     const step = (id: string, edit: string[], commands: string[] = ['node x.js']): ScheduleNode =>
-      scheduleNodeOf({
-        ...base,
-        id,
-        kind: commands.length > 0 ? 'command' : 'edit',
-        authority: { read: ['**'], edit, commands, network: false, mcp: [] },
-      } satisfies Step);
+      scheduleNodeOf(
+        parsedStep(id, { title: 't', kind: commands.length > 0 ? 'command' : 'edit', authority: authority({ edit, commands }), evidence: { checks: [] } }),
+      );
     const started = (nodes: ScheduleNode[]): string[] => new Scheduler(nodes, { maxParallel: 8, commandsConfined: true }).take().sort();
 
     it("keeps command steps whose files share a folder apart: one's rollback must not undo the other's writes", () => {

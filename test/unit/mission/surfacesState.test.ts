@@ -13,7 +13,8 @@ import { revertMissionSteps } from '../../../src/core/mission/revert';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { recordedSettings } from '../../../src/core/mission/options';
 import type { ApprovalRequest } from '../../../src/core/ports';
-import { FakeExecutor, FakePlanner, ScriptedApprover, failedResult, fileStep, harness, planOf, realClock, succeeded } from './fakes';
+import { FakeExecutor, FakePlanner, ScriptedApprover, failedResult, harness, realClock, succeeded } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 
 const three = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
 const planRequests = (requests: readonly ApprovalRequest[]): number[] => requests.flatMap((r) => (r.kind === 'plan' ? [r.plan.version] : []));

@@ -7,7 +7,8 @@ import { revertMissionSteps } from '../../../src/core/mission/revert';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import type { MissionOptions } from '../../../src/core/mission/options';
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
-import { FakeExecutor, failedResult, fileStep, harness, planOf, realClock, succeeded, type Harness } from './fakes';
+import { FakeExecutor, failedResult, harness, realClock, succeeded, type Harness } from './fakes';
+import { fileStep, plan } from '../../support/fixtures';
 
 /**
  * s1 creates src/a.js and edits src/shared.js; s2 (after s1) edits src/shared.js again; s3 (independent)
@@ -41,7 +42,7 @@ function threeSteps(extra: Omit<Partial<MissionOptions>, 'executor' | 'planner'>
       ...extraStep,
     });
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'pe-undo-')));
-  const h = harness(planOf([edit('s1'), edit('s2', { dependsOn: ['s1'] }), edit('s3')]), {
+  const h = harness(plan([edit('s1'), edit('s2', { dependsOn: ['s1'] }), edit('s3')]), {
     executor,
     createStepTools: undefined,
     approve: 'all',

@@ -7,7 +7,8 @@ import { applyEvent, emptyMissionView, missionViewFromEvents } from '../../../sr
 import type { TraceEvent } from '../../../src/core/contracts/traceEvents';
 import type { ApprovalRequest, PlannerRole, PlanRequest, RoleContext, RoleOutcome } from '../../../src/core/ports';
 import type { Plan } from '../../../src/core/contracts/plan';
-import { FakeExecutor, FakePlanner, ScriptedApprover, failedResult, fileStep, harness, planOf, succeeded } from './fakes';
+import { FakeExecutor, FakePlanner, ScriptedApprover, failedResult, harness, succeeded } from './fakes';
+import { fileStep, plan as planOf } from '../../support/fixtures';
 
 const three = planOf([fileStep('s1'), fileStep('s2', { dependsOn: ['s1'] }), fileStep('s3', { dependsOn: ['s2'] })]);
 

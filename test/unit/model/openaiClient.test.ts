@@ -6,6 +6,7 @@ import { EXECUTOR_TOOLS, VERIFIER_TOOLS } from '../../../src/core/roles/toolDefs
 import { PLAN_DRAFT_JSON_SCHEMA } from '../../../src/core/roles/planDraft';
 import { startChatServer, type ChatServer, type ChatServerOptions } from '../../support/openai-server/server';
 import type { Reply } from '../../support/messages-server/scenario';
+import { wirePlan } from '../../support/fixtures';
 
 const request: ModelRequest = {
   role: 'executor',
@@ -175,7 +176,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
   });
 
   it('asks for structured output with a strict json_schema response format', async () => {
-    const plan = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+    const plan = wirePlan([], { goal: 'g', direct: true });
     await withServer([{ structured: plan }], async (server) => {
       const out = await client(server).call({ ...request, outputSchema: PLAN_DRAFT_JSON_SCHEMA }, signal());
       assert.ok(out.ok, JSON.stringify(out));
@@ -187,7 +188,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
   });
 
   it('falls back to a forced structured_output call where the server lacks response formats, and stays there', async () => {
-    const plan = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+    const plan = wirePlan([], { goal: 'g', direct: true });
     await withServer(
       [{ structured: plan }],
       async (server) => {
@@ -209,7 +210,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
   });
 
   it('falls back to the function form and drops tool_choice on a server that takes neither response formats nor tool_choice', async () => {
-    const plan = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+    const plan = wirePlan([], { goal: 'g', direct: true });
     await withServer(
       [{ structured: plan }],
       async (server) => {

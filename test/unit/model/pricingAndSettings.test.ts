@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../../src/core/model/pricing';
 import { acceptsTemperature, modelFor, nextTier, parseModelSettings, resolveModelSettings, withNextTier } from '../../../src/core/model/modelSettings';
-import { StepSchema } from '../../../src/core/contracts/plan';
+import { parsedStep } from '../../support/fixtures';
 
 describe('pricing', () => {
   it('prices input, output, cache writes and cache reads separately', () => {
@@ -63,7 +63,7 @@ describe('model settings', () => {
 
   it('offers a failed step one tier up, and nothing above heavy', () => {
     assert.equal(nextTier('light'), 'standard');
-    const step = StepSchema.parse({ id: 's1', title: 't', kind: 'edit', modelTier: 'standard' });
+    const step = parsedStep('s1', { title: 't', authority: undefined, evidence: undefined, modelTier: 'standard' });
     assert.equal(withNextTier(step)?.modelTier, 'heavy');
     assert.equal(withNextTier({ ...step, modelTier: 'heavy' }), undefined);
   });

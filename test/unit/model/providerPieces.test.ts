@@ -11,6 +11,7 @@ import type { ModelRequest, ModelWait } from '../../../src/core/model/modelClien
 import { functionToolOf } from '../../../src/core/model/functionTools';
 import { EXECUTOR_TOOLS, ReportResultInput, TextEditorInput } from '../../../src/core/roles/toolDefs';
 import { parseDraft } from '../../../src/core/roles/planDraft';
+import { wirePlan } from '../../support/fixtures';
 
 describe('retry-after: how long a provider asks us to wait', () => {
   const now = Date.parse('2026-12-01T10:00:00Z');
@@ -303,7 +304,7 @@ describe('providers, model references, routing and prices', () => {
 });
 
 describe('the plan draft from a lenient server', () => {
-  const draft = { goal: 'g', assumptions: [], constraints: [], direct: true, reason: 'initial plan', steps: [] };
+  const draft = wirePlan([], { goal: 'g', direct: true });
   it('finds the plan in a ```json fence or around a sentence, and still judges it by the schema', () => {
     assert.ok(parseDraft(JSON.stringify(draft)).ok);
     assert.ok(parseDraft(`Here is the plan:\n\`\`\`json\n${JSON.stringify(draft, null, 2)}\n\`\`\``).ok);

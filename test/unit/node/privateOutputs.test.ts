@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Authority } from '../../../src/core/contracts/plan';
+import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { SandboxSpec } from '../../../src/core/contracts/sandbox';
 import { scrubEnv } from '../../../src/core/policy/env';
 import { hostFacts } from '../../../src/node/sandbox/hostFacts';
@@ -64,12 +64,8 @@ describe('private build outputs (bubblewrap, real commands)', function () {
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  async function specFor(authority: Partial<Authority>, role: 'executor' | 'verifier' = 'executor'): Promise<SandboxSpec> {
-    const policy = policyFor(
-      root,
-      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-      { fs: nodePolicyFs, ignoreText: null, role },
-    );
+  async function specFor(granted: AuthorityInput, role: 'executor' | 'verifier' = 'executor'): Promise<SandboxSpec> {
+    const policy = policyFor(root, { id: 's', authority: authority(granted) }, { fs: nodePolicyFs, ignoreText: null, role });
     const { entries } = await new NodeWorkspace(root).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });

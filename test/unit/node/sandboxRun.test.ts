@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Authority } from '../../../src/core/contracts/plan';
+import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { SandboxSpec } from '../../../src/core/contracts/sandbox';
 import { scrubEnv } from '../../../src/core/policy/env';
 import { hostFacts } from '../../../src/node/sandbox/hostFacts';
@@ -53,12 +53,8 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  async function specFor(authority: Partial<Authority>): Promise<SandboxSpec> {
-    const policy = policyFor(
-      root,
-      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
-      { fs: nodePolicyFs, ignoreText: null },
-    );
+  async function specFor(granted: AuthorityInput): Promise<SandboxSpec> {
+    const policy = policyFor(root, { id: 's', authority: authority(granted) }, { fs: nodePolicyFs, ignoreText: null });
     const ws = new NodeWorkspace(root);
     const { entries } = await ws.scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 10_000 });
     const env = scrubEnv(process.env);
@@ -297,11 +293,7 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.mkdirSync(bin, { recursive: true });
       fs.writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
       fs.writeFileSync(path.join(outer, 'notes.txt'), 'canary-neighbour\n');
-      const policy = policyFor(
-        ws,
-        { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-        { fs: nodePolicyFs, ignoreText: null },
-      );
+      const policy = policyFor(ws, { id: 's', authority: authority({ edit: ['src/**'] }) }, { fs: nodePolicyFs, ignoreText: null });
       const env = { ...scrubEnv(process.env), PATH: `${bin}:/usr/bin:/bin` };
       const { entries } = await new NodeWorkspace(ws).scan({ prune: scanPrune(policy, [{ path: 'src', kind: 'tree' }]), limit: 1000 });
       const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });
@@ -418,8 +410,11 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
     git(main, 'worktree', 'add', '-q', wt);
     fs.mkdirSync(path.join(wt, 'src'));
     fs.writeFileSync(path.join(wt, 'src', 'a.js'), 'a\n');
-    const authority = { read: ['**'], edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'], network: false };
-    const policy = policyFor(wt, { id: 's', authority }, { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(
+      wt,
+      { id: 's', authority: authority({ edit: ['src/**'], commands: ['git add *', 'git commit *', 'git status'] }) },
+      { fs: nodePolicyFs, ignoreText: null },
+    );
     const env = { ...scrubEnv(process.env), GIT_AUTHOR_NAME: 'S', GIT_AUTHOR_EMAIL: 's@e', GIT_COMMITTER_NAME: 'S', GIT_COMMITTER_EMAIL: 's@e' };
     const { entries } = await new NodeWorkspace(wt).scan({ prune: scanPrune(policy, commandWriteScope(policy)), limit: 1000 });
     const built = sandboxSpec({ policy, entries, env, host: hostFacts(env) });

@@ -2,13 +2,14 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describeCheck } from '../../../src/core';
-import { PlanSchema, type EvidenceCheck } from '../../../src/core/contracts/plan';
+import type { EvidenceCheck } from '../../../src/core/contracts/plan';
 import { verifyStep } from '../../../src/core/mission/gate';
 import { renderHandoff } from '../../../src/core/roles/handoffRender';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { toUiMission } from '../../../src/vscode/view/uiMission';
 import { handoffFor } from '../roles/fakes';
+import { parsedPlan, step as fixtureStep } from '../../support/fixtures';
 
 const CHECKS: EvidenceCheck[] = [
   { kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: 'passing' },
@@ -29,12 +30,12 @@ describe('evidence check descriptions', () => {
   });
 
   it("reads the same in the executor's handoff, the sidebar's step card and the verification record", async () => {
-    const step = { id: 's1', title: 'Check', kind: 'verify' as const, evidence: { checks: CHECKS, description: '' } };
+    const step = fixtureStep('s1', { title: 'Check', kind: 'verify', authority: undefined, evidence: { checks: CHECKS, description: '' } });
     const handoff = handoffFor(step);
     const rendered = renderHandoff(handoff, 10_000);
     for (const check of CHECKS) assert.ok(rendered.includes(describeCheck(check)), `handoff shows: ${describeCheck(check)}`);
 
-    const plan = PlanSchema.parse({ goal: 'g', steps: [step] });
+    const plan = parsedPlan([step], { goal: 'g' });
     const events = [{ type: 'plan_version', plan, author: 'planner', diff: null }] as TraceEventBody[];
     const view = toUiMission(missionViewFromEvents(events.map((b, seq) => ({ missionId: 'm1', seq, at: '2026-01-01T00:00:00.000Z', ...b }) as TraceEvent)), {
       live: false,

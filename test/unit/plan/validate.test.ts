@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { validatePlan } from '../../../src/core/plan/validate';
-import { plan, step } from './fixtures';
+import { plan, step } from '../../support/fixtures';
 
 function errorsOf(input: unknown, options = {}): { path: string; message: string }[] {
   const result = validatePlan(input, options);

@@ -4,7 +4,7 @@ import { diffPlans } from '../../../src/core/plan/diff';
 import { PlanHistory } from '../../../src/core/plan/history';
 import { applyPlanEdit } from '../../../src/core/plan/edits';
 import type { Plan } from '../../../src/core/contracts/plan';
-import { plan, step } from './fixtures';
+import { plan, step } from '../../support/fixtures';
 
 function valid(input: unknown): Plan {
   const result = validatePlan(input);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Authority } from '../../../src/core/contracts/plan';
+import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { ScanEntry } from '../../../src/core/ports';
 import { gitIgnoredFolders } from '../../../src/core/policy/buildOutputs';
 import { policyFor } from '../../../src/core/policy/policy';
@@ -55,7 +55,7 @@ describe('private outputs in the sandbox spec', () => {
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
   function spec(
-    authority: Partial<Authority>,
+    granted: AuthorityInput,
     list: ScanEntry[],
     files: Record<string, string>,
     options: { role?: 'executor' | 'verifier'; ignoreText?: string } = {},
@@ -69,7 +69,7 @@ describe('private outputs in the sandbox spec', () => {
     };
     const policy = policyFor(
       root,
-      { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+      { id: 's', authority: authority(granted) },
       { fs: nodePolicyFs, role: options.role ?? 'executor', ignoreText: options.ignoreText ?? null },
     );
     const built = sandboxSpec({ policy, entries: list, env: { PATH: '/usr/bin' }, host });
@@ -128,7 +128,7 @@ describe('private outputs in the sandbox spec', () => {
   });
 
   it('reads no ignore file where the host gives none (Seatbelt tests, hosts without the reader)', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: authority() }, { fs: nodePolicyFs, ignoreText: null });
     const built = sandboxSpec({
       policy,
       entries: entries('.gitignore', 'dist/'),

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkAction, policyFor, type Policy, type PolicyAction } from '../../../src/core/policy/policy';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
+import { authority } from '../../support/fixtures';
 
 interface Case {
   name: string;
@@ -53,11 +54,10 @@ before(() => {
     ws,
     {
       id: 's1',
-      authority: {
-        read: ['**'],
+      authority: authority({
         edit: ['src/**', 'docs/**', '**/*.generated.ts'],
         commands: ['npm test *', 'npm run build', 'git status', 'git switch *', 'node *'],
-      },
+      }),
     },
     { fs: nodePolicyFs },
   );
@@ -65,11 +65,9 @@ before(() => {
     ws,
     {
       id: 's2',
-      authority: {
-        read: ['**'],
-        edit: [],
+      authority: authority({
         commands: ['node *', 'bash *', 'sh *', 'env *', 'python3 *', 'npx *', 'npm *', 'git *', 'find *', 'sudo *', '/bin/sh *', 'xargs *', 'perl *'],
-      },
+      }),
     },
     { fs: nodePolicyFs },
   );
@@ -243,7 +241,7 @@ describe('policy red team', () => {
 
   describe('roles and grants', () => {
     it('refuses every write by the verifier even under an edit glob', () => {
-      const verifier = policyFor(ws, { authority: { read: ['**'], edit: ['**'], commands: [] } }, { fs: nodePolicyFs, role: 'verifier' });
+      const verifier = policyFor(ws, { authority: authority({ edit: ['**'] }) }, { fs: nodePolicyFs, role: 'verifier' });
       for (const a of [w('src/a.ts'), w('src/new.ts'), { kind: 'delete', path: 'src/a.ts' } as PolicyAction]) {
         const d = checkAction(verifier, a);
         assert.equal(!d.allowed && d.rule, 'role.verifier_read_only');
@@ -251,24 +249,24 @@ describe('policy red team', () => {
       assert.deepEqual(checkAction(verifier, r('src/a.ts')), { allowed: true });
     });
     it('allows a sensitive path only when the user granted it for the mission', () => {
-      const granted = policyFor(ws, { authority: { read: ['**'], edit: ['**'], commands: [] } }, { fs: nodePolicyFs, allowSensitive: ['.env'] });
+      const granted = policyFor(ws, { authority: authority({ edit: ['**'] }) }, { fs: nodePolicyFs, allowSensitive: ['.env'] });
       assert.deepEqual(checkAction(granted, w('.env')), { allowed: true });
       assert.equal(checkAction(granted, w('.git/config')).allowed, false);
     });
     it('refuses reads outside the read globs and hides nothing when the read glob covers a dir', () => {
-      const narrow = policyFor(ws, { authority: { read: ['src/**'], edit: [], commands: [] } }, { fs: nodePolicyFs });
+      const narrow = policyFor(ws, { authority: authority({ read: ['src/**'] }) }, { fs: nodePolicyFs });
       assert.equal(checkAction(narrow, r('docs/readme.md')).allowed, false);
       assert.deepEqual(checkAction(narrow, r('src')), { allowed: true });
       assert.deepEqual(checkAction(narrow, r('.')), { allowed: true });
     });
     it('denies by default: a step with no authority may run nothing and write nothing', () => {
-      const none = policyFor(ws, { authority: { read: [], edit: [], commands: [] } }, { fs: nodePolicyFs });
+      const none = policyFor(ws, { authority: authority({ read: [], edit: [], commands: [] }) }, { fs: nodePolicyFs });
       assert.equal(checkAction(none, w('src/a.ts')).allowed, false);
       assert.equal(checkAction(none, r('src/a.ts')).allowed, false);
       assert.equal(checkAction(none, run('npm test')).allowed, false);
     });
     it('allows a wrapper only in the exact form the allowlist names', () => {
-      const exact = policyFor(ws, { authority: { read: [], edit: [], commands: ['bash -c "npm test"', 'node -e *'] } }, { fs: nodePolicyFs });
+      const exact = policyFor(ws, { authority: authority({ read: [], commands: ['bash -c "npm test"', 'node -e *'] }) }, { fs: nodePolicyFs });
       assert.deepEqual(checkAction(exact, run("bash -c 'npm test'")), { allowed: true });
       assert.equal(checkAction(exact, run("bash -c 'npm test; id'")).allowed, false);
       assert.deepEqual(checkAction(exact, run('node -e 1')), { allowed: true });

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkAction, policyFor, type Policy } from '../../../src/core/policy/policy';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
+import { authority } from '../../support/fixtures';
 
 describe('policy: secrets by what they are, not by name alone', () => {
   let ws: string;
@@ -34,7 +35,7 @@ describe('policy: secrets by what they are, not by name alone', () => {
     put('deploy/server.pem', '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n');
     put('deploy/ca.pem', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     put('.devcontainer.json', '{ "postCreateCommand": "npm ci" }\n');
-    policy = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: ['**'], commands: [] } }, { fs: nodePolicyFs });
+    policy = policyFor(ws, { id: 's1', authority: authority({ edit: ['**'] }) }, { fs: nodePolicyFs });
   });
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
@@ -68,7 +69,7 @@ describe('policy: secrets by what they are, not by name alone', () => {
   });
 
   it('a secret the user allowed for the mission is readable', () => {
-    const allowed = policyFor(ws, { id: 's1', authority: { read: ['**'], edit: [], commands: [] } }, { fs: nodePolicyFs, allowSensitive: ['.env'] });
+    const allowed = policyFor(ws, { id: 's1', authority: authority() }, { fs: nodePolicyFs, allowSensitive: ['.env'] });
     assert.deepEqual(checkAction(allowed, { kind: 'read', path: '.env' }), { allowed: true });
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Authority } from '../../../src/core/contracts/plan';
+import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { ScanEntry } from '../../../src/core/ports';
 import { policyFor } from '../../../src/core/policy/policy';
 import { hiddenOutsideOf, isGitData, sandboxSpec, scanPrune, toolRootsOf, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
@@ -23,14 +23,10 @@ function entries(...paths: string[]): ScanEntry[] {
   return paths.map((p) => ({ path: p.replace(/\/$/, ''), kind: p.endsWith('/') ? 'directory' : 'file', size: 1, mode: 0o644, signature: p }));
 }
 
-function spec(
-  authority: Partial<Authority>,
-  list: ScanEntry[],
-  options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {},
-) {
+function spec(granted: AuthorityInput, list: ScanEntry[], options: { role?: 'executor' | 'verifier'; allowSensitive?: string[]; ignoreText?: string } = {}) {
   const policy = policyFor(
     root,
-    { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false, ...authority } },
+    { id: 's', authority: authority(granted) },
     { fs: nodePolicyFs, role: options.role ?? 'executor', allowSensitive: options.allowSensitive ?? [], ignoreText: options.ignoreText ?? null },
   );
   const built = sandboxSpec({
@@ -106,11 +102,7 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
   });
 
   it('refuses, with what to do instead, a one-file glob in a folder of too many subfolders', () => {
-    const policy = policyFor(
-      root,
-      { id: 's', authority: { read: ['**'], edit: ['packages/README.md'], commands: [], network: false } },
-      { fs: nodePolicyFs, ignoreText: null },
-    );
+    const policy = policyFor(root, { id: 's', authority: authority({ edit: ['packages/README.md'] }) }, { fs: nodePolicyFs, ignoreText: null });
     const built = sandboxSpec({ policy, entries: entries('packages/', ...Array.from({ length: 300 }, (_, i) => `packages/p${i}/`)), env: {}, host });
     assert.ok(!built.ok);
     assert.match(built.error, /packages holds 300 subfolders[\s\S]*packages\/\*/);
@@ -203,7 +195,7 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
   });
 
   it('refuses, with a reason, a spec that would need too many mounts', () => {
-    const policy = policyFor(root, { id: 's', authority: { read: ['**'], edit: [], commands: [], network: false } }, { fs: nodePolicyFs, ignoreText: null });
+    const policy = policyFor(root, { id: 's', authority: authority() }, { fs: nodePolicyFs, ignoreText: null });
     const many = entries(...Array.from({ length: 300 }, (_, i) => `keys/k${i}.pem`));
     const built = sandboxSpec({ policy, entries: many, env: {}, host });
     assert.ok(!built.ok);
@@ -211,22 +203,14 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
   });
 
   it('lists secret, ignored and store folders without entering them; enters protected folders to find secrets', () => {
-    const policy = policyFor(
-      root,
-      { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: [], network: false } },
-      { fs: nodePolicyFs, ignoreText: 'data/\n' },
-    );
+    const policy = policyFor(root, { id: 's', authority: authority({ edit: ['src/**'] }) }, { fs: nodePolicyFs, ignoreText: 'data/\n' });
     const prune = scanPrune(policy, [{ path: 'src', kind: 'tree' }]);
     for (const dir of ['.plan-execute', 'data', '.ssh', 'node_modules', 'a/node_modules', '.git', 'sub/.git', '.venv']) assert.ok(prune(dir), dir);
     for (const dir of ['src', '.vscode', '.devcontainer', 'src/.venv']) assert.ok(!prune(dir), dir);
     const folderPrune = scanPrune(policy, [{ path: '', kind: 'folder' }]);
     assert.ok(folderPrune('.venv') && folderPrune('vendor'), 'a folder root reaches none of its old subfolders: a dependency folder there is not entered');
     const gitPrune = scanPrune(
-      policyFor(
-        root,
-        { id: 's', authority: { read: ['**'], edit: ['src/**'], commands: ['git commit *'], network: false } },
-        { fs: nodePolicyFs, ignoreText: null },
-      ),
+      policyFor(root, { id: 's', authority: authority({ edit: ['src/**'], commands: ['git commit *'] }) }, { fs: nodePolicyFs, ignoreText: null }),
       [
         { path: '.git', kind: 'tree' },
         { path: 'src', kind: 'tree' },

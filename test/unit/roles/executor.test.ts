@@ -4,17 +4,16 @@ import { createRoles } from '../../../src/core/roles/createRoles';
 import { startMessagesServer, type MessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, handoffFor } from './fakes';
+import { step as fixtureStep } from '../../support/fixtures';
 
-const step = {
-  id: 's2',
+const step = fixtureStep('s2', {
   title: 'Rename the greeting',
-  kind: 'edit' as const,
   instructions: 'In src/greet.js replace "Hello" with "Hi".',
   authority: { read: ['**'], edit: ['src/greet.js'], commands: ['node --test'] },
   binding: { prerequisite: 'src/greet.js exists', fallback: '', consequence: 'greet says Hi' },
-  evidence: { checks: [{ kind: 'command' as const, command: 'node --test', expectExitCode: 0 }] },
-  modelTier: 'light' as const,
-};
+  evidence: { checks: [{ kind: 'command', command: 'node --test', expectExitCode: 0 }] },
+  modelTier: 'light',
+});
 
 async function withExecutor(
   scenario: ScenarioInput,

@@ -4,6 +4,7 @@ import type { Failure, SideEffects } from '../../../src/core/contracts/results';
 import { StepSchema, type StepInput } from '../../../src/core/contracts/plan';
 import type { RoleContext, StepTools, ToolOutcome } from '../../../src/core/ports';
 import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
+import { wirePlan, wireStep } from '../../support/fixtures';
 
 export function fakeContext(stepId: string | null = null, signal = new AbortController().signal): RoleContext & { events: TraceEventBody[] } {
   const events: TraceEventBody[] = [];
@@ -124,28 +125,17 @@ export function handoffFor(step: StepInput, extra: Partial<Handoff> = {}): Hando
   };
 }
 
-export const VALID_DRAFT = {
-  goal: 'Add a greeting module',
-  assumptions: [],
-  constraints: ['Do not touch package.json'],
-  direct: false,
-  reason: 'initial plan',
-  steps: [
-    {
-      id: 's1',
+export const VALID_DRAFT = wirePlan(
+  [
+    wireStep('s1', {
       title: 'Create greet.js',
       why: 'the module',
-      required: true,
-      dependsOn: [],
-      kind: 'edit',
       instructions: 'Create src/greet.js exporting greet(name).',
       authority: { read: ['**'], edit: ['src/greet.js'], commands: [] },
       binding: { prerequisite: '', fallback: '', consequence: 'src/greet.js exists' },
       expectedOutput: 'src/greet.js',
       evidence: { checks: [{ kind: 'files_exist', paths: ['src/greet.js'] }], description: '' },
-      risk: 'low',
-      effort: 'small',
-      modelTier: 'light',
-    },
+    }),
   ],
-};
+  { goal: 'Add a greeting module', constraints: ['Do not touch package.json'] },
+);

@@ -7,13 +7,14 @@ import type { StepResult } from '../../../src/core/contracts/results';
 import { startMessagesServer } from '../../support/messages-server/server';
 import type { ScenarioInput } from '../../support/messages-server/scenario';
 import { fakeContext, fakeTools, handoffFor } from './fakes';
+import { step as fixtureStep } from '../../support/fixtures';
 
-const step = {
-  id: 'r1',
+const step = fixtureStep('r1', {
   title: 'Document the API',
-  kind: 'research' as const,
-  evidence: { checks: [{ kind: 'review' as const, criterion: 'README explains greet()' }] },
-};
+  kind: 'research',
+  authority: undefined,
+  evidence: { checks: [{ kind: 'review', criterion: 'README explains greet()' }] },
+});
 const result: StepResult = {
   stepId: 'r1',
   status: 'succeeded',

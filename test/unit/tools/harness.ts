@@ -21,6 +21,7 @@ import type { TraceEventBody } from '../../../src/core/contracts/traceEvents';
 import { ToolCallStore } from '../../../src/core/handoff/toolCallStore';
 import { FileStore } from '../../../src/node/fileStore';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { parsedStep } from '../../support/fixtures';
 
 /** Every effect and every recorded event, in one ordered log, so tests can prove "decision before effect". */
 type LogEntry = { kind: 'event'; event: TraceEventBody } | { kind: 'write'; paths: string[] } | { kind: 'run'; argv: string[] };
@@ -138,22 +139,7 @@ export function makeHarness(files: Record<string, string> = {}): Harness {
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
     ctx: (step, role = 'executor', signal = new AbortController().signal) => ({
       missionId: 'm1',
-      step: {
-        id: 's1',
-        title: 't',
-        why: '',
-        required: true,
-        dependsOn: [],
-        kind: 'edit',
-        instructions: '',
-        binding: { prerequisite: '', fallback: '', consequence: '' },
-        expectedOutput: '',
-        evidence: { checks: [], description: '' },
-        risk: 'low',
-        effort: 'small',
-        modelTier: 'standard',
-        ...step,
-      },
+      step: { ...parsedStep('s1', { title: 't', evidence: { checks: [] } }), ...step },
       role,
       workspace,
       terminal,

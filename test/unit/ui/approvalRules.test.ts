@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../src/core/ports';
 import { matchingRule, ruleFor } from '../../../src/vscode/approvals/rules';
 import type { ApprovalRule } from '../../../src/webview/protocol';
+import { parsedPlan } from '../../support/fixtures';
 
 const base = { id: 'r', missionId: 'm', stepId: 's1', actionHash: 'h', why: '' };
 const write = (path: string): ApprovalRequest => ({ ...base, kind: 'write', path, change: 'modified', beforeHash: null, afterHash: null });
@@ -40,7 +41,7 @@ describe('auto-approve rules', () => {
     const plan = {
       ...base,
       kind: 'plan',
-      plan: { goal: 'g', assumptions: [], constraints: [], steps: [], version: 1, parentVersion: null, reason: '', direct: false },
+      plan: parsedPlan([], { goal: 'g', reason: '' }),
     } as ApprovalRequest;
     assert.equal(matchingRule([rule('write', '**'), rule('command', '* *')], plan), undefined);
   });

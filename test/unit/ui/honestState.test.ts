@@ -1,19 +1,16 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
-import { PlanSchema } from '../../../src/core/contracts/plan';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { toUiMission } from '../../../src/vscode/view/uiMission';
 import { missionActions } from '../../../src/vscode/view/missionActions';
 import type { MissionView } from '../../../src/webview/protocol';
+import { parsedPlan, step } from '../../support/fixtures';
 
 const plan = (version: number, ids: string[]) =>
-  PlanSchema.parse({
-    goal: 'g',
-    version,
-    parentVersion: version > 1 ? version - 1 : null,
-    reason: 'r',
-    steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })),
-  });
+  parsedPlan(
+    ids.map((id) => step(id, { title: `T ${id}`, authority: undefined, evidence: undefined })),
+    { goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r' },
+  );
 
 /** The mission as the surfaces show it, folded from a trace (live: this window runs it). */
 const missionViewFromTrace = (_id: string, events: TraceEvent[], live = false): MissionView => toUiMission(missionViewFromEvents(events), { live });

@@ -6,7 +6,6 @@
  */
 import { strict as assert } from 'node:assert';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
-import { PlanSchema } from '../../../src/core/contracts/plan';
 import type { ApprovalRequest } from '../../../src/core/ports';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { toUiMission } from '../../../src/vscode/view/uiMission';
@@ -18,15 +17,13 @@ import { VsCodeApprover } from '../../../src/vscode/approvals/vscodeApprover';
 import { describeEvent } from '../../../src/vscode/traceLog';
 import { listingFailure } from '../../../src/vscode/models/listingFailure';
 import type { ApprovalView, MissionView } from '../../../src/webview/protocol';
+import { parsedPlan, step } from '../../support/fixtures';
 
 const plan = (version: number, ids: string[]) =>
-  PlanSchema.parse({
-    goal: 'g',
-    version,
-    parentVersion: version > 1 ? version - 1 : null,
-    reason: 'r',
-    steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit' })),
-  });
+  parsedPlan(
+    ids.map((id) => step(id, { title: `T ${id}`, authority: undefined, evidence: undefined })),
+    { goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason: 'r' },
+  );
 const trace = (...bodies: TraceEventBody[]): TraceEvent[] =>
   bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);
 const view = (live: boolean, ...bodies: TraceEventBody[]): MissionView => toUiMission(missionViewFromEvents(trace(...bodies)), { live });

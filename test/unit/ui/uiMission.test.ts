@@ -1,17 +1,14 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/traceEvents';
-import { PlanSchema } from '../../../src/core/contracts/plan';
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { stepCounts, toUiMission } from '../../../src/vscode/view/uiMission';
+import { parsedPlan, step } from '../../support/fixtures';
 
 const plan = (version: number, ids: string[], reason = 'initial plan', instructions: Record<string, string> = {}) =>
-  PlanSchema.parse({
-    goal: 'g',
-    version,
-    parentVersion: version > 1 ? version - 1 : null,
-    reason,
-    steps: ids.map((id) => ({ id, title: `T ${id}`, kind: 'edit', instructions: instructions[id] ?? '' })),
-  });
+  parsedPlan(
+    ids.map((id) => step(id, { title: `T ${id}`, instructions: instructions[id] ?? '', authority: undefined, evidence: undefined })),
+    { goal: 'g', version, parentVersion: version > 1 ? version - 1 : null, reason },
+  );
 
 function trace(...bodies: TraceEventBody[]): TraceEvent[] {
   return bodies.map((b, seq) => ({ missionId: 'm1', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, ...b }) as TraceEvent);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../src/core/ports';
-import { PlanSchema } from '../../../src/core/contracts/plan';
 import { VsCodeApprover } from '../../../src/vscode/approvals/vscodeApprover';
+import { parsedPlan } from '../../support/fixtures';
 
 const base = { missionId: 'm', stepId: 's1', actionHash: 'h', why: 'because' };
 const write = (id: string, path = 'src/a.ts'): ApprovalRequest => ({ ...base, id, kind: 'write', path, change: 'modified', beforeHash: 'b', afterHash: 'a' });
@@ -15,7 +15,7 @@ const command = (id: string, line = 'npm test'): ApprovalRequest => ({
   confinement: 'sandboxed',
   network: false,
 });
-const plan = (id: string): ApprovalRequest => ({ ...base, id, stepId: null, kind: 'plan', plan: PlanSchema.parse({ goal: 'g', steps: [] }) });
+const plan = (id: string): ApprovalRequest => ({ ...base, id, stepId: null, kind: 'plan', plan: parsedPlan([], { goal: 'g' }) });
 
 describe('VS Code approver (sidebar cards and rules)', () => {
   it("shows a card per pending edit or command and resolves with the user's decision", async () => {

@@ -14,7 +14,7 @@
  */
 import type { ScenarioInput, RecordedRequest, Reply } from '../scenario';
 import { messageText } from '../scenario';
-import { draftStep as step } from '../../planDraft';
+import { wirePlan, wireStep as step, type WirePlan, type WireStep } from '../../fixtures';
 
 export const DEMO_TASK = 'Add removeTask(list, id) to src/tasks.js, with a test, and make npm test pass';
 
@@ -65,14 +65,8 @@ const s4 = step('s4', {
   evidence: { checks: [{ kind: 'file_contains', path: 'test/tasks.test.js', text: '[1, 3]' }], description: '' },
 });
 
-const plan = (reason: string, steps: unknown[]) => ({
-  goal: 'Add removeTask(list, id) with a test, and make npm test pass',
-  assumptions: ['tests run with node --test'],
-  constraints: [],
-  direct: false,
-  reason,
-  steps,
-});
+const plan = (reason: string, steps: WireStep[]): WirePlan =>
+  wirePlan(steps, { goal: 'Add removeTask(list, id) with a test, and make npm test pass', assumptions: ['tests run with node --test'], reason });
 
 const edit = (input: Record<string, unknown>): Reply => ({ toolUse: [{ name: 'str_replace_based_edit_tool', input }] });
 const report = (output: string): Reply => ({
