@@ -2,7 +2,7 @@
  * MCP servers as the engine sees them: the catalogue (which server offers which tool, read at mission
  * start and recorded in the trace), how a server is confined, and the outcome of one tool call. Tools are
  * an authority like commands: a step's `mcp` grants name them, and every call passes the policy and the
- * approval gate (src/core/mcp/mcpCall.ts).
+ * approval gate (src/core/tools/mcpCall.ts).
  */
 import { z } from 'zod';
 

@@ -6,7 +6,7 @@
 import type { TraceEvent } from '../contracts/traceEvents';
 import type { McpCallOutcome } from '../contracts/mcp';
 import type { McpServers } from '../ports';
-import { canonicalJson } from '../tools/actionHash';
+import { canonicalJson } from '../primitives/canonicalJson';
 import { sha256Hex } from '../primitives/hash';
 
 type McpCallEvent = Extract<TraceEvent, { type: 'mcp_call' }>;

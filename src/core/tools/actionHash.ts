@@ -4,6 +4,7 @@
  * writes different bytes or runs a different argv produces a different hash and needs a new decision.
  */
 import { sha256Hex } from '../primitives/hash';
+import { canonicalJson } from '../primitives/canonicalJson';
 
 export type ChangeKind = 'created' | 'modified' | 'deleted';
 
@@ -13,18 +14,6 @@ export function writeActionHash(path: string, change: ChangeKind, contentHash: s
 
 export function commandActionHash(argv: readonly string[], cwd: string): string {
   return sha256Hex(JSON.stringify(['run', [...argv], cwd]));
-}
-
-/** Key order does not change a hash: the same arguments sent in another order are the same action. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 /** An MCP tool call: the server, the tool and the exact arguments. */

@@ -154,7 +154,7 @@ export async function runGated<T>(
 }
 
 /**
- * Steps 2–5, for an action whose policy the caller checked itself (an MCP call: src/core/mcp/mcpCall.ts,
+ * Steps 2–5, for an action whose policy the caller checked itself (an MCP call: src/core/tools/mcpCall.ts,
  * whose rules are about grants, not paths).
  */
 export async function runApproved<T>(

@@ -22,7 +22,7 @@ import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv }
 import { decodeText, encodeText, toEol, type TextFile } from '../edits/textFile';
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
-import { createMcpStepTools } from '../mcp/mcpCall';
+import { createMcpStepTools } from './mcpCall';
 
 export interface StepToolsExtras {
   /** The policy the tools enforce (built from the step's authority, role and the mission's grants). */

@@ -16,14 +16,14 @@
 import type { McpCallOutcome } from '../contracts/mcp';
 import type { Failure } from '../contracts/results';
 import type { McpStepTools, OfferedMcpTool, ToolOutcome } from '../ports';
-import { runApproved } from '../tools/approvalGate';
-import { canonicalJson } from '../tools/actionHash';
-import { cancelled, permissionDenied, timedOut, toolError } from '../tools/failures';
+import { runApproved } from './approvalGate';
+import { canonicalJson } from '../primitives/canonicalJson';
+import { cancelled, permissionDenied, timedOut, toolError } from './failures';
 import { sha256Hex } from '../primitives/hash';
-import type { ToolEnv } from '../tools/readTools';
-import { failed, type CallResult } from '../tools/toolRecorder';
-import { grantFor, toolRef } from './grants';
-import { serverSandboxSpec } from './serverSandbox';
+import type { ToolEnv } from './readTools';
+import { failed, type CallResult } from './toolRecorder';
+import { grantFor, toolRef } from '../mcp/grants';
+import { serverSandboxSpec } from '../mcp/serverSandbox';
 
 const MCP_TIMEOUT_MS = 60_000;
 const MCP_MAX_RESULT_CHARS = 32_000;
