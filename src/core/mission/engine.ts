@@ -28,6 +28,7 @@ import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
+import type { HookContext } from './userSetup';
 import { errorDetail, errorText } from '../primitives/errorText';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
@@ -56,6 +57,7 @@ export class MissionRun implements StepFlowContext {
   phase: MissionPhase = 'planning';
   direct = false;
   triggers: ReplanTrigger[] = [];
+  hookContext: HookContext = [];
   scheduler: Scheduler | null = null;
   approvalAbort: AbortController | null = null;
   #budgetHit: BudgetExceeded | null = null;
@@ -101,12 +103,13 @@ export class MissionRun implements StepFlowContext {
       },
     );
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
-    // 'all' approves by rule — except a command that would run without the OS sandbox: the user says.
+    // 'all' approves by rule — except a command that would run without the OS sandbox, and an action a
+    // PreToolUse hook asked about: the user says.
     this.stepApprover =
       options.approve === 'all'
         ? {
             request: async (request, signal) =>
-              request.kind === 'command' && request.confinement === 'unsandboxed'
+              (request.kind === 'command' && request.confinement === 'unsandboxed') || request.askedBy !== undefined
                 ? options.approver.request(request, signal)
                 : { decision: 'approved', by: 'rule', rule: 'approve=all' },
           }

@@ -48,7 +48,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
       task: run.options.task,
       constraints: current.constraints,
       workspaceSummary: run.options.workspaceSummary ?? '',
-      ...planningSetup(run.options),
+      ...planningSetup(run.options, run.hookContext),
       mode,
       current,
       trigger: { ...trigger, evidence: trigger.evidence + feedback },

@@ -11,6 +11,7 @@ import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contr
 import { isDirect } from './direct';
 import type { InstructionSet } from '../contracts/instructions';
 import type { McpCatalogue } from '../contracts/mcp';
+import type { HookRunRecord, HookSet } from '../contracts/hooks';
 
 export interface StepView {
   id: string;
@@ -27,6 +28,8 @@ export interface StepView {
   changedFiles: FileChange[];
   commands: { command: string; exitCode: number | null }[];
   verification: { passed: boolean; checks: CheckOutcome[] } | null;
+  /** The user's hooks that ran for this step (the latest HOOK_RUNS_KEPT): which hook said what, about which tool. */
+  hooks: HookRunView[];
   /** The step as the latest plan that holds it defines it (a step a replan dropped keeps its last definition). */
   definition: Step;
 }
@@ -127,8 +130,16 @@ export interface MissionView {
   instructions: InstructionSet | null;
   /** The MCP servers and tools the mission could grant, as recorded at its start. */
   mcp: McpCatalogue | null;
+  /** The hooks the mission runs (and the project ones it skipped), and the runs before any step (SessionStart, UserPromptSubmit). */
+  hooks: { set: HookSet | null; runs: HookRunView[] };
   lastSeq: number;
 }
+
+/** One hook run as a card shows it. */
+export type HookRunView = Omit<HookRunRecord, 'stepId'> & { at: string };
+
+/** Hook runs a step's view keeps (a PreToolUse hook on every call would otherwise grow it without bound). */
+export const HOOK_RUNS_KEPT = 50;
 
 /** The failure that ended the mission, with what a front end needs to offer the matching action. */
 export interface FailureView {
@@ -164,6 +175,7 @@ export function emptyMissionView(): MissionView {
     reverts: [],
     instructions: null,
     mcp: null,
+    hooks: { set: null, runs: [] },
     lastSeq: -1,
   };
 }
@@ -200,6 +212,7 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
               changedFiles: [],
               commands: [],
               verification: null,
+              hooks: [],
               definition: s,
             };
       }
@@ -331,6 +344,14 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       return { ...next, instructions: event.set };
     case 'mcp_catalogue':
       return { ...next, mcp: event.catalogue };
+    case 'hooks':
+      return { ...next, hooks: { ...view.hooks, set: event.set } };
+    case 'hook_run': {
+      const { stepId, ...run } = event.run;
+      const shown: HookRunView = { ...run, at: event.at };
+      if (stepId === null) return { ...next, hooks: { ...view.hooks, runs: [...view.hooks.runs, shown] } };
+      return withStep(next, stepId, (s) => ({ ...s, hooks: [...s.hooks, shown].slice(-HOOK_RUNS_KEPT) }));
+    }
     case 'mcp_call':
     case 'handoff':
     case 'tool_call':

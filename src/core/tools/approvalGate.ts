@@ -9,6 +9,12 @@
  *                    still has the content the diff was computed from);
  *   5. effect.
  * Nothing writes or runs without a recorded decision bound to the action's hash.
+ *
+ * A PreToolUse hook's answer reaches step 2 as a separate input, `pre` (src/core/hooks; the caller asked the
+ * hooks after the policy allowed the action, so a hook is never asked about a refused one): `allow` stands
+ * in for the approval — never for an unsandboxed command, which still goes to the user — and `ask` goes to
+ * the user whatever the mode or the user's rules (an approval by rule of it is refused here, whichever
+ * adapter gave it). A hook's `deny` never reaches the gate: the caller refuses first.
  */
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
@@ -58,6 +64,14 @@ export type GateAction =
       network: boolean;
       why?: string;
     };
+
+/** A PreToolUse hook's answer the gate combines with the approval (see the order above). */
+export interface PreDecision {
+  decision: 'allow' | 'ask';
+  /** The hooks that said it (their commands and files). */
+  by: string;
+  reason: string;
+}
 
 /** The effect's value, or why it did not run (denied, rejected, cancelled, stale). */
 export type GateOutcome<T> = Result<T, Failure>;
@@ -147,10 +161,11 @@ export async function runGated<T>(
   action: GateAction,
   effect: () => Promise<T>,
   precondition: () => Promise<string | undefined> = async () => undefined,
+  pre?: PreDecision,
 ): Promise<GateOutcome<T>> {
   const allowed = await checkPolicy(ctx, policy, policyAction);
   if (!allowed.ok) return allowed;
-  return runApproved(ctx, action, effect, precondition);
+  return runApproved(ctx, action, effect, precondition, pre);
 }
 
 /**
@@ -162,6 +177,7 @@ export async function runApproved<T>(
   action: GateAction,
   effect: () => Promise<T>,
   precondition: () => Promise<string | undefined> = async () => undefined,
+  pre?: PreDecision,
 ): Promise<GateOutcome<T>> {
   const actionHash = actionHashOf(action);
   const requestId = ctx.newId();
@@ -170,13 +186,24 @@ export async function runApproved<T>(
   let decision: ApprovalDecision;
   // An unsandboxed command is asked every time: the user's consent to run it unconfined is not reused.
   const unconfinedAsk = action.kind === 'command' && action.confinement === 'unsandboxed';
-  const earlier = unconfinedAsk ? undefined : ctx.ledger.get(actionHash);
+  const hookAsk = pre?.decision === 'ask';
+  const earlier = unconfinedAsk || hookAsk ? undefined : ctx.ledger.get(actionHash);
   if (earlier !== undefined) {
     decision = { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
   } else if (ctx.signal.aborted) {
     decision = { decision: 'rejected', reason: 'cancelled before approval' };
+  } else if (pre?.decision === 'allow' && !unconfinedAsk) {
+    decision = { decision: 'approved', by: 'rule', rule: `PreToolUse hook allowed it: ${pre.by}` };
   } else {
-    const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
+    const base = {
+      id: requestId,
+      missionId: ctx.missionId,
+      stepId: ctx.stepId,
+      actionHash,
+      why: action.why ?? '',
+      ...(ctx.role ? { role: ctx.role } : {}),
+      ...(hookAsk ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}),
+    };
     const request = requestOf(action, base);
     try {
       const raw: unknown = await ctx.approver.request(request, ctx.signal);
@@ -184,6 +211,10 @@ export async function runApproved<T>(
       decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
     } catch (error) {
       decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
+    }
+    // A hook asked for the user's decision: a rule or the approval mode answering is not the user.
+    if (hookAsk && decision.decision === 'approved' && decision.by !== 'user') {
+      decision = { decision: 'rejected', reason: `a PreToolUse hook asked for your decision (${pre.reason || pre.by}), and only a rule answered` };
     }
   }
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });

@@ -19,15 +19,14 @@
  *                     became of its changes.
  */
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
-import type { CommandRun, Failure, FileChange } from '../contracts/results';
-import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
-import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
-import { settleStaged, type StagedOutcome } from './stagedRun';
-import type { Refusal } from './stagedJudge';
-import { runGated } from './approvalGate';
-import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
+import type { CommandRun, FileChange } from '../contracts/results';
+import { resolveAction } from '../policy/policy';
+import type { HostFacts } from '../policy/sandboxSpec';
+import type { StagedOutcome } from './stagedRun';
+import { runGated, type PreDecision } from './approvalGate';
+import type { CommandEffects, Reconciled } from './commandEffects';
 import { cancelled, permissionDenied, timedOut, toolError } from './failures';
+import { decideConfinement, NOTHING, refusalText, runDirect, runStaged, stagingFor, type Decision, type Launch } from './stepProcess';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 
@@ -37,64 +36,14 @@ export interface CommandSink {
   commands: CommandRun[];
 }
 
-const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
-
-type Decision = { kind: 'run'; confinement: Confinement; reason?: string } | { kind: 'refuse'; failure: Failure };
-
-/** What a command's confinement will be, before anything is asked. */
-function decideConfinement(mode: 'required' | 'prefer' | 'off', support: SandboxSupport): Decision {
-  if (mode === 'off') return { kind: 'run', confinement: 'sandbox_off', reason: 'the sandbox is turned off (planExecute.sandbox = off)' };
-  if (support.available) return { kind: 'run', confinement: 'sandboxed' };
-  if (mode === 'prefer') return { kind: 'run', confinement: 'unsandboxed', reason: `no OS sandbox: ${support.reason}` };
-  return {
-    kind: 'refuse',
-    failure: {
-      ...permissionDenied('sandbox.unavailable', `commands must run in the OS sandbox, and there is none here: ${support.reason}. ${support.remedy}`),
-      recoverable: false,
-      cause: 'sandbox_unavailable',
-      suggestion: support.remedy,
-    },
-  };
+/** A command's hooks (stepHooks.ts): the PreToolUse answer for the gate, and PostToolUse over the layer before it settles. */
+export interface CommandHooks {
+  pre?: PreDecision;
+  /** Runs over the step's layer after the command, before its changes are judged and applied; a reason withholds them all. */
+  beforeSettle?(run: CommandRun): Promise<string | undefined>;
 }
 
-/**
- * After a command of a step granted git writes: git may record, for a path outside the step's edit globs,
- * only what the working tree holds — a blob staged or committed for a file that is not there (or hidden
- * from `git status`) would reach the next push or checkout unseen. Such a record puts HEAD's branch and
- * the index back as they were before the command, and fails the call like any write outside the globs.
- */
-async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, reconciled: Reconciled): Promise<Reconciled> {
-  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
-  const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
-  if (offending.length === 0) return reconciled;
-  const problems = workspace.gitReset ? await workspace.gitReset(mark) : ["(git's record could not be put back: the workspace cannot)"];
-  return {
-    ...reconciled,
-    rolledBack: [
-      ...reconciled.rolledBack,
-      ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`),
-    ],
-    unrestored: [...reconciled.unrestored, ...problems],
-  };
-}
-
-interface Staging {
-  layers: StagingLayers;
-  layer: string;
-}
-
-/** Whether this command writes a staging layer, and if not, why not (said on the card and in the trace). */
-async function stagingFor(env: ToolEnv, confinement: Confinement, support: SandboxSupport): Promise<{ staging?: Staging; why?: string }> {
-  const { ctx, policy } = env;
-  if (confinement !== 'sandboxed' || !support.available) return { why: 'commands run outside the sandbox, so nothing stages their writes' };
-  if (support.kind !== 'bubblewrap') return { why: `${support.kind} cannot stage writes yet` };
-  if (!ctx.terminal.staging || ctx.layer === undefined) return { why: 'this terminal does not stage writes' };
-  const staged = await ctx.terminal.staging.support(policy.root);
-  if (!staged.available) return { why: staged.reason };
-  return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
-}
-
-export async function runCommand(env: ToolEnv, sink: CommandSink, effects: CommandEffects, command: string): Promise<CallResult> {
+export async function runCommand(env: ToolEnv, sink: CommandSink, effects: CommandEffects, command: string, hooks: CommandHooks = {}): Promise<CallResult> {
   const { ctx, policy, gate } = env;
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
   const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
@@ -135,43 +84,40 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
 
   let reconciled: Reconciled = NOTHING;
   let staged: StagedOutcome | undefined;
-  const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
-    const request: Omit<CommandRequest, 'sandbox'> = {
-      command,
-      argv,
-      cwd: cwdAbs,
-      timeoutMs: ctx.settings.commandTimeoutMs,
-      maxOutputBytes: ctx.settings.maxOutputBytes,
-      env: { ...ctx.env },
-    };
-    if (staging) {
-      const r = await runStaged(env, staging, request, host);
+  const launch: Launch<CommandRun> = (sandbox, stagingRequest) =>
+    ctx.terminal.run(
+      {
+        command,
+        argv,
+        cwd: cwdAbs,
+        timeoutMs: ctx.settings.commandTimeoutMs,
+        maxOutputBytes: ctx.settings.maxOutputBytes,
+        env: { ...ctx.env },
+        sandbox,
+        ...(stagingRequest ? { staging: stagingRequest } : {}),
+      },
+      ctx.signal,
+    );
+  const outcome = await runGated(
+    gate,
+    policy,
+    { kind: 'run', command, cwd: '.' },
+    gateAction,
+    async () => {
+      if (staging) {
+        const r = await runStaged(env, staging, host, label, launch, hooks.beforeSettle);
+        if ('refused' in r) return r;
+        staged = r.staged;
+        return { run: { ...r.run, confinement } } as const;
+      }
+      const r = await runDirect(env, effects, confinement, host, label, launch);
       if ('refused' in r) return r;
-      staged = r.staged;
+      reconciled = r.reconciled;
       return { run: { ...r.run, confinement } } as const;
-    }
-    // The spec and the snapshot come from the workspace as it is now, after the approval wait.
-    const scope = commandWriteScope(policy);
-    const prune = scanPrune(policy, scope);
-    const scanned = await effects.scan(prune, scope);
-    if (!scanned.ok) return { refused: scanned.error } as const;
-    const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
-    if (!built.ok) return { refused: built.error } as const;
-    const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
-    const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
-    if (before && !before.ok) return { refused: before.error } as const;
-    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
-    const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
-    let run: CommandRun;
-    try {
-      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
-    } finally {
-      // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      reconciled = before ? await effects.after(before.value, label) : NOTHING;
-      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
-    }
-    return { run: { ...run, confinement } } as const;
-  });
+    },
+    undefined,
+    hooks.pre,
+  );
   if (!outcome.ok) return failed(outcome.error);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
@@ -208,47 +154,6 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
 const NETWORK_ERROR =
   /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
 
-function refusalText(r: Refusal): string {
-  return `${r.path} (${r.what}: ${r.why})`;
-}
-
-/** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
-async function runStaged(
-  env: ToolEnv,
-  staging: Staging,
-  request: Omit<CommandRequest, 'sandbox'>,
-  host: HostFacts,
-): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
-  const { ctx, policy } = env;
-  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front.
-  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
-  if (listed.truncated)
-    return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
-  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
-  if (!built.ok) return { refused: built.error };
-  const verifier = policy.role === 'verifier';
-  const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
-  let run: CommandRun | undefined;
-  let staged: StagedOutcome | undefined;
-  try {
-    run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
-  } finally {
-    // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
-    if (!verifier) {
-      staged = await settleStaged({
-        env,
-        staging: staging.layers,
-        layer: staging.layer,
-        entries: listed.entries,
-        host,
-        gitWritable: gitWritableFor(policy, listed.entries),
-        label: `${ctx.step.id}: ${request.command}`,
-      });
-    }
-  }
-  return { run, ...(staged ? { staged } : {}) };
-}
-
 function commandResult(
   env: ToolEnv,
   run: CommandRun,
@@ -271,6 +176,7 @@ function commandResult(
       : '',
     uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
+    staged && staged.withheld.length > 0 ? `[NOT applied to the workspace — a PostToolUse hook blocked the change: ${staged.withheld.join(', ')}]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
     !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
       ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'

@@ -16,9 +16,11 @@
 import type { McpCallOutcome } from '../contracts/mcp';
 import type { Failure } from '../contracts/results';
 import type { McpStepTools, OfferedMcpTool, ToolOutcome } from '../ports';
-import { runApproved } from './approvalGate';
+import { runApproved, type PreDecision } from './approvalGate';
+import type { OurToolCall } from '../hooks/matching';
+import { withNotes } from './readTools';
 import { canonicalJson } from '../primitives/canonicalJson';
-import { cancelled, permissionDenied, timedOut, toolError } from './failures';
+import { blockedByHook, cancelled, permissionDenied, timedOut, toolError } from './failures';
 import { sha256Hex } from '../primitives/hash';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
@@ -89,6 +91,18 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
     }
     const t = tool!;
     const input = args as Record<string, unknown>;
+    const call: OurToolCall = { tool: 'mcp', name, arguments: input };
+    const pre = env.hooks ? await env.hooks.pre(call) : { notes: [] };
+    if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this MCP call: ${pre.denied}`));
+    const result = await approvedCall(t, input, 'pre' in pre ? pre.pre : undefined);
+    if (!result.ok || !env.hooks) return withNotes(result, pre.notes);
+    const post = await env.hooks.after(call, { output: result.output }, []);
+    if (post.blocked) return failed(blockedByHook(`a PostToolUse hook blocked this MCP result, which was withheld: ${post.blocked}`));
+    return withNotes(result, [...pre.notes, ...post.notes]);
+  }
+
+  /** Steps 2–5 for a call the policy allowed. */
+  async function approvedCall(t: OfferedMcpTool, input: Record<string, unknown>, pre: PreDecision | undefined): Promise<CallResult> {
     const confinement = mcp.serverState[t.server]!.confinement;
     const network = confinement === 'sandboxed' && ctx.step.authority.network;
     const outcome = await runApproved(
@@ -130,6 +144,8 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
         });
         return result;
       },
+      undefined,
+      pre,
     );
     if (!outcome.ok) return failed(outcome.error);
     const result = outcome.value;
