@@ -3,7 +3,8 @@
  * answered on stdin ("y" approves, anything else rejects, with the text as the reason). In `plan` mode only
  * the plan is asked; writes and commands inside the approved plan's authority are approved by the rule
  * "cli:approve=plan". In `all` mode nothing is asked — except, in every mode, a command that would run
- * without the OS sandbox (`--sandbox prefer` on a machine without one): that one is always asked.
+ * without the OS sandbox (`--sandbox prefer` on a machine without one), or an action a PreToolUse hook asked
+ * about: those are always asked.
  * Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
@@ -114,7 +115,8 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
 
   return {
     request(request, signal): Promise<ApprovalDecision> {
-      const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+      // A command without the OS sandbox, and anything a PreToolUse hook asked about: the user says, whatever the mode.
+      const mustAsk = (request.kind === 'command' && request.confinement === 'unsandboxed') || request.askedBy !== undefined;
       if (request.kind === 'mcp' && alwaysTools.has(`${request.server}/${request.tool}`)) {
         return Promise.resolve({ decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` });
       }
@@ -129,7 +131,8 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
           return { decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` };
         }
         const diff = request.kind === 'write' ? await diffOf(request, store) : '';
-        io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `));
+        const asked = request.askedBy ? `  a hook asks you to decide: ${request.askedBy.reason || request.askedBy.hook}\n` : '';
+        io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${asked}${describe(request)} [y/N] `));
         const onAbort = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
         const answer = await Promise.race([nextLine(), onAbort]);
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };

@@ -35,6 +35,10 @@ export const USAGE = `usage:
   --no-instructions        do not read the project's instruction files (AGENTS.md, CLAUDE.md,
                            .github/copilot-instructions.md, .github/instructions/*.instructions.md,
                            .cursor/rules/*.mdc, .clinerules); --skip-instruction PATH leaves one out (repeatable)
+  --trust-hooks            run the project's hooks (.claude/settings.json, .claude/settings.local.json,
+                           .github/hooks/*.json, .codex/hooks.json) — repository code, run in each step's
+                           sandbox; without it each is named on stderr and skipped. Your own
+                           ~/.claude/settings.json hooks always run (see docs/hooks.md)
   --mcp-config FILE        MCP servers to offer, besides .vscode/mcp.json and .mcp.json (repeatable; either
                            file shape). A step may call only the tools its plan grants (authority.mcp); stdio
                            servers run inside the step's OS sandbox
@@ -74,6 +78,8 @@ interface CliMissionFlags {
   skipInstructions: string[];
   /** Extra MCP configuration files (--mcp-config). */
   mcpConfigs: string[];
+  /** --trust-hooks: the project's hooks run (else they are named on stderr and skipped). */
+  trustHooks: boolean;
   approve: 'ask' | 'plan' | 'all';
   sandbox?: SandboxMode;
   trace?: string;
@@ -104,7 +110,7 @@ export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-mo
 export const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
 const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
 /** Flags that take no value. */
-const SWITCHES = new Set(['--json', '--no-instructions']);
+const SWITCHES = new Set(['--json', '--no-instructions', '--trust-hooks']);
 const KNOWN: Record<string, string[]> = {
   run: [...MISSION_FLAGS, '--task', '--constraint'],
   continue: [...MISSION_FLAGS, '--mission'],
@@ -148,6 +154,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
   if (!common.ok) return common;
+  common.value.trustHooks = switches.has('--trust-hooks');
   if (sub === 'run') {
     const task = one('--task');
     if (!task) return err('run needs --task TEXT');
@@ -171,7 +178,7 @@ function missionFlags(sub: string, flags: Flags, json: boolean, instructions: bo
   const models = parseModels(one);
   if (!models.ok) return models;
   const trace = one('--trace');
-  const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [] };
+  const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [], trustHooks: false };
   return ok({ workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) });
 }
 

@@ -19,7 +19,8 @@ import type { ApprovalDecision, Approver } from '../core/ports';
 import { replayScriptOf, type RecordedApproval, type ReplayRevert, type ReplayRun } from '../core/trace/replayScript';
 import { revertHeadless, runHeadless, type CliIO } from './cliMission';
 import { createReplayMcpServers } from '../core/mcp/replayServers';
-import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
+import { recordedHooks, recordedSetup, type UserSetup } from '../core/mission/userSetup';
+import { NodeHookRunner } from './hooks/hookRunner';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { errorText } from '../core/primitives/errorText';
@@ -111,9 +112,12 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
   // The recorded instruction text and MCP catalogue; every MCP call answered from the recording.
   const servers = createReplayMcpServers(base.events);
   const recorded = recordedSetup(base.events);
+  // The hooks the recorded mission ran run again (like its commands), on this copy of the workspace.
+  const hooks = recordedHooks(base.events);
   const setup: UserSetup = {
     ...(recorded.instructions ? { instructions: recorded.instructions } : {}),
     ...(recorded.catalogue ? { mcp: { servers, catalogue: recorded.catalogue } } : {}),
+    ...(hooks ? { hooks: { set: hooks, runner: new NodeHookRunner(io.env) } } : {}),
   };
   const result = await runHeadless(
     {

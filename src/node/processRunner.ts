@@ -40,7 +40,18 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export function runProcess(request: CommandRequest, signal: AbortSignal, onOutput?: (chunk: Buffer) => void): Promise<CommandRun> {
+/**
+ * What a hook process needs besides a command's run (src/node/hooks/hookRunner.ts): its input on stdin,
+ * stdout and stderr apart, and whether it was killed at its timeout.
+ */
+export interface ProcessIo {
+  stdin?: string;
+  onStdout?(chunk: Buffer): void;
+  onStderr?(chunk: Buffer): void;
+  onTimeout?(): void;
+}
+
+export function runProcess(request: CommandRequest, signal: AbortSignal, onOutput?: (chunk: Buffer) => void, io: ProcessIo = {}): Promise<CommandRun> {
   const started = Date.now();
   const capture = new OutputCapture(request.maxOutputBytes);
   const result = (exitCode: number | null, sig: string | null, extra = ''): CommandRun => {
@@ -68,12 +79,13 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     let graceTimer: NodeJS.Timeout | undefined;
     // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go);
     // fd 6: the seccomp filter.
+    const input = io.stdin !== undefined ? 'pipe' : 'ignore';
     const stdio: StdioOptions =
       ownNetwork || seccomp
-        ? ['ignore', 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
+        ? [input, 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
         : fd3
-          ? ['ignore', 'pipe', 'pipe', 'pipe']
-          : ['ignore', 'pipe', 'pipe'];
+          ? [input, 'pipe', 'pipe', 'pipe']
+          : [input, 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
       env,
@@ -94,12 +106,17 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
         pipe.end(data);
       }
     }
+    if (io.stdin !== undefined && child.stdin) {
+      // A hook that never reads its input closes the pipe early: that is no failure of ours.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(io.stdin);
+    }
     const onChunk = (chunk: Buffer): void => {
       capture.push(chunk);
       onOutput?.(chunk);
     };
-    child.stdout?.on('data', onChunk);
-    child.stderr?.on('data', onChunk);
+    child.stdout?.on('data', (chunk: Buffer) => (onChunk(chunk), io.onStdout?.(chunk)));
+    child.stderr?.on('data', (chunk: Buffer) => (onChunk(chunk), io.onStderr?.(chunk)));
 
     const stop = (reason: string): void => {
       if (killedWith || settled) return;
@@ -112,7 +129,10 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       }, KILL_GRACE_MS);
       graceTimer.unref?.();
     };
-    const timer = setTimeout(() => stop(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
+    const timer = setTimeout(() => {
+      io.onTimeout?.();
+      stop(`timed out after ${request.timeoutMs} ms`);
+    }, request.timeoutMs);
     if (ownNetwork) {
       void startOwnNetwork(child, ownNetwork.slirp4netns).then((net) => {
         if (net.ok) {

@@ -14,6 +14,8 @@ import type { FileChange } from '../contracts/results';
 import type { Hook, HookEvent, HookRunRecord } from '../contracts/hooks';
 import type { TraceEventBody } from '../contracts/traceEvents';
 import type { HookProcessRequest, HookProcessRun, HookRunner } from '../ports';
+import type { SandboxSpec } from '../contracts/sandbox';
+import type { StagingRequest } from '../contracts/staging';
 import { answerOf, combine, type Combined, type HookVerdict } from './answer';
 
 /** Bytes of stdout and of stderr kept per hook run. */
@@ -44,8 +46,20 @@ export interface HookLaunch {
   accepted: FileChange[];
 }
 
+/** What a launcher gets: the request without its place, and the variables the hook adds to any environment. */
+export type HookRequest = Omit<HookProcessRequest, 'sandbox' | 'staging'> & { hookEnv: Record<string, string> };
+
 /** Runs one hook where the caller confines it (the request says what to run, with what input and environment). */
-export type HookLauncher = (hook: Hook, request: Omit<HookProcessRequest, 'sandbox' | 'staging'>) => Promise<HookLaunch>;
+export type HookLauncher = (hook: Hook, request: HookRequest) => Promise<HookLaunch>;
+
+/**
+ * The request as the runner takes it, in its place: a confined process gets the spec's environment (the
+ * sandbox's own, scrubbed), so the hook's variables — CLAUDE_PROJECT_DIR, the entry's `env` — go on top of it.
+ */
+export function placed(request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest): HookProcessRequest {
+  const { hookEnv, ...rest } = request;
+  return { ...rest, sandbox: sandbox ? { ...sandbox, env: { ...sandbox.env, ...hookEnv } } : null, ...(staging ? { staging } : {}) };
+}
 
 export interface EventRun {
   verdicts: HookVerdict[];
@@ -82,11 +96,13 @@ export async function runEventHooks(
   const out: EventRun = { verdicts: [], combined: combine([]), accepted: [], refused: [], warnings: [] };
   for (const hook of hooks) {
     if (env.signal.aborted) break;
-    const request = {
+    const hookEnv = { ...hook.env, CLAUDE_PROJECT_DIR: env.root };
+    const request: HookRequest = {
       command: hook.command,
       stdin,
       cwd: env.root,
-      env: { ...env.env, ...hook.env, CLAUDE_PROJECT_DIR: env.root },
+      env: { ...env.env, ...hookEnv },
+      hookEnv,
       origin: hook.origin,
       timeoutMs: Math.round(hook.timeoutSec * 1000),
       maxOutputBytes: HOOK_OUTPUT_BYTES,
@@ -126,5 +142,5 @@ export function notRun(why: string): HookLaunch {
 
 /** A user hook: unconfined, as the user, writing what it writes (nothing of it is judged or taken back). */
 export function unconfinedLauncher(env: HookEnv): HookLauncher {
-  return async (_hook, request) => ({ run: await env.runner.run({ ...request, sandbox: null }, env.signal), refused: [], accepted: [] });
+  return async (_hook, request) => ({ run: await env.runner.run(placed(request, null), env.signal), refused: [], accepted: [] });
 }

@@ -84,8 +84,9 @@ export function readHookFile(input: HookFileInput): HookFile {
   let json: unknown;
   try {
     json = JSON.parse(input.text);
-  } catch (error) {
-    file.notes.push(`${source}: not used — not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  } catch {
+    // Never the parser's message: it quotes the text, and a settings file may hold anything.
+    file.notes.push(`${source}: not used — it is not valid JSON`);
     return file;
   }
   const top = TopSchema.safeParse(json);

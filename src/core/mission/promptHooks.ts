@@ -12,7 +12,7 @@
 import type { HookEvent } from '../contracts/hooks';
 import { err, ok, type Result } from '../contracts/result';
 import { hooksFor } from '../hooks/matching';
-import { notRun, runEventHooks, unconfinedLauncher, type EventRun, type HookEnv, type HookLauncher } from '../hooks/run';
+import { notRun, placed, runEventHooks, unconfinedLauncher, type EventRun, type HookEnv, type HookLauncher } from '../hooks/run';
 import { serverSandboxSpec } from '../mcp/serverSandbox';
 import type { SandboxSpecResult } from '../policy/sandboxSpec';
 import type { MissionContext } from './missionContext';
@@ -31,7 +31,7 @@ function startLauncher(run: MissionContext, env: HookEnv): HookLauncher {
     spec ??= serverSandboxSpec(options.workspace, env.env, false, options.terminal.hostFacts(env.env), options.toolSettings?.allowSensitive ?? []);
     const built = await spec;
     if (!built.ok) return notRun(`its sandbox could not be prepared: ${built.error}`);
-    return { run: await env.runner.run({ ...request, sandbox: built.value }, env.signal), accepted: [], refused: [] };
+    return { run: await env.runner.run(placed(request, built.value), env.signal), accepted: [], refused: [] };
   };
 }
 
@@ -48,7 +48,7 @@ export async function runStartHooks(run: MissionContext): Promise<Result<HookCon
   const env: HookEnv = {
     missionId: run.missionId,
     root: run.options.workspace.root,
-    ...(setup.transcriptPath !== undefined ? { transcriptPath: setup.transcriptPath } : {}),
+    ...(setup.transcriptPath ? { transcriptPath: setup.transcriptPath(run.missionId) } : {}),
     permissionMode: permissionModeOf(run.options.approve),
     env: run.options.env ?? {},
     runner: setup.runner,

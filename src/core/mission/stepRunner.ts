@@ -167,7 +167,7 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
     extra.length > 0 ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...extra] } } : input.step;
   const forbidden = forbiddenPaths(input.plan);
   const mcp = stepMcp(input.ports);
-  const hooks = role === 'executor' ? stepHooks(input.ports, input.approveMode) : undefined;
+  const hooks = role === 'executor' ? stepHooks(input.ports, input.missionId, input.approveMode) : undefined;
   return {
     missionId: input.missionId,
     step,

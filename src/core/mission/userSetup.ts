@@ -26,8 +26,8 @@ export interface UserSetup {
 export interface MissionHooks {
   set: HookSet;
   runner: HookRunner;
-  /** The mission's trace file, the hooks' `transcript_path` (absent: the front end does not know it). */
-  transcriptPath?: string;
+  /** Where the mission's trace file is, the hooks' `transcript_path` (absent: the front end does not know it). */
+  transcriptPath?(missionId: string): string;
 }
 
 export type HookContext = NonNullable<PlanRequest['hookContext']>;
@@ -55,13 +55,13 @@ export function stepMcp(setup: UserSetup): StepMcpContext | undefined {
 }
 
 /** The executor's hooks for a step (absent: the mission runs none). */
-export function stepHooks(setup: UserSetup, approve: 'ask' | 'plan' | 'all' | undefined): StepHookContext | undefined {
+export function stepHooks(setup: UserSetup, missionId: string, approve: 'ask' | 'plan' | 'all' | undefined): StepHookContext | undefined {
   const hooks = setup.hooks;
   if (!hooks || hooks.set.hooks.length === 0) return undefined;
   return {
     hooks: hooks.set.hooks,
     runner: hooks.runner,
-    ...(hooks.transcriptPath !== undefined ? { transcriptPath: hooks.transcriptPath } : {}),
+    ...(hooks.transcriptPath ? { transcriptPath: hooks.transcriptPath(missionId) } : {}),
     permissionMode: permissionModeOf(approve),
   };
 }
@@ -77,6 +77,13 @@ export function constraintChecksFor(plan: Plan, step: Step, changedFiles: boolea
     if (c.check.kind === 'forbid_paths') return true;
     return c.steps.length > 0 ? c.steps.includes(step.id) : changedFiles;
   });
+}
+
+/** The hooks a mission recorded at its start (a replay runs the same ones again). */
+export function recordedHooks(events: readonly TraceEvent[]): HookSet | undefined {
+  let set: HookSet | undefined;
+  for (const e of events) if (e.type === 'hooks') set ??= e.set;
+  return set;
 }
 
 /** The setup as a mission recorded it (a resume goes on with exactly that), and what its start hooks said. */

@@ -21,7 +21,7 @@ import type { SandboxSpec } from '../contracts/sandbox';
 import type { StagingRequest } from '../contracts/staging';
 import type { Hook, HookEvent } from '../contracts/hooks';
 import { hooksFor, toolUseOf, type OurToolCall } from '../hooks/matching';
-import { notRun, runEventHooks, type EventRun, type HookEnv, type HookLauncher } from '../hooks/run';
+import { notRun, placed, runEventHooks, type EventRun, type HookEnv, type HookLauncher, type HookRequest } from '../hooks/run';
 import type { PreDecision } from './approvalGate';
 import type { CommandEffects } from './commandEffects';
 import { revertStep } from './checkpoints';
@@ -90,14 +90,13 @@ export function createStepHooks(env: ToolEnv, effects: CommandEffects, checkpoin
     record: (e) => ctx.record(e),
     signal: ctx.signal,
   };
-  let placed: Promise<StepPlace> | undefined;
-  const place = (): Promise<StepPlace> => (placed ??= stepPlace(env));
+  let placing: Promise<StepPlace> | undefined;
+  const place = (): Promise<StepPlace> => (placing ??= stepPlace(env));
   let stopBlocks = 0;
 
   /** The project hooks' runs over a command's layer, kept from beforeSettle until after() (a step's calls come one at a time). */
   const overCommand = new WeakMap<OurToolCall, EventRun>();
-  const launchFor = (request: Parameters<HookLauncher>[1], sandbox: SandboxSpec | null, staging?: StagingRequest) =>
-    setup.runner.run({ ...request, sandbox, ...(staging ? { staging } : {}) }, ctx.signal);
+  const launchFor = (request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest) => setup.runner.run(placed(request, sandbox, staging), ctx.signal);
 
   /** A hook settled at once: a user hook unconfined; a project hook as one of the step's commands. */
   const settled: HookLauncher = async (hook, request) => {
