@@ -6,47 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { wirePlan, wireStep } from '../../support/fixtures';
-import type { ScenarioInput } from '../../support/messages-server/scenario';
-import { createFile, done, sh } from '../../support/messages-server/toolUses';
+import { executors, only, planned, planner, postedComments, roles } from './githubMission';
 import { BOT, commented, git, githubScene, labeled, MAINTAINER, originHeads, READER, runGitHub, story, TRIAGER, WRITER, type GitHubScene } from './githubScene';
-
-const plan = wirePlan(
-  [
-    wireStep('s1', {
-      title: 'Write the greeting module',
-      instructions: 'Create src/greet.js exporting greet(name).',
-      authority: { read: ['**'], edit: ['src/**'], commands: [], network: false, mcp: [] },
-      evidence: { checks: [{ kind: 'files_exist', paths: ['src/greet.js'] }], description: 'the module exists' },
-    }),
-    wireStep('s2', {
-      title: 'Run the tests',
-      kind: 'command',
-      dependsOn: ['s1'],
-      authority: { read: ['**'], edit: [], commands: ['npm test'], network: false, mcp: [] },
-      evidence: { checks: [{ kind: 'command', command: 'npm test', expectExitCode: 0, expectOutputIncludes: null }], description: 'tests pass' },
-    }),
-  ],
-  { goal: 'add a greeting module' },
-);
-
-const planner: ScenarioInput['rules'][number] = { name: 'plan', match: { role: 'planner' }, replies: [{ structured: plan }] };
-
-const executors: ScenarioInput['rules'] = [
-  { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ toolUse: [createFile('w', 'src/greet.js', 'exports.greet = (n) => `hello ${n}`;\n')] }, done('wrote src/greet.js')] },
-  { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [sh('t', 'npm test')] }, done('tests pass')] },
-];
-
-const only = (rules: ScenarioInput['rules']): ScenarioInput => ({ name: 'github', rules });
-const postedComments = (s: GitHubScene): { path: string; body: string }[] =>
-  s.github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).map((r) => ({ path: r.path, body: (r.body as { body: string }).body }));
-const roles = (requests: { role: string | null }[]): string[] => requests.map((r) => r.role ?? '?');
-
-/** A scene where the writer labeled the issue and the bot posted plan v1. */
-async function planned(s: GitHubScene): Promise<void> {
-  const r = await runGitHub(s, labeled(s, WRITER), only([planner]));
-  assert.equal(r.code, 0, `planning run${story(r)}`);
-}
 
 describe('plan-execute github', function () {
   this.timeout(300_000);
