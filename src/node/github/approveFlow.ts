@@ -8,11 +8,21 @@ import { exitCodeFor } from '../cliReport';
 import type { GitHubRun } from './githubCommand';
 import type { Trigger } from './githubEvent';
 import { createGitHubApprover } from './githubApprover';
-import { branchName, commitMission, createBranch, headCommit, pushAuth, pushBranch, remoteHasBranch, removePersistedCredentials, type GitContext } from './githubGit';
+import {
+  branchName,
+  commitMission,
+  createBranch,
+  headCommit,
+  pushAuth,
+  pushBranch,
+  remoteHasBranch,
+  removePersistedCredentials,
+  type GitContext,
+} from './githubGit';
 import { failureComment, pullRequestBody, stepOutcomes, type RunFacts } from './githubReport';
 import { selectPlan } from './planSelection';
 
-export const TRACE_ARTIFACT = 'plan-execute-trace';
+const TRACE_ARTIFACT = 'plan-execute-trace';
 
 export async function approveFlow(run: GitHubRun, t: Extract<Trigger, { kind: 'approve' }>): Promise<number> {
   const issue = t.issue.number;
@@ -36,7 +46,9 @@ export async function approveFlow(run: GitHubRun, t: Extract<Trigger, { kind: 'a
   const branch = branchName(issue, t.issue.title, meta.hash);
   const auth = await pushAuth(git, run.env.serverUrl, run.env.token);
   if (await remoteHasBranch(git, branch, auth)) {
-    await say(`Nothing ran: the branch \`${branch}\` already exists on the repository (this plan ran before). Delete it to run the plan again, or comment \`/plan-execute\` for a new plan.`);
+    await say(
+      `Nothing ran: the branch \`${branch}\` already exists on the repository (this plan ran before). Delete it to run the plan again, or comment \`/plan-execute\` for a new plan.`,
+    );
     return 1;
   }
   await createBranch(git, branch);
@@ -52,16 +64,25 @@ export async function approveFlow(run: GitHubRun, t: Extract<Trigger, { kind: 'a
     ...(t.comment.html_url ? { approveUrl: t.comment.html_url } : {}),
     runUrl: run.env.runUrl,
     artifact: TRACE_ARTIFACT,
-    ...(meta.baseCommit && meta.baseCommit !== base ? { baseNote: `Planned on ${meta.baseCommit.slice(0, 12)}, ran on ${base.slice(0, 12)} (the default branch moved in between).` } : {}),
+    ...(meta.baseCommit && meta.baseCommit !== base
+      ? { baseNote: `Planned on ${meta.baseCommit.slice(0, 12)}, ran on ${base.slice(0, 12)} (the default branch moved in between).` }
+      : {}),
   };
   if (exitCodeFor(report, finalPlan) !== 0) {
     await run.api.comment(issue, failureComment(facts, report, outcomes));
     run.log(`· mission ${report.outcome}: commented on #${issue}; nothing pushed`);
     return 1;
   }
-  const commits = await commitMission(git, base, `${t.issue.title} (#${issue})\n\nPlan v${meta.version} (${meta.hash.slice(0, 12)}), approved by @${t.sender.login}.`, t.sender);
+  const commits = await commitMission(
+    git,
+    base,
+    `${t.issue.title} (#${issue})\n\nPlan v${meta.version} (${meta.hash.slice(0, 12)}), approved by @${t.sender.login}.`,
+    t.sender,
+  );
   if (commits === 0) {
-    await say(`The mission for plan v${meta.version} succeeded but changed nothing, so there is no pull request.${run.env.runUrl ? ` Run: ${run.env.runUrl}` : ''}`);
+    await say(
+      `The mission for plan v${meta.version} succeeded but changed nothing, so there is no pull request.${run.env.runUrl ? ` Run: ${run.env.runUrl}` : ''}`,
+    );
     return 0;
   }
   await pushBranch(git, branch, auth);

@@ -27,7 +27,7 @@ export type IssueComment = z.infer<typeof CommentSchema>;
 export type RepoPermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
 /** An API failure with the endpoint that failed and the status GitHub answered (0: no answer). */
-export class GitHubApiError extends Error {
+class GitHubApiError extends Error {
   constructor(
     readonly endpoint: string,
     readonly status: number,
@@ -56,7 +56,8 @@ function statusOf(error: unknown): number {
 
 function parse<T>(schema: z.ZodType<T>, endpoint: string, data: unknown): T {
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new GitHubApiError(endpoint, 200, `unexpected response: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new GitHubApiError(endpoint, 200, `unexpected response: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 
@@ -72,7 +73,10 @@ async function call<T>(endpoint: string, run: () => Promise<T>): Promise<T> {
 const KNOWN_ROLES: readonly RepoPermission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 
 export function createGitHubApi(o: { apiUrl: string; token: string; owner: string; repo: string }): GitHubApi {
-  const octokit = new Octokit({ auth: o.token, baseUrl: o.apiUrl, userAgent: 'plan-execute', request: { retries: 0 } });
+  // Octokit's own log would print each failed request; every failure is thrown as a GitHubApiError and
+  // reported once by the command, so its log stays quiet.
+  const quiet = (): void => undefined;
+  const octokit = new Octokit({ auth: o.token, baseUrl: o.apiUrl, userAgent: 'plan-execute', log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
   const repo = { owner: o.owner, repo: o.repo };
   return {
     async botLogin() {

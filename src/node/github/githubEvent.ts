@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../core/contracts/result';
 
-export const TRIGGER_LABEL = 'plan-execute';
+const TRIGGER_LABEL = 'plan-execute';
 
 const UserSchema = z.object({ login: z.string().min(1), id: z.number().int(), type: z.string().optional() });
 
@@ -46,9 +46,9 @@ const IssueCommentEventSchema = z.object({
   sender: UserSchema,
 });
 
-export type GitHubUser = z.infer<typeof UserSchema>;
-export type EventIssue = z.infer<typeof IssueSchema>;
-export type EventComment = z.infer<typeof CommentSchema>;
+type GitHubUser = z.infer<typeof UserSchema>;
+type EventIssue = z.infer<typeof IssueSchema>;
+type EventComment = z.infer<typeof CommentSchema>;
 
 export type Trigger =
   /** Plan (or plan again): `extra` is the text after `/plan-execute` ('' for the label). */

@@ -82,7 +82,12 @@ export async function commitMission(ctx: GitContext, base: string, message: stri
     const configured = (await gitMaybe(ctx, ['config', 'user.email'])) !== undefined && (await gitMaybe(ctx, ['config', 'user.name'])) !== undefined;
     const identity: Record<string, string> = configured
       ? {}
-      : { GIT_AUTHOR_NAME: ACTIONS_BOT_LOGIN, GIT_AUTHOR_EMAIL: ACTIONS_BOT_EMAIL, GIT_COMMITTER_NAME: ACTIONS_BOT_LOGIN, GIT_COMMITTER_EMAIL: ACTIONS_BOT_EMAIL };
+      : {
+          GIT_AUTHOR_NAME: ACTIONS_BOT_LOGIN,
+          GIT_AUTHOR_EMAIL: ACTIONS_BOT_EMAIL,
+          GIT_COMMITTER_NAME: ACTIONS_BOT_LOGIN,
+          GIT_COMMITTER_EMAIL: ACTIONS_BOT_EMAIL,
+        };
     const trailer = `Co-authored-by: ${approver.login} <${approver.id}+${approver.login}@users.noreply.github.com>`;
     await git(ctx, ['commit', '--no-verify', '-m', `${message}\n\n${trailer}`], identity);
   }

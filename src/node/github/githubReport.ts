@@ -31,7 +31,8 @@ export function stepOutcomes(tracePath: string): Map<string, StepOutcome> {
     const parsed = TraceEventSchema.safeParse(json);
     if (!parsed.success) continue;
     const e = parsed.data;
-    if (e.type === 'step_status') out.set(e.stepId, { ...out.get(e.stepId), status: e.status, ...(e.reason ? { reason: e.reason } : { reason: undefined }) } as StepOutcome);
+    if (e.type === 'step_status')
+      out.set(e.stepId, { ...out.get(e.stepId), status: e.status, ...(e.reason ? { reason: e.reason } : { reason: undefined }) } as StepOutcome);
     if (e.type === 'verification') {
       const v = e.verification;
       out.set(v.stepId, { status: out.get(v.stepId)?.status ?? 'verifying', ...out.get(v.stepId), verification: { passed: v.passed, checks: v.checks } });
@@ -76,7 +77,9 @@ function costLine(report: MissionReport): string {
 }
 
 function runLine(f: RunFacts): string {
-  return f.runUrl ? `**Run:** ${f.runUrl} — the mission's trace is the run's artifact \`${f.artifact}\`.` : `The mission's trace is the run's artifact \`${f.artifact}\`.`;
+  return f.runUrl
+    ? `**Run:** ${f.runUrl} — the mission's trace is the run's artifact \`${f.artifact}\`.`
+    : `The mission's trace is the run's artifact \`${f.artifact}\`.`;
 }
 
 export function pullRequestBody(f: RunFacts, report: MissionReport, outcomes: Map<string, StepOutcome>): string {

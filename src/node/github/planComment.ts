@@ -14,7 +14,7 @@ import { diffPlans } from '../../core/plan/diff';
 import { err, ok, type Result } from '../../core/contracts/result';
 import { planDocumentHash, readPlanDocument, writePlanDocument, type PlanDocumentMeta } from './planDocument';
 
-export const PLAN_MARKER = '<!-- plan-execute:plan -->';
+const PLAN_MARKER = '<!-- plan-execute:plan -->';
 
 export interface PlanCommentContent {
   plan: Plan;
@@ -106,7 +106,8 @@ export function readPlanComment(body: string, issue: number, previous?: Plan): R
   }
   const { plan, meta } = read.value;
   const expected = planDocumentHash(plan, meta.task);
-  if (meta.hash !== expected) return err({ reason: 'hash_mismatch', message: `its plan no longer matches its hash (${meta.hash.slice(0, 12)}…): the plan was edited` });
+  if (meta.hash !== expected)
+    return err({ reason: 'hash_mismatch', message: `its plan no longer matches its hash (${meta.hash.slice(0, 12)}…): the plan was edited` });
   const content = { plan, meta, issue };
   if (renderPlanComment(content, previous) !== body) {
     return err({ reason: 'not_its_rendering', message: 'the comment’s text is not the rendering of its plan: it was edited' });

@@ -36,7 +36,10 @@ export async function planFlow(run: GitHubRun, t: Extract<Trigger, { kind: 'plan
   const proposed = catcher.plan();
   if (!proposed) {
     const why = report.failure ? `${report.failure.message}${report.failure.suggestion ? ` — ${report.failure.suggestion}` : ''}` : report.summary;
-    await run.api.comment(issue, `**Planning did not produce a plan** (${literal(report.outcome)}): ${literal(why)}${run.env.runUrl ? `\n\nRun: ${run.env.runUrl}` : ''}`);
+    await run.api.comment(
+      issue,
+      `**Planning did not produce a plan** (${literal(report.outcome)}): ${literal(why)}${run.env.runUrl ? `\n\nRun: ${run.env.runUrl}` : ''}`,
+    );
     run.log(`· planning failed: ${why}`);
     return 1;
   }

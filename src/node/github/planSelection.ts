@@ -59,7 +59,10 @@ export function selectPlan(comments: readonly IssueComment[], ctx: ApproveContex
   const candidates = before.filter((c) => looksLikePlanComment(c.body));
   const candidate = candidates.at(-1);
   if (!candidate) {
-    return err({ reason: 'missing', message: `there is no plan to approve on this issue yet: add the \`plan-execute\` label or comment \`/plan-execute\` to get one.` });
+    return err({
+      reason: 'missing',
+      message: `there is no plan to approve on this issue yet: add the \`plan-execute\` label or comment \`/plan-execute\` to get one.`,
+    });
   }
   const link = candidate.html_url ? ` (${candidate.html_url})` : '';
   if (candidate.user?.login !== ctx.bot) {
@@ -69,20 +72,30 @@ export function selectPlan(comments: readonly IssueComment[], ctx: ApproveContex
     });
   }
   if (edited(candidate)) {
-    return err({ reason: 'edited', message: `the newest plan comment${link} was edited after it was posted (at ${candidate.updated_at}), so it is not the plan that was proposed. Comment \`/plan-execute\` for a new plan.` });
+    return err({
+      reason: 'edited',
+      message: `the newest plan comment${link} was edited after it was posted (at ${candidate.updated_at}), so it is not the plan that was proposed. Comment \`/plan-execute\` for a new plan.`,
+    });
   }
   const read = readBotPlans(before, ctx.bot, ctx.issue).get(candidate.id)!;
-  if (!read.ok) return err({ reason: 'tampered', message: `the newest plan comment${link} cannot run: ${read.error.message}. Comment \`/plan-execute\` for a new plan.` });
+  if (!read.ok)
+    return err({ reason: 'tampered', message: `the newest plan comment${link} cannot run: ${read.error.message}. Comment \`/plan-execute\` for a new plan.` });
   const plan = read.value;
   if (later) {
-    return err({ reason: 'superseded', message: `a newer plan was posted after this \`/approve\`${later.html_url ? ` (${later.html_url})` : ''}: review it, then comment \`/approve\` again.` });
+    return err({
+      reason: 'superseded',
+      message: `a newer plan was posted after this \`/approve\`${later.html_url ? ` (${later.html_url})` : ''}: review it, then comment \`/approve\` again.`,
+    });
   }
   const ref = ctx.reference;
   if (ref !== undefined) {
     const version = /^v(\d+)$/i.exec(ref);
     const matches = version ? Number(version[1]) === plan.meta.version : ref.length >= 7 && plan.meta.hash.startsWith(ref.toLowerCase());
     if (!matches) {
-      return err({ reason: 'superseded', message: `\`/approve ${ref}\` does not name the newest plan (v${plan.meta.version}, hash ${plan.meta.hash.slice(0, 12)}): it was superseded. Review the newest plan and approve it.` });
+      return err({
+        reason: 'superseded',
+        message: `\`/approve ${ref}\` does not name the newest plan (v${plan.meta.version}, hash ${plan.meta.hash.slice(0, 12)}): it was superseded. Review the newest plan and approve it.`,
+      });
     }
   }
   return ok({ ...plan, commentId: candidate.id });

@@ -22,7 +22,7 @@ export interface FakeGitHubOptions extends RepoRef {
   issues: FakeIssue[];
 }
 
-export interface RecordedGitHubRequest {
+interface RecordedGitHubRequest {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -31,7 +31,7 @@ export interface RecordedGitHubRequest {
   headers: Record<string, string>;
 }
 
-export interface FakePull {
+interface FakePull {
   number: number;
   title: string;
   head: string;
@@ -97,52 +97,123 @@ export async function startFakeGitHub(o: FakeGitHubOptions): Promise<FakeGitHub>
   };
 
   const routes: [string, RegExp, (res: ServerResponse, m: RegExpExecArray, q: Record<string, string>, body: unknown) => void][] = [
-    ['GET', /^\/user$/, (res) =>
-      o.tokenUser ? send(res, 200, userShape(o.tokenUser, api)) : send(res, 403, { message: 'Resource not accessible by integration', documentation_url: `${DOCS}/users/users#get-the-authenticated-user`, status: '403' })],
+    [
+      'GET',
+      /^\/user$/,
+      (res) =>
+        o.tokenUser
+          ? send(res, 200, userShape(o.tokenUser, api))
+          : send(res, 403, {
+              message: 'Resource not accessible by integration',
+              documentation_url: `${DOCS}/users/users#get-the-authenticated-user`,
+              status: '403',
+            }),
+    ],
     ['GET', new RegExp(`^${repoPath}$`), (res) => send(res, 200, repoShape(ref, api, serverUrl))],
-    ['GET', new RegExp(`^${repoPath}/collaborators/([^/]+)/permission$`), (res, m) => {
-      const login = decodeURIComponent(m[1]!);
-      const role = o.collaborators[login] ?? 'read';
-      const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
-      send(res, 200, { permission, role_name: role, user: { ...userShape({ login, id: 7000 + login.length }, api), permissions: {} } });
-    }],
-    ['GET', new RegExp(`^${repoPath}/issues/(\\d+)$`), (res, m) => {
-      const issue = o.issues.find((i) => i.number === Number(m[1]));
-      if (!issue) return notFound(res);
-      send(res, 200, issueShape(issue, ref, api, serverUrl, comments.filter((c) => c.issue === issue.number).length));
-    }],
-    ['GET', new RegExp(`^${repoPath}/issues/(\\d+)/comments$`), (res, m, q) => {
-      const n = Number(m[1]);
-      if (!o.issues.some((i) => i.number === n)) return notFound(res);
-      const perPage = Math.min(100, Math.max(1, Number(q.per_page ?? 30)));
-      const page = Math.max(1, Number(q.page ?? 1));
-      const all = comments.filter((c) => c.issue === n);
-      const last = Math.max(1, Math.ceil(all.length / perPage));
-      const link = (p: number): string => `${api}${repoPath}/issues/${n}/comments?per_page=${perPage}&page=${p}`;
-      const rels = [
-        ...(page < last ? [`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`] : []),
-        ...(page > 1 ? [`<${link(1)}>; rel="first"`, `<${link(page - 1)}>; rel="prev"`] : []),
-      ];
-      const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => commentShape(c, ref, api, serverUrl));
-      send(res, 200, slice, rels.length ? { link: rels.join(', ') } : {});
-    }],
-    ['POST', new RegExp(`^${repoPath}/issues/(\\d+)/comments$`), (res, m, _q, body) => {
-      const n = Number(m[1]);
-      if (!o.issues.some((i) => i.number === n)) return notFound(res);
-      const text = (body as { body?: unknown } | undefined)?.body;
-      if (typeof text !== 'string' || text.length === 0) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }], documentation_url: DOCS, status: '422' });
-      if (text.length > 65536) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }], documentation_url: DOCS, status: '422' });
-      send(res, 201, commentShape(addComment(n, bot, text), ref, api, serverUrl));
-    }],
-    ['POST', new RegExp(`^${repoPath}/pulls$`), (res, _m, _q, body) => {
-      const b = (body ?? {}) as { title?: unknown; head?: unknown; base?: unknown; body?: unknown };
-      if (typeof b.title !== 'string' || typeof b.head !== 'string' || typeof b.base !== 'string') return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'missing_field' }], documentation_url: DOCS, status: '422' });
-      if (!branchExists(b.head)) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }], documentation_url: DOCS, status: '422' });
-      if (!branchExists(b.base)) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'base', code: 'invalid' }], documentation_url: DOCS, status: '422' });
-      const pull = { number: 100 + pulls.length + 1, title: b.title, head: b.head, base: b.base, body: typeof b.body === 'string' ? b.body : '' };
-      pulls.push(pull);
-      send(res, 201, { id: 9000 + pull.number, number: pull.number, state: 'open', title: pull.title, body: pull.body, html_url: `${serverUrl}/${o.owner}/${o.repo}/pull/${pull.number}`, url: `${api}${repoPath}/pulls/${pull.number}`, head: { ref: pull.head }, base: { ref: pull.base }, user: userShape(bot, api) });
-    }],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/collaborators/([^/]+)/permission$`),
+      (res, m) => {
+        const login = decodeURIComponent(m[1]!);
+        const role = o.collaborators[login] ?? 'read';
+        const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        send(res, 200, { permission, role_name: role, user: { ...userShape({ login, id: 7000 + login.length }, api), permissions: {} } });
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/issues/(\\d+)$`),
+      (res, m) => {
+        const issue = o.issues.find((i) => i.number === Number(m[1]));
+        if (!issue) return notFound(res);
+        send(res, 200, issueShape(issue, ref, api, serverUrl, comments.filter((c) => c.issue === issue.number).length));
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+      (res, m, q) => {
+        const n = Number(m[1]);
+        if (!o.issues.some((i) => i.number === n)) return notFound(res);
+        const perPage = Math.min(100, Math.max(1, Number(q.per_page ?? 30)));
+        const page = Math.max(1, Number(q.page ?? 1));
+        const all = comments.filter((c) => c.issue === n);
+        const last = Math.max(1, Math.ceil(all.length / perPage));
+        const link = (p: number): string => `${api}${repoPath}/issues/${n}/comments?per_page=${perPage}&page=${p}`;
+        const rels = [
+          ...(page < last ? [`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`] : []),
+          ...(page > 1 ? [`<${link(1)}>; rel="first"`, `<${link(page - 1)}>; rel="prev"`] : []),
+        ];
+        const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => commentShape(c, ref, api, serverUrl));
+        send(res, 200, slice, rels.length ? { link: rels.join(', ') } : {});
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+      (res, m, _q, body) => {
+        const n = Number(m[1]);
+        if (!o.issues.some((i) => i.number === n)) return notFound(res);
+        const text = (body as { body?: unknown } | undefined)?.body;
+        if (typeof text !== 'string' || text.length === 0)
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }],
+            documentation_url: DOCS,
+            status: '422',
+          });
+        if (text.length > 65536)
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+            documentation_url: DOCS,
+            status: '422',
+          });
+        send(res, 201, commentShape(addComment(n, bot, text), ref, api, serverUrl));
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/pulls$`),
+      (res, _m, _q, body) => {
+        const b = (body ?? {}) as { title?: unknown; head?: unknown; base?: unknown; body?: unknown };
+        if (typeof b.title !== 'string' || typeof b.head !== 'string' || typeof b.base !== 'string')
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'PullRequest', code: 'missing_field' }],
+            documentation_url: DOCS,
+            status: '422',
+          });
+        if (!branchExists(b.head))
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+            documentation_url: DOCS,
+            status: '422',
+          });
+        if (!branchExists(b.base))
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'PullRequest', field: 'base', code: 'invalid' }],
+            documentation_url: DOCS,
+            status: '422',
+          });
+        const pull = { number: 100 + pulls.length + 1, title: b.title, head: b.head, base: b.base, body: typeof b.body === 'string' ? b.body : '' };
+        pulls.push(pull);
+        send(res, 201, {
+          id: 9000 + pull.number,
+          number: pull.number,
+          state: 'open',
+          title: pull.title,
+          body: pull.body,
+          html_url: `${serverUrl}/${o.owner}/${o.repo}/pull/${pull.number}`,
+          url: `${api}${repoPath}/pulls/${pull.number}`,
+          head: { ref: pull.head },
+          base: { ref: pull.base },
+          user: userShape(bot, api),
+        });
+      },
+    ],
   ];
 
   const server = await startLoopbackServer({
@@ -183,7 +254,14 @@ export async function startFakeGitHub(o: FakeGitHubOptions): Promise<FakeGitHub>
       c.body = body;
       c.updated_at = tick();
     },
-    issueShape: (n) => issueShape(o.issues.find((i) => i.number === n)!, ref, api, serverUrl, comments.filter((c) => c.issue === n).length),
+    issueShape: (n) =>
+      issueShape(
+        o.issues.find((i) => i.number === n)!,
+        ref,
+        api,
+        serverUrl,
+        comments.filter((c) => c.issue === n).length,
+      ),
     close: server.close,
   };
 }

@@ -68,7 +68,15 @@ export function issueShape(i: FakeIssue, r: RepoRef, api: string, server: string
     number: i.number,
     title: i.title,
     user: userShape(i.user, api),
-    labels: (i.labels ?? []).map((name, k) => ({ id: 200 + k, node_id: `LA_${k}`, url: `${api}/repos/${r.owner}/${r.repo}/labels/${name}`, name, color: 'ededed', default: false, description: null })),
+    labels: (i.labels ?? []).map((name, k) => ({
+      id: 200 + k,
+      node_id: `LA_${k}`,
+      url: `${api}/repos/${r.owner}/${r.repo}/labels/${name}`,
+      name,
+      color: 'ededed',
+      default: false,
+      description: null,
+    })),
     state: 'open',
     locked: false,
     assignee: null,
@@ -115,11 +123,26 @@ export function commentShape(c: FakeComment, r: RepoRef, api: string, server: st
 }
 
 /** The `issues` webhook payload for `labeled`. */
-export function issuesLabeledPayload(o: { issue: FakeIssue; label: string; sender: FakeUser; repo: RepoRef; api: string; server: string }): Record<string, unknown> {
+export function issuesLabeledPayload(o: {
+  issue: FakeIssue;
+  label: string;
+  sender: FakeUser;
+  repo: RepoRef;
+  api: string;
+  server: string;
+}): Record<string, unknown> {
   return {
     action: 'labeled',
     issue: issueShape({ ...o.issue, labels: [...(o.issue.labels ?? []), o.label] }, o.repo, o.api, o.server),
-    label: { id: 208045946, node_id: 'MDU6TGFiZWwyMDgwNDU5NDY=', url: `${o.api}/repos/${o.repo.owner}/${o.repo.repo}/labels/${o.label}`, name: o.label, color: 'f29513', default: false, description: null },
+    label: {
+      id: 208045946,
+      node_id: 'MDU6TGFiZWwyMDgwNDU5NDY=',
+      url: `${o.api}/repos/${o.repo.owner}/${o.repo.repo}/labels/${o.label}`,
+      name: o.label,
+      color: 'f29513',
+      default: false,
+      description: null,
+    },
     repository: repoShape(o.repo, o.api, o.server),
     sender: userShape(o.sender, o.api),
   };

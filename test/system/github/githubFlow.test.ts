@@ -4,7 +4,7 @@
  * branch and a pull request; who may do what; what never reaches a model.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { executors, only, planned, planner, postedComments, roles } from './githubMission';
 import { BOT, commented, git, githubScene, labeled, MAINTAINER, originHeads, READER, runGitHub, story, TRIAGER, WRITER, type GitHubScene } from './githubScene';
@@ -23,7 +23,8 @@ describe('plan-execute github', function () {
     assert.equal(posted.length, 1, `one comment${story(r)}`);
     const body = posted[0]!.body;
     assert.match(body, /^<!-- plan-execute:plan -->\n/);
-    for (const text of ['s1', 'Write the greeting module', 's2', 'Run the tests', 'npm test', '/approve', 'Plan hash']) assert.ok(body.includes(text), `the comment names ${text}`);
+    for (const text of ['s1', 'Write the greeting module', 's2', 'Run the tests', 'npm test', '/approve', 'Plan hash'])
+      assert.ok(body.includes(text), `the comment names ${text}`);
     assert.deepEqual(roles(r.requests), ['planner'], 'the planner only: no executor, no verifier');
     assert.equal(existsSync(join(s.ws, 'src/greet.js')), false, 'nothing was written');
     assert.equal(git(s.ws, 'status', '--porcelain'), before, 'the checkout is as it was');

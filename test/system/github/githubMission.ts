@@ -27,7 +27,11 @@ export const plan = wirePlan(
 export const planner: ScenarioInput['rules'][number] = { name: 'plan', match: { role: 'planner' }, replies: [{ structured: plan }] };
 
 export const executors: ScenarioInput['rules'] = [
-  { name: 's1', match: { role: 'executor', firstUserIncludes: '# Step s1:' }, turns: [{ toolUse: [createFile('w', 'src/greet.js', 'exports.greet = (n) => `hello ${n}`;\n')] }, done('wrote src/greet.js')] },
+  {
+    name: 's1',
+    match: { role: 'executor', firstUserIncludes: '# Step s1:' },
+    turns: [{ toolUse: [createFile('w', 'src/greet.js', 'exports.greet = (n) => `hello ${n}`;\n')] }, done('wrote src/greet.js')],
+  },
   { name: 's2', match: { role: 'executor', firstUserIncludes: '# Step s2:' }, turns: [{ toolUse: [sh('t', 'npm test')] }, done('tests pass')] },
 ];
 
@@ -41,4 +45,3 @@ export async function planned(s: GitHubScene): Promise<void> {
   const r = await runGitHub(s, labeled(s, WRITER), only([planner]));
   assert.equal(r.code, 0, `planning run${story(r)}`);
 }
-

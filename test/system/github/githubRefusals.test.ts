@@ -81,8 +81,23 @@ describe('plan-execute github: plans that do not run', function () {
     s = await githubScene();
     await planned(s);
     const early = commented(s, WRITER, '/approve');
-    const v2 = wirePlan([...plan.steps, wireStep('s3', { title: 'Document greet', dependsOn: ['s1'], authority: { read: ['**'], edit: ['README.md'], commands: [], network: false, mcp: [] }, evidence: { checks: [{ kind: 'files_exist', paths: ['README.md'] }], description: '' } })], { goal: plan.goal });
-    const replan = await runGitHub(s, commented(s, WRITER, '/plan-execute also document it in the README'), only([{ name: 'plan', match: { role: 'planner' }, replies: [{ structured: v2 }] }]));
+    const v2 = wirePlan(
+      [
+        ...plan.steps,
+        wireStep('s3', {
+          title: 'Document greet',
+          dependsOn: ['s1'],
+          authority: { read: ['**'], edit: ['README.md'], commands: [], network: false, mcp: [] },
+          evidence: { checks: [{ kind: 'files_exist', paths: ['README.md'] }], description: '' },
+        }),
+      ],
+      { goal: plan.goal },
+    );
+    const replan = await runGitHub(
+      s,
+      commented(s, WRITER, '/plan-execute also document it in the README'),
+      only([{ name: 'plan', match: { role: 'planner' }, replies: [{ structured: v2 }] }]),
+    );
     assert.equal(replan.code, 0, story(replan));
     assert.match(JSON.stringify(replan.requests[0]!.body), /also document it in the README/, 'the text after /plan-execute joins the task');
     const posted = postedComments(s);

@@ -19,8 +19,8 @@ import { toolResultsOf } from '../../support/messages-server/toolResults';
 const REPO = resolve(__dirname, '../../..');
 const canary = (label: string): string => `${label}_${randomBytes(12).toString('hex')}`;
 
-export const OWNER = 'acme';
-export const NAME = 'widgets';
+const OWNER = 'acme';
+const NAME = 'widgets';
 export const WRITER: FakeUser = { login: 'alice', id: 501 };
 export const MAINTAINER: FakeUser = { login: 'mona', id: 502 };
 export const TRIAGER: FakeUser = { login: 'trish', id: 503 };
@@ -28,7 +28,7 @@ export const READER: FakeUser = { login: 'randy', id: 504 };
 export const BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 const ROLES: Record<string, Role> = { alice: 'write', mona: 'maintain', trish: 'triage', randy: 'read', owner: 'admin' };
 
-export interface Tokens {
+interface Tokens {
   github: string;
   runtime: string;
   idRequest: string;
@@ -81,7 +81,13 @@ export async function githubScene(issue: Partial<FakeIssue> = {}): Promise<GitHu
   const tokens: Tokens = { github: canary('ghs'), runtime: canary('RUNTIME'), idRequest: canary('IDREQ'), modelKey: canary('sk-ant') };
   // What actions/checkout leaves behind unless persist-credentials is false: the token, readable by any
   // process that can read .git/config.
-  git(ws, 'config', '--local', 'http.https://github.example.invalid/.extraheader', `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${tokens.github}`).toString('base64')}`);
+  git(
+    ws,
+    'config',
+    '--local',
+    'http.https://github.example.invalid/.extraheader',
+    `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${tokens.github}`).toString('base64')}`,
+  );
   const fullIssue: FakeIssue = { number: 7, title: 'Add a greeting module', body: 'Please add src/greet.js exporting greet(name).', user: WRITER, ...issue };
   const github = await startFakeGitHub({
     owner: OWNER,
@@ -112,7 +118,14 @@ export type GitHubEvent = { name: 'issues' | 'issue_comment'; payload: Record<st
 
 export const labeled = (s: GitHubScene, sender: FakeUser, label = 'plan-execute'): GitHubEvent => ({
   name: 'issues',
-  payload: issuesLabeledPayload({ issue: s.issue, label, sender, repo: { owner: OWNER, repo: NAME, defaultBranch: 'main' }, api: s.github.url, server: s.github.serverUrl }),
+  payload: issuesLabeledPayload({
+    issue: s.issue,
+    label,
+    sender,
+    repo: { owner: OWNER, repo: NAME, defaultBranch: 'main' },
+    api: s.github.url,
+    server: s.github.serverUrl,
+  }),
 });
 
 /** A person's comment, added to the issue (as GitHub would before the event fires) and its event. */
@@ -120,7 +133,13 @@ export function commented(s: GitHubScene, user: FakeUser, body: string): GitHubE
   const comment = s.github.addComment(s.issue.number, user, body);
   return {
     name: 'issue_comment',
-    payload: issueCommentCreatedPayload({ issue: s.issue, comment, repo: { owner: OWNER, repo: NAME, defaultBranch: 'main' }, api: s.github.url, server: s.github.serverUrl }),
+    payload: issueCommentCreatedPayload({
+      issue: s.issue,
+      comment,
+      repo: { owner: OWNER, repo: NAME, defaultBranch: 'main' },
+      api: s.github.url,
+      server: s.github.serverUrl,
+    }),
   };
 }
 
@@ -161,7 +180,7 @@ export async function runGitHub(s: GitHubScene, event: GitHubEvent, scenario: Sc
       RUNNER_TEMP: s.temp,
       ACTIONS_RUNTIME_TOKEN: s.tokens.runtime,
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: s.tokens.idRequest,
-      ACTIONS_ID_TOKEN_REQUEST_URL: "http://127.0.0.1:9/_apis/idtoken",
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'http://127.0.0.1:9/_apis/idtoken',
       ANTHROPIC_API_KEY: s.tokens.modelKey,
       ANTHROPIC_BASE_URL: model.url,
     };
@@ -185,5 +204,10 @@ export const story = (r: CliExit): string => `\n--- exit ${r.code}\n--- stdout\n
 /** Heads on `origin` (branch → commit). */
 export function originHeads(s: GitHubScene): Map<string, string> {
   const out = git(s.origin, 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads');
-  return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]),
+  );
 }

