@@ -12,7 +12,7 @@
 import type { Plan } from '../../core/contracts/plan';
 import { diffPlans } from '../../core/plan/diff';
 import { err, ok, type Result } from '../../core/contracts/result';
-import { planDocumentHash, readPlanDocument, writePlanDocument, type PlanDocumentMeta } from './planDocument';
+import { checkPlanDocumentIntact, writePlanDocument, type PlanDocumentMeta } from './planDocument';
 
 const PLAN_MARKER = '<!-- plan-execute:plan -->';
 
@@ -100,14 +100,13 @@ export type PlanCommentProblem = { reason: 'unreadable' | 'hash_mismatch' | 'not
 export function readPlanComment(body: string, issue: number, previous?: Plan): Result<PlanCommentContent, PlanCommentProblem> {
   const fenced = /\n(`{3,})markdown\n([\s\S]*)\n\1$/.exec(body);
   if (!looksLikePlanComment(body) || !fenced) return err({ reason: 'unreadable', message: 'the comment does not hold a plan document' });
-  const read = readPlanDocument(`${fenced[2]!}\n`);
+  const read = checkPlanDocumentIntact(`${fenced[2]!}\n`);
   if (!read.ok) {
-    return err({ reason: 'unreadable', message: `its plan document does not parse: ${read.error.map((e) => `line ${e.line}: ${e.message}`).join('; ')}` });
+    const problems = read.error.map((e) => `line ${e.line}: ${e.message}`).join('; ');
+    const edited = read.error.some((e) => /hash|edited/.test(e.message));
+    return err({ reason: edited ? 'hash_mismatch' : 'unreadable', message: `its plan document ${edited ? 'was changed after it was written' : 'does not read'} (${problems})` });
   }
   const { plan, meta } = read.value;
-  const expected = planDocumentHash(plan, meta.task);
-  if (meta.hash !== expected)
-    return err({ reason: 'hash_mismatch', message: `its plan no longer matches its hash (${meta.hash.slice(0, 12)}…): the plan was edited` });
   const content = { plan, meta, issue };
   if (renderPlanComment(content, previous) !== body) {
     return err({ reason: 'not_its_rendering', message: 'the comment’s text is not the rendering of its plan: it was edited' });

@@ -1,14 +1,9 @@
 /**
- * The one plan document writer and parser (issue 26), as the GitHub flow uses them: the plan comment carries
- * exactly this document, so a plan read back from GitHub is parsed by the same code that reads a saved file.
+ * The one plan document writer and parser (issue 26, src/core/plan/document/), as the GitHub flow uses
+ * them: the plan comment carries exactly this document, and a comment is run only when its document is
+ * intact — it reads and validates, its hash is the hash of the plan, task and base commit it holds, and its
+ * text is the writer's own rendering of them.
  */
-export { readPlanDocument, writePlanDocument, type PlanDocumentMeta } from './planDocumentStandIn';
-
-import type { Plan } from '../../core/contracts/plan';
-import { canonicalJson } from '../../core/primitives/canonicalJson';
-import { sha256Hex } from '../../core/primitives/hash';
-
-/** The hash a plan document carries: over the whole plan (instructions included) and the task it answers. */
-export function planDocumentHash(plan: Plan, task: string): string {
-  return sha256Hex(canonicalJson({ plan, task }));
-}
+export { writePlanDocument } from '../../core/plan/document/write';
+export { checkPlanDocumentIntact } from '../../core/plan/document/intact';
+export { planDocumentHash, type PlanDocumentMeta } from '../../core/plan/document/meta';

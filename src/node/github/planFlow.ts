@@ -46,7 +46,7 @@ export async function planFlow(run: GitHubRun, t: Extract<Trigger, { kind: 'plan
   const version = previous ? previous.meta.version + 1 : 1;
   const reason = previous ? `replanned on GitHub at @${t.sender.login}'s request${t.extra ? `: ${withoutHtmlComments(t.extra).trim()}` : ''}` : proposed.reason;
   const plan: Plan = { ...proposed, version, parentVersion: previous ? previous.meta.version : null, reason };
-  const meta = { task, version, baseCommit, hash: planDocumentHash(plan, task) };
+  const meta = { task, version, baseCommit, hash: planDocumentHash(plan, { task, baseCommit }) };
   const posted = await run.api.comment(issue, renderPlanComment({ plan, meta, issue }, previous?.plan));
   run.log(`· posted plan v${version} (${plan.steps.length} step(s), hash ${meta.hash.slice(0, 12)}) as comment ${posted.id}; nothing ran`);
   run.io.stdout.write(`plan v${version} posted on #${issue}: ${posted.html_url ?? posted.id}\n`);
