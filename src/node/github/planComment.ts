@@ -104,7 +104,10 @@ export function readPlanComment(body: string, issue: number, previous?: Plan): R
   if (!read.ok) {
     const problems = read.error.map((e) => `line ${e.line}: ${e.message}`).join('; ');
     const edited = read.error.some((e) => /hash|edited/.test(e.message));
-    return err({ reason: edited ? 'hash_mismatch' : 'unreadable', message: `its plan document ${edited ? 'was changed after it was written' : 'does not read'} (${problems})` });
+    return err({
+      reason: edited ? 'hash_mismatch' : 'unreadable',
+      message: `its plan document ${edited ? 'was changed after it was written' : 'does not read'} (${problems})`,
+    });
   }
   const { plan, meta } = read.value;
   const content = { plan, meta, issue };

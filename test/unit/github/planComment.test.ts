@@ -5,7 +5,11 @@ import { planDocumentHash } from '../../../src/node/github/planDocument';
 import { parsedPlan, parsedStep } from '../../support/fixtures';
 
 function content(plan: Plan, task = 'Fix it (issue #3)') {
-  return { plan, meta: { task, version: plan.version, baseCommit: 'a'.repeat(40), hash: planDocumentHash(plan, { task, baseCommit: 'a'.repeat(40) }) }, issue: 3 };
+  return {
+    plan,
+    meta: { task, version: plan.version, baseCommit: 'a'.repeat(40), hash: planDocumentHash(plan, { task, baseCommit: 'a'.repeat(40) }) },
+    issue: 3,
+  };
 }
 
 describe('the plan comment', () => {
