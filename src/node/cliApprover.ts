@@ -4,7 +4,8 @@
  * the plan is asked; writes and commands inside the approved plan's authority are approved by the rule
  * "cli:approve=plan". In `all` mode nothing is asked — except, in every mode, a command that would run
  * without the OS sandbox (`--sandbox prefer` on a machine without one), or an action a PreToolUse hook asked
- * about: those are always asked.
+ * about: the approval gate accepts only the user's answer for those (core/tools/consent.ts), so they are
+ * always asked.
  * Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
@@ -12,6 +13,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core
 import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
 import { describeConstraintCheck, describeGrants } from '../core/plan/describe';
+import { onlyTheUserDecides } from '../core/tools/consent';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
@@ -115,8 +117,9 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
 
   return {
     request(request, signal): Promise<ApprovalDecision> {
-      // A command without the OS sandbox, and anything a PreToolUse hook asked about: the user says, whatever the mode.
-      const mustAsk = (request.kind === 'command' && request.confinement === 'unsandboxed') || request.askedBy !== undefined;
+      // UX only: the gate refuses a mode's approval for what only the user decides (core/tools/consent.ts),
+      // so such a request is asked at the terminal in every mode.
+      const mustAsk = onlyTheUserDecides(request);
       if (request.kind === 'mcp' && alwaysTools.has(`${request.server}/${request.tool}`)) {
         return Promise.resolve({ decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` });
       }

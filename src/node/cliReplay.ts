@@ -24,6 +24,7 @@ import { NodeHookRunner } from './hooks/hookRunner';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { errorText } from '../core/primitives/errorText';
+import { onlyTheUserDecides } from '../core/tools/consent';
 
 const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
 
@@ -79,8 +80,10 @@ function recordedApprover(recorded: readonly RecordedApproval[], onPastEnd?: () 
   const used = new Set<number>();
   return {
     request: async (request): Promise<ApprovalDecision> => {
-      if (request.kind === 'command' && request.confinement === 'unsandboxed') {
-        return { decision: 'rejected', reason: 'cli:replay: a command that would run without the OS sandbox needs a person to approve it' };
+      // UX only (a clearer reason): the gate would refuse the replay's rule for this one anyway.
+      if (onlyTheUserDecides(request)) {
+        const who = request.askedBy ? 'a PreToolUse hook asked for a person to decide this' : 'a command that would run without the OS sandbox needs a person to approve it';
+        return { decision: 'rejected', reason: `cli:replay: ${who}` };
       }
       const i = recorded.findIndex((a, n) => !used.has(n) && a.kind === request.kind && a.stepId === request.stepId && a.actionHash === request.actionHash);
       if (i < 0) {

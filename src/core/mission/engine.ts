@@ -29,6 +29,7 @@ import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
 import type { HookContext } from './userSetup';
+import { onlyTheUserDecides } from '../tools/consent';
 import { errorDetail, errorText } from '../primitives/errorText';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
@@ -109,7 +110,7 @@ export class MissionRun implements StepFlowContext {
       options.approve === 'all'
         ? {
             request: async (request, signal) =>
-              (request.kind === 'command' && request.confinement === 'unsandboxed') || request.askedBy !== undefined
+              onlyTheUserDecides(request)
                 ? options.approver.request(request, signal)
                 : { decision: 'approved', by: 'rule', rule: 'approve=all' },
           }

@@ -3,18 +3,20 @@
  *   1. policy      — `resolveAction`; a refusal records `policy_denied` and stops (no approval is asked);
  *   2. request     — `approval_requested` is recorded, then the Approver (user, or one of the user's rules)
  *                    decides; an identical action already approved in this scope (same action hash) is
- *                    re-approved by rule, and still recorded — except an unsandboxed command, asked every time;
- *   3. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
- *   4. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
+ *                    re-approved by rule, and still recorded — except an action only the user decides;
+ *   3. consent     — `consent.ts` has the last word: an unsandboxed command approved by anything but the
+ *                    user's own answer to this request is refused here, whatever the approver returned;
+ *   4. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
+ *   5. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
  *                    still has the content the diff was computed from);
- *   5. effect.
+ *   6. effect.
  * Nothing writes or runs without a recorded decision bound to the action's hash.
  *
- * A PreToolUse hook's answer reaches step 2 as a separate input, `pre` (src/core/hooks; the caller asked the
- * hooks after the policy allowed the action, so a hook is never asked about a refused one): `allow` stands
- * in for the approval — never for an unsandboxed command, which still goes to the user — and `ask` goes to
- * the user whatever the mode or the user's rules (an approval by rule of it is refused here, whichever
- * adapter gave it). A hook's `deny` never reaches the gate: the caller refuses first.
+ * A PreToolUse hook's answer reaches step 2 as a separate input, `pre` (src/core/tools/stepHooks.ts asked
+ * the hooks after the policy allowed the action, so a hook is never asked about a refused one): `allow`
+ * stands in for the approval — never for an action only the user decides — and `ask` makes the action one
+ * only the user decides (the request carries `askedBy`; consent.ts refuses any other approval of it). A
+ * hook's `deny` never reaches the gate: the caller refuses first.
  */
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
@@ -27,6 +29,7 @@ import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } fr
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 import { errorText } from '../primitives/errorText';
+import { consentRefusal, onlyTheUserDecides, type ConsentSubject } from './consent';
 
 export interface GateContext {
   missionId: string;
@@ -151,7 +154,7 @@ export async function checkPolicy(
 }
 
 /**
- * Steps 1–5. `precondition` runs after the decision and before the effect; a string it returns is the
+ * Steps 1–6. `precondition` runs after the decision and before the effect; a string it returns is the
  * reason the approved action no longer matches the world (the effect is then skipped).
  */
 export async function runGated<T>(
@@ -168,8 +171,49 @@ export async function runGated<T>(
   return runApproved(ctx, action, effect, precondition, pre);
 }
 
+/** What the consent rule judges: the action, and whether a hook asked that the user decide it. */
+function consentSubject(action: GateAction, pre: PreDecision | undefined): ConsentSubject {
+  return { kind: action.kind, ...('confinement' in action ? { confinement: action.confinement } : {}), ...(pre?.decision === 'ask' ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}) };
+}
+
 /**
- * Steps 2–5, for an action whose policy the caller checked itself (an MCP call: src/core/tools/mcpCall.ts,
+ * Step 2's decision, before the consent rule: an identical action approved earlier in this scope (never for
+ * an action only the user decides), a cancellation, or the approver's answer (malformed or thrown: rejected).
+ */
+async function decisionFor(
+  ctx: GateContext,
+  action: GateAction,
+  requestId: string,
+  actionHash: string,
+  pre: PreDecision | undefined,
+): Promise<ApprovalDecision> {
+  const subject = consentSubject(action, pre);
+  const userOnly = onlyTheUserDecides(subject);
+  const earlier = userOnly ? undefined : ctx.ledger.get(actionHash);
+  if (earlier !== undefined) return { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
+  if (ctx.signal.aborted) return { decision: 'rejected', reason: 'cancelled before approval' };
+  // A hook's allow stands in for the user's approval of what the policy permits — never for what only the user decides.
+  if (pre?.decision === 'allow' && !userOnly) return { decision: 'approved', by: 'rule', rule: `PreToolUse hook allowed it: ${pre.by}` };
+  const base = {
+    id: requestId,
+    missionId: ctx.missionId,
+    stepId: ctx.stepId,
+    actionHash,
+    why: action.why ?? '',
+    ...(ctx.role ? { role: ctx.role } : {}),
+    ...(subject.askedBy ? { askedBy: subject.askedBy } : {}),
+  };
+  try {
+    const raw: unknown = await ctx.approver.request(requestOf(action, base), ctx.signal);
+    const parsed = DecisionSchema.safeParse(raw);
+    return parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
+  } catch (error) {
+    return { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
+  }
+}
+
+/**
+ * Steps 2–6, for an action whose policy the caller checked itself (an MCP call: src/core/tools/mcpCall.ts,
  * whose rules are about grants, not paths).
  */
 export async function runApproved<T>(
@@ -183,42 +227,13 @@ export async function runApproved<T>(
   const requestId = ctx.newId();
   await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary: summaryOf(action) });
 
-  let decision: ApprovalDecision;
-  // An unsandboxed command is asked every time: the user's consent to run it unconfined is not reused.
-  const unconfinedAsk = action.kind === 'command' && action.confinement === 'unsandboxed';
-  const hookAsk = pre?.decision === 'ask';
-  const earlier = unconfinedAsk || hookAsk ? undefined : ctx.ledger.get(actionHash);
-  if (earlier !== undefined) {
-    decision = { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
-  } else if (ctx.signal.aborted) {
-    decision = { decision: 'rejected', reason: 'cancelled before approval' };
-  } else if (pre?.decision === 'allow' && !unconfinedAsk) {
-    decision = { decision: 'approved', by: 'rule', rule: `PreToolUse hook allowed it: ${pre.by}` };
-  } else {
-    const base = {
-      id: requestId,
-      missionId: ctx.missionId,
-      stepId: ctx.stepId,
-      actionHash,
-      why: action.why ?? '',
-      ...(ctx.role ? { role: ctx.role } : {}),
-      ...(hookAsk ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}),
-    };
-    const request = requestOf(action, base);
-    try {
-      const raw: unknown = await ctx.approver.request(request, ctx.signal);
-      const parsed = DecisionSchema.safeParse(raw);
-      decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
-    } catch (error) {
-      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
-    }
-    // A hook asked for the user's decision: a rule or the approval mode answering is not the user.
-    if (hookAsk && decision.decision === 'approved' && decision.by !== 'user') {
-      decision = { decision: 'rejected', reason: `a PreToolUse hook asked for your decision (${pre.reason || pre.by}), and only a rule answered` };
-    }
-  }
+  const asked = await decisionFor(ctx, action, requestId, actionHash, pre);
+  // The consent rule (consent.ts) has the last word over whatever the approver or the ledger said.
+  const refusal = consentRefusal(consentSubject(action, pre), asked);
+  const decision: ApprovalDecision = refusal === undefined ? asked : { decision: 'rejected', reason: `refused by the approval gate: ${refusal}` };
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });
 
+  if (refusal !== undefined) return err(permissionDenied('user_consent', refusal));
   if (decision.decision === 'rejected') {
     return err(ctx.signal.aborted ? cancelled('cancelled while waiting for approval') : rejectedByUser(decision.reason));
   }
