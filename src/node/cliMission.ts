@@ -223,7 +223,12 @@ export async function runHeadless(
  * The hooks a CLI mission runs: the user's own, and the project's with --trust-hooks. Without the flag each
  * project hook is named on stderr — its file and command — and skipped.
  */
-async function cliHooks(m: HeadlessMission, workspace: NodeWorkspace, io: CliIO, transcriptPath: (missionId: string) => string): Promise<MissionHooks | undefined> {
+async function cliHooks(
+  m: HeadlessMission,
+  workspace: NodeWorkspace,
+  io: CliIO,
+  transcriptPath: (missionId: string) => string,
+): Promise<MissionHooks | undefined> {
   const files = await loadHookFiles(workspace, io.env.HOME ?? homedir());
   const set = hookSetOf(files, () => m.trustHooks === true);
   for (const line of hookLines(set)) io.stderr.write(`${terminalSafe(line)}\n`);

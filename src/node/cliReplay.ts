@@ -82,7 +82,9 @@ function recordedApprover(recorded: readonly RecordedApproval[], onPastEnd?: () 
     request: async (request): Promise<ApprovalDecision> => {
       // UX only (a clearer reason): the gate would refuse the replay's rule for this one anyway.
       if (onlyTheUserDecides(request)) {
-        const who = request.askedBy ? 'a PreToolUse hook asked for a person to decide this' : 'a command that would run without the OS sandbox needs a person to approve it';
+        const who = request.askedBy
+          ? 'a PreToolUse hook asked for a person to decide this'
+          : 'a command that would run without the OS sandbox needs a person to approve it';
         return { decision: 'rejected', reason: `cli:replay: ${who}` };
       }
       const i = recorded.findIndex((a, n) => !used.has(n) && a.kind === request.kind && a.stepId === request.stepId && a.actionHash === request.actionHash);

@@ -57,7 +57,15 @@ export function setupLines(setup: { instructions?: InstructionSet; mcp?: { catal
 export function hookLines(set: HookSet): string[] {
   if (set.hooks.length === 0 && set.skipped.length === 0 && set.notes.length === 0) return [];
   return [
-    ...(set.hooks.length > 0 ? ['· hooks:', ...set.hooks.map((h) => `    ${h.event}${h.matcher && h.matcher !== '*' ? ` (${h.matcher})` : ''}: ${h.command} — ${h.source}${h.origin === 'user' ? ' (yours: unconfined)' : " (in the step's sandbox)"}`)] : []),
+    ...(set.hooks.length > 0
+      ? [
+          '· hooks:',
+          ...set.hooks.map(
+            (h) =>
+              `    ${h.event}${h.matcher && h.matcher !== '*' ? ` (${h.matcher})` : ''}: ${h.command} — ${h.source}${h.origin === 'user' ? ' (yours: unconfined)' : " (in the step's sandbox)"}`,
+          ),
+        ]
+      : []),
     ...set.skipped.map((h) => `· hook skipped (a project hook; --trust-hooks runs it): ${h.source}: ${h.event} ${h.command}`),
     ...set.notes.map((n) => `· hooks note: ${n}`),
   ];

@@ -58,9 +58,21 @@ function isStep(v: unknown): boolean {
     arrayOf(v.files, (f) => isObj(f) && isStr(f.path)) &&
     isBool(v.inPlan) &&
     arrayOf(v.commands, (c) => isObj(c) && isStr(c.command)) &&
-    (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check))))
+    (v.verification === null || (isObj(v.verification) && arrayOf(v.verification.checks, (c) => isObj(c) && isStr(c.check)))) &&
+    (v.hooks === undefined || arrayOf(v.hooks, (r) => isObj(r) && isStr(r.event) && isStr(r.command) && isStr(r.decision) && arrayOf(r.writes, isStr)))
   );
 }
+
+/** The hooks card: absent, or files each with a source and its commands. */
+const isHooks = (v: unknown): boolean =>
+  v === undefined ||
+  (isObj(v) &&
+    isStr(v.fingerprint) &&
+    isBool(v.canTrust) &&
+    arrayOf(
+      v.files,
+      (f) => isObj(f) && isStr(f.source) && isBool(f.trusted) && arrayOf(f.notes, isStr) && arrayOf(f.hooks, (x) => isObj(x) && isStr(x.command)),
+    ));
 
 function isMission(v: unknown): boolean {
   return (
@@ -143,7 +155,8 @@ function isState(v: unknown): v is SurfaceState {
     isBool(v.demo) &&
     arrayOf(v.notices, (n) => isObj(n) && isStr(n.id) && isStr(n.message) && arrayOf(n.actions, isStr)) &&
     isStatus(v.status) &&
-    isInstructions(v.instructions)
+    isInstructions(v.instructions) &&
+    isHooks(v.hooks)
   );
 }
 

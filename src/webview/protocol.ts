@@ -27,6 +27,22 @@ const ChangedFileViewSchema = z.object({
   afterHash: z.string().nullable(),
 });
 
+/** One run of one of the user's hooks for a step: which hook, about which tool, what it decided and why. */
+const HookRunViewSchema = z.object({
+  event: Text,
+  source: Text,
+  command: Text,
+  tool: Text.optional(),
+  exit: z.number().int().nullable(),
+  durationMs: z.number().nonnegative(),
+  decision: z.enum(['none', 'allow', 'ask', 'deny', 'block']),
+  timedOut: z.boolean(),
+  reason: Text.optional(),
+  warning: Text.optional(),
+  /** The hook's own writes that were refused or taken back. */
+  writes: z.array(Text),
+});
+
 /** One evidence check as the verifier judged it. */
 const CheckViewSchema = z.object({ check: Text, passed: z.boolean(), detail: Text });
 
@@ -58,6 +74,8 @@ const StepViewSchema = z.object({
   commands: z.array(z.object({ command: Text, exitCode: z.number().int().nullable() })),
   /** The verifier's record once it ran. */
   verification: z.object({ passed: z.boolean(), checks: z.array(CheckViewSchema) }).nullable(),
+  /** The user's hooks that ran for the step (latest last). Additive. */
+  hooks: z.array(HookRunViewSchema).optional(),
 });
 
 /** One field of one step that a plan version changed, before and after (text, clipped). */
@@ -317,6 +335,29 @@ const McpServerViewSchema = z.object({
   tools: z.array(z.object({ name: Text, readOnly: z.boolean() })),
 });
 
+/** One hook as a settings file declares it. */
+const HookLineViewSchema = z.object({ event: Text, matcher: Text, command: Text });
+
+/**
+ * The hooks the next mission would run: the user's own, and each project file with whether the user trusted
+ * exactly its content. `fingerprint` names the untrusted files shown; trusting sends it back, so only what
+ * the user saw is trusted.
+ */
+const HooksViewSchema = z.object({
+  files: z.array(
+    z.object({
+      source: Text,
+      origin: z.enum(['project', 'user']),
+      trusted: z.boolean(),
+      hooks: z.array(HookLineViewSchema),
+      notes: z.array(Text),
+    }),
+  ),
+  fingerprint: z.string(),
+  /** False in an untrusted workspace: the project's hooks never run there. */
+  canTrust: z.boolean(),
+});
+
 const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
@@ -343,6 +384,8 @@ const SurfaceStateSchema = z.object({
   status: SurfaceStatusSchema,
   /** The project's instruction files (name, size, where each applies, whether it is used). Additive. */
   instructions: InstructionsViewSchema.optional(),
+  /** The hooks the next mission would run, and the project's waiting for the user's trust. Additive. */
+  hooks: HooksViewSchema.optional(),
 });
 
 export type WaitView = z.infer<typeof WaitViewSchema>;
@@ -361,6 +404,8 @@ export type SurfaceStatus = z.infer<typeof SurfaceStatusSchema>;
 export type InstructionFileView = z.infer<typeof InstructionFileViewSchema>;
 export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
+export type HookRunView = z.infer<typeof HookRunViewSchema>;
+export type HooksView = z.infer<typeof HooksViewSchema>;
 /** Which webview renders the state: the sidebar view or the mission board (an editor tab). */
 export type SurfaceKind = 'sidebar' | 'board';
 
@@ -471,6 +516,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openInstructionFile'), path: z.string().min(1).max(4_000) }),
   /** Use, or leave out of the next mission, one project instruction file. */
   z.object({ type: z.literal('setInstructionIncluded'), path: z.string().min(1).max(4_000), included: z.boolean() }),
+  /** Trust the project hooks the card showed (`fingerprint` names exactly those files and contents). */
+  z.object({ type: z.literal('trustHooks'), fingerprint: z.string().min(1).max(200) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 type FromWebviewType = FromWebview['type'];

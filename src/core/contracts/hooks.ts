@@ -15,10 +15,10 @@ export const HookEventSchema = z.enum(['PreToolUse', 'PostToolUse', 'UserPromptS
  * `.github/hooks/*.json`, `.codex/hooks.json`) — runs only once trusted, inside the sandbox. `user`: the
  * user's own `~/.claude/settings.json` — runs as configured, unconfined, as the user.
  */
-export const HookOriginSchema = z.enum(['project', 'user']);
+const HookOriginSchema = z.enum(['project', 'user']);
 
 /** One command hook of one event, as a settings file declares it. */
-export const HookSchema = z.object({
+const HookSchema = z.object({
   event: HookEventSchema,
   /** The matcher as written ('' when absent): a regular expression on the whole tool name; '', '*' match every tool. */
   matcher: z.string(),
@@ -35,7 +35,7 @@ export const HookSchema = z.object({
 });
 
 /** A settings file's hooks and its content hash (what the user's trust binds to). */
-export const HookFileSchema = z.object({
+const HookFileSchema = z.object({
   source: z.string(),
   origin: HookOriginSchema,
   /** sha256 (hex) of the file's bytes as read. */
@@ -59,7 +59,7 @@ export const HookSetSchema = z.object({
  * whatever the mode), `deny` (PreToolUse: the tool does not run), `block` (the change is taken back, the step
  * goes on, the mission does not start).
  */
-export const HookDecisionSchema = z.enum(['none', 'allow', 'ask', 'deny', 'block']);
+const HookDecisionSchema = z.enum(['none', 'allow', 'ask', 'deny', 'block']);
 
 /** One hook run, as the trace records it. */
 export const HookRunSchema = z.object({

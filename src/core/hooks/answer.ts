@@ -61,7 +61,7 @@ const RANK: Record<HookDecision, number> = { none: 0, allow: 1, ask: 2, deny: 3,
 const cut = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… [cut at ${MAX_TEXT} characters]` : text);
 
 /** A hook as the user knows it: its command and where it is written. */
-export function hookName(hook: Pick<Hook, 'command' | 'source' | 'event'>): string {
+function hookName(hook: Pick<Hook, 'command' | 'source' | 'event'>): string {
   return `the ${hook.event} hook \`${hook.command}\` (${hook.source})`;
 }
 
@@ -108,8 +108,12 @@ function answerOfOutput(hook: Hook, stdout: string): HookAnswer {
   const out = parsed.data;
   const specific = out.hookSpecificOutput;
   const context = cut(specific?.additionalContext ?? '');
-  const warning = specific?.updatedInput !== undefined ? `${hookName(hook)} asked to change the tool's input (updatedInput), which is not supported: the action is unchanged` : '';
-  if (out.continue === false) return { decision: stopping(hook.event), reason: cut(out.stopReason ?? `${hookName(hook)} said not to continue`), context, warning };
+  const warning =
+    specific?.updatedInput !== undefined
+      ? `${hookName(hook)} asked to change the tool's input (updatedInput), which is not supported: the action is unchanged`
+      : '';
+  if (out.continue === false)
+    return { decision: stopping(hook.event), reason: cut(out.stopReason ?? `${hookName(hook)} said not to continue`), context, warning };
   if (hook.event === 'PreToolUse') {
     const legacy = out.decision === 'approve' || out.decision === 'allow' ? 'allow' : out.decision === 'block' || out.decision === 'deny' ? 'deny' : undefined;
     const decision = specific?.permissionDecision ?? legacy ?? 'none';

@@ -30,7 +30,10 @@ export function describeHookRun(run: Omit<HookRunRecord, 'stepId'> & { stepId?: 
 /** The hooks a mission runs and the project hooks it skipped, one line each. */
 export function describeHookSet(set: HookSet): string[] {
   return [
-    ...set.hooks.map((h) => `${h.event}${h.matcher && h.matcher !== '*' ? ` (${h.matcher})` : ''}: \`${h.command}\` — ${h.source}${h.origin === 'user' ? ', yours, unconfined' : ', in the sandbox'}`),
+    ...set.hooks.map(
+      (h) =>
+        `${h.event}${h.matcher && h.matcher !== '*' ? ` (${h.matcher})` : ''}: \`${h.command}\` — ${h.source}${h.origin === 'user' ? ', yours, unconfined' : ', in the sandbox'}`,
+    ),
     ...set.skipped.map((h) => `SKIPPED ${h.event}: \`${h.command}\` — ${h.source} (a project hook nobody trusted)`),
     ...set.notes.map((n) => `note: ${n}`),
   ];

@@ -45,7 +45,14 @@ export async function discoverProjectHooks(workspace: Workspace, platform: NodeJ
       const file = await readOne(workspace, `.github/hooks/${name}`, 'github', platform);
       if (file) files.push(file);
     }
-    if (names.length > MAX_GITHUB_FILES) files.push({ source: '.github/hooks', origin: 'project', hash: '', hooks: [], notes: [`.github/hooks: only the first ${MAX_GITHUB_FILES} files were read`] });
+    if (names.length > MAX_GITHUB_FILES)
+      files.push({
+        source: '.github/hooks',
+        origin: 'project',
+        hash: '',
+        hooks: [],
+        notes: [`.github/hooks: only the first ${MAX_GITHUB_FILES} files were read`],
+      });
   }
   return files;
 }

@@ -73,7 +73,7 @@ export interface EventRun {
 }
 
 /** The stdin every hook gets, then the event's own fields. */
-export function hookInput(env: HookEnv, event: HookEvent, fields: Record<string, unknown>): Record<string, unknown> {
+function hookInput(env: HookEnv, event: HookEvent, fields: Record<string, unknown>): Record<string, unknown> {
   return {
     session_id: env.missionId,
     transcript_path: env.transcriptPath ?? '',

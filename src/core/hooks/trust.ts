@@ -4,6 +4,7 @@
  * again. The user's own `~/.claude/settings.json` hooks run as configured. Pure.
  */
 import type { HookFile, HookSet } from '../contracts/hooks';
+import { sha256Hex } from '../primitives/hash';
 
 /** What a front end remembers a trust decision by: the file and its content hash. */
 export function trustKey(file: Pick<HookFile, 'source' | 'hash'>): string {
@@ -24,4 +25,9 @@ export function hookSetOf(files: readonly HookFile[], trusted: (file: HookFile) 
 /** The project files that declare hooks nobody has trusted yet (what a trust card lists). */
 export function untrustedFiles(files: readonly HookFile[], trusted: (file: HookFile) => boolean): HookFile[] {
   return files.filter((f) => f.origin === 'project' && f.hooks.length > 0 && !trusted(f));
+}
+
+/** Names a list of files by their sources and contents: what a trust card showed, so only that is trusted. */
+export function fingerprintOf(files: readonly Pick<HookFile, 'source' | 'hash'>[]): string {
+  return sha256Hex(files.map(trustKey).join('\n'));
 }

@@ -110,9 +110,7 @@ export class MissionRun implements StepFlowContext {
       options.approve === 'all'
         ? {
             request: async (request, signal) =>
-              onlyTheUserDecides(request)
-                ? options.approver.request(request, signal)
-                : { decision: 'approved', by: 'rule', rule: 'approve=all' },
+              onlyTheUserDecides(request) ? options.approver.request(request, signal) : { decision: 'approved', by: 'rule', rule: 'approve=all' },
           }
         : options.approver;
     this.hashOf = contentHasher(options.workspace);

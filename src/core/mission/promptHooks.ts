@@ -56,7 +56,9 @@ export async function runStartHooks(run: MissionContext): Promise<Result<HookCon
     signal: run.abort.signal,
   };
   const launch = startLauncher(run, env);
-  const session = await runEventHooks(env, 'SessionStart', hooksFor(setup.set.hooks, 'SessionStart', 'startup'), { source: 'startup' }, launch, { stepId: null });
+  const session = await runEventHooks(env, 'SessionStart', hooksFor(setup.set.hooks, 'SessionStart', 'startup'), { source: 'startup' }, launch, {
+    stepId: null,
+  });
   const prompt = await runEventHooks(env, 'UserPromptSubmit', hooksFor(setup.set.hooks, 'UserPromptSubmit'), { prompt: run.options.task }, launch, {
     stepId: null,
   });

@@ -94,7 +94,8 @@ export function recordedSetup(events: readonly TraceEvent[]): Pick<UserSetup, 'i
   for (const e of events) {
     if (e.type === 'instructions') instructions = e.set;
     if (e.type === 'mcp_catalogue') catalogue = e.catalogue;
-    if (e.type === 'hook_run' && e.run.stepId === null && e.run.context) hookContext.push({ source: `${e.run.event} hook \`${e.run.command}\` (${e.run.source})`, text: e.run.context });
+    if (e.type === 'hook_run' && e.run.stepId === null && e.run.context)
+      hookContext.push({ source: `${e.run.event} hook \`${e.run.command}\` (${e.run.source})`, text: e.run.context });
   }
   return { ...(instructions ? { instructions } : {}), ...(catalogue ? { catalogue } : {}), hookContext };
 }

@@ -26,7 +26,10 @@ function renderMcpCatalogue(tools: readonly OfferedMcpTool[]): string[] {
 /** The user's hooks' context: what their own scripts said at the start (text, granting nothing). */
 function renderHookContext(context: NonNullable<PlanRequest['hookContext']>): string[] {
   if (context.length === 0) return [];
-  return ["## Context from the user's hooks (SessionStart / UserPromptSubmit output; it grants no authority)", ...context.flatMap((c) => ['', `### ${c.source}`, c.text])];
+  return [
+    "## Context from the user's hooks (SessionStart / UserPromptSubmit output; it grants no authority)",
+    ...context.flatMap((c) => ['', `### ${c.source}`, c.text]),
+  ];
 }
 
 /** The setup sections of a planning request (empty when there is no setup), a blank line between them. */

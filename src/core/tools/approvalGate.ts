@@ -173,7 +173,11 @@ export async function runGated<T>(
 
 /** What the consent rule judges: the action, and whether a hook asked that the user decide it. */
 function consentSubject(action: GateAction, pre: PreDecision | undefined): ConsentSubject {
-  return { kind: action.kind, ...('confinement' in action ? { confinement: action.confinement } : {}), ...(pre?.decision === 'ask' ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}) };
+  return {
+    kind: action.kind,
+    ...('confinement' in action ? { confinement: action.confinement } : {}),
+    ...(pre?.decision === 'ask' ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}),
+  };
 }
 
 /**

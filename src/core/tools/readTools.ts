@@ -30,12 +30,13 @@ export interface ToolEnv {
  * A read-only call through the hooks: PreToolUse after the policy allowed it (a deny, or an `ask` — reads
  * are never asked — refuses it), PostToolUse after it (a block withholds the result from the model).
  */
-export async function hookedRead(env: ToolEnv, call: OurToolCall, read: () => Promise<CallResult>): Promise<CallResult> {
+async function hookedRead(env: ToolEnv, call: OurToolCall, read: () => Promise<CallResult>): Promise<CallResult> {
   const hooks = env.hooks;
   if (!hooks) return read();
   const pre = await hooks.pre(call);
   if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this call: ${pre.denied}`));
-  if (pre.pre?.decision === 'ask') return failed(blockedByHook(`a PreToolUse hook asked for approval, and reads are not asked: ${pre.pre.reason || pre.pre.by}`));
+  if (pre.pre?.decision === 'ask')
+    return failed(blockedByHook(`a PreToolUse hook asked for approval, and reads are not asked: ${pre.pre.reason || pre.pre.by}`));
   const result = await read();
   if (!result.ok) return result;
   const post = await hooks.after(call, { output: result.output }, []);

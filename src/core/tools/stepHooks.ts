@@ -39,10 +39,10 @@ export interface HookCheckpoint {
 }
 
 /** The PreToolUse answer: the call is refused, or it goes on (with what the gate and the model get). */
-export type PreOutcome = { denied: string } | { pre?: PreDecision; notes: string[] };
+type PreOutcome = { denied: string } | { pre?: PreDecision; notes: string[] };
 
 /** The PostToolUse answer: a block (the change was taken back) or notes for the model (context, warnings, refused writes). */
-export interface PostOutcome {
+interface PostOutcome {
   blocked?: string;
   notes: string[];
 }
@@ -62,7 +62,11 @@ function blockOf(run: EventRun): string | undefined {
 }
 
 function notesOf(run: EventRun): string[] {
-  return [...run.combined.context.map((c) => `[hook context] ${c}`), ...run.warnings.map((w) => `[hook warning] ${w}`), ...run.refused.map((r) => `[hook write refused] ${r}`)];
+  return [
+    ...run.combined.context.map((c) => `[hook context] ${c}`),
+    ...run.warnings.map((w) => `[hook warning] ${w}`),
+    ...run.refused.map((r) => `[hook write refused] ${r}`),
+  ];
 }
 
 /** Per path: the content before the first change and after the last (what taking the lot back must restore). */
@@ -96,7 +100,8 @@ export function createStepHooks(env: ToolEnv, effects: CommandEffects, checkpoin
 
   /** The project hooks' runs over a command's layer, kept from beforeSettle until after() (a step's calls come one at a time). */
   const overCommand = new WeakMap<OurToolCall, EventRun>();
-  const launchFor = (request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest) => setup.runner.run(placed(request, sandbox, staging), ctx.signal);
+  const launchFor = (request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest) =>
+    setup.runner.run(placed(request, sandbox, staging), ctx.signal);
 
   /** A hook settled at once: a user hook unconfined; a project hook as one of the step's commands. */
   const settled: HookLauncher = async (hook, request) => {
@@ -204,7 +209,11 @@ export function createStepHooks(env: ToolEnv, effects: CommandEffects, checkpoin
       const blocked = blockOf(r);
       if (!blocked) return undefined;
       if (stopBlocks >= MAX_STOP_BLOCKS) {
-        await ctx.record({ type: 'log', level: 'warn', message: `step ${stepId}: a Stop hook blocked again after ${MAX_STOP_BLOCKS} blocks; the executor's report stands` });
+        await ctx.record({
+          type: 'log',
+          level: 'warn',
+          message: `step ${stepId}: a Stop hook blocked again after ${MAX_STOP_BLOCKS} blocks; the executor's report stands`,
+        });
         return undefined;
       }
       stopBlocks++;

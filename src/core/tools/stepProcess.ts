@@ -82,7 +82,6 @@ export async function stagingFor(env: ToolEnv, confinement: Confinement, support
   return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
 }
 
-
 export function refusalText(r: Refusal): string {
   return `${r.path} (${r.what}: ${r.why})`;
 }
@@ -229,7 +228,13 @@ export async function launchInLayer<R>(env: ToolEnv, staging: Staging, host: Hos
 }
 
 /** Settles what processes launched in the layer left there (applies what the step may make, or withholds it all). */
-export async function settleLayer(env: ToolEnv, staging: Staging, host: HostFacts, label: string, withhold?: string): Promise<StagedOutcome | { failed: string }> {
+export async function settleLayer(
+  env: ToolEnv,
+  staging: Staging,
+  host: HostFacts,
+  label: string,
+  withhold?: string,
+): Promise<StagedOutcome | { failed: string }> {
   const built = await stagedSpec(env, host);
   if ('refused' in built) return { failed: built.refused };
   return settle(env, staging, host, built.entries, label, withhold);

@@ -96,7 +96,13 @@ async function bash(env: ToolEnv, changes: StepChanges, effects: CommandEffects,
   if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this command: ${pre.denied}`));
   const applied: FileChange[] = [];
   const sink = { commands: changes.commands, addFileChanges: (c: FileChange[]) => (applied.push(...c), changes.addFileChanges(c)) };
-  const response = (run: CommandRun): Record<string, unknown> => ({ stdout: run.output, stderr: '', exit_code: run.exitCode, interrupted: run.signal !== null, isImage: false });
+  const response = (run: CommandRun): Record<string, unknown> => ({
+    stdout: run.output,
+    stderr: '',
+    exit_code: run.exitCode,
+    interrupted: run.signal !== null,
+    isImage: false,
+  });
   const result = await runCommand(env, sink, effects, command, {
     ...(pre.pre ? { pre: pre.pre } : {}),
     beforeSettle: (run) => hooks.beforeSettle(call, response(run)),
@@ -287,7 +293,13 @@ function strReplace(env: ToolEnv, changes: StepChanges, path: string, oldText: s
     const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `edit ${target.rel}` }, pre.pre);
     if (!r.ok) return r;
     const how = result.strategy === 'exact' ? '' : ` (matched ignoring ${result.strategy.replace('_', ' ')})`;
-    return postWrite(env, call, target.rel, { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.value.text, result.text)}` }, pre.notes);
+    return postWrite(
+      env,
+      call,
+      target.rel,
+      { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.value.text, result.text)}` },
+      pre.notes,
+    );
   });
 }
 
@@ -310,7 +322,13 @@ function insert(env: ToolEnv, changes: StepChanges, path: string, afterLine: num
     const pre = await preWrite(env, call);
     if ('ok' in pre) return pre;
     const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `insert into ${target.rel}` }, pre.pre);
-    return postWrite(env, call, target.rel, r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r, pre.notes);
+    return postWrite(
+      env,
+      call,
+      target.rel,
+      r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r,
+      pre.notes,
+    );
   });
 }
 

@@ -26,9 +26,7 @@ export class NodeHookRunner implements HookRunner {
 
   /** `userEnv`: the environment the front end was started with (what a user hook sees, minus the model keys). */
   constructor(userEnv: Record<string, string | undefined>) {
-    this.#userEnv = Object.fromEntries(
-      Object.entries(userEnv).filter((e): e is [string, string] => e[1] !== undefined && !PRODUCT_KEYS.test(e[0])),
-    );
+    this.#userEnv = Object.fromEntries(Object.entries(userEnv).filter((e): e is [string, string] => e[1] !== undefined && !PRODUCT_KEYS.test(e[0])));
   }
 
   async run(request: HookProcessRequest, signal: AbortSignal): Promise<HookProcessRun> {

@@ -11,16 +11,17 @@ import { discoverProjectHooks } from '../../core/hooks/discover';
 import { readHookFile } from '../../core/hooks/settings';
 import { errorText } from '../../core/primitives/errorText';
 
-export const USER_HOOKS_SOURCE = '~/.claude/settings.json';
+const USER_HOOKS_SOURCE = '~/.claude/settings.json';
 const MAX_USER_FILE_BYTES = 1024 * 1024;
 
 /** The user's own hooks (undefined: no such file). */
-export function readUserHooks(home: string, platform: NodeJS.Platform = process.platform): HookFile | undefined {
+function readUserHooks(home: string, platform: NodeJS.Platform = process.platform): HookFile | undefined {
   const path = join(home, '.claude', 'settings.json');
   let text: string;
   try {
     const size = statSync(path).size;
-    if (size > MAX_USER_FILE_BYTES) return { source: USER_HOOKS_SOURCE, origin: 'user', hash: '', hooks: [], notes: [`${USER_HOOKS_SOURCE}: not read — it is ${size} bytes`] };
+    if (size > MAX_USER_FILE_BYTES)
+      return { source: USER_HOOKS_SOURCE, origin: 'user', hash: '', hooks: [], notes: [`${USER_HOOKS_SOURCE}: not read — it is ${size} bytes`] };
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

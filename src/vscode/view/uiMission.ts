@@ -55,6 +55,7 @@ function stepView(core: CoreStep, inPlan: boolean): StepView {
     verification: core.verification
       ? { passed: core.verification.passed, checks: core.verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) }
       : null,
+    ...(core.hooks.length > 0 ? { hooks: core.hooks.map(({ at: _at, origin: _origin, context: _context, ...run }) => run) } : {}),
   };
 }
 

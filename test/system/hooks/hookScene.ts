@@ -38,7 +38,7 @@ export function put(root: string, rel: string, content: string, mode = 0o644): v
 }
 
 /** A workspace of the size a hook case needs: package.json, a source file, a git repository. */
-export function createScene(base: string, n: number): HookScene {
+function createScene(base: string, n: number): HookScene {
   const root = join(base, `case-${n}`);
   const scene = { root, home: join(root, 'home'), ws: join(root, 'ws'), run: join(root, 'run'), marks: join(root, 'marks') };
   for (const d of [scene.home, scene.ws, scene.run, scene.marks]) mkdirSync(d, { recursive: true });
@@ -73,7 +73,7 @@ export function settings(hooks: Record<string, { matcher?: string; hooks: { comm
   return `${JSON.stringify({ hooks: shaped }, null, 2)}\n`;
 }
 
-export interface StepScript {
+interface StepScript {
   id: string;
   edit: string[];
   commands?: string[];
@@ -93,7 +93,18 @@ export interface HookMission {
   toolResults: Map<string, SentToolResult>;
   events: { type: string; [key: string]: unknown }[];
   /** The `hook_run` records, in order. */
-  hookRuns: { event: string; source: string; command: string; exit: number | null; decision: string; timedOut: boolean; reason?: string; warning?: string; tool?: string; writes: string[] }[];
+  hookRuns: {
+    event: string;
+    source: string;
+    command: string;
+    exit: number | null;
+    decision: string;
+    timedOut: boolean;
+    reason?: string;
+    warning?: string;
+    tool?: string;
+    writes: string[];
+  }[];
 }
 
 export interface HookMissionOptions {
@@ -137,7 +148,10 @@ export async function runHookMission(scene: HookScene, o: HookMissionOptions): P
       ANTHROPIC_API_KEY: 'sk-ant-hooks-test',
       ANTHROPIC_BASE_URL: server.url,
     };
-    const { code, stdout, stderr } = await spawnCli(await cliPath(), args, env, { ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), timeoutMs: o.timeoutMs ?? 120_000 });
+    const { code, stdout, stderr } = await spawnCli(await cliPath(), args, env, {
+      ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+      timeoutMs: o.timeoutMs ?? 120_000,
+    });
     const events = existsSync(trace)
       ? readFileSync(trace, 'utf8')
           .split('\n')

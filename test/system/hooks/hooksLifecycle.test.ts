@@ -81,7 +81,11 @@ exit 2
 
   it('UserPromptSubmit exit 2 stops the mission before any model call, and the user reads why', async () => {
     const s = scenes.scene();
-    put(s.ws, '.claude/settings.json', settings({ UserPromptSubmit: [{ hooks: [{ command: 'cat > /dev/null; echo "no missions on Fridays (ticket 88)" >&2; exit 2' }] }] }));
+    put(
+      s.ws,
+      '.claude/settings.json',
+      settings({ UserPromptSubmit: [{ hooks: [{ command: 'cat > /dev/null; echo "no missions on Fridays (ticket 88)" >&2; exit 2' }] }] }),
+    );
     const m = await runHookMission(s, { args: ['--trust-hooks'], steps: [{ id: 's1', edit: ['src/**'], turns: [done()] }] });
     assert.equal(m.requests.length, 0, `no model request was made${story(m)}`);
     assert.equal(m.code, 1, 'the mission failed');
@@ -95,7 +99,11 @@ exit 2
     put(s.home, '.claude/settings.json', settings({ PostToolUse: [{ matcher: 'Write', hooks: [{ command: `cat > "${s.marks}/user-post.json"` }] }] }));
     const m = await runHookMission(s, { steps: [{ id: 's1', edit: ['src/**'], turns: [use(createFile('w', 'src/new.txt', 'new\n')), done()] }] });
     assert.equal(readFileSync(join(s.ws, 'src/new.txt'), 'utf8'), 'new\n', `the untrusted deny hook did not run${story(m)}`);
-    assert.match(m.stderr, /hook skipped[^\n]*\.claude\/settings\.json[^\n]*PreToolUse[^\n]*echo denied >&2; exit 2/, 'the skipped hook is named by file and command');
+    assert.match(
+      m.stderr,
+      /hook skipped[^\n]*\.claude\/settings\.json[^\n]*PreToolUse[^\n]*echo denied >&2; exit 2/,
+      'the skipped hook is named by file and command',
+    );
     assert.match(m.stderr, /hook skipped[^\n]*\.github\/hooks\/audit\.json[^\n]*echo github-hook/, 'every skipped file is named');
     assert.ok(existsSync(join(s.marks, 'user-post.json')), 'the user hook ran');
     assert.ok(
@@ -110,7 +118,11 @@ exit 2
     put(
       s.home,
       '.claude/settings.json',
-      settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ command: `cat > /dev/null; sleep 300 & echo $! >> "${pidFile}"; echo $$ >> "${pidFile}"; wait`, timeout: 1 }] }] }),
+      settings({
+        PreToolUse: [
+          { matcher: 'Write', hooks: [{ command: `cat > /dev/null; sleep 300 & echo $! >> "${pidFile}"; echo $$ >> "${pidFile}"; wait`, timeout: 1 }] },
+        ],
+      }),
     );
     const started = Date.now();
     const m = await runHookMission(s, { steps: [{ id: 's1', edit: ['src/**'], turns: [use(createFile('w', 'src/new.txt', 'new\n')), done()] }] });

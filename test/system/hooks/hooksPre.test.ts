@@ -21,8 +21,17 @@ describe('hooks: PreToolUse', function () {
 
   it('exit 2 blocks a Bash command: it never runs, and the model reads the hook stderr', async () => {
     const s = scenes.scene();
-    put(s.ws, '.claude/hooks/no-touch.sh', '#!/bin/bash\ninput=$(cat)\ncase "$input" in\n  *touch*) echo "touch is not allowed here (policy 7)" >&2; exit 2 ;;\nesac\nexit 0\n', 0o755);
-    put(s.ws, '.claude/settings.json', settings({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-touch.sh' }] }] }));
+    put(
+      s.ws,
+      '.claude/hooks/no-touch.sh',
+      '#!/bin/bash\ninput=$(cat)\ncase "$input" in\n  *touch*) echo "touch is not allowed here (policy 7)" >&2; exit 2 ;;\nesac\nexit 0\n',
+      0o755,
+    );
+    put(
+      s.ws,
+      '.claude/settings.json',
+      settings({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-touch.sh' }] }] }),
+    );
     const m = await runHookMission(s, {
       args: ['--trust-hooks'],
       steps: [{ id: 's1', edit: ['src/**'], commands: ['touch src/made.txt'], turns: [use(sh('t', 'touch src/made.txt')), done()] }],
@@ -31,7 +40,10 @@ describe('hooks: PreToolUse', function () {
     const seen = m.toolResults.get('t');
     assert.ok(seen?.isError, `the model got an error for the command${story(m)}`);
     assert.match(seen.content, /touch is not allowed here \(policy 7\)/, 'the hook stderr reached the model');
-    assert.ok(m.hookRuns.some((r) => r.event === 'PreToolUse' && r.decision === 'deny' && r.exit === 2 && r.source === '.claude/settings.json'), story(m));
+    assert.ok(
+      m.hookRuns.some((r) => r.event === 'PreToolUse' && r.decision === 'deny' && r.exit === 2 && r.source === '.claude/settings.json'),
+      story(m),
+    );
   });
 
   it('a JSON permissionDecision "deny" blocks an Edit: the file keeps its content, the reason reaches the model', async () => {
@@ -43,7 +55,11 @@ describe('hooks: PreToolUse', function () {
         `  if (input.tool_name === 'Edit' && String(input.tool_input.new_string).includes('42')) {\n    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'the answer stays 41 until review' } }));\n  }`,
       ),
     );
-    put(s.ws, '.claude/settings.json', settings({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ command: 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.js"' }] }] }));
+    put(
+      s.ws,
+      '.claude/settings.json',
+      settings({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ command: 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.js"' }] }] }),
+    );
     const m = await runHookMission(s, {
       args: ['--trust-hooks'],
       steps: [{ id: 's1', edit: ['src/**'], turns: [use(replace('e', 'src/app.js', '41', '42')), done()] }],

@@ -69,7 +69,14 @@ describe('hooks', () => {
         ['ok.sh'],
       );
       const notes = file.notes.join('\n');
-      for (const expected of [/only "command" hooks run here \(this one is "prompt"\)/, /names no command/, /not a regular expression/, /PreToolUse\[2\] not used/, /Notification hooks not used/, /PostToolUse not used — it must be a list/])
+      for (const expected of [
+        /only "command" hooks run here \(this one is "prompt"\)/,
+        /names no command/,
+        /not a regular expression/,
+        /PreToolUse\[2\] not used/,
+        /Notification hooks not used/,
+        /PostToolUse not used — it must be a list/,
+      ])
         assert.match(notes, expected);
     });
 
@@ -116,7 +123,9 @@ describe('hooks', () => {
 
     it('reads .codex/hooks.json like Claude settings (statusMessage ignored)', () => {
       const file = readHookFile({
-        text: JSON.stringify({ hooks: { PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: 'p.py', timeout: 30, statusMessage: 'Checking' }] }] } }),
+        text: JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: 'p.py', timeout: 30, statusMessage: 'Checking' }] }] },
+        }),
         source: '.codex/hooks.json',
         origin: 'project',
         format: 'codex',
@@ -172,9 +181,9 @@ describe('hooks', () => {
       );
     });
 
-    it("names our tools as Claude Code does, with absolute file paths", () => {
+    it('names our tools as Claude Code does, with absolute file paths', () => {
       const root = '/w';
-      const table: [OurToolCall, string, Record<string, unknown>][] = [
+      const names: [OurToolCall, string, Record<string, unknown>][] = [
         [{ tool: 'view', path: 'src/a.ts' }, 'Read', { file_path: '/w/src/a.ts' }],
         [{ tool: 'view', path: './src/a.ts', range: [3, 9] }, 'Read', { file_path: '/w/src/a.ts', offset: 3, limit: 7 }],
         [{ tool: 'create', path: '/w/b.md', text: 'x' }, 'Write', { file_path: '/w/b.md', content: 'x' }],
@@ -185,7 +194,7 @@ describe('hooks', () => {
         [{ tool: 'search', pattern: 'x', glob: '*.ts' }, 'Grep', { pattern: 'x', path: '/w', glob: '*.ts' }],
         [{ tool: 'mcp', name: 'mcp__db__query', arguments: { sql: 'select 1' } }, 'mcp__db__query', { sql: 'select 1' }],
       ];
-      for (const [call, name, input] of table) assert.deepEqual(toolUseOf(call, root), { name, input }, JSON.stringify(call));
+      for (const [call, name, input] of names) assert.deepEqual(toolUseOf(call, root), { name, input }, JSON.stringify(call));
     });
   });
 
@@ -201,24 +210,64 @@ describe('hooks', () => {
       ['exit 2 blocks PostToolUse', post, ended({ exitCode: 2, stderr: 'lint failed' }), { decision: 'block', reason: /lint failed/ }],
       ['exit 2 blocks the prompt', prompt, ended({ exitCode: 2, stderr: 'not today' }), { decision: 'block', reason: /not today/ }],
       ['exit 2 on SessionStart is only a warning', session, ended({ exitCode: 2, stderr: 'meh' }), { decision: 'none', warning: /cannot block/ }],
-      ['another exit code is a warning naming the hook', pre, ended({ exitCode: 1, stderr: 'jq: not found' }), { decision: 'none', warning: /check\.sh.*exit code 1: jq: not found; the action proceeds/ }],
+      [
+        'another exit code is a warning naming the hook',
+        pre,
+        ended({ exitCode: 1, stderr: 'jq: not found' }),
+        { decision: 'none', warning: /check\.sh.*exit code 1: jq: not found; the action proceeds/ },
+      ],
       ['a timeout is a warning', pre, ended({ exitCode: null, timedOut: true }), { decision: 'none', warning: /timed out after 60 s/ }],
-      ['a timeout with failClosed denies', hook({ failClosed: true }), ended({ exitCode: null, timedOut: true }), { decision: 'deny', reason: /failClosed/, warning: /timed out/ }],
-      ['a crash with failClosed blocks PostToolUse', hook({ event: 'PostToolUse', failClosed: true }), ended({ exitCode: 127 }), { decision: 'block', reason: /exit code 127/, warning: /exit code 127/ }],
+      [
+        'a timeout with failClosed denies',
+        hook({ failClosed: true }),
+        ended({ exitCode: null, timedOut: true }),
+        { decision: 'deny', reason: /failClosed/, warning: /timed out/ },
+      ],
+      [
+        'a crash with failClosed blocks PostToolUse',
+        hook({ event: 'PostToolUse', failClosed: true }),
+        ended({ exitCode: 127 }),
+        { decision: 'block', reason: /exit code 127/, warning: /exit code 127/ },
+      ],
       ['could not start', pre, ended({ exitCode: null, startError: 'no sandbox' }), { decision: 'none', warning: /could not run: no sandbox/ }],
-      ['JSON deny with reason', pre, ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'prod' } }) }), { decision: 'deny', reason: /^prod$/ }],
+      [
+        'JSON deny with reason',
+        pre,
+        ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'prod' } }) }),
+        { decision: 'deny', reason: /^prod$/ },
+      ],
       ['JSON allow', pre, ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'allow' } }) }), { decision: 'allow' }],
-      ['JSON ask', pre, ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'sure?' } }) }), { decision: 'ask', reason: /sure\?/ }],
+      [
+        'JSON ask',
+        pre,
+        ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'sure?' } }) }),
+        { decision: 'ask', reason: /sure\?/ },
+      ],
       ['legacy decision approve', pre, ended({ stdout: json({ decision: 'approve' }) }), { decision: 'allow' }],
       ['legacy decision block on PreToolUse denies', pre, ended({ stdout: json({ decision: 'block', reason: 'r' }) }), { decision: 'deny', reason: /^r$/ }],
       ['decision block on PostToolUse', post, ended({ stdout: json({ decision: 'block', reason: 'fix it' }) }), { decision: 'block', reason: /fix it/ }],
       ['continue false stops', post, ended({ stdout: json({ continue: false, stopReason: 'halt' }) }), { decision: 'block', reason: /halt/ }],
-      ['additionalContext is context', post, ended({ stdout: json({ hookSpecificOutput: { additionalContext: 'note A' } }) }), { decision: 'none', context: 'note A' }],
+      [
+        'additionalContext is context',
+        post,
+        ended({ stdout: json({ hookSpecificOutput: { additionalContext: 'note A' } }) }),
+        { decision: 'none', context: 'note A' },
+      ],
       ['plain stdout of a prompt hook is context', prompt, ended({ stdout: 'branch: main\n' }), { decision: 'none', context: 'branch: main' }],
       ['plain stdout of a tool hook is ignored', pre, ended({ stdout: 'hello' }), { decision: 'none' }],
       ['malformed JSON is a warning, not a crash', pre, ended({ stdout: '{"hookSpecificOutput": ' }), { decision: 'none', warning: /not valid JSON/ }],
-      ['JSON with a wrong field type is a warning', pre, ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'maybe' } }) }), { decision: 'none', warning: /does not read/ }],
-      ['updatedInput is refused with a warning', pre, ended({ stdout: json({ hookSpecificOutput: { updatedInput: { command: 'x' } } }) }), { decision: 'none', warning: /updatedInput/ }],
+      [
+        'JSON with a wrong field type is a warning',
+        pre,
+        ended({ stdout: json({ hookSpecificOutput: { permissionDecision: 'maybe' } }) }),
+        { decision: 'none', warning: /does not read/ },
+      ],
+      [
+        'updatedInput is refused with a warning',
+        pre,
+        ended({ stdout: json({ hookSpecificOutput: { updatedInput: { command: 'x' } } }) }),
+        { decision: 'none', warning: /updatedInput/ },
+      ],
       ['malformed JSON of a prompt hook is its context', prompt, ended({ stdout: '{not json' }), { decision: 'none', context: '{not json' }],
     ];
     for (const [title, h, end, want] of table) {
@@ -252,7 +301,13 @@ describe('hooks', () => {
     const files = [
       { source: '~/.claude/settings.json', origin: 'user' as const, hash: 'u', hooks: [hook({ origin: 'user', command: 'mine' })], notes: [] },
       { source: '.claude/settings.json', origin: 'project' as const, hash: 'p1', hooks: [hook({ command: 'theirs' })], notes: ['a note'] },
-      { source: '.github/hooks/x.json', origin: 'project' as const, hash: 'p2', hooks: [hook({ command: 'other', source: '.github/hooks/x.json' })], notes: [] },
+      {
+        source: '.github/hooks/x.json',
+        origin: 'project' as const,
+        hash: 'p2',
+        hooks: [hook({ command: 'other', source: '.github/hooks/x.json' })],
+        notes: [],
+      },
     ];
 
     it("runs the user's hooks always, a project file's only when trusted by its content hash", () => {

@@ -38,7 +38,9 @@ const hook = (event: HookEvent, matcher = '', origin: Hook['origin'] = 'user'): 
 });
 
 const json = (v: unknown): string => JSON.stringify(v);
-const decision = (d: 'allow' | 'ask' | 'deny', reason = ''): Answer => ({ stdout: json({ hookSpecificOutput: { permissionDecision: d, permissionDecisionReason: reason } }) });
+const decision = (d: 'allow' | 'ask' | 'deny', reason = ''): Answer => ({
+  stdout: json({ hookSpecificOutput: { permissionDecision: d, permissionDecisionReason: reason } }),
+});
 const authority: Step['authority'] = { read: ['**'], edit: ['src/**'], commands: ['node -e *'], network: false, mcp: [] };
 
 describe('the user hooks around a step', () => {
@@ -106,7 +108,10 @@ describe('the user hooks around a step', () => {
 
   it('the most restrictive of several hooks wins (allow + deny = deny)', async () => {
     const pre = [hook('PreToolUse', 'Write'), { ...hook('PreToolUse', '*'), command: 'second.sh' }];
-    const runner = new FakeHookRunner((_e, input) => (runner.seen.length === 1 ? decision('allow') : decision('deny', `no ${String((input.tool_input as { file_path: string }).file_path)}`)));
+    let calls = 0;
+    const runner = new FakeHookRunner((_e, input): Answer =>
+      ++calls === 1 ? decision('allow') : decision('deny', `no ${String((input.tool_input as { file_path: string }).file_path)}`),
+    );
     const out = await tools(pre, runner).create('src/d.txt', 'd\n');
     assert.equal(out.ok, false);
     assert.match(out.output, /no .*src\/d\.txt/);
@@ -120,13 +125,19 @@ describe('the user hooks around a step', () => {
     assert.match(out.output, /lint: bad/);
     assert.equal(h.read('src/a.txt'), 'one\n');
     assert.deepEqual(t.sideEffects().files, []);
-    const created = await tools([hook('PostToolUse', 'Write')], new FakeHookRunner(() => ({ stdout: json({ decision: 'block', reason: 'no new files' }) }))).create('src/new.txt', 'n\n');
+    const created = await tools(
+      [hook('PostToolUse', 'Write')],
+      new FakeHookRunner(() => ({ stdout: json({ decision: 'block', reason: 'no new files' }) })),
+    ).create('src/new.txt', 'n\n');
     assert.equal(created.ok, false);
     assert.equal(fs.existsSync(path.join(h.root, 'src/new.txt')), false);
   });
 
   it("PostToolUse context reaches the model with the tool's result", async () => {
-    const t = tools([hook('PostToolUse', 'Edit')], new FakeHookRunner(() => ({ stdout: json({ hookSpecificOutput: { additionalContext: 'remember the changelog' } }) })));
+    const t = tools(
+      [hook('PostToolUse', 'Edit')],
+      new FakeHookRunner(() => ({ stdout: json({ hookSpecificOutput: { additionalContext: 'remember the changelog' } }) })),
+    );
     const out = await t.strReplace('src/a.txt', 'one', 'two');
     assert.ok(out.ok);
     assert.match(out.output, /\[hook context\] remember the changelog/);
