@@ -40,6 +40,7 @@ describe('cli arguments', () => {
         instructions: true,
         skipInstructions: [],
         mcpConfigs: [],
+        trustHooks: false,
       },
     });
   });
@@ -115,6 +116,7 @@ describe('cli arguments', () => {
         instructions: true,
         skipInstructions: [],
         mcpConfigs: [],
+        trustHooks: false,
       },
     });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');
