@@ -201,6 +201,8 @@ const ApprovalBaseShape = {
   answers: Text.optional(),
   /** The user approved this exact command for the step's executor already; the verifier runs it again on its own. */
   approvedForExecutor: z.boolean().optional(),
+  /** One of the user's PreToolUse hooks asked that the user decide this one, and why (no rule or mode answers it). */
+  askedBy: Text.optional(),
 };
 
 /** A proposed edit or command waiting for the user. */
