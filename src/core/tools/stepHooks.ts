@@ -22,6 +22,7 @@ import type { StagingRequest } from '../contracts/staging';
 import type { Hook, HookEvent } from '../contracts/hooks';
 import { hooksFor, toolUseOf, type OurToolCall } from '../hooks/matching';
 import { notRun, placed, runEventHooks, type EventRun, type HookEnv, type HookLauncher, type HookRequest } from '../hooks/run';
+import type { HookProcessRun, StepHookContext } from '../ports';
 import type { PreDecision } from './approvalGate';
 import type { CommandEffects } from './commandEffects';
 import { revertStep } from './checkpoints';
@@ -80,144 +81,169 @@ function merged(changes: readonly FileChange[]): FileChange[] {
 }
 
 export function createStepHooks(env: ToolEnv, effects: CommandEffects, checkpoint: HookCheckpoint): StepHooks | undefined {
-  const { ctx, policy } = env;
-  const setup = ctx.hooks;
-  if (!setup || ctx.role !== 'executor' || setup.hooks.length === 0) return undefined;
-  const stepId = ctx.step.id;
-  const henv: HookEnv = {
-    missionId: ctx.missionId,
-    root: policy.root,
-    ...(setup.transcriptPath !== undefined ? { transcriptPath: setup.transcriptPath } : {}),
-    permissionMode: setup.permissionMode,
-    env: ctx.env,
-    runner: setup.runner,
-    record: (e) => ctx.record(e),
-    signal: ctx.signal,
-  };
-  let placing: Promise<StepPlace> | undefined;
-  const place = (): Promise<StepPlace> => (placing ??= stepPlace(env));
-  let stopBlocks = 0;
+  const setup = env.ctx.hooks;
+  if (!setup || env.ctx.role !== 'executor' || setup.hooks.length === 0) return undefined;
+  return new StepHookRunner(env, effects, checkpoint, setup);
+}
 
+type Placed = Exclude<StepPlace, { refused: string }>;
+
+/** One step attempt's hooks: where each runs, what its writes come to, and how many Stop blocks are left. */
+class StepHookRunner implements StepHooks {
+  readonly #henv: HookEnv;
+  readonly #stepId: string;
+  #placing: Promise<StepPlace> | undefined;
+  #stopBlocks = 0;
   /** The project hooks' runs over a command's layer, kept from beforeSettle until after() (a step's calls come one at a time). */
-  const overCommand = new WeakMap<OurToolCall, EventRun>();
-  const launchFor = (request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest) =>
-    setup.runner.run(placed(request, sandbox, staging), ctx.signal);
+  readonly #overCommand = new WeakMap<OurToolCall, EventRun>();
+
+  constructor(
+    private readonly env: ToolEnv,
+    private readonly effects: CommandEffects,
+    private readonly checkpoint: HookCheckpoint,
+    private readonly setup: StepHookContext,
+  ) {
+    const { ctx, policy } = env;
+    this.#stepId = ctx.step.id;
+    this.#henv = {
+      missionId: ctx.missionId,
+      root: policy.root,
+      ...(setup.transcriptPath !== undefined ? { transcriptPath: setup.transcriptPath } : {}),
+      permissionMode: setup.permissionMode,
+      env: ctx.env,
+      runner: setup.runner,
+      record: (e) => ctx.record(e),
+      signal: ctx.signal,
+    };
+  }
+
+  async pre(call: OurToolCall): Promise<PreOutcome> {
+    const use = toolUseOf(call, this.env.policy.root);
+    const hooks = hooksFor(this.setup.hooks, 'PreToolUse', use.name);
+    if (hooks.length === 0) return { notes: [] };
+    const r = await this.#run('PreToolUse', hooks, { tool_name: use.name, tool_input: use.input }, this.#settled, use.name);
+    const c = r.combined;
+    const by = c.by.join('; ');
+    if (c.decision === 'deny' || c.decision === 'block') return { denied: `${c.reason}\n(denied by ${by})` };
+    const pre: PreDecision | undefined = c.decision === 'allow' || c.decision === 'ask' ? { decision: c.decision, by, reason: c.reason } : undefined;
+    return { ...(pre ? { pre } : {}), notes: notesOf(r) };
+  }
+
+  async beforeSettle(call: OurToolCall, response: Record<string, unknown>): Promise<string | undefined> {
+    const use = toolUseOf(call, this.env.policy.root);
+    const project = hooksFor(this.setup.hooks, 'PostToolUse', use.name).filter((h) => h.origin === 'project');
+    const p = await this.#place();
+    if (project.length === 0 || 'refused' in p || !p.staging) return undefined;
+    const r = await this.#overLayer(project, { tool_name: use.name, tool_input: use.input, tool_response: response }, use.name, p);
+    this.#overCommand.set(call, r);
+    return blockOf(r);
+  }
+
+  async after(call: OurToolCall, response: Record<string, unknown>, changes: readonly FileChange[]): Promise<PostOutcome> {
+    const use = toolUseOf(call, this.env.policy.root);
+    const hooks = hooksFor(this.setup.hooks, 'PostToolUse', use.name);
+    const earlier = this.#overCommand.get(call);
+    this.#overCommand.delete(call);
+    if (hooks.length === 0) return { notes: [] };
+    const fields = { tool_name: use.name, tool_input: use.input, tool_response: response };
+    const p = await this.#place();
+    const layered = !('refused' in p) && p.staging !== undefined && p.confinement === 'sandboxed';
+    const notes: string[] = earlier ? notesOf(earlier) : [];
+    const taken: FileChange[] = [...changes];
+    // A command's project hooks already ran over its layer (beforeSettle); an edit's run over the layer now.
+    const blockedEarlier = earlier ? blockOf(earlier) : undefined;
+    if (blockedEarlier) return { blocked: blockedEarlier, notes };
+    if (!earlier && layered) {
+      const project = hooks.filter((h) => h.origin === 'project');
+      const blocked = project.length > 0 ? await this.#projectOverEdit(project, fields, use.name, p, notes, taken) : undefined;
+      if (blocked) return { blocked, notes: [...notes, ...(await this.#takeBack(taken))] };
+    }
+    const rest = layered || earlier ? hooks.filter((h) => h.origin === 'user') : hooks;
+    const r = await this.#run('PostToolUse', rest, fields, this.#settled, use.name);
+    notes.push(...notesOf(r));
+    taken.push(...r.accepted);
+    const blocked = blockOf(r);
+    if (!blocked) return { notes };
+    return { blocked, notes: [...notes, ...(await this.#takeBack(taken))] };
+  }
+
+  async stop(): Promise<string | undefined> {
+    const hooks = hooksFor(this.setup.hooks, 'Stop');
+    if (hooks.length === 0) return undefined;
+    const r = await this.#run('Stop', hooks, { stop_hook_active: this.#stopBlocks > 0 }, this.#settled);
+    const blocked = blockOf(r);
+    if (!blocked) return undefined;
+    if (this.#stopBlocks >= MAX_STOP_BLOCKS) {
+      await this.env.ctx.record({
+        type: 'log',
+        level: 'warn',
+        message: `step ${this.#stepId}: a Stop hook blocked again after ${MAX_STOP_BLOCKS} blocks; the executor's report stands`,
+      });
+      return undefined;
+    }
+    this.#stopBlocks++;
+    return blocked;
+  }
+
+  #place(): Promise<StepPlace> {
+    return (this.#placing ??= stepPlace(this.env));
+  }
+
+  #launch(request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest): Promise<HookProcessRun> {
+    return this.setup.runner.run(placed(request, sandbox, staging), this.env.ctx.signal);
+  }
+
+  #run(event: HookEvent, hooks: readonly Hook[], fields: Record<string, unknown>, launch: HookLauncher, tool?: string): Promise<EventRun> {
+    const about = { stepId: this.#stepId, ...(tool !== undefined ? { tool } : {}) };
+    return runEventHooks(this.#henv, event, hooks, { ...fields, step_id: this.#stepId }, launch, about);
+  }
 
   /** A hook settled at once: a user hook unconfined; a project hook as one of the step's commands. */
-  const settled: HookLauncher = async (hook, request) => {
-    if (hook.origin === 'user') return { run: await launchFor(request, null), accepted: [], refused: [] };
-    const p = await place();
+  readonly #settled: HookLauncher = async (hook, request) => {
+    if (hook.origin === 'user') return { run: await this.#launch(request, null), accepted: [], refused: [] };
+    const p = await this.#place();
     if ('refused' in p) return notRun(`project hooks run only in the OS sandbox: ${p.refused}`);
     if (p.confinement === 'unsandboxed') return notRun('project hooks run only inside the OS sandbox, and there is none here');
-    const label = `${stepId}: ${hook.event} hook ${hook.command}`;
-    const r = await runAsStepCommand(env, effects, p, label, (sandbox, staging) => launchFor(request, sandbox, staging));
+    const label = `${this.#stepId}: ${hook.event} hook ${hook.command}`;
+    const r = await runAsStepCommand(this.env, this.effects, p, label, (sandbox, staging) => this.#launch(request, sandbox, staging));
     if ('failed' in r) return notRun(r.failed);
-    checkpoint.addFileChanges(r.accepted);
+    this.checkpoint.addFileChanges(r.accepted);
     return { run: r.run, accepted: r.accepted, refused: r.refusedWrites };
   };
 
-  const run = (event: HookEvent, hooks: readonly Hook[], fields: Record<string, unknown>, launch: HookLauncher, tool?: string): Promise<EventRun> =>
-    runEventHooks(henv, event, hooks, { ...fields, step_id: stepId }, launch, { stepId, ...(tool !== undefined ? { tool } : {}) });
-
-  /** Takes the call's change and the hooks' writes back to what was there before the call. */
-  const takeBack = async (changes: readonly FileChange[]): Promise<string[]> => {
-    const files = merged(changes);
-    if (files.length === 0) return [];
-    const out = await revertStep(ctx.workspace, ctx.store, files, { force: true, label: `${stepId}: taken back (a PostToolUse hook blocked)` });
-    if (!out.ok) return [`NOT taken back: ${out.error.message}`];
-    for (const f of files) checkpoint.restored(f.path, f.beforeHash);
-    return [];
-  };
-
-  /** Project PostToolUse hooks over the layer, then settle it: applied, or withheld on a block. */
-  const overLayer = async (hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, p: Exclude<StepPlace, { refused: string }>) => {
+  /** Project PostToolUse hooks over the step's layer, left unsettled (the layer's owner settles it). */
+  #overLayer(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, p: Placed): Promise<EventRun> {
     const staging = p.staging!;
     const pending: HookLauncher = async (_hook, request) => {
-      const r = await launchInLayer(env, staging, p.host, (sandbox, st) => launchFor(request, sandbox, st));
+      const r = await launchInLayer(this.env, staging, p.host, (sandbox, st) => this.#launch(request, sandbox, st));
       return 'refused' in r ? notRun(r.refused) : { run: r.run, accepted: [], refused: [] };
     };
-    return run('PostToolUse', hooks, fields, pending, tool);
-  };
+    return this.#run('PostToolUse', hooks, fields, pending, tool);
+  }
 
-  return {
-    async pre(call) {
-      const use = toolUseOf(call, policy.root);
-      const hooks = hooksFor(setup.hooks, 'PreToolUse', use.name);
-      if (hooks.length === 0) return { notes: [] };
-      const r = await run('PreToolUse', hooks, { tool_name: use.name, tool_input: use.input }, settled, use.name);
-      const c = r.combined;
-      const by = c.by.join('; ');
-      if (c.decision === 'deny' || c.decision === 'block') return { denied: `${c.reason}\n(denied by ${by})` };
-      const pre: PreDecision | undefined = c.decision === 'allow' || c.decision === 'ask' ? { decision: c.decision, by, reason: c.reason } : undefined;
-      return { ...(pre ? { pre } : {}), notes: notesOf(r) };
-    },
+  /** An edit's project hooks over the layer, then the layer settled (applied, or withheld on a block); the block's reason. */
+  async #projectOverEdit(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, p: Placed, notes: string[], taken: FileChange[]) {
+    const r = await this.#overLayer(hooks, fields, tool, p);
+    notes.push(...notesOf(r));
+    const blocked = blockOf(r);
+    const s = await settleLayer(this.env, p.staging!, p.host, `${this.#stepId}: ${tool} PostToolUse hooks`, blocked);
+    if ('failed' in s) notes.push(`[hook warning] the hooks' writes could not be judged: ${s.failed}`);
+    else {
+      this.checkpoint.addFileChanges(s.accepted);
+      taken.push(...s.accepted);
+      notes.push(...refusedLinesOf(s).map((l) => `[hook write refused] ${l}`));
+    }
+    return blocked;
+  }
 
-    async beforeSettle(call, response) {
-      const use = toolUseOf(call, policy.root);
-      const project = hooksFor(setup.hooks, 'PostToolUse', use.name).filter((h) => h.origin === 'project');
-      const p = await place();
-      if (project.length === 0 || 'refused' in p || !p.staging) return undefined;
-      const r = await overLayer(project, { tool_name: use.name, tool_input: use.input, tool_response: response }, use.name, p);
-      overCommand.set(call, r);
-      return blockOf(r);
-    },
-
-    async after(call, response, changes) {
-      const use = toolUseOf(call, policy.root);
-      const hooks = hooksFor(setup.hooks, 'PostToolUse', use.name);
-      const earlier = overCommand.get(call);
-      overCommand.delete(call);
-      if (hooks.length === 0) return { notes: [] };
-      const fields = { tool_name: use.name, tool_input: use.input, tool_response: response };
-      const p = await place();
-      const layered = !('refused' in p) && p.staging !== undefined && p.confinement === 'sandboxed';
-      const notes: string[] = earlier ? notesOf(earlier) : [];
-      const taken: FileChange[] = [...changes];
-      // A command's project hooks already ran over its layer (beforeSettle); an edit's run over the layer now.
-      if (earlier) {
-        const blocked = blockOf(earlier);
-        if (blocked) return { blocked, notes };
-      } else if (layered) {
-        const project = hooks.filter((h) => h.origin === 'project');
-        if (project.length > 0) {
-          const r = await overLayer(project, fields, use.name, p);
-          notes.push(...notesOf(r));
-          const blocked = blockOf(r);
-          const s = await settleLayer(env, p.staging!, p.host, `${stepId}: ${use.name} PostToolUse hooks`, blocked);
-          if ('failed' in s) notes.push(`[hook warning] the hooks' writes could not be judged: ${s.failed}`);
-          else {
-            checkpoint.addFileChanges(s.accepted);
-            taken.push(...s.accepted);
-            notes.push(...refusedLinesOf(s).map((l) => `[hook write refused] ${l}`));
-          }
-          if (blocked) return { blocked, notes: [...notes, ...(await takeBack(taken))] };
-        }
-      }
-      const rest = layered || earlier ? hooks.filter((h) => h.origin === 'user') : hooks;
-      const r = await run('PostToolUse', rest, fields, settled, use.name);
-      notes.push(...notesOf(r));
-      taken.push(...r.accepted);
-      const blocked = blockOf(r);
-      if (!blocked) return { notes };
-      return { blocked, notes: [...notes, ...(await takeBack(taken))] };
-    },
-
-    async stop() {
-      const hooks = hooksFor(setup.hooks, 'Stop');
-      if (hooks.length === 0) return undefined;
-      const r = await run('Stop', hooks, { stop_hook_active: stopBlocks > 0 }, settled);
-      const blocked = blockOf(r);
-      if (!blocked) return undefined;
-      if (stopBlocks >= MAX_STOP_BLOCKS) {
-        await ctx.record({
-          type: 'log',
-          level: 'warn',
-          message: `step ${stepId}: a Stop hook blocked again after ${MAX_STOP_BLOCKS} blocks; the executor's report stands`,
-        });
-        return undefined;
-      }
-      stopBlocks++;
-      return blocked;
-    },
-  };
+  /** Takes the call's change and the hooks' writes back to what was there before the call. */
+  async #takeBack(changes: readonly FileChange[]): Promise<string[]> {
+    const files = merged(changes);
+    if (files.length === 0) return [];
+    const { workspace, store } = this.env.ctx;
+    const out = await revertStep(workspace, store, files, { force: true, label: `${this.#stepId}: taken back (a PostToolUse hook blocked)` });
+    if (!out.ok) return [`NOT taken back: ${out.error.message}`];
+    for (const f of files) this.checkpoint.restored(f.path, f.beforeHash);
+    return [];
+  }
 }
