@@ -5,12 +5,13 @@
  *                 the verifier may call only tools the server marks read-only (`mcp.verifier_read_only`);
  *                 the arguments must be a JSON object (`mcp.invalid_arguments`). A refusal is recorded as
  *                 `policy_denied` and the server never hears of the call.
+ *   1b. hooks   — the user's PreToolUse hooks (stepHooks.ts): a deny refuses the call, allow/ask go to the gate;
  *   2. approval — the approval gate, with the server, tool, arguments and how the server is confined;
  *   3. sandbox  — a stdio server runs in the step's sandbox without writes (serverSandbox.ts), network
  *                 only if the step has it; it is started on the step's first call and stopped at its end;
  *   4. call     — through the McpServers port, with a timeout; every fault comes back naming the server;
  *   5. record   — an `mcp_call` event (what a replay answers from) and the tool_call record; the result
- *                 text is capped.
+ *                 text is capped; a PostToolUse hook's block withholds it from the model.
  * Instructions in the repository play no part here: only the approved plan's grants do.
  */
 import type { McpCallOutcome } from '../contracts/mcp';

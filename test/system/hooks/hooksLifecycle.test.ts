@@ -6,9 +6,10 @@
  * process group is gone.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFile, done, sh } from '../../support/messages-server/toolUses';
+import { cliPath, spawnCli } from '../../support/cliBinary';
+import { createFile, done, replace, sh } from '../../support/messages-server/toolUses';
 import { put, runHookMission, sentText, settings, story, use, useScenes } from './hookScene';
 
 describe('hooks: Stop, the start of a mission, trust and timeouts', function () {
@@ -145,5 +146,29 @@ exit 2
     const m = await runHookMission(s, { steps: [{ id: 's1', edit: ['src/**'], turns: [use(createFile('w', 'src/new.txt', 'new\n')), done()] }] });
     assert.equal(existsSync(join(s.ws, 'src/new.txt')), false, `the write was refused${story(m)}`);
     assert.match(m.toolResults.get('w')?.content ?? '', /timed out after 1 s[\s\S]*failClosed/, story(m));
+  });
+
+  it('a replay runs the recorded hooks again and matches the recording (a blocked edit, then the corrected one)', async () => {
+    const s = scenes.scene();
+    put(s.ws, '.claude/hooks/lint.sh', '#!/bin/bash\ncat > /dev/null\nif grep -q "var " "$CLAUDE_PROJECT_DIR/src/app.js"; then echo "no var" >&2; exit 2; fi\n', 0o755);
+    put(s.ws, '.claude/settings.json', settings({ PostToolUse: [{ matcher: 'Edit', hooks: [{ command: '.claude/hooks/lint.sh' }] }] }));
+    const before = join(s.root, 'before');
+    cpSync(s.ws, before, { recursive: true });
+    const m = await runHookMission(s, {
+      args: ['--trust-hooks'],
+      steps: [
+        {
+          id: 's1',
+          edit: ['src/**'],
+          turns: [use(replace('bad', 'src/app.js', '41', '42; var x')), use(replace('good', 'src/app.js', '41', '42')), done()],
+        },
+      ],
+    });
+    assert.equal(m.code, 0, story(m));
+    const env = { PATH: process.env.PATH ?? '', HOME: s.home, XDG_RUNTIME_DIR: s.run, LANG: 'C.UTF-8' };
+    const replay = await spawnCli(await cliPath(), ['replay', '--trace', join(s.root, 'trace.jsonl'), '--workspace', before], env, { timeoutMs: 120_000 });
+    assert.equal(replay.code, 0, `the replay matched the recording\n${replay.stdout}\n${replay.stderr}`);
+    assert.equal(readFileSync(join(before, 'src/app.js'), 'utf8'), 'exports.answer = 42;\n', 'the replayed hook took the bad edit back again');
+    assert.match(replay.stderr, /hook PostToolUse \[s1\] on Edit[^\n]*BLOCKED/);
   });
 });
