@@ -1,143 +1,14 @@
 /**
- * The mission as a front end sees it: a pure projection of trace events into a plain-JSON view model
- * (phase, plan versions with diffs and reasons, per-step status, attempts, results, changed files and
- * verification, pending approvals, cost and tokens, the replan timeline). `applyEvent` is incremental and
+ * The mission as a front end sees it: a pure projection of trace events into the plain-JSON view model
+ * declared in contracts/missionView.ts (phase, plan versions with diffs and reasons, per-step status,
+ * attempts, results, changed files and verification, pending approvals, cost and tokens, the replan timeline). `applyEvent` is incremental and
  * never mutates its input, so a UI can keep the previous view for diffing; `missionViewFromEvents` folds a
  * whole trace (a live mission, a resumed one, or a replayed file) the same way.
  */
-import type { Plan, Step } from '../contracts/plan';
-import type { CheckOutcome, Failure, FailureCause, FailureClass, FileChange } from '../contracts/results';
-import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contracts/traceEvents';
+import type { Failure, FileChange } from '../contracts/results';
+import type { TraceEvent } from '../contracts/traceEvents';
+import type { FailureView, MissionView, PlanVersionView, ReplanView, StepView, WaitView } from '../contracts/missionView';
 import { isDirect } from './direct';
-import type { InstructionSet } from '../contracts/instructions';
-import type { McpCatalogue } from '../contracts/mcp';
-
-export interface StepView {
-  id: string;
-  title: string;
-  kind: string;
-  required: boolean;
-  dependsOn: string[];
-  status: StepRunStatus;
-  attempt: number;
-  /** Why the step is in its status (failure message, "depends on s2, which failed", ...). */
-  reason: string | null;
-  output: string | null;
-  failure: { class: FailureClass; message: string } | null;
-  changedFiles: FileChange[];
-  commands: { command: string; exitCode: number | null }[];
-  verification: { passed: boolean; checks: CheckOutcome[] } | null;
-  /** The step as the latest plan that holds it defines it (a step a replan dropped keeps its last definition). */
-  definition: Step;
-}
-
-export interface PlanVersionView {
-  version: number;
-  parentVersion: number | null;
-  author: 'planner' | 'user' | 'replanner';
-  reason: string;
-  diff: PlanDiff | null;
-  stepCount: number;
-  at: string;
-  /** The plan of this version (a front end shows what changed field by field). */
-  plan: Plan;
-}
-
-export interface ReplanView {
-  at: string;
-  trigger: string;
-  stepId: string | null;
-  mode: 'step' | 'rest';
-  evidence: string;
-  fromVersion: number;
-  /** null: the proposed version was refused (the evidence says why) or the planner failed. */
-  toVersion: number | null;
-  invalidated: { stepId: string; reason: string }[];
-  /** Why the proposed version was refused, in words for the user (absent: not refused). */
-  refusedBecause?: string[];
-}
-
-/** A model call waiting before it tries again (rate limit, overload, a cut stream): shown as a countdown. */
-export interface WaitView {
-  role: 'planner' | 'executor' | 'verifier' | 'replanner';
-  stepId: string | null;
-  reason: 'rate_limited' | 'overloaded' | 'server_error' | 'connection' | 'stream_cut';
-  message: string;
-  attempt: number;
-  /** When the wait started and when the next attempt is due (ISO). */
-  at: string;
-  until: string;
-}
-
-/** Files restored by one revert, newest step first. */
-export interface RevertView {
-  at: string;
-  stepIds: string[];
-  files: { stepId: string; path: string; action: 'restored' | 'deleted' }[];
-  overwrote: string[];
-}
-
-export interface ApprovalView {
-  requestId: string;
-  stepId: string | null;
-  kind: 'plan' | 'write' | 'command' | 'mcp';
-  summary: string;
-  actionHash: string;
-  at: string;
-}
-
-export interface RoleUsage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export interface MissionView {
-  missionId: string | null;
-  task: string;
-  phase: MissionPhase;
-  phaseReason: string | null;
-  direct: boolean;
-  plan: Plan | null;
-  versions: PlanVersionView[];
-  approvedVersion: number | null;
-  /** Step ids in the latest plan's order (steps replaced by a replan stay in `steps`, not here). */
-  stepOrder: string[];
-  steps: Record<string, StepView>;
-  pendingApprovals: ApprovalView[];
-  usage: { inputTokens: number; outputTokens: number; costUsd: number; byRole: Record<string, RoleUsage> };
-  replans: ReplanView[];
-  budgets: Record<string, { used: number; limit: number; exceeded: boolean }>;
-  /**
-   * How the mission ended. `summary` is what is true now: after a revert it no longer claims work that was
-   * undone (`recorded` keeps the summary the mission ended with).
-   */
-  outcome: {
-    outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
-    summary: string;
-    recorded: string;
-    failureClass: FailureClass | null;
-    failure: FailureView | null;
-  } | null;
-  /** Model calls waiting to try again, by `role:stepId` (cleared by the call's next model_call). */
-  waits: Record<string, WaitView>;
-  reverts: RevertView[];
-  /** The project's instruction files the mission read (used and not used), as recorded at its start. */
-  instructions: InstructionSet | null;
-  /** The MCP servers and tools the mission could grant, as recorded at its start. */
-  mcp: McpCatalogue | null;
-  lastSeq: number;
-}
-
-/** The failure that ended the mission, with what a front end needs to offer the matching action. */
-export interface FailureView {
-  class: FailureClass;
-  message: string;
-  cause: FailureCause | null;
-  provider: string | null;
-  detail: string | null;
-}
 
 export function waitKey(role: string, stepId: string | null): string {
   return `${role}:${stepId ?? ''}`;
