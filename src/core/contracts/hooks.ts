@@ -35,6 +35,7 @@ const HookSchema = z.object({
 });
 
 /** A settings file's hooks and its content hash (what the user's trust binds to). */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type's one source (z.infer); nothing parses it at run time
 const HookFileSchema = z.object({
   source: z.string(),
   origin: HookOriginSchema,

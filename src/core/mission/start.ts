@@ -19,7 +19,8 @@ import { planningSetup } from './userSetup';
 import { runStartHooks } from './promptHooks';
 import { blockedByHook } from '../tools/failures';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
-import { missionViewFromEvents, type MissionView } from './view';
+import { missionViewFromEvents } from './view';
+import type { MissionView } from '../contracts/missionView';
 import { errorText } from '../primitives/errorText';
 import { err, ok, type Result } from '../contracts/result';
 

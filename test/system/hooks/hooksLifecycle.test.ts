@@ -150,7 +150,12 @@ exit 2
 
   it('a replay runs the recorded hooks again and matches the recording (a blocked edit, then the corrected one)', async () => {
     const s = scenes.scene();
-    put(s.ws, '.claude/hooks/lint.sh', '#!/bin/bash\ncat > /dev/null\nif grep -q "var " "$CLAUDE_PROJECT_DIR/src/app.js"; then echo "no var" >&2; exit 2; fi\n', 0o755);
+    put(
+      s.ws,
+      '.claude/hooks/lint.sh',
+      '#!/bin/bash\ncat > /dev/null\nif grep -q "var " "$CLAUDE_PROJECT_DIR/src/app.js"; then echo "no var" >&2; exit 2; fi\n',
+      0o755,
+    );
     put(s.ws, '.claude/settings.json', settings({ PostToolUse: [{ matcher: 'Edit', hooks: [{ command: '.claude/hooks/lint.sh' }] }] }));
     const before = join(s.root, 'before');
     cpSync(s.ws, before, { recursive: true });
