@@ -96,7 +96,11 @@ describe('hooks: confinement', function () {
 
   it('a project hook past its timeout inside the sandbox is killed with everything it started, and the action proceeds', async () => {
     const s = scenes.scene();
-    put(s.ws, '.claude/settings.json', settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ command: 'cat > /dev/null; sleep 3071 & sleep 3072', timeout: 1 }] }] }));
+    put(
+      s.ws,
+      '.claude/settings.json',
+      settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ command: 'cat > /dev/null; sleep 3071 & sleep 3072', timeout: 1 }] }] }),
+    );
     const started = Date.now();
     const m = await runHookMission(s, {
       args: ['--trust-hooks'],
