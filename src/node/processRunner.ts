@@ -4,7 +4,8 @@
  * - stdout and stderr are interleaved into one capped capture (head and tail kept).
  * - On timeout or abort: SIGTERM to the group, SIGKILL after a grace period. When the leader exits on its
  *   own, leftovers in its group are killed too: nothing a command started outlives it, and a grandchild
- *   holding the pipes open cannot hang us.
+ *   holding the pipes open cannot hang us. One that left the group (setsid) and still holds them is not
+ *   waited for past a grace period after the leader's exit.
  * - A request with a sandbox spec runs inside the OS sandbox (sandbox/confinedRun.ts) or not at all: when
  *   this machine has none, the run fails with the reason instead of running unconfined. Only a request
  *   whose `sandbox` is null (decided, and approved, by the engine) runs unconfined.
@@ -147,16 +148,29 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     const onAbort = (): void => stop('cancelled');
     signal.addEventListener('abort', onAbort, { once: true });
 
+    let heldTimer: NodeJS.Timeout | undefined;
     const finish = (run: CommandRun): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (graceTimer) clearTimeout(graceTimer);
+      if (heldTimer) clearTimeout(heldTimer);
       signal.removeEventListener('abort', onAbort);
       stopNetwork();
       resolve(run);
     };
-    child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
+    child.on('exit', (code, sig) => {
+      killGroup(child.pid, 'SIGKILL');
+      clearTimeout(timer);
+      // The group is gone: a pipe still open now belongs to a process that left it (setsid, a daemon).
+      // Its output is not ours to wait for — neither a command nor a hook may hang the caller that way.
+      heldTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(result(code, sig ?? killedWith, `\n[a process that left the command's process group still held its output: not waited for]\n`));
+      }, KILL_GRACE_MS);
+      heldTimer.unref?.();
+    });
     child.on('error', (err) => finish(result(null, null, `failed to start ${file}: ${err.message}\n`)));
     child.on('close', (code, sig) => finish(result(code, sig ?? killedWith)));
   });
