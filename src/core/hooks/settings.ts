@@ -32,6 +32,12 @@ export interface HookFileInput {
 /** Seconds a hook may run when its entry names no timeout (Claude Code's and Codex's default; VS Code's is 30). */
 const DEFAULT_TIMEOUT_SEC: Record<HookFileFormat, number> = { claude: 600, codex: 600, github: 30 };
 
+/**
+ * The longest a hook may run: a day. A longer one is cut to it (with a note): past about 24.8 days a
+ * timer fires at once, and a policy hook would then time out before it could deny anything.
+ */
+const MAX_TIMEOUT_SEC = 86_400;
+
 /** Copilot's camelCase names, read as Claude's (as VS Code reads them). */
 const CAMEL_EVENTS: Record<string, HookEvent> = {
   preToolUse: 'PreToolUse',
@@ -146,11 +152,13 @@ function readCommand(input: HookFileInput, file: HookFile, event: HookEvent, mat
     return;
   }
   if (c.cwd !== undefined && c.cwd !== '.' && c.cwd !== '') file.notes.push(`${input.source}: ${where}: "cwd" is ignored — hooks run at the workspace root`);
+  const asked = c.timeout ?? c.timeoutSec ?? DEFAULT_TIMEOUT_SEC[input.format];
+  if (asked > MAX_TIMEOUT_SEC) file.notes.push(`${input.source}: ${where}: its timeout of ${asked} s is cut to ${MAX_TIMEOUT_SEC} s (a day)`);
   const hook: Hook = {
     event,
     matcher,
     command,
-    timeoutSec: c.timeout ?? c.timeoutSec ?? DEFAULT_TIMEOUT_SEC[input.format],
+    timeoutSec: Math.min(asked, MAX_TIMEOUT_SEC),
     failClosed: c.failClosed === true,
     source: input.source,
     origin: input.origin,

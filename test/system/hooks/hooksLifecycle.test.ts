@@ -140,6 +140,19 @@ exit 2
     assert.ok(readdirSync(s.marks).length > 0);
   });
 
+  it('a timeout too long for a timer still lets the hook finish and deny (it is cut to a day, never to nothing)', async () => {
+    const s = scenes.scene();
+    put(
+      s.home,
+      '.claude/settings.json',
+      settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ command: 'cat > /dev/null; sleep 1; echo "policy 12 says no" >&2; exit 2', timeout: 1e8 }] }] }),
+    );
+    const m = await runHookMission(s, { steps: [{ id: 's1', edit: ['src/**'], turns: [use(createFile('w', 'src/new.txt', 'new\n')), done()] }] });
+    assert.equal(existsSync(join(s.ws, 'src/new.txt')), false, `the hook denied the write${story(m)}`);
+    assert.match(m.toolResults.get('w')?.content ?? '', /policy 12 says no/, story(m));
+    assert.match(m.stderr, /timeout of 100000000 s is cut to 86400 s/, 'the user is told');
+  });
+
   it('"failClosed": a hook that times out blocks instead', async () => {
     const s = scenes.scene();
     put(s.home, '.claude/settings.json', settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ command: 'sleep 30', timeout: 1, failClosed: true }] }] }));

@@ -50,6 +50,15 @@ describe('hooks', () => {
       assert.match(file.hash, /^[0-9a-f]{64}$/);
     });
 
+    it('cuts a timeout past a day to a day, and says so', () => {
+      const file = claude(JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'policy.sh', timeout: 1e8 }] }] } }));
+      assert.deepEqual(
+        file.hooks.map((h) => h.timeoutSec),
+        [86_400],
+      );
+      assert.match(file.notes.join('\n'), /PreToolUse\[0\]\.hooks\[0\]: its timeout of 100000000 s is cut to 86400 s/);
+    });
+
     it('keeps every good entry of a file and names each one it does not use, with why', () => {
       const file = claude(
         JSON.stringify({
