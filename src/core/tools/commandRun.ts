@@ -23,11 +23,13 @@ import type { CommandRun, Failure, FileChange } from '../contracts/results';
 import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { resolveProgram } from '../policy/programPath';
 import { settleStaged, type StagedOutcome } from './stagedRun';
-import type { Refusal } from './stagedJudge';
+import { snapshotPrivacy } from './stepPrivacy';
 import { runGated } from './approvalGate';
 import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
-import { cancelled, permissionDenied, timedOut, toolError } from './failures';
+import { commandResult, refusalText, type CommandOutcome } from './commandResult';
+import { permissionDenied, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 
@@ -99,6 +101,19 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
   const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
   const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
+  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
+  const program = parsed.allowed && host.platform !== 'win32' ? resolveProgram(argv[0] ?? '', ctx.env.PATH, cwdAbs, policy.rootAliases, policy.fs) : undefined;
+  if (program && !program.ok) {
+    await ctx.record({
+      type: 'policy_denied',
+      stepId: ctx.step.id,
+      action: `run \`${command}\``,
+      rule: 'command.program_in_workspace',
+      reason: program.reason,
+    });
+    return failed(permissionDenied('command.program_in_workspace', program.reason));
+  }
+  const runs = program?.ok ? program.program : undefined;
   let decision: Decision = { kind: 'run', confinement: 'sandboxed' };
   let support: SandboxSupport = { available: false, reason: 'not asked', remedy: '' };
   if (parsed.allowed) {
@@ -120,7 +135,6 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
   const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
   const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
-  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const label = `${ctx.step.id}: ${command}`;
   const gateAction = {
     kind: 'command' as const,
@@ -131,6 +145,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     network,
     ...(network ? { hostLoopback } : {}),
     staged: staging !== undefined,
+    ...(runs !== undefined ? { program: runs } : {}),
   };
 
   let reconciled: Reconciled = NOTHING;
@@ -138,7 +153,8 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
     const request: Omit<CommandRequest, 'sandbox'> = {
       command,
-      argv,
+      // The program the approval named, by the absolute path it resolved to (never a workspace file on PATH).
+      argv: runs !== undefined ? [runs, ...argv.slice(1)] : argv,
       cwd: cwdAbs,
       timeoutMs: ctx.settings.commandTimeoutMs,
       maxOutputBytes: ctx.settings.maxOutputBytes,
@@ -183,6 +199,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     type: 'command_sandbox',
     stepId: ctx.step.id,
     command,
+    ...(runs !== undefined ? { program: runs } : {}),
     confinement,
     network,
     ...(network ? { hostLoopback } : {}),
@@ -198,18 +215,19 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     unrestored: reconciled.unrestored,
     staging: staging ? 'staged' : 'direct',
     applied: staged ? staged.accepted.map((c) => c.path) : [],
-    kept: staged?.kept ?? [],
+    kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
     refused: refusedLines,
   });
-  return commandResult(env, run, confinement, staged, reconciled, refusedLines);
-}
-
-/** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
-const NETWORK_ERROR =
-  /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
-
-function refusalText(r: Refusal): string {
-  return `${r.path} (${r.what}: ${r.why})`;
+  const outcomeParts: CommandOutcome = {
+    run,
+    confinement,
+    staged,
+    reconciled,
+    ...(runs !== undefined && program?.ok && program.passedOver !== undefined
+      ? { program: { name: argv[0] ?? '', path: runs, passedOver: program.passedOver } }
+      : {}),
+  };
+  return commandResult(env, outcomeParts);
 }
 
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
@@ -227,6 +245,8 @@ async function runStaged(
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
   if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
+  // What the step keeps for itself: the user's rules as the attempt began (taken before its first write).
+  const privacy = verifier ? undefined : env.privacy ? await env.privacy() : await snapshotPrivacy(ctx, policy, host);
   const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
@@ -234,80 +254,16 @@ async function runStaged(
     run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
-    if (!verifier) {
+    if (privacy) {
       staged = await settleStaged({
         env,
         staging: staging.layers,
         layer: staging.layer,
-        entries: listed.entries,
-        host,
+        privacy,
         gitWritable: gitWritableFor(policy, listed.entries),
         label: `${ctx.step.id}: ${request.command}`,
       });
     }
   }
   return { run, ...(staged ? { staged } : {}) };
-}
-
-function commandResult(
-  env: ToolEnv,
-  run: CommandRun,
-  confinement: Confinement,
-  staged: StagedOutcome | undefined,
-  reconciled: Reconciled,
-  refusedLines: string[],
-): CallResult {
-  const { ctx, policy } = env;
-  const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
-  const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
-  const lines = [
-    accepted.length > 0
-      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]`
-      : '',
-    staged && staged.kept.length > 0
-      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]`
-      : '',
-    uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
-    staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
-    ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
-    !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
-      ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
-      : '',
-  ].filter((l) => l !== '');
-  const output = `${head}\n${run.output}${lines.length > 0 ? `\n${lines.join('\n')}` : ''}`;
-  const partial = { files: accepted, commands: [run] };
-  if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
-  if (refusedLines.length > 0) {
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
-    const parts = [
-      reconciled.rolledBack.length > 0 ? `rolled back: ${reconciled.rolledBack.join(', ')}` : '',
-      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
-    ].filter((p) => p !== '');
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
-    return {
-      ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: partial }),
-      output: `timeout: ${output}`,
-    };
-  }
-  return { ok: true, output };
 }
