@@ -39,7 +39,7 @@ import { parseCommand } from './commandParse';
 import type { PolicyFs } from '../ports';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
-import { resolveWorkspacePath } from './workspacePath';
+import { checkPathSyntax, resolveWorkspacePath } from './workspacePath';
 import type { PolicyDenial } from './denial';
 import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
@@ -253,6 +253,30 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
     isDirectory: resolved.isDirectory,
     realRel: resolved.realRel,
   };
+}
+
+/**
+ * The verdict on writing or removing the entry AT a path — a link itself, never what it points to: the
+ * parent folder is resolved (rule 6), the last component taken as named, then rules 7–11 on both spellings.
+ * For a link a command made (commandEffects.ts), where `resolveAction` would judge the link's target
+ * instead; where the link leads is judged by linkTargets.ts.
+ */
+export function checkEntry(policy: Policy, kind: 'write' | 'delete', path: string): PolicyDecision {
+  if (policy.role === 'verifier') return deny('role.verifier_read_only', 'the verifier is read-only: it may not write or delete files');
+  const syntax = checkPathSyntax(path, policy.rootAliases);
+  if (!syntax.ok) return deny(syntax.error.rule, syntax.error.reason);
+  const rel = syntax.value;
+  if (rel === '.') return deny('path.root', 'the workspace root itself cannot be written or deleted');
+  const at = rel.lastIndexOf('/');
+  const parent = resolveWorkspacePath(policy.root, at === -1 ? '.' : rel.slice(0, at), policy.fs, policy.rootAliases);
+  if (!parent.ok) return deny(parent.error.rule, parent.error.reason);
+  const name = rel.slice(at + 1);
+  const realRel = parent.value.realRel === '.' ? name : `${parent.value.realRel}/${name}`;
+  for (const r of new Set([rel, realRel])) {
+    const d = checkPathRules(policy, kind, r, false);
+    if (!d.allowed) return d;
+  }
+  return { allowed: true };
 }
 
 export function checkAction(policy: Policy, action: PolicyAction): PolicyDecision {

@@ -16,7 +16,7 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
-import { resolveAction, type Policy } from '../policy/policy';
+import { checkEntry, resolveAction, type Policy } from '../policy/policy';
 import type { WriteRoot } from '../policy/writeScope';
 import { sha256Hex } from '../primitives/hash';
 import { errorText } from '../primitives/errorText';
@@ -274,7 +274,7 @@ export class CommandEffects {
       // A link or a special file (FIFO, socket, device) appeared or changed. A link is judged where it really
       // leads, on the tree as the command left it (linkTargets.ts: the staged judge's rule).
       const prior = was?.kind === 'directory' ? undefined : was;
-      if (is.kind === 'symlink' && this.#allowed(path, false)) {
+      if (is.kind === 'symlink' && checkEntry(this.policy, 'write', path).allowed) {
         const why = linkRefusal(this.policy, workspaceView(this.policy.root, this.policy.fs), path, is.target);
         if (why === undefined) {
           keep(path);

@@ -84,7 +84,8 @@ const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
 const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
 const SPECIAL_BITS = 0o7000;
 
-function whatOf(c: StagedChange): string {
+/** What the command did at a path, as a refusal names it. */
+export function whatOf(c: StagedChange): string {
   if (c.now === null) return 'removed';
   if (c.now === 'other') return 'special';
   if (c.was === null) return c.now === 'symlink' ? 'new link' : c.now === 'directory' ? 'new folder' : 'new';

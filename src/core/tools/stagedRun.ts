@@ -22,7 +22,7 @@ import type { StagedChange } from '../contracts/staging';
 import type { FileWrite, StagingLayers } from '../ports';
 import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
-import { judgeStaged, type Kept, type Refusal, type Verdicts } from './stagedJudge';
+import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
 import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
@@ -199,7 +199,7 @@ async function applyChanges(
     if (bytes > STAGED_FILE_MAX) {
       outcome.refused.push({
         path: c.path,
-        what: 'content',
+        what: whatOf(c),
         why: `over the checkpoint's limit of ${STAGED_FILE_MAX >> 20} MB for one file (Revert step could not undo it)`,
         rule: 'checkpoint_limit',
       });
@@ -208,7 +208,7 @@ async function applyChanges(
     if (bytes > budget) {
       outcome.refused.push({
         path: c.path,
-        what: 'content',
+        what: whatOf(c),
         why: `the checkpoint's limit of ${STAGED_CHECKPOINT_BYTES >> 20} MB per command was reached (Revert step could not undo more)`,
         rule: 'checkpoint_limit',
       });

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StagedChange } from '../../../src/core/contracts/staging';
 import { batchView, climbsAfterName, linkRefusal, walkLink, workspaceView, type TreeEntry, type TreeView } from '../../../src/core/policy/linkTargets';
-import { policyFor, type Policy } from '../../../src/core/policy/policy';
+import { checkAction, checkEntry, policyFor, type Policy } from '../../../src/core/policy/policy';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 const ROOT = '/ws';
@@ -174,6 +174,13 @@ describe('link targets', () => {
         else assert.match(why ?? '(allowed)', c.refused);
       });
     }
+
+    it('judges a link entry as named, not what it points to (checkEntry), where checkAction follows it', () => {
+      assert.equal(checkAction(policy, { kind: 'write', path: 'src/up' }).allowed, false, 'src/up -> .. resolves to the root');
+      assert.deepEqual(checkEntry(policy, 'write', 'src/up'), { allowed: true });
+      assert.equal(checkEntry(policy, 'write', 'lib/l').allowed, false, 'outside the edit globs');
+      assert.equal(checkEntry(policy, 'write', 'shared/l').allowed, false, 'a folder that leads outside');
+    });
 
     it('an absolute target through the root as the caller spelled it is inside', () => {
       assert.equal(linkRefusal(policy, workspaceView(policy.root, nodePolicyFs), 'src/l', path.join(ws, 'lib/x.js')), undefined);
