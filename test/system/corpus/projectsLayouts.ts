@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { lines, nodeTest, repo, type ModeRun, type Scenario } from './scenario';
+import { gitDiffs } from './compare';
 import { describeFact } from './observe';
 import { nodeApp } from './shapes';
 
@@ -70,7 +71,7 @@ export const LAYOUT_SCENARIOS: Scenario[] = [
         }),
       ),
     authority: { edit: ['build/reports/**'] },
-    commands: ['node scripts/report.js', 'cat build/reports/summary.txt', 'git status --porcelain --ignored'],
+    commands: ['node scripts/report.js', 'cat build/reports/summary.txt', 'git status --porcelain'],
     privateOutputs: ['build/cache', 'build/cache/**'],
     privateWhy: 'the object file is a build output the step does not keep; the report is in its globs and must reach the workspace',
   },
@@ -93,7 +94,7 @@ export const LAYOUT_SCENARIOS: Scenario[] = [
     overrides: [
       {
         modes: ['sandboxed'],
-        aspects: ['exit', 'files'],
+        aspects: ['exit', 'files', 'git'],
         why: 'README.md lies outside the edit globs: sandboxed, its change is refused (unsandboxed nothing confines it) — and the exit status, the output and the refusal with its reason must all reach the model',
         check: (run, plain) => {
           const c = run.commands[0];
@@ -101,7 +102,9 @@ export const LAYOUT_SCENARIOS: Scenario[] = [
           if (c?.exit !== plain.commands[0]?.exit) problems.push(`exit ${c?.exit}, plain ${plain.commands[0]?.exit}`);
           if (!c?.notes.some((n) => /README\.md \(content\)[^\n]*outside the step's edit globs/.test(n)))
             problems.push(`the refusal of README.md is not named with its reason: ${c?.notes.join(' | ')}`);
-          return [...problems, ...filesLike(run, plain, 'README.md', README)];
+          // git sees what the workspace holds: all as plain, but README.md unchanged (no ` M README.md`).
+          const git = gitDiffs(run.git, plain.git && { ...plain.git, status: plain.git.status.filter((l) => l !== ' M README.md') });
+          return [...problems, ...filesLike(run, plain, 'README.md', README), ...git];
         },
       },
     ],
