@@ -103,16 +103,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
   const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const program = parsed.allowed && host.platform !== 'win32' ? resolveProgram(argv[0] ?? '', ctx.env.PATH, cwdAbs, policy.rootAliases, policy.fs) : undefined;
-  if (program && !program.ok) {
-    await ctx.record({
-      type: 'policy_denied',
-      stepId: ctx.step.id,
-      action: `run \`${command}\``,
-      rule: 'command.program_in_workspace',
-      reason: program.reason,
-    });
-    return failed(permissionDenied('command.program_in_workspace', program.reason));
-  }
+  if (program && !program.ok) return refuseProgram(env, command, program.reason);
   const runs = program?.ok ? program.program : undefined;
   let decision: Decision = { kind: 'run', confinement: 'sandboxed' };
   let support: SandboxSupport = { available: false, reason: 'not asked', remedy: '' };
@@ -166,35 +157,16 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
       staged = r.staged;
       return { run: { ...r.run, confinement } } as const;
     }
-    // The spec and the snapshot come from the workspace as it is now, after the approval wait.
-    const scope = commandWriteScope(policy);
-    const prune = scanPrune(policy, scope);
-    const scanned = await effects.scan(prune, scope);
-    if (!scanned.ok) return { refused: scanned.error } as const;
-    const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
-    if (!built.ok) return { refused: built.error } as const;
-    const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
-    const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
-    if (before && !before.ok) return { refused: before.error } as const;
-    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
-    const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
-    let run: CommandRun;
-    try {
-      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
-    } finally {
-      // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      reconciled = before ? await effects.after(before.value, label) : NOTHING;
-      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
-    }
-    return { run: { ...run, confinement } } as const;
+    const direct = await runDirect(env, effects, request, host, confinement, label);
+    if ('refused' in direct) return direct;
+    reconciled = direct.reconciled;
+    return { run: { ...direct.run, confinement } } as const;
   });
   if (!outcome.ok) return failed(outcome.error);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  sink.addFileChanges(accepted);
-  const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
+  sink.addFileChanges(staged ? staged.accepted : reconciled.accepted);
   await ctx.record({
     type: 'command_sandbox',
     stepId: ctx.step.id,
@@ -211,23 +183,64 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
         : directWhy
           ? { reason: `writes the workspace directly: ${directWhy}` }
           : {}),
+    ...effectsOf(staging !== undefined, staged, reconciled),
+  });
+  const passedOver = program?.ok ? program.passedOver : undefined;
+  const shown: Partial<CommandOutcome> = runs !== undefined && passedOver !== undefined ? { program: { name: argv[0] ?? '', path: runs, passedOver } } : {};
+  return commandResult(env, { run, confinement, staged, reconciled, ...shown });
+}
+
+/** A program found on PATH only inside the workspace: refused before anything is asked (programPath.ts). */
+async function refuseProgram(env: ToolEnv, command: string, reason: string): Promise<CallResult> {
+  await env.ctx.record({ type: 'policy_denied', stepId: env.ctx.step.id, action: `run \`${command}\``, rule: 'command.program_in_workspace', reason });
+  return failed(permissionDenied('command.program_in_workspace', reason));
+}
+
+/** What became of a command's changes, as the `command_sandbox` trace event records it. */
+function effectsOf(staging: boolean, staged: StagedOutcome | undefined, reconciled: Reconciled) {
+  return {
     rolledBack: reconciled.rolledBack,
     unrestored: reconciled.unrestored,
-    staging: staging ? 'staged' : 'direct',
+    staging: staging ? ('staged' as const) : ('direct' as const),
     applied: staged ? staged.accepted.map((c) => c.path) : [],
     kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
-    refused: refusedLines,
-  });
-  const outcomeParts: CommandOutcome = {
-    run,
-    confinement,
-    staged,
-    reconciled,
-    ...(runs !== undefined && program?.ok && program.passedOver !== undefined
-      ? { program: { name: argv[0] ?? '', path: runs, passedOver: program.passedOver } }
-      : {}),
+    refused: staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
   };
-  return commandResult(env, outcomeParts);
+}
+
+/**
+ * A command that writes the workspace directly: the spec and the snapshot come from the workspace as it is
+ * now, after the approval wait; afterwards — cancelled, timed out or thrown too — what it changed is judged.
+ */
+async function runDirect(
+  env: ToolEnv,
+  effects: CommandEffects,
+  request: Omit<CommandRequest, 'sandbox'>,
+  host: HostFacts,
+  confinement: Confinement,
+  label: string,
+): Promise<{ run: CommandRun; reconciled: Reconciled } | { refused: string }> {
+  const { ctx, policy } = env;
+  const scope = commandWriteScope(policy);
+  const prune = scanPrune(policy, scope);
+  const scanned = await effects.scan(prune, scope);
+  if (!scanned.ok) return { refused: scanned.error };
+  const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
+  if (!built.ok) return { refused: built.error };
+  const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
+  const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
+  if (before && !before.ok) return { refused: before.error };
+  // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+  const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+  let reconciled: Reconciled = NOTHING;
+  let run: CommandRun;
+  try {
+    run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
+  } finally {
+    reconciled = before ? await effects.after(before.value, label) : NOTHING;
+    if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
+  }
+  return { run, reconciled };
 }
 
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
