@@ -72,7 +72,7 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
  * of one decides what the step keeps.
  */
 function privacyFor(ctx: StepToolsContext, policy: Policy): Pick<ToolEnv, 'privacy'> {
-  if (ctx.role !== 'executor' || ctx.layer === undefined || !ctx.terminal.staging) return {};
+  if (ctx.role !== 'executor' || ctx.layer === undefined || !ctx.terminal.staging || ctx.settings.sandbox === 'off') return {};
   let taken: Promise<StepPrivacy> | undefined;
   return { privacy: () => (taken ??= snapshotPrivacy(ctx, policy, ctx.terminal.hostFacts(ctx.env))) };
 }
@@ -145,7 +145,8 @@ async function commitWrite(
   if (!changes.has(rel) && before) await ctx.store.putBlob(before);
   const change: ChangeKind = after === null ? 'deleted' : before === null ? 'created' : 'modified';
   // The step's privacy is read before its first write: an edit of `.gitignore` never decides what it keeps.
-  await env.privacy?.();
+  // An edit does not need it: if it cannot be read, the staged command that does fails, saying why.
+  await env.privacy?.().catch(() => undefined);
   const outcome = await runGated(
     gate,
     policy,
