@@ -99,7 +99,7 @@ export interface FileWrite {
   content: Uint8Array | null;
   /** Preserve or set the mode (new files default to 0o644). */
   mode?: number;
-  /** Make a symbolic link with this target (what a staged command made; the engine checked it stays inside). */
+  /** Make a symbolic link with this target (what a staged command made; the engine judged where it leads: policy/linkTargets.ts). */
   link?: string;
   /** Make the folder (with its parents) and set `mode` on it. */
   directory?: boolean;

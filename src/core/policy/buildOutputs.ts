@@ -78,7 +78,7 @@ export interface IgnoredFolders {
  * global excludes, passed the same way) first, then each `.gitignore` from the root down, a deeper file's
  * verdict winning; a path inside an ignored folder is ignored whatever a deeper file says.
  */
-export function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
+function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
   const why = gitIgnoreReason(
     files,
     excludes.map((text) => ({ dir: '', text })),

@@ -28,7 +28,7 @@ export type TreeEntry = { kind: 'missing' | 'directory' | 'file' | 'other' } | {
 export type TreeView = (rel: string) => TreeEntry;
 
 /** Links followed on one walk before it is taken for a loop (the kernel's ELOOP limit). */
-export const MAX_LINK_HOPS = 40;
+const MAX_LINK_HOPS = 40;
 
 export type LinkWalk =
   /** Lands inside: `rel` ('' the root), what is there (`missing` when a part does not exist yet), the links it went through. */

@@ -6,7 +6,7 @@
  */
 
 /** Paths a tool result names at most, across every group; the rest are counted. */
-export const NAMED_PATHS = 30;
+const NAMED_PATHS = 30;
 
 /** `items` joined, the first `max` of them named and the rest counted: `a, b … and 12 more (14 in all)`. */
 export function namedList(items: readonly string[], max = NAMED_PATHS, sep = ', '): string {

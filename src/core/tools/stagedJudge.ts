@@ -44,7 +44,7 @@ export interface JudgeRules {
 }
 
 /** Which rule refused a change (the failure's rule is `sandbox.<rule>`). */
-export type RefusalRule = 'outside_edit_scope' | 'kind' | 'git' | 'link' | 'batch' | 'checkpoint_limit' | 'unreadable';
+type RefusalRule = 'outside_edit_scope' | 'kind' | 'git' | 'link' | 'batch' | 'checkpoint_limit' | 'unreadable';
 
 export interface Refusal {
   path: string;
