@@ -111,9 +111,10 @@ export function gitIgnoreReason(
     .map(matcherOf)
     .filter((m): m is Matcher => m !== undefined)
     .sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
+  const all = [...base, ...matchers];
   const verdict = (rel: string, isDirectory: boolean): IgnoredBy | undefined => {
     let by: IgnoredBy | undefined;
-    for (const m of [...base, ...matchers]) {
+    for (const m of all) {
       const sub = pathBelow(rel, m.dir);
       if (sub === undefined) continue;
       try {

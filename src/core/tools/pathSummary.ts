@@ -20,7 +20,11 @@ export function namedList(items: readonly string[], max = NAMED_PATHS, sep = ', 
  */
 export function groupedList(items: readonly { name: string; why: string }[], max = NAMED_PATHS): string {
   const groups = new Map<string, string[]>();
-  for (const i of items) groups.set(i.why, [...(groups.get(i.why) ?? []), i.name]);
+  for (const i of items) {
+    const names = groups.get(i.why);
+    if (names) names.push(i.name);
+    else groups.set(i.why, [i.name]);
+  }
   const parts: string[] = [];
   let room = max;
   let untold = 0;
