@@ -4,7 +4,8 @@
  * still says its tests passed. Beside it, one line each, every product note with its real reason:
  *   - the program that ran, when a workspace program of that name on PATH was passed over (programPath.ts);
  *   - what was applied to the workspace (staged) or changed in it (direct);
- *   - what is kept for this step only, and why (the ignore file and pattern, a tool cache, an empty folder);
+ *   - what is kept for this step only, and why (the ignore file and pattern, a tool cache, an empty folder),
+ *     or, writing directly, which ignored folders were this command's private, thrown-away copies;
  *   - what was NOT applied, and why (outside the edit globs, protected, hidden, a link leading outside,
  *     the checkpoint's limit named, git's record…), or rolled back / NOT rolled back (direct writes);
  *   - what Revert step does not cover, git's data taken, the runner's notes, a missing network grant.
@@ -31,6 +32,8 @@ export interface CommandOutcome {
   confinement: Confinement;
   staged: StagedOutcome | undefined;
   reconciled: Reconciled;
+  /** Direct writes: folders git ignores outside the edit globs that this command wrote a private, thrown-away copy of. */
+  privateOutputs?: string[];
   /** The program that ran, when the lookup passed over one in the workspace (programPath.ts). */
   program?: { name: string; path: string; passedOver: string };
 }
@@ -55,6 +58,9 @@ function notesOf(env: ToolEnv, o: CommandOutcome): string[] {
     program ? `[sandbox: \`${program.name}\` ran as ${program.path}; ${program.passedOver} (in the workspace, earlier on PATH) was passed over]` : '',
     accepted.length > 0
       ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${namedList(accepted.map((c) => `${c.path} (${c.change})`))}]`
+      : '',
+    (o.privateOutputs ?? []).length > 0
+      ? `[sandbox: private to this command — git ignores them and the step's edit globs do not name them, so what it wrote there is thrown away when it ends (name them in the edit globs to keep a build): ${namedList(o.privateOutputs ?? [])}]`
       : '',
     staged && staged.kept.length > 0
       ? `[kept for this step only — its later commands and its verifier see them, the workspace never does: ${groupedList(staged.kept.map((k) => ({ name: k.path, why: k.why })))}]`

@@ -141,6 +141,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
 
   let reconciled: Reconciled = NOTHING;
   let staged: StagedOutcome | undefined;
+  let privateOutputs: string[] = [];
   const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
     const request: Omit<CommandRequest, 'sandbox'> = {
       command,
@@ -160,6 +161,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     const direct = await runDirect(env, effects, request, host, confinement, label);
     if ('refused' in direct) return direct;
     reconciled = direct.reconciled;
+    privateOutputs = direct.privateOutputs;
     return { run: { ...direct.run, confinement } } as const;
   });
   if (!outcome.ok) return failed(outcome.error);
@@ -187,7 +189,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   });
   const passedOver = program?.ok ? program.passedOver : undefined;
   const shown: Partial<CommandOutcome> = runs !== undefined && passedOver !== undefined ? { program: { name: argv[0] ?? '', path: runs, passedOver } } : {};
-  return commandResult(env, { run, confinement, staged, reconciled, ...shown });
+  return commandResult(env, { run, confinement, staged, reconciled, privateOutputs, ...shown });
 }
 
 /** A program found on PATH only inside the workspace: refused before anything is asked (programPath.ts). */
@@ -219,7 +221,7 @@ async function runDirect(
   host: HostFacts,
   confinement: Confinement,
   label: string,
-): Promise<{ run: CommandRun; reconciled: Reconciled } | { refused: string }> {
+): Promise<{ run: CommandRun; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
   const { ctx, policy } = env;
   const scope = commandWriteScope(policy);
   const prune = scanPrune(policy, scope);
@@ -240,7 +242,9 @@ async function runDirect(
     reconciled = before ? await effects.after(before.value, label) : NOTHING;
     if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
   }
-  return { run, reconciled };
+  // Build outputs git ignores outside the globs: a private copy for this command (bubblewrap), read-only under Seatbelt.
+  const privateOutputs = confinement === 'sandboxed' && host.platform === 'linux' ? built.value.privateOutputs : [];
+  return { run, reconciled, privateOutputs };
 }
 
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */

@@ -176,13 +176,20 @@ describe('escape suite: the judge decides by the real tree and the user’s rule
     assert.equal(readFileSync(join(s.ws, 'README.md'), 'utf8'), readme, story(o));
   });
 
-  it("a build into the ignored dist/ outside the globs is said to be kept for the step, with the ignore file's pattern", async () => {
-    const s = suite.scene();
-    const o = await suite.run(s, {
-      steps: [{ id: 's1', authority: { edit: ['src/**'], commands: ['npx tsc'] }, turns: [[sh('tsc', 'npx tsc')]] }],
-    });
-    assert.match(seen(o.mission, 'tsc'), /kept for this step only[^\n]*dist: ignored by \.gitignore \(dist\/\)/, story(o));
-    assert.equal(existsSync(join(s.ws, 'dist')), false, story(o));
+  it("a build into the ignored dist/ outside the globs is said to be kept for the step, with the ignore file's pattern — or, writing directly, to be this command's own copy", async () => {
+    for (const [staging, said] of [
+      ['on', /kept for this step only[^\n]*dist: ignored by \.gitignore \(dist\/\)/],
+      ['off', /\[sandbox: private to this command[^\n]*thrown away[^\n]*: dist\]/],
+    ] as const) {
+      const s = suite.scene();
+      const o = await suite.run(s, {
+        ...(staging === 'off' ? { env: { PLAN_EXECUTE_STAGING: 'off' } } : {}),
+        steps: [{ id: 's1', authority: { edit: ['src/**'], commands: ['npx tsc'] }, turns: [[sh('tsc', 'npx tsc')]] }],
+      });
+      assert.match(seen(o.mission, 'tsc'), /^exit code: 0/m, story(o));
+      assert.match(seen(o.mission, 'tsc'), said, story(o));
+      assert.equal(existsSync(join(s.ws, 'dist')), false, story(o));
+    }
   });
 
   for (const [label, args] of SANDBOX_MODES) {

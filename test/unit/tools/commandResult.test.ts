@@ -80,6 +80,12 @@ describe('a command result', () => {
     assert.match(r.output, /… and 15970 more/);
   });
 
+  it('writing directly, names the ignored folders this command wrote a private, thrown-away copy of', () => {
+    const r = commandResult(env(), outcome({ staged: undefined, privateOutputs: ['dist', 'coverage'] }));
+    assert.equal(r.ok, true);
+    assert.match(r.output, /\[sandbox: private to this command[^\n]*thrown away[^\n]*: dist, coverage\]/);
+  });
+
   it('says which program ran when a workspace one on PATH was passed over', () => {
     const r = commandResult(env(), outcome({ program: { name: 'git', path: '/usr/bin/git', passedOver: '/ws/bin/git' } }));
     assert.equal(r.ok, true);
