@@ -253,17 +253,20 @@ interface ApprovalBase {
   role?: 'executor' | 'verifier';
 }
 
-export type ApprovalRequest =
-  | (ApprovalBase & { kind: 'plan'; plan: Plan })
-  | (ApprovalBase & {
+/**
+ * What an approval is asked for, exactly as it will happen: the approval gate's action (its `GateAction`
+ * adds the executor's `why`) and, with the request's identity, what an approver is shown. Declared once.
+ */
+export type ApprovalAction =
+  | {
       kind: 'write';
       path: string;
       change: 'created' | 'modified' | 'deleted';
       /** Blob hashes into the store, so a front end can show a diff. */
       beforeHash: string | null;
       afterHash: string | null;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'command';
       command: string;
       argv: string[];
@@ -287,8 +290,8 @@ export type ApprovalRequest =
        * file in the workspace (src/core/policy/programPath.ts). Absent: it runs as named (a path, or not found).
        */
       program?: string;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'mcp';
       server: string;
       tool: string;
@@ -300,7 +303,9 @@ export type ApprovalRequest =
       confinement: McpConfinement;
       /** For a server in the step's sandbox: whether the step's authority grants it the network. */
       network: boolean;
-    });
+    };
+
+export type ApprovalRequest = (ApprovalBase & { kind: 'plan'; plan: Plan }) | (ApprovalBase & ApprovalAction);
 
 /**
  * `by` says who decided: `user` — the user's own answer to this very request (never a remembered one);
