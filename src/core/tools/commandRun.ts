@@ -18,15 +18,17 @@
  *                     may not do, and a `command_sandbox` trace event says how the command ran and what
  *                     became of its changes.
  */
-import type { Confinement, SandboxSupport } from '../contracts/sandbox';
+import type { SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, FileChange } from '../contracts/results';
 import { resolveAction } from '../policy/policy';
 import type { HostFacts } from '../policy/sandboxSpec';
+import { resolveProgram } from '../policy/programPath';
 import type { StagedOutcome } from './stagedRun';
 import { runGated, type PreDecision } from './approvalGate';
 import type { CommandEffects, Reconciled } from './commandEffects';
-import { cancelled, permissionDenied, timedOut, toolError } from './failures';
-import { decideConfinement, NOTHING, refusalText, runDirect, runStaged, stagingFor, type Decision, type Launch } from './stepProcess';
+import { commandResult, refusalText, type CommandOutcome } from './commandResult';
+import { permissionDenied, toolError } from './failures';
+import { decideConfinement, NOTHING, runDirect, runStaged, stagingFor, type Decision, type Launch } from './stepProcess';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 
@@ -48,6 +50,10 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
   const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
   const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
+  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
+  const program = parsed.allowed && host.platform !== 'win32' ? resolveProgram(argv[0] ?? '', ctx.env.PATH, cwdAbs, policy.rootAliases, policy.fs) : undefined;
+  if (program && !program.ok) return refuseProgram(env, command, program.reason);
+  const runs = program?.ok ? program.program : undefined;
   let decision: Decision = { kind: 'run', confinement: 'sandboxed' };
   let support: SandboxSupport = { available: false, reason: 'not asked', remedy: '' };
   if (parsed.allowed) {
@@ -69,7 +75,6 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
   const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
   const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
-  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const label = `${ctx.step.id}: ${command}`;
   const gateAction = {
     kind: 'command' as const,
@@ -80,15 +85,18 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     network,
     ...(network ? { hostLoopback } : {}),
     staged: staging !== undefined,
+    ...(runs !== undefined ? { program: runs } : {}),
   };
 
   let reconciled: Reconciled = NOTHING;
   let staged: StagedOutcome | undefined;
+  let privateOutputs: string[] = [];
   const launch: Launch<CommandRun> = (sandbox, stagingRequest) =>
     ctx.terminal.run(
       {
         command,
-        argv,
+        // The program the approval named, by the absolute path it resolved to (never a workspace file on PATH).
+        argv: runs !== undefined ? [runs, ...argv.slice(1)] : argv,
         cwd: cwdAbs,
         timeoutMs: ctx.settings.commandTimeoutMs,
         maxOutputBytes: ctx.settings.maxOutputBytes,
@@ -110,10 +118,11 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
         staged = r.staged;
         return { run: { ...r.run, confinement } } as const;
       }
-      const r = await runDirect(env, effects, confinement, host, label, launch);
-      if ('refused' in r) return r;
-      reconciled = r.reconciled;
-      return { run: { ...r.run, confinement } } as const;
+      const direct = await runDirect(env, effects, confinement, host, label, launch);
+      if ('refused' in direct) return direct;
+      reconciled = direct.reconciled;
+      privateOutputs = direct.privateOutputs;
+      return { run: { ...direct.run, confinement } } as const;
     },
     undefined,
     hooks.pre,
@@ -122,13 +131,12 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  sink.addFileChanges(accepted);
-  const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
+  sink.addFileChanges(staged ? staged.accepted : reconciled.accepted);
   await ctx.record({
     type: 'command_sandbox',
     stepId: ctx.step.id,
     command,
+    ...(runs !== undefined ? { program: runs } : {}),
     confinement,
     network,
     ...(network ? { hostLoopback } : {}),
@@ -140,80 +148,27 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
         : directWhy
           ? { reason: `writes the workspace directly: ${directWhy}` }
           : {}),
-    rolledBack: reconciled.rolledBack,
-    unrestored: reconciled.unrestored,
-    staging: staging ? 'staged' : 'direct',
-    applied: staged ? staged.accepted.map((c) => c.path) : [],
-    kept: staged?.kept ?? [],
-    refused: refusedLines,
+    ...effectsOf(staging !== undefined, staged, reconciled),
   });
-  return commandResult(env, run, confinement, staged, reconciled, refusedLines);
+  const passedOver = program?.ok ? program.passedOver : undefined;
+  const shown: Partial<CommandOutcome> = runs !== undefined && passedOver !== undefined ? { program: { name: argv[0] ?? '', path: runs, passedOver } } : {};
+  return commandResult(env, { run, confinement, staged, reconciled, privateOutputs, ...shown });
 }
 
-/** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
-const NETWORK_ERROR =
-  /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
+/** A program found on PATH only inside the workspace: refused before anything is asked (programPath.ts). */
+async function refuseProgram(env: ToolEnv, command: string, reason: string): Promise<CallResult> {
+  await env.ctx.record({ type: 'policy_denied', stepId: env.ctx.step.id, action: `run \`${command}\``, rule: 'command.program_in_workspace', reason });
+  return failed(permissionDenied('command.program_in_workspace', reason));
+}
 
-function commandResult(
-  env: ToolEnv,
-  run: CommandRun,
-  confinement: Confinement,
-  staged: StagedOutcome | undefined,
-  reconciled: Reconciled,
-  refusedLines: string[],
-): CallResult {
-  const { ctx, policy } = env;
-  const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
-  const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
-  const lines = [
-    accepted.length > 0
-      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]`
-      : '',
-    staged && staged.kept.length > 0
-      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]`
-      : '',
-    uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
-    staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
-    staged && staged.withheld.length > 0 ? `[NOT applied to the workspace — a PostToolUse hook blocked the change: ${staged.withheld.join(', ')}]` : '',
-    ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
-    !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
-      ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
-      : '',
-  ].filter((l) => l !== '');
-  const output = `${head}\n${run.output}${lines.length > 0 ? `\n${lines.join('\n')}` : ''}`;
-  const partial = { files: accepted, commands: [run] };
-  if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
-  if (refusedLines.length > 0) {
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
-    const parts = [
-      reconciled.rolledBack.length > 0 ? `rolled back: ${reconciled.rolledBack.join(', ')}` : '',
-      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
-    ].filter((p) => p !== '');
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
-    return {
-      ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: partial }),
-      output: `timeout: ${output}`,
-    };
-  }
-  return { ok: true, output };
+/** What became of a command's changes, as the `command_sandbox` trace event records it. */
+function effectsOf(staging: boolean, staged: StagedOutcome | undefined, reconciled: Reconciled) {
+  return {
+    rolledBack: reconciled.rolledBack,
+    unrestored: reconciled.unrestored,
+    staging: staging ? ('staged' as const) : ('direct' as const),
+    applied: staged ? staged.accepted.map((c) => c.path) : [],
+    kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
+    refused: staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
+  };
 }

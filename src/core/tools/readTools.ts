@@ -6,6 +6,7 @@
 import picomatch from 'picomatch';
 import type { ReadOnlyTools, StepToolsContext, ToolOutcome } from '../ports';
 import type { GateContext } from './approvalGate';
+import type { StepPrivacy } from './stepPrivacy';
 import { checkPolicy } from './approvalGate';
 import { blockedByHook, toolError } from './failures';
 import type { StepHooks } from './stepHooks';
@@ -24,6 +25,11 @@ export interface ToolEnv {
   gate: GateContext;
   /** The user's hooks around the executor's calls (absent: none, or the verifier). */
   hooks?: StepHooks;
+  /**
+   * What a staged step keeps for itself (stepPrivacy.ts), read once, before the attempt's first write or
+   * command; absent where commands are not staged (the verifier, a terminal without staging).
+   */
+  privacy?: () => Promise<StepPrivacy>;
 }
 
 /**

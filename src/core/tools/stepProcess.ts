@@ -19,7 +19,8 @@ import type { GitMark, ScanEntry, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
 import { settleStaged, type StagedOutcome } from './stagedRun';
-import type { Refusal } from './stagedJudge';
+import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
+import { refusalText } from './commandResult';
 import { SCAN_LIMIT, type CommandEffects, type Reconciled } from './commandEffects';
 import { permissionDenied } from './failures';
 import type { ToolEnv } from './readTools';
@@ -82,10 +83,6 @@ export async function stagingFor(env: ToolEnv, confinement: Confinement, support
   return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
 }
 
-export function refusalText(r: Refusal): string {
-  return `${r.path} (${r.what}: ${r.why})`;
-}
-
 /** Launches one process with the spec (null: unconfined) and staging its place decided: Terminal.run, or a hook's HookRunner. */
 export type Launch<R> = (sandbox: SandboxSpec | null, staging?: StagingRequest) => Promise<R>;
 
@@ -99,14 +96,18 @@ async function stagedSpec(env: ToolEnv, host: HostFacts): Promise<{ spec: Sandbo
   return built.ok ? { spec: built.value, entries: listed.entries } : { refused: built.error };
 }
 
+/** What the step keeps for itself: the user's rules as the attempt began (taken once, before its first write). */
+function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
+  return env.privacy ? env.privacy() : snapshotPrivacy(env.ctx, env.policy, host);
+}
+
 /** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
-function settle(env: ToolEnv, staging: Staging, host: HostFacts, entries: readonly ScanEntry[], label: string, withhold?: string): Promise<StagedOutcome> {
+function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], label: string, withhold?: string): Promise<StagedOutcome> {
   return settleStaged({
     env,
     staging: staging.layers,
     layer: staging.layer,
-    entries,
-    host,
+    privacy,
     gitWritable: gitWritableFor(env.policy, entries),
     label,
     ...(withhold !== undefined ? { withhold } : {}),
@@ -128,20 +129,22 @@ export async function runStaged<R>(
   const built = await stagedSpec(env, host);
   if ('refused' in built) return built;
   const verifier = env.policy.role === 'verifier';
+  // Taken before the process writes anything: neither its `.gitignore` nor a later edit decides what the step keeps.
+  const privacy = verifier ? undefined : await privacyOf(env, host);
   let run: R | undefined;
   let staged: StagedOutcome | undefined;
   try {
     run = await launch(built.spec, verifier ? { over: staging.layer } : { layer: staging.layer });
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
-    if (!verifier) {
+    if (privacy) {
       let withhold: string | undefined;
       try {
         withhold = run !== undefined && beforeSettle ? await beforeSettle(run) : undefined;
       } catch (error) {
         withhold = `the PostToolUse hooks could not run: ${errorText(error)}`;
       }
-      staged = await settle(env, staging, host, built.entries, label, withhold);
+      staged = await settle(env, staging, privacy, built.entries, label, withhold);
     }
   }
   return { run, ...(staged ? { staged } : {}) };
@@ -155,7 +158,7 @@ export async function runDirect<R>(
   host: HostFacts,
   label: string,
   launch: Launch<R>,
-): Promise<{ run: R; reconciled: Reconciled } | { refused: string }> {
+): Promise<{ run: R; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
   const { ctx, policy } = env;
   // The spec and the snapshot come from the workspace as it is now, after the approval wait.
   const scope = commandWriteScope(policy);
@@ -178,7 +181,9 @@ export async function runDirect<R>(
     reconciled = before ? await effects.after(before.value, label) : NOTHING;
     if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
   }
-  return { run, reconciled };
+  // Build outputs git ignores outside the globs: a private copy for this process (bubblewrap), read-only under Seatbelt.
+  const privateOutputs = confinement === 'sandboxed' && host.platform === 'linux' ? built.value.privateOutputs : [];
+  return { run, reconciled, privateOutputs };
 }
 
 /** Where the step's processes run: its confinement and staging, or why none may run (the sandbox is required and missing). */
@@ -237,7 +242,7 @@ export async function settleLayer(
 ): Promise<StagedOutcome | { failed: string }> {
   const built = await stagedSpec(env, host);
   if ('refused' in built) return { failed: built.refused };
-  return settle(env, staging, host, built.entries, label, withhold);
+  return settle(env, staging, await privacyOf(env, host), built.entries, label, withhold);
 }
 
 export function refusedLinesOf(staged: StagedOutcome): string[] {
