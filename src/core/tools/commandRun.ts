@@ -45,6 +45,21 @@ export interface CommandHooks {
   beforeSettle?(run: CommandRun): Promise<string | undefined>;
 }
 
+/**
+ * Whether the policy refuses this command before anything is asked — its line, a program of that name
+ * found only inside the workspace, or no sandbox where one is required. Such a command never reaches a hook.
+ */
+export async function refusedBeforeAsking(env: ToolEnv, command: string): Promise<boolean> {
+  const { ctx, policy } = env;
+  const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
+  if (!parsed.allowed || parsed.kind !== 'run') return true;
+  if (ctx.terminal.hostFacts(ctx.env).platform !== 'win32') {
+    const program = resolveProgram(parsed.argv[0] ?? '', ctx.env.PATH, parsed.cwdAbs, policy.rootAliases, policy.fs);
+    if (!program.ok) return true;
+  }
+  return decideConfinement(ctx.settings.sandbox, await ctx.terminal.confinement()).kind === 'refuse';
+}
+
 export async function runCommand(env: ToolEnv, sink: CommandSink, effects: CommandEffects, command: string, hooks: CommandHooks = {}): Promise<CallResult> {
   const { ctx, policy, gate } = env;
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });

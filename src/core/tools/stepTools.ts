@@ -13,13 +13,12 @@
  * the gate, PostToolUse after the effect (a block takes the change back), Stop when the executor reports.
  */
 import type { CommandRun, FileChange, SideEffects } from '../contracts/results';
-import { resolveAction } from '../policy/policy';
 import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
 import { applyEdit } from '../edits/applyEdit';
 import { checkPolicy, runGated, type GateContext } from './approvalGate';
 import { toolError } from './failures';
 import { CommandEffects } from './commandEffects';
-import { runCommand, type CommandSink } from './commandRun';
+import { refusedBeforeAsking, runCommand, type CommandSink } from './commandRun';
 import { sha256Hex } from '../primitives/hash';
 import { policyFor, type Policy } from '../policy/policy';
 import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
@@ -28,7 +27,6 @@ import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
 import { createMcpStepTools } from './mcpCall';
 import { createStepHooks, type HookCheckpoint } from './stepHooks';
-import { decideConfinement } from './stepProcess';
 import type { PreDecision } from './approvalGate';
 import { blockedByHook } from './failures';
 import { withNotes } from './readTools';
@@ -87,11 +85,8 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
 async function bash(env: ToolEnv, changes: StepChanges, effects: CommandEffects, command: string): Promise<CallResult> {
   const hooks = env.hooks;
   if (!hooks) return runCommand(env, changes, effects, command);
-  // The policy decides first: a command it refuses (its line, or no sandbox where one is required) never reaches a hook.
-  const refused =
-    !resolveAction(env.policy, { kind: 'run', command, cwd: '.' }).allowed ||
-    decideConfinement(env.ctx.settings.sandbox, await env.ctx.terminal.confinement()).kind === 'refuse';
-  if (refused) return runCommand(env, changes, effects, command);
+  // The policy decides first: a command it refuses never reaches a hook (runCommand says why).
+  if (await refusedBeforeAsking(env, command)) return runCommand(env, changes, effects, command);
   const call: OurToolCall = { tool: 'bash', command };
   const pre = await hooks.pre(call);
   if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this command: ${pre.denied}`));

@@ -64,6 +64,18 @@ describe('the user hooks around a step', () => {
     assert.equal(fs.existsSync(path.join(h.root, 'docs/x.md')), false);
   });
 
+  it('never asks a hook about a program found only inside the workspace (the policy refuses it first)', async () => {
+    fs.mkdirSync(path.join(h.root, 'bin'));
+    fs.writeFileSync(path.join(h.root, 'bin', 'node'), '#!/bin/sh\ntouch ran-from-workspace\n', { mode: 0o755 });
+    const runner = new FakeHookRunner(() => decision('allow'));
+    const t = tools([hook('PreToolUse')], runner, { env: { PATH: path.join(h.root, 'bin') } });
+    const cmd = await t.bash('node -e 0');
+    assert.equal(cmd.ok, false);
+    assert.match(cmd.output, /program_in_workspace/);
+    assert.equal(runner.seen.length, 0, 'the hook was not asked');
+    assert.equal(fs.existsSync(path.join(h.root, 'ran-from-workspace')), false);
+  });
+
   it("a deny keeps the tool from running and the model reads the hook's reason", async () => {
     const t = tools([hook('PreToolUse', 'Edit')], new FakeHookRunner(() => decision('deny', 'frozen file')));
     const out = await t.strReplace('src/a.txt', 'one', 'two');
