@@ -119,6 +119,23 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     await servers.close();
   });
 
+  it("says why a server did not start in its own first words: its stderr whole from the beginning, not a stack's last lines", async function () {
+    if (!support.available) this.skip();
+    // A server that imports the SDK it cannot see (no node_modules where it runs): Node's own error, then a long stack.
+    writeFileSync(join(ws, 'server.mjs'), "import '@modelcontextprotocol/sdk/server/stdio.js';\n");
+    const workspace = await NodeWorkspace.open(ws);
+    const spec = await serverSandboxSpec(workspace, env, false, hostFacts(env));
+    assert.ok(spec.ok);
+    const config: ServerConfig = { name: 'own', source: 'test', transport: 'stdio', command: process.execPath, args: [join(ws, 'server.mjs')], env: {} };
+    const servers = new NodeMcpServers([config], { root: ws, env, sandbox: 'required', support });
+    const listed = await servers.catalogue(spec.value, [], never);
+    const reason = listed.servers[0]!.reason ?? '';
+    assert.equal(listed.servers[0]!.status, 'failed');
+    const stderr = reason.slice(reason.indexOf('its stderr: ') + 'its stderr: '.length);
+    assert.match(stderr, /^node:internal\//, `the stderr is kept from its first line: ${reason}`);
+    assert.match(stderr, /Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package '@modelcontextprotocol\/sdk'/);
+  });
+
   it('reaches a streamable-HTTP server, says it needs authentication, and reports it gone', async () => {
     http = await startHttpMcpServer({ token: 'sekrit' });
     const config = (headers: Record<string, string>): ServerConfig => ({ name: 'remote', source: 'test', transport: 'http', url: http!.url, headers });
