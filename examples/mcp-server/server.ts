@@ -67,7 +67,10 @@ function findTodos(folder: string | undefined): CallToolResult {
   return text(found.length > 0 ? `${found.join('\n')}${more}` : 'No TODO or FIXME comments.');
 }
 
-/** Whether a file can be created (and removed again) in `dir`. */
+/** The error code of a failed file operation (EACCES, EROFS, ENOENT…), for the report. */
+const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? 'failed';
+
+/** Whether a file can be created (and removed again) in `dir`: a failure of either means it cannot. */
 function canWrite(dir: string): boolean {
   const probe = join(dir, `.sample-mcp-probe-${process.pid}`);
   try {
@@ -82,17 +85,18 @@ function canWrite(dir: string): boolean {
 function sandboxReport(): CallToolResult {
   let home: string;
   try {
-    home = `${homedir()}: ${readdirSync(homedir()).length} entries visible`;
-  } catch {
-    home = `${homedir()}: not visible`;
+    const entries = readdirSync(homedir());
+    home = `${homedir()}: ${entries.length} entries visible${entries.length > 0 ? ` (${entries.slice(0, 8).join(', ')})` : ''}`;
+  } catch (error) {
+    home = `${homedir()}: not visible (${codeOf(error)})`;
   }
   let tmp: string;
   try {
     const dir = mkdtempSync(join(tmpdir(), 'sample-mcp-'));
     rmSync(dir, { recursive: true });
     tmp = `${tmpdir()}: writable`;
-  } catch {
-    tmp = `${tmpdir()}: not writable`;
+  } catch (error) {
+    tmp = `${tmpdir()}: not writable (${codeOf(error)})`;
   }
   const lines = [
     `working folder (the workspace): ${root}`,

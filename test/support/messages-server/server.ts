@@ -71,6 +71,10 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     record.fault = reply.fault ?? null;
     if (reply.latencyMs) await sleep(reply.latencyMs);
     if (res.destroyed) return;
+    if (reply.refusal !== undefined) {
+      sendJson(res, 400, errorBody('invalid_request_error', reply.refusal));
+      return;
+    }
     switch (reply.fault) {
       case 'hang':
         return; // never answers; the client must abort
