@@ -22,6 +22,7 @@ import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { focusElement, h } from './dom';
 import { createAnnouncer, createQueueFocus } from './focus';
+import { installKeyIntent } from './keyIntent';
 import { patchChildren, remember, sameRendering, signature } from './patch';
 import { renderBoard, type BoardView } from './board/board';
 import { renderSidebar } from './sidebar/sidebar';
@@ -55,6 +56,8 @@ let drawn = '';
 /** When a task was submitted and the host has not answered yet (ms since page load; null: none). */
 let startingAt: number | null = null;
 const announce = createAnnouncer();
+// Before any button sees a key: a key press decides only the card it was aimed at (./keyIntent.ts).
+installKeyIntent(document);
 const queueFocus = createQueueFocus(root, announce);
 
 function readSaved(value: unknown): Saved {
