@@ -17,7 +17,7 @@ import { commandHelp, HELP, parseCommand, wrap, type CommandSpec, type FlagSpec,
 
 export type { Parsed } from './cliFlags';
 
-export const PROGRAM = 'node dist/cli.js';
+const PROGRAM = 'node dist/cli.js';
 
 export interface CliModels {
   provider?: 'anthropic' | 'openai';
@@ -136,7 +136,7 @@ const MISSION_FLAG_SPECS: FlagSpec[] = [
 ];
 
 /** What each provider needs, said in every mission command's help (and checked in this order by cliModels.ts). */
-export const KEY_NOTES = [
+const KEY_NOTES = [
   'Keys and endpoints, per provider (checked after the workspace):',
   '  anthropic  ANTHROPIC_API_KEY, required unless the endpoint is on this machine (a loopback --base-url or',
   '             ANTHROPIC_BASE_URL such as http://127.0.0.1:PORT needs none). Endpoint: --base-url, else',
@@ -233,7 +233,7 @@ const COMMANDS: readonly CommandSpec<CliCommand>[] = [RUN, CONTINUE, REPLAY];
 const OTHER_COMMANDS = [{ synopsis: 'eval [options]', summary: 'measures missions on a task suite, planned versus direct (eval --help)' }];
 
 /** The overview: every command's usage line and what it does. */
-export function overview(): string {
+function overview(): string {
   const entries = [...COMMANDS, ...OTHER_COMMANDS];
   return [
     'usage:',

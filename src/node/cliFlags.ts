@@ -56,7 +56,7 @@ export const HELP = Symbol('help');
 const isHelp = (word: string): boolean => word === '--help' || word === '-h';
 
 /** Reads `argv` (the words after the command's name) against the command's declared flags. */
-export function readFlags(spec: Pick<CommandSpec<unknown>, 'name' | 'flags'>, argv: readonly string[]): Parsed<ReadFlags | typeof HELP> {
+function readFlags(spec: Pick<CommandSpec<unknown>, 'name' | 'flags'>, argv: readonly string[]): Parsed<ReadFlags | typeof HELP> {
   if (argv.some(isHelp)) return ok(HELP);
   const declared = new Map(spec.flags.map((f) => [f.name, f]));
   const values = new Map<string, string[]>();

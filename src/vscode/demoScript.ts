@@ -23,7 +23,7 @@ export function sameTask(a: string, b: string): boolean {
 }
 
 /** How to get past the script in VS Code: a real model. */
-export const REAL_MODEL_IN_VS_CODE =
+const REAL_MODEL_IN_VS_CODE =
   'To plan a task of your own, use a real model: stop the demo (Ctrl-C where npm start runs) and run `npm start`, then ' +
   'Plan & Execute: Set API Key — or a local model (docs/providers.md).';
 

@@ -62,7 +62,7 @@ export function armAfterMove(card: HTMLElement, runsSomething: boolean): void {
   setTimeout(() => card.classList.remove('arming'), ARM_MS);
 }
 
-export type KeyVerdict = 'taken' | 'not-aimed' | 'arming';
+type KeyVerdict = 'taken' | 'not-aimed' | 'arming';
 
 /** Whether a keyboard activation of `button` on card `requestId` is the user's intent for it (rules 2 and 3). */
 export function keyActivation(requestId: string, button: EventTarget | null): KeyVerdict {

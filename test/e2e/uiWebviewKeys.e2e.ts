@@ -11,6 +11,7 @@ import type { WebviewPage } from '../support/webview/webviewPage';
 import { useWebviewApp } from './support/webviewApp';
 import type { SurfaceState } from '../../src/webview/protocol';
 import { ARM_MS } from '../../src/webview/keyIntent';
+import { shot } from './support/surfaces';
 
 describe('ui webview (E2E, plain Chromium): a key press decides only the card it was aimed at', () => {
   let view: WebviewPage;
@@ -66,6 +67,8 @@ describe('ui webview (E2E, plain Chromium): a key press decides only the card it
     const note = await page.locator('[data-request-id="r2"] [data-testid="key-too-soon"]').innerText();
     assert.match(note, /had only just got focus.*Press Enter again to run the command/);
     assert.equal(await focusedCard(), 'r2', 'focus stays on the command');
+    await page.locator('[data-request-id="r2"]').scrollIntoViewIfNeeded();
+    await shot(page, 'surfaces', 'k09-key-too-soon');
 
     // A deliberate press, once the card has had focus for a moment: it runs.
     await page.clock.runFor(ARM_MS + 50);

@@ -40,8 +40,12 @@ export interface HandlerDeps {
   refusedTask(task: string): string | undefined;
 }
 
-/** The notice that says why a task was not planned (one at a time: a new refusal replaces it, a start clears it). */
+/**
+ * The notice that says why a task was not planned: one at a time (a new refusal replaces it, a start clears
+ * it), each with an id of its own, so the surface sees the host's answer to every submit.
+ */
 const TASK_REFUSED = 'task-refused';
+let refusals = 0;
 
 const UNTRUSTED_MESSAGE =
   'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -61,8 +65,8 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
   return {
     runTask: async (m) => {
       const refused = d.refusedTask(m.task);
-      const others = d.model.notices.filter((n) => n.id !== TASK_REFUSED);
-      d.model.notices = refused ? [...others, { id: TASK_REFUSED, level: 'warning', message: refused, actions: [] }] : others;
+      const others = d.model.notices.filter((n) => !n.id.startsWith(TASK_REFUSED));
+      d.model.notices = refused ? [...others, { id: `${TASK_REFUSED}-${++refusals}`, level: 'warning', message: refused, actions: [] }] : others;
       d.model.changed();
       if (!refused) report(await d.controller.start(m.task));
     },

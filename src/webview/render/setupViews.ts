@@ -42,10 +42,15 @@ function fileRow(ctx: RenderContext, f: InstructionFileView, editable: boolean):
           { className: `badge instruction-state state-${f.state}`, attrs: { 'data-testid': 'instruction-state' } },
           f.state === 'used' && ctx.state.demo ? DEMO_USED : STATE_WORDS[f.state],
         );
+  // The demo's scripted planner reads a used file but applies none of it: said on the file, switch or not.
+  const demoWords =
+    editable && ctx.state.demo && f.state === 'used'
+      ? h('span', { className: 'badge instruction-state state-demo', attrs: { 'data-testid': 'instruction-demo' } }, DEMO_USED)
+      : null;
   return h(
     'li',
     { className: `instruction-file state-${f.state}`, attrs: { 'data-testid': 'instruction-file', 'data-path': f.path, 'data-state': f.state } },
-    h('div', { className: 'instruction-head' }, link, toggle),
+    h('div', { className: 'instruction-head' }, link, toggle, demoWords),
     h(
       'div',
       { className: 'muted instruction-scope' },

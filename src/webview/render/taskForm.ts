@@ -23,9 +23,19 @@ function keepTaskDraft(ctx: RenderContext, text: string): void {
   saveTimer = setTimeout(() => ctx.post({ type: 'saveTaskDraft', text }), 300);
 }
 
-/** The text to show: the local draft, else the host's copy (after a reload), else the editor selection. */
+/** The text to show: the local draft, else the host's copy (after a reload) — never the shown mission's own task. */
 function taskText(ctx: RenderContext): string {
-  return ctx.ui.drafts.task ?? ctx.state.taskDraft ?? '';
+  if (ctx.ui.drafts.task !== undefined) return ctx.ui.drafts.task;
+  const host = ctx.state.taskDraft ?? '';
+  return isShownTask(ctx.state, host) ? '' : host;
+}
+
+/**
+ * Whether `text` is the task of the mission shown below the form: a suggestion (the host's draft, the
+ * demo's task) that would only offer a duplicate start of it is not put in the box.
+ */
+export function isShownTask(state: Pick<RenderContext['state'], 'mission'>, text: string): boolean {
+  return state.mission !== null && text.trim() !== '' && text.trim() === state.mission.task.trim();
 }
 
 export function renderTaskForm(ctx: RenderContext): HTMLElement | null {

@@ -26,7 +26,7 @@ import { offScriptMessage, sameTask } from '../../../../src/vscode/demoScript';
 export const DEMO_TASK = 'Add removeTask(list, id) to src/tasks.js, with a test, and make npm test pass';
 
 /** The sample MCP server's tool s1 is granted when the catalogue offers it (demo/.vscode/mcp.json names the server "sample"). */
-export const DEMO_MCP_TOOL = 'sample/find_todos';
+const DEMO_MCP_TOOL = 'sample/find_todos';
 const DEMO_MCP_TOOL_NAME = 'mcp__sample__find_todos';
 
 /** What the CLI and other clients are told to do instead of an off-script task. */
@@ -169,7 +169,7 @@ function taskOf(r: RecordedRequest): string {
   return m?.[1] ?? '';
 }
 
-export interface DemoTourOptions {
+interface DemoTourOptions {
   /**
    * Puts the demo's files back as they are in demo/ before the tour's plan is made (the demo host's; absent:
    * nothing is put back) and returns the files it put back, so planning the task again plays the tour again.
