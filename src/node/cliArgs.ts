@@ -230,7 +230,10 @@ const REPLAY: CommandSpec<CliCommand> = {
 const COMMANDS: readonly CommandSpec<CliCommand>[] = [RUN, CONTINUE, REPLAY];
 
 /** Commands with a parser of their own (dispatched before this one), listed in the overview all the same. */
-const OTHER_COMMANDS = [{ synopsis: 'eval [options]', summary: 'measures missions on a task suite, planned versus direct (eval --help)' }];
+const OTHER_COMMANDS = [
+  { synopsis: 'eval [options]', summary: 'measures missions on a task suite, planned versus direct (eval --help).' },
+  { synopsis: 'github [options]', summary: 'on a GitHub Actions runner: plans an issue, runs an approved plan (github --help).' },
+];
 
 /** The overview: every command's usage line and what it does. */
 function overview(): string {
