@@ -10,14 +10,15 @@
  *     button (a press that began on the card before is not its own); an activation with no key press at all
  *     is a screen reader's (its "activate" sends a click without keys) and is the user's;
  *  3. a card that runs something (a command, an MCP tool call) and got focus from the queue — not from the
- *     user — takes a key press only once focus has rested on it for ARM_MS; sooner, the press is not taken
- *     and the card says so ("press Enter again"), like the pointer guard of a card that just moved.
+ *     user — takes a key press on a button that approves only once focus has rested on it for ARM_MS;
+ *     sooner, the press is not taken and the card says so ("press Enter again"), like the pointer guard of a
+ *     card that just moved. Review and Reject run nothing and take a key press at once.
  * Why 3 takes a short wait and not a second key: a screen reader announces the card that got focus ("Run,
  * button, Waiting for approval: Run npm test, step s3", and the live region's "Next: …") for a second or
  * more before its user acts, and a sighted user needs as long to see it is a command; a reflexive second
  * Enter comes 100–250 ms after the first. ARM_MS sits between the two: it never delays a user who listened
  * or looked, it costs no extra key per card, and the card says why a press was not taken. Edits keep the
- * quick flow (they are shown as diffs and applied through the staging judge; a rejected one costs nothing).
+ * quick flow (each can be reviewed as a diff first, and Revert step undoes it).
  */
 
 /** How long a command or MCP card that the queue focused waits before a key press runs it (ms). */

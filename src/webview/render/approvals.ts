@@ -183,17 +183,23 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const rememberLabel = kind.remember(a);
   type Checkbox = HTMLElement & { checked?: boolean };
   const remember = rememberLabel ? (h('vscode-checkbox', { attrs: { label: rememberLabel, 'data-testid': 'remember' } }) as Checkbox) : null;
-  const guarded = (action: (event: Event) => void) => (event: Event) => {
-    if (fromKeys(event)) {
-      const verdict = keyActivation(a.requestId, event.currentTarget);
-      // A press that began on another button (the card before) is not this card's: nothing happens here.
-      if (verdict === 'not-aimed') return;
-      if (verdict === 'arming') return noteTooSoon(a, event);
-      return action(event);
-    }
-    if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
-    action(event);
-  };
+  /**
+   * `approves`: the button says yes to the request (Approve / Run / Call, Approve all for this step). Only
+   * those wait out rule 3 of ../keyIntent.ts: Review and Reject run nothing, so a quick key press on them is taken.
+   */
+  const guarded =
+    (action: (event: Event) => void, approves = false) =>
+    (event: Event) => {
+      if (fromKeys(event)) {
+        const verdict = keyActivation(a.requestId, event.currentTarget);
+        // A press that began on another button (the card before) is not this card's: nothing happens here.
+        if (verdict === 'not-aimed') return;
+        if (verdict === 'arming' && approves) return noteTooSoon(a, event);
+        return action(event);
+      }
+      if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
+      action(event);
+    };
   const approve = (): void => {
     ctx.decided(a.requestId);
     ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember?.checked === true });
@@ -204,7 +210,7 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
     : null;
   const actions = [
     kind.review ? kind.review(ctx, a) : null,
-    button(kind.approve.label, guarded(approve), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
+    button(kind.approve.label, guarded(approve, true), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
     button(
       kind.reject.label,
       guarded((event) => reject(ctx, a.requestId, event)),
@@ -251,7 +257,7 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
             guarded(() => {
               ctx.decided(a.requestId);
               ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' });
-            }),
+            }, true),
             {
               secondary: true,
               icon: 'check-all',
