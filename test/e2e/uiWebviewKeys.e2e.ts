@@ -3,7 +3,8 @@
  * test's control so "too soon" is exact): Enter on an edit approves it and focus moves to the next card, a
  * command; holding Enter (a repeated keydown) does not run the command; a fresh Enter while the command card
  * has only just got focus is not taken and the card says so in words; a deliberate Enter once it has had
- * focus for a moment runs it. A command card the user Tabs to takes Enter at once.
+ * focus for a moment runs it. Meanwhile Approve all for this step (it would run the command too) waits as
+ * well, and Skip, which runs nothing, is taken at once. A command card the user Tabs to takes Enter at once.
  */
 import { strict as assert } from 'node:assert';
 import { restatus, syntheticState } from '../../bench/webview/fixture';
@@ -75,6 +76,32 @@ describe('ui webview (E2E, plain Chromium): a key press decides only the card it
     assert.equal(await page.locator('[data-request-id="r2"].arming').count(), 0);
     await page.keyboard.press('Enter');
     assert.ok(await decided('r2'), 'a deliberate Enter runs the command');
+  });
+
+  it('while a command card has only just got focus, Approve all for this step waits too, and Skip (it runs nothing) is taken at once', async () => {
+    const { page } = view;
+    const posted = async (type: string): Promise<boolean> =>
+      (await view.posted()).some((m) => (m as { type: string; requestId?: string; stepId?: string }).type === type);
+    await page.focus('[data-request-id="r1"] [data-testid="approve-action"]');
+    await page.keyboard.press('Enter');
+    assert.ok(await decided('r1'));
+    await view.send({ type: 'state', state: next((s) => (s.approvals = s.approvals.filter((a) => a.requestId !== 'r1'))) });
+    await page.waitForFunction(() => document.activeElement?.closest('.card')?.getAttribute('data-request-id') === 'r2');
+    assert.equal(await page.locator('[data-request-id="r2"].arming').count(), 1, 'the clock stands still: the card is still arming');
+
+    // Approve all for this step would run the command too: a press on it this soon is not taken.
+    await page.focus('[data-request-id="r2"] [data-testid="approve-step"]');
+    await page.keyboard.press('Enter');
+    assert.equal(await posted('approveStep'), false, 'Approve all for this step did not run the command this soon');
+    assert.equal(await page.locator('[data-request-id="r2"] [data-testid="key-too-soon"]').count(), 1, 'and the card says why');
+
+    // Skip with a reason runs nothing: taken at once, arming or not.
+    await page.fill('[data-request-id="r2"] [data-testid="reject-reason"] input', 'not now');
+    await page.focus('[data-request-id="r2"] [data-testid="reject-action"]');
+    await page.keyboard.press('Enter');
+    const skip = (await view.posted()).find((m) => (m as { type: string }).type === 'rejectAction') as { requestId?: string; reason?: string } | undefined;
+    assert.deepEqual(skip && { requestId: skip.requestId, reason: skip.reason }, { requestId: 'r2', reason: 'not now' });
+    assert.equal(await decided('r2'), false, 'nothing approved the command');
   });
 
   it('a command card the user moved to takes Enter at once: the wait is only for focus the queue moved', async () => {
