@@ -366,4 +366,9 @@ async function runningStepsStayInView(page: Page, sidebar: Frame): Promise<void>
   });
   assert.deepEqual(clipped, [], 'every running step shows in the board header with the diff open below');
   await shot(page, '02a-board-diff-below');
+  // Closed by its tab's × as a user who has seen enough would: the tour goes on as it does with no diff open
+  // (with it left open, on the loaded test machine the sidebar's next Approve click twice never found its button stable).
+  const diffTab = page.locator('.tabs-container .tab', { hasText: 'checkpoint ↔ proposed' }).first();
+  await diffTab.locator('.tab-actions .codicon-close').click({ timeout: 15_000 });
+  await page.locator('.monaco-diff-editor').first().waitFor({ state: 'detached', timeout: 30_000 });
 }
