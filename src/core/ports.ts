@@ -11,7 +11,7 @@ import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
 import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
 import type { Confinement, HostFacts, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
-import type { LayerSettlement, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
+import type { LayerSettlement, ListingOptions, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
 import type { McpCallOutcome, McpConfinement } from './contracts/mcp';
 import type { AppliedInstruction } from './contracts/instructions';
 import type { Result } from './contracts/result';
@@ -205,8 +205,8 @@ export interface Terminal {
 export interface StagingLayers {
   /** Whether commands in this workspace can be staged here, and if not, why (probed once per workspace). */
   support(root: string): Promise<StagingSupport>;
-  /** What the layer holds that differs from the workspace. */
-  changes(layer: string, root: string): Promise<StagedListing>;
+  /** What the layer holds that differs from the workspace (within the caps `options` sets). */
+  changes(layer: string, root: string, options?: ListingOptions): Promise<StagedListing>;
   /** A regular file's bytes in the layer (never through a link). */
   read(layer: string, root: string, path: string): Promise<Uint8Array>;
   /** Keeps only `settlement.keep` in the layer; returns what went wrong, each with why. */

@@ -30,6 +30,7 @@ import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
 import { cancelled, permissionDenied, timedOut, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
+import { summarise, summariseLines } from '../primitives/listSummary';
 
 export interface CommandSink {
   /** The step's checkpoint: merges command-made changes in. */
@@ -178,7 +179,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   sink.commands.push(run);
   const accepted = staged ? staged.accepted : reconciled.accepted;
   sink.addFileChanges(accepted);
-  const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
+  const refusedLines = staged ? [...(staged.capped ? [staged.capped] : []), ...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
   await ctx.record({
     type: 'command_sandbox',
     stepId: ctx.step.id,
@@ -264,14 +265,17 @@ function commandResult(
   const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
   const lines = [
     accepted.length > 0
-      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]`
+      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${summarise(accepted.map((c) => `${c.path} (${c.change})`))}]`
       : '',
     staged && staged.kept.length > 0
-      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]`
+      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${summarise(staged.kept)}]`
       : '',
-    uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
+    uncoveredList.length > 0 ? `[not covered by Revert step: ${summarise(uncoveredList)}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
-    ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+    ...summariseLines(
+      (staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+      (more) => `[sandbox: … and ${more} more notes, in the trace]`,
+    ),
     !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
       ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
       : '',
@@ -283,7 +287,7 @@ function commandResult(
     const failure = {
       ...permissionDenied(
         'sandbox.outside_edit_scope',
-        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`,
+        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${summarise(refusedLines, '; ')}`,
       ),
       partialSideEffects: partial,
     };
@@ -291,8 +295,8 @@ function commandResult(
   }
   if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
     const parts = [
-      reconciled.rolledBack.length > 0 ? `rolled back: ${reconciled.rolledBack.join(', ')}` : '',
-      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
+      reconciled.rolledBack.length > 0 ? `rolled back: ${summarise(reconciled.rolledBack)}` : '',
+      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${summarise(reconciled.unrestored)}` : '',
     ].filter((p) => p !== '');
     const failure = {
       ...permissionDenied(

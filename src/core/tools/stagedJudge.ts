@@ -25,7 +25,7 @@
 import * as posix from 'node:path/posix';
 import type { StagedChange } from '../contracts/staging';
 import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES } from '../policy/gitData';
-import { isBelow, isWithin } from '../primitives/paths';
+import { isWithin, isWithinAny } from '../primitives/paths';
 
 export interface JudgeRules {
   /** The policy's verdict on writing (`write`) or removing (`delete`) a workspace path. */
@@ -103,12 +103,14 @@ function gitVerdict(c: StagedChange, rules: JudgeRules): { git: true } | { drop:
 export function judgeStaged(changes: readonly StagedChange[], rules: JudgeRules): Verdicts {
   const v: Verdicts = { apply: [], removedFolders: [], keep: [], git: [], refused: [], dropped: [], strippedModes: [] };
   const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const keptRoots: string[] = [];
-  const hasChildren = (dir: string): boolean => sorted.some((o) => isBelow(o.path, dir));
+  // Linear in the changes: each lookup walks a path's own folders, never the other changes.
+  const keptRoots = new Set<string>();
+  const holding = foldersHolding(sorted);
+  const hasChildren = (dir: string): boolean => holding.has(dir);
   const refuse = (c: StagedChange, why: string): void => void v.refused.push({ path: c.path, what: whatOf(c), why });
 
   for (const c of sorted) {
-    if (keptRoots.some((k) => isWithin(c.path, k))) continue;
+    if (isWithinAny(c.path, keptRoots)) continue;
     // 1. git
     if (isWithin(c.path, '.git')) {
       const g = gitVerdict(c, rules);
@@ -185,9 +187,22 @@ function apply(c: StagedChange, v: Verdicts): void {
   v.apply.push(c);
 }
 
-function keepRoot(c: StagedChange, v: Verdicts, keptRoots: string[]): void {
+function keepRoot(c: StagedChange, v: Verdicts, keptRoots: Set<string>): void {
   v.keep.push(c.path);
-  keptRoots.push(c.path);
+  keptRoots.add(c.path);
+}
+
+/** Every folder that holds at least one of the changes, at any depth. */
+function foldersHolding(changes: readonly StagedChange[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of changes) {
+    for (let i = c.path.lastIndexOf('/'); i > 0; i = c.path.lastIndexOf('/', i - 1)) {
+      const dir = c.path.slice(0, i);
+      if (out.has(dir)) break; // its own folders are in already
+      out.add(dir);
+    }
+  }
+  return out;
 }
 
 /** Dependency folders and tool caches: private to the step even where no ignore file names them. */

@@ -216,6 +216,26 @@ export function removeLayerTree(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Removes a tree in the background, for a caller that no longer needs it and should not wait for the
+ * unlinks: what a command left in its layer and the workspace now holds. A folder a command made
+ * read-only is opened first; whatever stays (a crash) goes with its layer or with the stale sweep.
+ */
+export function discardLayerTree(dir: string): void {
+  const open = async (d: string): Promise<void> => {
+    await fs.promises.chmod(d, 0o700).catch(() => undefined);
+    const names = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const n of names) if (n.isDirectory()) await open(nodePath.join(d, n.name));
+  };
+  void fs.promises
+    .rm(dir, { recursive: true, force: true, maxRetries: 2 })
+    .catch(async () => {
+      await open(dir);
+      await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
+    })
+    .catch(() => undefined); // left for the layer's own removal or the stale sweep
+}
+
 function sweepStale(base: string): void {
   let names: string[];
   try {
