@@ -74,6 +74,18 @@ export interface ScanOptions {
    * per file where only names matter (the sandbox spec outside the write scope). Default: every entry.
    */
   detail?(path: string): boolean;
+  /**
+   * Where the adapter may keep what it listed, so that the next scan with the same memo re-reads only the
+   * folders whose names changed (a folder's modification time moves when an entry is added, removed or
+   * renamed in it) and hands back the same entry objects for the rest. Only for scans that ask the same
+   * (`prune`, `under`); entries that need `detail` are read anew every time.
+   */
+  memo?: ScanMemo;
+}
+
+/** A scan's memory between calls: the caller owns it, the adapter fills it (opaque to the engine). */
+export interface ScanMemo {
+  state?: unknown;
 }
 
 export interface ScanResult {

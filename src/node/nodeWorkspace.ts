@@ -17,9 +17,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from './nodePolicyFs';
-import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
+import { resolveWorkspacePath } from '../core/policy/workspacePath';
+import { scanWorkspace } from './workspaceScan';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
@@ -131,25 +132,6 @@ function removeTree(abs: string): void {
   if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The names in a folder that are not UTF-8, shown with their bytes escaped (they cannot be named as strings). */
-function namesNotUtf8(abs: string, rel: string): string[] {
-  try {
-    return fsSync.readdirSync(abs, { encoding: 'buffer' }).flatMap((raw) => {
-      try {
-        strictUtf8.decode(raw);
-        return [];
-      } catch {
-        const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
-        return [rel === '' ? shown : `${rel}/${shown}`];
-      }
-    });
-  } catch {
-    return [];
-  }
-}
-
 /** Temp files a batch prepares at once. */
 const PREPARE_AT_ONCE = 16;
 
@@ -228,89 +210,8 @@ export class NodeWorkspace implements Workspace {
     return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other' }));
   }
 
-  /**
-   * Synchronous on purpose: a scan brackets every command (before and after), and thousands of awaited
-   * lstat calls cost far more than the same calls made in one go.
-   */
   async scan(options: ScanOptions): Promise<ScanResult> {
-    const entries: ScanEntry[] = [];
-    const unreadable: string[] = [];
-    const unnamable: string[] = [];
-    const pending: string[] = [];
-    // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
-    const listed = new Set<string>();
-    const entry = (rel: string): ScanEntry | undefined => {
-      let s: fsSync.BigIntStats;
-      try {
-        s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
-      } catch {
-        return undefined;
-      }
-      const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-      let target: string | undefined;
-      if (kind === 'symlink') {
-        try {
-          target = fsSync.readlinkSync(nodePath.join(this.root, rel));
-        } catch {
-          target = undefined;
-        }
-      }
-      return {
-        path: rel,
-        kind,
-        size: Number(s.size),
-        mode: Number(s.mode) & 0o7777,
-        signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`,
-        links: Number(s.nlink),
-        ...(target !== undefined ? { target } : {}),
-      };
-    };
-    // Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none).
-    const light = (rel: string, d: fsSync.Dirent): ScanEntry => ({
-      path: rel,
-      kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other',
-      size: 0,
-      mode: 0,
-      signature: '',
-    });
-    for (const start of options.under ?? ['']) {
-      if (start === '' || start === '.') {
-        pending.push('');
-        continue;
-      }
-      // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
-      if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
-      const e = entry(start);
-      if (!e || listed.has(start)) continue;
-      listed.add(start);
-      entries.push(e);
-      if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
-    }
-    while (pending.length > 0) {
-      const dir = pending.pop() as string;
-      let names: fsSync.Dirent[];
-      try {
-        names = fsSync.readdirSync(dir === '' ? this.root : nodePath.join(this.root, dir), { withFileTypes: true });
-      } catch (error) {
-        // Vanished is nothing; anything else (a path past PATH_MAX, no permission) is content we cannot see.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(dir);
-        continue;
-      }
-      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      if (names.some((d) => d.name.includes('\uFFFD'))) unnamable.push(...namesNotUtf8(nodePath.join(this.root, dir), dir));
-      for (const d of names) {
-        if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
-        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-        if (listed.has(rel)) continue;
-        const e = options.detail && !options.detail(rel) ? light(rel, d) : entry(rel);
-        if (!e) continue;
-        entries.push(e);
-        if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
-      }
-      pending.push(...subdirs.reverse());
-    }
-    return { entries, truncated: false, unreadable, ...(unnamable.length > 0 ? { unnamable } : {}) };
+    return scanWorkspace(this.root, options);
   }
 
   async removeEntries(paths: string[], recursive = false): Promise<string[]> {

@@ -20,9 +20,9 @@
  */
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
-import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
+import type { CommandRequest, GitMark, ScanMemo, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
 import { settleStaged, type StagedOutcome } from './stagedRun';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
@@ -213,6 +213,15 @@ function refusalText(r: Refusal): string {
   return `${r.path} (${r.what}: ${r.why})`;
 }
 
+/** What a step's staged commands remember of the workspace between them: one per policy (a step attempt's). */
+const stagedMemos = new WeakMap<Policy, { scan: ScanMemo; spec: SpecMemo }>();
+
+function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
+  let memo = stagedMemos.get(policy);
+  if (!memo) stagedMemos.set(policy, (memo = { scan: {}, spec: { verdicts: new WeakMap() } }));
+  return memo;
+}
+
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
 async function runStaged(
   env: ToolEnv,
@@ -221,11 +230,13 @@ async function runStaged(
   host: HostFacts,
 ): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
   const { ctx, policy } = env;
-  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front.
-  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
+  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front, and
+  // what the step's earlier commands listed and judged is taken again for every folder that did not move.
+  const memo = stagedMemoOf(policy);
+  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
-  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
+  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });
   if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
   const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
