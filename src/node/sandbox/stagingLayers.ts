@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
+import { SHIM_PREFIX } from './renameShim';
 import * as os from 'node:os';
 import { errorText } from '../../core/primitives/errorText';
 
@@ -245,6 +246,7 @@ function sweepStale(base: string): void {
   }
   const now = Date.now();
   for (const name of names) {
+    if (name.startsWith(SHIM_PREFIX)) continue; // the rename helper is built once per machine (renameShim.ts)
     const abs = nodePath.join(base, name);
     try {
       if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
