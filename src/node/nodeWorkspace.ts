@@ -132,6 +132,16 @@ function removeTree(abs: string): void {
   if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
+/**
+ * A file replaced through a temp file keeps its owner and group, as an in-place write would (a group-writable
+ * file of a teammate's stays theirs): root can give it back; another user keeps at least the group when
+ * they are in it, and otherwise the file becomes theirs, as any editor's atomic save makes it.
+ */
+async function keepOwner(temp: string, prior: fsSync.Stats): Promise<void> {
+  if (process.platform === 'win32' || (prior.uid === process.getuid?.() && prior.gid === process.getgid?.())) return;
+  await fs.chown(temp, prior.uid, prior.gid).catch(() => fs.chown(temp, -1, prior.gid).catch(() => undefined));
+}
+
 /** Temp files a batch prepares at once. */
 const PREPARE_AT_ONCE = 16;
 
@@ -159,6 +169,7 @@ async function prepareWrite(write: FileWrite, abs: string, tag: string): Promise
     const mode = write.mode ?? (prior && !prior.isSymbolicLink() ? prior.mode & 0o7777 : 0o644);
     try {
       await writeDurable(temp, write.content, mode, false);
+      if (prior && !prior.isSymbolicLink()) await keepOwner(temp, prior);
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;

@@ -209,6 +209,9 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
 const NETWORK_ERROR =
   /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
 
+/** What a failed staged command prints when it wrote a file whose owner has no id in its user namespace. */
+const OWNER_ERROR = /EOVERFLOW|Value too large for defined data type/;
+
 function refusalText(r: Refusal): string {
   return `${r.path} (${r.what}: ${r.why})`;
 }
@@ -287,6 +290,9 @@ function commandResult(
       (staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
       (more) => `[sandbox: … and ${more} more notes, in the trace]`,
     ),
+    staged && run.exitCode !== 0 && OWNER_ERROR.test(run.output)
+      ? "[sandbox: a file another user owns could not be written (EOVERFLOW): the staging layer keeps each file's owner, and this sandbox's user namespace maps only your own ids (root's does not need one); make the file yours — its owner can `chown` it to you, or copy it over itself (`cp f f.new && mv f.new f`) — and run the command again]"
+      : '',
     !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
       ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
       : '',
