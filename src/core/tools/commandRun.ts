@@ -31,6 +31,7 @@ import { cancelled, permissionDenied, timedOut, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 import { summarise, summariseLines } from '../primitives/listSummary';
+import { whileReading, whileWriting } from './workspaceLock';
 
 export interface CommandSink {
   /** The step's checkpoint: merges command-made changes in. */
@@ -246,19 +247,22 @@ async function runStaged(
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
   try {
-    run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
+    // No write to the workspace while the overlay over it is mounted (workspaceLock.ts).
+    run = await whileReading(ctx.workspace.root, () => ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal));
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
     if (!verifier) {
-      staged = await settleStaged({
-        env,
-        staging: staging.layers,
-        layer: staging.layer,
-        entries: listed.entries,
-        host,
-        gitWritable: gitWritableFor(policy, listed.entries),
-        label: `${ctx.step.id}: ${request.command}`,
-      });
+      staged = await whileWriting(ctx.workspace.root, () =>
+        settleStaged({
+          env,
+          staging: staging.layers,
+          layer: staging.layer,
+          entries: listed.entries,
+          host,
+          gitWritable: gitWritableFor(policy, listed.entries),
+          label: `${ctx.step.id}: ${request.command}`,
+        }),
+      );
     }
   }
   return { run, ...(staged ? { staged } : {}) };
