@@ -6,6 +6,7 @@ import type { MissionReport } from '../core/mission/options';
 import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { grantLines } from './cliSetupReport';
+import { summarise } from '../core/primitives/listSummary';
 
 export function progressLine(event: TraceEvent): string | undefined {
   switch (event.type) {
@@ -26,11 +27,11 @@ export function progressLine(event: TraceEvent): string | undefined {
         event.confinement === 'sandboxed'
           ? `sandboxed (${event.sandbox})`
           : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
-      const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
-      const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
+      const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${summarise(event.rolledBack)}` : '';
+      const kept = event.unrestored.length ? `; NOT restored: ${summarise(event.unrestored)}` : '';
       const staging =
         event.staging === 'staged'
-          ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
+          ? `, writes staged${event.applied.length ? `; applied: ${summarise(event.applied)}` : ''}${event.kept.length ? `; kept for the step: ${summarise(event.kept)}` : ''}${event.refused.length ? `; NOT applied: ${summarise(event.refused, '; ')}` : ''}`
           : event.staging === 'direct' && event.confinement === 'sandboxed'
             ? ', writes the workspace directly (no staging here)'
             : '';

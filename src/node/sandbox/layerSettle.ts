@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { discardLayerTree, removeLayerTree } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
-import { isBelow } from '../../core/primitives/paths';
+import { isWithinAny } from '../../core/primitives/paths';
 
 function modeOf(abs: string): fs.Stats | undefined {
   try {
@@ -32,10 +32,10 @@ export function settleLayer(root: string, upper: string, keep: readonly string[]
   const rootStat = modeOf(root);
   fs.mkdirSync(next, { mode: 0o700 });
   if (rootStat) fs.chmodSync(next, rootStat.mode & 0o7777);
-  const sorted = [...new Set(keep)].sort();
-  const moved: string[] = [];
+  const sorted = wholeFolders(root, upper, keep);
+  const moved = new Set<string>();
   for (const rel of sorted) {
-    if (rel === '' || moved.some((m) => isBelow(rel, m))) continue;
+    if (rel === '' || isWithinAny(parentOf(rel), moved)) continue;
     const from = nodePath.join(upper, rel);
     if (!modeOf(from)) continue;
     try {
@@ -52,7 +52,7 @@ export function settleLayer(root: string, upper: string, keep: readonly string[]
         }
       }
       fs.renameSync(from, nodePath.join(next, rel));
-      moved.push(rel);
+      moved.add(rel);
     } catch (error) {
       problems.push(`${rel} (could not be kept for the step: ${errorText(error)})`);
     }
@@ -64,3 +64,38 @@ export function settleLayer(root: string, upper: string, keep: readonly string[]
 }
 
 let settled = 0;
+
+const parentOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+
+/**
+ * The kept paths, fewest renames first: a folder the command made (the workspace has none there) whose every
+ * entry is kept is kept whole — 16,000 new folders in one new folder are one rename, not 16,000. Sorted.
+ */
+function wholeFolders(root: string, upper: string, keep: readonly string[]): string[] {
+  const kept = new Set(keep.filter((k) => k !== ''));
+  for (let changed = true; changed;) {
+    changed = false;
+    const children = new Map<string, string[]>();
+    for (const rel of kept) {
+      const parent = parentOf(rel);
+      if (parent === '' || isWithinAny(parent, kept)) continue;
+      const held = children.get(parent);
+      if (held) held.push(rel);
+      else children.set(parent, [rel]);
+    }
+    for (const [parent, held] of children) {
+      if (modeOf(nodePath.join(root, parent))) continue; // the workspace's folder: its own mode and content stay
+      let names: string[];
+      try {
+        names = fs.readdirSync(nodePath.join(upper, parent));
+      } catch {
+        continue;
+      }
+      if (names.length !== held.length) continue;
+      for (const rel of held) kept.delete(rel);
+      kept.add(parent);
+      changed = true;
+    }
+  }
+  return [...kept].sort();
+}
