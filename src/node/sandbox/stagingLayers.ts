@@ -189,10 +189,27 @@ export function scratchLayer(base: string): LayerDirs & { release(): void } {
   return { upper, work, release: () => removeLayerTree(dir) };
 }
 
-/** Removes a layer and everything in it. */
+/**
+ * Removes a layer and everything in it: renamed aside at once (a step's next attempt starts empty), removed
+ * in the background — a layer can hold a build's hundred thousand files. What a crash leaves goes at the
+ * next start (`sweepStale`).
+ */
 export function dropLayer(base: string, id: string): void {
-  removeLayerTree(nodePath.join(base, layerName(id)));
+  const dir = nodePath.join(base, layerName(id));
+  const aside = nodePath.join(base, `${TRASH_PREFIX}${layerName(id)}-${process.pid}-${++dropped}`);
+  try {
+    fs.renameSync(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    removeLayerTree(dir);
+    return;
+  }
+  discardLayerTree(aside);
 }
+
+/** Layers being removed in the background carry this prefix: the sweep at the next start removes any left. */
+const TRASH_PREFIX = 'trash-';
+let dropped = 0;
 
 /**
  * Removes a tree the kernel or a command made hard to remove: overlayfs leaves `work/work` at mode 000,
@@ -249,7 +266,8 @@ function sweepStale(base: string): void {
     if (name.startsWith(SHIM_PREFIX)) continue; // the rename helper is built once per machine (renameShim.ts)
     const abs = nodePath.join(base, name);
     try {
-      if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
+      if (name.startsWith(TRASH_PREFIX)) discardLayerTree(abs);
+      else if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
     } catch {
       // another process removed it
     }
