@@ -261,22 +261,25 @@ interface ApprovalBase {
   role?: 'executor' | 'verifier';
 }
 
-export type ApprovalRequest =
-  | (ApprovalBase & { kind: 'plan'; plan: Plan })
-  | (ApprovalBase & {
+/**
+ * What an approval is asked for, exactly as it will happen: the approval gate's action (its `GateAction`
+ * adds the executor's `why`) and, with the request's identity, what an approver is shown. Declared once.
+ */
+export type ApprovalAction =
+  | {
       kind: 'write';
       path: string;
       change: 'created' | 'modified' | 'deleted';
       /** Blob hashes into the store, so a front end can show a diff. */
       beforeHash: string | null;
       afterHash: string | null;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'command';
       command: string;
       argv: string[];
       cwd: string;
-      /** `unsandboxed`: an approver must ask the user, never a rule or the approval mode. */
+      /** `unsandboxed`: only the user's own answer approves it (core/tools/consent.ts; the gate enforces it). */
       confinement: Confinement;
       /** Whether the step's authority lets the command reach the network. */
       network: boolean;
@@ -290,8 +293,8 @@ export type ApprovalRequest =
        * staging exists, the workspace itself (judged and undone afterwards). Absent: not known.
        */
       staged?: boolean;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'mcp';
       server: string;
       tool: string;
@@ -303,8 +306,15 @@ export type ApprovalRequest =
       confinement: McpConfinement;
       /** For a server in the step's sandbox: whether the step's authority grants it the network. */
       network: boolean;
-    });
+    };
 
+export type ApprovalRequest = (ApprovalBase & { kind: 'plan'; plan: Plan }) | (ApprovalBase & ApprovalAction);
+
+/**
+ * `by` says who decided: `user` — the user's own answer to this very request (never a remembered one);
+ * `rule` — one of the user's rules or an approval mode, named. The gate accepts only `user` for what only
+ * the user decides (core/tools/consent.ts).
+ */
 export type ApprovalDecision =
   { decision: 'approved'; by: 'user' } | { decision: 'approved'; by: 'rule'; rule: string } | { decision: 'rejected'; reason: string };
 
