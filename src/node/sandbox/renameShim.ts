@@ -15,8 +15,9 @@
  * rule on: removals and additions, each within the edit globs or not.
  *
  * It also makes local clones work: a hard link to a workspace file copies the file up first, and the new
- * name then shows another inode than the old (git's local clone dies: "hardlink different from source").
- * Such a link is taken back and EXDEV returned, which git, pnpm and cargo take as "copy instead".
+ * name then shows another inode than the source had before the link (git's local clone dies: "hardlink
+ * different from source"). Such a link is taken back and EXDEV returned, which git, pnpm and cargo take as
+ * "copy instead".
  *
  * The library is built once per machine with the system's C compiler (by absolute path), kept beside the
  * layers under a name that hashes its source, and bound read-only into the sandbox at PRELOAD_AT. Programs
@@ -229,27 +230,33 @@ int rename(const char *oldpath, const char *newpath) {
 
 /*
  * A hard link to a file of the lower layer copies it up first, and the new name then shows the upper
- * file's inode while the old one still shows the lower's: a program that checks its link (git's local
- * clone: "hardlink different from source") fails. Such a link is taken back and EXDEV returned — the
- * answer programs that link or copy (git, pnpm, cargo) take as "copy instead".
+ * file's inode — and so, after the copy-up, may the old name — while the source had the lower's inode when
+ * the program looked at it: a program that checks its link against what it saw before (git's local clone:
+ * "hardlink different from source") fails. So the source is looked at before the link, as such a program
+ * does, and a link whose new name shows another inode is taken back and EXDEV returned — the answer
+ * programs that link or copy (git, pnpm, cargo) take as "copy instead".
  */
-static int checked(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int follow) {
-  struct stat a, b;
-  if (fstatat(olddirfd, oldpath, &a, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0 || fstatat(newdirfd, newpath, &b, AT_SYMLINK_NOFOLLOW) != 0) return 0;
-  if (a.st_ino == b.st_ino && a.st_dev == b.st_dev) return 0;
+static int checked(const struct stat *before, int newdirfd, const char *newpath) {
+  struct stat b;
+  if (fstatat(newdirfd, newpath, &b, AT_SYMLINK_NOFOLLOW) != 0) return 0;
+  if (before->st_ino == b.st_ino && before->st_dev == b.st_dev) return 0;
   unlinkat(newdirfd, newpath, 0);
   errno = EXDEV;
   return -1;
 }
 
 int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags) {
+  struct stat before;
+  int seen = fstatat(olddirfd, oldpath, &before, (flags & AT_SYMLINK_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
   int r = ((linkat_fn)next("linkat"))(olddirfd, oldpath, newdirfd, newpath, flags);
-  return r == 0 ? checked(olddirfd, oldpath, newdirfd, newpath, flags & AT_SYMLINK_FOLLOW) : r;
+  return r == 0 && seen ? checked(&before, newdirfd, newpath) : r;
 }
 
 int link(const char *oldpath, const char *newpath) {
+  struct stat before;
+  int seen = lstat(oldpath, &before) == 0;
   int r = ((link_fn)next("link"))(oldpath, newpath);
-  return r == 0 ? checked(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0) : r;
+  return r == 0 && seen ? checked(&before, AT_FDCWD, newpath) : r;
 }
 `;
 

@@ -146,7 +146,6 @@ const pathsOf = (changes: readonly { path: string; was: string | null; now: stri
     const bare = (root: string): void => {
       const run = (args: string[], cwd: string): void =>
         void spawnSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
-      run(['init', '-q', '--bare', '--initial-branch=main', 'fixtures/lib.git'], root);
       const work = path.join(path.dirname(root), 'lib-src');
       fs.mkdirSync(work);
       fs.writeFileSync(path.join(work, 'lib.js'), 'module.exports = 1;\n');
@@ -154,9 +153,11 @@ const pathsOf = (changes: readonly { path: string; was: string | null; now: stri
         ['init', '-q'],
         ['add', '-A'],
         ['commit', '-qm', 'lib'],
-        ['push', '-q', path.join(root, 'fixtures/lib.git'), 'HEAD:refs/heads/main'],
       ])
         run(args, work);
+      // A local bare clone: its objects are hard links to lib-src's (two names each), as a fixture made
+      // with `git clone --bare` is. Copying up such a file gives its name a new inode at once.
+      run(['clone', '-q', '--bare', work, path.join(root, 'fixtures/lib.git')], root);
     };
     const script = 'git clone -q fixtures/lib.git vendor/lib 2>&1 && cat vendor/lib/lib.js';
     const without = layerAfter({ 'README.md': 'r' }, script, undefined, bare);
