@@ -10,7 +10,7 @@ export interface KnownBroken {
 }
 
 /**
- * Empty since staged writes landed: all 24 scenarios behave the same sandboxed, unsandboxed and
+ * Empty since staged writes landed: every scenario behaves the same sandboxed, unsandboxed and
  * plain. A scenario found broken later is listed here with its cause until it is fixed.
  */
 export const KNOWN_BROKEN_ON_MAIN: KnownBroken[] = [];
