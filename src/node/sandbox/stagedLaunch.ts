@@ -71,7 +71,7 @@ export type Launch = { ok: true; file: string; args: string[] } | { ok: false; r
  * every owner is kept — except with a network of its own, which must be owned by a user namespace
  * (slirp4netns joins it): there the one-id mapping stays.
  */
-export function launchNamespaces(ownNetwork: boolean, uid: number | undefined = process.getuid?.()): string[] {
+function launchNamespaces(ownNetwork: boolean, uid: number | undefined = process.getuid?.()): string[] {
   if (uid === 0 && !ownNetwork) return ['--mount'];
   return ['--user', '--map-root-user', '--mount', ...(ownNetwork ? ['--net'] : [])];
 }
