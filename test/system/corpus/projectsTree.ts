@@ -29,7 +29,7 @@ function appWithUtils(): Record<string, string> {
 /** An uid no account of a test machine has: the owner of a teammate's shared file. */
 const OTHER_UID = 4242;
 
-export const LAYOUT_SCENARIOS: Scenario[] = [
+export const TREE_SCENARIOS: Scenario[] = [
   {
     name: 'rename a folder with git mv',
     about: 'an everyday refactor: `git mv src/utils src/helpers`, the import updated, the tests still pass',
