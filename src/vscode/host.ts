@@ -43,6 +43,7 @@ import { InstructionsHost } from './setup/instructionsHost';
 import { HooksHost } from './setup/hooksHost';
 import { HostRelay } from './hostRelay';
 import { mcpSettings } from './setup/mcpSettings';
+import { demoTask, offScriptMessage, sameTask } from './demoScript';
 import type { SurfaceKind } from '../webview/protocol';
 
 /** What the activation side owns and hands over. */
@@ -258,6 +259,11 @@ function handlerDeps(parts: HostParts, relay: HostRelay): Parameters<typeof surf
     },
     instructions: parts.instructions,
     hooks: parts.hooks,
+    // The demo's scripted model has a plan for one task: another is refused here, in words (./demoScript.ts).
+    refusedTask: (task) => {
+      const demo = demoTask();
+      return demo !== null && !sameTask(task, demo) ? offScriptMessage(task, demo) : undefined;
+    },
   };
 }
 

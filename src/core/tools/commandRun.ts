@@ -184,6 +184,6 @@ function effectsOf(staging: boolean, staged: StagedOutcome | undefined, reconcil
     staging: staging ? ('staged' as const) : ('direct' as const),
     applied: staged ? staged.accepted.map((c) => c.path) : [],
     kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
-    refused: staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
+    refused: staged ? [...(staged.capped ? [staged.capped] : []), ...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
   };
 }

@@ -15,9 +15,10 @@
 import type { Confinement, SandboxSpec, SandboxSupport } from '../contracts/sandbox';
 import type { Failure, FileChange } from '../contracts/results';
 import type { StagingRequest } from '../contracts/staging';
-import type { GitMark, ScanEntry, StagingLayers, Workspace } from '../ports';
+import type { GitMark, ScanEntry, ScanMemo, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
+import { whileReading, whileWriting } from './workspaceLock';
 import { settleStaged, type StagedOutcome } from './stagedRun';
 import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
 import { refusalText } from './commandResult';
@@ -86,13 +87,26 @@ export async function stagingFor(env: ToolEnv, confinement: Confinement, support
 /** Launches one process with the spec (null: unconfined) and staging its place decided: Terminal.run, or a hook's HookRunner. */
 export type Launch<R> = (sandbox: SandboxSpec | null, staging?: StagingRequest) => Promise<R>;
 
-/** The staged spec, from the workspace as it is now: names and kinds only (what it hides or keeps read-only). */
+/** What a step's staged processes remember of the workspace between them: one per policy (a step attempt's). */
+const stagedMemos = new WeakMap<Policy, { scan: ScanMemo; spec: SpecMemo }>();
+
+function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
+  let memo = stagedMemos.get(policy);
+  if (!memo) stagedMemos.set(policy, (memo = { scan: {}, spec: { verdicts: new WeakMap() } }));
+  return memo;
+}
+
+/**
+ * The staged spec, from the workspace as it is now: names and kinds only (what it hides or keeps
+ * read-only); what the step's earlier processes listed and judged is taken again for every folder that did not move.
+ */
 async function stagedSpec(env: ToolEnv, host: HostFacts): Promise<{ spec: SandboxSpec; entries: ScanEntry[] } | { refused: string }> {
   const { ctx, policy } = env;
-  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
+  const memo = stagedMemoOf(policy);
+  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
-  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
+  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });
   return built.ok ? { spec: built.value, entries: listed.entries } : { refused: built.error };
 }
 
@@ -103,15 +117,18 @@ function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
 
 /** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
 function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], label: string, withhold?: string): Promise<StagedOutcome> {
-  return settleStaged({
-    env,
-    staging: staging.layers,
-    layer: staging.layer,
-    privacy,
-    gitWritable: gitWritableFor(env.policy, entries),
-    label,
-    ...(withhold !== undefined ? { withhold } : {}),
-  });
+  // No process over the layer while the workspace is written (workspaceLock.ts).
+  return whileWriting(env.ctx.workspace.root, () =>
+    settleStaged({
+      env,
+      staging: staging.layers,
+      layer: staging.layer,
+      privacy,
+      gitWritable: gitWritableFor(env.policy, entries),
+      label,
+      ...(withhold !== undefined ? { withhold } : {}),
+    }),
+  );
 }
 
 /**
@@ -134,7 +151,8 @@ export async function runStaged<R>(
   let run: R | undefined;
   let staged: StagedOutcome | undefined;
   try {
-    run = await launch(built.spec, verifier ? { over: staging.layer } : { layer: staging.layer });
+    // No write to the workspace while the overlay over it is mounted (workspaceLock.ts).
+    run = await whileReading(env.ctx.workspace.root, () => launch(built.spec, verifier ? { over: staging.layer } : { layer: staging.layer }));
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
     if (privacy) {
@@ -229,7 +247,7 @@ export async function runAsStepCommand<R>(
 export async function launchInLayer<R>(env: ToolEnv, staging: Staging, host: HostFacts, launch: Launch<R>): Promise<{ run: R } | { refused: string }> {
   const built = await stagedSpec(env, host);
   if ('refused' in built) return built;
-  return { run: await launch(built.spec, { layer: staging.layer }) };
+  return { run: await whileReading(env.ctx.workspace.root, () => launch(built.spec, { layer: staging.layer })) };
 }
 
 /** Settles what processes launched in the layer left there (applies what the step may make, or withholds it all). */
