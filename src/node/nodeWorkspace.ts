@@ -25,6 +25,7 @@ import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
 import { isBelowNative } from '../core/primitives/paths';
+import { whenMissing } from './fsErrors';
 
 interface JournalEntry {
   target: string;
@@ -52,8 +53,8 @@ async function exists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return whenMissing(error, false);
   }
 }
 
@@ -114,11 +115,13 @@ function namesNotUtf8(abs: string, rel: string): string[] {
         strictUtf8.decode(raw);
         return [];
       } catch {
+        // TypeError from the fatal decoder: the name is not UTF-8.
         const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
         return [rel === '' ? shown : `${rel}/${shown}`];
       }
     });
   } catch {
+    // The folder went away or cannot be listed: the scan meets it itself when it lists the folder.
     return [];
   }
 }
@@ -181,7 +184,7 @@ export class NodeWorkspace implements Workspace {
       try {
         s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
       } catch {
-        return undefined;
+        return undefined; // gone (or unreadable) since its folder was listed: not an entry of the scan
       }
       const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
       let target: string | undefined;
@@ -189,7 +192,7 @@ export class NodeWorkspace implements Workspace {
         try {
           target = fsSync.readlinkSync(nodePath.join(this.root, rel));
         } catch {
-          target = undefined;
+          target = undefined; // replaced or removed since the lstat: the entry says it has no target
         }
       }
       return {
@@ -362,16 +365,25 @@ export class NodeWorkspace implements Workspace {
     let names: string[];
     try {
       names = (await fs.readdir(this.#journalDir)).filter((n) => n.endsWith('.json'));
-    } catch {
-      return 0;
+    } catch (error) {
+      return whenMissing(error, 0); // no journal folder: nothing was ever interrupted
     }
     for (const name of names) {
       const p = nodePath.join(this.#journalDir, name);
+      let text: string | undefined;
+      try {
+        text = await fs.readFile(p, 'utf8');
+      } catch (error) {
+        // Gone meanwhile: nothing to recover. Unreadable is thrown on: deleting it would lose the only record.
+        text = whenMissing(error, undefined);
+      }
+      if (text === undefined) continue;
       let journal: Journal;
       try {
-        journal = JSON.parse(await fs.readFile(p, 'utf8')) as Journal;
+        journal = JSON.parse(text) as Journal;
       } catch {
-        await fs.rm(p, { force: true }); // torn before it was durable: nothing was renamed yet
+        // SyntaxError: torn before it was durable, so nothing was renamed yet.
+        await fs.rm(p, { force: true });
         continue;
       }
       const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => isBelowNative(x, this.root)));
