@@ -17,7 +17,7 @@ import * as nodePath from 'node:path';
 import { err, ok, type Result } from '../core/contracts/result';
 
 /** What to spawn on Windows for an argv: the program (or cmd.exe for a batch file) and its command line. */
-export interface WindowsTarget {
+interface WindowsTarget {
   file: string;
   args: string[];
   verbatim: boolean;

@@ -62,7 +62,7 @@ export interface TaskInfo {
 }
 
 /** A task folder that cannot be run: its id and folder, and what is wrong with it. */
-export interface MalformedTask {
+interface MalformedTask {
   id: string;
   dir: string;
   message: string;
