@@ -98,16 +98,21 @@ function arg(name: string): string | undefined {
   return i > 0 ? process.argv[i + 1] : undefined;
 }
 
-/** REF's applyEdit, from its src/core/edits files written to a temp directory. */
+/**
+ * REF's applyEdit, from REF's src/core written to a temp directory with the same layout (the edits import
+ * the contracts and primitives beside them).
+ */
 async function loadBaseline(ref: string): Promise<{ apply: Apply; label: string } | undefined> {
   const root = path.resolve(__dirname, '..', '..');
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim();
     const dir = path.join(os.tmpdir(), 'pe-bench-edits-baseline', sha);
-    const files = execFileSync('git', ['ls-tree', '--name-only', ref, 'src/core/edits/'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
-    fs.mkdirSync(dir, { recursive: true });
-    for (const f of files) fs.writeFileSync(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${ref}:${f}`], { cwd: root, encoding: 'utf8' }));
-    const mod = (await import(path.join(dir, 'applyEdit.ts'))) as { applyEdit: Apply };
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', ref, 'src/core/'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    for (const f of files) {
+      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), execFileSync('git', ['show', `${ref}:${f}`], { cwd: root, encoding: 'utf8' }));
+    }
+    const mod = (await import(path.join(dir, 'src', 'core', 'edits', 'applyEdit.ts'))) as { applyEdit: Apply };
     return { apply: mod.applyEdit, label: `${ref} (${sha})` };
   } catch (err) {
     console.error(`[bench/edits] no baseline from ${ref}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);

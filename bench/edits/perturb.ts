@@ -34,6 +34,7 @@ export function region(e: BaseEdit, lines: string[], k: number): Region {
 }
 
 export function count(hay: string, needle: string): number {
+  if (needle === '') return 0; // indexOf('') finds the end forever: an empty snippet is in no place
   let n = 0;
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) n++;
   return n;

@@ -35,7 +35,7 @@ async function diffOf(request: Extract<ApprovalRequest, { kind: 'write' }>, stor
     const shown = lines.slice(0, MAX_DIFF_LINES).join('\n');
     return lines.length > MAX_DIFF_LINES ? `${shown}\n… (${lines.length - MAX_DIFF_LINES} more diff lines)` : shown;
   } catch {
-    return '';
+    return ''; // the blobs cannot be read (an I/O fault): the question is asked without the diff, the path stands
   }
 }
 

@@ -96,7 +96,7 @@ function cliDiagnostics(io: CliIO): Diagnostics {
       try {
         io.stderr.write(`${terminalSafe(`error: ${message}`)}\n`);
       } catch {
-        // stderr itself is gone: there is nowhere left to say it.
+        // EPIPE or a closed stream: stderr itself is gone, there is nowhere left to say it.
       }
     },
   };

@@ -25,6 +25,7 @@ import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { errorText } from '../core/primitives/errorText';
 import { onlyTheUserDecides } from '../core/tools/consent';
+import { err, ok, type Result } from '../core/contracts/result';
 
 const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
 
@@ -47,12 +48,13 @@ const RecordedSettingsSchema = z.object({
   models: z.unknown().optional(),
 });
 
-function readTrace(path: string): { ok: true; events: TraceEvent[] } | { ok: false; message: string } {
+/** The recorded events, or why the file is not a trace (a message for the terminal). */
+function readTrace(path: string): Result<TraceEvent[], string> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, message: `cannot read ${path}: ${errorText(e)}` };
+    return err(`cannot read ${path}: ${errorText(e)}`);
   }
   const events: TraceEvent[] = [];
   for (const [i, line] of text.split('\n').entries()) {
@@ -61,13 +63,14 @@ function readTrace(path: string): { ok: true; events: TraceEvent[] } | { ok: fal
     try {
       raw = JSON.parse(line);
     } catch {
-      return { ok: false, message: `${path}:${i + 1} is not JSON` };
+      // SyntaxError: said as such, with the line.
+      return err(`${path}:${i + 1} is not JSON`);
     }
     const parsed = TraceEventSchema.safeParse(raw);
-    if (!parsed.success) return { ok: false, message: `${path}:${i + 1} is not a trace event: ${parsed.error.issues[0]?.message ?? ''}` };
+    if (!parsed.success) return err(`${path}:${i + 1} is not a trace event: ${parsed.error.issues[0]?.message ?? ''}`);
     events.push(parsed.data);
   }
-  return { ok: true, events };
+  return ok(events);
 }
 
 /**
@@ -178,10 +181,10 @@ async function replayRevert(part: ReplayRevert, workspace: string, missionId: st
 export async function replayCommand(cmd: { trace: string; workspace?: string; json: boolean }, io: CliIO): Promise<number> {
   const trace = readTrace(cmd.trace);
   if (!trace.ok) {
-    io.stderr.write(`error: ${trace.message}\n`);
+    io.stderr.write(`error: ${trace.error}\n`);
     return REPLAY_EXIT.usage;
   }
-  const script = replayScriptOf(trace.events);
+  const script = replayScriptOf(trace.value);
   if (!script.ok) {
     io.stderr.write(`error: ${cmd.trace}: ${script.error}\n`);
     return REPLAY_EXIT.usage;
@@ -190,7 +193,7 @@ export async function replayCommand(cmd: { trace: string; workspace?: string; js
     workspace: cmd.workspace ?? script.value.workspaceRoot,
     task: script.value.task,
     constraints: script.value.constraints,
-    events: trace.events,
+    events: trace.value,
   };
   let last: RunResult | undefined;
   let verdict: Verdict = {};

@@ -13,6 +13,7 @@ import type { Store } from '../core/ports';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { sha256Hex } from '../core/primitives/hash';
 import { ensureStoreFolder } from './storeFolder';
+import { isMissing, whenMissing } from './fsErrors';
 
 const MISSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const HASH = /^[0-9a-f]{64}$/;
@@ -60,7 +61,9 @@ export class FileStore implements Store {
     const path = this.#blobPath(hash);
     try {
       await fs.access(path);
-    } catch {
+    } catch (error) {
+      // Not stored yet (the same content is stored once); another error is thrown on.
+      if (!isMissing(error)) throw error;
       await atomicWrite(path, content);
     }
     return hash;
@@ -70,8 +73,8 @@ export class FileStore implements Store {
     if (!HASH.test(hash)) return undefined;
     try {
       return new Uint8Array(await fs.readFile(this.#blobPath(hash)));
-    } catch {
-      return undefined;
+    } catch (error) {
+      return whenMissing(error, undefined);
     }
   }
 
@@ -94,8 +97,8 @@ export class FileStore implements Store {
     let text: string;
     try {
       text = await fs.readFile(this.tracePath(missionId), 'utf8');
-    } catch {
-      return [];
+    } catch (error) {
+      return whenMissing(error, []); // no trace yet
     }
     const out: unknown[] = [];
     for (const line of text.split('\n')) {
@@ -103,7 +106,7 @@ export class FileStore implements Store {
       try {
         out.push(JSON.parse(line));
       } catch {
-        // a torn line from a crash mid-append
+        // SyntaxError: a torn line from a crash mid-append (the events before and after it stand)
       }
     }
     return out;
@@ -114,10 +117,16 @@ export class FileStore implements Store {
   }
 
   async loadState(missionId: string): Promise<unknown | undefined> {
+    let text: string;
     try {
-      return JSON.parse(await fs.readFile(nodePath.join(this.#missionDir(missionId), 'state.json'), 'utf8')) as unknown;
+      text = await fs.readFile(nodePath.join(this.#missionDir(missionId), 'state.json'), 'utf8');
+    } catch (error) {
+      return whenMissing(error, undefined); // no state saved yet
+    }
+    try {
+      return JSON.parse(text) as unknown;
     } catch {
-      return undefined;
+      return undefined; // SyntaxError: a state torn by a crash reads as none (resume then says so)
     }
   }
 
@@ -128,8 +137,8 @@ export class FileStore implements Store {
         .filter((e) => e.isDirectory() && MISSION_ID.test(e.name))
         .map((e) => e.name)
         .sort();
-    } catch {
-      return [];
+    } catch (error) {
+      return whenMissing(error, []); // no mission stored yet
     }
   }
 }

@@ -82,7 +82,7 @@ export function markGitRecord(root: string, git: GitRun = hostGit(root)): GitMar
   try {
     index = new Uint8Array(fs.readFileSync(indexPath));
   } catch {
-    index = null;
+    index = null; // no index file yet (a fresh repository) or unreadable: the mark records none
   }
   return {
     head: commitOf(git, 'HEAD'),
@@ -99,7 +99,7 @@ function worktreeHas(root: string, rel: string): boolean {
     fs.lstatSync(nodePath.join(root, rel));
     return true;
   } catch {
-    return false;
+    return false; // not in the working tree (missing, or a parent that is not a folder)
   }
 }
 
@@ -110,7 +110,7 @@ function worktreeBlobs(git: GitRun, root: string, paths: readonly string[]): Map
     try {
       return fs.lstatSync(nodePath.join(root, p)).isFile();
     } catch {
-      return false;
+      return false; // not in the working tree: no blob to hash
     }
   });
   for (const p of paths) out.set(p, null);

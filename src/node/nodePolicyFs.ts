@@ -4,14 +4,16 @@
  */
 import * as fs from 'node:fs';
 import type { PolicyFs } from '../core/ports';
+import { whenMissing } from './fsErrors';
 
 export const nodePolicyFs: PolicyFs = {
   realpathSync: (p) => fs.realpathSync.native(p),
   lstatSync: (p) => {
     try {
       return fs.lstatSync(p);
-    } catch {
-      return undefined;
+    } catch (error) {
+      // Nothing there; any other fault is thrown on (a link check must not read "unreadable" as "absent").
+      return whenMissing(error, undefined);
     }
   },
   readTextSync: (p, maxBytes) => {
@@ -25,7 +27,7 @@ export const nodePolicyFs: PolicyFs = {
         fs.closeSync(fd);
       }
     } catch {
-      return undefined;
+      return undefined; // missing or unreadable: the port's contract reads both as no text
     }
   },
   readlinkSync: (p) => {

@@ -27,6 +27,7 @@ import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
 import { isBelowNative } from '../core/primitives/paths';
 import { mapLimit } from '../core/primitives/mapLimit';
+import { whenMissing } from './fsErrors';
 
 interface JournalEntry {
   target: string;
@@ -54,8 +55,8 @@ async function exists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return whenMissing(error, false);
   }
 }
 
@@ -351,16 +352,25 @@ export class NodeWorkspace implements Workspace {
     try {
       await fs.rm(`${this.#journalDir}-trash`, { recursive: true, force: true });
       names = (await fs.readdir(this.#journalDir)).filter((n) => n.endsWith('.json'));
-    } catch {
-      return 0;
+    } catch (error) {
+      return whenMissing(error, 0); // no journal folder: nothing was ever interrupted
     }
     for (const name of names) {
       const p = nodePath.join(this.#journalDir, name);
+      let text: string | undefined;
+      try {
+        text = await fs.readFile(p, 'utf8');
+      } catch (error) {
+        // Gone meanwhile: nothing to recover. Unreadable is thrown on: deleting it would lose the only record.
+        text = whenMissing(error, undefined);
+      }
+      if (text === undefined) continue;
       let journal: Journal;
       try {
-        journal = JSON.parse(await fs.readFile(p, 'utf8')) as Journal;
+        journal = JSON.parse(text) as Journal;
       } catch {
-        await fs.rm(p, { force: true }); // torn before it was durable: nothing was renamed yet
+        // SyntaxError: torn before it was durable, so nothing was renamed yet.
+        await fs.rm(p, { force: true });
         continue;
       }
       const inside = journal.entries.every((e) => [e.target, e.backup, e.temp ?? e.target].every((x) => isBelowNative(x, this.root)));

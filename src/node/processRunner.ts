@@ -25,6 +25,7 @@ import { prepareGitForHidden } from './sandbox/layerGitPrep';
 import { layerDirs, layerExists, scratchLayer, stagingBase } from './sandbox/stagingLayers';
 import { startOwnNetwork } from './sandbox/ownNetwork';
 import { windowsSpawn } from './windowsCommand';
+import { err, ok, type Result } from '../core/contracts/result';
 
 const KILL_GRACE_MS = 2000;
 
@@ -37,7 +38,7 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
-    // group already gone
+    // ESRCH: the group is already gone
   }
 }
 
@@ -68,8 +69,9 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     };
   };
   if (signal.aborted) return Promise.resolve(result(null, 'SIGKILL', 'cancelled before it started\n'));
-  const target = spawnTarget(request);
-  if ('refused' in target) return Promise.resolve(result(null, null, `not run: ${target.refused}\n`));
+  const spawned = spawnTarget(request);
+  if (!spawned.ok) return Promise.resolve(result(null, null, `not run: ${spawned.error}\n`));
+  const target = spawned.value;
   const { file, args, env, fd3, seccomp, cleanup, verbatim, ownNetwork } = target;
   let stopNetwork = (): void => undefined;
   for (const note of target.notes) capture.push(`[sandbox: ${note}]\n`);
@@ -171,7 +173,7 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       }, KILL_GRACE_MS);
       heldTimer.unref?.();
     });
-    child.on('error', (err) => finish(result(null, null, `failed to start ${file}: ${err.message}\n`)));
+    child.on('error', (error) => finish(result(null, null, `failed to start ${file}: ${error.message}\n`)));
     child.on('close', (code, sig) => finish(result(code, sig ?? killedWith)));
   });
   return running.then(
@@ -200,42 +202,40 @@ interface SpawnTarget {
 }
 
 /** The layer folders of a staged request: the step's own, or a scratch one over it (thrown away after). */
-function stagedLayerFor(
-  root: string,
-  staging: NonNullable<CommandRequest['staging']>,
-): { layer: Omit<StagedLayer, 'root'>; release(): void } | { refused: string } {
+function stagedLayerFor(root: string, staging: NonNullable<CommandRequest['staging']>): Result<{ layer: Omit<StagedLayer, 'root'>; release(): void }, string> {
   const probe = stagingBase(root);
-  if (!probe.ok) return { refused: `staged writes are not available here: ${probe.reason}` };
-  if ('layer' in staging) return { layer: layerDirs(probe.base, staging.layer), release: () => undefined };
+  if (!probe.ok) return err(`staged writes are not available here: ${probe.reason}`);
+  if ('layer' in staging) return ok({ layer: layerDirs(probe.base, staging.layer), release: () => undefined });
   const scratch = scratchLayer(probe.base);
   const over = layerExists(probe.base, staging.over) ? layerDirs(probe.base, staging.over).upper : undefined;
-  return { layer: { upper: scratch.upper, work: scratch.work, ...(over ? { over } : {}) }, release: scratch.release };
+  return ok({ layer: { upper: scratch.upper, work: scratch.work, ...(over ? { over } : {}) }, release: scratch.release });
 }
 
-/** What to spawn for a request: the sandbox wrapper around it, or the program itself. */
-function spawnTarget(request: CommandRequest): SpawnTarget | { refused: string } {
-  if (request.argv.length === 0) return { refused: 'empty argv' };
+/** What to spawn for a request — the sandbox wrapper around it, or the program itself — or why it cannot run. */
+function spawnTarget(request: CommandRequest): Result<SpawnTarget, string> {
+  if (request.argv.length === 0) return err('empty argv');
   if (request.sandbox !== null) {
-    const layer = request.staging ? stagedLayerFor(request.sandbox.root, request.staging) : undefined;
-    if (layer && 'refused' in layer) return layer;
+    const staged = request.staging ? stagedLayerFor(request.sandbox.root, request.staging) : undefined;
+    if (staged && !staged.ok) return staged;
+    const layer = staged?.value;
     const gitNotes = layer ? prepareGitForHidden(request.sandbox.root, layer.layer.upper, request.sandbox.hidden) : [];
     const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd, layer?.layer);
     if ('refused' in prepared) {
       layer?.release();
-      return prepared;
+      return err(prepared.refused);
     }
     const cleanup = (): string[] => {
       const notes = prepared.cleanup();
       layer?.release();
       return notes;
     };
-    return { ...prepared, notes: [...prepared.notes, ...gitNotes], cleanup, verbatim: false };
+    return ok({ ...prepared, notes: [...prepared.notes, ...gitNotes], cleanup, verbatim: false });
   }
   if (process.platform === 'win32') {
     const resolved = windowsSpawn(request.argv, request.env, (p) => fs.existsSync(p));
-    if (!resolved.ok) return { refused: resolved.reason };
-    return { file: resolved.file, args: resolved.args, env: resolved.env, verbatim: resolved.verbatim, notes: [], cleanup: () => [] };
+    if (!resolved.ok) return resolved;
+    return ok({ ...resolved.value, notes: [], cleanup: () => [] });
   }
   const [file, ...args] = request.argv as [string, ...string[]];
-  return { file, args, env: request.env, verbatim: false, notes: [], cleanup: () => [] };
+  return ok({ file, args, env: request.env, verbatim: false, notes: [], cleanup: () => [] });
 }

@@ -14,8 +14,18 @@
  * in the current directory as cmd.exe does; the rules above are the part of it we need, stricter.
  */
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../core/contracts/result';
 
-export type WindowsSpawn = { ok: true; file: string; args: string[]; verbatim: boolean; env: Record<string, string> } | { ok: false; reason: string };
+/** What to spawn on Windows for an argv: the program (or cmd.exe for a batch file) and its command line. */
+interface WindowsTarget {
+  file: string;
+  args: string[];
+  verbatim: boolean;
+  env: Record<string, string>;
+}
+
+/** The target, or why the argv cannot be run safely here. */
+export type WindowsSpawn = Result<WindowsTarget, string>;
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 const BATCH = /\.(cmd|bat)$/i;
@@ -60,18 +70,17 @@ function escapeForCmd(arg: string, times: number): string {
 
 export function windowsSpawn(argv: readonly string[], env: Record<string, string>, exists: (path: string) => boolean, path = nodePath.win32): WindowsSpawn {
   const [program, ...args] = argv;
-  if (program === undefined) return { ok: false, reason: 'empty argv' };
+  if (program === undefined) return err('empty argv');
   const file = resolveWindowsProgram(program, env, exists, path);
-  if (file === undefined) return { ok: false, reason: `${program} was not found on PATH (PATHEXT ${envValue(env, 'PATHEXT') ?? DEFAULT_PATHEXT})` };
+  if (file === undefined) return err(`${program} was not found on PATH (PATHEXT ${envValue(env, 'PATHEXT') ?? DEFAULT_PATHEXT})`);
   const safeEnv = { ...env, NoDefaultCurrentDirectoryInExePath: '1' };
-  if (!BATCH.test(file)) return { ok: true, file, args, verbatim: false, env: safeEnv };
+  if (!BATCH.test(file)) return ok({ file, args, verbatim: false, env: safeEnv });
   const unsafe = args.find((a) => /[%!"\r\n]/.test(a));
   if (unsafe !== undefined)
-    return {
-      ok: false,
-      reason: `${path.basename(file)} is a batch file, and cmd.exe would reinterpret the argument ${JSON.stringify(unsafe)} (%, !, " and line breaks are refused for batch files)`,
-    };
+    return err(
+      `${path.basename(file)} is a batch file, and cmd.exe would reinterpret the argument ${JSON.stringify(unsafe)} (%, !, " and line breaks are refused for batch files)`,
+    );
   const line = [escapeForCmd(file, 1), ...args.map((a) => escapeForCmd(a, 2))].join(' ');
   const comspec = envValue(env, 'COMSPEC') ?? 'C:\\Windows\\System32\\cmd.exe';
-  return { ok: true, file: comspec, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, env: safeEnv };
+  return ok({ file: comspec, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, env: safeEnv });
 }

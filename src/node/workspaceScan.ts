@@ -29,11 +29,13 @@ function namesNotUtf8(abs: string, rel: string): string[] {
         strictUtf8.decode(raw);
         return [];
       } catch {
+        // TypeError from the fatal decoder: the name is not UTF-8.
         const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
         return [rel === '' ? shown : `${rel}/${shown}`];
       }
     });
   } catch {
+    // The folder went away or cannot be listed: the scan meets it itself when it lists the folder.
     return [];
   }
 }
@@ -69,7 +71,7 @@ function detailed(root: string, rel: string): ScanEntry | undefined {
   try {
     s = fs.lstatSync(nodePath.join(root, rel), { bigint: true });
   } catch {
-    return undefined;
+    return undefined; // gone (or unreadable) since its folder was listed: not an entry of the scan
   }
   const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
   let target: string | undefined;
@@ -77,7 +79,7 @@ function detailed(root: string, rel: string): ScanEntry | undefined {
     try {
       target = fs.readlinkSync(nodePath.join(root, rel));
     } catch {
-      target = undefined;
+      target = undefined; // replaced or removed since the lstat: the entry says it has no target
     }
   }
   return {

@@ -1,10 +1,12 @@
 /**
  * The edges of a match, for every tier: the line breaks and blank lines just inside and outside it.
  *   - A line break at oldText's outer edge that newText lacks: oldText begins with the break that ends a
- *     non-blank line (the match starts at that line's end), or ends right after a line break, and a
- *     non-empty newText does not. Taken literally, newText's first (last) line would be glued onto the
- *     file's neighbouring line; a deliberate join would include that line's text in oldText. The break is
- *     the file's line structure: newText gets it (keepEdgeBreaks).
+ *     non-blank line (the match starts at that line's end), or ends right after a line break before a
+ *     non-blank line, and a non-empty newText does not. Taken literally, newText's first (last) line would be
+ *     glued onto the file's neighbouring line of text; a deliberate join would include that line's text in
+ *     oldText. The break is the file's line structure: newText gets it (keepEdgeBreaks). Next to a blank
+ *     line the literal replacement glues nothing (the blank line's break ends newText's line) and stands:
+ *     an exact match is then the literal replacement.
  *   - Blank lines: newText may start (end) with more blank lines than oldText where the file has blank lines
  *     just outside the match, which oldText left out. Those are the file's blank lines written twice, or
  *     blank lines added on purpose. When newText has exactly the file's count there (oldText's plus those
@@ -109,7 +111,12 @@ export function keepEdgeBreaks(original: string, start: number, end: number, old
   const lineStart = original.lastIndexOf('\n', start - 1) + 1;
   const lead = breakAtStart.exec(oldText);
   if (lead && !breakAtStart.test(out) && original.slice(lineStart, start).trim() !== '') out = lead[0] + out;
+  // After the match: the line newText's last line would be glued onto. A blank one glues nothing — the
+  // literal replacement ends newText's line with that blank line's break (the blank line is what oldText's
+  // last break took away), so it stands as sent.
+  const lineEnd = original.indexOf('\n', end);
+  const after = original.slice(end, lineEnd < 0 ? original.length : lineEnd);
   const trail = breakAtEnd.exec(oldText);
-  if (trail && !breakAtEnd.test(out) && end < original.length) out += trail[0];
+  if (trail && !breakAtEnd.test(out) && after.trim() !== '') out += trail[0];
   return out;
 }

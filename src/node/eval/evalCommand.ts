@@ -69,7 +69,7 @@ function stamp(date: Date): string {
 
 /** The runs of this part: tasks (filtered, sharded) × modes, repeat after repeat. */
 function plannedRuns(args: EvalRunArgs, loads: readonly TaskLoad[]): RunSpec[] {
-  const ids = loads.map((l) => ({ id: l.ok ? l.task.id : l.id, load: l }));
+  const ids = loads.map((l) => ({ id: l.ok ? l.value.id : l.error.id, load: l }));
   const mine = args.shard ? shardOf(ids, args.shard.index, args.shard.count) : ids;
   const runs: RunSpec[] = [];
   for (let repeat = 1; repeat <= args.repeat; repeat++) {
@@ -90,7 +90,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   if (args.only.length > 0) {
     const unknown = args.only.filter((id) => !suiteTasks.some((t) => t.id === id));
     if (unknown.length > 0) return fail(`no task ${unknown.join(', ')} in ${suiteDir}`);
-    loads = loads.filter((l) => args.only.includes(l.ok ? l.task.id : l.id));
+    loads = loads.filter((l) => args.only.includes(l.ok ? l.value.id : l.error.id));
   }
   if (loads.length === 0) return fail(`no tasks in ${suiteDir} (a task is a folder with task.md, repo/ and check)`);
   const setup = cliModelSetup(args.models, io.env);
@@ -144,7 +144,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
         product: productInfo(),
         host: hostInfo(support),
         endpoint: endpointOf(args.models, io.env),
-        tasks: [...new Set(runs.map((r) => (r.load.ok ? r.load.task.id : r.load.id)))],
+        tasks: [...new Set(runs.map((r) => (r.load.ok ? r.load.value.id : r.load.error.id)))],
       },
     ],
     results: [],
@@ -163,7 +163,7 @@ async function runSuite(args: EvalRunArgs, io: CliIO): Promise<number> {
   const queue = [...runs];
   const worker = async (): Promise<void> => {
     for (let spec = queue.shift(); spec && !abort.signal.aborted; spec = queue.shift()) {
-      const id = spec.load.ok ? spec.load.task.id : spec.load.id;
+      const id = spec.load.ok ? spec.load.value.id : spec.load.error.id;
       const name = runName(spec, id);
       const run = spec;
       progress.started(name);

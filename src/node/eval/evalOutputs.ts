@@ -58,20 +58,20 @@ export function mergeCommand(args: EvalMergeArgs, io: CliIO): number {
     }
     const parsed = parseEvalFile(text, input);
     if (!parsed.ok) {
-      io.stderr.write(`error: ${parsed.message}\n`);
+      io.stderr.write(`error: ${parsed.error}\n`);
       return 2;
     }
     const fromDir = dirname(resolve(input));
-    files.push({ name: input, file: parsed.file, rebase: (p) => rebasePath(p, fromDir, outDir) });
+    files.push({ name: input, file: parsed.value, rebase: (p) => rebasePath(p, fromDir, outDir) });
   }
   const merged = mergeFiles(files);
   if (!merged.ok) {
-    io.stderr.write(`error: ${merged.message}\n`);
+    io.stderr.write(`error: ${merged.error}\n`);
     return 2;
   }
-  for (const note of merged.notes) io.stderr.write(`note: ${note}\n`);
-  writeOutputs(merged.file, args);
-  io.stdout.write(`${markdownSummary(merged.file)}\n`);
+  for (const note of merged.value.notes) io.stderr.write(`note: ${note}\n`);
+  writeOutputs(merged.value.file, args);
+  io.stdout.write(`${markdownSummary(merged.value.file)}\n`);
   if (!args.json && !args.report && !args.markdown) io.stderr.write('note: nothing written (give --json, --report or --markdown); the summary is above\n');
   return 0;
 }

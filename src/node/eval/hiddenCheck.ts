@@ -80,7 +80,7 @@ export function runHiddenCheck(task: Task, workspace: string, scratch: string): 
       try {
         if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
       } catch {
-        // already gone
+        // ESRCH: the check's process group is already gone
       }
     };
     const timer = setTimeout(() => {

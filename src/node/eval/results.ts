@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { errorText } from '../../core/primitives/errorText';
+import { err, ok, type Result } from '../../core/contracts/result';
 
 export const EVAL_FORMAT = 'plan-execute-eval';
 export const EVAL_VERSION = 1;
@@ -129,7 +130,8 @@ export type Part = z.infer<typeof PartSchema>;
 export type EvalConfig = z.infer<typeof ConfigSchema>;
 export type EvalFile = z.infer<typeof EvalFileSchema>;
 
-export type ParsedFile = { ok: true; file: EvalFile } | { ok: false; message: string };
+/** A results file read back, or why it cannot be (a message naming the file). */
+export type ParsedFile = Result<EvalFile, string>;
 
 /** Reads a results file's text back (JSON, then the schema); a problem is a message naming where. */
 export function parseEvalFile(text: string, name: string): ParsedFile {
@@ -137,18 +139,18 @@ export function parseEvalFile(text: string, name: string): ParsedFile {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `${name} is not JSON: ${errorText(error)}` };
+    return err(`${name} is not JSON: ${errorText(error)}`);
   }
   const format = (raw as { format?: unknown; version?: unknown } | null) ?? {};
   if (format.format === EVAL_FORMAT && format.version !== EVAL_VERSION) {
-    return { ok: false, message: `${name} is eval results version ${String(format.version)}; this build reads version ${EVAL_VERSION}` };
+    return err(`${name} is eval results version ${String(format.version)}; this build reads version ${EVAL_VERSION}`);
   }
   const parsed = EvalFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    return { ok: false, message: `${name} is not an eval results file: ${issues.join('; ')}` };
+    return err(`${name} is not an eval results file: ${issues.join('; ')}`);
   }
-  return { ok: true, file: parsed.data };
+  return ok(parsed.data);
 }
 
 /**
@@ -161,7 +163,8 @@ function configKey(c: EvalConfig): string {
 
 const resultKey = (r: Pick<RunResult, 'task' | 'mode' | 'repeat'>): string => `${r.task}\u0000${r.mode}\u0000${r.repeat}`;
 
-export type Merged = { ok: true; file: EvalFile; notes: string[] } | { ok: false; message: string };
+/** The joined file and what it is missing, or why the files cannot be joined. */
+export type Merged = Result<{ file: EvalFile; notes: string[] }, string>;
 
 /**
  * Joins results files: configurations with the same key become one (their parts and results joined);
@@ -182,8 +185,7 @@ export function mergeFiles(files: readonly { name: string; file: EvalFile; rebas
       for (const r of config.results) {
         const k = resultKey(r);
         const other = owners.get(k);
-        if (other !== undefined)
-          return { ok: false, message: `${r.task} (${r.mode}, repeat ${r.repeat}) is in both ${other} and ${name}: shards must not overlap` };
+        if (other !== undefined) return err(`${r.task} (${r.mode}, repeat ${r.repeat}) is in both ${other} and ${name}: shards must not overlap`);
         owners.set(k, name);
         into.results.push({ ...r, trace: r.trace === null ? null : rebase(r.trace), log: r.log === null ? null : rebase(r.log) });
       }
@@ -199,5 +201,5 @@ export function mergeFiles(files: readonly { name: string; file: EvalFile; rebas
     const who = `${config.provider} ${config.models.executor.standard}`;
     notes.push(`${who}: no results for ${missing.length} of ${config.suite.tasks.length} tasks (${named}) — a shard is missing?`);
   }
-  return { ok: true, file: { format: EVAL_FORMAT, version: EVAL_VERSION, createdAt: new Date().toISOString(), configs: [...byKey.values()] }, notes };
+  return ok({ file: { format: EVAL_FORMAT, version: EVAL_VERSION, createdAt: new Date().toISOString(), configs: [...byKey.values()] }, notes });
 }

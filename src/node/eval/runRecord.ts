@@ -21,7 +21,7 @@ export function productRoot(from: string = __dirname): string | undefined {
       try {
         if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'plan-execute') return dir;
       } catch {
-        // not ours; keep looking
+        // SyntaxError: a package.json that is not JSON is not ours; keep looking
       }
     }
     if (dirname(dir) === dir) return undefined;
@@ -36,7 +36,7 @@ export function productInfo(): Part['product'] {
   try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
   } catch {
-    // not a git checkout (a packaged install): the version says enough
+    // git exits non-zero or is absent: not a git checkout (a packaged install), the version says enough
   }
   return { name: 'plan-execute', version, commit };
 }

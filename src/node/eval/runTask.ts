@@ -199,8 +199,8 @@ async function mission(
 
 export async function runTask(spec: RunSpec, setup: RunSetup): Promise<RunResult> {
   const { load } = spec;
-  if (!load.ok) return errorResult(spec, load.id, `malformed task: ${load.message}`);
-  const task = load.task;
+  if (!load.ok) return errorResult(spec, load.error.id, `malformed task: ${load.error.message}`);
+  const task = load.value;
   const name = runName(spec, task.id);
   const scratch = mkdtempSync(join(tmpdir(), 'pe-eval-'));
   const ws = join(scratch, 'ws');
@@ -256,6 +256,8 @@ function keepRecords(setup: RunSetup, name: string, trace: string, log: string, 
     try {
       renameSync(from, to);
     } catch {
+      // EXDEV (the output folder is on another file system) or any other refusal to rename: copy, which
+      // throws on its own if it cannot either.
       cpSync(from, to, { recursive: true });
     }
     return pathFor(setup, to);

@@ -17,6 +17,7 @@ import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { StepIdSchema } from '../../core/contracts/plan';
 import { errorText } from '../../core/primitives/errorText';
+import { err, ok, type Result } from '../../core/contracts/result';
 
 /** Free text for the report; a number (difficulty 2) is read as its text. */
 const Label = z.union([z.string().min(1), z.number()]).transform(String);
@@ -60,7 +61,14 @@ export interface TaskInfo {
   difficulty: string;
 }
 
-export type TaskLoad = { ok: true; task: Task } | { ok: false; id: string; dir: string; message: string };
+/** A task folder that cannot be run: its id and folder, and what is wrong with it. */
+interface MalformedTask {
+  id: string;
+  dir: string;
+  message: string;
+}
+
+export type TaskLoad = Result<Task, MalformedTask>;
 
 const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
 const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();
@@ -88,7 +96,7 @@ function parseUntouched(text: string): { globs: string[]; problems: string[] } {
 export function loadTask(dirPath: string): TaskLoad {
   const dir = resolve(dirPath);
   const id = basename(dir);
-  const bad = (message: string): TaskLoad => ({ ok: false, id, dir, message });
+  const bad = (message: string): TaskLoad => err({ id, dir, message });
   if (!StepIdSchema.safeParse(id).success) return bad(`the folder name "${id}" is not a usable task id (letters, digits, "_", "." and "-")`);
   const problems: string[] = [];
   const textPath = join(dir, 'task.md');
@@ -122,7 +130,7 @@ export function loadTask(dirPath: string): TaskLoad {
     }
   }
   if (problems.length > 0) return bad(problems.join('; '));
-  return { ok: true, task: { id, dir, text, repo, check, untouched, meta } };
+  return ok({ id, dir, text, repo, check, untouched, meta });
 }
 
 /** The task folders of a suite, by id: each folder holding task.md, repo/ or check (a folder holding task.md itself is a suite of one). */
@@ -137,8 +145,8 @@ export function discoverTasks(suiteDir: string): string[] {
 }
 
 export function taskInfo(load: TaskLoad): TaskInfo {
-  if (load.ok) return { id: load.task.id, language: load.task.meta.language, kind: load.task.meta.kind, difficulty: load.task.meta.difficulty };
-  return { id: load.id, language: 'unknown', kind: 'unknown', difficulty: 'unknown' };
+  if (load.ok) return { id: load.value.id, language: load.value.meta.language, kind: load.value.meta.kind, difficulty: load.value.meta.difficulty };
+  return { id: load.error.id, language: 'unknown', kind: 'unknown', difficulty: 'unknown' };
 }
 
 /**

@@ -29,8 +29,8 @@ function gitApply(ws: string, patch: string): Promise<string | undefined> {
 
 export async function validateTask(dir: string, solutions?: string): Promise<TaskValidation> {
   const load = loadTask(dir);
-  if (!load.ok) return { id: load.id, ok: false, problems: [load.message] };
-  const task = load.task;
+  if (!load.ok) return { id: load.error.id, ok: false, problems: [load.error.message] };
+  const task = load.value;
   const problems: string[] = [];
   const patch = solutions === undefined ? undefined : resolve(solutions, `${task.id}.patch`);
   if (patch !== undefined && !existsSync(patch)) problems.push(`no reference solution ${patch}`);

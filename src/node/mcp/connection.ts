@@ -12,7 +12,15 @@ import type { McpCallOutcome, McpFaultKind, McpToolInfo } from '../../core/contr
 import { ProcessTransport } from './processTransport';
 import { errorText } from '../../core/primitives/errorText';
 
-export type Fault = { ok: false; fault: McpFaultKind; message: string };
+/**
+ * A server fault: the failure side of `McpCallOutcome` (contracts/mcp.ts — its shape is in recorded traces,
+ * which replay reads back, so it keeps its fields). Made here only, by `mcpFault`.
+ */
+export type Fault = Extract<McpCallOutcome, { ok: false }>;
+
+export function mcpFault(fault: McpFaultKind, message: string): Fault {
+  return { ok: false, fault, message };
+}
 
 const CLIENT_INFO = { name: 'plan-execute', version: '0.1.0' };
 
@@ -121,43 +129,37 @@ function classify(error: unknown, process: ProcessTransport | null, phase: 'star
   const message = errorText(error);
   const stderr = process?.stderrText() ?? '';
   const tail = stderr ? `; its stderr: ${stderr}` : '';
-  if (process?.fault?.kind === 'malformed') return { ok: false, fault: 'malformed', message: `${process.fault.message}${tail}` };
-  if (process?.fault?.kind === 'spawn') return { ok: false, fault: 'start_failed', message: `${process.fault.message}${tail}` };
+  if (process?.fault?.kind === 'malformed') return mcpFault('malformed', `${process.fault.message}${tail}`);
+  if (process?.fault?.kind === 'spawn') return mcpFault('start_failed', `${process.fault.message}${tail}`);
   if (process?.fault?.kind === 'exited') {
     return phase === 'start'
-      ? { ok: false, fault: 'start_failed', message: `did not start: it ${process.fault.message} before answering${tail}` }
-      : { ok: false, fault: 'disconnected', message: `went away during the call: it ${process.fault.message}${tail}` };
+      ? mcpFault('start_failed', `did not start: it ${process.fault.message} before answering${tail}`)
+      : mcpFault('disconnected', `went away during the call: it ${process.fault.message}${tail}`);
   }
   if (error instanceof UnauthorizedError || (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))) {
-    return {
-      ok: false,
-      fault: 'auth',
-      message: `needs authentication (${message}); sign in to it outside Plan & Execute, or put its token in the configuration's headers`,
-    };
+    return mcpFault('auth', `needs authentication (${message}); sign in to it outside Plan & Execute, or put its token in the configuration's headers`);
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
-    return { ok: false, fault: 'timeout', message: phase === 'start' ? `did not start in time (${message})` : `timed out (${message})` };
+    return mcpFault('timeout', phase === 'start' ? `did not start in time (${message})` : `timed out (${message})`);
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return {
-      ok: false,
-      fault: phase === 'start' ? 'start_failed' : 'disconnected',
-      message: `${phase === 'start' ? 'closed the connection while starting' : 'went away during the call'} (${message})${tail}`,
-    };
+    return mcpFault(
+      phase === 'start' ? 'start_failed' : 'disconnected',
+      `${phase === 'start' ? 'closed the connection while starting' : 'went away during the call'} (${message})${tail}`,
+    );
   }
-  if (isZodError(error))
-    return { ok: false, fault: 'malformed', message: `answered with a result that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})` };
+  if (isZodError(error)) return mcpFault('malformed', `answered with a result that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})`);
   if (
     error instanceof McpError &&
     (error.code === ErrorCode.ParseError ||
       error.code === ErrorCode.InvalidRequest ||
       (error.code === ErrorCode.InvalidParams && /invalid .*result/i.test(message)))
   ) {
-    return { ok: false, fault: 'malformed', message: `answered with something that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})` };
+    return mcpFault('malformed', `answered with something that is not valid MCP (${message.replace(/\s+/g, ' ').slice(0, 300)})`);
   }
-  if (error instanceof McpError) return { ok: false, fault: phase === 'start' ? 'start_failed' : 'disconnected', message: `${message}${tail}` };
+  if (error instanceof McpError) return mcpFault(phase === 'start' ? 'start_failed' : 'disconnected', `${message}${tail}`);
   const unreachable = /ECONNREFUSED|ENOTFOUND|fetch failed|ECONNRESET|socket hang up|EHOSTUNREACH/i.test(message);
-  if (unreachable) return { ok: false, fault: phase === 'start' ? 'start_failed' : 'disconnected', message: `cannot be reached (${message})` };
-  return { ok: false, fault: phase === 'start' ? 'start_failed' : 'disconnected', message: `${message}${tail}` };
+  if (unreachable) return mcpFault(phase === 'start' ? 'start_failed' : 'disconnected', `cannot be reached (${message})`);
+  return mcpFault(phase === 'start' ? 'start_failed' : 'disconnected', `${message}${tail}`);
 }
 
 /** A tool result as text: text blocks as they are, other blocks described, structured content as JSON. */

@@ -165,7 +165,7 @@ export class ProcessTransport implements Transport {
       if (process.platform === 'win32') this.#child?.kill(signal);
       else process.kill(-pid, signal);
     } catch {
-      // already gone
+      // ESRCH: the server's process (group) is already gone
     }
   }
 

@@ -19,9 +19,10 @@ import { SECRET_AREAS } from '../../core/policy/outsideView';
 import { prepareConfined } from '../sandbox/confinedRun';
 import { startOwnNetwork } from '../sandbox/ownNetwork';
 import type { ServerConfig } from './config';
-import { McpConnection, type Fault } from './connection';
+import { McpConnection, mcpFault, type Fault } from './connection';
 import { ProcessTransport } from './processTransport';
 import { isWithin, pathsOverlap } from '../../core/primitives/paths';
+import { err, ok, type Result } from '../../core/contracts/result';
 
 export interface NodeMcpOptions {
   /** Absolute, real path of the workspace (a stdio server's default working directory). */
@@ -49,12 +50,12 @@ export class NodeMcpServers implements McpServers {
   }
 
   /** How a server runs here, or why it cannot be started at all. */
-  confinementOf(config: ServerConfig): { ok: true; confinement: McpConfinement } | { ok: false; reason: string } {
-    if (config.transport === 'http') return { ok: true, confinement: 'remote' };
+  confinementOf(config: ServerConfig): Result<McpConfinement, string> {
+    if (config.transport === 'http') return ok('remote');
     const { sandbox, support } = this.options;
-    if (sandbox === 'off') return { ok: true, confinement: 'unsandboxed' };
-    if (support.available) return { ok: true, confinement: 'sandboxed' };
-    return { ok: false, reason: `not started: there is no OS sandbox to confine it (${support.reason}). ${support.remedy}`.trim() };
+    if (sandbox === 'off') return ok('unsandboxed');
+    if (support.available) return ok('sandboxed');
+    return err(`not started: there is no OS sandbox to confine it (${support.reason}). ${support.remedy}`.trim());
   }
 
   /** Lists every server's tools, side by side; `listingSpec` confines stdio servers while they list. */
@@ -66,16 +67,15 @@ export class NodeMcpServers implements McpServers {
   async #describe(config: ServerConfig, spec: SandboxSpec | null, signal: AbortSignal): Promise<McpServerInfo> {
     const base = { name: config.name, transport: config.transport, source: config.source, tools: [] };
     const how = this.confinementOf(config);
-    if (!how.ok) return { ...base, confinement: 'sandboxed', status: 'failed', reason: how.reason };
-    if (config.needs) return { ...base, confinement: how.confinement, status: 'failed', reason: `needs ${config.needs}` };
+    if (!how.ok) return { ...base, confinement: 'sandboxed', status: 'failed', reason: how.error };
+    if (config.needs) return { ...base, confinement: how.value, status: 'failed', reason: `needs ${config.needs}` };
     const timeout = this.options.listTimeoutMs ?? 20_000;
-    const opened = await this.#open(config, how.confinement, spec, timeout, signal);
-    if ('fault' in opened) return { ...base, confinement: how.confinement, status: 'failed', reason: `${opened.fault.replace('_', ' ')}: ${opened.message}` };
+    const opened = await this.#open(config, how.value, spec, timeout, signal);
+    if ('fault' in opened) return { ...base, confinement: how.value, status: 'failed', reason: `${opened.fault.replace('_', ' ')}: ${opened.message}` };
     try {
       const tools = await opened.connection.listTools(timeout, signal);
-      if (!Array.isArray(tools))
-        return { ...base, confinement: how.confinement, status: 'failed', reason: `${tools.fault.replace('_', ' ')}: ${tools.message}` };
-      return { ...base, confinement: how.confinement, status: 'ok', tools };
+      if (!Array.isArray(tools)) return { ...base, confinement: how.value, status: 'failed', reason: `${tools.fault.replace('_', ' ')}: ${tools.message}` };
+      return { ...base, confinement: how.value, status: 'ok', tools };
     } finally {
       await opened.connection.close();
       opened.release();
@@ -89,7 +89,8 @@ export class NodeMcpServers implements McpServers {
       try {
         url = new URL(config.url);
       } catch {
-        return { ok: false, fault: 'start_failed', message: `its URL "${config.url}" is not a URL` };
+        // TypeError: not a URL.
+        return mcpFault('start_failed', `its URL "${config.url}" is not a URL`);
       }
       const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
       const connection = await McpConnection.open(transport, timeoutMs, signal);
@@ -101,7 +102,7 @@ export class NodeMcpServers implements McpServers {
     let transport: ProcessTransport;
     let release = (): void => undefined;
     if (confinement === 'sandboxed') {
-      if (!spec) return { ok: false, fault: 'refused', message: 'not started: its sandbox could not be prepared' };
+      if (!spec) return mcpFault('refused', 'not started: its sandbox could not be prepared');
       const shown = programFolders(argv, this.options.root);
       const prepared = prepareConfined(
         { ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] },
@@ -109,7 +110,7 @@ export class NodeMcpServers implements McpServers {
         argv,
         cwd,
       );
-      if ('refused' in prepared) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${prepared.refused}` };
+      if ('refused' in prepared) return mcpFault('refused', `its sandbox could not be prepared: ${prepared.refused}`);
       const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
       let stopNetwork = (): void => undefined;
       transport = new ProcessTransport(
@@ -142,13 +143,13 @@ export class NodeMcpServers implements McpServers {
 
   async call(request: McpCallRequest, signal: AbortSignal): Promise<McpCallOutcome> {
     const config = this.#configs.get(request.server);
-    if (!config) return { ok: false, fault: 'not_configured', message: `there is no server "${request.server}" in this configuration` };
+    if (!config) return mcpFault('not_configured', `there is no server "${request.server}" in this configuration`);
     const how = this.confinementOf(config);
-    if (!how.ok) return { ok: false, fault: 'refused', message: how.reason };
+    if (!how.ok) return mcpFault('refused', how.error);
     const key = `${request.stepId}\u0000${request.server}`;
     let session = this.#sessions.get(key);
     if (!session) {
-      session = this.#open(config, how.confinement, request.sandbox, Math.min(request.timeoutMs, 30_000), signal);
+      session = this.#open(config, how.value, request.sandbox, Math.min(request.timeoutMs, 30_000), signal);
       this.#sessions.set(key, session);
     }
     const opened = await session;
@@ -199,7 +200,7 @@ function programFolders(argv: readonly string[], root: string): string[] {
       real = fs.realpathSync.native(arg);
       if (!fs.statSync(real).isFile()) continue;
     } catch {
-      continue;
+      continue; // not a file on this machine (missing or unreadable): not a program to make readable
     }
     const own = nodePath.dirname(real);
     let pkg: string | undefined;

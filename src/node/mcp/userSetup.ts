@@ -16,6 +16,9 @@ import { serverSandboxSpec } from '../../core/mcp/serverSandbox';
 import { hostFacts } from '../sandbox/hostFacts';
 import { mergeConfigs, serversIn, type ConfigSource, type ReadConfig, type Variables } from './config';
 import { NodeMcpServers } from './servers';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { errorText } from '../../core/primitives/errorText';
+import { isMissing } from '../fsErrors';
 
 /** The workspace's own configuration files, in the order they are read (a later one wins a name). */
 const WORKSPACE_MCP_FILES = ['.vscode/mcp.json', '.mcp.json'];
@@ -48,11 +51,12 @@ export interface UserSetupReady {
   close(): Promise<void>;
 }
 
-function readText(path: string): string | undefined {
+/** A configuration file's text; undefined when it is not there; why, when it is there and cannot be read. */
+function readText(path: string): Result<string | undefined, string> {
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
+    return ok(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return isMissing(error) ? ok(undefined) : err(errorText(error));
   }
 }
 
@@ -63,11 +67,16 @@ function readMcpConfigs(request: Pick<SetupRequest, 'workspace' | 'env' | 'fullE
   const configs: ReadConfig[] = [];
   for (const rel of WORKSPACE_MCP_FILES) {
     const text = readText(join(root, rel));
-    if (text !== undefined) configs.push(serversIn(text, { label: rel, trusted: false }, vars));
+    if (!text.ok) configs.push({ servers: [], notes: [`${rel} cannot be read: ${text.error}`] });
+    else if (text.value !== undefined) configs.push(serversIn(text.value, { label: rel, trusted: false }, vars));
   }
   for (const file of request.mcpConfigFiles ?? []) {
     const text = readText(resolve(file));
-    configs.push(text === undefined ? { servers: [], notes: [`--mcp-config ${file} cannot be read`] } : serversIn(text, { label: file, trusted: true }, vars));
+    configs.push(
+      text.ok && text.value !== undefined
+        ? serversIn(text.value, { label: file, trusted: true }, vars)
+        : { servers: [], notes: [`--mcp-config ${file} cannot be read${text.ok ? ': it is not there' : `: ${text.error}`}`] },
+    );
   }
   for (const extra of request.extraConfigs ?? []) configs.push(serversIn(extra.text, extra.source, vars));
   return mergeConfigs(configs);

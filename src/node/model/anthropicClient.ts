@@ -124,6 +124,8 @@ export function createAnthropicModelClient(options: AnthropicClientOptions = {})
         );
         return result.input_tokens;
       } catch {
+        // The endpoint refused or lacks token counting (a proxy, a gateway): "cannot" is the port's
+        // answer, and the caller estimates instead.
         return undefined;
       }
     },

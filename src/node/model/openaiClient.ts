@@ -20,6 +20,7 @@ import { defaultCompat, toChatParams, type OpenAICompat } from './openaiRequest'
 import { ChatStreamAssembler } from './openaiStream';
 import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL } from '../../core/model/providers';
 import { retryingCall, type AdapterTuning } from '../../core/model/retryLoop';
+import { err, ok, type Result } from '../../core/contracts/result';
 
 /** Local servers load a model on its first request, silently: give them longer before calling it stalled. */
 const LOCAL_STREAM_IDLE_MS = 300_000;
@@ -137,16 +138,16 @@ export function createOpenAIModelClient(options: OpenAIClientOptions = {}): Mode
 export async function listOpenAIModels(
   options: Pick<OpenAIClientOptions, 'apiKey' | 'baseURL' | 'env' | 'timeoutMs'>,
   signal?: AbortSignal,
-): Promise<{ ok: true; models: string[] } | { ok: false; message: string }> {
+): Promise<Result<string[], string>> {
   const env = options.env ?? process.env;
   const baseURL = (options.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const sdk = new OpenAI({ apiKey: options.apiKey || env.OPENAI_API_KEY || 'no-key', baseURL, maxRetries: 1, timeout: options.timeoutMs ?? 15_000 });
   try {
     const ids: string[] = [];
     for await (const model of sdk.models.list(signal ? { signal } : undefined)) ids.push(model.id);
-    return { ok: true, models: ids.sort() };
+    return ok(ids.sort());
   } catch (error) {
     const fault = classifyOpenAIFault(error, signal?.aborted ?? false, baseURL, '');
-    return { ok: false, message: fault.kind === 'fail' ? fault.failure.message : `Could not list the models at ${baseURL}: ${fault.message}` };
+    return err(fault.kind === 'fail' ? fault.failure.message : `Could not list the models at ${baseURL}: ${fault.message}`);
   }
 }

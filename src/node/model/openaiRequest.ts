@@ -55,7 +55,7 @@ function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {
-    return '';
+    return ''; // TypeError: not a URL, so no host to name
   }
 }
 

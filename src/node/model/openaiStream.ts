@@ -78,6 +78,7 @@ export class ChatStreamAssembler {
         try {
           input = call.args.trim() === '' ? {} : JSON.parse(call.args);
         } catch {
+          // SyntaxError: arguments that are not JSON go on as they came; the tool's input check refuses them.
           input = { _unparsed_arguments: call.args };
         }
         if (call.name === STRUCTURED_OUTPUT_TOOL && structured === undefined) {

@@ -21,7 +21,7 @@ function asDocumentText(bytes: Uint8Array): string | undefined {
     // ignoreBOM: false strips a leading BOM; the document keeps its own encoding (utf8 or utf8bom) on save.
     return strictUtf8.decode(bytes);
   } catch {
-    return undefined;
+    return undefined; // TypeError from the fatal decoder: not UTF-8
   }
 }
 

@@ -46,7 +46,7 @@ export function fileOwnerStore(file: string, waitMs = 60_000): MissionOwnerStore
       const { missionId, pid } = v as Record<string, unknown>;
       return typeof missionId === 'string' && typeof pid === 'number' ? { missionId, pid } : undefined;
     } catch {
-      return undefined;
+      return undefined; // no note (ENOENT) or a torn one (SyntaxError): no window owns a mission
     }
   };
   return {

@@ -20,6 +20,6 @@ function hostOf(url: string): string {
     const u = new URL(url);
     return `${u.host}${u.pathname === '/' ? '' : u.pathname}`;
   } catch {
-    return url;
+    return url; // TypeError: not a URL, so the text as the user typed it
   }
 }

@@ -20,6 +20,6 @@ function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
-    return url;
+    return url; // TypeError: not a URL, so the text as the user typed it
   }
 }

@@ -81,7 +81,7 @@ export async function chooseModel(listFor: (provider: ProviderId) => Promise<Mod
   if (!model) return;
   await applyModelChoice(target.target, provider.provider, model);
   const after = readProviderSettings();
-  if (!after.ok) void vscode.window.showWarningMessage(after.message);
+  if (!after.ok) void vscode.window.showWarningMessage(after.error);
   else
     void vscode.window.showInformationMessage(
       `Plan & Execute: ${target.label.toLowerCase()} now uses ${model} (${provider.provider}).${settings.ok ? '' : ' The settings are complete now.'}`,

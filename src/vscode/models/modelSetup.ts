@@ -35,7 +35,7 @@ const KEY_COMMAND = 'Plan & Execute: Set API Key';
 /** The setup, or why there is none; `provider`: the one whose API key is missing. */
 export function prepareModelSetup(keys: KeySources): Result<ModelSetup, Refusal & { provider?: ProviderId }> {
   const read = readProviderSettings();
-  if (!read.ok) return err({ reason: 'model_settings', message: read.message });
+  if (!read.ok) return err({ reason: 'model_settings', message: read.error });
   const s = read.value;
   const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm'), destination: plannerDestination(s) };
   if (s.providers.includes('anthropic')) {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings, type ModelSettings } from '../../core/model/modelSettings';
 import { OPENAI_DEFAULT_BASE_URL } from '../../core/model/providers';
 import type { ProviderId } from '../../core/model/providers';
+import { err, ok, type Result } from '../../core/contracts/result';
 
 export interface ProviderSettings {
   /** What the roles are built with (and what the trace records). */
@@ -19,7 +20,8 @@ export interface ProviderSettings {
   openaiBaseURL: string;
 }
 
-export type SettingsRead = { ok: true; value: ProviderSettings } | { ok: false; message: string };
+/** The settings, or what is wrong with them (a message naming the setting). */
+export type SettingsRead = Result<ProviderSettings, string>;
 
 const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('planExecute');
 
@@ -56,27 +58,21 @@ export function readProviderSettings(env: NodeJS.ProcessEnv = process.env): Sett
   };
   const parsed = parseModelSettings(models);
   if (!parsed.ok) {
-    return {
-      ok: false,
-      message: `Check the Plan & Execute model settings: ${parsed.error.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.`,
-    };
+    return err(`Check the Plan & Execute model settings: ${parsed.error.map((e) => `planExecute.${settingOf(e.path)}: ${e.message}`).join('; ')}.`);
   }
   const problems = routingProblems(parsed.value);
   if (problems.length > 0) {
-    return { ok: false, message: `Choose a model first (${problems.join('; ')}): set planExecute.model, or run "Plan & Execute: Choose Model".` };
+    return err(`Choose a model first (${problems.join('; ')}): set planExecute.model, or run "Plan & Execute: Choose Model".`);
   }
   const openaiBaseURL = (text('openai.baseUrl') ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  if (!URL.canParse(openaiBaseURL)) return { ok: false, message: `planExecute.openai.baseUrl is not a URL: "${openaiBaseURL}".` };
-  return {
-    ok: true,
-    value: {
-      models: models as DeepPartialSettings,
-      resolved: parsed.value,
-      providers: providersInUse(parsed.value),
-      anthropicBaseURL: text('baseUrl') ?? env.ANTHROPIC_BASE_URL ?? undefined,
-      openaiBaseURL,
-    },
-  };
+  if (!URL.canParse(openaiBaseURL)) return err(`planExecute.openai.baseUrl is not a URL: "${openaiBaseURL}".`);
+  return ok({
+    models: models as DeepPartialSettings,
+    resolved: parsed.value,
+    providers: providersInUse(parsed.value),
+    anthropicBaseURL: text('baseUrl') ?? env.ANTHROPIC_BASE_URL ?? undefined,
+    openaiBaseURL,
+  });
 }
 
 function settingOf(path: string): string {
@@ -90,6 +86,6 @@ export function openaiNeedsKey(baseURL: string): boolean {
   try {
     return /(^|\.)openai\.com$/.test(new URL(baseURL).hostname) || /\.openai\.azure\.com$/.test(new URL(baseURL).hostname);
   } catch {
-    return false;
+    return false; // TypeError: not a URL (the settings check says so on its own)
   }
 }

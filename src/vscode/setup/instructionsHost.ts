@@ -12,6 +12,7 @@ import { discoverInstructions } from '../../core/instructions/discover';
 import type { InstructionsView } from '../../webview/protocol';
 import { VscodeWorkspace } from '../adapters/vscodeWorkspace';
 import { instructionsView } from './instructionsView';
+import { errorText } from '../../core/primitives/errorText';
 
 const EXCLUDED_KEY = 'planExecute.instructionsExcluded';
 const WATCHED =
@@ -59,8 +60,9 @@ export class InstructionsHost implements vscode.Disposable {
     if (!root) return;
     try {
       this.#found = await discoverInstructions(new VscodeWorkspace(realpathSync(root)));
-    } catch {
-      this.#found = { files: [], notes: ['the instruction files could not be listed'] };
+    } catch (error) {
+      // Any fault reading the workspace: the list says so, with why, where the user looks for it.
+      this.#found = { files: [], notes: [`the instruction files could not be listed: ${errorText(error)}`] };
     }
     this.changed();
   }

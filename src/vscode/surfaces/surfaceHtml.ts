@@ -21,7 +21,7 @@ function codiconFont(extensionUri: vscode.Uri): { query: string } | null {
       const query = /url\("\.\/codicon\.ttf(\?[^"]*)?"\)/.exec(css);
       fontFile = query ? { query: query[1] ?? '' } : null;
     } catch {
-      fontFile = null;
+      fontFile = null; // no codicon.css in media/ (a build without assets): icons load when drawn, not before
     }
   }
   return fontFile;

@@ -82,7 +82,7 @@ export class WebviewSurface {
     try {
       return await this.webview.postMessage(message);
     } catch {
-      return false; // disposed meanwhile
+      return false; // the webview was disposed meanwhile (postMessage rejects): nothing to post to
     }
   }
 

@@ -14,7 +14,7 @@ const SOLUTIONS = join(__dirname, 'solutions');
 
 describe('the bundled eval suite', function () {
   const dirs = discoverTasks(SUITE);
-  const tasks = dirs.map(loadTask).flatMap((l) => (l.ok ? [l.task] : []));
+  const tasks = dirs.map(loadTask).flatMap((l) => (l.ok ? [l.value] : []));
 
   it('holds about twenty well-formed tasks across JavaScript, TypeScript and Python, of every kind', () => {
     const broken = dirs.map(loadTask).filter((l) => !l.ok);

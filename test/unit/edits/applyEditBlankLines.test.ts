@@ -87,6 +87,21 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       const r = ok(applyEdit('prev();\nx();\ny();\nnext();\n', { oldText: 'x();\ny();\n', newText: 'x();\ny2();' }));
       assert.equal(r.text, 'prev();\nx();\ny2();\nnext();\n');
     });
+    it('applies an exact match literally when oldText ends with a line break before a blank line and newText does not', () => {
+      // The line break ending oldText is the one before the file's blank line: sent without it, newText's
+      // last line takes the blank line's break and the blank line goes, as the literal replacement has it.
+      for (const blank of ['', '  ', '\t']) {
+        const file = `prev();\nx();\ny();\n${blank}\nnext();\n`;
+        const edit = { oldText: 'x();\ny();\n', newText: 'x();\ny2();' };
+        const r = ok(applyEdit(file, edit));
+        assert.equal(r.strategy, 'exact');
+        assert.equal(r.text, file.replace(edit.oldText, edit.newText), JSON.stringify(blank));
+        assert.equal(r.text, `prev();\nx();\ny2();${blank}\nnext();\n`);
+      }
+      // The same with CRLF: the file's blank line's break ends the new line.
+      const crlf = ok(applyEdit('x();\r\ny();\r\n\r\nnext();\r\n', { oldText: 'x();\r\ny();\r\n', newText: 'x();\r\ny2();' }));
+      assert.equal(crlf.text, 'x();\r\ny2();\r\nnext();\r\n');
+    });
     it("keeps a file's blank line below when oldText ends with a blank line the file lacks and newText with none", () => {
       const r = ok(applyEdit('prev();\nx();\ny();\nnext();\n', { oldText: 'x();\ny();\n\n', newText: 'x();\ny2();' }));
       assert.equal(r.text, 'prev();\nx();\ny2();\nnext();\n');

@@ -197,8 +197,8 @@ describe('eval totals and merge', () => {
       { name: 'o', file: other, rebase: (p) => p },
     ]);
     assert.ok(merged.ok);
-    assert.equal(merged.file.configs.length, 2);
-    const [joined] = merged.file.configs;
+    assert.equal(merged.value.file.configs.length, 2);
+    const [joined] = merged.value.file.configs;
     assert.deepEqual(
       joined!.results.map((r) => [r.task, r.trace]),
       [
@@ -211,7 +211,7 @@ describe('eval totals and merge', () => {
       { name: 'a', file: a, rebase: (p) => p },
       { name: 'again', file: a, rebase: (p) => p },
     ]);
-    assert.ok(!overlap.ok && /a \(planned, repeat 1\) is in both a and again/.test(overlap.message));
+    assert.ok(!overlap.ok && /a \(planned, repeat 1\) is in both a and again/.test(overlap.error));
     assert.equal(rebasePath('traces/x.jsonl', '/r/shard1', '/r/merged'), '../shard1/traces/x.jsonl');
     assert.equal(rebasePath('/abs/x.jsonl', '/r/shard1', '/r/merged'), '/abs/x.jsonl');
   });
@@ -221,18 +221,18 @@ describe('eval totals and merge', () => {
     c.suite.tasks.push({ id: 'z', language: 'python', kind: 'bugfix', difficulty: 'easy' });
     const merged = mergeFiles([{ name: 'a', file: evalFile([c]), rebase: (p) => p }]);
     assert.ok(merged.ok);
-    assert.match(merged.notes.join('\n'), /no results for 1 of 2 tasks \(z\)/);
+    assert.match(merged.value.notes.join('\n'), /no results for 1 of 2 tasks \(z\)/);
   });
 
   it('reads a results file back only in its own format and version', () => {
     const text = serialise(evalFile([config([result({ task: 'a', mode: 'planned' })])]));
     const back = parseEvalFile(text, 'r.json');
-    assert.ok(back.ok && back.file.configs[0]!.results.length === 1);
+    assert.ok(back.ok && back.value.configs[0]!.results.length === 1);
     assert.match(JSON.stringify(JSON.parse(text).configs[0].totals), /"resolveRate"/, 'totals are written for machines');
     const newer = parseEvalFile(JSON.stringify({ ...JSON.parse(text), version: 2 }), 'new.json');
-    assert.ok(!newer.ok && /version 2; this build reads version 1/.test(newer.message));
+    assert.ok(!newer.ok && /version 2; this build reads version 1/.test(newer.error));
     const wrong = parseEvalFile('{"format":"plan-execute-eval","version":1}', 'w.json');
-    assert.ok(!wrong.ok && /w\.json is not an eval results file: createdAt/.test(wrong.message));
+    assert.ok(!wrong.ok && /w\.json is not an eval results file: createdAt/.test(wrong.error));
     assert.ok(!parseEvalFile('{', 'x.json').ok);
   });
 });

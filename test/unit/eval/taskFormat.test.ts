@@ -14,11 +14,11 @@ describe('eval task format', () => {
   it('loads a task with only task.md, repo/ and check, with defaults for the rest', () => {
     const dir = writeTree(GOOD, join(tempDir(), 'fix-it'));
     const load = loadTask(dir);
-    assert.ok(load.ok, !load.ok ? load.message : '');
-    assert.equal(load.task.id, 'fix-it');
-    assert.equal(load.task.text, 'Fix it.');
-    assert.deepEqual(load.task.untouched, []);
-    assert.deepEqual(load.task.meta, {
+    assert.ok(load.ok, !load.ok ? load.error.message : '');
+    assert.equal(load.value.id, 'fix-it');
+    assert.equal(load.value.text, 'Fix it.');
+    assert.deepEqual(load.value.untouched, []);
+    assert.deepEqual(load.value.meta, {
       language: 'unknown',
       kind: 'unknown',
       difficulty: 'unknown',
@@ -35,7 +35,7 @@ describe('eval task format', () => {
     );
     const load = loadTask(dir);
     assert.ok(!load.ok);
-    assert.equal(load.id, 'bad');
+    assert.equal(load.error.id, 'bad');
     for (const problem of [
       /task\.md is empty/,
       /repo\/ is missing/,
@@ -45,11 +45,11 @@ describe('eval task format', () => {
       /meta\.json language/,
       /meta\.json packages\.0: an npm package name/,
     ]) {
-      assert.match(load.message, problem);
+      assert.match(load.error.message, problem);
     }
     writeFileSync(join(dir, 'meta.json'), '{ nope');
     const again = loadTask(dir);
-    assert.ok(!again.ok && /meta\.json is not JSON/.test(again.message));
+    assert.ok(!again.ok && /meta\.json is not JSON/.test(again.error.message));
   });
 
   it('reads meta.json leniently where it can (a numbered difficulty, notes of its own) and folders in untouched whole', () => {
@@ -58,15 +58,15 @@ describe('eval task format', () => {
       join(tempDir(), 'lenient'),
     );
     const load = loadTask(dir);
-    assert.ok(load.ok, !load.ok ? load.message : '');
-    assert.equal(load.task.meta.difficulty, '2');
-    assert.equal(load.task.meta.language, 'go');
-    assert.deepEqual(load.task.untouched, ['tests', 'tests/**', 'fixtures/**', 'src/*.js', 'src/*.js/**']);
+    assert.ok(load.ok, !load.ok ? load.error.message : '');
+    assert.equal(load.value.meta.difficulty, '2');
+    assert.equal(load.value.meta.language, 'go');
+    assert.deepEqual(load.value.untouched, ['tests', 'tests/**', 'fixtures/**', 'src/*.js', 'src/*.js/**']);
   });
 
   it('refuses a folder name that cannot be a task id', () => {
     const load = loadTask(writeTree(GOOD, join(tempDir(), 'has space')));
-    assert.ok(!load.ok && /not a usable task id/.test(load.message));
+    assert.ok(!load.ok && /not a usable task id/.test(load.error.message));
   });
 
   it('finds the tasks of a suite by id, and a task folder is a suite of one', () => {
@@ -99,8 +99,8 @@ describe('eval shards', () => {
 describe('eval hidden check', () => {
   const task = (dir: string, checkTimeoutSeconds = 30) => {
     const load = loadTask(dir);
-    assert.ok(load.ok, !load.ok ? load.message : '');
-    return { ...load.task, meta: { ...load.task.meta, checkTimeoutSeconds } };
+    assert.ok(load.ok, !load.ok ? load.error.message : '');
+    return { ...load.value, meta: { ...load.value.meta, checkTimeoutSeconds } };
   };
 
   it('runs in the workspace with the task folder named, and no key in its environment', async () => {

@@ -387,7 +387,7 @@ describe('openai-compatible model client (real SDK against the chat server)', ()
         const out = await client(server).call(request, signal());
         assert.ok(out.ok);
         assert.equal(out.value.stopReason, 'max_tokens');
-        assert.deepEqual(await listOpenAIModels({ baseURL: server.url, env: {} }), { ok: true, models: ['llama3.2', 'qwen3-coder'] });
+        assert.deepEqual(await listOpenAIModels({ baseURL: server.url, env: {} }), { ok: true, value: ['llama3.2', 'qwen3-coder'] });
       },
       { models: ['qwen3-coder', 'llama3.2'] },
     );

@@ -38,6 +38,15 @@ describe('FileStore', () => {
     assert.equal((await store.readEvents('m1')).length, 1);
   });
 
+  it('reads a missing trace or state as none, and any other read fault as the fault it is', async () => {
+    const store = new FileStore(dir);
+    assert.deepEqual(await store.readEvents('m9'), []);
+    assert.equal(await store.loadState('m9'), undefined);
+    // A trace that cannot be read (here: a folder where the file belongs) is not "no events yet".
+    fs.mkdirSync(store.tracePath('m9'), { recursive: true });
+    await assert.rejects(store.readEvents('m9'), /EISDIR/);
+  });
+
   it('saves and loads state snapshots and lists missions', async () => {
     const store = new FileStore(dir);
     await store.saveState('m2', { phase: 'running' });

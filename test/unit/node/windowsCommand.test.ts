@@ -37,28 +37,28 @@ describe('running argv on Windows (PATH and PATHEXT, without a shell where possi
     const spawn = windowsSpawn(['node', '-e', 'console.log("a & b")'], env, disk('C:\\Program Files\\nodejs\\node.exe'), path.win32);
     assert.ok(spawn.ok);
     assert.deepEqual(
-      { file: spawn.file, args: spawn.args, verbatim: spawn.verbatim },
+      { file: spawn.value.file, args: spawn.value.args, verbatim: spawn.value.verbatim },
       { file: 'C:\\Program Files\\nodejs\\node.exe', args: ['-e', 'console.log("a & b")'], verbatim: false },
     );
-    assert.equal(spawn.env.NoDefaultCurrentDirectoryInExePath, '1');
+    assert.equal(spawn.value.env.NoDefaultCurrentDirectoryInExePath, '1');
   });
 
   it('runs a batch file through cmd.exe with every metacharacter escaped, twice for the arguments', () => {
     const spawn = windowsSpawn(['npm', 'test', '--', 'a&b', 'x y'], env, disk('C:\\Program Files\\nodejs\\npm.cmd'), path.win32);
     assert.ok(spawn.ok);
-    assert.equal(spawn.file, 'C:\\Windows\\System32\\cmd.exe');
-    assert.deepEqual(spawn.args.slice(0, 3), ['/d', '/s', '/c']);
-    assert.equal(spawn.verbatim, true);
-    assert.equal(spawn.args[3], '"^"C:\\Program^ Files\\nodejs\\npm.cmd^" test -- a^^^&b ^^^"x^^^ y^^^""');
+    assert.equal(spawn.value.file, 'C:\\Windows\\System32\\cmd.exe');
+    assert.deepEqual(spawn.value.args.slice(0, 3), ['/d', '/s', '/c']);
+    assert.equal(spawn.value.verbatim, true);
+    assert.equal(spawn.value.args[3], '"^"C:\\Program^ Files\\nodejs\\npm.cmd^" test -- a^^^&b ^^^"x^^^ y^^^""');
   });
 
   it('refuses arguments cmd.exe would reinterpret for a batch file, and says why', () => {
     for (const bad of ['%PATH%', 'hi!', 'say "x"', 'a\nb']) {
       const spawn = windowsSpawn(['npm', 'run', bad], env, disk('C:\\Program Files\\nodejs\\npm.cmd'), path.win32);
-      assert.ok(!spawn.ok && /batch file/.test(spawn.reason), bad);
+      assert.ok(!spawn.ok && /batch file/.test(spawn.error), bad);
     }
     const missing = windowsSpawn(['nope'], env, disk(), path.win32);
-    assert.ok(!missing.ok && /not found on PATH/.test(missing.reason));
+    assert.ok(!missing.ok && /not found on PATH/.test(missing.error));
   });
 
   it('quotes arguments by the C runtime rules', () => {
