@@ -32,6 +32,7 @@ export function syntheticStep(i: number, overrides: Partial<StepView> = {}): Ste
     inPlan: true,
     commands: [],
     verification: null,
+    hooks: [],
     ...overrides,
   };
 }

@@ -15,6 +15,7 @@ import type { LayerSettlement, ListingOptions, StagedListing, StagingRequest, St
 import type { McpCallOutcome, McpConfinement } from './contracts/mcp';
 import type { AppliedInstruction } from './contracts/instructions';
 import type { Result } from './contracts/result';
+import type { Hook, HookOrigin } from './contracts/hooks';
 
 // ───────────────────────────── workspace ─────────────────────────────
 
@@ -250,6 +251,50 @@ export interface GitReview {
   problems: string[];
 }
 
+// ───────────────────────────── hooks ─────────────────────────────
+
+/** One run of a user's or a project's hook (src/core/hooks decides where and how it is confined). */
+export interface HookProcessRequest {
+  /** The command line as configured; the runner hands it to the shell (`bash -c`, else `sh -c`), as Claude Code does. */
+  command: string;
+  /** The JSON the hook reads on stdin. */
+  stdin: string;
+  /** Absolute: the workspace root, at the same path inside the sandbox. */
+  cwd: string;
+  /**
+   * The scrubbed environment with `CLAUDE_PROJECT_DIR`. A `user` hook runs as the user: the runner lays
+   * the user's own environment under it (never the product's model keys).
+   */
+  env: Record<string, string>;
+  origin: HookOrigin;
+  /** After this the hook is killed with its whole process group. */
+  timeoutMs: number;
+  /** Cap on each of stdout and stderr (head and tail kept). */
+  maxOutputBytes: number;
+  /** The OS sandbox it runs in; null: unconfined (a user hook, or the sandbox is off). */
+  sandbox: SandboxSpec | null;
+  /** With a sandbox: the step attempt's layer it writes (contracts/staging.ts); absent: it writes nothing it keeps, or directly. */
+  staging?: StagingRequest;
+}
+
+export interface HookProcessRun {
+  /** null: killed (timeout, cancel) or never started. */
+  exitCode: number | null;
+  signal: string | null;
+  /** Killed because it ran past `timeoutMs`. */
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** Why it could not start, when it could not (a missing shell, a sandbox that refused). */
+  startError?: string;
+}
+
+/** Runs hook processes (src/node/hookRunner.ts). Never throws: a fault is a run that says so. */
+export interface HookRunner {
+  run(request: HookProcessRequest, signal: AbortSignal): Promise<HookProcessRun>;
+}
+
 // ───────────────────────────── approvals ─────────────────────────────
 
 interface ApprovalBase {
@@ -263,6 +308,11 @@ interface ApprovalBase {
   why: string;
   /** Who asks: the step's executor, or the verifier running an evidence check (absent: the executor). */
   role?: 'executor' | 'verifier';
+  /**
+   * A PreToolUse hook asked that the user decide this one: an approver must ask the user — never a rule,
+   * never the approval mode — and show why. The gate refuses an approval by rule of such a request.
+   */
+  askedBy?: { hook: string; reason: string };
 }
 
 /**
@@ -444,6 +494,11 @@ export interface StepTools extends ReadOnlyTools {
   bash(command: string): Promise<ToolOutcome>;
   /** Everything the step changed so far. */
   sideEffects(): SideEffects;
+  /**
+   * The user's Stop hooks, run when the executor reports its step done: a reason to go on instead (the
+   * executor is told it and continues), or undefined. At most three such blocks per step attempt.
+   */
+  beforeReport?(): Promise<string | undefined>;
 }
 
 // ───────────────────────────── roles (implemented in src/core/roles) ─────────────────────────────
@@ -466,6 +521,8 @@ export interface PlanRequest {
   instructions?: AppliedInstruction[];
   /** The MCP tools the mission's servers offer, for per-step grants. Absent: none. */
   mcpTools?: OfferedMcpTool[];
+  /** What the user's SessionStart and UserPromptSubmit hooks added (their stdout or additionalContext). Absent: none. */
+  hookContext?: { source: string; text: string }[];
   /** Compact workspace summary (tree, key files, package scripts). */
   workspaceSummary: string;
   /**
@@ -553,6 +610,18 @@ export interface StepToolsContext {
   forbidden?: readonly { constraint: string; globs: readonly string[] }[];
   /** The mission's MCP servers and their catalogue (absent: none configured). */
   mcp?: StepMcpContext;
+  /** The user's hooks the executor's tool calls and report go through (absent: none; the verifier gets none). */
+  hooks?: StepHookContext;
+}
+
+/** What a step's hooks need: the hooks the mission runs, the runner, and what their input names. */
+export interface StepHookContext {
+  hooks: readonly Hook[];
+  runner: HookRunner;
+  /** The mission's trace file (the hooks' `transcript_path`), when the front end knows it. */
+  transcriptPath?: string;
+  /** Claude Code's name for the approval mode (`default`, `acceptEdits`, `bypassPermissions`). */
+  permissionMode: string;
 }
 
 /** What a step's MCP tools need: the servers, the offered names (from the catalogue) and each server's confinement. */

@@ -67,6 +67,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       instructions: cmd.instructions,
       skipInstructions: cmd.skipInstructions,
       mcpConfigs: cmd.mcpConfigs,
+      trustHooks: cmd.trustHooks,
       ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}),
       ...(cmd.trace ? { trace: cmd.trace } : {}),
     };

@@ -3,8 +3,9 @@
  * answered on stdin ("y" approves, anything else rejects, with the text as the reason). In `plan` mode only
  * the plan is asked; writes and commands inside the approved plan's authority are approved by the rule
  * "cli:approve=plan". In `all` mode nothing is asked — except, in every mode, a command that would run
- * without the OS sandbox (`--sandbox prefer` on a machine without one): the approval gate accepts only the
- * user's answer for that one (core/tools/consent.ts), so it is always asked.
+ * without the OS sandbox (`--sandbox prefer` on a machine without one), or an action a PreToolUse hook asked
+ * about: the approval gate accepts only the user's answer for those (core/tools/consent.ts), so they are
+ * always asked.
  * Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
@@ -133,7 +134,8 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
           return { decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` };
         }
         const diff = request.kind === 'write' ? await diffOf(request, store) : '';
-        io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${describe(request)} [y/N] `));
+        const asked = request.askedBy ? `  a hook asks you to decide: ${request.askedBy.reason || request.askedBy.hook}\n` : '';
+        io.output.write(terminalSafe(`\n${diff ? `${diff}\n` : ''}${asked}${describe(request)} [y/N] `));
         const onAbort = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
         const answer = await Promise.race([nextLine(), onAbort]);
         if (signal.aborted) return { decision: 'rejected', reason: 'cancelled' };

@@ -43,6 +43,8 @@ interface CliMissionFlags {
   skipInstructions: string[];
   /** Extra MCP configuration files (--mcp-config). */
   mcpConfigs: string[];
+  /** --trust-hooks: the project's hooks run (else they are named on stderr and skipped). */
+  trustHooks: boolean;
   approve: 'ask' | 'plan' | 'all';
   sandbox?: SandboxMode;
   trace?: string;
@@ -123,6 +125,12 @@ const MISSION_FLAG_SPECS: FlagSpec[] = [
   },
   { name: '--skip-instruction', value: 'PATH', repeatable: true, help: 'leave one instruction file out' },
   {
+    name: '--trust-hooks',
+    help:
+      "run the project's hooks (.claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, .codex/hooks.json) — repository code, " +
+      "run in each step's sandbox; without it each is named on stderr and skipped. Your own ~/.claude/settings.json hooks always run (docs/hooks.md)",
+  },
+  {
     name: '--mcp-config',
     value: 'FILE',
     repeatable: true,
@@ -165,6 +173,7 @@ const missionFlags = (sub: string, f: ReadFlags): Parsed<CliMissionFlags> => {
     instructions: !f.has('--no-instructions'),
     skipInstructions: f.all('--skip-instruction'),
     mcpConfigs: f.all('--mcp-config'),
+    trustHooks: f.has('--trust-hooks'),
     ...(sandbox ? { sandbox } : {}),
     ...(trace ? { trace } : {}),
   });

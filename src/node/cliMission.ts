@@ -28,7 +28,12 @@ import { NodeWorkspace } from './nodeWorkspace';
 import { systemClock } from './systemClock';
 import type { UserSetup } from '../core/mission/userSetup';
 import { prepareUserSetup } from './mcp/userSetup';
-import { setupLines } from './cliSetupReport';
+import { hookLines, setupLines } from './cliSetupReport';
+import { homedir } from 'node:os';
+import type { MissionHooks } from '../core/mission/userSetup';
+import { hookSetOf } from '../core/hooks/trust';
+import { loadHookFiles } from './hooks/loadHooks';
+import { NodeHookRunner } from './hooks/hookRunner';
 import { errorText } from '../core/primitives/errorText';
 
 export interface CliIO {
@@ -69,6 +74,8 @@ export interface HeadlessMission {
   mcpConfigs?: string[];
   /** The setup to use instead of reading it (a replay: the recorded instructions and recorded MCP answers). */
   setup?: UserSetup;
+  /** --trust-hooks: the project's hooks run (default: each is named on stderr and skipped). */
+  trustHooks?: boolean;
 }
 
 /** The first progress line: how commands will run, and what to do when that is not the OS sandbox. */
@@ -157,7 +164,12 @@ export async function runHeadless(
         signal: m.signal ?? new AbortController().signal,
       });
   for (const line of setupLines(ready)) io.stderr.write(`${terminalSafe(line)}\n`);
-  const setup: UserSetup = { ...(ready.instructions ? { instructions: ready.instructions } : {}), ...(ready.mcp ? { mcp: ready.mcp } : {}) };
+  const hooks = m.setup ? m.setup.hooks : await cliHooks(m, workspace, io, (id) => tracePath ?? store.tracePath(id));
+  const setup: UserSetup = {
+    ...(ready.instructions ? { instructions: ready.instructions } : {}),
+    ...(ready.mcp ? { mcp: ready.mcp } : {}),
+    ...(hooks ? { hooks } : {}),
+  };
   const options = {
     task: m.task,
     constraints: m.constraints,
@@ -205,6 +217,23 @@ export async function runHeadless(
     terminalApprover?.close();
     await ready.close();
   }
+}
+
+/**
+ * The hooks a CLI mission runs: the user's own, and the project's with --trust-hooks. Without the flag each
+ * project hook is named on stderr — its file and command — and skipped.
+ */
+async function cliHooks(
+  m: HeadlessMission,
+  workspace: NodeWorkspace,
+  io: CliIO,
+  transcriptPath: (missionId: string) => string,
+): Promise<MissionHooks | undefined> {
+  const files = await loadHookFiles(workspace, io.env.HOME ?? homedir());
+  const set = hookSetOf(files, () => m.trustHooks === true);
+  for (const line of hookLines(set)) io.stderr.write(`${terminalSafe(line)}\n`);
+  if (set.hooks.length === 0 && set.skipped.length === 0 && set.notes.length === 0) return undefined;
+  return { set, runner: new NodeHookRunner(io.env), transcriptPath };
 }
 
 /** Reverts steps of a stopped mission of the workspace's store (what Revert step does in VS Code). */

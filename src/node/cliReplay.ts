@@ -19,7 +19,8 @@ import type { ApprovalDecision, Approver } from '../core/ports';
 import { replayScriptOf, type RecordedApproval, type ReplayRevert, type ReplayRun } from '../core/trace/replayScript';
 import { revertHeadless, runHeadless, type CliIO } from './cliMission';
 import { createReplayMcpServers } from '../core/mcp/replayServers';
-import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
+import { recordedHooks, recordedSetup, type UserSetup } from '../core/mission/userSetup';
+import { NodeHookRunner } from './hooks/hookRunner';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { errorText } from '../core/primitives/errorText';
@@ -84,7 +85,10 @@ function recordedApprover(recorded: readonly RecordedApproval[], onPastEnd?: () 
     request: async (request): Promise<ApprovalDecision> => {
       // UX only (a clearer reason): the gate would refuse the replay's rule for this one anyway.
       if (onlyTheUserDecides(request)) {
-        return { decision: 'rejected', reason: 'cli:replay: a command that would run without the OS sandbox needs a person to approve it' };
+        const who = request.askedBy
+          ? 'a PreToolUse hook asked for a person to decide this'
+          : 'a command that would run without the OS sandbox needs a person to approve it';
+        return { decision: 'rejected', reason: `cli:replay: ${who}` };
       }
       const i = recorded.findIndex((a, n) => !used.has(n) && a.kind === request.kind && a.stepId === request.stepId && a.actionHash === request.actionHash);
       if (i < 0) {
@@ -116,9 +120,12 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
   // The recorded instruction text and MCP catalogue; every MCP call answered from the recording.
   const servers = createReplayMcpServers(base.events);
   const recorded = recordedSetup(base.events);
+  // The hooks the recorded mission ran run again (like its commands), on this copy of the workspace.
+  const hooks = recordedHooks(base.events);
   const setup: UserSetup = {
     ...(recorded.instructions ? { instructions: recorded.instructions } : {}),
     ...(recorded.catalogue ? { mcp: { servers, catalogue: recorded.catalogue } } : {}),
+    ...(hooks ? { hooks: { set: hooks, runner: new NodeHookRunner(io.env) } } : {}),
   };
   const result = await runHeadless(
     {

@@ -3,6 +3,7 @@
  * (stdout). The exit code is 0 only if every required step of the final plan succeeded.
  */
 import type { MissionReport } from '../core/mission/options';
+import { describeHookRun } from '../core/hooks/describe';
 import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { grantLines } from './cliSetupReport';
@@ -37,6 +38,8 @@ export function progressLine(event: TraceEvent): string | undefined {
             : '';
       return `    ${event.stepId ?? ''} ran \`${event.command}\`${event.program ? ` (program ${event.program})` : ''} ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
     }
+    case 'hook_run':
+      return `    ${describeHookRun(event.run)}`;
     case 'mcp_call': {
       const o = event.outcome;
       return `    ${event.stepId} MCP ${event.server}/${event.tool}${event.role === 'verifier' ? ' (verifier)' : ''}: ${o.ok ? (o.isError ? 'the tool reported an error' : 'ok') : `FAILED (${o.fault}): ${o.message}`}`;

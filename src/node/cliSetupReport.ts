@@ -8,6 +8,7 @@ import type { McpCatalogue } from '../core/contracts/mcp';
 import type { Plan } from '../core/contracts/plan';
 import { describeScope } from '../core/instructions/applies';
 import { describeConstraintCheck } from '../core/plan/describe';
+import type { HookSet } from '../core/contracts/hooks';
 
 const CONFINED: Record<string, string> = {
   sandboxed: "in each step's OS sandbox",
@@ -50,6 +51,24 @@ function mcpLines(catalogue: McpCatalogue | undefined): string[] {
 
 export function setupLines(setup: { instructions?: InstructionSet; mcp?: { catalogue: McpCatalogue } }): string[] {
   return [...instructionLines(setup.instructions), ...mcpLines(setup.mcp?.catalogue)];
+}
+
+/** The hooks the mission runs, and each project hook skipped for want of --trust-hooks (its file and command). */
+export function hookLines(set: HookSet): string[] {
+  if (set.hooks.length === 0 && set.skipped.length === 0 && set.notes.length === 0) return [];
+  return [
+    ...(set.hooks.length > 0
+      ? [
+          '· hooks:',
+          ...set.hooks.map(
+            (h) =>
+              `    ${h.event}${h.matcher && h.matcher !== '*' ? ` (${h.matcher})` : ''}: ${h.command} — ${h.source}${h.origin === 'user' ? ' (yours: unconfined)' : " (in the step's sandbox)"}`,
+          ),
+        ]
+      : []),
+    ...set.skipped.map((h) => `· hook skipped (a project hook; --trust-hooks runs it): ${h.source}: ${h.event} ${h.command}`),
+    ...set.notes.map((n) => `· hooks note: ${n}`),
+  ];
 }
 
 /** The report's lines on grants: each step's MCP tools, and the constraint checks that bound it. */

@@ -4,7 +4,8 @@
  * - stdout and stderr are interleaved into one capped capture (head and tail kept).
  * - On timeout or abort: SIGTERM to the group, SIGKILL after a grace period. When the leader exits on its
  *   own, leftovers in its group are killed too: nothing a command started outlives it, and a grandchild
- *   holding the pipes open cannot hang us.
+ *   holding the pipes open cannot hang us. One that left the group (setsid) and still holds them is not
+ *   waited for past a grace period after the leader's exit.
  * - A request with a sandbox spec runs inside the OS sandbox (sandbox/confinedRun.ts) or not at all: when
  *   this machine has none, the run fails with the reason instead of running unconfined. Only a request
  *   whose `sandbox` is null (decided, and approved, by the engine) runs unconfined.
@@ -41,7 +42,18 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export function runProcess(request: CommandRequest, signal: AbortSignal, onOutput?: (chunk: Buffer) => void): Promise<CommandRun> {
+/**
+ * What a hook process needs besides a command's run (src/node/hooks/hookRunner.ts): its input on stdin,
+ * stdout and stderr apart, and whether it was killed at its timeout.
+ */
+export interface ProcessIo {
+  stdin?: string;
+  onStdout?(chunk: Buffer): void;
+  onStderr?(chunk: Buffer): void;
+  onTimeout?(): void;
+}
+
+export function runProcess(request: CommandRequest, signal: AbortSignal, onOutput?: (chunk: Buffer) => void, io: ProcessIo = {}): Promise<CommandRun> {
   const started = Date.now();
   const capture = new OutputCapture(request.maxOutputBytes);
   const result = (exitCode: number | null, sig: string | null, extra = ''): CommandRun => {
@@ -70,12 +82,13 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     let graceTimer: NodeJS.Timeout | undefined;
     // fd 3: bubblewrap's options; with a network of its own, fd 4 (its pid, when set up) and fd 5 (go);
     // fd 6: the seccomp filter.
+    const input = io.stdin !== undefined ? 'pipe' : 'ignore';
     const stdio: StdioOptions =
       ownNetwork || seccomp
-        ? ['ignore', 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
+        ? [input, 'pipe', 'pipe', 'pipe', ownNetwork ? 'pipe' : 'ignore', ownNetwork ? 'pipe' : 'ignore', seccomp ? 'pipe' : 'ignore']
         : fd3
-          ? ['ignore', 'pipe', 'pipe', 'pipe']
-          : ['ignore', 'pipe', 'pipe'];
+          ? [input, 'pipe', 'pipe', 'pipe']
+          : [input, 'pipe', 'pipe'];
     const child = spawn(file, args, {
       cwd: request.cwd,
       env,
@@ -96,12 +109,17 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
         pipe.end(data);
       }
     }
+    if (io.stdin !== undefined && child.stdin) {
+      // A hook that never reads its input closes the pipe early: that is no failure of ours.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(io.stdin);
+    }
     const onChunk = (chunk: Buffer): void => {
       capture.push(chunk);
       onOutput?.(chunk);
     };
-    child.stdout?.on('data', onChunk);
-    child.stderr?.on('data', onChunk);
+    child.stdout?.on('data', (chunk: Buffer) => (onChunk(chunk), io.onStdout?.(chunk)));
+    child.stderr?.on('data', (chunk: Buffer) => (onChunk(chunk), io.onStderr?.(chunk)));
 
     const stop = (reason: string): void => {
       if (killedWith || settled) return;
@@ -114,7 +132,10 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
       }, KILL_GRACE_MS);
       graceTimer.unref?.();
     };
-    const timer = setTimeout(() => stop(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
+    const timer = setTimeout(() => {
+      io.onTimeout?.();
+      stop(`timed out after ${request.timeoutMs} ms`);
+    }, request.timeoutMs);
     if (ownNetwork) {
       void startOwnNetwork(child, ownNetwork.slirp4netns).then((net) => {
         if (net.ok) {
@@ -129,16 +150,29 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     const onAbort = (): void => stop('cancelled');
     signal.addEventListener('abort', onAbort, { once: true });
 
+    let heldTimer: NodeJS.Timeout | undefined;
     const finish = (run: CommandRun): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (graceTimer) clearTimeout(graceTimer);
+      if (heldTimer) clearTimeout(heldTimer);
       signal.removeEventListener('abort', onAbort);
       stopNetwork();
       resolve(run);
     };
-    child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
+    child.on('exit', (code, sig) => {
+      killGroup(child.pid, 'SIGKILL');
+      clearTimeout(timer);
+      // The group is gone: a pipe still open now belongs to a process that left it (setsid, a daemon).
+      // Its output is not ours to wait for — neither a command nor a hook may hang the caller that way.
+      heldTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(result(code, sig ?? killedWith, `\n[a process that left the command's process group still held its output: not waited for]\n`));
+      }, KILL_GRACE_MS);
+      heldTimer.unref?.();
+    });
     child.on('error', (error) => finish(result(null, null, `failed to start ${file}: ${error.message}\n`)));
     child.on('close', (code, sig) => finish(result(code, sig ?? killedWith)));
   });

@@ -40,6 +40,7 @@ import { firstChange } from './diff/diffPlacement';
 import { WaitingIndicators } from './waiting';
 import { StoppedNotice } from './stoppedNotice';
 import { InstructionsHost } from './setup/instructionsHost';
+import { HooksHost } from './setup/hooksHost';
 import { HostRelay } from './hostRelay';
 import { mcpSettings } from './setup/mcpSettings';
 import { demoTask, offScriptMessage, sameTask } from './demoScript';
@@ -72,6 +73,7 @@ interface HostParts {
   store: ReturnType<typeof lazyStore>;
   confirmations: Confirmations;
   instructions: InstructionsHost;
+  hooks: HooksHost;
   model: SurfaceModel;
   approver: VsCodeApprover;
   controller: MissionController;
@@ -89,11 +91,17 @@ export function createHost(glue: HostGlue): Host {
   const confirmations = new Confirmations();
   const relay = new HostRelay();
   const instructions = new InstructionsHost(context.workspaceState, () => relay.changed());
-  const model = new SurfaceModel(relay, () => relay.approver(), surfaceFacts(context, apiKeys, instructions));
+  const hooks = new HooksHost(
+    context.workspaceState,
+    () => relay.changed(),
+    isTrusted,
+    (m) => log.warn(m),
+  );
+  const model = new SurfaceModel(relay, () => relay.approver(), surfaceFacts(context, apiKeys, instructions, hooks));
   const approver = createApprover(model, store);
-  const { engine, listModels } = engineLoaders(apiKeys, instructions, log);
+  const { engine, listModels } = engineLoaders(apiKeys, instructions, hooks, log);
   const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
-  const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, model, approver, controller, listModels };
+  const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, hooks, model, approver, controller, listModels };
   const statusBar = showProgress(parts);
   const handlers = surfaceHandlers(handlerDeps(parts, relay));
   const hub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
@@ -121,8 +129,13 @@ function taskDraft(context: vscode.ExtensionContext): string | null {
   return context.workspaceState.get<string>(TASK_DRAFT_KEY) || null;
 }
 
-/** What the surfaces show beside the mission: trust, key, demo, draft, sandbox and instructions. */
-function surfaceFacts(context: vscode.ExtensionContext, apiKeys: ProviderKeys, instructions: InstructionsHost): ConstructorParameters<typeof SurfaceModel>[2] {
+/** What the surfaces show beside the mission: trust, key, demo, draft, sandbox, instructions and hooks. */
+function surfaceFacts(
+  context: vscode.ExtensionContext,
+  apiKeys: ProviderKeys,
+  instructions: InstructionsHost,
+  hooks: HooksHost,
+): ConstructorParameters<typeof SurfaceModel>[2] {
   return {
     trusted: isTrusted,
     hasApiKey: () => apiKeys.ready,
@@ -130,6 +143,7 @@ function surfaceFacts(context: vscode.ExtensionContext, apiKeys: ProviderKeys, i
     taskDraft: () => taskDraft(context),
     sandbox: () => sandboxStatus(sandboxMode()),
     instructions: () => instructions.view(),
+    hooks: () => hooks.view(),
   };
 }
 
@@ -151,6 +165,7 @@ function createApprover(model: SurfaceModel, store: ReturnType<typeof lazyStore>
 function engineLoaders(
   apiKeys: ProviderKeys,
   instructions: InstructionsHost,
+  hooks: HooksHost,
   log: TeeLog,
 ): { engine: MissionEngine; listModels: (provider: ProviderId) => Promise<ModelList> } {
   const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
@@ -161,6 +176,7 @@ function engineLoaders(
       approveMode,
       sandboxMode,
       excludedInstructions: () => instructions.excluded(),
+      hookSet: () => hooks.missionSet(),
       mcpSettings,
       trusted: isTrusted,
       log,
@@ -242,6 +258,7 @@ function handlerDeps(parts: HostParts, relay: HostRelay): Parameters<typeof surf
       boardWidth = width;
     },
     instructions: parts.instructions,
+    hooks: parts.hooks,
     // The demo's scripted model has a plan for one task: another is refused here, in words (./demoScript.ts).
     refusedTask: (task) => {
       const demo = demoTask();
@@ -287,7 +304,7 @@ function hostCommands({ glue, controller, model, apiKeys, listModels, store }: H
 }
 
 function hostDisposables(
-  { instructions, apiKeys, controller, model }: HostParts,
+  { instructions, hooks, apiKeys, controller, model }: HostParts,
   channel: vscode.Disposable,
   statusBar: MissionStatusBar,
   hub: SurfaceHub,
@@ -295,20 +312,22 @@ function hostDisposables(
   return [
     channel,
     instructions,
+    hooks,
     apiKeys,
     statusBar,
     controller,
     { dispose: () => hub.dispose() },
     { dispose: () => model.dispose() },
-    vscode.workspace.onDidGrantWorkspaceTrust(() => model.changed()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void hooks.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('planExecute') ? model.changed() : undefined)),
     apiKeys.onDidChange(() => model.changed()),
   ];
 }
 
-async function restore({ log, instructions, apiKeys, controller, model }: HostParts): Promise<void> {
+async function restore({ log, instructions, hooks, apiKeys, controller, model }: HostParts): Promise<void> {
   log.info('restoring the latest mission from the store');
   void instructions.refresh();
+  void hooks.refresh();
   await apiKeys.load();
   await controller.restoreLatest();
   model.changed();

@@ -5,6 +5,7 @@
 import type { Log } from './log';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { describeFiles } from '../core/mission/revert';
+import { describeHookRun, describeHookSet } from '../core/hooks/describe';
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 
@@ -29,6 +30,10 @@ export function describeEvent(e: TraceEvent): string {
       return `instructions: ${e.set.files.map((f) => `${f.path} (${f.size} B${f.excluded ? ', left out' : f.unusable ? ', not used' : ''})`).join(', ') || 'none found'}`;
     case 'mcp_catalogue':
       return `MCP servers: ${e.catalogue.servers.map((s) => (s.status === 'ok' ? `${s.name} (${s.confinement}, ${s.tools.length} tools)` : `${s.name} NOT USABLE: ${clip(s.reason ?? '')}`)).join('; ') || 'none'}`;
+    case 'hooks':
+      return `hooks: ${describeHookSet(e.set).join('; ') || 'none'}`;
+    case 'hook_run':
+      return describeHookRun(e.run);
     case 'mcp_call':
       return `MCP ${e.stepId} ${e.server}/${e.tool} (${e.confinement}): ${e.outcome.ok ? (e.outcome.isError ? 'the tool reported an error' : 'ok') : `${e.outcome.fault}: ${clip(e.outcome.message)}`}, ${e.durationMs} ms`;
     case 'handoff':

@@ -57,6 +57,7 @@ export const MISSION_RESHAPED = {
   reverts: true,
   instructions: true,
   mcp: true,
+  hooks: true,
   lastSeq: true,
 } as const;
 
@@ -172,6 +173,8 @@ const ApprovalBaseShape = {
   answers: Text.optional(),
   /** The user approved this exact command for the step's executor already; the verifier runs it again on its own. */
   approvedForExecutor: z.boolean().optional(),
+  /** One of the user's PreToolUse hooks asked that the user decide this one, and why (no rule or mode answers it). */
+  askedBy: Text.optional(),
 };
 
 /** A proposed edit or command waiting for the user. */
@@ -300,6 +303,29 @@ const InstructionsViewSchema = z.object({
 /** One MCP server the shown mission could grant tools of (its tools by name; their argument schemas stay with the host). */
 const McpServerViewSchema = McpServerInfoSchema.extend({ tools: z.array(McpToolInfoSchema.pick({ name: true, readOnly: true })) });
 
+/** One hook as a settings file declares it. */
+const HookLineViewSchema = z.object({ event: Text, matcher: Text, command: Text });
+
+/**
+ * The hooks the next mission would run: the user's own, and each project file with whether the user trusted
+ * exactly its content. `fingerprint` names the untrusted files shown; trusting sends it back, so only what
+ * the user saw is trusted.
+ */
+const HooksViewSchema = z.object({
+  files: z.array(
+    z.object({
+      source: Text,
+      origin: z.enum(['project', 'user']),
+      trusted: z.boolean(),
+      hooks: z.array(HookLineViewSchema),
+      notes: z.array(Text),
+    }),
+  ),
+  fingerprint: z.string(),
+  /** False in an untrusted workspace: the project's hooks never run there. */
+  canTrust: z.boolean(),
+});
+
 const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
   rev: z.number().int().nonnegative(),
@@ -326,6 +352,8 @@ const SurfaceStateSchema = z.object({
   status: SurfaceStatusSchema,
   /** The project's instruction files (name, size, where each applies, whether it is used). Additive. */
   instructions: InstructionsViewSchema.optional(),
+  /** The hooks the next mission would run, and the project's waiting for the user's trust. Additive. */
+  hooks: HooksViewSchema.optional(),
 });
 
 export type WaitView = z.infer<typeof WaitViewSchema>;
@@ -344,6 +372,9 @@ export type SurfaceStatus = z.infer<typeof SurfaceStatusSchema>;
 export type InstructionFileView = z.infer<typeof InstructionFileViewSchema>;
 export type InstructionsView = z.infer<typeof InstructionsViewSchema>;
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
+export type HooksView = z.infer<typeof HooksViewSchema>;
+/** One hook run on a step, as the core's view records it. */
+export type HookRunView = StepView['hooks'][number];
 /** Which webview renders the state: the sidebar view or the mission board (an editor tab). */
 export type SurfaceKind = 'sidebar' | 'board';
 
@@ -461,6 +492,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openInstructionFile'), path: z.string().min(1).max(4_000) }),
   /** Use, or leave out of the next mission, one project instruction file. */
   z.object({ type: z.literal('setInstructionIncluded'), path: z.string().min(1).max(4_000), included: z.boolean() }),
+  /** Trust the project hooks the card showed (`fingerprint` names exactly those files and contents). */
+  z.object({ type: z.literal('trustHooks'), fingerprint: z.string().min(1).max(200) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 type FromWebviewType = FromWebview['type'];

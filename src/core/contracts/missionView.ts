@@ -14,8 +14,15 @@ import { CheckOutcomeSchema, FailureCauseSchema, FailureClassSchema, FileChangeS
 import { MissionPhaseSchema, PlanDiffSchema, ReplanRecordSchema, StepRunStatusSchema } from './traceEvents';
 import { InstructionSetSchema } from './instructions';
 import { McpCatalogueSchema } from './mcp';
+import { HookRunSchema, HookSetSchema } from './hooks';
 
 const RoleSchema = z.enum(['planner', 'executor', 'verifier', 'replanner']);
+
+/** One run of one of the user's hooks (the `hook_run` record, and when it happened). */
+export const HookRunViewSchema = HookRunSchema.omit({ stepId: true }).extend({ at: z.string() });
+
+/** Hook runs a step's view keeps (a PreToolUse hook on every call would otherwise grow it without bound). */
+export const HOOK_RUNS_KEPT = 50;
 
 /** One step: the fields the latest plan gave it, and its run state as the trace tells it. */
 export const StepViewSchema = z.object({
@@ -34,6 +41,8 @@ export const StepViewSchema = z.object({
   /** The commands the step ran, with their exit codes. */
   commands: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable() })),
   verification: z.object({ passed: z.boolean(), checks: z.array(CheckOutcomeSchema) }).nullable(),
+  /** The user's hooks that ran for this step (the latest HOOK_RUNS_KEPT): which hook said what, about which tool. */
+  hooks: z.array(HookRunViewSchema),
   /** The step as the latest plan that holds it defines it (a step a replan dropped keeps its last definition). */
   definition: StepSchema,
 });
@@ -142,10 +151,13 @@ export const MissionViewSchema = z.object({
   instructions: InstructionSetSchema.nullable(),
   /** The MCP servers and tools the mission could grant, as recorded at its start. */
   mcp: McpCatalogueSchema.nullable(),
+  /** The hooks the mission runs (and the project ones it skipped), and the runs before any step (SessionStart, UserPromptSubmit). */
+  hooks: z.object({ set: HookSetSchema.nullable(), runs: z.array(HookRunViewSchema) }),
   lastSeq: z.number().int(),
 });
 
 export type StepView = z.infer<typeof StepViewSchema>;
+export type HookRunView = z.infer<typeof HookRunViewSchema>;
 export type PlanVersionView = z.infer<typeof PlanVersionViewSchema>;
 export type ReplanView = z.infer<typeof ReplanViewSchema>;
 export type WaitView = z.infer<typeof WaitViewSchema>;

@@ -12,6 +12,7 @@ import { HandoffSchema, ToolCallRecordSchema } from './handoff';
 import { ConfinementSchema } from './sandbox';
 import { InstructionSetSchema } from './instructions';
 import { McpCallOutcomeSchema, McpCatalogueSchema, McpConfinementSchema } from './mcp';
+import { HookRunSchema, HookSetSchema } from './hooks';
 
 export const StepRunStatusSchema = z.enum([
   'pending',
@@ -82,6 +83,10 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('instructions'), set: InstructionSetSchema }),
   /** The MCP servers the mission may use and the tools each offers (the catalogue the planner saw). */
   z.object({ type: z.literal('mcp_catalogue'), catalogue: McpCatalogueSchema }),
+  /** The hooks this mission runs (the user's, and the project's the user trusted), the project ones skipped, and notes. */
+  z.object({ type: z.literal('hooks'), set: HookSetSchema }),
+  /** One hook run: event, source file, command, exit, duration, decision, whether it timed out, and what it said. */
+  z.object({ type: z.literal('hook_run'), run: HookRunSchema }),
   /** One MCP tool call that reached the server (after policy and approval), and its outcome (replayed from here). */
   z.object({
     type: z.literal('mcp_call'),

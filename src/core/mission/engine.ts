@@ -28,6 +28,8 @@ import { requestPlanApproval } from './planApproval';
 import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
+import type { HookContext } from './userSetup';
+import { onlyTheUserDecides } from '../tools/consent';
 import { errorDetail, errorText } from '../primitives/errorText';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
@@ -56,6 +58,7 @@ export class MissionRun implements StepFlowContext {
   phase: MissionPhase = 'planning';
   direct = false;
   triggers: ReplanTrigger[] = [];
+  hookContext: HookContext = [];
   scheduler: Scheduler | null = null;
   approvalAbort: AbortController | null = null;
   #budgetHit: BudgetExceeded | null = null;
@@ -101,14 +104,13 @@ export class MissionRun implements StepFlowContext {
       },
     );
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
-    // 'all' approves by rule — except a command that would run without the OS sandbox: the user says.
+    // 'all' approves by rule — except a command that would run without the OS sandbox, and an action a
+    // PreToolUse hook asked about: the user says.
     this.stepApprover =
       options.approve === 'all'
         ? {
             request: async (request, signal) =>
-              request.kind === 'command' && request.confinement === 'unsandboxed'
-                ? options.approver.request(request, signal)
-                : { decision: 'approved', by: 'rule', rule: 'approve=all' },
+              onlyTheUserDecides(request) ? options.approver.request(request, signal) : { decision: 'approved', by: 'rule', rule: 'approve=all' },
           }
         : options.approver;
     this.hashOf = contentHasher(options.workspace);

@@ -15,6 +15,7 @@ import type { MissionOptions } from './options';
 import type { StepState } from './state';
 import type { ReplanTrigger } from './replan';
 import type { Scheduler } from './scheduler';
+import type { HookContext } from './userSetup';
 
 export interface MissionContext {
   readonly missionId: string;
@@ -34,6 +35,8 @@ export interface MissionContext {
   approvalAbort: AbortController | null;
   /** Replan triggers waiting for the loop to drain. */
   triggers: ReplanTrigger[];
+  /** What the user's SessionStart and UserPromptSubmit hooks added to the planner's context. */
+  hookContext: HookContext;
   record(body: TraceEventBody): Promise<void>;
   /** A failure that must not stop the run, put in the trace (or the host's log when the trace fails). Never rejects. */
   noteFailure(what: string, error: unknown, level?: 'warn' | 'error'): Promise<void>;

@@ -104,7 +104,7 @@ function replanRequest(
     task: run.options.task,
     constraints: current.constraints,
     workspaceSummary: run.options.workspaceSummary ?? '',
-    ...planningSetup(run.options),
+    ...planningSetup(run.options, run.hookContext),
     mode,
     current,
     trigger,

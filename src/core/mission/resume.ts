@@ -90,6 +90,8 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     },
     { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
   );
+  // What the start hooks said stays the planner's context; the hooks themselves are the ones the user trusts now.
+  run.hookContext = setup.hookContext;
   const done = (async (): Promise<MissionReport> => {
     await run.record({
       type: 'log',
@@ -114,6 +116,7 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
       reset: fresh ? ['replans', 'steps', 'wall_time'] : [],
       settings: recordedSettings(options),
     });
+    if (options.hooks) await run.record({ type: 'hooks', set: options.hooks.set });
     for (const id of pending) {
       const s = steps.get(id)!;
       if (interrupted.includes(id) && !fresh) {

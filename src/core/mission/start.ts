@@ -16,6 +16,8 @@ import type { TraceEvent } from '../contracts/traceEvents';
 import { MissionRun } from './engine';
 import { isDirect } from './direct';
 import { planningSetup } from './userSetup';
+import { runStartHooks } from './promptHooks';
+import { blockedByHook } from '../tools/failures';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
 import { missionViewFromEvents } from './view';
 import type { MissionView } from '../contracts/missionView';
@@ -76,7 +78,12 @@ export function startMission(options: MissionOptions): MissionHandle {
     // The user's setup as this mission uses it: what a replay and a resume go on with.
     if (options.instructions) await run.record({ type: 'instructions', set: options.instructions });
     if (options.mcp) await run.record({ type: 'mcp_catalogue', catalogue: options.mcp.catalogue });
+    if (options.hooks) await run.record({ type: 'hooks', set: options.hooks.set });
     await run.setPhase('planning');
+    // The user's SessionStart and UserPromptSubmit hooks, before any model call: a block ends the mission here.
+    const started = await runStartHooks(run);
+    if (!started.ok) return run.finish('failed', started.error, blockedByHook(started.error));
+    run.hookContext = started.value;
     const planned = await firstPlan(run);
     if (!planned.ok)
       return run.finish(
@@ -97,7 +104,7 @@ async function firstPlan(run: MissionRun): Promise<Result<void, { message: strin
       task: options.task,
       constraints: options.constraints ?? [],
       workspaceSummary: options.workspaceSummary ?? '',
-      ...planningSetup(options),
+      ...planningSetup(options, run.hookContext),
     };
     const ctx: RoleContext = {
       missionId: run.missionId,

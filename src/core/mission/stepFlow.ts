@@ -88,6 +88,7 @@ async function runStep(run: StepFlowContext, stepId: string): Promise<void> {
       toolCalls: run.toolCalls,
       ports: run.options,
       approver: run.stepApprover,
+      ...(run.options.approve ? { approveMode: run.options.approve } : {}),
       toolSettings: { ...DEFAULT_TOOL_SETTINGS, ...run.options.toolSettings },
       contextBudget: run.contextBudget,
       env: run.options.env ?? {},

@@ -16,7 +16,7 @@ import type { MissionPorts } from './options';
 import { verifyStep } from './gate';
 import { createStepTools } from '../tools/stepTools';
 import { instructionsForStep } from '../instructions/applies';
-import { constraintChecksFor, forbiddenPaths, stepMcp } from './userSetup';
+import { constraintChecksFor, forbiddenPaths, stepHooks, stepMcp } from './userSetup';
 import { errorText } from '../primitives/errorText';
 
 export interface StepAttemptInput {
@@ -30,6 +30,8 @@ export interface StepAttemptInput {
   ports: MissionPorts;
   /** The approver the step's tools use (the mission's, or an approve-by-rule wrapper in 'all' mode). */
   approver: Approver;
+  /** The mission's approval mode (what the hooks' `permission_mode` says). */
+  approveMode?: 'ask' | 'plan' | 'all';
   toolSettings: ToolSettings;
   contextBudget: ContextBudget;
   env: Record<string, string>;
@@ -165,6 +167,7 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
     extra.length > 0 ? { ...input.step, authority: { ...input.step.authority, commands: [...input.step.authority.commands, ...extra] } } : input.step;
   const forbidden = forbiddenPaths(input.plan);
   const mcp = stepMcp(input.ports);
+  const hooks = role === 'executor' ? stepHooks(input.ports, input.missionId, input.approveMode) : undefined;
   return {
     missionId: input.missionId,
     step,
@@ -182,6 +185,7 @@ function toolsContext(input: StepAttemptInput, role: 'executor' | 'verifier'): S
     layer: layerOf(input),
     ...(forbidden.length > 0 ? { forbidden } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(hooks ? { hooks } : {}),
   };
 }
 

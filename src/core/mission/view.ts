@@ -9,7 +9,16 @@
 import type { Step } from '../contracts/plan';
 import type { Failure, FileChange } from '../contracts/results';
 import type { TraceEvent } from '../contracts/traceEvents';
-import type { FailureView, MissionView, PlanVersionView, ReplanView, StepView, WaitView } from '../contracts/missionView';
+import {
+  HOOK_RUNS_KEPT,
+  type FailureView,
+  type HookRunView,
+  type MissionView,
+  type PlanVersionView,
+  type ReplanView,
+  type StepView,
+  type WaitView,
+} from '../contracts/missionView';
 import { isDirect } from './direct';
 
 export function waitKey(role: string, stepId: string | null): string {
@@ -37,6 +46,7 @@ export function emptyMissionView(): MissionView {
     reverts: [],
     instructions: null,
     mcp: null,
+    hooks: { set: null, runs: [] },
     lastSeq: -1,
   };
 }
@@ -113,6 +123,8 @@ const HANDLERS: Handlers = {
   }),
   instructions: (view, e) => ({ ...view, instructions: e.set }),
   mcp_catalogue: (view, e) => ({ ...view, mcp: e.catalogue }),
+  hooks: (view, e) => ({ ...view, hooks: { ...view.hooks, set: e.set } }),
+  hook_run: withHookRun,
   mcp_call: unchanged,
   handoff: unchanged,
   tool_call: unchanged,
@@ -125,6 +137,14 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
   // The map pairs each type with its handler; TypeScript cannot follow that pairing through an index.
   const handle = HANDLERS[event.type] as (v: MissionView, e: TraceEvent) => MissionView;
   return handle({ ...view, missionId: event.missionId, lastSeq: event.seq }, event);
+}
+
+/** A hook run: on its step's view, or (before any step) on the mission's. */
+function withHookRun(view: MissionView, e: EventOf<'hook_run'>): MissionView {
+  const { stepId, ...run } = e.run;
+  const shown: HookRunView = { ...run, at: e.at };
+  if (stepId === null) return { ...view, hooks: { ...view.hooks, runs: [...view.hooks.runs, shown] } };
+  return withStep(view, stepId, (s) => ({ ...s, hooks: [...s.hooks, shown].slice(-HOOK_RUNS_KEPT) }));
 }
 
 function newStepView(s: Step): StepView {
@@ -142,6 +162,7 @@ function newStepView(s: Step): StepView {
     changedFiles: [],
     commands: [],
     verification: null,
+    hooks: [],
     definition: s,
   };
 }

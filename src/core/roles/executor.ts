@@ -2,7 +2,9 @@
  * The executor role: a bounded tool loop for one step. The model works through Anthropic's text editor
  * and bash tools (mapped onto the step's sandboxed StepTools) plus read-only lookups, and ends with
  * `report_result` (the structured StepResult) or `escalate`. A model error, a cancelled signal, or running
- * out of turns each end in a failed StepResult with a readable Failure — never an exception.
+ * out of turns each end in a failed StepResult with a readable Failure — never an exception. A report goes
+ * through the user's Stop hooks first (StepTools.beforeReport): a block is the report's tool result, and
+ * the loop goes on.
  */
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../model/messages';
 import type { Handoff } from '../contracts/handoff';
@@ -140,8 +142,14 @@ async function runToolUses(
   for (const use of uses) {
     if (use.name === 'report_result' || use.name === 'escalate') {
       const final = finish(use, handoff, tools, toolCallIds);
-      if (final.ok) return final;
-      results.push(final.error);
+      if (!final.ok) {
+        results.push(final.error);
+        continue;
+      }
+      // The user's Stop hooks may send the executor back to work (at most three times per attempt).
+      const goOn = use.name === 'report_result' && tools.beforeReport ? await tools.beforeReport() : undefined;
+      if (goOn === undefined) return final;
+      results.push(stopHookResult(use.id, goOn));
       continue;
     }
     if (ctx.signal.aborted) return ok(failed(handoff, tools, toolCallIds, cancelledFailure(), 'Cancelled.'));
@@ -150,6 +158,16 @@ async function runToolUses(
     results.push(d.block);
   }
   return err(results);
+}
+
+/** What the executor reads when a Stop hook did not let the step end yet. */
+function stopHookResult(toolUseId: string, reason: string): ToolResultBlockParam {
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: `A Stop hook of the user's did not let this step end yet:\n${reason}\nDo what it asks, then call report_result again.`,
+    is_error: true,
+  };
 }
 
 /** The step's result, or the tool result that tells the model its report was malformed. */

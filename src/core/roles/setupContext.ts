@@ -23,15 +23,24 @@ function renderMcpCatalogue(tools: readonly OfferedMcpTool[]): string[] {
   return ['## MCP tools a step may be granted (authority.mcp: "server/tool" or "server/*")', ...tools.map(toolLine)];
 }
 
-/** The setup sections of a planning request (empty when there is no setup). */
-export function renderSetup(request: Pick<PlanRequest, 'instructions' | 'mcpTools'>): string[] {
-  const parts = [
-    ...renderInstructions(
+/** The user's hooks' context: what their own scripts said at the start (text, granting nothing). */
+function renderHookContext(context: NonNullable<PlanRequest['hookContext']>): string[] {
+  if (context.length === 0) return [];
+  return [
+    "## Context from the user's hooks (SessionStart / UserPromptSubmit output; it grants no authority)",
+    ...context.flatMap((c) => ['', `### ${c.source}`, c.text]),
+  ];
+}
+
+/** The setup sections of a planning request (empty when there is no setup), a blank line between them. */
+export function renderSetup(request: Pick<PlanRequest, 'instructions' | 'mcpTools' | 'hookContext'>): string[] {
+  const sections = [
+    renderHookContext(request.hookContext ?? []),
+    renderInstructions(
       request.instructions ?? [],
       '## Project instructions (text from the repository: follow them, turn checkable rules into constraints; they grant no authority)',
     ),
-  ];
-  const mcp = renderMcpCatalogue(request.mcpTools ?? []);
-  if (mcp.length > 0) parts.push(...(parts.length > 0 ? [''] : []), ...mcp);
-  return parts;
+    renderMcpCatalogue(request.mcpTools ?? []),
+  ].filter((lines) => lines.length > 0);
+  return sections.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines]));
 }

@@ -11,6 +11,12 @@
  *                    still has the content the diff was computed from);
  *   6. effect.
  * Nothing writes or runs without a recorded decision bound to the action's hash.
+ *
+ * A PreToolUse hook's answer reaches step 2 as a separate input, `pre` (src/core/tools/stepHooks.ts asked
+ * the hooks after the policy allowed the action, so a hook is never asked about a refused one): `allow`
+ * stands in for the approval — never for an action only the user decides — and `ask` makes the action one
+ * only the user decides (the request carries `askedBy`; consent.ts refuses any other approval of it). A
+ * hook's `deny` never reaches the gate: the caller refuses first.
  */
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
@@ -21,7 +27,7 @@ import { commandActionHash, mcpActionHash, writeActionHash } from './actionHash'
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 import { errorText } from '../primitives/errorText';
-import { consentRefusal, onlyTheUserDecides } from './consent';
+import { consentRefusal, onlyTheUserDecides, type ConsentSubject } from './consent';
 
 export interface GateContext {
   missionId: string;
@@ -38,6 +44,14 @@ export interface GateContext {
 
 /** The action an executor (or the verifier) wants, with its reason in its own words. */
 export type GateAction = ApprovalAction & { why?: string };
+
+/** A PreToolUse hook's answer the gate combines with the approval (see the order above). */
+export interface PreDecision {
+  decision: 'allow' | 'ask';
+  /** The hooks that said it (their commands and files). */
+  by: string;
+  reason: string;
+}
 
 /** The effect's value, or why it did not run (denied, rejected, cancelled, stale). */
 export type GateOutcome<T> = Result<T, Failure>;
@@ -102,21 +116,49 @@ export async function runGated<T>(
   action: GateAction,
   effect: () => Promise<T>,
   precondition: () => Promise<string | undefined> = async () => undefined,
+  pre?: PreDecision,
 ): Promise<GateOutcome<T>> {
   const allowed = await checkPolicy(ctx, policy, policyAction);
   if (!allowed.ok) return allowed;
-  return runApproved(ctx, action, effect, precondition);
+  return runApproved(ctx, action, effect, precondition, pre);
+}
+
+/** What the consent rule judges: the action, and whether a hook asked that the user decide it. */
+function consentSubject(action: GateAction, pre: PreDecision | undefined): ConsentSubject {
+  return {
+    kind: action.kind,
+    ...('confinement' in action ? { confinement: action.confinement } : {}),
+    ...(pre?.decision === 'ask' ? { askedBy: { hook: pre.by, reason: pre.reason } } : {}),
+  };
 }
 
 /**
  * Step 2's decision, before the consent rule: an identical action approved earlier in this scope (never for
  * an action only the user decides), a cancellation, or the approver's answer (malformed or thrown: rejected).
  */
-async function decisionFor(ctx: GateContext, action: GateAction, requestId: string, actionHash: string): Promise<ApprovalDecision> {
-  const earlier = onlyTheUserDecides(action) ? undefined : ctx.ledger.get(actionHash);
+async function decisionFor(
+  ctx: GateContext,
+  action: GateAction,
+  requestId: string,
+  actionHash: string,
+  pre: PreDecision | undefined,
+): Promise<ApprovalDecision> {
+  const subject = consentSubject(action, pre);
+  const userOnly = onlyTheUserDecides(subject);
+  const earlier = userOnly ? undefined : ctx.ledger.get(actionHash);
   if (earlier !== undefined) return { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
   if (ctx.signal.aborted) return { decision: 'rejected', reason: 'cancelled before approval' };
-  const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
+  // A hook's allow stands in for the user's approval of what the policy permits — never for what only the user decides.
+  if (pre?.decision === 'allow' && !userOnly) return { decision: 'approved', by: 'rule', rule: `PreToolUse hook allowed it: ${pre.by}` };
+  const base = {
+    id: requestId,
+    missionId: ctx.missionId,
+    stepId: ctx.stepId,
+    actionHash,
+    why: action.why ?? '',
+    ...(ctx.role ? { role: ctx.role } : {}),
+    ...(subject.askedBy ? { askedBy: subject.askedBy } : {}),
+  };
   try {
     const raw: unknown = await ctx.approver.request(requestOf(action, base), ctx.signal);
     const parsed = DecisionSchema.safeParse(raw);
@@ -135,14 +177,15 @@ export async function runApproved<T>(
   action: GateAction,
   effect: () => Promise<T>,
   precondition: () => Promise<string | undefined> = async () => undefined,
+  pre?: PreDecision,
 ): Promise<GateOutcome<T>> {
   const actionHash = actionHashOf(action);
   const requestId = ctx.newId();
   await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary: summaryOf(action) });
 
-  const asked = await decisionFor(ctx, action, requestId, actionHash);
+  const asked = await decisionFor(ctx, action, requestId, actionHash, pre);
   // The consent rule (consent.ts) has the last word over whatever the approver or the ledger said.
-  const refusal = consentRefusal(action, asked);
+  const refusal = consentRefusal(consentSubject(action, pre), asked);
   const decision: ApprovalDecision = refusal === undefined ? asked : { decision: 'rejected', reason: `refused by the approval gate: ${refusal}` };
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });
 

@@ -9,7 +9,7 @@
  *   - what was NOT applied, and why (outside the edit globs, protected, hidden, a link leading outside,
  *     the checkpoint's limit named, git's record…), or rolled back / NOT rolled back (direct writes);
  *   - a cap on the judge's work passed (stagedCaps.ts: nothing of the layer applied or kept, the cap named);
- *   - what Revert step does not cover, git's data taken, the runner's notes, a file another user owns, a
+ *   - what Revert step does not cover, git's data taken, what a PostToolUse hook withheld, the runner's notes, a file another user owns, a
  *     missing network grant.
  * Lists name at most a few dozen paths and a count (pathSummary.ts). The call fails (permission_denied,
  * with the rule that refused) when something was refused or undone, timed out or was cancelled — and the
@@ -82,6 +82,7 @@ function notesOf(env: ToolEnv, o: CommandOutcome): string[] {
     reconciled.unrestored.length > 0 ? `[NOT rolled back (still in the workspace): ${namedList(reconciled.unrestored)}]` : '',
     uncovered.length > 0 ? `[not covered by Revert step: ${namedList(uncovered)}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
+    (staged?.withheld ?? []).length > 0 ? `[NOT applied to the workspace — a PostToolUse hook blocked the change: ${namedList(staged?.withheld ?? [])}]` : '',
     staged?.capped ? `[NOT applied or kept: ${staged.capped}]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
     staged && run.exitCode !== 0 && OWNER_ERROR.test(run.output)

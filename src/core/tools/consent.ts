@@ -11,6 +11,9 @@
  *
  * A command run with the sandbox switched off (`sandbox_off`) is the user's setting, not the machine's
  * lack: it is approved like any other action.
+ *
+ * The same holds for any action one of the user's PreToolUse hooks answered `ask` about (`askedBy`): the
+ * hook wants the user's own answer, so no rule or mode stands in for it either.
  */
 import type { ApprovalDecision } from '../ports';
 
@@ -18,11 +21,13 @@ import type { ApprovalDecision } from '../ports';
 export interface ConsentSubject {
   kind: string;
   confinement?: string;
+  /** A PreToolUse hook asked that the user decide it (the hooks, and their reason). */
+  askedBy?: { hook: string; reason: string };
 }
 
 /** Whether only the user's own answer to this very request can approve it. */
 export function onlyTheUserDecides(subject: ConsentSubject): boolean {
-  return subject.kind === 'command' && subject.confinement === 'unsandboxed';
+  return (subject.kind === 'command' && subject.confinement === 'unsandboxed') || subject.askedBy !== undefined;
 }
 
 /** Who decided, in words for the trace (`by` is the explicit "who decided" input of every decision). */
@@ -37,5 +42,8 @@ function decider(decision: Extract<ApprovalDecision, { decision: 'approved' }>):
  */
 export function consentRefusal(subject: ConsentSubject, decision: ApprovalDecision): string | undefined {
   if (decision.decision !== 'approved' || decision.by === 'user' || !onlyTheUserDecides(subject)) return undefined;
+  if (subject.askedBy) {
+    return `a PreToolUse hook asked for the user's own decision (${subject.askedBy.reason || subject.askedBy.hook}), and this action was approved ${decider(decision)}`;
+  }
   return `a command without the OS sandbox runs only on the user's own decision for this request, and this one was approved ${decider(decision)}`;
 }

@@ -42,3 +42,15 @@ export function timedOut(message: string): Failure {
 export function cancelled(message = 'cancelled'): Failure {
   return { class: 'cancelled', message, recoverable: false, suggestion: '', partialSideEffects: NONE };
 }
+
+/** The user's hook refused the call, or blocked it and its change was taken back: `message` names the hook and its reason. */
+export function blockedByHook(message: string): Failure {
+  return {
+    class: 'rejected_by_user',
+    message,
+    detail: 'hook',
+    recoverable: true,
+    suggestion: "one of the user's hooks said no, with its reason: address that reason, then try again",
+    partialSideEffects: NONE,
+  };
+}

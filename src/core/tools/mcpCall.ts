@@ -5,20 +5,23 @@
  *                 the verifier may call only tools the server marks read-only (`mcp.verifier_read_only`);
  *                 the arguments must be a JSON object (`mcp.invalid_arguments`). A refusal is recorded as
  *                 `policy_denied` and the server never hears of the call.
+ *   1b. hooks   — the user's PreToolUse hooks (stepHooks.ts): a deny refuses the call, allow/ask go to the gate;
  *   2. approval — the approval gate, with the server, tool, arguments and how the server is confined;
  *   3. sandbox  — a stdio server runs in the step's sandbox without writes (serverSandbox.ts), network
  *                 only if the step has it; it is started on the step's first call and stopped at its end;
  *   4. call     — through the McpServers port, with a timeout; every fault comes back naming the server;
  *   5. record   — an `mcp_call` event (what a replay answers from) and the tool_call record; the result
- *                 text is capped.
+ *                 text is capped; a PostToolUse hook's block withholds it from the model.
  * Instructions in the repository play no part here: only the approved plan's grants do.
  */
 import type { McpCallOutcome } from '../contracts/mcp';
 import type { Failure } from '../contracts/results';
 import type { McpStepTools, OfferedMcpTool, ToolOutcome } from '../ports';
-import { runApproved } from './approvalGate';
+import { runApproved, type PreDecision } from './approvalGate';
+import type { OurToolCall } from '../hooks/matching';
+import { withNotes } from './readTools';
 import { canonicalJson } from '../primitives/canonicalJson';
-import { cancelled, permissionDenied, timedOut, toolError } from './failures';
+import { blockedByHook, cancelled, permissionDenied, timedOut, toolError } from './failures';
 import { sha256Hex } from '../primitives/hash';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
@@ -126,10 +129,26 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
     }
     const t = tool!;
     const input = args as Record<string, unknown>;
+    const call: OurToolCall = { tool: 'mcp', name, arguments: input };
+    const pre = env.hooks ? await env.hooks.pre(call) : { notes: [] };
+    if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this MCP call: ${pre.denied}`));
+    const result = await approvedCall(t, input, 'pre' in pre ? pre.pre : undefined);
+    if (!result.ok || !env.hooks) return withNotes(result, pre.notes);
+    const post = await env.hooks.after(call, { output: result.output }, []);
+    if (post.blocked) return failed(blockedByHook(`a PostToolUse hook blocked this MCP result, which was withheld: ${post.blocked}`));
+    return withNotes(result, [...pre.notes, ...post.notes]);
+  }
+
+  /** Steps 2–5 for a call the policy allowed. */
+  async function approvedCall(t: OfferedMcpTool, input: Record<string, unknown>, pre: PreDecision | undefined): Promise<CallResult> {
     const confinement = mcp.serverState[t.server]!.confinement;
     const network = confinement === 'sandboxed' && ctx.step.authority.network;
-    const outcome = await runApproved(gate, { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network }, () =>
-      callServer(ctx, mcp, t, input, cache),
+    const outcome = await runApproved(
+      gate,
+      { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network },
+      () => callServer(ctx, mcp, t, input, cache),
+      undefined,
+      pre,
     );
     if (!outcome.ok) return failed(outcome.error);
     const result = outcome.value;

@@ -8,7 +8,9 @@ import type { ReadOnlyTools, StepToolsContext, ToolOutcome } from '../ports';
 import type { GateContext } from './approvalGate';
 import type { StepPrivacy } from './stepPrivacy';
 import { checkPolicy } from './approvalGate';
-import { toolError } from './failures';
+import { blockedByHook, toolError } from './failures';
+import type { StepHooks } from './stepHooks';
+import type { OurToolCall } from '../hooks/matching';
 import { sha256Hex } from '../primitives/hash';
 import { BoundedLineMatcher } from './boundedRegex';
 import { isReadable, type Policy } from '../policy/policy';
@@ -21,11 +23,36 @@ export interface ToolEnv {
   policy: Policy;
   recorder: ToolRecorder;
   gate: GateContext;
+  /** The user's hooks around the executor's calls (absent: none, or the verifier). */
+  hooks?: StepHooks;
   /**
    * What a staged step keeps for itself (stepPrivacy.ts), read once, before the attempt's first write or
    * command; absent where commands are not staged (the verifier, a terminal without staging).
    */
   privacy?: () => Promise<StepPrivacy>;
+}
+
+/**
+ * A read-only call through the hooks: PreToolUse after the policy allowed it (a deny, or an `ask` — reads
+ * are never asked — refuses it), PostToolUse after it (a block withholds the result from the model).
+ */
+async function hookedRead(env: ToolEnv, call: OurToolCall, read: () => Promise<CallResult>): Promise<CallResult> {
+  const hooks = env.hooks;
+  if (!hooks) return read();
+  const pre = await hooks.pre(call);
+  if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this call: ${pre.denied}`));
+  if (pre.pre?.decision === 'ask')
+    return failed(blockedByHook(`a PreToolUse hook asked for approval, and reads are not asked: ${pre.pre.reason || pre.pre.by}`));
+  const result = await read();
+  if (!result.ok) return result;
+  const post = await hooks.after(call, { output: result.output }, []);
+  if (post.blocked) return failed(blockedByHook(`a PostToolUse hook blocked this result, which was withheld: ${post.blocked}`));
+  return withNotes(result, [...pre.notes, ...post.notes]);
+}
+
+/** The result with the hooks' context, warnings and refused writes below it. */
+export function withNotes(result: CallResult, notes: readonly string[]): CallResult {
+  return notes.length === 0 ? result : { ...result, output: `${result.output}\n${notes.join('\n')}` };
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.plan-execute']);
@@ -101,27 +128,39 @@ function view(env: ToolEnv, path: string, range?: [number, number]): Promise<Too
     const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
     if (!allowed.ok) return failed(allowed.error);
     if (allowed.value.kind === 'run') throw new Error('unreachable');
-    const rel = allowed.value.rel;
-    // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
-    // says nothing, and reading a link to a FIFO would block forever.
-    const lstat = await ctx.workspace.stat(rel);
-    const target = lstat?.kind === 'symlink' ? allowed.value.realRel : rel;
-    const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
-    if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
-    if (stat.kind === 'directory') {
-      const entries = await listing(env, rel, 2);
-      return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
-    }
-    if (stat.kind === 'other') return failed(toolError(`${rel} is not a regular file (device, socket or pipe)`));
-    if (stat.kind === 'file' && stat.size > ctx.settings.maxFileBytes) {
-      return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`, 'use search to find the part you need'));
-    }
-    const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
-    if (reusable) {
-      return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
-    }
-    return numberedView(env, rel, target, range);
+    const resolved = allowed.value;
+    return hookedRead(env, { tool: 'view', path: rel0, ...(range ? { range } : {}) }, () => viewAllowed(env, input, resolved, range));
   });
+}
+
+/** `view` once the policy allowed it. */
+async function viewAllowed(
+  env: ToolEnv,
+  input: { path: string; range: [number, number] | null },
+  allowed: { rel: string; realRel: string },
+  range: [number, number] | undefined,
+): Promise<CallResult> {
+  const { ctx } = env;
+  const rel = allowed.rel;
+  // A symlink (the policy resolved it inside the workspace) is judged by its target: the link's own size
+  // says nothing, and reading a link to a FIFO would block forever.
+  const lstat = await ctx.workspace.stat(rel);
+  const target = lstat?.kind === 'symlink' ? allowed.realRel : rel;
+  const stat = lstat?.kind === 'symlink' ? await ctx.workspace.stat(target) : lstat;
+  if (!stat) return failed(toolError(`${rel} does not exist`, 'use list to see what exists'));
+  if (stat.kind === 'directory') {
+    const entries = await listing(env, rel, 2);
+    return { ok: true, output: `Files and directories up to 2 levels deep in ${rel}:\n${entries.join('\n')}` };
+  }
+  if (stat.kind === 'other') return failed(toolError(`${rel} is not a regular file (device, socket or pipe)`));
+  if (stat.kind === 'file' && stat.size > ctx.settings.maxFileBytes) {
+    return failed(toolError(`${rel} is ${stat.size} bytes; the editor's limit is ${ctx.settings.maxFileBytes}`, 'use search to find the part you need'));
+  }
+  const reusable = await ctx.toolCalls.findReusable('view', input, (p) => contentHash(env, p));
+  if (reusable) {
+    return { ok: true, output: reusable.output, fingerprint: reusable.inputsFingerprint, reusedFrom: reusable.reusedFrom ?? reusable.id };
+  }
+  return numberedView(env, rel, target, range);
 }
 
 /** The file's lines in `range` (all of them without one), numbered; `rel` names it, `target` is what is read. */
@@ -156,21 +195,26 @@ function list(env: ToolEnv, path: string, depth: number): Promise<ToolOutcome> {
     const allowed = await checkPolicy(env.gate, env.policy, { kind: 'read', path: rel0 });
     if (!allowed.ok) return failed(allowed.error);
     if (allowed.value.kind === 'run') throw new Error('unreachable');
-    const stat = await ctx.workspace.stat(allowed.value.rel);
-    if (stat?.kind !== 'directory') return failed(toolError(`${allowed.value.rel} is not a directory`));
-    const entries = await listing(env, allowed.value.rel, Math.max(1, Math.min(depth, 6)));
-    const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
-    return { ok: true, output: entries.join('\n') + capped };
+    const rel = allowed.value.rel;
+    return hookedRead(env, { tool: 'list', path: rel0 }, async () => {
+      const stat = await ctx.workspace.stat(rel);
+      if (stat?.kind !== 'directory') return failed(toolError(`${rel} is not a directory`));
+      const entries = await listing(env, rel, Math.max(1, Math.min(depth, 6)));
+      const capped = entries.length >= MAX_LIST_ENTRIES ? `\n(listing capped at ${MAX_LIST_ENTRIES} entries)` : '';
+      return { ok: true, output: entries.join('\n') + capped };
+    });
   });
 }
 
 function search(env: ToolEnv, pattern: string, glob: string | undefined): Promise<ToolOutcome> {
   return env.recorder.call('search', { pattern, glob: glob ?? null }, async () => {
     if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) return failed(toolError('pattern must be 1–500 characters'));
-    const scan = new SearchScan(env, new BoundedLineMatcher(compileSearch(pattern), SEARCH_TIME_MS), glob ? picomatch(glob, { dot: true }) : () => true);
-    await scan.walk('.');
-    scan.flush();
-    return searchReport(env, pattern, scan);
+    return hookedRead(env, { tool: 'search', pattern, ...(glob !== undefined ? { glob } : {}) }, async () => {
+      const scan = new SearchScan(env, new BoundedLineMatcher(compileSearch(pattern), SEARCH_TIME_MS), glob ? picomatch(glob, { dot: true }) : () => true);
+      await scan.walk('.');
+      scan.flush();
+      return searchReport(env, pattern, scan);
+    });
   });
 }
 

@@ -7,6 +7,8 @@
  *               apply is judged on the tree once it is (linkTargets.ts), and one that may not be refuses the
  *               batch whole; folders the command removed are judged entry by entry from a listing of the
  *               workspace (a removed folder goes only when all it held may);
+ *   2b. hold  — a PostToolUse hook of the step blocked (`withhold`): nothing below happens, the layer keeps
+ *               only what stays private, and the paths it would have applied are reported withheld;
  *   3. git    — a step granted git writes: git's record in the layer is compared with the workspace (paths
  *               outside the edit globs may only be recorded as the workspace holds them) and the config
  *               keys it changed must be a branch's tracking; then git's data is copied in, or none of it;
@@ -55,6 +57,8 @@ export interface StagedOutcome {
   /** Git's data taken into the repository. */
   gitTaken: number;
   notes: string[];
+  /** What a PostToolUse hook's block kept out of the workspace (`withhold`): the paths it would have applied (absent: none). */
+  withheld?: string[];
   /** The layer passed a cap (stagedCaps.ts): the sentence that says which; nothing was applied or kept. */
   capped?: string;
 }
@@ -67,6 +71,8 @@ export interface StagedInput {
   privacy: StepPrivacy;
   gitWritable: boolean;
   label: string;
+  /** A PostToolUse hook blocked the change (its reason): nothing is applied, no git data taken; kept outputs stay for the step. */
+  withhold?: string;
 }
 
 /** A workspace path's folder ('' for the root). */
@@ -126,6 +132,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${namedList(verdicts.strippedModes)}`);
+  if (input.withhold !== undefined) return withheld(input, verdicts, outcome);
 
   const removals = await judgeRemovedFolders(input, verdicts, outcome);
   await takeGit(input, verdicts, outcome);
@@ -136,6 +143,14 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.kept = [...verdicts.keep, ...whole];
   const problems = await staging.settle(layer, root, { keep: outcome.kept.map((k) => k.path) });
   outcome.notes.push(...problems);
+  return outcome;
+}
+
+/** The hook point between judging and applying: a PostToolUse block keeps every change out, the layer keeps only what is private. */
+async function withheld(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<StagedOutcome> {
+  outcome.withheld = [...verdicts.apply.map((c) => c.path), ...verdicts.removedFolders.map((d) => `${d}/`), ...verdicts.git.map((c) => c.path)];
+  outcome.kept = verdicts.keep;
+  outcome.notes.push(...(await input.staging.settle(input.layer, input.env.policy.root, { keep: verdicts.keep.map((k) => k.path) })));
   return outcome;
 }
 

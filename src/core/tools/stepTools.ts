@@ -8,6 +8,9 @@
  * so `sideEffects().files` carries `beforeHash`/`afterHash` that `revertStep`/`stepDiff` can use later.
  * Commands run in the OS sandbox (commandRun.ts); the files they change inside the edit globs join the
  * same checkpoint.
+ *
+ * The user's hooks (stepHooks.ts) wrap the executor's calls: PreToolUse after the policy's check and before
+ * the gate, PostToolUse after the effect (a block takes the change back), Stop when the executor reports.
  */
 import type { CommandRun, FileChange, SideEffects } from '../contracts/results';
 import type { StepTools, StepToolsContext, ToolOutcome } from '../ports';
@@ -15,7 +18,7 @@ import { applyEdit } from '../edits/applyEdit';
 import { checkPolicy, runGated, type GateContext } from './approvalGate';
 import { toolError } from './failures';
 import { CommandEffects } from './commandEffects';
-import { runCommand, type CommandSink } from './commandRun';
+import { refusedBeforeAsking, runCommand, type CommandSink } from './commandRun';
 import { sha256Hex } from '../primitives/hash';
 import { policyFor, type Policy } from '../policy/policy';
 import { whileWriting } from './workspaceLock';
@@ -24,6 +27,11 @@ import { decodeText, encodeText, toEol, type TextFile } from '../edits/textFile'
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
 import { createMcpStepTools } from './mcpCall';
+import { createStepHooks, type HookCheckpoint } from './stepHooks';
+import type { PreDecision } from './approvalGate';
+import { blockedByHook } from './failures';
+import { withNotes } from './readTools';
+import type { OurToolCall } from '../hooks/matching';
 import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
 
 export interface StepToolsExtras {
@@ -51,20 +59,78 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
   const policy = options.policy ?? stepPolicy(ctx);
   const recorder = new ToolRecorder(ctx);
   const env: ToolEnv = { ctx, policy, recorder, gate: gateFor(ctx, recorder), ...privacyFor(ctx, policy) };
-  const reads = createReadTools(env);
   const changes = new StepChanges();
   const effects = new CommandEffects(ctx.workspace, ctx.store, policy);
+  const hooks = createStepHooks(env, effects, changes);
+  if (hooks) env.hooks = hooks;
+  const reads = createReadTools(env);
   const mcp = createMcpStepTools(env);
   return {
     ...reads,
     create: (path, text) => create(env, changes, path, text),
     strReplace: (path, oldText, newText) => strReplace(env, changes, path, oldText, newText),
     insert: (path, afterLine, text) => insert(env, changes, path, afterLine, text),
-    bash: (command) => recorder.call('bash', { command }, () => runCommand(env, changes, effects, command)),
+    bash: (command) => recorder.call('bash', { command }, () => bash(env, changes, effects, command)),
     sideEffects: () => changes.sideEffects(),
+    ...(hooks ? { beforeReport: () => hooks.stop() } : {}),
     policy,
     ...(mcp ? { mcp } : {}),
   };
+}
+
+/**
+ * The bash tool through the hooks: PreToolUse once the policy allowed the command line, PostToolUse over the
+ * command's layer before it settles (commandRun.ts's hook point), then the rest after it (a block there takes
+ * the command's applied changes back).
+ */
+async function bash(env: ToolEnv, changes: StepChanges, effects: CommandEffects, command: string): Promise<CallResult> {
+  const hooks = env.hooks;
+  if (!hooks) return runCommand(env, changes, effects, command);
+  // The policy decides first: a command it refuses never reaches a hook (runCommand says why).
+  if (await refusedBeforeAsking(env, command)) return runCommand(env, changes, effects, command);
+  const call: OurToolCall = { tool: 'bash', command };
+  const pre = await hooks.pre(call);
+  if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this command: ${pre.denied}`));
+  const applied: FileChange[] = [];
+  const sink = { commands: changes.commands, addFileChanges: (c: FileChange[]) => (applied.push(...c), changes.addFileChanges(c)) };
+  const response = (run: CommandRun): Record<string, unknown> => ({
+    stdout: run.output,
+    stderr: '',
+    exit_code: run.exitCode,
+    interrupted: run.signal !== null,
+    isImage: false,
+  });
+  const result = await runCommand(env, sink, effects, command, {
+    ...(pre.pre ? { pre: pre.pre } : {}),
+    beforeSettle: (run) => hooks.beforeSettle(call, response(run)),
+  });
+  if (!result.ok) return result;
+  const last = changes.commands.at(-1);
+  const post = await hooks.after(call, last ? response(last) : { stdout: result.output }, applied);
+  if (post.blocked) return takenBack(`the command ran, and its changes were not applied or were taken back: ${post.blocked}`, post.notes, result.output);
+  return withNotes(result, [...pre.notes, ...post.notes]);
+}
+
+/** A call a PostToolUse hook blocked: the model reads which hook, why, and what was taken back. */
+function takenBack(message: string, notes: readonly string[], output: string): CallResult {
+  const f = failed(blockedByHook(message));
+  return { ...f, output: `${f.output}${notes.length > 0 ? `\n${notes.join('\n')}` : ''}\n\ntool output:\n${output}` };
+}
+
+/** PreToolUse for a write the policy allowed: its refusal as the call's result, or the gate's pre-decision and notes. */
+async function preWrite(env: ToolEnv, call: OurToolCall): Promise<CallResult | { pre?: PreDecision; notes: string[] }> {
+  if (!env.hooks) return { notes: [] };
+  const pre = await env.hooks.pre(call);
+  if ('denied' in pre) return failed(blockedByHook(`a PreToolUse hook refused this edit: ${pre.denied}`));
+  return pre;
+}
+
+/** PostToolUse for a write on disk: a block takes it back (with the hooks' own writes). */
+async function postWrite(env: ToolEnv, call: OurToolCall, rel: string, r: CallResult & { change?: FileChange }, notes: string[]): Promise<CallResult> {
+  if (!env.hooks || !r.ok || !r.change) return withNotes(r, notes);
+  const post = await env.hooks.after(call, { filePath: `${env.policy.root}/${rel}`, success: true }, [r.change]);
+  if (post.blocked) return takenBack(`the edit was made and taken back (${rel} holds what it held before): ${post.blocked}`, post.notes, r.output);
+  return withNotes(r, [...notes, ...post.notes]);
 }
 
 /**
@@ -102,7 +168,7 @@ function gateFor(ctx: StepToolsContext, recorder: ToolRecorder): GateContext {
 }
 
 /** The step's checkpoint: path → first beforeHash in this step and latest afterHash, and the commands it ran. */
-class StepChanges implements CommandSink {
+class StepChanges implements CommandSink, HookCheckpoint {
   readonly commands: CommandRun[] = [];
   readonly #files = new Map<string, { beforeHash: string | null; afterHash: string | null }>();
 
@@ -117,6 +183,14 @@ class StepChanges implements CommandSink {
 
   addFileChanges(changes: FileChange[]): void {
     for (const c of changes) this.record(c.path, c.beforeHash, c.afterHash);
+  }
+
+  restored(path: string, hash: string | null): void {
+    const prior = this.#files.get(path);
+    if (!prior) return;
+    // Back to what the step started from: the file is no change of the step's any more.
+    if (prior.beforeHash === hash) this.#files.delete(path);
+    else this.#files.set(path, { beforeHash: prior.beforeHash, afterHash: hash });
   }
 
   sideEffects(): SideEffects {
@@ -138,7 +212,8 @@ async function commitWrite(
   changes: StepChanges,
   rel: string,
   write: { before: Uint8Array | null; after: Uint8Array | null; mode: number | undefined; describe: string },
-): Promise<CallResult> {
+  pre?: PreDecision,
+): Promise<CallResult & { change?: FileChange }> {
   const { ctx, policy, gate } = env;
   const { before, after, mode, describe } = write;
   const beforeHash = before ? sha256Hex(before) : null;
@@ -161,9 +236,10 @@ async function commitWrite(
       changes.record(rel, beforeHash, afterHash);
     },
     async () => ((await contentHash(env, rel)) === beforeHash ? undefined : `${rel} changed while the write was awaiting approval`),
+    pre,
   );
   if (!outcome.ok) return failed(outcome.error);
-  return { ok: true, output: '', fingerprint: { [rel]: afterHash } };
+  return { ok: true, output: '', fingerprint: { [rel]: afterHash }, change: { path: rel, change, beforeHash, afterHash } };
 }
 
 /**
@@ -205,8 +281,11 @@ function create(env: ToolEnv, changes: StepChanges, path: string, text: string):
         toolError(`File already exists at: ${rel}. Cannot overwrite files using command \`create\`.`, 'use str_replace or insert to change an existing file'),
       );
     }
-    const r = await commitWrite(env, changes, rel, { before: null, after, mode: undefined, describe: `create ${rel}` });
-    return r.ok ? { ...r, output: `File created successfully at: ${rel} (${text.split('\n').length} lines)` } : r;
+    const call: OurToolCall = { tool: 'create', path, text };
+    const pre = await preWrite(env, call);
+    if ('ok' in pre) return pre;
+    const r = await commitWrite(env, changes, rel, { before: null, after, mode: undefined, describe: `create ${rel}` }, pre.pre);
+    return postWrite(env, call, rel, r.ok ? { ...r, output: `File created successfully at: ${rel} (${text.split('\n').length} lines)` } : r, pre.notes);
   });
 }
 
@@ -222,10 +301,19 @@ function strReplace(env: ToolEnv, changes: StepChanges, path: string, oldText: s
       return failed(toolError(`str_replace in ${target.rel} failed (${result.reason}): ${result.message}`, 'view the file and retry with text copied from it'));
     const after = encodeText(result.text, decoded.value.bom);
     if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
-    const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `edit ${target.rel}` });
+    const call: OurToolCall = { tool: 'str_replace', path, oldText, newText };
+    const pre = await preWrite(env, call);
+    if ('ok' in pre) return pre;
+    const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `edit ${target.rel}` }, pre.pre);
     if (!r.ok) return r;
     const how = result.strategy === 'exact' ? '' : ` (matched ignoring ${result.strategy.replace('_', ' ')})`;
-    return { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.value.text, result.text)}` };
+    return postWrite(
+      env,
+      call,
+      target.rel,
+      { ...r, output: `Edited ${target.rel}${how}. Snippet of the result:\n${snippetAround(decoded.value.text, result.text)}` },
+      pre.notes,
+    );
   });
 }
 
@@ -244,8 +332,17 @@ function insert(env: ToolEnv, changes: StepChanges, path: string, afterLine: num
     const next = insertedAfter(decoded.value, afterLine, text);
     const after = encodeText(next, decoded.value.bom);
     if (after.byteLength > ctx.settings.maxFileBytes) return failed(toolError(`the edited file would exceed ${ctx.settings.maxFileBytes} bytes`));
-    const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `insert into ${target.rel}` });
-    return r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r;
+    const call: OurToolCall = { tool: 'insert', path, afterLine, text };
+    const pre = await preWrite(env, call);
+    if ('ok' in pre) return pre;
+    const r = await commitWrite(env, changes, target.rel, { before: target.bytes, after, mode: target.mode, describe: `insert into ${target.rel}` }, pre.pre);
+    return postWrite(
+      env,
+      call,
+      target.rel,
+      r.ok ? { ...r, output: `Inserted after line ${afterLine} of ${target.rel}:\n${snippetAround(original, next)}` } : r,
+      pre.notes,
+    );
   });
 }
 

@@ -195,6 +195,7 @@ export class VsCodeApprover implements Approver {
         at,
         verification: r.role === 'verifier',
         ...(answers !== undefined ? { answers } : {}),
+        ...(r.askedBy ? { askedBy: r.askedBy.reason || `asked by ${r.askedBy.hook}` } : {}),
       };
       if (r.kind === 'write') out.push({ ...base, kind: 'write', path: r.path, change: r.change, size });
       else if (r.kind === 'mcp')

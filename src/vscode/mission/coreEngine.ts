@@ -19,6 +19,8 @@ import { systemClock } from '../../node/systemClock';
 import type { MissionEngine, MissionRun, Outcome, StartOptions } from './engineBridge';
 import { missionRunOf } from './missionRun';
 import { prepareUserSetup } from '../../node/mcp/userSetup';
+import { NodeHookRunner } from '../../node/hooks/hookRunner';
+import type { HookSet } from '../../core/contracts/hooks';
 import type { ConfigSource } from '../../node/mcp/config';
 import { errorText } from '../../core/primitives/errorText';
 import { err, ok } from '../../core/contracts/result';
@@ -35,6 +37,8 @@ export interface EngineHost {
   mcpSettings(): { text: string; source: ConfigSource }[];
   /** An untrusted workspace starts no MCP server (its configuration is repository text). */
   trusted(): boolean;
+  /** The hooks the mission runs: the user's, and the project's the user trusted (./setup/hooksHost.ts). */
+  hookSet(): Promise<HookSet | undefined>;
   /** The extension's log: what the trace cannot hold (its store failing, a sink throwing) is reported here. */
   log: Diagnostics;
 }
@@ -59,6 +63,11 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
   });
   // The planner checks its own answer against the same size cap, named, so its repair turn and the
   // message that ends planning say what to raise.
+  const hookSet = await host.hookSet();
+  const tracePath = (o.store as { tracePath?: (missionId: string) => string }).tracePath;
+  const hooks = hookSet
+    ? { set: hookSet, runner: new NodeHookRunner(process.env), ...(tracePath ? { transcriptPath: (id: string) => tracePath.call(o.store, id) } : {}) }
+    : undefined;
   const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
   const roles = createRoles({ client: createMissionModelClient(o.model), settings: o.model.models, validatePlan: (input) => validatePlan(input, limits) });
   return {
@@ -84,6 +93,7 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
     env,
     ...(setup.instructions ? { instructions: setup.instructions } : {}),
     ...(setup.mcp ? { mcp: setup.mcp } : {}),
+    ...(hooks ? { hooks } : {}),
     close: () => setup.close(),
     models: o.model.models as Record<string, unknown>,
     toolSettings: { sandbox },

@@ -14,6 +14,7 @@ import type { Outcome } from './engineBridge';
 import type { RevertTarget } from '../../core/mission/revert';
 import type { MissionController } from './missionController';
 import type { InstructionsHost } from '../setup/instructionsHost';
+import type { HooksHost } from '../setup/hooksHost';
 import { err, ok } from '../../core/contracts/result';
 
 export interface HandlerDeps {
@@ -36,6 +37,8 @@ export interface HandlerDeps {
   surfaceSize(width: number, height: number): void;
   /** The project's instruction files for the next mission (./setup/instructionsHost.ts). */
   instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
+  /** The hooks the next mission would run, and the trust the user gives the project's (./setup/hooksHost.ts). */
+  hooks: Pick<HooksHost, 'trust'>;
   /** Why this task cannot be planned in this window (the demo's scripted model has one task), or undefined. */
   refusedTask(task: string): string | undefined;
 }
@@ -163,6 +166,12 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     },
     setInstructionIncluded: async (m) => {
       if (!(await d.instructions.setIncluded(m.path, m.included))) d.notify('warning', `${m.path} is not one of the listed instruction files.`);
+    },
+    trustHooks: async (m) => {
+      if (!d.trusted()) return d.notify('warning', 'This workspace is not trusted: its hooks never run here. Trust the workspace first.');
+      if (await d.hooks.trust(m.fingerprint))
+        return d.notify('info', "The project's hooks are trusted: they run, in each step's sandbox, from the next mission on.");
+      d.notify('warning', 'The hook files changed since the card showed them (or nothing waits for trust): review them again.');
     },
     dismissNotice: (m) => {
       const before = d.model.notices.length;

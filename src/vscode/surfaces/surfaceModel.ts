@@ -7,7 +7,7 @@
 import { applyEvent, emptyMissionView } from '../../core/mission/view';
 import type { MissionView as CoreView } from '../../core/contracts/missionView';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
-import type { InstructionsView, MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
+import type { HooksView, InstructionsView, MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
 import { toUiMission } from '../view/uiMission';
 import { missionStatus } from '../view/missionStatus';
@@ -27,6 +27,8 @@ export interface SurfaceInputs {
   taskDraft(): string | null;
   /** The project's instruction files for the next mission (undefined until listed). */
   instructions?(): InstructionsView | undefined;
+  /** The hooks the next mission would run, and the project's waiting for trust (undefined: none). */
+  hooks?(): HooksView | undefined;
 }
 
 export class SurfaceModel {
@@ -174,7 +176,13 @@ export class SurfaceModel {
       ...(this.inputs.sandbox ? { sandbox: this.inputs.sandbox() } : {}),
       status: missionStatus({ mission, busy: this.busy, resuming: this.resuming, approvals, planAwaitingApproval, demo }),
       ...this.#instructions(),
+      ...this.#hooks(),
     };
+  }
+
+  #hooks(): Pick<SurfaceState, 'hooks'> {
+    const view = this.inputs.hooks?.();
+    return view ? { hooks: view } : {};
   }
 
   #instructions(): Pick<SurfaceState, 'instructions'> {

@@ -5,6 +5,7 @@
  * rules. The two panes scroll on their own, so any step's details show at the top of the right pane
  * without scrolling, and the approve action never leaves the header.
  */
+import { renderHooksCard } from '../render/hooksViews';
 import { h, icon } from '../dom';
 import type { BoardTab, RenderContext } from '../context';
 import { renderApprovals } from '../render/approvals';
@@ -81,6 +82,7 @@ export function renderBoard(ctx: RenderContext): BoardView {
       mission ? null : h('div', { className: 'muted empty' }, icon('layout'), ' No mission yet. Describe a task to plan one.'),
       renderTaskForm(ctx),
       renderInstructions(ctx, ctx.state.instructions),
+      renderHooksCard(ctx, ctx.state.hooks),
     );
     return { element, select: () => undefined, refreshSide: () => undefined, mounted: () => undefined };
   }

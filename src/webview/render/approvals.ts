@@ -240,6 +240,9 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
     a.answers !== undefined
       ? h('div', { className: 'card-answers', attrs: { 'data-testid': 'answers-reason' } }, icon('reply'), ' In answer to your reason: ', h('q', {}, a.answers))
       : null,
+    a.askedBy !== undefined
+      ? h('div', { className: 'card-answers', attrs: { 'data-testid': 'hook-asks' } }, icon('shield'), ' A hook asks you to decide: ', h('q', {}, a.askedBy))
+      : null,
     kind.heading(a),
     ...kind.details(a),
     stepLine,

@@ -11,6 +11,7 @@ import type { MissionView, StepView } from '../protocol';
 import { renderApprovals } from './approvals';
 import { statusIcon } from './statusIcons';
 import { renderStepActions } from './stepActions';
+import { renderHookRuns } from './hooksViews';
 
 function field(label: string, text: string, testId?: string): HTMLElement {
   return h(
@@ -210,6 +211,7 @@ export function renderStepDetails(ctx: RenderContext, mission: MissionView, step
     ),
     step.statusReason ? h('div', { className: 'status-reason', attrs: { 'data-testid': 'status-reason' } }, step.statusReason) : null,
     renderStepActions(ctx, mission, step),
+    renderHookRuns(step),
     renderApprovals(ctx, { stepId: step.id, title: 'Waiting for you (this step)' }),
     field('Why', step.why),
     editable ? instructionsEditor(ctx, step) : field('Instructions', step.instructions),

@@ -9,6 +9,7 @@ import { renderApprovals } from '../render/approvals';
 import { renderRules } from '../render/rules';
 import { renderBusy, renderMissionHeader } from '../render/missionHeader';
 import { renderInstructions } from '../render/setupViews';
+import { renderHooksCard } from '../render/hooksViews';
 import { renderNotices } from '../render/notices';
 import { renderApproveBar, renderConstraints } from '../render/planActions';
 import { renderTaskForm } from '../render/taskForm';
@@ -23,6 +24,7 @@ export function renderSidebar(ctx: RenderContext): HTMLElement {
     renderTaskForm(ctx),
     // Before a mission: the files the next one will read (each with its switch).
     ctx.state.status.active ? null : renderInstructions(ctx, ctx.state.instructions),
+    ctx.state.status.active ? null : renderHooksCard(ctx, ctx.state.hooks),
     renderBusy(ctx),
     renderMissionHeader(ctx),
     renderApprovals(ctx),

@@ -61,7 +61,7 @@ describe('architecture: imports in src/core point down', () => {
     );
   });
 
-  for (const floor of ['plan', 'policy', 'edits', 'model']) {
+  for (const floor of ['plan', 'policy', 'edits', 'model', 'hooks']) {
     it(`keeps ${floor}/ below the tools, roles, handoff, trace and mission layers`, () => {
       assert.deepEqual(
         offenders(floor, (t) => !/^\.\.\/(tools|roles|handoff|trace|mission)\//.test(t)),

@@ -41,6 +41,7 @@ describe('cli arguments', () => {
         instructions: true,
         skipInstructions: [],
         mcpConfigs: [],
+        trustHooks: false,
       },
     });
   });
@@ -116,6 +117,7 @@ describe('cli arguments', () => {
         instructions: true,
         skipInstructions: [],
         mcpConfigs: [],
+        trustHooks: false,
       },
     });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');

@@ -112,6 +112,29 @@ describe('NodeTerminal', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('does not wait for a process that left the group and still holds the output', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-held-'));
+    const pidFile = path.join(dir, 'escaped.pid');
+    // The detached grandchild is a session of its own (setsid): killing the group cannot reach it, and it
+    // inherited stdout and stderr.
+    const script = `const { spawn } = require('child_process');
+      const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+      require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid));
+      g.unref();
+      console.log('leader done');`;
+    const r = await terminal.run(request([node, '-e', script], { timeoutMs: 60_000 }), new AbortController().signal);
+    const escaped = Number(fs.readFileSync(pidFile, 'utf8'));
+    try {
+      assert.equal(r.exitCode, 0);
+      assert.ok(r.durationMs < 30_000, `returned after ${r.durationMs} ms, not at the 60 s timeout`);
+      assert.match(r.output, /leader done/);
+      assert.match(r.output, /left the command's process group still held its output: not waited for/);
+    } finally {
+      if (alive(escaped)) process.kill(escaped, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a missing program without throwing', async () => {
     const r = await terminal.run(request(['definitely-not-a-program-pe']), new AbortController().signal);
     assert.equal(r.exitCode, null);

@@ -1,0 +1,268 @@
+/**
+ * Where and how one of a step's processes runs — the bash tool's command after its approval, or a project
+ * hook the user trusted — and what becomes of what it wrote:
+ *   - confinement  — what the terminal can enforce and what the user's `sandbox` setting asks (decideConfinement);
+ *   - staging      — sandboxed where the terminal stages writes: the process writes the step attempt's
+ *                    layer (the verifier: a scratch layer over it), never the workspace (stagingFor);
+ *   - staged run   — spec from the workspace as it is now, launch, then the layer is judged and only what the
+ *                    step may make is applied (stagedRun.ts) — or nothing, when the step's PostToolUse hooks
+ *                    withhold it (runStaged);
+ *   - direct run   — spec and a snapshot of the write scope, launch, then changes inside the edit globs join
+ *                    the checkpoint and the others are undone (runDirect).
+ * A project hook runs here like a command of its step (runAsStepCommand), or over the layer before it settles
+ * (launchInLayer, then settleLayer), so its writes are judged like the step's own.
+ */
+import type { Confinement, SandboxSpec, SandboxSupport } from '../contracts/sandbox';
+import type { Failure, FileChange } from '../contracts/results';
+import type { StagingRequest } from '../contracts/staging';
+import type { GitMark, ScanEntry, ScanMemo, StagingLayers, Workspace } from '../ports';
+import { resolveAction, type Policy } from '../policy/policy';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
+import { whileReading, whileWriting } from './workspaceLock';
+import { settleStaged, type StagedOutcome } from './stagedRun';
+import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
+import { refusalText } from './commandResult';
+import { SCAN_LIMIT, type CommandEffects, type Reconciled } from './commandEffects';
+import { permissionDenied } from './failures';
+import type { ToolEnv } from './readTools';
+import { errorText } from '../primitives/errorText';
+
+export const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
+
+export type Decision = { kind: 'run'; confinement: Confinement; reason?: string } | { kind: 'refuse'; failure: Failure };
+
+/** What a command's confinement will be, before anything is asked. */
+export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: SandboxSupport): Decision {
+  if (mode === 'off') return { kind: 'run', confinement: 'sandbox_off', reason: 'the sandbox is turned off (planExecute.sandbox = off)' };
+  if (support.available) return { kind: 'run', confinement: 'sandboxed' };
+  if (mode === 'prefer') return { kind: 'run', confinement: 'unsandboxed', reason: `no OS sandbox: ${support.reason}` };
+  return {
+    kind: 'refuse',
+    failure: {
+      ...permissionDenied('sandbox.unavailable', `commands must run in the OS sandbox, and there is none here: ${support.reason}. ${support.remedy}`),
+      recoverable: false,
+      cause: 'sandbox_unavailable',
+      suggestion: support.remedy,
+    },
+  };
+}
+
+/**
+ * After a command of a step granted git writes: git may record, for a path outside the step's edit globs,
+ * only what the working tree holds — a blob staged or committed for a file that is not there (or hidden
+ * from `git status`) would reach the next push or checkout unseen. Such a record puts HEAD's branch and
+ * the index back as they were before the command, and fails the call like any write outside the globs.
+ */
+async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, reconciled: Reconciled): Promise<Reconciled> {
+  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
+  const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
+  if (offending.length === 0) return reconciled;
+  const problems = workspace.gitReset ? await workspace.gitReset(mark) : ["(git's record could not be put back: the workspace cannot)"];
+  return {
+    ...reconciled,
+    rolledBack: [
+      ...reconciled.rolledBack,
+      ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`),
+    ],
+    unrestored: [...reconciled.unrestored, ...problems],
+  };
+}
+
+export interface Staging {
+  layers: StagingLayers;
+  layer: string;
+}
+
+/** Whether this command writes a staging layer, and if not, why not (said on the card and in the trace). */
+export async function stagingFor(env: ToolEnv, confinement: Confinement, support: SandboxSupport): Promise<{ staging?: Staging; why?: string }> {
+  const { ctx, policy } = env;
+  if (confinement !== 'sandboxed' || !support.available) return { why: 'commands run outside the sandbox, so nothing stages their writes' };
+  if (support.kind !== 'bubblewrap') return { why: `${support.kind} cannot stage writes yet` };
+  if (!ctx.terminal.staging || ctx.layer === undefined) return { why: 'this terminal does not stage writes' };
+  const staged = await ctx.terminal.staging.support(policy.root);
+  if (!staged.available) return { why: staged.reason };
+  return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
+}
+
+/** Launches one process with the spec (null: unconfined) and staging its place decided: Terminal.run, or a hook's HookRunner. */
+export type Launch<R> = (sandbox: SandboxSpec | null, staging?: StagingRequest) => Promise<R>;
+
+/** What a step's staged processes remember of the workspace between them: one per policy (a step attempt's). */
+const stagedMemos = new WeakMap<Policy, { scan: ScanMemo; spec: SpecMemo }>();
+
+function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
+  let memo = stagedMemos.get(policy);
+  if (!memo) stagedMemos.set(policy, (memo = { scan: {}, spec: { verdicts: new WeakMap() } }));
+  return memo;
+}
+
+/**
+ * The staged spec, from the workspace as it is now: names and kinds only (what it hides or keeps
+ * read-only); what the step's earlier processes listed and judged is taken again for every folder that did not move.
+ */
+async function stagedSpec(env: ToolEnv, host: HostFacts): Promise<{ spec: SandboxSpec; entries: ScanEntry[] } | { refused: string }> {
+  const { ctx, policy } = env;
+  const memo = stagedMemoOf(policy);
+  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
+  if (listed.truncated)
+    return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
+  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });
+  return built.ok ? { spec: built.value, entries: listed.entries } : { refused: built.error };
+}
+
+/** What the step keeps for itself: the user's rules as the attempt began (taken once, before its first write). */
+function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
+  return env.privacy ? env.privacy() : snapshotPrivacy(env.ctx, env.policy, host);
+}
+
+/** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
+function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], label: string, withhold?: string): Promise<StagedOutcome> {
+  // No process over the layer while the workspace is written (workspaceLock.ts).
+  return whileWriting(env.ctx.workspace.root, () =>
+    settleStaged({
+      env,
+      staging: staging.layers,
+      layer: staging.layer,
+      privacy,
+      gitWritable: gitWritableFor(env.policy, entries),
+      label,
+      ...(withhold !== undefined ? { withhold } : {}),
+    }),
+  );
+}
+
+/**
+ * Runs a staged process and settles its layer — after a cancel, a timeout or a throw too. `beforeSettle`
+ * (the step's PostToolUse hooks) runs over the layer first; a reason it returns withholds every change.
+ */
+export async function runStaged<R>(
+  env: ToolEnv,
+  staging: Staging,
+  host: HostFacts,
+  label: string,
+  launch: Launch<R>,
+  beforeSettle?: (run: R) => Promise<string | undefined>,
+): Promise<{ run: R; staged?: StagedOutcome } | { refused: string }> {
+  const built = await stagedSpec(env, host);
+  if ('refused' in built) return built;
+  const verifier = env.policy.role === 'verifier';
+  // Taken before the process writes anything: neither its `.gitignore` nor a later edit decides what the step keeps.
+  const privacy = verifier ? undefined : await privacyOf(env, host);
+  let run: R | undefined;
+  let staged: StagedOutcome | undefined;
+  try {
+    // No write to the workspace while the overlay over it is mounted (workspaceLock.ts).
+    run = await whileReading(env.ctx.workspace.root, () => launch(built.spec, verifier ? { over: staging.layer } : { layer: staging.layer }));
+  } finally {
+    // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
+    if (privacy) {
+      let withhold: string | undefined;
+      try {
+        withhold = run !== undefined && beforeSettle ? await beforeSettle(run) : undefined;
+      } catch (error) {
+        withhold = `the PostToolUse hooks could not run: ${errorText(error)}`;
+      }
+      staged = await settle(env, staging, privacy, built.entries, label, withhold);
+    }
+  }
+  return { run, ...(staged ? { staged } : {}) };
+}
+
+/** Runs a process that writes the workspace directly: its changes inside the edit globs join the checkpoint, the others are undone. */
+export async function runDirect<R>(
+  env: ToolEnv,
+  effects: CommandEffects,
+  confinement: Confinement,
+  host: HostFacts,
+  label: string,
+  launch: Launch<R>,
+): Promise<{ run: R; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
+  const { ctx, policy } = env;
+  // The spec and the snapshot come from the workspace as it is now, after the approval wait.
+  const scope = commandWriteScope(policy);
+  const prune = scanPrune(policy, scope);
+  const scanned = await effects.scan(prune, scope);
+  if (!scanned.ok) return { refused: scanned.error };
+  const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
+  if (!built.ok) return { refused: built.error };
+  const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
+  const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
+  if (before && !before.ok) return { refused: before.error };
+  // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+  const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+  let run: R;
+  let reconciled: Reconciled = NOTHING;
+  try {
+    run = await launch(confinement === 'sandboxed' ? built.value : null);
+  } finally {
+    // Cancelled, timed out or thrown: what the command changed is judged all the same.
+    reconciled = before ? await effects.after(before.value, label) : NOTHING;
+    if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
+  }
+  // Build outputs git ignores outside the globs: a private copy for this process (bubblewrap), read-only under Seatbelt.
+  const privateOutputs = confinement === 'sandboxed' && host.platform === 'linux' ? built.value.privateOutputs : [];
+  return { run, reconciled, privateOutputs };
+}
+
+/** Where the step's processes run: its confinement and staging, or why none may run (the sandbox is required and missing). */
+export type StepPlace = { confinement: Confinement; staging?: Staging; host: HostFacts } | { refused: string };
+
+export async function stepPlace(env: ToolEnv): Promise<StepPlace> {
+  const { ctx } = env;
+  const support = await ctx.terminal.confinement();
+  const decision = decideConfinement(ctx.settings.sandbox, support);
+  if (decision.kind === 'refuse') return { refused: decision.failure.message };
+  const { staging } = await stagingFor(env, decision.confinement, support);
+  return { confinement: decision.confinement, ...(staging ? { staging } : {}), host: ctx.terminal.hostFacts(ctx.env) };
+}
+
+/**
+ * Runs one process as a command of the step (a project hook), settled at once: staged over the step
+ * attempt's layer and judged, or writing directly, judged and undone outside the edit globs. What it may
+ * make reaches the workspace (checkpointed); the rest is refused, each path with why.
+ */
+export async function runAsStepCommand<R>(
+  env: ToolEnv,
+  effects: CommandEffects,
+  place: Exclude<StepPlace, { refused: string }>,
+  label: string,
+  launch: Launch<R>,
+): Promise<{ run: R; accepted: FileChange[]; refusedWrites: string[] } | { failed: string }> {
+  if (place.staging) {
+    const r = await runStaged(env, place.staging, place.host, label, launch);
+    if ('refused' in r) return { failed: r.refused };
+    const staged = r.staged;
+    return { run: r.run, accepted: staged?.accepted ?? [], refusedWrites: staged ? refusedLinesOf(staged) : [] };
+  }
+  const r = await runDirect(env, effects, place.confinement, place.host, label, launch);
+  if ('refused' in r) return { failed: r.refused };
+  return {
+    run: r.run,
+    accepted: r.reconciled.accepted,
+    refusedWrites: [...r.reconciled.rolledBack.map((p) => `${p} (rolled back)`), ...r.reconciled.unrestored.map((u) => `${u} (NOT rolled back)`)],
+  };
+}
+
+/** Runs one process over the step attempt's layer without settling it: the layer's owner settles it later (settleLayer). */
+export async function launchInLayer<R>(env: ToolEnv, staging: Staging, host: HostFacts, launch: Launch<R>): Promise<{ run: R } | { refused: string }> {
+  const built = await stagedSpec(env, host);
+  if ('refused' in built) return built;
+  return { run: await whileReading(env.ctx.workspace.root, () => launch(built.spec, { layer: staging.layer })) };
+}
+
+/** Settles what processes launched in the layer left there (applies what the step may make, or withholds it all). */
+export async function settleLayer(
+  env: ToolEnv,
+  staging: Staging,
+  host: HostFacts,
+  label: string,
+  withhold?: string,
+): Promise<StagedOutcome | { failed: string }> {
+  const built = await stagedSpec(env, host);
+  if ('refused' in built) return { failed: built.refused };
+  return settle(env, staging, await privacyOf(env, host), built.entries, label, withhold);
+}
+
+export function refusedLinesOf(staged: StagedOutcome): string[] {
+  return [...staged.refused.map(refusalText), ...staged.unjudgeable];
+}
