@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitJudgeOptions, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from './nodePolicyFs';
 import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
@@ -284,8 +284,8 @@ export class NodeWorkspace implements Workspace {
     return markGitRecord(this.root);
   }
 
-  async gitRecordedSince(mark: GitMark): Promise<GitRecorded[]> {
-    return gitRecordedSince(this.root, mark);
+  async gitRecordedSince(mark: GitMark, options?: GitJudgeOptions): Promise<GitRecorded[]> {
+    return gitRecordedSince(this.root, mark, undefined, options);
   }
 
   async gitReset(mark: GitMark): Promise<string[]> {

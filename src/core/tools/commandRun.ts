@@ -23,7 +23,7 @@ import type { CommandRun, Failure, FileChange } from '../contracts/results';
 import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
-import { settleStaged, type StagedOutcome } from './stagedRun';
+import { gitOffending, settleStaged, type StagedOutcome } from './stagedRun';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
 import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
@@ -63,17 +63,15 @@ function decideConfinement(mode: 'required' | 'prefer' | 'off', support: Sandbox
  * from `git status`) would reach the next push or checkout unseen. Such a record puts HEAD's branch and
  * the index back as they were before the command, and fails the call like any write outside the globs.
  */
-async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, reconciled: Reconciled): Promise<Reconciled> {
-  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
-  const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
-  if (offending.length === 0) return reconciled;
+async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, argv: readonly string[], reconciled: Reconciled): Promise<Reconciled> {
+  const mayWrite = (path: string): boolean => resolveAction(policy, { kind: 'write', path }).allowed;
+  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark, { argv, mayWrite }) : [];
+  const offending = gitOffending(recorded, mayWrite);
+  if (offending === undefined) return reconciled;
   const problems = workspace.gitReset ? await workspace.gitReset(mark) : ["(git's record could not be put back: the workspace cannot)"];
   return {
     ...reconciled,
-    rolledBack: [
-      ...reconciled.rolledBack,
-      ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`),
-    ],
+    rolledBack: [...reconciled.rolledBack, `git's record (${offending}; every ref, HEAD and the index were put back)`],
     unrestored: [...reconciled.unrestored, ...problems],
   };
 }
@@ -168,7 +166,7 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
       reconciled = before ? await effects.after(before.value, label) : NOTHING;
-      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
+      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, argv, reconciled);
     }
     return { run: { ...run, confinement } } as const;
   });
@@ -228,6 +226,10 @@ async function runStaged(
   if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
   const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
+  // A worktree whose repository lies outside the workspace: its git data is written there directly (no
+  // layer covers it), so it is judged afterwards as without staging — and put back when refused.
+  const linkedGit = !verifier && gitWritableFor(policy) && listed.entries.some((e) => e.path === '.git' && e.kind === 'file');
+  const gitMark = linkedGit && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
   try {
@@ -243,7 +245,19 @@ async function runStaged(
         host,
         gitWritable: gitWritableFor(policy, listed.entries),
         label: `${ctx.step.id}: ${request.command}`,
+        argv: request.argv,
       });
+      if (gitMark) {
+        const judged = await judgeGitRecord(ctx.workspace, policy, gitMark, request.argv, NOTHING);
+        staged.refused.push(
+          ...judged.rolledBack.map((why) => ({
+            path: '.git',
+            what: 'git data',
+            why: `${why} — written directly in the worktree's repository outside the workspace`,
+          })),
+        );
+        staged.notes.push(...judged.unrestored.map((p) => `NOT put back: ${p}`));
+      }
     }
   }
   return { run, ...(staged ? { staged } : {}) };

@@ -67,6 +67,7 @@ export interface Verdicts {
  */
 const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
 const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
+const WORKTREE_DATA = new Set([...GIT_DATA_NAMES, 'gitdir', 'commondir', 'locked']);
 const SPECIAL_BITS = 0o7000;
 
 /** A link's target, read as the kernel would from the link's folder, stays inside the workspace. */
@@ -95,8 +96,25 @@ function gitVerdict(c: StagedChange, rules: JudgeRules): { git: true } | { drop:
   if (rest.startsWith('refs/replace')) return { refuse: 'replace refs rewrite what history shows without changing it; they are never taken' };
   if (GIT_RESUMABLE.has(top)) return { refuse: 'an unfinished rebase, cherry-pick or revert: its todo list could run commands at your next --continue' };
   if (rest.endsWith('.lock') && (top === 'objects' || top === 'refs' || GIT_DATA.has(rest.replace(/\.lock$/, '').split('/')[0] ?? ''))) return { drop: true };
-  if (!GIT_DATA.has(top)) return { refuse: `${top} in git's folder can run code or redirect git (hooks, info, modules, worktrees…); only git's data is taken` };
+  if (top === 'worktrees') return worktreeVerdict(c, rest);
+  if (!GIT_DATA.has(top)) return { refuse: `${top} in git's folder can run code or redirect git (hooks, info, modules…); only git's data is taken` };
   if (c.now === 'other' || c.now === 'symlink') return { refuse: 'git writes no links or special files there' };
+  return { git: true };
+}
+
+/**
+ * A linked worktree's own git folder (`.git/worktrees/<name>/…`): its HEAD, index, logs and refs are git's
+ * data; its links (`gitdir`, `commondir`) are checked by content (stagedWorktrees.ts); its own config
+ * (`config.worktree` can name hooks and programs), hooks and an unfinished rebase are never taken.
+ */
+function worktreeVerdict(c: StagedChange, rest: string): { git: true } | { drop: true } | { refuse: string } {
+  const entry = rest.split('/')[2];
+  if (entry === undefined)
+    return c.now === 'directory' || (c.now === null && c.was === 'directory') ? { git: true } : { refuse: "a worktree's git folder holds folders only" };
+  if (c.now === 'other' || c.now === 'symlink') return { refuse: 'git writes no links or special files there' };
+  if (GIT_RESUMABLE.has(entry)) return { refuse: 'an unfinished rebase, cherry-pick or revert: its todo list could run commands at your next --continue' };
+  if (rest.endsWith('.lock')) return { drop: true };
+  if (!WORKTREE_DATA.has(entry)) return { refuse: `${entry} in a worktree's git folder can run code or redirect git; only git's data is taken` };
   return { git: true };
 }
 

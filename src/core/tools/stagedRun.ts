@@ -16,11 +16,12 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { StagedChange, StagedListing } from '../contracts/staging';
-import type { FileWrite, ScanEntry, StagingLayers } from '../ports';
+import type { FileWrite, GitRecorded, ScanEntry, StagingLayers } from '../ports';
 import { gitIgnoreMatcher, ignoreFilesIn, type IgnoreFile } from '../policy/buildOutputs';
 import type { HostFacts } from '../policy/sandboxSpec';
 import { resolveAction, type Policy } from '../policy/policy';
 import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJudge';
+import { judgeWorktrees, type WorktreeVerdicts } from './stagedWorktrees';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
 import { isBelow } from '../primitives/paths';
@@ -29,6 +30,8 @@ import { isBelow } from '../primitives/paths';
 const STAGED_FILE_MAX = 64 * 1024 * 1024;
 /** What one command may add to the checkpoint store, in bytes (a sparse file counts at its full size). */
 const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Paths a refusal of git's record names, at most (the rest are counted). */
+const GIT_NAMED = 30;
 /** Entries a removed folder may hold to be judged one by one. */
 const REMOVED_FOLDER_LIMIT = 100_000;
 
@@ -58,6 +61,8 @@ export interface StagedInput {
   host: HostFacts;
   gitWritable: boolean;
   label: string;
+  /** The command's argv: a granted `git fetch`, `pull` or `push` may move remote-tracking refs. */
+  argv: readonly string[];
 }
 
 function allowedBy(policy: Policy) {
@@ -106,19 +111,45 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
     notes: [...listing.notes],
   };
   const may = allowedBy(policy);
-  const verdicts = judgeStaged(listing.changes, { allowed: may, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
+  const worktrees = await worktreesOf(input, listing.changes);
+  const allowed = (path: string, kind: 'write' | 'delete'): boolean => (kind === 'write' && worktrees.accepted.has(path)) || may(path, kind);
+  const verdicts = judgeStaged(listing.changes, { allowed, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
+  const failedWorktrees = new Map(worktrees.refused.map((r) => [r.path, r.why]));
+  verdicts.git = verdicts.git.filter((c) => !failedWorktrees.has(c.path));
+  verdicts.apply = verdicts.apply.filter((c) => !failedWorktrees.has(c.path));
+  for (const [path, why] of failedWorktrees) {
+    const c = listing.changes.find((x) => x.path === path);
+    if (c && !verdicts.refused.some((r) => r.path === path)) verdicts.refused.push({ path, what: c.now === null ? 'removed' : 'git data', why });
+  }
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${verdicts.strippedModes.join(', ')}`);
 
   const removals = await judgeRemovedFolders(input, verdicts, outcome);
   await takeGit(input, verdicts, outcome);
+  if (worktrees.pointers.length > 0 && outcome.gitTaken === 0) {
+    // A worktree's `.git` file without its registration would point at nothing: it goes with git's data.
+    verdicts.apply = verdicts.apply.filter((c) => !worktrees.pointers.includes(c.path));
+    for (const p of worktrees.pointers) outcome.refused.push({ path: p, what: 'new', why: "the worktree's git data was not taken" });
+  }
   await applyChanges(input, verdicts.apply, removals, outcome);
 
   outcome.kept = verdicts.keep;
   const problems = await staging.settle(layer, root, { keep: verdicts.keep });
   outcome.notes.push(...problems);
   return outcome;
+}
+
+/** New worktrees the command registered (`git worktree add`): their links checked by content (stagedWorktrees.ts). */
+async function worktreesOf(input: StagedInput, changes: readonly StagedChange[]): Promise<WorktreeVerdicts> {
+  if (!input.gitWritable) return { accepted: new Set(), refused: [], pointers: [] };
+  const { policy, ctx } = input.env;
+  return judgeWorktrees(changes, {
+    root: policy.root,
+    mayWrite: (path) => resolveAction(policy, { kind: 'write', path }).allowed,
+    readLayer: (path) => input.staging.read(input.layer, policy.root, path),
+    readWorkspace: async (path) => ((await ctx.workspace.stat(path))?.kind === 'file' ? ctx.workspace.readFile(path) : null),
+  });
 }
 
 /** Each removed folder: wholly removable (every entry may go), or only the entries that may (the rest refused). */
@@ -155,7 +186,8 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
   const refuseAll = (why: string, changes: StagedChange[] = verdicts.git): void => {
     for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why });
   };
-  const review = await input.staging.gitReview(input.layer, input.env.policy.root);
+  const may = allowedBy(input.env.policy);
+  const review = await input.staging.gitReview(input.layer, input.env.policy.root, { argv: input.argv, mayWrite: (path) => may(path, 'write') });
   if (review === null) return refuseAll("not a repository of the workspace's own");
   if (review.problems.length > 0) return refuseAll(`git's record could not be reviewed: ${review.problems.join('; ')}`);
   let git = verdicts.git;
@@ -165,16 +197,34 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
     git = git.filter((c) => c.path !== '.git/config');
     refuseAll(`it changes git config keys that can run programs or redirect git (${badKeys.join(', ')}); only a branch's tracking is taken`, config);
   }
-  const may = allowedBy(input.env.policy);
-  const offending = review.recorded.filter((r) => !r.matchesWorktree && !may(r.path, 'write'));
-  if (offending.length > 0) {
-    return refuseAll(`git would record, outside the step's edit globs, what the workspace does not hold: ${offending.map((r) => r.path).join(', ')}`, git);
-  }
+  const offending = gitOffending(review.recorded, (path) => may(path, 'write'));
+  if (offending !== undefined) return refuseAll(offending, git);
   const taken = git.filter((c) => c.now === 'file').map((c) => c.path);
   const removed = git.filter((c) => c.now === null && c.was === 'file').map((c) => c.path);
   const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, taken, removed);
   outcome.gitTaken = git.length - problems.length;
   outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));
+}
+
+/**
+ * What of git's record the step may not leave, as one reason (undefined: nothing): a path outside the edit
+ * globs recorded other than the workspace holds it, or a record refused whatever the globs (a
+ * remote-tracking ref moved without a granted fetch, a note that is not one). Names at most a few dozen.
+ */
+export function gitOffending(recorded: readonly GitRecorded[], mayWrite: (path: string) => boolean): string | undefined {
+  const outside = recorded.filter((r) => r.refused === undefined && !r.matchesWorktree && !mayWrite(r.path));
+  const refused = recorded.filter((r) => r.refused !== undefined);
+  if (outside.length === 0 && refused.length === 0) return undefined;
+  const named = (list: readonly GitRecorded[], text: (r: GitRecorded) => string): string =>
+    `${list.slice(0, GIT_NAMED).map(text).join(', ')}${list.length > GIT_NAMED ? ` and ${list.length - GIT_NAMED} more` : ''}`;
+  return [
+    outside.length > 0
+      ? `git would record, outside the step's edit globs, what the workspace does not hold: ${named(outside, (r) => (r.by ? `${r.path} (in ${r.by})` : r.path))}`
+      : '',
+    refused.length > 0 ? named(refused, (r) => `${r.by ?? r.path}: ${r.refused ?? ''}`) : '',
+  ]
+    .filter((p) => p !== '')
+    .join('; ');
 }
 
 /** Checkpoint, then one batch: what each applied change becomes, within the per-command byte budget. */

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { LayerSettlement, StagedListing, StagingSupport } from '../../core/contracts/staging';
-import type { GitReview, StagingLayers } from '../../core/ports';
+import type { GitJudgeOptions, GitReview, StagingLayers } from '../../core/ports';
 import { gitRecordedSince, markGitRecord } from '../gitRecord';
 import { configChanges, viewGit } from './gitView';
 import { settleLayer } from './layerSettle';
@@ -77,7 +77,7 @@ export class NodeStagingLayers implements StagingLayers {
     if (probe.ok) dropLayer(probe.base, layer);
   }
 
-  async gitReview(layer: string, root: string): Promise<GitReview | null> {
+  async gitReview(layer: string, root: string, options?: GitJudgeOptions): Promise<GitReview | null> {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return { recorded: [], configKeys: [], problems: [] };
     const mark = markGitRecord(root);
@@ -86,7 +86,7 @@ export class NodeStagingLayers implements StagingLayers {
     const view = viewGit(root, upper);
     if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
     try {
-      return { recorded: gitRecordedSince(root, mark, view.git), configKeys, problems: [] };
+      return { recorded: gitRecordedSince(root, mark, view.git, options), configKeys, problems: [] };
     } finally {
       view.release();
     }
