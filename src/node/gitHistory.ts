@@ -210,8 +210,9 @@ export function judgeHistory(input: HistoryInput): GitRecorded[] {
   );
   const atRoot = new Set(rootNew);
   const worktreeNew = [...inWorktrees.keys()].filter((c) => !atRoot.has(c));
-  // (Tips first: where a path is refused twice, the tip says best what would deliver it.)
-  const fresh = new Set([...rootNew, ...inWorktrees.keys()]);
+  // (Tips first: where a path is refused twice, the tip says best what would deliver it.) A branch moved to
+  // what a granted fetch brought (`git pull`) is a tip too: its checkout must be what the workspace holds.
+  const fresh = new Set([...rootNew, ...inWorktrees.keys(), ...walk(git, delivered, known)]);
   out.push(
     ...judgeTips(
       input,

@@ -33,6 +33,20 @@ export const GIT_DATA_NAMES: readonly string[] = [
 ];
 
 /**
+ * What a linked worktree's own git folder (`.git/worktrees/<name>/`) holds as git's data: its HEAD, index,
+ * logs, per-worktree refs and the rest of the names above, and `locked` (a reason, text). Its links
+ * (`gitdir`, `commondir`) are judged by content (tools/stagedWorktrees.ts); its `config.worktree` (hooks,
+ * programs), `hooks` and an unfinished rebase never are taken.
+ */
+export const WORKTREE_DATA_NAMES: readonly string[] = [...GIT_DATA_NAMES, 'locked'];
+
+/** Whether a path is git's data inside a linked worktree's own git folder (`.git/worktrees/<name>/<data>`). */
+export function isWorktreeData(rel: string): boolean {
+  const parts = rel.split('/');
+  return parts[0] === '.git' && parts[1] === 'worktrees' && parts.length >= 4 && WORKTREE_DATA_NAMES.includes(parts[3] ?? '');
+}
+
+/**
  * The state of an unfinished rebase, cherry-pick or revert: its todo list can hold `exec` lines, which
  * the user's `git rebase --continue` — or their editor's Git view — runs on the host. Never taken.
  */

@@ -17,7 +17,8 @@
  *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
  *                  sockets are hidden; toolchains on PATH that live there are shown again, read-only,
  *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
- *                  whose git data a step granted git writes may write.
+ *                  whose git data a step granted git writes may write, and a local remote's git data for a
+ *                  step that may fetch (gitRemotes.ts).
  *   6. network   — only when the step's authority grants it; loopback always works.
  *   7. private   — build outputs (buildOutputs.ts: the folders git ignores, existing or named by a pattern)
  *                  that are not writable already, not protected, not a dependency folder and not hidden:
@@ -36,7 +37,8 @@ import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
-import { GIT_DATA_NAMES } from './gitData';
+import { GIT_DATA_NAMES, isWorktreeData } from './gitData';
+import { localRemotesShown } from './gitRemotes';
 import { patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 import { isWithin, pathsOverlap } from '../primitives/paths';
 import { err, ok, type Result } from '../contracts/result';
@@ -374,7 +376,7 @@ const GIT_DATA = new Set([...GIT_DATA_NAMES, 'index.lock', 'HEAD.lock', 'packed-
 /** Whether a path is git's own data in the workspace's `.git` folder. */
 export function isGitData(rel: string): boolean {
   if (!rel.startsWith('.git/')) return false;
-  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '');
+  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '') || isWorktreeData(rel);
 }
 
 /**
@@ -537,6 +539,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     visibleOutside: [
       ...tools.visible,
       ...linkedPackagesOf(policy.root, hiddenOutside, host),
+      ...localRemotesShown(policy.root, policy.authority.commands, hiddenOutside, SECRET_AREAS, host),
       ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
     ],
     writableOutside:

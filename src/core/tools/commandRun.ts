@@ -24,6 +24,7 @@ import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
 import { gitOffending, settleStaged, type StagedOutcome } from './stagedRun';
+import { judgeDirectWorktrees, registeredWorktrees } from './stagedWorktrees';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
 import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
@@ -158,14 +159,30 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
     const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
     if (before && !before.ok) return { refused: before.error } as const;
-    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts), and a worktree it adds.
     const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+    const worktreesBefore = gitMark ? await registeredWorktrees(ctx.workspace) : undefined;
     let run: CommandRun;
     try {
       run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      reconciled = before ? await effects.after(before.value, label) : NOTHING;
+      const worktrees = worktreesBefore
+        ? await judgeDirectWorktrees(
+            ctx.workspace,
+            { root: policy.root, mayWrite: (p) => resolveAction(policy, { kind: 'write', path: p }).allowed },
+            worktreesBefore,
+          )
+        : undefined;
+      reconciled = before ? await effects.after(before.value, label, worktrees?.accepted) : NOTHING;
+      if (worktrees && worktrees.removed.length > 0) {
+        const notRemoved = await ctx.workspace.removeEntries(worktrees.removed, true);
+        reconciled = {
+          ...reconciled,
+          rolledBack: [...reconciled.rolledBack, ...worktrees.refused.map((r) => `${r.path} (${r.why})`)],
+          unrestored: [...reconciled.unrestored, ...notRemoved],
+        };
+      }
       if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, argv, reconciled);
     }
     return { run: { ...run, confinement } } as const;

@@ -24,7 +24,7 @@
  */
 import * as posix from 'node:path/posix';
 import type { StagedChange } from '../contracts/staging';
-import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES } from '../policy/gitData';
+import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES, WORKTREE_DATA_NAMES } from '../policy/gitData';
 import { isBelow, isWithin } from '../primitives/paths';
 
 export interface JudgeRules {
@@ -67,7 +67,7 @@ export interface Verdicts {
  */
 const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
 const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
-const WORKTREE_DATA = new Set([...GIT_DATA_NAMES, 'gitdir', 'commondir', 'locked']);
+const WORKTREE_DATA = new Set([...WORKTREE_DATA_NAMES, 'gitdir', 'commondir']);
 const SPECIAL_BITS = 0o7000;
 
 /** A link's target, read as the kernel would from the link's folder, stays inside the workspace. */

@@ -16,6 +16,7 @@
  * A registration that fails is refused whole: its git folder's data, and its `.git` file.
  */
 import type { StagedChange } from '../contracts/staging';
+import type { Workspace } from '../ports';
 import { isBelow, pathBelow } from '../primitives/paths';
 
 export interface WorktreeRules {
@@ -96,4 +97,49 @@ export async function judgeWorktrees(changes: readonly StagedChange[], rules: Wo
     for (const m of mirrors) verdicts.accepted.add(m);
   }
   return verdicts;
+}
+
+/** The linked worktrees registered in the repository (`.git/worktrees/<name>`), by name. */
+export async function registeredWorktrees(workspace: Workspace): Promise<Set<string>> {
+  try {
+    return new Set((await workspace.readDir('.git/worktrees')).filter((e) => e.kind === 'directory').map((e) => e.name));
+  } catch {
+    return new Set(); // none yet
+  }
+}
+
+/** Entries a new worktree's folder may hold to be judged (a checkout larger than this is refused). */
+const WORKTREE_FILES_MAX = 50_000;
+
+/**
+ * Writing directly (no layer): the registrations a command added since `before`, judged by the same rules
+ * from what is on disk now. `accepted` adds a valid registration's links to what the step may leave.
+ */
+export async function judgeDirectWorktrees(
+  workspace: Workspace,
+  rules: Omit<WorktreeRules, 'readLayer' | 'readWorkspace'>,
+  before: ReadonlySet<string>,
+): Promise<WorktreeVerdicts & { removed: string[] }> {
+  const added = [...(await registeredWorktrees(workspace))].filter((n) => !before.has(n));
+  const read = async (path: string): Promise<Uint8Array | null> => ((await workspace.stat(path))?.kind === 'file' ? workspace.readFile(path) : null);
+  const changes: StagedChange[] = [];
+  for (const name of added) {
+    for (const link of ['gitdir', 'commondir']) changes.push({ path: `.git/worktrees/${name}/${link}`, was: null, now: 'file', content: true });
+    const gitdir = await read(`.git/worktrees/${name}/gitdir`);
+    const folder = gitdir === null ? undefined : folderOf(text(gitdir), rules.root);
+    if (folder === undefined) continue;
+    const listed = await workspace.scan({ prune: () => false, limit: WORKTREE_FILES_MAX, under: [folder] });
+    for (const e of listed.entries) if (e.path !== folder) changes.push({ path: e.path, was: null, now: e.kind, content: true });
+  }
+  const verdicts = await judgeWorktrees(changes, {
+    ...rules,
+    readLayer: async (path) => (await read(path)) ?? new Uint8Array(),
+    readWorkspace: read,
+  });
+  const refusedNames = new Set(verdicts.refused.flatMap((r) => /^\.git\/worktrees\/([^/]+)\//.exec(r.path)?.[1] ?? []));
+  for (const name of added) {
+    if (refusedNames.has(name)) continue;
+    for (const link of ['gitdir', 'commondir']) verdicts.accepted.add(`.git/worktrees/${name}/${link}`);
+  }
+  return { ...verdicts, removed: [...refusedNames].map((n) => `.git/worktrees/${n}`) };
 }

@@ -158,6 +158,32 @@ describe('staged judge', () => {
       ]);
       assert.deepEqual(v.dropped.length, 1);
     });
+
+    /** A linked worktree's own git folder: git's data and its links go to the git check; what runs code never does. */
+    const worktreeCases: [path: string, now: StagedChange['now'], verdict: 'git' | 'refused' | 'dropped'][] = [
+      ['.git/worktrees', 'directory', 'git'],
+      ['.git/worktrees/hotfix', 'directory', 'git'],
+      ['.git/worktrees/hotfix/HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/index', 'file', 'git'],
+      ['.git/worktrees/hotfix/logs/HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/ORIG_HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/gitdir', 'file', 'git'],
+      ['.git/worktrees/hotfix/commondir', 'file', 'git'],
+      ['.git/worktrees/hotfix/locked', 'file', 'git'],
+      ['.git/worktrees/hotfix/config.worktree', 'file', 'refused'],
+      ['.git/worktrees/hotfix/hooks/pre-commit', 'file', 'refused'],
+      ['.git/worktrees/hotfix/rebase-merge/git-rebase-todo', 'file', 'refused'],
+      ['.git/worktrees/hotfix/HEAD', 'symlink', 'refused'],
+      ['.git/worktrees/hotfix', 'file', 'refused'],
+      ['.git/worktrees/hotfix/index.lock', 'file', 'dropped'],
+    ];
+    for (const [path, now, verdict] of worktreeCases) {
+      it(`${verdict === 'git' ? 'sends to the git check' : verdict === 'refused' ? 'refuses' : 'drops'} ${path} (${now})`, () => {
+        const v = judgeStaged([git(path, now)], rules({ gitWritable: true }));
+        const got = v.refused.length > 0 ? 'refused' : v.dropped.length > 0 ? 'dropped' : 'git';
+        assert.equal(got, verdict, JSON.stringify(v));
+      });
+    }
   });
 
   it("reads links as the kernel would, from the link's folder", () => {
