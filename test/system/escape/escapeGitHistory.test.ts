@@ -7,8 +7,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createFile, seen, sh } from '../sandbox/cliRun';
 import { story, useEscapeSuite, type Outcome } from '../sandbox/escapeCase';
 import type { Scene } from '../sandbox/scene';
@@ -71,14 +71,14 @@ const PLANT_FILES = [
 
 /** A commit on HEAD (plumbing, a private index) whose tree also holds the planted files; prints its id into $evil. */
 const EVIL_COMMIT = [
-  'export GIT_INDEX_FILE=$PWD/.git/pe-plant-index',
+  'export GIT_INDEX_FILE=$(git rev-parse --absolute-git-dir)/pe-plant-index',
   'git read-tree HEAD',
   ...PLANT_FILES,
   'git update-index --add .github/workflows/x.yml .vscode/tasks.json AGENTS.md',
   'rm -rf .github .vscode AGENTS.md',
   'tree=$(git write-tree)',
   'unset GIT_INDEX_FILE',
-  'rm -f .git/pe-plant-index',
+  'rm -f $(git rev-parse --absolute-git-dir)/pe-plant-index',
   'evil=$(git commit-tree $tree -p HEAD -m "release")',
 ];
 
@@ -196,6 +196,31 @@ describe('escape suite: git judged whole (history, stash parents, reflogs, remot
       assertNothingPlanted(s, o);
       assert.match(seen(o.mission, 'commit'), /tidy/, story(o));
       assert.match(seen(o.mission, 'commit'), /permission_denied[\s\S]*\.github\/workflows\/x\.yml/, `the refusal names the path${story(o)}`);
+    });
+
+    it(`${label}: in a worktree whose repository lies outside the workspace, a commit carrying a workflow is refused and its branch put back`, async () => {
+      const s = suite.scene((sc) => {
+        const main = join(dirname(sc.ws), 'app-main');
+        renameSync(sc.ws, main);
+        execFileSync('git', ['worktree', 'add', '-q', '-b', 'feature', sc.ws], { cwd: main });
+      });
+      const main = join(dirname(s.ws), 'app-main');
+      const featureBefore = execFileSync('git', ['rev-parse', 'feature'], { cwd: main, encoding: 'utf8' });
+      const script = ['set -e', ...EVIL_COMMIT, 'git update-ref refs/heads/feature $evil', 'git reset -q --soft HEAD~1', 'echo planted'].join('\n');
+      const o = await suite.run(s, {
+        args: [...args],
+        steps: [
+          {
+            id: 's1',
+            authority: { edit: ['src/**', 'scripts/**'], commands: ['sh scripts/plant.sh', 'git commit *'] },
+            turns: [[createFile('w', 'scripts/plant.sh', script)], [sh('plant', 'sh scripts/plant.sh')]],
+          },
+        ],
+      });
+      assert.equal(execFileSync('git', ['rev-parse', 'feature'], { cwd: main, encoding: 'utf8' }), featureBefore, `the branch is where it was${story(o)}`);
+      const reached = execFileSync('git', ['rev-list', '--objects', '--all', '--reflog'], { cwd: main, encoding: 'utf8' });
+      for (const p of PLANTED) assert.doesNotMatch(reached, new RegExp(` ${p.replace(/[.]/g, '\\.')}$`, 'm'), `${p} is reachable in the repository${story(o)}`);
+      assert.match(seen(o.mission, 'plant'), /permission_denied/, story(o));
     });
   }
 });
