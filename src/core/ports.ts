@@ -137,6 +137,8 @@ export interface Workspace {
   gitRecordedSince?(mark: GitMark, options?: GitJudgeOptions): Promise<GitRecorded[]>;
   /** Puts every ref, HEAD and the index back as marked; returns what could not be, each with why. */
   gitReset?(mark: GitMark): Promise<string[]>;
+  /** The paths git tracks (`git ls-files`), null outside a repository of this workspace's own. */
+  gitTrackedFiles?(): Promise<string[] | null>;
 }
 
 /** HEAD's commit (null: unborn) and branch (null: detached), every ref, and the index file as it was. */

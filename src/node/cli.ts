@@ -59,6 +59,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       mcpConfigs: cmd.mcpConfigs,
       ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}),
       ...(cmd.trace ? { trace: cmd.trace } : {}),
+      allowTrackedSecrets: cmd.allowTrackedSecrets,
     };
     let mission: HeadlessMission;
     if (cmd.kind === 'run') {

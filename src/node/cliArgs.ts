@@ -32,6 +32,9 @@ export const USAGE = `usage:
                            Windows): where there is none, each command asks on the terminal, whatever
                            --approve says, and runs unconfined; off: no sandbox.
   --trace FILE             append every trace event to FILE
+  --allow-tracked-secrets  go on although git tracks files that hold secrets (a .env, a key): the sandbox
+                           keeps them out of the working tree, but any command can print them through git
+                           (git show HEAD:.env); without this flag such a mission runs no command
   --no-instructions        do not read the project's instruction files (AGENTS.md, CLAUDE.md,
                            .github/copilot-instructions.md, .github/instructions/*.instructions.md,
                            .cursor/rules/*.mdc, .clinerules); --skip-instruction PATH leaves one out (repeatable)
@@ -77,6 +80,8 @@ interface CliMissionFlags {
   approve: 'ask' | 'plan' | 'all';
   sandbox?: SandboxMode;
   trace?: string;
+  /** --allow-tracked-secrets. */
+  allowTrackedSecrets: boolean;
   limits: CliLimits;
   json: boolean;
   models: CliModels;
@@ -103,8 +108,10 @@ export const CLI_CAP_FLAGS: CapNames = {
 export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
 export const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
 const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
+/** Go on although git tracks secrets the mission's commands can print through git (named in the refusal). */
+export const ALLOW_TRACKED_SECRETS = '--allow-tracked-secrets';
 /** Flags that take no value. */
-const SWITCHES = new Set(['--json', '--no-instructions']);
+const SWITCHES = new Set(['--json', '--no-instructions', ALLOW_TRACKED_SECRETS]);
 const KNOWN: Record<string, string[]> = {
   run: [...MISSION_FLAGS, '--task', '--constraint'],
   continue: [...MISSION_FLAGS, '--mission'],
@@ -146,8 +153,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const workspace = one('--workspace');
     return ok({ kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) });
   }
-  const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
-  if (!common.ok) return common;
+  const parsedFlags = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
+  if (!parsedFlags.ok) return parsedFlags;
+  const common = ok({ ...parsedFlags.value, allowTrackedSecrets: switches.has(ALLOW_TRACKED_SECRETS) });
   if (sub === 'run') {
     const task = one('--task');
     if (!task) return err('run needs --task TEXT');
@@ -157,7 +165,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return ok({ kind: 'continue', ...common.value, ...(mission ? { mission } : {}) });
 }
 
-function missionFlags(sub: string, flags: Flags, json: boolean, instructions: boolean): Parsed<CliMissionFlags> {
+function missionFlags(sub: string, flags: Flags, json: boolean, instructions: boolean): Parsed<Omit<CliMissionFlags, 'allowTrackedSecrets'>> {
   const one = (name: string): string | undefined => flags.get(name)?.at(-1);
   const workspace = one('--workspace');
   if (!workspace) return err(`${sub} needs --workspace DIR`);

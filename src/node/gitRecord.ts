@@ -76,6 +76,13 @@ function indexEntries(git: GitRun): Record<string, string> {
   return out;
 }
 
+/** The paths git tracks in the workspace's own repository (null outside one). */
+export function gitTrackedFiles(root: string, git: GitRun = hostGit(root)): string[] | null {
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (!top.ok || fs.realpathSync.native(top.out.trim()) !== root) return null;
+  return names(git(['ls-files', '-z']).out);
+}
+
 /** HEAD's commit (or null when unborn), its branch, every ref, and the index file's bytes; null outside a repository of this folder's own. */
 export function markGitRecord(root: string, git: GitRun = hostGit(root)): GitMark | null {
   if (!git(['rev-parse', '--is-inside-work-tree']).ok) return null;

@@ -20,7 +20,7 @@ import * as nodePath from 'node:path';
 import type { DirEntry, FileStat, FileWrite, GitJudgeOptions, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from './nodePolicyFs';
 import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
-import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
+import { gitRecordedSince, gitTrackedFiles, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
@@ -290,6 +290,10 @@ export class NodeWorkspace implements Workspace {
 
   async gitReset(mark: GitMark): Promise<string[]> {
     return resetGitRecord(this.root, mark);
+  }
+
+  async gitTrackedFiles(): Promise<string[] | null> {
+    return gitTrackedFiles(this.root);
   }
 
   async applyWrites(writes: FileWrite[], label: string, _options: { origin?: 'editor' | 'command' } = {}): Promise<void> {

@@ -85,7 +85,7 @@ export function createHost(glue: HostGlue): Host {
   const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
   const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, surfaceFacts(context, apiKeys, instructions));
   const approver = createApprover(model, store);
-  const { engine, listModels } = engineLoaders(apiKeys, instructions, log);
+  const { engine, listModels } = engineLoaders(apiKeys, instructions, log, confirmations);
   const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
   const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, model, approver, controller, listModels };
   const statusBar = showProgress(parts);
@@ -145,6 +145,7 @@ function engineLoaders(
   apiKeys: ProviderKeys,
   instructions: InstructionsHost,
   log: TeeLog,
+  confirmations: Confirmations,
 ): { engine: MissionEngine; listModels: (provider: ProviderId) => Promise<ModelList> } {
   const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
   const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
@@ -157,6 +158,7 @@ function engineLoaders(
       mcpSettings,
       trusted: isTrusted,
       log,
+      confirm: (message, action) => confirmations.ask(message, action),
     });
   });
   return { engine, listModels };

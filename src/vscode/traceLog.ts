@@ -29,6 +29,8 @@ export function describeEvent(e: TraceEvent): string {
       return `instructions: ${e.set.files.map((f) => `${f.path} (${f.size} B${f.excluded ? ', left out' : f.unusable ? ', not used' : ''})`).join(', ') || 'none found'}`;
     case 'mcp_catalogue':
       return `MCP servers: ${e.catalogue.servers.map((s) => (s.status === 'ok' ? `${s.name} (${s.confinement}, ${s.tools.length} tools)` : `${s.name} NOT USABLE: ${clip(s.reason ?? '')}`)).join('; ') || 'none'}`;
+    case 'tracked_secrets':
+      return `tracked secrets ${e.allowed ? `allowed by the ${e.by}` : 'refused'}: ${e.message}`;
     case 'mcp_call':
       return `MCP ${e.stepId} ${e.server}/${e.tool} (${e.confinement}): ${e.outcome.ok ? (e.outcome.isError ? 'the tool reported an error' : 'ok') : `${e.outcome.fault}: ${clip(e.outcome.message)}`}, ${e.durationMs} ms`;
     case 'handoff':

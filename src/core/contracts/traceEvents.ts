@@ -68,6 +68,17 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('instructions'), set: InstructionSetSchema }),
   /** The MCP servers the mission may use and the tools each offers (the catalogue the planner saw). */
   z.object({ type: z.literal('mcp_catalogue'), catalogue: McpCatalogueSchema }),
+  /**
+   * Before the first command: git tracks these secrets, which no sandbox can hide from git (`git show
+   * HEAD:.env`); what the mission said, and whether the user (or their flag) let it go on.
+   */
+  z.object({
+    type: z.literal('tracked_secrets'),
+    files: z.array(z.string()),
+    message: z.string(),
+    allowed: z.boolean(),
+    by: z.enum(['user', 'flag']),
+  }),
   /** One MCP tool call that reached the server (after policy and approval), and its outcome (replayed from here). */
   z.object({
     type: z.literal('mcp_call'),

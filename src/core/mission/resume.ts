@@ -90,6 +90,8 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
     },
     { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
   );
+  // Secrets git tracks were asked about once for the mission: a resume goes on with that answer.
+  run.trackedSecretsSettled = events.some((e) => e.type === 'tracked_secrets' && e.allowed);
   const done = (async (): Promise<MissionReport> => {
     await run.record({
       type: 'log',

@@ -331,6 +331,7 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
       return { ...next, instructions: event.set };
     case 'mcp_catalogue':
       return { ...next, mcp: event.catalogue };
+    case 'tracked_secrets':
     case 'mcp_call':
     case 'handoff':
     case 'tool_call':

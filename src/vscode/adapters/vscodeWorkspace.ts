@@ -81,6 +81,10 @@ export class VscodeWorkspace implements Workspace {
     return this.#disk.gitReset(mark);
   }
 
+  gitTrackedFiles(): Promise<string[] | null> {
+    return this.#disk.gitTrackedFiles();
+  }
+
   #uri(path: string): vscode.Uri {
     // Resolution and containment are checked by the Node adapter; reuse it rather than re-deriving paths.
     if (path.includes('\\') || path.split('/').includes('..') || path.startsWith('/')) throw new Error(`refused path ${JSON.stringify(path)}`);

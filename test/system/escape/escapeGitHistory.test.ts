@@ -223,4 +223,47 @@ describe('escape suite: git judged whole (history, stash parents, reflogs, remot
       assert.match(seen(o.mission, 'plant'), /permission_denied/, story(o));
     });
   }
+
+  describe('a secret git tracks', () => {
+    /** A scene whose repository tracks its `.env` (the canary), and a step that reads it through git. */
+    const tracked = (): Scene =>
+      suite.scene((sc) => {
+        execFileSync('git', ['add', '-f', '.env'], { cwd: sc.ws });
+        execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.invalid', 'commit', '-q', '-m', 'config'], { cwd: sc.ws });
+      });
+    const steps = [
+      {
+        id: 's1',
+        authority: { edit: ['src/**'], commands: ['git show *', 'git log *'] },
+        turns: [[sh('show', 'git show HEAD:.env'), sh('log', 'git log -p -1')]],
+      },
+    ];
+
+    it('without --allow-tracked-secrets the mission runs no command: it names the file and the flag, and the secret reaches no model', async () => {
+      const s = tracked();
+      const o = await suite.run(s, { args: ['--sandbox', 'required'], steps });
+      // (It is in git's objects: the scene committed it. It must reach no model request and no new file.)
+      assert.deepEqual(
+        (o.leaks.env ?? []).filter((w) => !w.endsWith('.git objects')),
+        [],
+        `the tracked secret reached nothing${story(o)}`,
+      );
+      assert.equal(o.mission.toolResults.has('show'), false, `no command ran${story(o)}`);
+      assert.notEqual(o.mission.code, 0, story(o));
+      const said = `${o.mission.stderr}\n${o.mission.stdout}`;
+      assert.match(said, /git tracks a file that holds secrets: \.env/, `the mission names the file${story(o)}`);
+      assert.match(said, /--allow-tracked-secrets/, `and the flag that allows it${story(o)}`);
+      assert.doesNotMatch(said, /\.env[^\n]*\bis hidden\b|\bhidden\b[^\n]*\.env/, `nothing claims the tracked .env is hidden${story(o)}`);
+      const event = o.mission.events.find((e) => e.type === 'tracked_secrets');
+      assert.ok(event && event.allowed === false, `the trace records the refusal${story(o)}`);
+    });
+
+    it('with --allow-tracked-secrets the mission goes on, having said that git prints it — and git does', async () => {
+      const s = tracked();
+      const o = await suite.run(s, { args: ['--sandbox', 'required', '--allow-tracked-secrets'], steps });
+      const event = o.mission.events.find((e) => e.type === 'tracked_secrets');
+      assert.ok(event && event.allowed === true && /git show HEAD:\.env/.test(String(event.message)), `the trace records what was said and allowed${story(o)}`);
+      assert.match(seen(o.mission, 'show'), new RegExp(s.canaries.env), `git prints the tracked secret, as the mission said it would${story(o)}`);
+    });
+  });
 });
