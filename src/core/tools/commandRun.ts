@@ -25,6 +25,7 @@ import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
 import { gitOffending, settleStaged, type StagedOutcome } from './stagedRun';
 import { judgeDirectWorktrees, registeredWorktrees } from './stagedWorktrees';
+import { signingHint } from './signingHint';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
 import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
@@ -303,6 +304,7 @@ function commandResult(
     uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+    signingHint(run.exitCode, run.output) ?? '',
     !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
       ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
       : '',

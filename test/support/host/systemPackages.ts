@@ -47,9 +47,10 @@ const UNIT: Requirement[] = [
     debian: 'python3-pytest',
     present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0,
   },
-  // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
+  // The corpus makes a TLS fixture pair (openssl), an SSH signing key (ssh-keygen) and an OpenPGP one (gpg).
   { debian: 'openssl', present: () => onPath('openssl') !== undefined },
   { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
+  { debian: 'gnupg', present: () => onPath('gpg') !== undefined },
 ];
 
 export type Log = (line: string) => void;

@@ -11,6 +11,32 @@ import { gitDiffs } from './compare';
 import { git, lines, put, repo, userGitConfig, type Scenario } from './scenario';
 import { nodeApp } from './shapes';
 
+/**
+ * A signing key is the user's secret: a step may sign only with what the user grants, and the sandbox
+ * grants neither the key nor an agent. So a commit that must be signed either matches plain (signed), or
+ * fails loudly naming what to do (signingHint.ts) with nothing committed — never an unsigned commit.
+ */
+function signedOrNamed(mode: 'sandboxed'): NonNullable<Scenario['overrides']>[number] {
+  return {
+    modes: [mode],
+    aspects: ['exit', 'output', 'git'],
+    why: 'signing works as outside, or the commit fails loudly naming what to do and nothing is committed — never an unsigned commit',
+    check: (run, plain, initial) => {
+      const commit = run.commands[1];
+      const asPlain = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit) && gitDiffs(run.git, plain.git).length === 0;
+      if (asPlain) return [];
+      const named = commit !== undefined && commit.exit !== 0 && /git config commit\.gpgsign false/.test(commit.notes.join('\n'));
+      const nothingCommitted = run.git !== undefined && run.git.head === initial?.head && run.git.refs.join('\n') === initial.refs.join('\n');
+      if (named && nothingCommitted) return [];
+      const head = run.git?.refs.find((r) => r.startsWith('refs/heads/main')) ?? '';
+      const made = head.endsWith('[signed]') ? 'signed' : 'UNSIGNED';
+      return [
+        `the commit neither matched plain (signed) nor failed naming what to do: exit ${commit?.exit}, ${made} commit — ${commit?.output.slice(0, 200)} ${commit?.notes.join(' ').slice(0, 200)}`,
+      ];
+    },
+  };
+}
+
 export const GIT_SCENARIOS: Scenario[] = [
   {
     name: "the user's own pre-commit hook",
@@ -66,35 +92,16 @@ export const GIT_SCENARIOS: Scenario[] = [
   },
   {
     name: 'commit signing configured by the user',
-    about: 'commit.gpgsign with an SSH signing key in ~/.ssh: a commit is signed, or fails loudly — never made unsigned',
+    about: 'commit.gpgsign with an SSH signing key in ~/.ssh: a commit is signed, or fails loudly naming what to do — never made unsigned',
     build: ({ ws, home }) => {
       mkdirSync(join(home, '.ssh'), { recursive: true, mode: 0o700 });
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'user@example.invalid', '-f', join(home, '.ssh/id_signing')]);
-      userGitConfig(home, '\tsigningkey = ~/.ssh/id_signing\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
+      userGitConfig(home, '\tsigningkey = ~/.ssh/id_signing.pub\n[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n');
       repo(ws, nodeApp());
     },
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'git commit -am bump'],
-    overrides: [
-      {
-        modes: ['sandboxed'],
-        aspects: ['exit', 'output', 'git'],
-        // The key is the user's secret: a step may sign only with what the user grants (an agent, the key);
-        // short of that the commit must fail and say so, since an unsigned commit would pass review unseen.
-        why: 'signing works as outside, or the commit fails loudly naming signing and nothing is committed — never an unsigned commit',
-        check: (run, plain, initial) => {
-          const commit = run.commands[1];
-          const asPlain = run.commands.every((c, i) => c.exit === plain.commands[i]?.exit) && gitDiffs(run.git, plain.git).length === 0;
-          if (asPlain) return [];
-          const loud = commit !== undefined && commit.exit !== 0 && /sign/i.test(`${commit.output}\n${commit.notes.join('\n')}`);
-          const nothingCommitted = run.git !== undefined && run.git.head === initial?.head && run.git.refs.join('\n') === initial.refs.join('\n');
-          if (loud && nothingCommitted) return [];
-          const head = run.git?.refs.find((r) => r.startsWith('refs/heads/main')) ?? '';
-          const made = head.endsWith('[signed]') ? 'signed' : 'UNSIGNED';
-          return [`the commit neither matched plain (signed) nor failed loudly: exit ${commit?.exit}, ${made} commit — ${commit?.output.slice(0, 200)}`];
-        },
-      },
-    ],
+    overrides: [signedOrNamed('sandboxed')],
   },
   {
     name: 'git worktree add inside the globs, then a commit there',
