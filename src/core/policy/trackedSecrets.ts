@@ -13,7 +13,7 @@ export function trackedSecretFiles(tracked: readonly string[], peek: Peek, grant
 }
 
 /** Names at most `max` of the files, then a count (a message stays short however many there are). */
-export function namedFiles(files: readonly string[], max = 12): string {
+function namedFiles(files: readonly string[], max = 12): string {
   return `${files.slice(0, max).join(', ')}${files.length > max ? ` and ${files.length - max} more` : ''}`;
 }
 
