@@ -28,7 +28,7 @@ import { judgeDirectWorktrees, registeredWorktrees } from './stagedWorktrees';
 import { signingHint } from './signingHint';
 import type { Refusal } from './stagedJudge';
 import { runGated } from './approvalGate';
-import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
+import { CommandEffects, SCAN_LIMIT, type Reconciled, type Snapshot } from './commandEffects';
 import { cancelled, permissionDenied, timedOut, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
@@ -76,6 +76,33 @@ async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMar
     rolledBack: [...reconciled.rolledBack, `git's record (${offending}; every ref, HEAD and the index were put back)`],
     unrestored: [...reconciled.unrestored, ...problems],
   };
+}
+
+/**
+ * After a command that wrote the workspace directly: a worktree it added (its links checked, stagedWorktrees.ts),
+ * then what it changed (commandEffects.ts), then git's whole record (judgeGitRecord).
+ */
+async function reconcileDirect(
+  env: ToolEnv,
+  effects: CommandEffects,
+  before: Snapshot | undefined,
+  label: string,
+  git: { mark: GitMark; worktrees: ReadonlySet<string> } | null,
+  argv: readonly string[],
+): Promise<Reconciled> {
+  const { ctx, policy } = env;
+  const mayWrite = (path: string): boolean => resolveAction(policy, { kind: 'write', path }).allowed;
+  const worktrees = git ? await judgeDirectWorktrees(ctx.workspace, { root: policy.root, mayWrite }, git.worktrees) : undefined;
+  let reconciled = before ? await effects.after(before, label, worktrees?.accepted) : NOTHING;
+  if (worktrees && worktrees.removed.length > 0) {
+    const notRemoved = await ctx.workspace.removeEntries(worktrees.removed, true);
+    reconciled = {
+      ...reconciled,
+      rolledBack: [...reconciled.rolledBack, ...worktrees.refused.map((r) => `${r.path} (${r.why})`)],
+      unrestored: [...reconciled.unrestored, ...notRemoved],
+    };
+  }
+  return git ? judgeGitRecord(ctx.workspace, policy, git.mark, argv, reconciled) : reconciled;
 }
 
 interface Staging {
@@ -162,29 +189,13 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     if (before && !before.ok) return { refused: before.error } as const;
     // A step granted git writes: what git records is judged too (src/node/gitRecord.ts), and a worktree it adds.
     const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
-    const worktreesBefore = gitMark ? await registeredWorktrees(ctx.workspace) : undefined;
+    const git = gitMark ? { mark: gitMark, worktrees: await registeredWorktrees(ctx.workspace) } : null;
     let run: CommandRun;
     try {
       run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
     } finally {
       // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      const worktrees = worktreesBefore
-        ? await judgeDirectWorktrees(
-            ctx.workspace,
-            { root: policy.root, mayWrite: (p) => resolveAction(policy, { kind: 'write', path: p }).allowed },
-            worktreesBefore,
-          )
-        : undefined;
-      reconciled = before ? await effects.after(before.value, label, worktrees?.accepted) : NOTHING;
-      if (worktrees && worktrees.removed.length > 0) {
-        const notRemoved = await ctx.workspace.removeEntries(worktrees.removed, true);
-        reconciled = {
-          ...reconciled,
-          rolledBack: [...reconciled.rolledBack, ...worktrees.refused.map((r) => `${r.path} (${r.why})`)],
-          unrestored: [...reconciled.unrestored, ...notRemoved],
-        };
-      }
-      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, argv, reconciled);
+      reconciled = await reconcileDirect(env, effects, before?.value, label, git, argv);
     }
     return { run: { ...run, confinement } } as const;
   });
