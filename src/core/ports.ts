@@ -243,7 +243,7 @@ export interface StagingLayers {
   gitReview(layer: string, root: string, options?: GitJudgeOptions): Promise<GitReview | null>;
   /**
    * Copies git's data from the layer into the workspace's `.git` (objects first), each file atomically,
-   * then removes what git removed in the layer (`removed`: a dropped stash, a deleted branch; never objects).
+   * then removes what git removed in the layer (`removed`: a dropped stash, a deleted branch, a removed worktree's git folder; never objects).
    * Returns what could not be taken, each with why.
    */
   applyGitData(layer: string, root: string, paths: string[], removed?: string[]): Promise<string[]>;

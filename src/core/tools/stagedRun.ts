@@ -112,7 +112,8 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   };
   const may = allowedBy(policy);
   const worktrees = await worktreesOf(input, listing.changes);
-  const allowed = (path: string, kind: 'write' | 'delete'): boolean => (kind === 'write' && worktrees.accepted.has(path)) || may(path, kind);
+  const allowed = (path: string, kind: 'write' | 'delete'): boolean =>
+    (kind === 'write' ? worktrees.accepted.has(path) : worktrees.removable.has(path)) || may(path, kind);
   const verdicts = judgeStaged(listing.changes, { allowed, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
   const failedWorktrees = new Map(worktrees.refused.map((r) => [r.path, r.why]));
   verdicts.git = verdicts.git.filter((c) => !failedWorktrees.has(c.path));
@@ -125,7 +126,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${verdicts.strippedModes.join(', ')}`);
 
-  const removals = await judgeRemovedFolders(input, verdicts, outcome);
+  const removals = await judgeRemovedFolders(input, verdicts, outcome, allowed);
   await takeGit(input, verdicts, outcome);
   if (worktrees.pointers.length > 0 && outcome.gitTaken === 0) {
     // A worktree's `.git` file without its registration would point at nothing: it goes with git's data.
@@ -142,7 +143,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
 
 /** New worktrees the command registered (`git worktree add`): their links checked by content (stagedWorktrees.ts). */
 async function worktreesOf(input: StagedInput, changes: readonly StagedChange[]): Promise<WorktreeVerdicts> {
-  if (!input.gitWritable) return { accepted: new Set(), refused: [], pointers: [] };
+  if (!input.gitWritable) return { accepted: new Set(), removable: new Set(), refused: [], pointers: [] };
   const { policy, ctx } = input.env;
   return judgeWorktrees(changes, {
     root: policy.root,
@@ -153,9 +154,13 @@ async function worktreesOf(input: StagedInput, changes: readonly StagedChange[])
 }
 
 /** Each removed folder: wholly removable (every entry may go), or only the entries that may (the rest refused). */
-async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<{ trees: string[]; files: StagedChange[] }> {
+async function judgeRemovedFolders(
+  input: StagedInput,
+  verdicts: Verdicts,
+  outcome: StagedOutcome,
+  may: (path: string, kind: 'write' | 'delete') => boolean,
+): Promise<{ trees: string[]; files: StagedChange[] }> {
   const { workspace } = input.env.ctx;
-  const may = allowedBy(input.env.policy);
   const trees: string[] = [];
   const files: StagedChange[] = [];
   for (const dir of verdicts.removedFolders) {
@@ -200,7 +205,10 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
   const offending = gitOffending(review.recorded, (path) => may(path, 'write'));
   if (offending !== undefined) return refuseAll(offending, git);
   const taken = git.filter((c) => c.now === 'file').map((c) => c.path);
-  const removed = git.filter((c) => c.now === null && c.was === 'file').map((c) => c.path);
+  // A worktree's whole git folder goes too (`git worktree remove`): else a stale registration stays behind.
+  const removed = git
+    .filter((c) => c.now === null && (c.was === 'file' || (c.was === 'directory' && /^\.git\/worktrees\/[^/]+$/.test(c.path))))
+    .map((c) => c.path);
   const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, taken, removed);
   outcome.gitTaken = git.length - problems.length;
   outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));

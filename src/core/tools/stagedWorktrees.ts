@@ -32,6 +32,8 @@ export interface WorktreeRules {
 export interface WorktreeVerdicts {
   /** Workspace paths the judge may apply although the policy alone would not: valid `.git` files and mirrors. */
   accepted: Set<string>;
+  /** `.git` files the judge may remove: a worktree removed whole (`git worktree remove`), folder and git folder. */
+  removable: Set<string>;
   /** Changes refused, each with why (git data of a failed registration, its `.git` file). */
   refused: { path: string; why: string }[];
   /** The `.git` files of new registrations: applied only once git's data is taken. */
@@ -52,7 +54,8 @@ function folderOf(gitdir: string, root: string): string | undefined {
 }
 
 export async function judgeWorktrees(changes: readonly StagedChange[], rules: WorktreeRules): Promise<WorktreeVerdicts> {
-  const verdicts: WorktreeVerdicts = { accepted: new Set(), refused: [], pointers: [] };
+  const verdicts: WorktreeVerdicts = { accepted: new Set(), removable: new Set(), refused: [], pointers: [] };
+  await removedWorktrees(changes, rules, verdicts);
   const names = new Set(changes.flatMap((c) => REGISTRATION.exec(c.path)?.[1] ?? []));
   for (const name of names) {
     const own = changes.filter((c) => isBelow(c.path, `.git/worktrees/${name}`) && c.now !== 'directory');
@@ -97,6 +100,18 @@ export async function judgeWorktrees(changes: readonly StagedChange[], rules: Wo
     for (const m of mirrors) verdicts.accepted.add(m);
   }
   return verdicts;
+}
+
+/** `git worktree remove`: a registration gone whole, with the folder its `gitdir` names — its `.git` file may go too. */
+async function removedWorktrees(changes: readonly StagedChange[], rules: WorktreeRules, verdicts: WorktreeVerdicts): Promise<void> {
+  for (const c of changes) {
+    const name = /^\.git\/worktrees\/([^/]+)$/.exec(c.path)?.[1];
+    if (name === undefined || c.now !== null || c.was !== 'directory') continue;
+    const gitdir = await rules.readWorkspace(`.git/worktrees/${name}/gitdir`);
+    const folder = gitdir === null ? undefined : folderOf(text(gitdir), rules.root);
+    if (folder !== undefined && changes.some((o) => (o.path === folder || o.path === `${folder}/.git`) && o.now === null))
+      verdicts.removable.add(`${folder}/.git`);
+  }
 }
 
 /** The linked worktrees registered in the repository (`.git/worktrees/<name>`), by name. */

@@ -122,7 +122,10 @@ export class NodeStagingLayers implements StagingLayers {
       const at = nodePath.join(root, ...parts);
       try {
         if (fs.realpathSync.native(nodePath.dirname(at)) !== nodePath.dirname(at)) throw new Error('a link is on its path');
-        if (fs.lstatSync(at).isFile()) fs.unlinkSync(at);
+        const s = fs.lstatSync(at);
+        if (s.isFile()) fs.unlinkSync(at);
+        // A removed worktree's own git folder, whole (rm never follows a link inside it).
+        else if (s.isDirectory() && parts[1] === 'worktrees' && parts.length === 3) fs.rmSync(at, { recursive: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${rel} (${errorText(error)})`);
       }

@@ -67,6 +67,16 @@ describe('git worktree add in a staged command (src/core/tools/stagedWorktrees.t
     });
   }
 
+  it('lets `git worktree remove` take the .git file with the folder and the registration — and only then', async () => {
+    const real: Record<string, string> = { '.git/worktrees/old/gitdir': `${root}/.worktrees/old/.git\n` };
+    const removed = (paths: string[]): StagedChange[] => paths.map((path) => ({ path, was: 'directory', now: null, content: true }));
+    const judgeRemoval = (changes: StagedChange[]) =>
+      judgeWorktrees(changes, { root, mayWrite, readLayer: async () => enc(''), readWorkspace: async (p) => (real[p] !== undefined ? enc(real[p]) : null) });
+    assert.deepEqual([...(await judgeRemoval(removed(['.git/worktrees/old', '.worktrees/old']))).removable], ['.worktrees/old/.git']);
+    assert.equal((await judgeRemoval(removed(['.worktrees/old']))).removable.size, 0, 'the folder alone: its registration stays, so does its .git');
+    assert.equal((await judgeRemoval(removed(['.git/worktrees/old']))).removable.size, 0, 'the registration alone: nothing of the folder goes');
+  });
+
   it("refuses a change to an existing registration's links (a worktree moved elsewhere)", async () => {
     const v = await judge([file('.git/worktrees/old/gitdir', 'file')], { '.git/worktrees/old/gitdir': `${root}/src/.git\n` });
     assert.match(v.refused[0]?.why ?? '', /never changed afterwards/);
