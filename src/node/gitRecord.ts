@@ -109,7 +109,8 @@ export function markGitRecord(root: string, git: GitRun = hostGit(root)): GitMar
     staged: indexEntries(git),
     indexPath,
     index,
-    known: [...new Set([...tips, ...Object.values(refs), ...Object.values(pseudo), ...(head ? [head] : [])])],
+    // Commits only (`--all` peels tags; a ref naming a tree or a blob reaches no commit): what `log` and `rev-list` take.
+    known: [...new Set([...tips, ...Object.values(pseudo), ...(head ? [head] : [])])],
     pseudo,
     remotes: remotesOf(git),
   };

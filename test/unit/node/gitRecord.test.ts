@@ -321,6 +321,8 @@ describe("git's record around a command (src/node/gitRecord.ts)", function () {
           put('README.md', '# r3\n');
           put('src/a.js', 'a3\n');
           git('commit', '-q', '-am', 'readme 3');
+          // A tag naming a tree (git.git has one): the search in old history must not trip on it.
+          git('tag', 'a-tree', git('write-tree'));
         }
         if (c.name.includes('fetch')) {
           const origin = `${root}-origin.git`;
