@@ -10,6 +10,7 @@ import * as nodePath from 'node:path';
 import type { LayerSettlement, StagedListing, StagingSupport } from '../../core/contracts/staging';
 import type { GitJudgeOptions, GitReview, StagingLayers } from '../../core/ports';
 import { gitRecordedSince, markGitRecord } from '../gitRecord';
+import { forgedObjects } from './gitObjects';
 import { configChanges, viewGit } from './gitView';
 import { settleLayer } from './layerSettle';
 import { undoGitPrep } from './layerGitPrep';
@@ -86,7 +87,8 @@ export class NodeStagingLayers implements StagingLayers {
     const view = viewGit(root, upper);
     if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
     try {
-      return { recorded: gitRecordedSince(root, mark, view.git, options), configKeys, problems: [] };
+      const format = view.git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
+      return { recorded: [...forgedObjects(upper, format), ...gitRecordedSince(root, mark, view.git, options)], configKeys, problems: [] };
     } finally {
       view.release();
     }
