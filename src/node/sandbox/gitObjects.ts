@@ -44,14 +44,18 @@ function entries(dir: string): fs.Dirent[] {
   }
 }
 
-/** Each pack the layer added, checked whole by `git verify-pack` (outside any repository, nothing configured runs). */
-function forgedPacks(packDir: string, format: 'sha1' | 'sha256'): GitRecorded[] {
+/**
+ * Each pack the layer added, checked whole by `git verify-pack` (outside any repository, nothing configured
+ * runs). A pack the repository already has is not the layer's: git touches one it would write again, which
+ * copies it up unchanged (changed bytes are refused by the judge, and unchanged ones are not taken).
+ */
+function forgedPacks(packDir: string, repoPackDir: string, format: 'sha1' | 'sha256'): GitRecorded[] {
   const git = hostTool('git');
   const out: GitRecorded[] = [];
   const names = new Set(entries(packDir).map((e) => e.name));
   for (const name of names) {
     const stem = /^(pack-[0-9a-f]+)\.(pack|idx)$/.exec(name)?.[1];
-    if (stem === undefined || (name.endsWith('.pack') && names.has(`${stem}.idx`))) continue;
+    if (stem === undefined || (name.endsWith('.pack') && names.has(`${stem}.idx`)) || fs.existsSync(nodePath.join(repoPackDir, name))) continue;
     const rel = `.git/objects/pack/${name}`;
     if (!names.has(`${stem}.pack`) || !names.has(`${stem}.idx`)) {
       out.push(forged(rel, 'a pack is taken only with its own index, both new'));
@@ -74,9 +78,9 @@ function forgedPacks(packDir: string, format: 'sha1' | 'sha256'): GitRecorded[] 
 
 /**
  * The object files the layer `upper` added to `.git/objects` that are not what their names say (loose
- * objects, packs), each as a refused record; [] when every one holds.
+ * objects, packs), each as a refused record; [] when every one holds. `gitDir`: the repository's own `.git`.
  */
-export function forgedObjects(upper: string, format: 'sha1' | 'sha256'): GitRecorded[] {
+export function forgedObjects(upper: string, gitDir: string, format: 'sha1' | 'sha256'): GitRecorded[] {
   const objects = nodePath.join(upper, '.git', 'objects');
   const out: GitRecorded[] = [];
   for (const dir of entries(objects)) {
@@ -91,5 +95,5 @@ export function forgedObjects(upper: string, format: 'sha1' | 'sha256'): GitReco
       }
     }
   }
-  return [...out, ...forgedPacks(nodePath.join(objects, 'pack'), format)];
+  return [...out, ...forgedPacks(nodePath.join(objects, 'pack'), nodePath.join(gitDir, 'objects', 'pack'), format)];
 }

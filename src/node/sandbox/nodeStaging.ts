@@ -88,7 +88,11 @@ export class NodeStagingLayers implements StagingLayers {
     if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
     try {
       const format = view.git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
-      return { recorded: [...forgedObjects(upper, format), ...gitRecordedSince(root, mark, view.git, options)], configKeys, problems: [] };
+      return {
+        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, view.git, options)],
+        configKeys,
+        problems: [],
+      };
     } finally {
       view.release();
     }

@@ -62,13 +62,19 @@ describe('new git objects checked against their names (src/node/sandbox/gitObjec
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   it('finds nothing in a layer that added no objects, or only true ones (loose and packed)', () => {
-    assert.deepEqual(forgedObjects(upper, 'sha1'), []);
+    assert.deepEqual(forgedObjects(upper, path.join(repo, '.git'), 'sha1'), []);
     const id = git("the user's workflow\n", 'hash-object', '-w', '--stdin');
     toLayer(looseOf(repo, id), `${id.slice(0, 2)}/${id.slice(2)}`);
     const other = git('another\n', 'hash-object', '-w', '--stdin');
     pack(other);
     fs.writeFileSync(path.join(upper, '.git', 'objects', id.slice(0, 2), 'tmp_obj_XyZ'), 'half written');
-    assert.deepEqual(forgedObjects(upper, 'sha1'), []);
+    // A pack the repository has, touched by git (copied up alone, without its index): not the layer's.
+    const stem = pack(git('already packed\n', 'hash-object', '-w', '--stdin'));
+    fs.mkdirSync(path.join(repo, '.git', 'objects', 'pack'), { recursive: true });
+    for (const ext of ['pack', 'idx'])
+      fs.copyFileSync(path.join(upper, '.git', 'objects', 'pack', `${stem}.${ext}`), path.join(repo, '.git', 'objects', 'pack', `${stem}.${ext}`));
+    fs.rmSync(path.join(upper, '.git', 'objects', 'pack', `${stem}.idx`));
+    assert.deepEqual(forgedObjects(upper, path.join(repo, '.git'), 'sha1'), []);
   });
 
   it("refuses a loose object whose content is another object's — the content git would really check out under that name", () => {
@@ -79,7 +85,7 @@ describe('new git objects checked against their names (src/node/sandbox/gitObjec
     fs.rmSync(looseOf(repo, good), { force: true });
     fs.copyFileSync(at, looseOf(repo, good));
     assert.match(git(undefined, 'cat-file', '-p', good), /curl evil/);
-    const found = forgedObjects(upper, 'sha1');
+    const found = forgedObjects(upper, path.join(repo, '.git'), 'sha1');
     assert.deepEqual(
       found.map((f) => f.path),
       [`.git/objects/${good.slice(0, 2)}/${good.slice(2)}`],
@@ -92,7 +98,7 @@ describe('new git objects checked against their names (src/node/sandbox/gitObjec
     fs.mkdirSync(path.join(upper, '.git', 'objects', 'ab'), { recursive: true });
     fs.writeFileSync(path.join(upper, '.git', 'objects', 'ab', 'c'.repeat(38)), 'plain text, not zlib');
     assert.deepEqual(
-      forgedObjects(upper, 'sha1').map((f) => f.path),
+      forgedObjects(upper, path.join(repo, '.git'), 'sha1').map((f) => f.path),
       [`.git/objects/${id.slice(0, 2)}/${id.slice(2)}`],
     );
   });
@@ -104,7 +110,7 @@ describe('new git objects checked against their names (src/node/sandbox/gitObjec
     bytes[bytes.length - 25] = (bytes[bytes.length - 25] ?? 0) ^ 0xff;
     fs.writeFileSync(file, bytes);
     fs.writeFileSync(path.join(upper, '.git', 'objects', 'pack', 'pack-0000.pack'), 'PACK');
-    const found = forgedObjects(upper, 'sha1');
+    const found = forgedObjects(upper, path.join(repo, '.git'), 'sha1');
     assert.deepEqual(found.map((f) => f.path).sort(), [`.git/objects/pack/${stem}.idx`, '.git/objects/pack/pack-0000.pack'].sort());
     assert.match(found.find((f) => f.path.endsWith('pack-0000.pack'))?.refused ?? '', /only with its own index/);
   });
@@ -115,7 +121,7 @@ describe('new git objects checked against their names (src/node/sandbox/gitObjec
     const dir = path.join(upper, '.git', 'objects', 'pack');
     fs.writeFileSync(path.join(dir, `${stem}.idx`), forgedIndex(path.join(dir, `${stem}.pack`), good));
     assert.deepEqual(
-      forgedObjects(upper, 'sha1').map((f) => f.path),
+      forgedObjects(upper, path.join(repo, '.git'), 'sha1').map((f) => f.path),
       [`.git/objects/pack/${stem}.idx`],
     );
   });
