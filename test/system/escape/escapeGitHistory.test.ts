@@ -223,7 +223,11 @@ describe('escape suite: git judged whole (history, stash parents, reflogs, remot
           ],
         });
         assert.match(seen(o.mission, 'forge'), /curl evil/, `inside the layer the object really read as the forgery (else this case tests nothing)${story(o)}`);
-        assert.match(seen(o.mission, 'forge'), /permission_denied[\s\S]*(never rewrites an object|not the object its name says)/, `the refusal names the class${story(o)}`);
+        assert.match(
+          seen(o.mission, 'forge'),
+          /permission_denied[\s\S]*(never rewrites an object|not the object its name says)/,
+          `the refusal names the class${story(o)}`,
+        );
         assert.equal(userGit(s, 'cat-file', '-p', 'HEAD:package.json').out, before, `the repository's object is the user's${story(o)}`);
         rmSync(join(s.ws, 'package.json'));
         userGit(s, 'checkout', '--', 'package.json');
