@@ -398,7 +398,6 @@ function entryJudge(
       // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
       // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
       const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
-      // Staged, `.git/config` is writable in the layer: the judge takes only what a branch operation writes.
       // Staged, `.git/config` and `.git/worktrees` are writable in the layer: the judge takes only what a
       // branch operation or `git worktree add` writes (stagedJudge.ts, stagedWorktrees.ts).
       const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/commondir', ...(staged ? [] : ['.git/config', '.git/worktrees'])].includes(e.path);
