@@ -57,17 +57,20 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
         : null,
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),
+    // Right under the state, before anything long: a short board (a diff open below it) still shows what runs.
+    running.length > 1
+      ? h(
+          'div',
+          { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel', 'data-testid': 'running-strip' } },
+          ...running.map((s) =>
+            h('span', { className: 'chip', attrs: { 'data-step-id': s.id, title: s.title } }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`),
+          ),
+        )
+      : null,
     m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled')
       ? h('div', { className: 'muted phase-reason' }, m.phaseReason)
       : null,
     m.summary ? h('div', { className: 'summary', attrs: { 'data-testid': 'mission-summary' } }, m.summary) : null,
-    running.length > 1
-      ? h(
-          'div',
-          { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } },
-          ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)),
-        )
-      : null,
     banner(ctx),
     renderModelWaits(m.waits),
     renderMissionControls(ctx, m),
