@@ -151,9 +151,11 @@ export interface Workspace {
    */
   gitMark?(): Promise<GitMark | null>;
   /** Paths whose recorded content changed since the mark, each with whether the record matches the working tree. */
-  gitRecordedSince?(mark: GitMark): Promise<GitRecorded[]>;
+  gitRecordedSince?(mark: GitMark, options?: GitJudgeOptions): Promise<GitRecorded[]>;
   /** Puts every ref, HEAD and the index back as marked; returns what could not be, each with why. */
   gitReset?(mark: GitMark): Promise<string[]>;
+  /** The paths git tracks (`git ls-files`), null outside a repository of this workspace's own. */
+  gitTrackedFiles?(): Promise<string[] | null>;
 }
 
 /** HEAD's commit (null: unborn) and branch (null: detached), every ref, and the index file as it was. */
@@ -166,12 +168,33 @@ export interface GitMark {
   staged: Record<string, string>;
   indexPath: string;
   index: Uint8Array | null;
+  /**
+   * Every commit the repository already reached as a tip: refs, each worktree's HEAD, every reflog entry
+   * (the stash's included), ORIG_HEAD and the other pseudo-refs. What is reachable from these is old; a
+   * command is judged on what it makes reachable beyond them.
+   */
+  known?: string[];
+  /** Pseudo-refs (ORIG_HEAD, FETCH_HEAD, MERGE_HEAD…) → the commit each names. */
+  pseudo?: Record<string, string>;
+  /** The remotes the user's own config names (`remote.<name>.url`). */
+  remotes?: string[];
+}
+
+/** What the git review needs from the engine: the command (a granted fetch may move remote-tracking refs) and the step's globs. */
+export interface GitJudgeOptions {
+  argv: readonly string[];
+  /** Whether the step may write a workspace path (its edit globs, secrets and protected paths). */
+  mayWrite(path: string): boolean;
 }
 
 export interface GitRecorded {
   path: string;
   /** False when git now records content for the path that the working tree does not hold (or hides it from status). */
   matchesWorktree: boolean;
+  /** What records it: `the index`, `refs/heads/main`, `stash@{0}'s untracked files`, `commit 1a2b3c4`… */
+  by?: string;
+  /** Refused whatever the step's globs say (a remote-tracking ref moved without a granted fetch, a note that is not one), with why. */
+  refused?: string;
 }
 
 // ───────────────────────────── terminal ─────────────────────────────
@@ -234,10 +257,10 @@ export interface StagingLayers {
    * run confined, on a read-only view whose git data is the layer's), and the repository config keys the
    * layer changed. null outside a repository of the workspace's own.
    */
-  gitReview(layer: string, root: string): Promise<GitReview | null>;
+  gitReview(layer: string, root: string, options?: GitJudgeOptions): Promise<GitReview | null>;
   /**
    * Copies git's data from the layer into the workspace's `.git` (objects first), each file atomically,
-   * then removes what git removed in the layer (`removed`: a dropped stash, a deleted branch; never objects).
+   * then removes what git removed in the layer (`removed`: a dropped stash, a deleted branch, a removed worktree's git folder; never objects).
    * Returns what could not be taken, each with why.
    */
   applyGitData(layer: string, root: string, paths: string[], removed?: string[]): Promise<string[]>;

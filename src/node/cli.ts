@@ -70,6 +70,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       trustHooks: cmd.trustHooks,
       ...(cmd.sandbox ? { sandbox: cmd.sandbox } : {}),
       ...(cmd.trace ? { trace: cmd.trace } : {}),
+      allowTrackedSecrets: cmd.allowTrackedSecrets,
     };
     let mission: HeadlessMission;
     if (cmd.kind === 'run') {

@@ -48,6 +48,8 @@ interface CliMissionFlags {
   approve: 'ask' | 'plan' | 'all';
   sandbox?: SandboxMode;
   trace?: string;
+  /** --allow-tracked-secrets. */
+  allowTrackedSecrets: boolean;
   limits: CliLimits;
   json: boolean;
   models: CliModels;
@@ -71,6 +73,9 @@ export const CLI_CAP_FLAGS: CapNames = {
   wall_time: '--max-minutes',
   steps: '--max-step-attempts',
 };
+
+/** Go on although git tracks secrets the mission's commands can print through git (named in the refusal). */
+export const ALLOW_TRACKED_SECRETS = '--allow-tracked-secrets';
 
 const JSON_FLAG: FlagSpec = { name: '--json', help: 'print the report as JSON' };
 
@@ -119,6 +124,10 @@ const MISSION_FLAG_SPECS: FlagSpec[] = [
       'prefer (default on Windows): where there is none, each command asks on the terminal and runs unconfined; off: no sandbox',
   },
   { name: '--trace', value: 'FILE', help: 'append every trace event to FILE' },
+  {
+    name: ALLOW_TRACKED_SECRETS,
+    help: 'go on although git tracks files that hold secrets (a .env, a key): the sandbox keeps them out of the working tree, but any command can print them through git (git show HEAD:.env); without this flag such a mission runs no command',
+  },
   {
     name: '--no-instructions',
     help: "read none of the project's instruction files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .github/instructions/*.instructions.md, .cursor/rules/*.mdc, .clinerules)",
@@ -174,6 +183,7 @@ const missionFlags = (sub: string, f: ReadFlags): Parsed<CliMissionFlags> => {
     skipInstructions: f.all('--skip-instruction'),
     mcpConfigs: f.all('--mcp-config'),
     trustHooks: f.has('--trust-hooks'),
+    allowTrackedSecrets: f.has(ALLOW_TRACKED_SECRETS),
     ...(sandbox ? { sandbox } : {}),
     ...(trace ? { trace } : {}),
   });

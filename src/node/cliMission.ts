@@ -19,7 +19,7 @@ import { scrubEnv } from '../core/policy/env';
 import { defaultSandboxMode, type SandboxMode, type SandboxSupport } from '../core/contracts/sandbox';
 import { createStepTools } from '../core/tools/stepTools';
 import { createTerminalApprover } from './cliApprover';
-import { CLI_CAP_FLAGS, type CliLimits } from './cliArgs';
+import { ALLOW_TRACKED_SECRETS, CLI_CAP_FLAGS, type CliLimits } from './cliArgs';
 import { progressLine } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { FileStore } from './fileStore';
@@ -72,6 +72,8 @@ export interface HeadlessMission {
   skipInstructions?: string[];
   /** Extra MCP configuration files (--mcp-config). */
   mcpConfigs?: string[];
+  /** Go on although git tracks secrets the mission's commands can print through git (--allow-tracked-secrets). */
+  allowTrackedSecrets?: boolean;
   /** The setup to use instead of reading it (a replay: the recorded instructions and recorded MCP answers). */
   setup?: UserSetup;
   /** --trust-hooks: the project's hooks run (default: each is named on stderr and skipped). */
@@ -190,6 +192,10 @@ export async function runHeadless(
     ...(m.models && Object.keys(m.models).length > 0 ? { models: m.models as Record<string, unknown> } : {}),
     toolSettings: { sandbox },
     commandsConfined: sandbox !== 'off' && support.available,
+    // Secrets git tracks are readable through git by any command: refused unless the flag says go on.
+    trackedSecrets: {
+      confirm: async () => ({ allowed: m.allowTrackedSecrets === true, by: 'flag' as const, howToAllow: `run again with ${ALLOW_TRACKED_SECRETS}` }),
+    },
     ...m.settings,
     ...(m.limits?.maxPlanSteps !== undefined ? { maxPlanSteps: m.limits.maxPlanSteps } : {}),
     ...(m.limits?.budgets ? { budgets: { ...m.settings?.budgets, ...m.limits.budgets } } : {}),

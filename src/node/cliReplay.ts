@@ -146,6 +146,8 @@ async function replayRun(part: ReplayRun, base: ReplayBase, missionId: string | 
       ...(missionId && part.mode !== 'start' ? { goOn: { missionId, mode: part.mode } } : {}),
       signal: stop.signal,
       setup,
+      // The recorded answer about secrets git tracks (the flag the recorded run was given).
+      allowTrackedSecrets: base.events.some((e) => e.type === 'tracked_secrets' && e.allowed),
     },
     io,
   );

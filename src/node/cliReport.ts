@@ -63,6 +63,8 @@ export function progressLine(event: TraceEvent): string | undefined {
       return event.exceeded ? `· budget exceeded: ${event.kind} ${event.used} / ${event.limit}` : undefined;
     case 'log':
       return event.level === 'warn' || event.level === 'error' ? `  ${event.level}: ${event.message}` : undefined;
+    case 'tracked_secrets':
+      return `· tracked secrets: ${event.message} ${event.allowed ? '— going on: allowed by --allow-tracked-secrets' : '— refused'}`;
     default:
       return undefined;
   }

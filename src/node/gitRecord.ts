@@ -4,9 +4,10 @@
  * a command can stage and commit a blob for any path — `.github/workflows/ci.yml`, `.vscode/tasks.json` —
  * that never exists in the working tree, hide it from `git status` with `--skip-worktree`, or put it in a
  * new tag, branch or stash entry. The next push, checkout, `stash pop` or "discard changes" then delivers
- * it. So, after the command, every path that the index or a commit new since the mark records is listed
- * with whether that record matches the working tree; the engine (commandRun.ts) refuses those outside the
- * step's edit globs that do not, and `resetGitRecord` puts every ref, HEAD and the index back.
+ * it. So, after the command, every path that the index or anything newly reachable records (every new
+ * commit, stash parents, reflog entries, notes: gitHistory.ts) is listed with whether that record matches
+ * the working tree; the engine (commandRun.ts, stagedRun.ts) refuses those outside the step's edit globs
+ * that do not, and `resetGitRecord` puts every ref, HEAD and the index back.
  *
  * git runs here on the host, outside the sandbox — as the user's own git and their editor's Git view do —
  * with hooks and fsmonitor turned off, and without taking optional locks.
@@ -14,7 +15,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { GitMark, GitRecorded } from '../core/ports';
+import type { GitJudgeOptions, GitMark, GitRecorded } from '../core/ports';
+import { judgeHistory, readPseudoRefs } from './gitHistory';
+import { parseRefs } from './gitParse';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { errorText } from '../core/primitives/errorText';
 
@@ -53,13 +56,14 @@ function hostGit(root: string): GitRun {
 const names = (out: string): string[] => out.split('\0').filter((p) => p !== '');
 const commitOf = (git: GitRun, rev: string): string | null => git(['rev-parse', '-q', '--verify', `${rev}^{commit}`]).out.trim() || null;
 
-function refsOf(git: GitRun): Record<string, string> {
-  const refs: Record<string, string> = {};
-  for (const line of git(['for-each-ref', '--format=%(objectname) %(refname)']).out.split('\n')) {
-    const at = line.indexOf(' ');
-    if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
-  }
-  return refs;
+const refsOf = (git: GitRun): Record<string, string> => parseRefs(git(['for-each-ref', '--format=%(objectname) %(refname)']).out);
+
+/** The remotes the repository's config names (`remote.<name>.url`). */
+function remotesOf(git: GitRun): string[] {
+  return git(['config', '--get-regexp', '^remote\\..*\\.url$'])
+    .out.split('\n')
+    .map((line) => /^remote\.(.+)\.url /.exec(line)?.[1])
+    .filter((r): r is string => r !== undefined);
 }
 
 /** Every index entry by path: its tag (S: skip-worktree, lower case: assume-unchanged), mode, object id and stage. */
@@ -70,6 +74,13 @@ function indexEntries(git: GitRun): Record<string, string> {
     if (tab > 0) out[line.slice(tab + 1)] = `${out[line.slice(tab + 1)] ?? ''}${line.slice(0, tab)};`;
   }
   return out;
+}
+
+/** The paths git tracks in the workspace's own repository (null outside one). */
+export function gitTrackedFiles(root: string, git: GitRun = hostGit(root)): string[] | null {
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (!top.ok || fs.realpathSync.native(top.out.trim()) !== root) return null;
+  return names(git(['ls-files', '-z']).out);
 }
 
 /** HEAD's commit (or null when unborn), its branch, every ref, and the index file's bytes; null outside a repository of this folder's own. */
@@ -84,13 +95,24 @@ export function markGitRecord(root: string, git: GitRun = hostGit(root)): GitMar
   } catch {
     index = null; // no index file yet (a fresh repository) or unreadable: the mark records none
   }
+  const head = commitOf(git, 'HEAD');
+  const refs = refsOf(git);
+  const pseudo = readPseudoRefs(git);
+  // Every tip the repository reached: refs, every worktree's HEAD, every reflog entry (`--all --reflog`).
+  const tips = git(['rev-list', '--no-walk', '--all', '--reflog'])
+    .out.split('\n')
+    .filter((l) => l !== '');
   return {
-    head: commitOf(git, 'HEAD'),
+    head,
     branch: git(['symbolic-ref', '-q', 'HEAD']).out.trim() || null,
-    refs: refsOf(git),
+    refs,
     staged: indexEntries(git),
     indexPath,
     index,
+    // Commits only (`--all` peels tags; a ref naming a tree or a blob reaches no commit): what `log` and `rev-list` take.
+    known: [...new Set([...tips, ...Object.values(pseudo), ...(head ? [head] : [])])],
+    pseudo,
+    remotes: remotesOf(git),
   };
 }
 
@@ -124,16 +146,16 @@ function worktreeBlobs(git: GitRun, root: string, paths: readonly string[]): Map
 }
 
 /**
- * Every path whose record changed since `mark` — in the index, or at a ref (or HEAD) that now points at a
- * commit no ref reached at the mark — and whether that record matches the working tree. Paths with a
- * newline or a tab in their name are listed as not matching (they cannot be passed to the batch hashing).
+ * Every path whose record changed since `mark` — in the index, or in anything the command made newly
+ * reachable (gitHistory.ts) — and whether that record matches the working tree. Paths with a newline or a
+ * tab in their name are listed as not matching (they cannot be passed to the batch hashing).
  */
-export function gitRecordedSince(root: string, mark: GitMark, git: GitRun = hostGit(root)): GitRecorded[] {
-  const empty = git(['hash-object', '-t', 'tree', '--stdin'], '').out.trim();
-  const before = mark.head ?? empty;
-  const recorded = new Map<string, boolean>();
-  const judge = (path: string, matches: boolean): void => {
-    recorded.set(path, (recorded.get(path) ?? true) && matches);
+export function gitRecordedSince(root: string, mark: GitMark, git: GitRun = hostGit(root), options?: GitJudgeOptions): GitRecorded[] {
+  const recorded = new Map<string, GitRecorded>();
+  const add = (r: GitRecorded): void => {
+    const key = r.refused === undefined ? r.path : `${r.path}\0${r.refused}`;
+    const was = recorded.get(key);
+    if (was === undefined || (was.matchesWorktree && !r.matchesWorktree)) recorded.set(key, r);
   };
 
   // The index: each entry that changed since the mark (what the user had staged before is theirs) matches
@@ -149,48 +171,71 @@ export function gitRecordedSince(root: string, mark: GitMark, git: GitRun = host
         .filter(([, e]) => /^(S|[a-z]) /.test(e))
         .map(([p]) => p),
     ]);
-    for (const p of staged) judge(p, entries[p] === undefined ? !worktreeHas(root, p) : !unlike.has(p));
+    for (const p of staged) add({ path: p, matchesWorktree: entries[p] === undefined ? !worktreeHas(root, p) : !unlike.has(p), by: 'the index' });
   }
 
-  // New tips: a ref (or a detached HEAD) that now points at a commit no ref reached at the mark. Each path
-  // where its tree differs from HEAD's as marked must hold there what the working tree holds now. (Commits
-  // between are not judged: a rebase rewrites old content on its way.) Remote-tracking refs are not
-  // judged: a granted `git fetch` brings what the remote has, which the working tree does not hold.
-  const now = refsOf(git);
-  const head = commitOf(git, 'HEAD');
-  const tips = [
-    ...new Set([
-      ...Object.entries(now)
-        .filter(([ref]) => !ref.startsWith('refs/remotes/'))
-        .map(([, id]) => id),
-      ...(head ? [head] : []),
-    ]),
-  ];
-  const known = [...new Set([...Object.values(mark.refs), ...(mark.head ? [mark.head] : [])])];
-  const fresh = tips.filter((t) => !known.includes(t) && git(['rev-list', '-n', '1', t, ...(known.length > 0 ? ['--not', ...known] : [])]).out.trim() !== '');
-  for (const tip of fresh) {
-    const peeled = commitOf(git, tip);
-    if (peeled === null) {
-      judge(`(a ref the command made or moved names ${tip}, which is not a commit)`, false);
-      continue;
-    }
-    const paths = names(git(['diff-tree', '-r', '--name-only', '-z', '--no-renames', before, peeled]).out);
-    const plain = [...new Set(paths)].filter((p) => !/[\n\t]/.test(p));
-    for (const p of paths) if (!plain.includes(p)) judge(p, false);
-    if (plain.length === 0) continue;
-    // What the tip holds at each path (`missing` where it deleted it), and what the working tree holds.
-    const ids = git(['cat-file', '--batch-check=%(objectname)'], `${plain.map((p) => `${peeled}:${p}`).join('\n')}\n`).out.split('\n');
-    const onDisk = worktreeBlobs(git, root, plain);
-    plain.forEach((p, i) => {
-      const id = ids[i] ?? '';
-      judge(p, (/^[0-9a-f]{40,64}$/.test(id) ? id : null) === (onDisk.get(p) ?? null));
-    });
-  }
-  return recordedList(recorded);
+  for (const r of judgeHistory({ root, git, mark, ...(options ? { options } : {}), blobsOf: (paths) => worktreeBlobs(git, root, paths) })) add(r);
+  return [...recorded.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function recordedList(recorded: Map<string, boolean>): GitRecorded[] {
-  return [...recorded.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, matchesWorktree]) => ({ path, matchesWorktree }));
+/** The repository's git folders (its own and the shared one), absolute. */
+function gitDirsOf(root: string, git: GitRun): string[] {
+  const dirs = [git(['rev-parse', '--git-dir']).out.trim(), git(['rev-parse', '--git-common-dir']).out.trim()].filter((d) => d !== '');
+  return [...new Set(dirs.map((d) => nodePath.resolve(root, d)))];
+}
+
+/** ORIG_HEAD, MERGE_HEAD… as marked: each written back, or removed where the mark had none. */
+function resetPseudoRefs(root: string, git: GitRun, mark: GitMark): string[] {
+  const now = readPseudoRefs(git);
+  const gitDir = gitDirsOf(root, git)[0];
+  const problems: string[] = [];
+  for (const name of new Set([...Object.keys(now), ...Object.keys(mark.pseudo ?? {})])) {
+    const was = mark.pseudo?.[name];
+    if (gitDir === undefined || now[name] === was) continue;
+    try {
+      if (was === undefined || name === 'FETCH_HEAD') fs.rmSync(nodePath.join(gitDir, name), { force: true });
+      else fs.writeFileSync(nodePath.join(gitDir, name), `${was}\n`);
+    } catch (error) {
+      problems.push(`${name} (could not be put back: ${errorText(error)})`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Reflog entries naming a commit the repository did not reach at the mark (either side of the entry) are removed (a stash entry kept
+ * only in `logs/refs/stash` would otherwise survive the refs being put back); older entries stay as they were.
+ */
+function pruneReflogs(root: string, git: GitRun, mark: GitMark): string[] {
+  if (mark.known === undefined) return [];
+  const known = new Set(mark.known);
+  const problems: string[] = [];
+  const files: string[] = [];
+  const collect = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // no reflogs there
+    }
+    for (const d of entries) {
+      const at = nodePath.join(dir, d.name);
+      if (d.isDirectory()) collect(at);
+      else if (d.isFile()) files.push(at);
+    }
+  };
+  for (const dir of gitDirsOf(root, git)) collect(nodePath.join(dir, 'logs'));
+  for (const file of files) {
+    try {
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      // Both ids of an entry (`<old> <new> <who> <when>\t<why>`): putting a ref back adds one whose old id is new.
+      const kept = lines.filter((line) => line === '' || line.split(' ', 2).every((id) => /^0+$/.test(id) || known.has(id)));
+      if (kept.length !== lines.length) fs.writeFileSync(file, kept.join('\n'));
+    } catch (error) {
+      problems.push(`${file} (a reflog, could not be cleared of new entries: ${errorText(error)})`);
+    }
+  }
+  return problems;
 }
 
 /** Puts every ref, HEAD and the index back as `mark` found them; returns what could not be. */
@@ -209,6 +254,7 @@ export function resetGitRecord(root: string, mark: GitMark, git: GitRun = hostGi
   if (!mark.branch && mark.head && commitOf(git, 'HEAD') !== mark.head && !git(['update-ref', '--no-deref', 'HEAD', mark.head]).ok) {
     problems.push('HEAD (could not be detached at its commit again)');
   }
+  problems.push(...resetPseudoRefs(root, git, mark), ...pruneReflogs(root, git, mark));
   try {
     if (mark.index === null) fs.rmSync(mark.indexPath, { force: true });
     else {

@@ -17,11 +17,11 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitJudgeOptions, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from './nodePolicyFs';
 import { resolveWorkspacePath } from '../core/policy/workspacePath';
 import { scanWorkspace } from './workspaceScan';
-import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
+import { gitRecordedSince, gitTrackedFiles, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
@@ -260,12 +260,16 @@ export class NodeWorkspace implements Workspace {
     return markGitRecord(this.root);
   }
 
-  async gitRecordedSince(mark: GitMark): Promise<GitRecorded[]> {
-    return gitRecordedSince(this.root, mark);
+  async gitRecordedSince(mark: GitMark, options?: GitJudgeOptions): Promise<GitRecorded[]> {
+    return gitRecordedSince(this.root, mark, undefined, options);
   }
 
   async gitReset(mark: GitMark): Promise<string[]> {
     return resetGitRecord(this.root, mark);
+  }
+
+  async gitTrackedFiles(): Promise<string[] | null> {
+    return gitTrackedFiles(this.root);
   }
 
   async applyWrites(writes: FileWrite[], label: string, _options: { origin?: 'editor' | 'command' } = {}): Promise<void> {

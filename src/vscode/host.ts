@@ -99,7 +99,7 @@ export function createHost(glue: HostGlue): Host {
   );
   const model = new SurfaceModel(relay, () => relay.approver(), surfaceFacts(context, apiKeys, instructions, hooks));
   const approver = createApprover(model, store);
-  const { engine, listModels } = engineLoaders(apiKeys, instructions, hooks, log);
+  const { engine, listModels } = engineLoaders(apiKeys, instructions, hooks, log, confirmations);
   const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
   const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, hooks, model, approver, controller, listModels };
   const statusBar = showProgress(parts);
@@ -167,6 +167,7 @@ function engineLoaders(
   instructions: InstructionsHost,
   hooks: HooksHost,
   log: TeeLog,
+  confirmations: Confirmations,
 ): { engine: MissionEngine; listModels: (provider: ProviderId) => Promise<ModelList> } {
   const engineModule = (): typeof import('./mission/engineEntry') => require(join(__dirname, 'engine.js')) as typeof import('./mission/engineEntry');
   const listModels = (provider: ProviderId): Promise<ModelList> => engineModule().listModels(provider, apiKeys.listingAccess());
@@ -180,6 +181,7 @@ function engineLoaders(
       mcpSettings,
       trusted: isTrusted,
       log,
+      confirm: (message, action) => confirmations.ask(message, action),
     });
   });
   return { engine, listModels };

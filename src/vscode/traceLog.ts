@@ -34,6 +34,8 @@ export function describeEvent(e: TraceEvent): string {
       return `hooks: ${describeHookSet(e.set).join('; ') || 'none'}`;
     case 'hook_run':
       return describeHookRun(e.run);
+    case 'tracked_secrets':
+      return `tracked secrets ${e.allowed ? `allowed by the ${e.by}` : 'refused'}: ${e.message}`;
     case 'mcp_call':
       return `MCP ${e.stepId} ${e.server}/${e.tool} (${e.confinement}): ${e.outcome.ok ? (e.outcome.isError ? 'the tool reported an error' : 'ok') : `${e.outcome.fault}: ${clip(e.outcome.message)}`}, ${e.durationMs} ms`;
     case 'handoff':

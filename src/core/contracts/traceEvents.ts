@@ -87,6 +87,17 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hooks'), set: HookSetSchema }),
   /** One hook run: event, source file, command, exit, duration, decision, whether it timed out, and what it said. */
   z.object({ type: z.literal('hook_run'), run: HookRunSchema }),
+  /**
+   * Before the first command: git tracks these secrets, which no sandbox can hide from git (`git show
+   * HEAD:.env`); what the mission said, and whether the user (or their flag) let it go on.
+   */
+  z.object({
+    type: z.literal('tracked_secrets'),
+    files: z.array(z.string()),
+    message: z.string(),
+    allowed: z.boolean(),
+    by: z.enum(['user', 'flag']),
+  }),
   /** One MCP tool call that reached the server (after policy and approval), and its outcome (replayed from here). */
   z.object({
     type: z.literal('mcp_call'),

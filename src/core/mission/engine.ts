@@ -22,6 +22,7 @@ import { DEFAULT_BUDGETS, type MissionOptions, type MissionReport, type MissionO
 import type { MissionState, StepState } from './state';
 import type { ReplanTrigger } from './replan';
 import { runStepSafely } from './stepFlow';
+import { settleTrackedSecrets } from './trackedSecrets';
 import { budgetStop, planOutcome } from './outcome';
 import { replanOnce } from './replanFlow';
 import { requestPlanApproval } from './planApproval';
@@ -66,6 +67,8 @@ export class MissionRun implements StepFlowContext {
   #interrupted: string | null = null;
   #fatal: { message: string; failure?: StepResult['failure'] } | null = null;
   #planChanged = false;
+  /** Whether the question about secrets git tracks is settled for this mission (asked, or nothing to ask). */
+  trackedSecretsSettled = false;
   #wake: () => void = () => undefined;
   readonly #snapshots: SnapshotWriter;
   readonly diagnostics: Diagnostics;
@@ -349,7 +352,8 @@ export class MissionRun implements StepFlowContext {
           this.#planChanged = false;
           this.rebuildScheduler();
         }
-        if (!this.stopping && this.triggers.length === 0) {
+        // Before the first command: secrets git tracks are said, and asked about, once (trackedSecrets.ts).
+        if (!this.stopping && this.triggers.length === 0 && (await settleTrackedSecrets(this))) {
           for (const id of this.scheduler!.take()) {
             // Each finished step wakes the loop; racing all in-flight promises on every turn would cost O(n²).
             inflight.set(

@@ -71,8 +71,25 @@ export interface MissionPorts extends UserSetup {
   planner: PlannerRole;
   executor: ExecutorRole;
   verifier: VerifierRole;
+  /**
+   * Asks, once, before the first command, whether the mission may go on although git tracks secrets its
+   * commands can print through git (mission/trackedSecrets.ts). Absent: such a mission runs no command.
+   */
+  trackedSecrets?: TrackedSecretsConsent;
   /** Builds a step's sandboxed tools. Default: the sandbox's `createStepTools` (src/core/tools/stepTools.ts). */
   createStepTools?: StepToolsFactory;
+}
+
+/** A front end's answer about tracked secrets: go on or not, who decided, and how the user would allow it (said in a refusal). */
+export interface TrackedSecretsDecision {
+  allowed: boolean;
+  by: 'user' | 'flag';
+  howToAllow: string;
+}
+
+/** How a front end asks about secrets git tracks (VS Code: a confirmation; the CLI: its flag). */
+export interface TrackedSecretsConsent {
+  confirm(files: readonly string[], message: string, signal: AbortSignal): Promise<TrackedSecretsDecision>;
 }
 
 export interface MissionSettings {

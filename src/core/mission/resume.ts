@@ -92,6 +92,8 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
   );
   // What the start hooks said stays the planner's context; the hooks themselves are the ones the user trusts now.
   run.hookContext = setup.hookContext;
+  // Secrets git tracks were asked about once for the mission: a resume goes on with that answer.
+  run.trackedSecretsSettled = events.some((e) => e.type === 'tracked_secrets' && e.allowed);
   const done = (async (): Promise<MissionReport> => {
     await run.record({
       type: 'log',

@@ -125,6 +125,7 @@ const HANDLERS: Handlers = {
   mcp_catalogue: (view, e) => ({ ...view, mcp: e.catalogue }),
   hooks: (view, e) => ({ ...view, hooks: { ...view.hooks, set: e.set } }),
   hook_run: withHookRun,
+  tracked_secrets: unchanged,
   mcp_call: unchanged,
   handoff: unchanged,
   tool_call: unchanged,

@@ -25,7 +25,7 @@ const COMMAND_KEYS = [
 ];
 
 /** `section.sub.key = value` pairs of a git config text (lower-cased keys; subsections kept as written). */
-function gitConfigEntries(text: string): { key: string; value: string }[] {
+export function gitConfigEntries(text: string): { key: string; value: string }[] {
   const out: { key: string; value: string }[] = [];
   let section = '';
   for (const raw of text.split('\n')) {

@@ -19,7 +19,8 @@
  *                  are hidden; toolchains on PATH that live there are shown again, read-only, without their
  *                  top-level secret files, and so are the folders the workspace's links lead to (`npm
  *                  link`, a linked `node_modules`); so is a worktree's repository (linkedGitOf), whose git
- *                  data a step granted git writes may write.
+ *                  data a step granted git writes may write, and a local remote's git data for a step that may
+ *                  fetch (gitRemotes.ts).
  *   6. network   — only when the step's authority grants it; loopback always works.
  *   7. private   — build outputs (buildOutputs.ts: the folders git ignores, existing or named by a pattern)
  *                  that are not writable already, not protected, not a dependency folder and not hidden:
@@ -37,9 +38,10 @@ import { gitIgnoredFolders, ignoreFilesIn } from './buildOutputs';
 import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
-import { hiddenOutsideOf, linkedOutsideOf, toolRootsOf } from './outsideView';
+import { hiddenOutsideOf, linkedOutsideOf, SECRET_AREAS, toolRootsOf } from './outsideView';
 import { PROTECTED_RULES } from './sensitivePaths';
-import { GIT_DATA_NAMES } from './gitData';
+import { GIT_DATA_NAMES, isWorktreeData } from './gitData';
+import { localRemotesShown } from './gitRemotes';
 import { patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
 import { isWithin, isWithinAny } from '../primitives/paths';
 import { err, ok, type Result } from '../contracts/result';
@@ -272,7 +274,7 @@ const GIT_DATA = new Set([...GIT_DATA_NAMES, 'index.lock', 'HEAD.lock', 'packed-
 /** Whether a path is git's own data in the workspace's `.git` folder. */
 export function isGitData(rel: string): boolean {
   if (!rel.startsWith('.git/')) return false;
-  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '');
+  return GIT_DATA.has(rel.slice('.git/'.length).split('/')[0] ?? '') || isWorktreeData(rel);
 }
 
 /**
@@ -396,8 +398,9 @@ function entryJudge(
       // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
       // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
       const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
-      // Staged, `.git/config` is writable in the layer: the judge takes only what a branch operation writes.
-      const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir', ...(staged ? [] : ['.git/config'])].includes(e.path);
+      // Staged, `.git/config` and `.git/worktrees` are writable in the layer: the judge takes only what a
+      // branch operation or `git worktree add` writes (stagedJudge.ts, stagedWorktrees.ts).
+      const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/commondir', ...(staged ? [] : ['.git/config', '.git/worktrees'])].includes(e.path);
       return said(!gitWritable || !ownGit || codeRunning ? 'readOnly' : 'none');
     }
     if (isDir ? coversDir(protects, e.path) : protects(e.path)) return said('readOnly');
@@ -475,7 +478,12 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     readOnly: [...readOnly, ...boundBack].sort(byDepth),
     hidden: hidden.sort(byDepth),
     hiddenOutside: [...hiddenOutside, ...tools.secrets, ...links.secrets],
-    visibleOutside: [...tools.visible, ...links.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
+    visibleOutside: [
+      ...tools.visible,
+      ...links.visible,
+      ...localRemotesShown(policy.root, policy.authority.commands, hiddenOutside, SECRET_AREAS, host),
+      ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
+    ],
     writableOutside:
       linked && linkedWritable
         ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]

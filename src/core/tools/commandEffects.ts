@@ -169,10 +169,14 @@ export class CommandEffects {
 
   /** Whether the step may leave this change (the text editor's rules: edit globs, sensitive paths, ignore file). */
   #allowed(rel: string, deleted: boolean): boolean {
-    return resolveAction(this.policy, { kind: deleted ? 'delete' : 'write', path: rel }).allowed;
+    return (!deleted && this.#accepted.has(rel)) || resolveAction(this.policy, { kind: deleted ? 'delete' : 'write', path: rel }).allowed;
   }
 
-  async after(snapshot: Snapshot, label: string): Promise<Reconciled> {
+  /** Paths the command may leave although the policy alone would refuse them (a new worktree's checked links: stagedWorktrees.ts). */
+  #accepted: ReadonlySet<string> = new Set();
+
+  async after(snapshot: Snapshot, label: string, accepted: ReadonlySet<string> = new Set()): Promise<Reconciled> {
+    this.#accepted = accepted;
     const result: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
     // Folders the command created are entered whatever their name: a new `.git/hooks` or `.vscode` is judged
     // too. What its mounts kept (a folder root's old subfolders, protected and hidden paths) is not entered:

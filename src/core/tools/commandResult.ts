@@ -9,8 +9,8 @@
  *   - what was NOT applied, and why (outside the edit globs, protected, hidden, a link leading outside,
  *     the checkpoint's limit named, git's record…), or rolled back / NOT rolled back (direct writes);
  *   - a cap on the judge's work passed (stagedCaps.ts: nothing of the layer applied or kept, the cap named);
- *   - what Revert step does not cover, git's data taken, what a PostToolUse hook withheld, the runner's notes, a file another user owns, a
- *     missing network grant.
+ *   - what Revert step does not cover, git's data taken, what a PostToolUse hook withheld, the runner's notes, a file
+ *     another user owns, what to do when a commit must be signed (signingHint.ts), a missing network grant.
  * Lists name at most a few dozen paths and a count (pathSummary.ts). The call fails (permission_denied,
  * with the rule that refused) when something was refused or undone, timed out or was cancelled — and the
  * failure carries this same text, so the model reads the command's exit and output either way.
@@ -24,6 +24,7 @@ import { cancelled, permissionDenied, timedOut } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 import { groupedList, namedList } from './pathSummary';
+import { signingHint } from './signingHint';
 
 /** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
 const NETWORK_ERROR =
@@ -85,6 +86,7 @@ function notesOf(env: ToolEnv, o: CommandOutcome): string[] {
     (staged?.withheld ?? []).length > 0 ? `[NOT applied to the workspace — a PostToolUse hook blocked the change: ${namedList(staged?.withheld ?? [])}]` : '',
     staged?.capped ? `[NOT applied or kept: ${staged.capped}]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+    signingHint(run.exitCode, run.output) ?? '',
     staged && run.exitCode !== 0 && OWNER_ERROR.test(run.output)
       ? "[sandbox: a file another user owns could not be written (EOVERFLOW): the staging layer keeps each file's owner, and this sandbox's user namespace maps only your own ids (root's does not need one); make the file yours — its owner can `chown` it to you, or copy it over itself (`cp f f.new && mv f.new f`) — and run the command again]"
       : '',

@@ -128,12 +128,12 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     gateAction,
     async () => {
       if (staging) {
-        const r = await runStaged(env, staging, host, label, launch, hooks.beforeSettle);
+        const r = await runStaged(env, staging, host, { label, argv }, launch, hooks.beforeSettle);
         if ('refused' in r) return r;
         staged = r.staged;
         return { run: { ...r.run, confinement } } as const;
       }
-      const direct = await runDirect(env, effects, confinement, host, label, launch);
+      const direct = await runDirect(env, effects, confinement, host, { label, argv }, launch);
       if ('refused' in direct) return direct;
       reconciled = direct.reconciled;
       privateOutputs = direct.privateOutputs;

@@ -30,7 +30,7 @@
  * entries carry one.
  */
 import type { StagedChange } from '../contracts/staging';
-import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES } from '../policy/gitData';
+import { GIT_DATA_NAMES, GIT_RESUMABLE_NAMES, WORKTREE_DATA_NAMES, objectsVerdict } from '../policy/gitData';
 
 export interface JudgeRules {
   /** Why the policy refuses writing (`write`) or removing (`delete`) a workspace path; undefined when it allows it. */
@@ -82,6 +82,7 @@ export interface Verdicts {
  */
 const GIT_DATA = new Set([...GIT_DATA_NAMES, 'description', 'config']);
 const GIT_RESUMABLE = new Set(GIT_RESUMABLE_NAMES);
+const WORKTREE_DATA = new Set([...WORKTREE_DATA_NAMES, 'gitdir', 'commondir']);
 const SPECIAL_BITS = 0o7000;
 
 /** What the command did at a path, as a refusal names it. */
@@ -95,16 +96,42 @@ export function whatOf(c: StagedChange): string {
   return c.mode ? `content, mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}` : 'content';
 }
 
-function gitVerdict(c: StagedChange, rules: JudgeRules): { git: true } | { drop: true } | { refuse: string } {
+type GitVerdict = { git: true } | { drop: string } | { refuse: string };
+
+const LOCK_LEFT = 'a lock file git left behind';
+
+function gitVerdict(c: StagedChange, rules: JudgeRules): GitVerdict {
   if (!rules.gitWritable) return { refuse: "git's folder is read-only for this step (no git command that writes is in its allowlist)" };
   if (c.path === '.git') return { refuse: 'the repository itself cannot be replaced or removed' };
   const rest = c.path.slice('.git/'.length);
   const top = rest.split('/')[0] ?? '';
   if (rest.startsWith('refs/replace')) return { refuse: 'replace refs rewrite what history shows without changing it; they are never taken' };
   if (GIT_RESUMABLE.has(top)) return { refuse: 'an unfinished rebase, cherry-pick or revert: its todo list could run commands at your next --continue' };
-  if (rest.endsWith('.lock') && (top === 'objects' || top === 'refs' || GIT_DATA.has(rest.replace(/\.lock$/, '').split('/')[0] ?? ''))) return { drop: true };
-  if (!GIT_DATA.has(top)) return { refuse: `${top} in git's folder can run code or redirect git (hooks, info, modules, worktrees…); only git's data is taken` };
+  if (rest.endsWith('.lock') && (top === 'objects' || top === 'refs' || GIT_DATA.has(rest.replace(/\.lock$/, '').split('/')[0] ?? '')))
+    return { drop: LOCK_LEFT };
+  if (top === 'worktrees') return worktreeVerdict(c, rest);
+  if (!GIT_DATA.has(top)) return { refuse: `${top} in git's folder can run code or redirect git (hooks, info, modules…); only git's data is taken` };
   if (c.now === 'other' || c.now === 'symlink') return { refuse: 'git writes no links or special files there' };
+  if (top === 'objects' && c.now !== 'directory') {
+    const o = objectsVerdict(rest, c);
+    if (o !== 'data') return o;
+  }
+  return { git: true };
+}
+
+/**
+ * A linked worktree's own git folder (`.git/worktrees/<name>/…`): its HEAD, index, logs and refs are git's
+ * data; its links (`gitdir`, `commondir`) are checked by content (stagedWorktrees.ts); its own config
+ * (`config.worktree` can name hooks and programs), hooks and an unfinished rebase are never taken.
+ */
+function worktreeVerdict(c: StagedChange, rest: string): GitVerdict {
+  const entry = rest.split('/')[2];
+  if (entry === undefined)
+    return c.now === 'directory' || (c.now === null && c.was === 'directory') ? { git: true } : { refuse: "a worktree's git folder holds folders only" };
+  if (c.now === 'other' || c.now === 'symlink') return { refuse: 'git writes no links or special files there' };
+  if (GIT_RESUMABLE.has(entry)) return { refuse: 'an unfinished rebase, cherry-pick or revert: its todo list could run commands at your next --continue' };
+  if (rest.endsWith('.lock')) return { drop: LOCK_LEFT };
+  if (!WORKTREE_DATA.has(entry)) return { refuse: `${entry} in a worktree's git folder can run code or redirect git; only git's data is taken` };
   return { git: true };
 }
 
@@ -152,7 +179,7 @@ export function judgeStaged(changes: readonly StagedChange[], rules: JudgeRules)
       const g = gitVerdict(c, rules);
       if ('git' in g) {
         if (c.now !== 'directory') v.git.push(c);
-      } else if ('drop' in g) v.dropped.push(`${c.path} (a lock file git left behind)`);
+      } else if ('drop' in g) v.dropped.push(`${c.path} (${g.drop})`);
       else refuse(c, g.refuse, 'git');
       continue;
     }

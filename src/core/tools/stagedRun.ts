@@ -21,10 +21,11 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { StagedChange } from '../contracts/staging';
-import type { FileWrite, StagingLayers } from '../ports';
+import type { FileWrite, GitRecorded, StagingLayers } from '../ports';
 import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
 import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
+import { judgeWorktrees, type WorktreeVerdicts } from './stagedWorktrees';
 import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
@@ -37,6 +38,8 @@ import { mapLimit } from '../primitives/mapLimit';
 const STAGED_FILE_MAX = 64 * 1024 * 1024;
 /** What one command may add to the checkpoint store, in bytes (a sparse file counts at its full size). */
 const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Paths a refusal of git's record names, at most (the rest are counted). */
+const GIT_NAMED = 30;
 /** Reads and blob writes a command's apply keeps in flight at once. */
 const IO_AT_ONCE = 16;
 /** Entries a removed folder may hold to be judged one by one. */
@@ -73,6 +76,8 @@ export interface StagedInput {
   label: string;
   /** A PostToolUse hook blocked the change (its reason): nothing is applied, no git data taken; kept outputs stay for the step. */
   withhold?: string;
+  /** The command's argv: a granted `git fetch`, `pull` or `push` may move remote-tracking refs. */
+  argv: readonly string[];
 }
 
 /** A workspace path's folder ('' for the root). */
@@ -123,23 +128,34 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
     outcome.notes.push(...(await staging.settle(layer, root, { keep: [] })));
     return outcome;
   }
-  const verdicts = judgeStaged(listing.changes, {
-    denial: denialBy(policy),
-    private: input.privacy,
-    gitWritable: input.gitWritable,
-    linkRefusal: linksOn(policy),
-  });
+  const denied = denialBy(policy);
+  const worktrees = await worktreesOf(input, listing.changes);
+  // A valid worktree's `.git` file (and what mirrors the main checkout) may be written; a removed worktree's may go.
+  const denial = (path: string, kind: 'write' | 'delete'): string | undefined =>
+    (kind === 'write' ? worktrees.accepted.has(path) : worktrees.removable.has(path)) ? undefined : denied(path, kind);
+  const verdicts = judgeStaged(listing.changes, { denial, private: input.privacy, gitWritable: input.gitWritable, linkRefusal: linksOn(policy) });
+  const failedWorktrees = new Map(worktrees.refused.map((r) => [r.path, r.why]));
+  verdicts.git = verdicts.git.filter((c) => !failedWorktrees.has(c.path));
+  verdicts.apply = verdicts.apply.filter((c) => !failedWorktrees.has(c.path));
+  for (const [path, why] of failedWorktrees) {
+    const c = listing.changes.find((x) => x.path === path);
+    if (c && !verdicts.refused.some((r) => r.path === path)) verdicts.refused.push({ path, what: c.now === null ? 'removed' : 'git data', why, rule: 'git' });
+  }
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${namedList(verdicts.strippedModes)}`);
-  if (input.withhold !== undefined) return withheld(input, verdicts, outcome);
-
-  const removals = await judgeRemovedFolders(input, verdicts, outcome);
-  await takeGit(input, verdicts, outcome);
-  await applyChanges(input, verdicts.apply, removals, outcome);
-
   // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway.
   const whole = (listing.keptWhole ?? []).map((path) => ({ path, why: 'a dependency folder or tool cache no edit glob reaches' }));
+  if (input.withhold !== undefined) return withheld(input, verdicts, whole, outcome);
+
+  const removals = await judgeRemovedFolders(input, verdicts, outcome, denial);
+  await takeGit(input, verdicts, outcome);
+  if (worktrees.pointers.length > 0 && outcome.gitTaken === 0) {
+    // A worktree's `.git` file without its registration would point at nothing: it goes with git's data.
+    verdicts.apply = verdicts.apply.filter((c) => !worktrees.pointers.includes(c.path));
+    for (const p of worktrees.pointers) outcome.refused.push({ path: p, what: 'new', why: "the worktree's git data was not taken", rule: 'git' });
+  }
+  await applyChanges(input, verdicts.apply, removals, outcome);
   outcome.kept = [...verdicts.keep, ...whole];
   const problems = await staging.settle(layer, root, { keep: outcome.kept.map((k) => k.path) });
   outcome.notes.push(...problems);
@@ -147,17 +163,33 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
 }
 
 /** The hook point between judging and applying: a PostToolUse block keeps every change out, the layer keeps only what is private. */
-async function withheld(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<StagedOutcome> {
+async function withheld(input: StagedInput, verdicts: Verdicts, whole: StagedOutcome['kept'], outcome: StagedOutcome): Promise<StagedOutcome> {
   outcome.withheld = [...verdicts.apply.map((c) => c.path), ...verdicts.removedFolders.map((d) => `${d}/`), ...verdicts.git.map((c) => c.path)];
-  outcome.kept = verdicts.keep;
-  outcome.notes.push(...(await input.staging.settle(input.layer, input.env.policy.root, { keep: verdicts.keep.map((k) => k.path) })));
+  outcome.kept = [...verdicts.keep, ...whole];
+  outcome.notes.push(...(await input.staging.settle(input.layer, input.env.policy.root, { keep: outcome.kept.map((k) => k.path) })));
   return outcome;
 }
 
+/** New worktrees the command registered (`git worktree add`): their links checked by content (stagedWorktrees.ts). */
+async function worktreesOf(input: StagedInput, changes: readonly StagedChange[]): Promise<WorktreeVerdicts> {
+  if (!input.gitWritable) return { accepted: new Set(), removable: new Set(), refused: [], pointers: [] };
+  const { policy, ctx } = input.env;
+  return judgeWorktrees(changes, {
+    root: policy.root,
+    mayWrite: (path) => resolveAction(policy, { kind: 'write', path }).allowed,
+    readLayer: (path) => input.staging.read(input.layer, policy.root, path),
+    readWorkspace: async (path) => ((await ctx.workspace.stat(path))?.kind === 'file' ? ctx.workspace.readFile(path) : null),
+  });
+}
+
 /** Each removed folder: wholly removable (every entry may go), or only the entries that may (the rest refused). */
-async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<{ trees: string[]; files: StagedChange[] }> {
+async function judgeRemovedFolders(
+  input: StagedInput,
+  verdicts: Verdicts,
+  outcome: StagedOutcome,
+  denied: (path: string, kind: 'write' | 'delete') => string | undefined,
+): Promise<{ trees: string[]; files: StagedChange[] }> {
   const { workspace } = input.env.ctx;
-  const denied = denialBy(input.env.policy);
   const trees: string[] = [];
   const files: StagedChange[] = [];
   for (const dir of verdicts.removedFolders) {
@@ -194,7 +226,9 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
   const refuseAll = (why: string, changes: StagedChange[] = verdicts.git): void => {
     for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why, rule: 'git' });
   };
-  const review = await input.staging.gitReview(input.layer, input.env.policy.root);
+  const denied = denialBy(input.env.policy);
+  const may = (path: string): boolean => denied(path, 'write') === undefined;
+  const review = await input.staging.gitReview(input.layer, input.env.policy.root, { argv: input.argv, mayWrite: may });
   if (review === null) return refuseAll("not a repository of the workspace's own");
   if (review.problems.length > 0) return refuseAll(`git's record could not be reviewed: ${review.problems.join('; ')}`);
   let git = verdicts.git;
@@ -204,16 +238,37 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
     git = git.filter((c) => c.path !== '.git/config');
     refuseAll(`it changes git config keys that can run programs or redirect git (${badKeys.join(', ')}); only a branch's tracking is taken`, config);
   }
-  const denied = denialBy(input.env.policy);
-  const offending = review.recorded.filter((r) => !r.matchesWorktree && denied(r.path, 'write') !== undefined);
-  if (offending.length > 0) {
-    return refuseAll(`git would record, outside the step's edit globs, what the workspace does not hold: ${offending.map((r) => r.path).join(', ')}`, git);
-  }
+  const offending = gitOffending(review.recorded, may);
+  if (offending !== undefined) return refuseAll(offending, git);
   const taken = git.filter((c) => c.now === 'file').map((c) => c.path);
-  const removed = git.filter((c) => c.now === null && c.was === 'file').map((c) => c.path);
+  // A worktree's whole git folder goes too (`git worktree remove`): else a stale registration stays behind.
+  const removed = git
+    .filter((c) => c.now === null && (c.was === 'file' || (c.was === 'directory' && /^\.git\/worktrees\/[^/]+$/.test(c.path))))
+    .map((c) => c.path);
   const problems = await input.staging.applyGitData(input.layer, input.env.policy.root, taken, removed);
   outcome.gitTaken = git.length - problems.length;
   outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));
+}
+
+/**
+ * What of git's record the step may not leave, as one reason (undefined: nothing): a path outside the edit
+ * globs recorded other than the workspace holds it, or a record refused whatever the globs (a
+ * remote-tracking ref moved without a granted fetch, a note that is not one). Names at most a few dozen.
+ */
+export function gitOffending(recorded: readonly GitRecorded[], mayWrite: (path: string) => boolean): string | undefined {
+  const outside = recorded.filter((r) => r.refused === undefined && !r.matchesWorktree && !mayWrite(r.path));
+  const refused = recorded.filter((r) => r.refused !== undefined);
+  if (outside.length === 0 && refused.length === 0) return undefined;
+  const named = (list: readonly GitRecorded[], text: (r: GitRecorded) => string): string =>
+    `${list.slice(0, GIT_NAMED).map(text).join(', ')}${list.length > GIT_NAMED ? ` and ${list.length - GIT_NAMED} more` : ''}`;
+  return [
+    outside.length > 0
+      ? `git would record, outside the step's edit globs, what the workspace does not hold: ${named(outside, (r) => (r.by ? `${r.path} (in ${r.by})` : r.path))}`
+      : '',
+    refused.length > 0 ? named(refused, (r) => `${r.by ?? r.path}: ${r.refused ?? ''}`) : '',
+  ]
+    .filter((p) => p !== '')
+    .join('; ');
 }
 
 /** The checkpoint's budget for one command: `take` says whether a change of `bytes` fits, refusing it (named) when not. */

@@ -19,10 +19,11 @@ import type { GitMark, ScanEntry, ScanMemo, StagingLayers, Workspace } from '../
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
 import { whileReading, whileWriting } from './workspaceLock';
-import { settleStaged, type StagedOutcome } from './stagedRun';
+import { gitOffending, settleStaged, type StagedOutcome } from './stagedRun';
+import { judgeDirectWorktrees, registeredWorktrees } from './stagedWorktrees';
 import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
 import { refusalText } from './commandResult';
-import { SCAN_LIMIT, type CommandEffects, type Reconciled } from './commandEffects';
+import { SCAN_LIMIT, type CommandEffects, type Reconciled, type Snapshot } from './commandEffects';
 import { permissionDenied } from './failures';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
@@ -53,19 +54,50 @@ export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: 
  * from `git status`) would reach the next push or checkout unseen. Such a record puts HEAD's branch and
  * the index back as they were before the command, and fails the call like any write outside the globs.
  */
-async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, reconciled: Reconciled): Promise<Reconciled> {
-  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark) : [];
-  const offending = recorded.filter((r) => !r.matchesWorktree && !resolveAction(policy, { kind: 'write', path: r.path }).allowed);
-  if (offending.length === 0) return reconciled;
+async function judgeGitRecord(workspace: Workspace, policy: Policy, mark: GitMark, argv: readonly string[], reconciled: Reconciled): Promise<Reconciled> {
+  const mayWrite = (path: string): boolean => resolveAction(policy, { kind: 'write', path }).allowed;
+  const recorded = workspace.gitRecordedSince ? await workspace.gitRecordedSince(mark, { argv, mayWrite }) : [];
+  const offending = gitOffending(recorded, mayWrite);
+  if (offending === undefined) return reconciled;
   const problems = workspace.gitReset ? await workspace.gitReset(mark) : ["(git's record could not be put back: the workspace cannot)"];
   return {
     ...reconciled,
-    rolledBack: [
-      ...reconciled.rolledBack,
-      ...offending.map((r) => `${r.path} (recorded by git but not in the working tree; HEAD and the index were put back)`),
-    ],
+    rolledBack: [...reconciled.rolledBack, `git's record (${offending}; every ref, HEAD and the index were put back)`],
     unrestored: [...reconciled.unrestored, ...problems],
   };
+}
+
+/**
+ * After a process that wrote the workspace directly: a worktree it added (its links checked, stagedWorktrees.ts),
+ * then what it changed (commandEffects.ts), then git's whole record (judgeGitRecord).
+ */
+async function reconcileDirect(
+  env: ToolEnv,
+  effects: CommandEffects,
+  before: Snapshot | undefined,
+  label: string,
+  git: { mark: GitMark; worktrees: ReadonlySet<string> } | null,
+  argv: readonly string[],
+): Promise<Reconciled> {
+  const { ctx, policy } = env;
+  const mayWrite = (path: string): boolean => resolveAction(policy, { kind: 'write', path }).allowed;
+  const worktrees = git ? await judgeDirectWorktrees(ctx.workspace, { root: policy.root, mayWrite }, git.worktrees) : undefined;
+  let reconciled = before ? await effects.after(before, label, worktrees?.accepted) : NOTHING;
+  if (worktrees && worktrees.removed.length > 0) {
+    const notRemoved = await ctx.workspace.removeEntries(worktrees.removed, true);
+    reconciled = {
+      ...reconciled,
+      rolledBack: [...reconciled.rolledBack, ...worktrees.refused.map((r) => `${r.path} (${r.why})`)],
+      unrestored: [...reconciled.unrestored, ...notRemoved],
+    };
+  }
+  return git ? judgeGitRecord(ctx.workspace, policy, git.mark, argv, reconciled) : reconciled;
+}
+
+/** A process of the step as the trace and the judge name it: its label, and its argv (a granted `git fetch` may move remote-tracking refs). */
+export interface ProcessName {
+  label: string;
+  argv: readonly string[];
 }
 
 export interface Staging {
@@ -116,7 +148,7 @@ function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
 }
 
 /** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
-function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], label: string, withhold?: string): Promise<StagedOutcome> {
+function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], name: ProcessName, withhold?: string): Promise<StagedOutcome> {
   // No process over the layer while the workspace is written (workspaceLock.ts).
   return whileWriting(env.ctx.workspace.root, () =>
     settleStaged({
@@ -125,7 +157,8 @@ function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: r
       layer: staging.layer,
       privacy,
       gitWritable: gitWritableFor(env.policy, entries),
-      label,
+      label: name.label,
+      argv: name.argv,
       ...(withhold !== undefined ? { withhold } : {}),
     }),
   );
@@ -139,7 +172,7 @@ export async function runStaged<R>(
   env: ToolEnv,
   staging: Staging,
   host: HostFacts,
-  label: string,
+  name: ProcessName,
   launch: Launch<R>,
   beforeSettle?: (run: R) => Promise<string | undefined>,
 ): Promise<{ run: R; staged?: StagedOutcome } | { refused: string }> {
@@ -148,6 +181,10 @@ export async function runStaged<R>(
   const verifier = env.policy.role === 'verifier';
   // Taken before the process writes anything: neither its `.gitignore` nor a later edit decides what the step keeps.
   const privacy = verifier ? undefined : await privacyOf(env, host);
+  // A worktree whose repository lies outside the workspace: its git data is written there directly (no
+  // layer covers it), so it is judged afterwards as without staging — and put back when refused.
+  const linkedGit = !verifier && gitWritableFor(env.policy) && built.entries.some((e) => e.path === '.git' && e.kind === 'file');
+  const gitMark = linkedGit && env.ctx.workspace.gitMark ? await env.ctx.workspace.gitMark() : null;
   let run: R | undefined;
   let staged: StagedOutcome | undefined;
   try {
@@ -162,10 +199,25 @@ export async function runStaged<R>(
       } catch (error) {
         withhold = `the PostToolUse hooks could not run: ${errorText(error)}`;
       }
-      staged = await settle(env, staging, privacy, built.entries, label, withhold);
+      staged = await settle(env, staging, privacy, built.entries, name, withhold);
+      if (gitMark) await judgeLinkedGit(env, gitMark, name.argv, staged);
     }
   }
   return { run, ...(staged ? { staged } : {}) };
+}
+
+/** A linked worktree's outside git data, written directly during a staged process: judged, put back when refused. */
+async function judgeLinkedGit(env: ToolEnv, mark: GitMark, argv: readonly string[], staged: StagedOutcome): Promise<void> {
+  const judged = await judgeGitRecord(env.ctx.workspace, env.policy, mark, argv, NOTHING);
+  staged.refused.push(
+    ...judged.rolledBack.map((why) => ({
+      path: '.git',
+      what: 'git data',
+      why: `${why} — written directly in the worktree's repository outside the workspace`,
+      rule: 'git' as const,
+    })),
+  );
+  staged.notes.push(...judged.unrestored.map((p) => `NOT put back: ${p}`));
 }
 
 /** Runs a process that writes the workspace directly: its changes inside the edit globs join the checkpoint, the others are undone. */
@@ -174,7 +226,7 @@ export async function runDirect<R>(
   effects: CommandEffects,
   confinement: Confinement,
   host: HostFacts,
-  label: string,
+  name: ProcessName,
   launch: Launch<R>,
 ): Promise<{ run: R; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
   const { ctx, policy } = env;
@@ -188,16 +240,16 @@ export async function runDirect<R>(
   const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
   const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
   if (before && !before.ok) return { refused: before.error };
-  // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+  // A step granted git writes: what git records is judged too (src/node/gitRecord.ts), and a worktree it adds.
   const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+  const git = gitMark ? { mark: gitMark, worktrees: await registeredWorktrees(ctx.workspace) } : null;
   let run: R;
   let reconciled: Reconciled = NOTHING;
   try {
     run = await launch(confinement === 'sandboxed' ? built.value : null);
   } finally {
     // Cancelled, timed out or thrown: what the command changed is judged all the same.
-    reconciled = before ? await effects.after(before.value, label) : NOTHING;
-    if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
+    reconciled = await reconcileDirect(env, effects, before?.value, name.label, git, name.argv);
   }
   // Build outputs git ignores outside the globs: a private copy for this process (bubblewrap), read-only under Seatbelt.
   const privateOutputs = confinement === 'sandboxed' && host.platform === 'linux' ? built.value.privateOutputs : [];
@@ -228,13 +280,15 @@ export async function runAsStepCommand<R>(
   label: string,
   launch: Launch<R>,
 ): Promise<{ run: R; accepted: FileChange[]; refusedWrites: string[] } | { failed: string }> {
+  // A hook is never a granted `git fetch`: no argv moves remote-tracking refs for it.
+  const name: ProcessName = { label, argv: [] };
   if (place.staging) {
-    const r = await runStaged(env, place.staging, place.host, label, launch);
+    const r = await runStaged(env, place.staging, place.host, name, launch);
     if ('refused' in r) return { failed: r.refused };
     const staged = r.staged;
     return { run: r.run, accepted: staged?.accepted ?? [], refusedWrites: staged ? refusedLinesOf(staged) : [] };
   }
-  const r = await runDirect(env, effects, place.confinement, place.host, label, launch);
+  const r = await runDirect(env, effects, place.confinement, place.host, name, launch);
   if ('refused' in r) return { failed: r.refused };
   return {
     run: r.run,
@@ -260,7 +314,7 @@ export async function settleLayer(
 ): Promise<StagedOutcome | { failed: string }> {
   const built = await stagedSpec(env, host);
   if ('refused' in built) return { failed: built.refused };
-  return settle(env, staging, await privacyOf(env, host), built.entries, label, withhold);
+  return settle(env, staging, await privacyOf(env, host), built.entries, { label, argv: [] }, withhold);
 }
 
 export function refusedLinesOf(staged: StagedOutcome): string[] {

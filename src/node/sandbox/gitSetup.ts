@@ -197,9 +197,11 @@ export function gitSetupFor(ports: GitSetupPorts): GitSetup {
   }
   if (signs) {
     const format = get('gpg.format') ?? 'openpgp';
+    const key = get('user.signingKey');
     notes.push(
-      `git: commit signing is on (${format}); in the sandbox your key and agent are not reachable, so a commit or tag that must be signed fails ` +
-        "with git's own error rather than being made unsigned — sign outside the sandbox, or turn signing off for this repository",
+      `git: commit signing is on (${format}${key !== undefined ? `, key ${key}` : ''}); the sandbox gives commands neither your private key nor your agent ` +
+        '(either would let every command sign as you), so a commit or tag that must be signed fails rather than being made unsigned — ' +
+        'turn signing off for this repository while the mission runs (`git config commit.gpgsign false`) and sign its commits afterwards, or commit yourself',
     );
   }
 

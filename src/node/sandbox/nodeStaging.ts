@@ -8,8 +8,9 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { LayerSettlement, ListingOptions, StagedListing, StagingSupport } from '../../core/contracts/staging';
-import type { GitReview, StagingLayers } from '../../core/ports';
+import type { GitJudgeOptions, GitReview, StagingLayers } from '../../core/ports';
 import { gitRecordedSince, markGitRecord } from '../gitRecord';
+import { forgedObjects } from './gitObjects';
 import { configChanges, viewGit } from './gitView';
 import { settleLayer } from './layerSettle';
 import { undoGitPrep } from './layerGitPrep';
@@ -77,7 +78,7 @@ export class NodeStagingLayers implements StagingLayers {
     if (probe.ok) dropLayer(probe.base, layer);
   }
 
-  async gitReview(layer: string, root: string): Promise<GitReview | null> {
+  async gitReview(layer: string, root: string, options?: GitJudgeOptions): Promise<GitReview | null> {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return { recorded: [], configKeys: [], problems: [] };
     const mark = markGitRecord(root);
@@ -86,7 +87,12 @@ export class NodeStagingLayers implements StagingLayers {
     const view = viewGit(root, upper);
     if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
     try {
-      return { recorded: gitRecordedSince(root, mark, view.git), configKeys, problems: [] };
+      const format = view.git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
+      return {
+        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, view.git, options)],
+        configKeys,
+        problems: [],
+      };
     } finally {
       view.release();
     }
@@ -122,7 +128,10 @@ export class NodeStagingLayers implements StagingLayers {
       const at = nodePath.join(root, ...parts);
       try {
         if (fs.realpathSync.native(nodePath.dirname(at)) !== nodePath.dirname(at)) throw new Error('a link is on its path');
-        if (fs.lstatSync(at).isFile()) fs.unlinkSync(at);
+        const s = fs.lstatSync(at);
+        if (s.isFile()) fs.unlinkSync(at);
+        // A removed worktree's own git folder, whole (rm never follows a link inside it).
+        else if (s.isDirectory() && parts[1] === 'worktrees' && parts.length === 3) fs.rmSync(at, { recursive: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${rel} (${errorText(error)})`);
       }

@@ -10,7 +10,7 @@
  * Note: undoing a batch that spans several files is a workspace-level undo; VS Code asks before it.
  */
 import * as vscode from 'vscode';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, PolicyFs, ScanOptions, ScanResult, Workspace } from '../../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitJudgeOptions, GitMark, GitRecorded, PolicyFs, ScanOptions, ScanResult, Workspace } from '../../core/ports';
 import { NodeWorkspace } from '../../node/nodeWorkspace';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -73,12 +73,16 @@ export class VscodeWorkspace implements Workspace {
     return this.#disk.gitMark();
   }
 
-  gitRecordedSince(mark: GitMark): Promise<GitRecorded[]> {
-    return this.#disk.gitRecordedSince(mark);
+  gitRecordedSince(mark: GitMark, options?: GitJudgeOptions): Promise<GitRecorded[]> {
+    return this.#disk.gitRecordedSince(mark, options);
   }
 
   gitReset(mark: GitMark): Promise<string[]> {
     return this.#disk.gitReset(mark);
+  }
+
+  gitTrackedFiles(): Promise<string[] | null> {
+    return this.#disk.gitTrackedFiles();
   }
 
   #uri(path: string): vscode.Uri {

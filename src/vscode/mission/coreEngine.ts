@@ -41,7 +41,12 @@ export interface EngineHost {
   hookSet(): Promise<HookSet | undefined>;
   /** The extension's log: what the trace cannot hold (its store failing, a sink throwing) is reported here. */
   log: Diagnostics;
+  /** A modal question (true: the user chose `action`). */
+  confirm(message: string, action: string): Promise<boolean>;
 }
+
+/** The button that lets a mission go on although git tracks secrets (named again in a refusal). */
+const GO_ON = 'Go on for this mission';
 
 async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: boolean) {
   const { workspace, terminal } = await host.adapters(o.workspaceRoot);
@@ -99,6 +104,14 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
     toolSettings: { sandbox },
     // Confined command steps with disjoint write scopes may run side by side.
     commandsConfined: sandbox !== 'off' && support.available,
+    // Secrets git tracks: one confirmation naming the files, remembered for the mission (its trace).
+    trackedSecrets: {
+      confirm: async (_files: readonly string[], message: string) => ({
+        allowed: await host.confirm(message, GO_ON),
+        by: 'user' as const,
+        howToAllow: `start the mission again and choose "${GO_ON}"`,
+      }),
+    },
   };
 }
 

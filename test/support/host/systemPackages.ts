@@ -47,9 +47,10 @@ const UNIT: Requirement[] = [
     debian: 'python3-pytest',
     present: () => existsSync('/usr/bin/python3') && spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0,
   },
-  // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
+  // The corpus makes a TLS fixture pair (openssl), an SSH signing key (ssh-keygen) and an OpenPGP one (gpg).
   { debian: 'openssl', present: () => onPath('openssl') !== undefined },
   { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
+  { debian: 'gnupg', present: () => onPath('gpg') !== undefined },
   // A staged command's rename helper (src/node/sandbox/renameShim.ts) is built with the system's C compiler:
   // the staging-layer unit tests and the corpus's folder renames and local clones need it.
   { debian: 'gcc', present: () => ['cc', 'gcc', 'clang'].some((c) => onPath(c) !== undefined) },

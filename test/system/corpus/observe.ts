@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandOutcome, FileFact, GitState, SceneDirs } from './scenario';
 
@@ -47,6 +47,10 @@ export function filesOf(ws: string): Map<string, FileFact> {
       else if (st.isDirectory()) {
         out.set(r, { kind: 'dir', mode });
         walk(r);
+      } else if (st.isFile() && name === '.git' && st.size < 4096) {
+        // A linked worktree's `.git` file names its git folder by absolute path: the same behaviour in every copy.
+        const text = readFileSync(abs, 'utf8').split(ws).join('<ws>');
+        out.set(r, { kind: 'file', mode, size: text.length, sha: createHash('sha256').update(text).digest('hex').slice(0, 16) });
       } else if (st.isFile()) out.set(r, { kind: 'file', mode, size: st.size, sha: hashFile(abs) });
       else out.set(r, { kind: 'other' });
     }

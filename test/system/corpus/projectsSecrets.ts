@@ -41,13 +41,16 @@ export const SECRETS_SCENARIOS: Scenario[] = [
   },
   {
     name: 'tracked .npmrc with an _authToken',
-    about: 'a tracked .npmrc holding a registry token (a real secret): it stays hidden, and tests and git work as outside',
+    about:
+      'a tracked .npmrc holding a registry token (a real secret): kept out of the working tree, readable through git — the user allows that (--allow-tracked-secrets) — and tests and git work as outside',
     build: ({ ws }) => {
       const token = `npm_${randomBytes(18).toString('hex')}`;
       repo(ws, nodeApp({ '.npmrc': lines('@corp:registry=https://npm.corp.example.invalid/', `//npm.corp.example.invalid/:_authToken=${token}`) }));
     },
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'npm test', ...GIT_WORK],
+    // git tracks the token: no sandbox can keep it from `git show`, so the CLI runs no command unless told to.
+    cliArgs: ['--allow-tracked-secrets'],
   },
   {
     name: 'Rails credentials.yml.enc and master.key',
@@ -185,5 +188,7 @@ export const SECRETS_SCENARIOS: Scenario[] = [
       ),
     authority: { edit: ['src/**'] },
     commands: ['node scripts/bump.js', 'git diff', 'git add -A', 'git status --porcelain', 'git commit -am bump', 'git show --stat --format=%s HEAD'],
+    // secrets.yml is hidden as a secret by its name; git tracks it, so the user allows going on.
+    cliArgs: ['--allow-tracked-secrets'],
   },
 ];

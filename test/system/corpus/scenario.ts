@@ -88,6 +88,8 @@ export interface Scenario {
   privateOutputs?: string[];
   privateWhy?: string;
   overrides?: Override[];
+  /** Extra arguments for the CLI runs (e.g. `--allow-tracked-secrets` where git tracks a secret). */
+  cliArgs?: string[];
   /** The CLI's deadline (default 180 s). */
   timeoutMs?: number;
   /** Folders put on PATH before the user's own, as direnv's `PATH_add bin` does (plain and CLI runs alike). */

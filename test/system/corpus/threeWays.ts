@@ -99,7 +99,7 @@ async function runThroughCli(s: Scenario, dirs: SceneDirs, mode: 'unsandboxed' |
           evidence: [{ kind: 'files_exist', paths: ['README.md'] }],
         },
       ],
-      args: ['--sandbox', mode === 'sandboxed' ? 'required' : 'off'],
+      args: ['--sandbox', mode === 'sandboxed' ? 'required' : 'off', ...(s.cliArgs ?? [])],
       path: userEnv(dirs, s).PATH,
       timeoutMs: s.timeoutMs ?? 180_000,
     },

@@ -42,8 +42,16 @@ describe('cli arguments', () => {
         skipInstructions: [],
         mcpConfigs: [],
         trustHooks: false,
+        allowTrackedSecrets: false,
       },
     });
+  });
+
+  it('parses --allow-tracked-secrets, a switch, for run and continue', () => {
+    for (const sub of ['run', 'continue']) {
+      const out = parseArgs([sub, '--workspace', 'w', ...(sub === 'run' ? ['--task', 't'] : []), '--allow-tracked-secrets']);
+      assert.ok(out.ok && out.value.kind !== 'help' && out.value.kind !== 'replay' && out.value.allowTrackedSecrets, JSON.stringify(out));
+    }
   });
 
   it('parses the setup options: --no-instructions (a switch), --skip-instruction and --mcp-config (repeatable)', () => {
@@ -118,6 +126,7 @@ describe('cli arguments', () => {
         skipInstructions: [],
         mcpConfigs: [],
         trustHooks: false,
+        allowTrackedSecrets: false,
       },
     });
     assert.equal(parseArgs(['continue', '--workspace', 'w', '--task', 't']).ok, false, 'a continued mission keeps its task');

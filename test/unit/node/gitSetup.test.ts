@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostTool } from '../../../src/node/sandbox/hostTools';
+import { signingHint } from '../../../src/core/tools/signingHint';
 import { gitSetupFor, nodeGitSetupPorts, parseConfigList, type GitSetupPorts } from '../../../src/node/sandbox/gitSetup';
 
 const HOME = '/home/ada';
@@ -56,7 +57,7 @@ describe("git setup of the sandbox's private home", () => {
     assert.match(config, /\[commit\]\n\tgpgSign = "true"/);
     assert.match(config, /\[gpg\]\n\tformat = "ssh"/);
     assert.match(config, /signingKey = "~\/.ssh\/id_signing.pub"/);
-    assert.match(setup.notes.join('\n'), /commit signing is on \(ssh\).*fails/);
+    assert.match(setup.notes.join('\n'), /commit signing is on \(ssh, key ~\/\.ssh\/id_signing\.pub\).*fails.*git config commit\.gpgsign false/);
   });
 
   it('carries a signing program only from a system folder', () => {
@@ -171,8 +172,24 @@ describe("git setup of the sandbox's private home", () => {
       const commit = git(ws, priv.dir, 'commit', '-q', '-m', 'x');
       assert.notEqual(commit.status, 0, 'the commit failed');
       assert.match(String(commit.stderr), /sign/i, 'and git said it was the signing');
+      // The product adds what git does not say: the cause and the way out (src/core/tools/signingHint.ts).
+      assert.match(signingHint(commit.status, String(commit.stderr)) ?? '', /neither your private key nor your ssh-agent.*git config commit\.gpgsign false/);
       assert.notEqual(git(ws, priv.dir, 'rev-parse', '-q', '--verify', 'HEAD').status, 0, 'no commit was made');
       assert.match(priv.notes.join('\n'), /signing is on/);
+    });
+
+    it('the same with an OpenPGP key: gpg finds no key in the private home, the commit fails, and the failure names what to do (gnupg: the test launcher installs it)', () => {
+      const home = path.join(base, 'home');
+      const ws = path.join(base, 'ws');
+      put(path.join(home, '.gitconfig'), '[user]\n\tname = U\n\temail = u@example.invalid\n\tsigningkey = u@example.invalid\n[commit]\n\tgpgsign = true\n');
+      put(path.join(ws, 'a.txt'), 'a\n');
+      assert.equal(git(ws, home, 'init', '-q').status, 0);
+      const priv = privateHomeFrom(home, ws);
+      assert.equal(git(ws, priv.dir, 'add', 'a.txt').status, 0);
+      const commit = git(ws, priv.dir, 'commit', '-q', '-m', 'x');
+      assert.notEqual(commit.status, 0, 'the commit failed');
+      assert.notEqual(git(ws, priv.dir, 'rev-parse', '-q', '--verify', 'HEAD').status, 0, 'no commit was made');
+      assert.match(signingHint(commit.status, String(commit.stderr)) ?? '', /gpg-agent.*git config commit\.gpgsign false/, String(commit.stderr));
     });
   });
 });

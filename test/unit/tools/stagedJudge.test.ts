@@ -227,6 +227,55 @@ describe('staged judge', () => {
       ]);
       assert.deepEqual(v.dropped.length, 1);
     });
+
+    /** A linked worktree's own git folder: git's data and its links go to the git check; what runs code never does. */
+    const worktreeCases: [path: string, now: StagedChange['now'], verdict: 'git' | 'refused' | 'dropped'][] = [
+      ['.git/worktrees', 'directory', 'git'],
+      ['.git/worktrees/hotfix', 'directory', 'git'],
+      ['.git/worktrees/hotfix/HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/index', 'file', 'git'],
+      ['.git/worktrees/hotfix/logs/HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/ORIG_HEAD', 'file', 'git'],
+      ['.git/worktrees/hotfix/gitdir', 'file', 'git'],
+      ['.git/worktrees/hotfix/commondir', 'file', 'git'],
+      ['.git/worktrees/hotfix/locked', 'file', 'git'],
+      ['.git/worktrees/hotfix/config.worktree', 'file', 'refused'],
+      ['.git/worktrees/hotfix/hooks/pre-commit', 'file', 'refused'],
+      ['.git/worktrees/hotfix/rebase-merge/git-rebase-todo', 'file', 'refused'],
+      ['.git/worktrees/hotfix/HEAD', 'symlink', 'refused'],
+      ['.git/worktrees/hotfix', 'file', 'refused'],
+      ['.git/worktrees/hotfix/index.lock', 'file', 'dropped'],
+    ];
+    for (const [path, now, verdict] of worktreeCases) {
+      it(`${verdict === 'git' ? 'sends to the git check' : verdict === 'refused' ? 'refuses' : 'drops'} ${path} (${now})`, () => {
+        const v = judgeStaged([git(path, now)], rules({ gitWritable: true }));
+        const got = v.refused.length > 0 ? 'refused' : v.dropped.length > 0 ? 'dropped' : 'git';
+        assert.equal(got, verdict, JSON.stringify(v));
+      });
+    }
+    /** git's objects: new files only; a rewritten object, alternates and derived caches are never taken. */
+    const objectCases: [change: StagedChange, verdict: 'git' | 'refused' | 'dropped'][] = [
+      [{ path: '.git/objects/ab/cdef0123456789abcdef0123456789abcdef01', was: null, now: 'file', content: true }, 'git'],
+      [{ path: '.git/objects/pack/pack-1234.pack', was: null, now: 'file', content: true }, 'git'],
+      // git freshens an object it would write again by its time only; its mode may differ: not a rewrite
+      [{ path: '.git/objects/ab/cdef0123456789abcdef0123456789abcdef01', was: 'file', now: 'file', content: false, mode: { was: 0o444, now: 0o644 } }, 'git'],
+      [{ path: '.git/objects/ab/cdef0123456789abcdef0123456789abcdef01', was: 'file', now: 'file', content: true }, 'refused'],
+      [{ path: '.git/objects/pack/pack-1234.idx', was: 'file', now: 'file', content: true }, 'refused'],
+      [{ path: '.git/objects/info/alternates', was: null, now: 'file', content: true }, 'refused'],
+      [{ path: '.git/objects/info/http-alternates', was: null, now: 'file', content: true }, 'refused'],
+      [{ path: '.git/objects/info/commit-graph', was: 'file', now: 'file', content: true }, 'dropped'],
+      [{ path: '.git/objects/info/commit-graphs/graph-1.graph', was: null, now: 'file', content: true }, 'dropped'],
+      [{ path: '.git/objects/pack/multi-pack-index', was: null, now: 'file', content: true }, 'dropped'],
+      [{ path: '.git/objects/pack/pack-1234.bitmap', was: null, now: 'file', content: true }, 'dropped'],
+    ];
+    for (const [change, verdict] of objectCases) {
+      it(`${verdict === 'git' ? 'sends to the git check' : verdict === 'refused' ? 'refuses' : 'drops'} ${change.path} (${change.was ?? 'new'} → ${change.now}${change.content ? '' : ', same bytes'})`, () => {
+        const v = judgeStaged([change], rules({ gitWritable: true }));
+        const got = v.refused.length > 0 ? 'refused' : v.dropped.length > 0 ? 'dropped' : 'git';
+        assert.equal(got, verdict, JSON.stringify(v));
+        if (verdict === 'git') assert.deepEqual(v.git, [change]);
+      });
+    }
   });
 
   it('counts tool caches and dependency folders as private wherever they are', () => {
