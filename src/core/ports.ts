@@ -6,6 +6,7 @@
  * Paths crossing a port are workspace-relative with POSIX separators unless a field says "absolute".
  */
 import type { Plan } from './contracts/plan';
+import type { PlanEstimate } from './contracts/estimate';
 import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from './contracts/results';
 import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
@@ -250,7 +251,7 @@ interface ApprovalBase {
 }
 
 export type ApprovalRequest =
-  | (ApprovalBase & { kind: 'plan'; plan: Plan })
+  | (ApprovalBase & { kind: 'plan'; plan: Plan; /** What the version is expected to cost, when the front end estimates. */ estimate?: PlanEstimate })
   | (ApprovalBase & {
       kind: 'write';
       path: string;

@@ -3,6 +3,8 @@
  * usage text, never a stack trace.
  *
  *   plan-execute run --workspace DIR --task TEXT [options]        (see USAGE)
+ *   plan-execute run --workspace DIR --plan FILE [--allow-other-base] [options]
+ *   plan-execute plan --workspace DIR --task TEXT [--out FILE] [options]   (see cliPlan.ts)
  *   plan-execute continue --workspace DIR [--mission ID] [options]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  */
@@ -12,13 +14,18 @@ import { err, ok, type Result } from '../core/contracts/result';
 
 export const USAGE = `usage:
   node dist/cli.js run --workspace DIR --task TEXT [options]
+  node dist/cli.js run --workspace DIR --plan FILE [--allow-other-base] [options]
+  node dist/cli.js plan --workspace DIR --task TEXT [--out FILE] [options]   plan only, write the plan document (plan --help)
   node dist/cli.js continue --workspace DIR [--mission ID] [options]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
   node dist/cli.js eval [options]        measure missions on a task suite, planned versus direct (eval --help)
 
   run plans and executes a mission. continue goes on with the workspace's latest stopped mission (or
   --mission ID) from where it stopped, finished work kept: a failed one is retried from the failing step, a
-  cancelled or budget-stopped one continued, an interrupted one resumed.
+  cancelled or budget-stopped one continued, an interrupted one resumed. run --plan runs a plan document
+  (written by plan, or by Save Plan in VS Code; see docs/plans.md) after reading and validating it, without
+  calling the planner: a document that does not read exits 2 naming each line; one planned on another commit
+  than the workspace's asks first (refused without a terminal unless --allow-other-base).
 
   options (run and continue):
   --approve ask|plan|all   when to ask (default ask): ask before every write and command; plan: approving
@@ -83,10 +90,12 @@ interface CliMissionFlags {
 }
 
 type CliCommand =
-  | ({ kind: 'run'; task: string; constraints: string[] } & CliMissionFlags)
+  | ({ kind: 'run'; task: string; constraints: string[]; planFile?: string; allowOtherBase?: boolean } & CliMissionFlags)
+  | ({ kind: 'plan'; task: string; constraints: string[]; out?: string } & CliMissionFlags)
   | ({ kind: 'continue'; mission?: string } & CliMissionFlags)
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
-  | { kind: 'help' };
+  /** `command`: the subcommand whose help was asked for (`plan --help`). */
+  | { kind: 'help'; command?: string };
 
 export type ParsedArgs = Result<CliCommand, string>;
 
@@ -104,9 +113,10 @@ export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-mo
 export const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
 const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
 /** Flags that take no value. */
-const SWITCHES = new Set(['--json', '--no-instructions']);
+const SWITCHES = new Set(['--json', '--no-instructions', '--allow-other-base']);
 const KNOWN: Record<string, string[]> = {
-  run: [...MISSION_FLAGS, '--task', '--constraint'],
+  run: [...MISSION_FLAGS, '--task', '--constraint', '--plan'],
+  plan: [...MISSION_FLAGS.filter((f) => f !== '--approve'), '--task', '--constraint', '--out'],
   continue: [...MISSION_FLAGS, '--mission'],
   replay: ['--trace', '--workspace'],
 };
@@ -120,6 +130,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return ok({ kind: 'help' });
   const known = KNOWN[sub];
   if (!known) return err(`unknown command "${sub}"`);
+  if (rest.includes('--help') || rest.includes('-h')) return ok({ kind: 'help', command: sub });
   const flags: Flags = new Map();
   let json = false;
   const switches = new Set<string>();
@@ -127,7 +138,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const a = rest[i]!;
     if (SWITCHES.has(a)) {
       if (a === '--json') json = true;
-      else if (sub === 'replay') return err(`unknown option ${a} for "replay"`);
+      else if (sub === 'replay' || (a === '--allow-other-base' && sub !== 'run')) return err(`unknown option ${a} for "${sub}"`);
       switches.add(a);
       continue;
     }
@@ -148,10 +159,22 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
   if (!common.ok) return common;
+  const constraints = flags.get('--constraint') ?? [];
   if (sub === 'run') {
     const task = one('--task');
-    if (!task) return err('run needs --task TEXT');
-    return ok({ kind: 'run', task, constraints: flags.get('--constraint') ?? [], ...common.value });
+    const planFile = one('--plan');
+    if (planFile !== undefined && (task !== undefined || constraints.length > 0)) {
+      return err('run --plan takes the task and the constraints from the plan document: leave out --task and --constraint');
+    }
+    if (!task && planFile === undefined) return err('run needs --task TEXT (or --plan FILE)');
+    const document = { ...(planFile !== undefined ? { planFile } : {}), ...(switches.has('--allow-other-base') ? { allowOtherBase: true } : {}) };
+    return ok({ kind: 'run', task: task ?? '', constraints, ...document, ...common.value });
+  }
+  if (sub === 'plan') {
+    const task = one('--task');
+    if (!task) return err('plan needs --task TEXT');
+    const out = one('--out');
+    return ok({ kind: 'plan', task, constraints, ...common.value, ...(out !== undefined ? { out } : {}) });
   }
   const mission = one('--mission');
   return ok({ kind: 'continue', ...common.value, ...(mission ? { mission } : {}) });

@@ -29,6 +29,7 @@ import { contentHasher } from './hashing';
 import { SnapshotWriter } from './snapshots';
 import type { StepFlowContext } from './missionContext';
 import { errorDetail, errorText } from '../primitives/errorText';
+import { CostLedger } from './costLedger';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
 const consoleDiagnostics: Diagnostics = { error: (message) => console.error(message) };
@@ -42,6 +43,8 @@ export interface RunInit {
   nextSeq: number;
   usage?: MissionState['usage'];
   direct?: boolean;
+  /** The trace so far of a mission that goes on (resume): what the cost ledger has counted already. */
+  earlier?: readonly TraceEvent[];
 }
 
 export class MissionRun implements StepFlowContext {
@@ -50,6 +53,7 @@ export class MissionRun implements StepFlowContext {
   readonly history: PlanHistory;
   readonly toolCalls: ToolCallStore;
   readonly budget: BudgetTracker;
+  readonly costs: CostLedger;
   readonly steps: Map<string, StepState>;
   readonly abort = new AbortController();
   approvedVersion: number | null;
@@ -100,6 +104,7 @@ export class MissionRun implements StepFlowContext {
         priorElapsedMs: init.usage.elapsedMs,
       },
     );
+    this.costs = new CostLedger(init.earlier);
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
     // 'all' approves by rule — except a command that would run without the OS sandbox: the user says.
     this.stepApprover =
@@ -120,6 +125,7 @@ export class MissionRun implements StepFlowContext {
     );
     this.recorder.onEvent((event) => {
       this.budget.observe(event);
+      this.costs.observe(event);
       this.#noteRejection(event);
       if (event.type === 'model_call' && !this.#budgetHit) {
         const over = this.budget.exceeded();
@@ -426,6 +432,8 @@ export class MissionRun implements StepFlowContext {
       }
     }
     const phase: MissionPhase = outcome === 'succeeded' ? 'succeeded' : outcome === 'cancelled' ? 'cancelled' : 'failed';
+    const cost = this.costs.summary();
+    if (cost) await this.record({ type: 'cost_summary', summary: cost });
     await this.record({ type: 'mission_finished', outcome, summary, failure });
     this.phase = phase;
     await this.record({ type: 'mission_phase', phase, reason: summary });
@@ -446,6 +454,7 @@ export class MissionRun implements StepFlowContext {
       replans: this.budget.usage.replans,
       direct: this.direct,
       usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
+      ...(cost ? { cost } : {}),
     };
   }
 

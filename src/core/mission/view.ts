@@ -11,6 +11,7 @@ import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contr
 import { isDirect } from './direct';
 import type { InstructionSet } from '../contracts/instructions';
 import type { McpCatalogue } from '../contracts/mcp';
+import type { CostSummary, PlanEstimate } from '../contracts/estimate';
 
 export interface StepView {
   id: string;
@@ -127,6 +128,10 @@ export interface MissionView {
   instructions: InstructionSet | null;
   /** The MCP servers and tools the mission could grant, as recorded at its start. */
   mcp: McpCatalogue | null;
+  /** What the latest estimated plan version is expected to cost (plan_estimate), shown beside Approve. */
+  estimate: { version: number; estimate: PlanEstimate } | null;
+  /** The estimate beside what was spent, once the mission ended (cost_summary). */
+  cost: CostSummary | null;
   lastSeq: number;
 }
 
@@ -164,6 +169,8 @@ export function emptyMissionView(): MissionView {
     reverts: [],
     instructions: null,
     mcp: null,
+    estimate: null,
+    cost: null,
     lastSeq: -1,
   };
 }
@@ -217,6 +224,10 @@ export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
     }
     case 'plan_approved':
       return { ...next, approvedVersion: event.version };
+    case 'plan_estimate':
+      return { ...next, estimate: { version: event.version, estimate: event.estimate } };
+    case 'cost_summary':
+      return { ...next, cost: event.summary };
     case 'step_status': {
       const stepped = withStep(next, event.stepId, (s) => ({ ...s, status: event.status, attempt: event.attempt, reason: event.reason ?? null }));
       return event.status === 'running' || event.status === 'verifying' ? stepped : { ...stepped, waits: withoutStep(view.waits, event.stepId) };

@@ -3,6 +3,7 @@
  * verifier's prompt, the names of verification results in the trace, and the sidebar's step cards.
  */
 import type { Authority, ConstraintCheck, EvidenceCheck } from '../contracts/plan';
+import type { PlanEstimate } from '../contracts/estimate';
 
 export function describeCheck(check: EvidenceCheck): string {
   switch (check.kind) {
@@ -29,4 +30,13 @@ export function describeConstraintCheck(c: ConstraintCheck): string {
       ? `no step writes ${c.check.globs.join(', ')}`
       : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length > 0 ? ` after ${c.steps.join(', ')}` : ' after every step that changes files'}`;
   return `${how} (${c.constraint}${c.source ? `; from ${c.source}` : ''})`;
+}
+
+/**
+ * Tokens and money in words, the same in the plan document, the CLI and the board: `12,400 tokens, $0.0496`,
+ * `no cost (local)` for models on this machine, `unknown price` when a model has no price (never a guess).
+ */
+export function describeCost(e: Pick<PlanEstimate, 'tokens' | 'costUsd' | 'pricing'>): string {
+  const money = e.pricing === 'local' ? 'no cost (local)' : e.pricing === 'unknown' || e.costUsd === null ? 'unknown price' : `$${e.costUsd.toFixed(4)}`;
+  return `${e.tokens.toLocaleString('en-US')} tokens, ${money}`;
 }
