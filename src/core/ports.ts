@@ -265,7 +265,7 @@ export type ApprovalRequest =
       command: string;
       argv: string[];
       cwd: string;
-      /** `unsandboxed`: an approver must ask the user, never a rule or the approval mode. */
+      /** `unsandboxed`: only the user's own answer approves it (core/tools/consent.ts; the gate enforces it). */
       confinement: Confinement;
       /** Whether the step's authority lets the command reach the network. */
       network: boolean;
@@ -294,6 +294,11 @@ export type ApprovalRequest =
       network: boolean;
     });
 
+/**
+ * `by` says who decided: `user` — the user's own answer to this very request (never a remembered one);
+ * `rule` — one of the user's rules or an approval mode, named. The gate accepts only `user` for what only
+ * the user decides (core/tools/consent.ts).
+ */
 export type ApprovalDecision =
   { decision: 'approved'; by: 'user' } | { decision: 'approved'; by: 'rule'; rule: string } | { decision: 'rejected'; reason: string };
 

@@ -8,6 +8,7 @@
  *   node dist/cli.js continue --workspace DIR [--mission ID] [same options]
  *   node dist/cli.js replay --trace FILE [--workspace DIR]
  *   node dist/cli.js eval [options] | eval merge FILE… | eval validate   (see eval/evalCommand.ts)
+ *   node dist/cli.js github [options]   on a GitHub Actions runner (see github/githubCommand.ts)
  * Progress on stderr, the final report on stdout, exit 0 only if every required step succeeded
  * (1: the mission did not succeed; 2: bad command line or setup; 3: a replay diverged from its recording).
  *
@@ -27,6 +28,7 @@ import { exitCodeFor, formatReport } from './cliReport';
 import { replayCommand } from './cliReplay';
 import { terminalSafe } from './terminalText';
 import { evalMain } from './eval/evalCommand';
+import { githubMain } from './github/githubCommand';
 import { errorText } from '../core/primitives/errorText';
 import { planCommand, PLAN_USAGE } from './cliPlan';
 import { planForRun } from './cliRunPlan';
@@ -35,6 +37,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, diverged: 3 } as const;
 
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   if (argv[0] === 'eval') return evalMain(argv.slice(1), io);
+  if (argv[0] === 'github') return githubMain(argv.slice(1), io);
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
     io.stderr.write(`error: ${parsed.error}\n${USAGE}\n`);

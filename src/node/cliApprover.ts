@@ -3,7 +3,8 @@
  * answered on stdin ("y" approves, anything else rejects, with the text as the reason). In `plan` mode only
  * the plan is asked; writes and commands inside the approved plan's authority are approved by the rule
  * "cli:approve=plan". In `all` mode nothing is asked — except, in every mode, a command that would run
- * without the OS sandbox (`--sandbox prefer` on a machine without one): that one is always asked.
+ * without the OS sandbox (`--sandbox prefer` on a machine without one): the approval gate accepts only the
+ * user's answer for that one (core/tools/consent.ts), so it is always asked.
  * Requests are answered one at a time, in order, even when steps run in parallel.
  */
 import { createInterface, type Interface } from 'node:readline';
@@ -11,6 +12,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core
 import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
 import { describeConstraintCheck, describeCost, describeGrants } from '../core/plan/describe';
+import { onlyTheUserDecides } from '../core/tools/consent';
 
 export interface TerminalIO {
   input: NodeJS.ReadableStream;
@@ -124,7 +126,9 @@ export function createTerminalApprover(mode: 'ask' | 'plan' | 'all', io: Termina
 
   return {
     request(request, signal): Promise<ApprovalDecision> {
-      const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+      // UX only: the gate refuses a mode's approval for what only the user decides (core/tools/consent.ts),
+      // so such a request is asked at the terminal in every mode.
+      const mustAsk = onlyTheUserDecides(request);
       if (request.kind === 'mcp' && alwaysTools.has(`${request.server}/${request.tool}`)) {
         return Promise.resolve({ decision: 'approved', by: 'rule', rule: `cli:always mcp ${request.server}/${request.tool}` });
       }

@@ -19,6 +19,7 @@ export const USAGE = `usage:
   node dist/cli.js continue --workspace DIR [--mission ID] [options]
   node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
   node dist/cli.js eval [options]        measure missions on a task suite, planned versus direct (eval --help)
+  node dist/cli.js github [options]      on a GitHub Actions runner: plan an issue, run an approved plan (github --help)
 
   run plans and executes a mission. continue goes on with the workspace's latest stopped mission (or
   --mission ID) from where it stopped, finished work kept: a failed one is retried from the failing step, a

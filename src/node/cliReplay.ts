@@ -23,6 +23,7 @@ import { recordedSetup, type UserSetup } from '../core/mission/userSetup';
 import { exitCodeFor, formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 import { errorText } from '../core/primitives/errorText';
+import { onlyTheUserDecides } from '../core/tools/consent';
 
 const REPLAY_EXIT = { usage: 2, diverged: 3 } as const;
 
@@ -78,7 +79,8 @@ function recordedApprover(recorded: readonly RecordedApproval[], onPastEnd?: () 
   const used = new Set<number>();
   return {
     request: async (request): Promise<ApprovalDecision> => {
-      if (request.kind === 'command' && request.confinement === 'unsandboxed') {
+      // UX only (a clearer reason): the gate would refuse the replay's rule for this one anyway.
+      if (onlyTheUserDecides(request)) {
         return { decision: 'rejected', reason: 'cli:replay: a command that would run without the OS sandbox needs a person to approve it' };
       }
       const i = recorded.findIndex((a, n) => !used.has(n) && a.kind === request.kind && a.stepId === request.stepId && a.actionHash === request.actionHash);

@@ -3,11 +3,13 @@
  *   1. policy      — `resolveAction`; a refusal records `policy_denied` and stops (no approval is asked);
  *   2. request     — `approval_requested` is recorded, then the Approver (user, or one of the user's rules)
  *                    decides; an identical action already approved in this scope (same action hash) is
- *                    re-approved by rule, and still recorded — except an unsandboxed command, asked every time;
- *   3. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
- *   4. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
+ *                    re-approved by rule, and still recorded — except an action only the user decides;
+ *   3. consent     — `consent.ts` has the last word: an unsandboxed command approved by anything but the
+ *                    user's own answer to this request is refused here, whatever the approver returned;
+ *   4. decision    — `approval_decided` is recorded BEFORE anything happens; a rejection stops here;
+ *   5. precondition — the caller re-checks that the world still matches what was approved (e.g. the file
  *                    still has the content the diff was computed from);
- *   5. effect.
+ *   6. effect.
  * Nothing writes or runs without a recorded decision bound to the action's hash.
  */
 import { z } from 'zod';
@@ -21,6 +23,7 @@ import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } fr
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 import { errorText } from '../primitives/errorText';
+import { consentRefusal, onlyTheUserDecides } from './consent';
 
 export interface GateContext {
   missionId: string;
@@ -137,7 +140,7 @@ export async function checkPolicy(
 }
 
 /**
- * Steps 1–5. `precondition` runs after the decision and before the effect; a string it returns is the
+ * Steps 1–6. `precondition` runs after the decision and before the effect; a string it returns is the
  * reason the approved action no longer matches the world (the effect is then skipped).
  */
 export async function runGated<T>(
@@ -154,7 +157,25 @@ export async function runGated<T>(
 }
 
 /**
- * Steps 2–5, for an action whose policy the caller checked itself (an MCP call: src/core/tools/mcpCall.ts,
+ * Step 2's decision, before the consent rule: an identical action approved earlier in this scope (never for
+ * an action only the user decides), a cancellation, or the approver's answer (malformed or thrown: rejected).
+ */
+async function decisionFor(ctx: GateContext, action: GateAction, requestId: string, actionHash: string): Promise<ApprovalDecision> {
+  const earlier = onlyTheUserDecides(action) ? undefined : ctx.ledger.get(actionHash);
+  if (earlier !== undefined) return { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
+  if (ctx.signal.aborted) return { decision: 'rejected', reason: 'cancelled before approval' };
+  const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
+  try {
+    const raw: unknown = await ctx.approver.request(requestOf(action, base), ctx.signal);
+    const parsed = DecisionSchema.safeParse(raw);
+    return parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
+  } catch (error) {
+    return { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
+  }
+}
+
+/**
+ * Steps 2–6, for an action whose policy the caller checked itself (an MCP call: src/core/tools/mcpCall.ts,
  * whose rules are about grants, not paths).
  */
 export async function runApproved<T>(
@@ -167,27 +188,13 @@ export async function runApproved<T>(
   const requestId = ctx.newId();
   await ctx.record({ type: 'approval_requested', requestId, stepId: ctx.stepId, kind: action.kind, actionHash, summary: summaryOf(action) });
 
-  let decision: ApprovalDecision;
-  // An unsandboxed command is asked every time: the user's consent to run it unconfined is not reused.
-  const unconfinedAsk = action.kind === 'command' && action.confinement === 'unsandboxed';
-  const earlier = unconfinedAsk ? undefined : ctx.ledger.get(actionHash);
-  if (earlier !== undefined) {
-    decision = { decision: 'approved', by: 'rule', rule: `same action approved earlier (request ${earlier})` };
-  } else if (ctx.signal.aborted) {
-    decision = { decision: 'rejected', reason: 'cancelled before approval' };
-  } else {
-    const base = { id: requestId, missionId: ctx.missionId, stepId: ctx.stepId, actionHash, why: action.why ?? '', ...(ctx.role ? { role: ctx.role } : {}) };
-    const request = requestOf(action, base);
-    try {
-      const raw: unknown = await ctx.approver.request(request, ctx.signal);
-      const parsed = DecisionSchema.safeParse(raw);
-      decision = parsed.success ? parsed.data : { decision: 'rejected', reason: 'the approver returned a malformed decision' };
-    } catch (error) {
-      decision = { decision: 'rejected', reason: `the approval could not be obtained: ${errorText(error)}` };
-    }
-  }
+  const asked = await decisionFor(ctx, action, requestId, actionHash);
+  // The consent rule (consent.ts) has the last word over whatever the approver or the ledger said.
+  const refusal = consentRefusal(action, asked);
+  const decision: ApprovalDecision = refusal === undefined ? asked : { decision: 'rejected', reason: `refused by the approval gate: ${refusal}` };
   await ctx.record({ type: 'approval_decided', requestId, actionHash, decision });
 
+  if (refusal !== undefined) return err(permissionDenied('user_consent', refusal));
   if (decision.decision === 'rejected') {
     return err(ctx.signal.aborted ? cancelled('cancelled while waiting for approval') : rejectedByUser(decision.reason));
   }

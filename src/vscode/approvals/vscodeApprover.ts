@@ -9,6 +9,7 @@
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports';
 import type { ApprovalRule, ApprovalView } from '../../webview/protocol';
 import { matchingRule, ruleFor } from './rules';
+import { onlyTheUserDecides } from '../../core/tools/consent';
 
 type LineCount = { added: number; removed: number };
 
@@ -66,8 +67,9 @@ export class VsCodeApprover implements Approver {
     if (request.kind !== 'plan' && !this.canExecute()) {
       return Promise.resolve({ decision: 'rejected', reason: 'the workspace is not trusted: Plan & Execute does not change files or run commands in it' });
     }
-    // A command that would run without the OS sandbox is the user's call every time: no mode, no rule.
-    const mustAsk = request.kind === 'command' && request.confinement === 'unsandboxed';
+    // UX only: the gate refuses anything but the user's answer for such a request (core/tools/consent.ts),
+    // so it goes to a card rather than to a mode or a rule the gate would refuse.
+    const mustAsk = onlyTheUserDecides(request);
     if (!mustAsk && request.kind !== 'plan' && this.planApprovesActions())
       return Promise.resolve({ decision: 'approved', by: 'rule', rule: 'approvalMode=plan' });
     const rule = mustAsk ? undefined : matchingRule(this.rules, request);
@@ -137,7 +139,8 @@ export class VsCodeApprover implements Approver {
     if (!p) return false;
     const r = p.request;
     if (r.kind === 'command' && r.role !== 'verifier' && r.stepId !== null) this.approvedCommands.add(`${r.stepId}\0${r.command}`);
-    if (remember && !(p.request.kind === 'command' && p.request.confinement === 'unsandboxed')) {
+    // UX only: a rule learned from an answer that only the user can give would never be honoured for it.
+    if (remember && !onlyTheUserDecides(p.request)) {
       const rule = ruleFor(p.request);
       if (rule) this.addRule(rule.kind, rule.pattern);
     }
@@ -235,9 +238,10 @@ export class VsCodeApprover implements Approver {
   addRule(kind: ApprovalRule['kind'], pattern: string): ApprovalRule {
     const rule: ApprovalRule = { id: `rule-${this.nextRuleId++}`, kind, pattern };
     this.rules.push(rule);
-    // Requests already waiting that the new rule covers are approved now, as the user would expect.
+    // Requests already waiting that the new rule covers are approved now, as the user would expect; a card
+    // only the user decides stays (UX only: the gate would refuse the rule's approval and drop the command).
     for (const [id, p] of [...this.pending]) {
-      if (p.request.kind === 'command' && p.request.confinement === 'unsandboxed') continue;
+      if (onlyTheUserDecides(p.request)) continue;
       if (matchingRule([rule], p.request)) this.decide(id, { decision: 'approved', by: 'rule', rule: `${rule.kind}:${rule.pattern}` });
     }
     this.changed();
