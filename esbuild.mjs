@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deriveHostSchema, forbidWebviewValues } from './scripts/webviewBuild.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -134,7 +135,7 @@ function targets() {
     target: 'es2022',
     format: 'iife',
     outfile: 'media/webview.js',
-    plugins: [forbidVscode('media/webview.js')],
+    plugins: [forbidVscode('media/webview.js'), forbidWebviewValues(root, 'media/webview.js'), deriveHostSchema(root)],
   });
 
   // The integration tests run inside the extension host: the runner (index.ts) and each *.itest.ts are

@@ -53,11 +53,20 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: it reaches VS Code only through its ports (src/core/ports.ts).
+    // The core is pure: it reaches VS Code only through its ports (src/core/ports.ts). And no function in it
+    // runs over 100 lines, blank lines and comments included (STYLE.md): a long one reads as named steps.
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode: go through a port in src/core/ports.ts.' }] }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
+  },
+  {
+    // Follow-up (issue 29, item 2: one confinement value): `runCommand` (commandRun.ts) and the staged
+    // effects' `after` (commandEffects.ts) are being rewritten around that value by the sandbox branches of
+    // this round; they are split into named steps with it, and this override goes then.
+    files: ['src/core/tools/commandRun.ts', 'src/core/tools/commandEffects.ts'],
+    rules: { 'max-lines-per-function': 'off' },
   },
   prettier,
 );

@@ -41,10 +41,10 @@ const TIMEOUTS: Record<TierName, number> = {
   typecheck: 5 * MINUTE,
   lint: 10 * MINUTE, // type-aware ESLint builds the whole TypeScript program again: about 1.5 min on 2 busy cores
   build: 5 * MINUTE,
-  unit: 10 * MINUTE,
+  unit: 15 * MINUTE, // about 1,100 tests: 3 min idle, 8 under load
   system: 60 * MINUTE, // the escape suite, the corpus and eval run the real CLI some 250 times; about 25 min under a load of 10
   integration: 45 * MINUTE, // includes a first-time code-server install
-  e2e: 20 * MINUTE,
+  e2e: 35 * MINUTE, // some 40 browser-driven missions; about 12 min idle, past 20 under a load of 10
 };
 
 const CountsSchema = z.object({ passed: z.number(), failed: z.number(), pending: z.number(), hookFailures: z.number() });

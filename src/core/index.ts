@@ -58,6 +58,7 @@ export * from './mission/resume';
 export * from './mission/revert';
 export * from './mission/outcome';
 export * from './mission/view';
+export * from './contracts/missionView';
 export * from './mission/state';
 export * from './mission/replan';
 export * from './mission/triggerWords';

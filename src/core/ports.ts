@@ -250,17 +250,20 @@ interface ApprovalBase {
   role?: 'executor' | 'verifier';
 }
 
-export type ApprovalRequest =
-  | (ApprovalBase & { kind: 'plan'; plan: Plan; /** What the version is expected to cost, when the front end estimates. */ estimate?: PlanEstimate })
-  | (ApprovalBase & {
+/**
+ * What an approval is asked for, exactly as it will happen: the approval gate's action (its `GateAction`
+ * adds the executor's `why`) and, with the request's identity, what an approver is shown. Declared once.
+ */
+export type ApprovalAction =
+  | {
       kind: 'write';
       path: string;
       change: 'created' | 'modified' | 'deleted';
       /** Blob hashes into the store, so a front end can show a diff. */
       beforeHash: string | null;
       afterHash: string | null;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'command';
       command: string;
       argv: string[];
@@ -279,8 +282,8 @@ export type ApprovalRequest =
        * staging exists, the workspace itself (judged and undone afterwards). Absent: not known.
        */
       staged?: boolean;
-    })
-  | (ApprovalBase & {
+    }
+  | {
       kind: 'mcp';
       server: string;
       tool: string;
@@ -292,7 +295,11 @@ export type ApprovalRequest =
       confinement: McpConfinement;
       /** For a server in the step's sandbox: whether the step's authority grants it the network. */
       network: boolean;
-    });
+    };
+
+export type ApprovalRequest =
+  | (ApprovalBase & { kind: 'plan'; plan: Plan; /** What the version is expected to cost, when the front end estimates. */ estimate?: PlanEstimate })
+  | (ApprovalBase & ApprovalAction);
 
 /**
  * `by` says who decided: `user` — the user's own answer to this very request (never a remembered one);

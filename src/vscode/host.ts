@@ -4,6 +4,10 @@
  * model and protocol, the approver, the mission controller, the status bar and the waiting indicators.
  * The mission engine (core + model SDK) is one more step away, in dist/engine.js, loaded on the first mission.
  * Wiring only: the logic lives in the files constructed here.
+ *
+ * Construction order is explicit: each part is built from parts declared above it, and no closure here
+ * reaches a part declared below it. The few edges that point back up (a part that must reach one built after
+ * it) go through `HostRelay`, connected once every part exists (./hostRelay.ts).
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
@@ -36,6 +40,7 @@ import { firstChange } from './diff/diffPlacement';
 import { WaitingIndicators } from './waiting';
 import { StoppedNotice } from './stoppedNotice';
 import { InstructionsHost } from './setup/instructionsHost';
+import { HostRelay } from './hostRelay';
 import { mcpSettings } from './setup/mcpSettings';
 import type { SurfaceKind } from '../webview/protocol';
 
@@ -81,16 +86,17 @@ export function createHost(glue: HostGlue): Host {
   const apiKeys = new ProviderKeys(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();
-  // The model, the approver and the hub refer to each other: each reaches the others only once it is running.
-  const instructions = new InstructionsHost(context.workspaceState, () => model.changed());
-  const model: SurfaceModel = new SurfaceModel({ post: (m) => hub.post(m) }, () => approver, surfaceFacts(context, apiKeys, instructions));
+  const relay = new HostRelay();
+  const instructions = new InstructionsHost(context.workspaceState, () => relay.changed());
+  const model = new SurfaceModel(relay, () => relay.approver(), surfaceFacts(context, apiKeys, instructions));
   const approver = createApprover(model, store);
   const { engine, listModels } = engineLoaders(apiKeys, instructions, log);
   const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
   const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, model, approver, controller, listModels };
   const statusBar = showProgress(parts);
-  const handlers = surfaceHandlers(handlerDeps(parts, () => hub));
-  const hub: SurfaceHub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
+  const handlers = surfaceHandlers(handlerDeps(parts, relay));
+  const hub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
+  relay.connect({ model, hub, approver });
   const stopped = stoppedNotice(glue, handlers);
   model.onDidChange((state) => stopped.update(state));
   // The demo suggests its task (npm start -- --demo); what the user typed always wins.
@@ -209,15 +215,15 @@ function showProgress({ glue, model }: HostParts): MissionStatusBar {
   return statusBar;
 }
 
-/** What the surfaces' message handlers reach; `hub` is the hub they are then attached to. */
-function handlerDeps(parts: HostParts, hub: () => SurfaceHub): Parameters<typeof surfaceHandlers>[0] {
+/** What the surfaces' message handlers reach; their notices go to the hub they are then attached to, through the relay. */
+function handlerDeps(parts: HostParts, relay: HostRelay): Parameters<typeof surfaceHandlers>[0] {
   const { glue, controller, approver, model, confirmations, store } = parts;
   let boardWidth: number | undefined;
   return {
     controller,
     approver,
     model,
-    notify: (level, message) => hub().notify(level, message),
+    notify: (level, message) => relay.notify(level, message),
     trusted: isTrusted,
     command: (id, ...args) => vscode.commands.executeCommand(id, ...args),
     revert: (target) =>

@@ -3,7 +3,7 @@
  * mission board read `body[data-surface]` and render the same snapshot their own way. Posts `ready` once
  * loaded, renders every snapshot the host sends, paints `didChangeStepStatus` in place (the step, and the
  * header drawn from every step's status), and keeps drafts, selection and the last snapshot with
- * getState/setState (no retainContextWhenHidden). Every host message is shape-checked (./hostMessages.ts);
+ * getState/setState (no retainContextWhenHidden). Every host message is checked against the protocol's derived schema (./hostMessages.ts);
  * malformed ones are dropped; none is handled while a pointer is pressed (./pressHold.ts).
  *
  * No flicker: a surface shown again draws its last snapshot at once (then the host's fresh one); a snapshot
@@ -17,7 +17,8 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { FromWebviewInput, StepView, SurfaceKind, SurfaceState, ToWebview } from './protocol';
-import { parseHostMessage } from './hostMessages';
+import hostMessageSchema from 'virtual:host-message-schema';
+import { hostMessageParser } from './hostMessages';
 import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { focusElement, h } from './dom';
@@ -43,6 +44,7 @@ interface Saved {
   snapshot?: SurfaceState;
 }
 
+const parseHostMessage = hostMessageParser(hostMessageSchema);
 const vscodeApi = acquireVsCodeApi();
 const root = document.getElementById('app') ?? document.body;
 const surface: SurfaceKind = document.body.dataset.surface === 'board' ? 'board' : 'sidebar';

@@ -5,39 +5,66 @@
  * Host → webview: a full `state` snapshot (sent on every `ready`: the iframe reloads) and `did…`
  * notifications. Webview → host: `ready` and commands. The host `safeParse`s every message it receives
  * against these schemas; one that does not parse is logged and dropped. The webview imports only the
- * types from here and shape-checks host messages by hand (./hostMessages.ts), which keeps zod out of
- * its bundle.
+ * types from here (the build refuses a value import, and zod, in its bundle) and checks host messages
+ * against `hostMessageJsonSchema()`, which the build derives from `ToWebviewSchema` (./hostMessages.ts).
  */
 import { z } from 'zod';
-import { MissionPhaseSchema, PlanDiffSchema, StepRunStatusSchema } from '../core/contracts/traceEvents';
-import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema, StepKindSchema } from '../core/contracts/plan';
+import { StepRunStatusSchema } from '../core/contracts/traceEvents';
+import { AuthoritySchema, BindingSchema, EffortSchema, RiskSchema } from '../core/contracts/plan';
+import { FileChangeSchema } from '../core/contracts/results';
 import { ConfinementSchema, SandboxModeSchema } from '../core/contracts/sandbox';
-import { McpConfinementSchema } from '../core/contracts/mcp';
+import { McpConfinementSchema, McpServerInfoSchema, McpToolInfoSchema } from '../core/contracts/mcp';
+import * as core from '../core/contracts/missionView';
 
 const Text = z.string().max(100_000);
 const Id = z.string().min(1).max(200);
 
 // ───────────────────────────── view model (what both surfaces render) ─────────────────────────────
 
-/** A file a step changed, with blob hashes for the diff. */
-const ChangedFileViewSchema = z.object({
-  path: Text,
-  change: z.enum(['created', 'modified', 'deleted']),
-  beforeHash: z.string().nullable(),
-  afterHash: z.string().nullable(),
-});
-
 /** One evidence check as the verifier judged it. */
 const CheckViewSchema = z.object({ check: Text, passed: z.boolean(), detail: Text });
 
-/** One step as the surfaces show it: the plan's fields plus its run state. */
-const StepViewSchema = z.object({
-  id: Id,
-  title: Text,
+// How the view is derived (docs/architecture.md, "The mission view"): each record below is the core's
+// (src/core/contracts/missionView.ts) without the fields its `…_RESHAPED` mask names — the host
+// (src/vscode/view/uiMission.ts) reshapes or keeps those, and passes every other field through — plus what
+// the host adds. A field the core's view gains therefore reaches the webview, typed and checked, unless a
+// mask names it.
+
+/** The core step's fields the host reshapes: the run state in words, the files, the plan's definition. */
+export const STEP_RESHAPED = { reason: true, output: true, failure: true, changedFiles: true, verification: true, definition: true } as const;
+/** The plan of each version stays with the host. */
+export const VERSION_RESHAPED = { plan: true } as const;
+/** The trigger and evidence become words; which steps a replan invalidated is the engine's. */
+export const REPLAN_RESHAPED = { trigger: true, evidence: true, invalidated: true, refusedBecause: true } as const;
+/** The webview counts down to `until`; the attempt and start stay with the host. */
+export const WAIT_RESHAPED = { attempt: true, at: true } as const;
+/** The failure's class is summed up by the mission's actions. */
+export const FAILURE_RESHAPED = { class: true } as const;
+/** The mission's records the host reshapes (steps ordered, waits listed, outcome flattened) or keeps. */
+export const MISSION_RESHAPED = {
+  missionId: true,
+  direct: true,
+  plan: true,
+  versions: true,
+  stepOrder: true,
+  steps: true,
+  pendingApprovals: true,
+  usage: true,
+  replans: true,
+  budgets: true,
+  outcome: true,
+  waits: true,
+  reverts: true,
+  instructions: true,
+  mcp: true,
+  estimate: true,
+  cost: true,
+  lastSeq: true,
+} as const;
+
+/** One step as the surfaces show it: the plan's fields and its run state. */
+const StepViewSchema = core.StepViewSchema.omit(STEP_RESHAPED).extend({
   why: Text,
-  required: z.boolean(),
-  dependsOn: z.array(Id),
-  kind: StepKindSchema,
   instructions: Text,
   authority: AuthoritySchema,
   binding: BindingSchema,
@@ -45,17 +72,14 @@ const StepViewSchema = z.object({
   evidence: z.array(Text),
   risk: RiskSchema,
   effort: EffortSchema,
-  status: StepRunStatusSchema,
-  attempt: z.number().int().nonnegative(),
   /** Why the status is what it is (failure message, interruption, replacement). */
   statusReason: Text.optional(),
   /** The executor's summary once a result exists. */
   output: Text.optional(),
-  files: z.array(ChangedFileViewSchema),
+  /** The files the step changed, with blob hashes for the diff. */
+  files: z.array(FileChangeSchema),
   /** False for a step a later plan version dropped (shown crossed out, never hidden once it ran). */
   inPlan: z.boolean(),
-  /** The commands the step ran, with their exit codes. */
-  commands: z.array(z.object({ command: Text, exitCode: z.number().int().nullable() })),
   /** The verifier's record once it ran. */
   verification: z.object({ passed: z.boolean(), checks: z.array(CheckViewSchema) }).nullable(),
 });
@@ -63,54 +87,27 @@ const StepViewSchema = z.object({
 /** One field of one step that a plan version changed, before and after (text, clipped). */
 const FieldChangeViewSchema = z.object({ stepId: Id, field: Text, before: Text, after: Text });
 
-/** One entry of the plan-version timeline: what changed and why. */
-const PlanVersionViewSchema = z.object({
-  version: z.number().int(),
-  parentVersion: z.number().int().nullable(),
-  author: z.enum(['planner', 'user', 'replanner']),
-  reason: Text,
-  diff: PlanDiffSchema.nullable(),
-  at: z.string(),
-  stepCount: z.number().int().nonnegative(),
+/** One entry of the plan-version timeline: what changed and why (the plan itself stays with the host). */
+const PlanVersionViewSchema = core.PlanVersionViewSchema.omit(VERSION_RESHAPED).extend({
   /** What changed against the parent version, field by field (empty for the first version). */
   changes: z.array(FieldChangeViewSchema),
 });
 
 /** One replan attempt: what triggered it and whether it produced a version (null: refused or failed). */
-const ReplanUiViewSchema = z.object({
-  at: z.string(),
+const ReplanUiViewSchema = core.ReplanViewSchema.omit(REPLAN_RESHAPED).extend({
   /** The trigger in words (never a raw enum such as `user_correction`). */
   trigger: Text,
-  stepId: Id.nullable(),
-  mode: z.enum(['step', 'rest']),
   /** The evidence or refusal reason, in words. */
   detail: Text,
-  fromVersion: z.number().int(),
-  toVersion: z.number().int().nullable(),
   /** Why the proposed version was refused, one sentence each, in words (empty when it was not refused). */
   refusedBecause: z.array(Text),
 });
 
 /** A model call waiting before it tries again (rate limit, overload): "waiting for the model, 8 s". */
-const WaitViewSchema = z.object({
-  role: z.enum(['planner', 'executor', 'verifier', 'replanner']),
-  stepId: Id.nullable(),
-  reason: z.enum(['rate_limited', 'overloaded', 'server_error', 'connection', 'stream_cut']),
-  /** When the next attempt is due (ISO); the webview counts down to it. */
-  until: z.string(),
-  message: Text,
-});
+const WaitViewSchema = core.WaitViewSchema.omit(WAIT_RESHAPED);
 
 /** The failure that ended the mission, with the provider's cause when it was the provider or the machine. */
-const FailureViewSchema = z.object({
-  message: Text,
-  cause: z
-    .enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable'])
-    .nullable(),
-  provider: Text.nullable(),
-  /** The engine's detail: 'too_many_steps' (the plan-size cap), 'budget:<kind>' (a budget), a provider code. */
-  detail: Text.nullable(),
-});
+const FailureViewSchema = core.FailureViewSchema.omit(FAILURE_RESHAPED);
 
 /** Something the user can do about the mission as it stands (computed by the host from the mission's state). */
 const MissionActionSchema = z.discriminatedUnion('kind', [
@@ -132,21 +129,15 @@ const MissionActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('openSettings'), query: z.string().min(1).max(200), label: Text }),
 ]);
 
-const MissionViewSchema = z.object({
+/** The mission as both surfaces show it: the core's view plus what the host computes (labels, actions, liveness). */
+const MissionViewSchema = core.MissionViewSchema.omit(MISSION_RESHAPED).extend({
   missionId: Id,
-  /** The user's own words, exactly as typed. */
-  task: Text,
-  phase: MissionPhaseSchema,
-  /** Why the phase is what it is (in words), when the engine said. */
-  phaseReason: Text.nullable(),
   /** The phase in words when the phase alone would mislead: "reverted", "partly reverted", "stopped: budget". */
   phaseLabel: Text.nullable(),
   goal: Text,
   assumptions: z.array(Text),
   constraints: z.array(Text),
   planVersion: z.number().int().nullable(),
-  /** The plan version the user approved last (null: none yet). */
-  approvedVersion: z.number().int().nullable(),
   steps: z.array(StepViewSchema),
   versions: z.array(PlanVersionViewSchema),
   replans: z.array(ReplanUiViewSchema),
@@ -306,16 +297,8 @@ const InstructionsViewSchema = z.object({
   notes: z.array(Text),
 });
 
-/** One MCP server the shown mission could grant tools of. */
-const McpServerViewSchema = z.object({
-  name: Text,
-  transport: z.enum(['stdio', 'http', 'vscode']),
-  source: Text,
-  confinement: McpConfinementSchema,
-  status: z.enum(['ok', 'failed']),
-  reason: Text.optional(),
-  tools: z.array(z.object({ name: Text, readOnly: z.boolean() })),
-});
+/** One MCP server the shown mission could grant tools of (its tools by name; their argument schemas stay with the host). */
+const McpServerViewSchema = McpServerInfoSchema.extend({ tools: z.array(McpToolInfoSchema.pick({ name: true, readOnly: true })) });
 
 const SurfaceStateSchema = z.object({
   /** Monotonic snapshot number, so the webview can ignore stale snapshots. */
@@ -366,7 +349,6 @@ export type SurfaceKind = 'sidebar' | 'board';
 
 // ───────────────────────────── host → webview ─────────────────────────────
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type's one source (z.infer); nothing parses it at run time
 const ToWebviewSchema = z.discriminatedUnion('type', [
   /** The whole state; answers every `ready` and follows any structural change. */
   z.object({ type: z.literal('state'), state: SurfaceStateSchema }),
@@ -385,6 +367,14 @@ const ToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('didRequestQueueFocus') }),
 ]);
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
+
+/**
+ * `ToWebviewSchema` as JSON Schema: what the webview checks host messages against (./hostMessages.ts),
+ * derived by the build for the webview bundle. The output side (defaults applied) is what the host sends.
+ */
+export function hostMessageJsonSchema(): object {
+  return z.toJSONSchema(ToWebviewSchema, { io: 'output', unrepresentable: 'throw' });
+}
 
 // ───────────────────────────── webview → host ─────────────────────────────
 

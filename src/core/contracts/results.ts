@@ -46,6 +46,19 @@ export const SideEffectsSchema = z.object({
   commands: z.array(CommandRunSchema).default([]),
 });
 
+/** What went wrong outside a step, when it was the model provider or the machine (see `Failure.cause`). */
+export const FailureCauseSchema = z.enum([
+  'auth',
+  'rate_limit',
+  'overloaded',
+  'spend_limit',
+  'connection',
+  'model_unavailable',
+  'no_tool_support',
+  'context_too_long',
+  'sandbox_unavailable',
+]);
+
 export const FailureSchema = z.object({
   class: FailureClassSchema,
   message: z.string(),
@@ -60,9 +73,7 @@ export const FailureSchema = z.object({
    * matching action (auth → set the key; connection/model_unavailable → open settings; the rest → retry).
    * Additive; absent = the step's own failure.
    */
-  cause: z
-    .enum(['auth', 'rate_limit', 'overloaded', 'spend_limit', 'connection', 'model_unavailable', 'no_tool_support', 'context_too_long', 'sandbox_unavailable'])
-    .optional(),
+  cause: FailureCauseSchema.optional(),
   /** The provider (anthropic, openai, vscode-lm, …) the cause comes from. */
   provider: z.string().optional(),
 });
@@ -120,7 +131,7 @@ export const VerificationSchema = z.object({
 });
 
 export type FailureClass = z.infer<typeof FailureClassSchema>;
-export type FailureCause = NonNullable<z.infer<typeof FailureSchema>['cause']>;
+export type FailureCause = z.infer<typeof FailureCauseSchema>;
 export type FileChange = z.infer<typeof FileChangeSchema>;
 export type CommandRun = z.infer<typeof CommandRunSchema>;
 export type SideEffects = z.infer<typeof SideEffectsSchema>;

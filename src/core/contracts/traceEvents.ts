@@ -52,6 +52,20 @@ const ApprovalDecisionSchema = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('rejected'), reason: z.string() }),
 ]);
 
+/** A replan: what triggered it, its evidence, and which version it produced (the `replan` event, and the mission view's record of it). */
+export const ReplanRecordSchema = z.object({
+  trigger: z.string(),
+  stepId: z.string().nullable(),
+  mode: z.enum(['step', 'rest']),
+  evidence: z.string(),
+  fromVersion: z.number().int(),
+  /** null: the proposed version was refused (the evidence says why) or the planner failed. */
+  toVersion: z.number().int().nullable(),
+  invalidated: z.array(z.object({ stepId: z.string(), reason: z.string() })).default([]),
+  /** Why the proposed version was refused, one sentence each, in words for the user. Additive; absent = not refused. */
+  refusedBecause: z.array(z.string()).optional(),
+});
+
 export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The mission began: task, workspace, effective settings (never secrets). */
   z.object({
@@ -189,18 +203,7 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   /** The verifier's record for a step. */
   z.object({ type: z.literal('verification'), verification: VerificationSchema }),
   /** A replan was triggered (the trigger and its evidence) and which version it produced. */
-  z.object({
-    type: z.literal('replan'),
-    trigger: z.string(),
-    stepId: z.string().nullable(),
-    mode: z.enum(['step', 'rest']),
-    evidence: z.string(),
-    fromVersion: z.number().int(),
-    toVersion: z.number().int().nullable(),
-    invalidated: z.array(z.object({ stepId: z.string(), reason: z.string() })).default([]),
-    /** Why the proposed version was refused, one sentence each, in words for the user. Additive; absent = not refused. */
-    refusedBecause: z.array(z.string()).optional(),
-  }),
+  z.object({ type: z.literal('replan'), ...ReplanRecordSchema.shape }),
   /**
    * The user reverted steps: their files were restored to the checkpoints, newest step first. Each
    * reverted step also gets a `step_status` 'reverted'. `overwrote` lists files that had changed since the

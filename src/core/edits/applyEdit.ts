@@ -63,7 +63,7 @@ function fail(reason: EditFailureReason, message: string, extra: Partial<Extract
   return { ok: false, reason, message, ...extra };
 }
 
-function ambiguous(original: string, lines: FileLines, offsets: number[], level: string): ApplyEditResult {
+function ambiguous(lines: FileLines, offsets: number[], level: string): ApplyEditResult {
   const at = [...new Set(offsets.map((o) => lineAt(lines, o)))];
   const shown = at
     .slice(0, 3)
@@ -96,25 +96,35 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     const r = applyEdit(original.slice(1), { oldText: bom(edit.oldText), newText: bom(edit.newText) });
     return r.ok ? { ...r, text: `\uFEFF${r.text}` } : r;
   }
-  const { oldText, newText } = edit;
+  const refused = invalidEdit(original, edit);
+  if (refused) return refused;
+  const lines = fileLines(original);
+  // The levels in order; the first that finds anything decides (see the top of this file).
+  return exactLevel(original, lines, edit) ?? normalisedLevels(original, lines, edit) ?? lineTiers(original, lines, edit) ?? notFound(original, edit.oldText);
+}
+
+function invalidEdit(original: string, { oldText, newText }: TextEdit): ApplyEditResult | undefined {
   if (oldText.length === 0) return fail('invalid', 'oldText is empty; use create or insert to add text');
   if (original.includes('\0') || oldText.includes('\0') || newText.includes('\0')) {
     return fail('invalid', 'NUL bytes: the text editor handles text files only');
   }
   if (original.length > MAX_EDIT_TEXT || newText.length > MAX_EDIT_TEXT) return fail('invalid', 'text is over the editor size cap');
   if (oldText === newText) return fail('no_op', 'oldText and newText are identical');
-  const lines = fileLines(original);
+  return undefined;
+}
 
-  // 1. exact
+/** Level 1: byte-for-byte. Undefined when oldText is not in the file as it is. */
+function exactLevel(original: string, lines: FileLines, { oldText, newText }: TextEdit): ApplyEditResult | undefined {
   const exact = findAll(original, oldText);
-  if (exact.length > 1) return ambiguous(original, lines, exact, 'exact match');
-  if (exact.length === 1) {
-    const at = exact[0] as number;
-    const indented = indentFollowingLines(original, at, oldText, newText);
-    return spliced(lines, at, at + oldText.length, oldText, indented.text, (l) => l, indented.changed ? 'indentation' : 'exact');
-  }
+  if (exact.length > 1) return ambiguous(lines, exact, 'exact match');
+  if (exact.length === 0) return undefined;
+  const at = exact[0] as number;
+  const indented = indentFollowingLines(original, at, oldText, newText);
+  return spliced(original, lines, { at, end: at + oldText.length, oldText, newText: indented.text }, (l) => l, indented.changed ? 'indentation' : 'exact');
+}
 
-  // 2–4. normalised substring levels (a level that changes neither text cannot find anything new)
+/** Levels 2–4: normalised substrings (a level that changes neither text cannot find anything new). */
+function normalisedLevels(original: string, lines: FileLines, { oldText, newText }: TextEdit): ApplyEditResult | undefined {
   for (const { strategy, opts } of LEVELS) {
     if (!levelApplies(strategy, original, oldText)) continue;
     const fileText = normalizeText(original, opts);
@@ -124,7 +134,7 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     // (`foo ` must not match the start of `foobar`).
     const mustEndLine = opts.trailing && /[ \t]$/.test(oldText);
     const hits = findAll(fileText, needle).filter((h) => !mustEndLine || h + needle.length === fileText.length || fileText[h + needle.length] === '\n');
-    if (hits.length > 1) return ambiguous(original, lines, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
+    if (hits.length > 1) return ambiguous(lines, originalOffsets(original, opts, hits), strategy.replace('_', ' '));
     if (hits.length === 0) continue;
     const s = hits[0] as number;
     const [start, lastChar] = originalOffsets(original, opts, [s, s + needle.length - 1]) as [number, number];
@@ -135,15 +145,17 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
       const t = stripTrailing ? stripTrailingWhitespace(l) : l;
       return straighten ? straightenQuotes(t) : t;
     };
-    return spliced(lines, start, end, oldText, newText, renderNew, strategy);
+    return spliced(original, lines, { at: start, end, oldText, newText }, renderNew, strategy);
   }
+  return undefined;
+}
 
-  // 5–6. whole lines: a uniform indentation shift, then blank-line drift
+/** Levels 5–6: whole lines, a uniform indentation shift, then blank-line drift (editIndent.ts). */
+function lineTiers(original: string, lines: FileLines, { oldText, newText }: TextEdit): ApplyEditResult | undefined {
   const tier = matchLineTiers(lines, oldText, newText);
   const tierName = tier.tier === 'blank_lines' ? 'ignoring blank lines and indentation' : 'ignoring indentation';
   if (tier.starts.length > 1)
     return ambiguous(
-      original,
       lines,
       tier.starts.map((line) => lines.start[line] as number),
       tierName,
@@ -165,7 +177,10 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     const region = tier.region ?? { first: start, last: start + 15 };
     return fail('ambiguous', placementMessage(lines, region, tier.conflict, tier.tier === 'blank_lines'), { matchLines: [start + 1] });
   }
+  return undefined;
+}
 
+function notFound(original: string, oldText: string): ApplyEditResult {
   const candidates = closestRegions(original, oldText, 1);
   const best = candidates[0];
   const where = best
@@ -176,52 +191,54 @@ export function applyEdit(original: string, edit: TextEdit): ApplyEditResult {
     `oldText was not found (also tried ignoring line endings, trailing whitespace, typographic quotes, a uniform indentation shift and missing or extra blank lines).${where}`,
     { candidates },
   );
+}
 
-  function spliced(
-    fl: FileLines,
-    at: number,
-    end: number,
-    oText: string,
-    nText: string,
-    renderNew: (l: string) => string,
-    strategy: EditStrategy,
-  ): ApplyEditResult {
-    // A match that begins at the LF of a CR LF takes the CR along: the break is replaced whole.
-    let start = at;
-    if (original[start] === '\n' && start > 0 && original[start - 1] === '\r') start--;
-    const first = lineAt(fl, start);
-    const last = lineAt(fl, Math.max(start, end - 1));
-    const old = textLines(oText);
-    const head = original.slice(fl.start[first], start);
-    let regionEnd = end;
-    const tail = old.endsNl ? '' : original.slice(end, fl.contentEnd[last]);
-    // Whitespace left after the match on its last line is that line's trailing whitespace: it goes with
-    // the line (kept when the line is kept, dropped when the line is replaced), never onto new text.
-    if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
-    const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
-    if (doubled) return doubled;
-    const whole = keepEdgeBreaks(original, start, end, oText, nText);
-    const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
-    if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, { first, last }, sent, false), { matchLines: [first + 1] });
-    const neu = textLines(sent);
-    if (old.lines.length !== last - first + 1) {
-      // Line counts disagree (a lone CR in the text): fall back to the plain splice.
-      return finish(original, original.slice(0, start) + toEol(sent, localEol(fl, first, last)) + original.slice(end), strategy);
-    }
-    const body = renderReplacement({
-      lines: fl,
-      oldLines: old.lines,
-      oldEndsNl: old.endsNl,
-      newLines: neu.lines,
-      newEndsNl: neu.endsNl,
-      firstLine: first,
-      regionStart: start,
-      regionEnd,
-      renderNew,
-      eol: localEol(fl, first, last),
-    });
-    return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
+/** Where a substring level matched: `at`..`end` of the original, for this oldText and newText. */
+interface SubstringMatch {
+  at: number;
+  end: number;
+  oldText: string;
+  newText: string;
+}
+
+/** Writes newText over a substring match, line by line (editLines.ts), keeping the lines the edit keeps. */
+function spliced(original: string, fl: FileLines, match: SubstringMatch, renderNew: (l: string) => string, strategy: EditStrategy): ApplyEditResult {
+  const { end, oldText: oText, newText: nText } = match;
+  // A match that begins at the LF of a CR LF takes the CR along: the break is replaced whole.
+  let start = match.at;
+  if (original[start] === '\n' && start > 0 && original[start - 1] === '\r') start--;
+  const first = lineAt(fl, start);
+  const last = lineAt(fl, Math.max(start, end - 1));
+  const old = textLines(oText);
+  const head = original.slice(fl.start[first], start);
+  let regionEnd = end;
+  const tail = old.endsNl ? '' : original.slice(end, fl.contentEnd[last]);
+  // Whitespace left after the match on its last line is that line's trailing whitespace: it goes with
+  // the line (kept when the line is kept, dropped when the line is replaced), never onto new text.
+  if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
+  const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
+  if (doubled) return doubled;
+  const whole = keepEdgeBreaks(original, start, end, oText, nText);
+  const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
+  if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, { first, last }, sent, false), { matchLines: [first + 1] });
+  const neu = textLines(sent);
+  if (old.lines.length !== last - first + 1) {
+    // Line counts disagree (a lone CR in the text): fall back to the plain splice.
+    return finish(original, original.slice(0, start) + toEol(sent, localEol(fl, first, last)) + original.slice(end), strategy);
   }
+  const body = renderReplacement({
+    lines: fl,
+    oldLines: old.lines,
+    oldEndsNl: old.endsNl,
+    newLines: neu.lines,
+    newEndsNl: neu.endsNl,
+    firstLine: first,
+    regionStart: start,
+    regionEnd,
+    renderNew,
+    eol: localEol(fl, first, last),
+  });
+  return finish(original, original.slice(0, start) + body + original.slice(regionEnd), strategy);
 }
 
 /**

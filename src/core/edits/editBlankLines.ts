@@ -146,112 +146,159 @@ interface Pending {
 
 /** The count of blank lines in every gap of newText, or the first gap that cannot be settled. */
 function settleGaps(spec: BlankDriftSpec, old: Skeleton, neu: Skeleton, pairs: [number, number][]): Settled[] | BlankConflict {
-  const k = old.nonBlank.length;
-  const l = neu.nonBlank.length;
-  const o = (g: number): number => (old.gaps[g] as number[]).length;
-  const f = (g: number): number => (spec.fileGaps[g] as number[]).length;
-  const n = (v: number): number => (neu.gaps[v] as number[]).length;
-  const files = (gs: number[]): number[] => gs.flatMap((g) => spec.fileGaps[g] as number[]);
-  const drifts = (gs: number[]): boolean => gs.some((g) => o(g) !== f(g));
-  const out: Settled[] = new Array<Settled>(l + 1);
-  const readings = new Set<Reading>();
-  const pending: Pending[] = [];
-  const put = (v: number, count: number, pool: number[]): void => void (out[v] = { count, file: pool.slice(0, count) });
-  const bounds: [number, number][] = [[-1, -1], ...pairs, [k, l]];
+  const settler = new GapSettler(spec, old, neu);
+  // Segments between kept pairs: oldText's gaps `og` stand for newText's gaps `ng` there.
+  const bounds: [number, number][] = [[-1, -1], ...pairs, [old.nonBlank.length, neu.nonBlank.length]];
   for (let s = 0; s + 1 < bounds.length; s++) {
     const [u1, v1] = bounds[s] as [number, number];
     const [u2, v2] = bounds[s + 1] as [number, number];
-    const og = range(u1 + 1, u2 + 1);
-    const ng = range(v1 + 1, v2 + 1);
-    // Gap g of oldText lies between its non-blank lines g - 1 and g.
-    const conflict = (kind: BlankConflict['kind'], gs: number[], vs: number[]): BlankConflict => ({
-      above: (gs[0] as number) >= 1 ? (spec.anchors[(gs[0] as number) - 1] as number) : -1,
-      below: (gs[gs.length - 1] as number) < k ? (spec.anchors[gs[gs.length - 1] as number] as number) : -1,
-      file: sum(gs.map(f)),
-      old: sum(gs.map(o)),
-      new: sum(vs.map(n)),
+    const conflict = settler.segment(range(u1 + 1, u2 + 1), range(v1 + 1, v2 + 1));
+    if (conflict) return conflict;
+  }
+  return settler.settlePending();
+}
+
+/** Settles newText's gaps segment by segment; what depends on the edit's reading waits for `settlePending`. */
+class GapSettler {
+  private readonly out: Settled[];
+  private readonly readings = new Set<Reading>();
+  private readonly pending: Pending[] = [];
+
+  constructor(
+    private readonly spec: BlankDriftSpec,
+    private readonly old: Skeleton,
+    private readonly neu: Skeleton,
+  ) {
+    this.out = new Array<Settled>(neu.nonBlank.length + 1);
+  }
+
+  private o = (g: number): number => (this.old.gaps[g] as number[]).length;
+  private f = (g: number): number => (this.spec.fileGaps[g] as number[]).length;
+  private n = (v: number): number => (this.neu.gaps[v] as number[]).length;
+  private files = (gs: number[]): number[] => gs.flatMap((g) => this.spec.fileGaps[g] as number[]);
+  private drifts = (gs: number[]): boolean => gs.some((g) => this.o(g) !== this.f(g));
+  private put(v: number, count: number, pool: number[]): void {
+    this.out[v] = { count, file: pool.slice(0, count) };
+  }
+
+  /** Gap g of oldText lies between its non-blank lines g - 1 and g. */
+  private conflict(kind: BlankConflict['kind'], gs: number[], vs: number[]): BlankConflict {
+    const k = this.old.nonBlank.length;
+    const { anchors } = this.spec;
+    return {
+      above: (gs[0] as number) >= 1 ? (anchors[(gs[0] as number) - 1] as number) : -1,
+      below: (gs[gs.length - 1] as number) < k ? (anchors[gs[gs.length - 1] as number] as number) : -1,
+      file: sum(gs.map(this.f)),
+      old: sum(gs.map(this.o)),
+      new: sum(vs.map(this.n)),
       kind,
-    });
-    /** One gap of oldText for one of newText's, by settleGap; false when it fits neither reading. */
-    const single = (g: number, v: number): boolean => {
-      const r = settleGap(o(g), f(g), n(v));
-      if (!r) return false;
-      if (r.reading) readings.add(r.reading);
-      put(v, r.count, files([g]));
-      return true;
     };
-    const firstG = og[0] as number;
-    const lastG = og[og.length - 1] as number;
+  }
+
+  /** One gap of oldText for one of newText's, by settleGap; false when it fits neither reading. */
+  private single(g: number, v: number): boolean {
+    const r = settleGap(this.o(g), this.f(g), this.n(v));
+    if (!r) return false;
+    if (r.reading) this.readings.add(r.reading);
+    this.put(v, r.count, this.files([g]));
+    return true;
+  }
+
+  /** One segment: oldText's gaps `og` and newText's `ng` between the same two kept lines (or the edges). */
+  segment(og: number[], ng: number[]): BlankConflict | undefined {
+    if (og.length === 1 && ng.length === 1) return this.single(og[0] as number, ng[0] as number) ? undefined : this.conflict('count', og, ng);
+    if (ng.length === 1) return this.removal(og, ng[0] as number);
+    if (og.length === 1) return this.insertion(og[0] as number, ng);
+    return this.block(og, ng);
+  }
+
+  /** newText removes oldText's lines between two kept ones: its one gap `v` stands for all of oldText's there. */
+  private removal(og: number[], v: number): BlankConflict | undefined {
+    const { o, f, n } = this;
+    const inner = og.slice(1, -1);
+    const total = sum(og.map(f));
+    if (this.drifts(inner)) {
+      // Blank lines between two removed lines: only newText writing the file's count is read one way.
+      if (n(v) !== total) return this.conflict('count', og, [v]);
+      this.put(v, total, this.files(og));
+      return undefined;
+    }
+    if (!this.drifts(og)) {
+      this.put(v, n(v), this.files(og));
+      return undefined;
+    }
+    // The file's blank lines oldText did not show (unseen) stay: newText cannot remove what it never saw,
+    // and written with the file's blank lines it would have them all (n >= unseen). So n < unseen reads
+    // only as copied: oldText's blank lines newText keeps, plus the unseen ones.
+    const shown = sum(og.map(o));
+    const unseen = sum(og.map((g) => Math.max(0, f(g) - o(g))));
+    const lacking = og.every((g) => f(g) >= o(g));
+    const copied = n(v) === 0 ? unseen : lacking ? unseen + n(v) : n(v) === shown ? total : undefined;
+    // Removing code adds no blank lines: n above one reading's count leaves only the other, and both give
+    // the file's count when n is the file's (above oldText's) or oldText's (above the file's).
+    const oneReading = (n(v) === total && n(v) > shown) || (n(v) === shown && n(v) > total);
+    if (oneReading) this.put(v, total, this.files(og));
+    else if (copied !== undefined && (copied === n(v) || (lacking && n(v) < unseen))) this.put(v, copied, this.files(og));
+    else this.pending.push({ v, pool: this.files(og), copied, written: n(v), conflict: this.conflict('removal', og, [v]) });
+    return undefined;
+  }
+
+  /**
+   * Lines inserted into one gap `g` of oldText: newText's gaps around them (lead, trail) share the file's. An
+   * inserted block often brings its own blank line, so newText's there may be the file's or the block's:
+   * with drift, only "no blank line around the new lines, and none the file has unseen" reads one way.
+   */
+  private insertion(g: number, ng: number[]): BlankConflict | undefined {
+    const { o, f, n } = this;
     const firstV = ng[0] as number;
     const lastV = ng[ng.length - 1] as number;
-    if (og.length === 1 && ng.length === 1) {
-      if (!single(firstG, firstV)) return conflict('count', og, ng);
-    } else if (ng.length === 1) {
-      // newText removes oldText's lines between two kept ones: its one gap stands for all of oldText's there.
-      const inner = og.slice(1, -1);
-      const total = sum(og.map(f));
-      if (drifts(inner)) {
-        // Blank lines between two removed lines: only newText writing the file's count is read one way.
-        if (n(firstV) !== total) return conflict('count', og, ng);
-        put(firstV, total, files(og));
-      } else if (!drifts(og)) put(firstV, n(firstV), files(og));
-      else {
-        // The file's blank lines oldText did not show (unseen) stay: newText cannot remove what it never saw,
-        // and written with the file's blank lines it would have them all (n >= unseen). So n < unseen reads
-        // only as copied: oldText's blank lines newText keeps, plus the unseen ones.
-        const shown = sum(og.map(o));
-        const unseen = sum(og.map((g) => Math.max(0, f(g) - o(g))));
-        const lacking = og.every((g) => f(g) >= o(g));
-        const copied = n(firstV) === 0 ? unseen : lacking ? unseen + n(firstV) : n(firstV) === shown ? total : undefined;
-        // Removing code adds no blank lines: n above one reading's count leaves only the other, and both give
-        // the file's count when n is the file's (above oldText's) or oldText's (above the file's).
-        const oneReading = (n(firstV) === total && n(firstV) > shown) || (n(firstV) === shown && n(firstV) > total);
-        if (oneReading) put(firstV, total, files(og));
-        else if (copied !== undefined && (copied === n(firstV) || (lacking && n(firstV) < unseen))) put(firstV, copied, files(og));
-        else pending.push({ v: firstV, pool: files(og), copied, written: n(firstV), conflict: conflict('removal', og, ng) });
-      }
-    } else if (og.length === 1) {
-      // Lines inserted into one gap of oldText: newText's gaps around them (lead, trail) share the file's. An
-      // inserted block often brings its own blank line, so newText's there may be the file's or the block's:
-      // with drift, only "no blank line around the new lines, and none the file has unseen" reads one way.
-      const g = firstG;
-      const around = n(firstV) + n(lastV);
-      const pool = files(og);
-      let counts: [number, number];
-      if (o(g) === f(g)) counts = [n(firstV), n(lastV)];
-      else if (around === 0 && f(g) <= o(g)) counts = [0, 0];
-      else return conflict('insertion', og, [firstV, lastV]);
-      put(firstV, counts[0], pool);
-      for (const v of ng.slice(1, -1)) put(v, n(v), []);
-      put(lastV, counts[1], pool.slice(Math.min(counts[0], pool.length)));
-    } else {
-      // A changed block: its first and last gaps each stand for oldText's; the gaps inside it for oldText's.
-      if (!single(firstG, firstV)) return conflict('count', [firstG], [firstV]);
-      if (!single(lastG, lastV)) return conflict('count', [lastG], [lastV]);
-      const inner = og.slice(1, -1);
-      const innerNew = ng.slice(1, -1);
-      // Inside the block newText's blank lines are new text. Blank lines of the file oldText did not show there
-      // stay unless newText writes the file's count; oldText's extra ones may be copied into newText's.
-      const fileOnly = inner.some((g) => f(g) > o(g));
-      const oldOnly = inner.some((g) => o(g) > f(g));
-      const written = sum(innerNew.map(n));
-      const agreed = written === sum(inner.map(f)) || (!fileOnly && (!oldOnly || written === 0));
-      if (!agreed) return conflict('count', inner, innerNew);
-      const pool = files(inner);
-      let used = 0;
-      for (const v of innerNew) {
-        put(v, n(v), pool.slice(used));
-        used = Math.min(pool.length, used + n(v));
-      }
+    const around = n(firstV) + n(lastV);
+    const pool = this.files([g]);
+    let counts: [number, number];
+    if (o(g) === f(g)) counts = [n(firstV), n(lastV)];
+    else if (around === 0 && f(g) <= o(g)) counts = [0, 0];
+    else return this.conflict('insertion', [g], [firstV, lastV]);
+    this.put(firstV, counts[0], pool);
+    for (const v of ng.slice(1, -1)) this.put(v, n(v), []);
+    this.put(lastV, counts[1], pool.slice(Math.min(counts[0], pool.length)));
+    return undefined;
+  }
+
+  /** A changed block: its first and last gaps each stand for oldText's; the gaps inside it for oldText's. */
+  private block(og: number[], ng: number[]): BlankConflict | undefined {
+    const { o, f, n } = this;
+    const firstG = og[0] as number;
+    const lastG = og[og.length - 1] as number;
+    if (!this.single(firstG, ng[0] as number)) return this.conflict('count', [firstG], [ng[0] as number]);
+    if (!this.single(lastG, ng[ng.length - 1] as number)) return this.conflict('count', [lastG], [ng[ng.length - 1] as number]);
+    const inner = og.slice(1, -1);
+    const innerNew = ng.slice(1, -1);
+    // Inside the block newText's blank lines are new text. Blank lines of the file oldText did not show there
+    // stay unless newText writes the file's count; oldText's extra ones may be copied into newText's.
+    const fileOnly = inner.some((g) => f(g) > o(g));
+    const oldOnly = inner.some((g) => o(g) > f(g));
+    const written = sum(innerNew.map(n));
+    const agreed = written === sum(inner.map(f)) || (!fileOnly && (!oldOnly || written === 0));
+    if (!agreed) return this.conflict('count', inner, innerNew);
+    const pool = this.files(inner);
+    let used = 0;
+    for (const v of innerNew) {
+      this.put(v, n(v), pool.slice(used));
+      used = Math.min(pool.length, used + n(v));
     }
+    return undefined;
   }
-  for (const p of pending) {
-    const reading = readings.size === 1 ? [...readings][0] : undefined;
-    const count = reading === 'copied' ? p.copied : reading === 'written' ? p.written : undefined;
-    if (count === undefined) return p.conflict;
-    put(p.v, count, p.pool);
+
+  /** The gaps that waited for the edit's reading: settled when its other gaps showed exactly one. */
+  settlePending(): Settled[] | BlankConflict {
+    const reading = this.readings.size === 1 ? [...this.readings][0] : undefined;
+    for (const p of this.pending) {
+      const count = reading === 'copied' ? p.copied : reading === 'written' ? p.written : undefined;
+      if (count === undefined) return p.conflict;
+      this.put(p.v, count, p.pool);
+    }
+    return this.out;
   }
-  return out;
 }
 
 /** The text that replaces `regionStart..regionEnd`, or the gap whose blank lines cannot be placed. */

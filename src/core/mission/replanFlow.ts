@@ -44,40 +44,7 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     await run.record({ type: 'budget', kind: 'replans', used: run.budget.usage.replans, limit: run.budget.limits.maxReplans, exceeded: false });
     const current = run.plan;
     const finished = new Set(current.steps.filter((s) => run.steps.get(s.id)?.status === 'succeeded').map((s) => s.id));
-    const request: ReplanRequest = {
-      task: run.options.task,
-      constraints: current.constraints,
-      workspaceSummary: run.options.workspaceSummary ?? '',
-      ...planningSetup(run.options),
-      mode,
-      current,
-      trigger: { ...trigger, evidence: trigger.evidence + feedback },
-      finished: [...finished].map((id) => {
-        const result = run.steps.get(id)?.result;
-        return {
-          stepId: id,
-          title: current.steps.find((s) => s.id === id)!.title,
-          summary: capText(result?.output ?? '', run.contextBudget.summaryChars),
-          toolCallIds: result?.toolCallIds ?? [],
-        };
-      }),
-      history: run.history.summary(),
-      tools,
-    };
-    const ctx: RoleContext = {
-      missionId: run.missionId,
-      stepId: trigger.stepId,
-      signal: run.abort.signal,
-      record: (body) => run.record(body),
-      remainingMs: () => run.budget.remainingWallMs(),
-    };
-    let outcome: RoleOutcome<Plan>;
-    try {
-      outcome = await run.options.planner.replan(request, ctx);
-    } catch (error) {
-      const message = errorText(error);
-      outcome = err({ class: 'tool_error', message, partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
-    }
+    const outcome = await askReplanner(run, replanRequest(run, { ...trigger, evidence: trigger.evidence + feedback }, mode, finished, tools));
     if (run.abort.signal.aborted) return false;
     const base = { type: 'replan' as const, trigger: trigger.kind, stepId: trigger.stepId, mode, fromVersion: current.version };
     if (!outcome.ok) {
@@ -121,6 +88,53 @@ export async function replanOnce(run: MissionContext): Promise<boolean> {
     }
     await run.setPhase('running', `continuing with plan v${check.value.plan.version}`);
     return true;
+  }
+}
+
+/** What the replanner is told: the task, the plan as it stands, the trigger, and what finished steps did. */
+function replanRequest(
+  run: MissionContext,
+  trigger: ReplanTrigger,
+  mode: ReplanRequest['mode'],
+  finished: ReadonlySet<string>,
+  tools: ReplanRequest['tools'],
+): ReplanRequest {
+  const current = run.plan;
+  return {
+    task: run.options.task,
+    constraints: current.constraints,
+    workspaceSummary: run.options.workspaceSummary ?? '',
+    ...planningSetup(run.options),
+    mode,
+    current,
+    trigger,
+    finished: [...finished].map((id) => {
+      const result = run.steps.get(id)?.result;
+      return {
+        stepId: id,
+        title: current.steps.find((s) => s.id === id)!.title,
+        summary: capText(result?.output ?? '', run.contextBudget.summaryChars),
+        toolCallIds: result?.toolCallIds ?? [],
+      };
+    }),
+    history: run.history.summary(),
+    tools,
+  };
+}
+
+/** The replanner's answer; a planner that throws (a bug or an I/O fault in it) is a failed answer, not a crash. */
+async function askReplanner(run: MissionContext, request: ReplanRequest): Promise<RoleOutcome<Plan>> {
+  const ctx: RoleContext = {
+    missionId: run.missionId,
+    stepId: request.trigger.stepId,
+    signal: run.abort.signal,
+    record: (body) => run.record(body),
+    remainingMs: () => run.budget.remainingWallMs(),
+  };
+  try {
+    return await run.options.planner.replan(request, ctx);
+  } catch (error) {
+    return err({ class: 'tool_error', message: errorText(error), partialSideEffects: { files: [], commands: [] }, recoverable: false, suggestion: '' });
   }
 }
 

@@ -17,7 +17,8 @@ import { MissionRun } from './engine';
 import { isDirect } from './direct';
 import { planningSetup } from './userSetup';
 import { planLimits, recordedSettings, type MissionOptions, type MissionReport } from './options';
-import { missionViewFromEvents, type MissionView } from './view';
+import { missionViewFromEvents } from './view';
+import type { MissionView } from '../contracts/missionView';
 import { errorText } from '../primitives/errorText';
 import { err, ok, type Result } from '../contracts/result';
 

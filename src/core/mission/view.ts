@@ -1,148 +1,16 @@
 /**
- * The mission as a front end sees it: a pure projection of trace events into a plain-JSON view model
- * (phase, plan versions with diffs and reasons, per-step status, attempts, results, changed files and
- * verification, pending approvals, cost and tokens, the replan timeline). `applyEvent` is incremental and
- * never mutates its input, so a UI can keep the previous view for diffing; `missionViewFromEvents` folds a
- * whole trace (a live mission, a resumed one, or a replayed file) the same way.
+ * The mission as a front end sees it: a pure projection of trace events into the plain-JSON view model
+ * declared in contracts/missionView.ts (phase, plan versions with diffs and reasons, per-step status,
+ * attempts, results, changed files and verification, pending approvals, cost and tokens, the replan
+ * timeline). `applyEvent` is incremental, one handler per event type, and never mutates its input, so a UI
+ * can keep the previous view for diffing; `missionViewFromEvents` folds a whole trace (a live mission, a
+ * resumed one, or a replayed file) the same way.
  */
-import type { Plan, Step } from '../contracts/plan';
-import type { CheckOutcome, Failure, FailureCause, FailureClass, FileChange } from '../contracts/results';
-import type { MissionPhase, PlanDiff, StepRunStatus, TraceEvent } from '../contracts/traceEvents';
+import type { Step } from '../contracts/plan';
+import type { Failure, FileChange } from '../contracts/results';
+import type { TraceEvent } from '../contracts/traceEvents';
+import type { FailureView, MissionView, PlanVersionView, ReplanView, StepView, WaitView } from '../contracts/missionView';
 import { isDirect } from './direct';
-import type { InstructionSet } from '../contracts/instructions';
-import type { McpCatalogue } from '../contracts/mcp';
-import type { CostSummary, PlanEstimate } from '../contracts/estimate';
-
-export interface StepView {
-  id: string;
-  title: string;
-  kind: string;
-  required: boolean;
-  dependsOn: string[];
-  status: StepRunStatus;
-  attempt: number;
-  /** Why the step is in its status (failure message, "depends on s2, which failed", ...). */
-  reason: string | null;
-  output: string | null;
-  failure: { class: FailureClass; message: string } | null;
-  changedFiles: FileChange[];
-  commands: { command: string; exitCode: number | null }[];
-  verification: { passed: boolean; checks: CheckOutcome[] } | null;
-  /** The step as the latest plan that holds it defines it (a step a replan dropped keeps its last definition). */
-  definition: Step;
-}
-
-export interface PlanVersionView {
-  version: number;
-  parentVersion: number | null;
-  author: 'planner' | 'user' | 'replanner';
-  reason: string;
-  diff: PlanDiff | null;
-  stepCount: number;
-  at: string;
-  /** The plan of this version (a front end shows what changed field by field). */
-  plan: Plan;
-}
-
-export interface ReplanView {
-  at: string;
-  trigger: string;
-  stepId: string | null;
-  mode: 'step' | 'rest';
-  evidence: string;
-  fromVersion: number;
-  /** null: the proposed version was refused (the evidence says why) or the planner failed. */
-  toVersion: number | null;
-  invalidated: { stepId: string; reason: string }[];
-  /** Why the proposed version was refused, in words for the user (absent: not refused). */
-  refusedBecause?: string[];
-}
-
-/** A model call waiting before it tries again (rate limit, overload, a cut stream): shown as a countdown. */
-export interface WaitView {
-  role: 'planner' | 'executor' | 'verifier' | 'replanner';
-  stepId: string | null;
-  reason: 'rate_limited' | 'overloaded' | 'server_error' | 'connection' | 'stream_cut';
-  message: string;
-  attempt: number;
-  /** When the wait started and when the next attempt is due (ISO). */
-  at: string;
-  until: string;
-}
-
-/** Files restored by one revert, newest step first. */
-export interface RevertView {
-  at: string;
-  stepIds: string[];
-  files: { stepId: string; path: string; action: 'restored' | 'deleted' }[];
-  overwrote: string[];
-}
-
-export interface ApprovalView {
-  requestId: string;
-  stepId: string | null;
-  kind: 'plan' | 'write' | 'command' | 'mcp';
-  summary: string;
-  actionHash: string;
-  at: string;
-}
-
-export interface RoleUsage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export interface MissionView {
-  missionId: string | null;
-  task: string;
-  phase: MissionPhase;
-  phaseReason: string | null;
-  direct: boolean;
-  plan: Plan | null;
-  versions: PlanVersionView[];
-  approvedVersion: number | null;
-  /** Step ids in the latest plan's order (steps replaced by a replan stay in `steps`, not here). */
-  stepOrder: string[];
-  steps: Record<string, StepView>;
-  pendingApprovals: ApprovalView[];
-  usage: { inputTokens: number; outputTokens: number; costUsd: number; byRole: Record<string, RoleUsage> };
-  replans: ReplanView[];
-  budgets: Record<string, { used: number; limit: number; exceeded: boolean }>;
-  /**
-   * How the mission ended. `summary` is what is true now: after a revert it no longer claims work that was
-   * undone (`recorded` keeps the summary the mission ended with).
-   */
-  outcome: {
-    outcome: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
-    summary: string;
-    recorded: string;
-    failureClass: FailureClass | null;
-    failure: FailureView | null;
-  } | null;
-  /** Model calls waiting to try again, by `role:stepId` (cleared by the call's next model_call). */
-  waits: Record<string, WaitView>;
-  reverts: RevertView[];
-  /** The project's instruction files the mission read (used and not used), as recorded at its start. */
-  instructions: InstructionSet | null;
-  /** The MCP servers and tools the mission could grant, as recorded at its start. */
-  mcp: McpCatalogue | null;
-  /** What the latest estimated plan version is expected to cost (plan_estimate), shown beside Approve. */
-  estimate: { version: number; estimate: PlanEstimate } | null;
-  /** The estimate beside what was spent, once the mission ended (cost_summary). */
-  cost: CostSummary | null;
-  lastSeq: number;
-}
-
-/** The failure that ended the mission, with what a front end needs to offer the matching action. */
-export interface FailureView {
-  class: FailureClass;
-  message: string;
-  cause: FailureCause | null;
-  provider: string | null;
-  detail: string | null;
-}
 
 export function waitKey(role: string, stepId: string | null): string {
   return `${role}:${stepId ?? ''}`;
@@ -179,177 +47,177 @@ export function missionViewFromEvents(events: readonly TraceEvent[]): MissionVie
   return events.reduce(applyEvent, emptyMissionView());
 }
 
+type EventOf<K extends TraceEvent['type']> = Extract<TraceEvent, { type: K }>;
+
+/**
+ * How one event type changes the view: `view` already carries the event's mission id and sequence number.
+ * One handler per event type (the map's type makes a new event type a compile error until it has one).
+ */
+type Handlers = { [K in TraceEvent['type']]: (view: MissionView, event: EventOf<K>) => MissionView };
+
+const unchanged = (view: MissionView): MissionView => view;
+
+const HANDLERS: Handlers = {
+  mission_started: (view, e) => ({ ...view, task: e.task }),
+  mission_phase: (view, e) => ({ ...view, phase: e.phase, phaseReason: e.reason ?? null }),
+  plan_version: withPlanVersion,
+  plan_approved: (view, e) => ({ ...view, approvedVersion: e.version }),
+  plan_estimate: (view, e) => ({ ...view, estimate: { version: e.version, estimate: e.estimate } }),
+  cost_summary: (view, e) => ({ ...view, cost: e.summary }),
+  step_status: (view, e) => {
+    const stepped = withStep(view, e.stepId, (s) => ({ ...s, status: e.status, attempt: e.attempt, reason: e.reason ?? null }));
+    return e.status === 'running' || e.status === 'verifying' ? stepped : { ...stepped, waits: withoutStep(view.waits, e.stepId) };
+  },
+  step_result: withStepResult,
+  verification: (view, e) =>
+    withStep(view, e.verification.stepId, (s) => ({ ...s, verification: { passed: e.verification.passed, checks: e.verification.checks } })),
+  approval_requested: (view, e) => ({
+    ...view,
+    pendingApprovals: [
+      ...view.pendingApprovals,
+      { requestId: e.requestId, stepId: e.stepId, kind: e.kind, summary: e.summary, actionHash: e.actionHash, at: e.at },
+    ],
+  }),
+  approval_decided: (view, e) => ({ ...view, pendingApprovals: view.pendingApprovals.filter((a) => a.requestId !== e.requestId) }),
+  model_call: withModelCall,
+  replan: (view, e) => {
+    const replan: ReplanView = {
+      at: e.at,
+      trigger: e.trigger,
+      stepId: e.stepId,
+      mode: e.mode,
+      evidence: e.evidence,
+      fromVersion: e.fromVersion,
+      toVersion: e.toVersion,
+      invalidated: e.invalidated,
+    };
+    if (e.refusedBecause) replan.refusedBecause = e.refusedBecause;
+    return { ...view, replans: [...view.replans, replan] };
+  },
+  model_wait: (view, e) => {
+    const until = new Date(Date.parse(e.at) + e.waitMs).toISOString();
+    const wait: WaitView = { role: e.role, stepId: e.stepId, reason: e.reason, message: e.message, attempt: e.attempt, at: e.at, until };
+    return { ...view, waits: { ...view.waits, [waitKey(e.role, e.stepId)]: wait } };
+  },
+  revert: withRevert,
+  // The mission goes on: it has no outcome until it finishes again.
+  mission_continued: (view) => ({ ...view, outcome: null }),
+  budget: (view, e) => ({ ...view, budgets: { ...view.budgets, [e.kind]: { used: e.used, limit: e.limit, exceeded: e.exceeded } } }),
+  mission_finished: (view, e) => ({
+    ...view,
+    outcome: {
+      outcome: e.outcome,
+      summary: e.summary,
+      recorded: e.summary,
+      failureClass: e.failure?.class ?? null,
+      failure: failureView(e.failure),
+    },
+    pendingApprovals: [],
+    waits: {},
+  }),
+  instructions: (view, e) => ({ ...view, instructions: e.set }),
+  mcp_catalogue: (view, e) => ({ ...view, mcp: e.catalogue }),
+  mcp_call: unchanged,
+  handoff: unchanged,
+  tool_call: unchanged,
+  policy_denied: unchanged,
+  command_sandbox: unchanged,
+  log: unchanged,
+};
+
 export function applyEvent(view: MissionView, event: TraceEvent): MissionView {
-  const next: MissionView = { ...view, missionId: event.missionId, lastSeq: event.seq };
-  switch (event.type) {
-    case 'mission_started':
-      return { ...next, task: event.task };
-    case 'mission_phase':
-      return { ...next, phase: event.phase, phaseReason: event.reason ?? null };
-    case 'plan_version': {
-      const plan = event.plan;
-      const steps = { ...view.steps };
-      for (const s of plan.steps) {
-        const old = steps[s.id];
-        steps[s.id] = old
-          ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], definition: s }
-          : {
-              id: s.id,
-              title: s.title,
-              kind: s.kind,
-              required: s.required,
-              dependsOn: [...s.dependsOn],
-              status: 'pending',
-              attempt: 0,
-              reason: null,
-              output: null,
-              failure: null,
-              changedFiles: [],
-              commands: [],
-              verification: null,
-              definition: s,
-            };
-      }
-      const version: PlanVersionView = {
-        version: plan.version,
-        parentVersion: plan.parentVersion,
-        author: event.author,
-        reason: plan.reason,
-        diff: event.diff,
-        stepCount: plan.steps.length,
-        at: event.at,
-        plan,
-      };
-      return { ...next, plan, direct: isDirect(plan), versions: [...view.versions, version], stepOrder: plan.steps.map((s) => s.id), steps };
-    }
-    case 'plan_approved':
-      return { ...next, approvedVersion: event.version };
-    case 'plan_estimate':
-      return { ...next, estimate: { version: event.version, estimate: event.estimate } };
-    case 'cost_summary':
-      return { ...next, cost: event.summary };
-    case 'step_status': {
-      const stepped = withStep(next, event.stepId, (s) => ({ ...s, status: event.status, attempt: event.attempt, reason: event.reason ?? null }));
-      return event.status === 'running' || event.status === 'verifying' ? stepped : { ...stepped, waits: withoutStep(view.waits, event.stepId) };
-    }
-    case 'step_result': {
-      const r = event.result;
-      return withStep(next, r.stepId, (s) => ({
-        ...s,
-        output: r.output,
-        failure: r.failure ? { class: r.failure.class, message: r.failure.message } : null,
-        // The step's net effect over all its attempts, including what a failed attempt left behind.
-        changedFiles: mergeFileChanges(s.changedFiles, [...r.sideEffects.files, ...(r.failure?.partialSideEffects.files ?? [])]),
-        commands: r.sideEffects.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
-        verification: null,
-      }));
-    }
-    case 'verification':
-      return withStep(next, event.verification.stepId, (s) => ({
-        ...s,
-        verification: { passed: event.verification.passed, checks: event.verification.checks },
-      }));
-    case 'approval_requested':
-      return {
-        ...next,
-        pendingApprovals: [
-          ...view.pendingApprovals,
-          { requestId: event.requestId, stepId: event.stepId, kind: event.kind, summary: event.summary, actionHash: event.actionHash, at: event.at },
-        ],
-      };
-    case 'approval_decided':
-      return { ...next, pendingApprovals: view.pendingApprovals.filter((a) => a.requestId !== event.requestId) };
-    case 'model_call': {
-      const { [waitKey(event.role, event.stepId)]: _done, ...waits } = view.waits;
-      next.waits = waits;
-      const role = view.usage.byRole[event.role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-      const input = event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
-      return {
-        ...next,
-        usage: {
-          inputTokens: view.usage.inputTokens + input,
-          outputTokens: view.usage.outputTokens + event.usage.outputTokens,
-          costUsd: view.usage.costUsd + event.costUsd,
-          byRole: {
-            ...view.usage.byRole,
-            [event.role]: {
-              calls: role.calls + 1,
-              inputTokens: role.inputTokens + input,
-              outputTokens: role.outputTokens + event.usage.outputTokens,
-              costUsd: role.costUsd + event.costUsd,
-            },
-          },
-        },
-      };
-    }
-    case 'replan': {
-      const replan: ReplanView = {
-        at: event.at,
-        trigger: event.trigger,
-        stepId: event.stepId,
-        mode: event.mode,
-        evidence: event.evidence,
-        fromVersion: event.fromVersion,
-        toVersion: event.toVersion,
-        invalidated: event.invalidated,
-      };
-      if (event.refusedBecause) replan.refusedBecause = event.refusedBecause;
-      return { ...next, replans: [...view.replans, replan] };
-    }
-    case 'model_wait': {
-      const until = new Date(Date.parse(event.at) + event.waitMs).toISOString();
-      const wait: WaitView = {
-        role: event.role,
-        stepId: event.stepId,
-        reason: event.reason,
-        message: event.message,
-        attempt: event.attempt,
-        at: event.at,
-        until,
-      };
-      return { ...next, waits: { ...view.waits, [waitKey(event.role, event.stepId)]: wait } };
-    }
-    case 'revert': {
-      const reverts = [...view.reverts, { at: event.at, stepIds: event.stepIds, files: event.files, overwrote: event.overwrote }];
-      if (!view.outcome) return { ...next, reverts };
-      const steps = Object.values(view.steps).map((s) => ({
-        id: s.id,
-        required: s.required,
-        changed: s.changedFiles.length > 0,
-        reverted: s.status === 'reverted' || event.stepIds.includes(s.id),
-      }));
-      return { ...next, reverts, outcome: { ...view.outcome, summary: undoneSummary(view.outcome.recorded, steps) } };
-    }
-    case 'mission_continued':
-      // The mission goes on: it has no outcome until it finishes again.
-      return { ...next, outcome: null };
-    case 'budget':
-      return { ...next, budgets: { ...view.budgets, [event.kind]: { used: event.used, limit: event.limit, exceeded: event.exceeded } } };
-    case 'mission_finished':
-      return {
-        ...next,
-        outcome: {
-          outcome: event.outcome,
-          summary: event.summary,
-          recorded: event.summary,
-          failureClass: event.failure?.class ?? null,
-          failure: failureView(event.failure),
-        },
-        pendingApprovals: [],
-        waits: {},
-      };
-    case 'instructions':
-      return { ...next, instructions: event.set };
-    case 'mcp_catalogue':
-      return { ...next, mcp: event.catalogue };
-    case 'mcp_call':
-    case 'handoff':
-    case 'tool_call':
-    case 'policy_denied':
-    case 'command_sandbox':
-    case 'log':
-      return next;
+  // The map pairs each type with its handler; TypeScript cannot follow that pairing through an index.
+  const handle = HANDLERS[event.type] as (v: MissionView, e: TraceEvent) => MissionView;
+  return handle({ ...view, missionId: event.missionId, lastSeq: event.seq }, event);
+}
+
+function newStepView(s: Step): StepView {
+  return {
+    id: s.id,
+    title: s.title,
+    kind: s.kind,
+    required: s.required,
+    dependsOn: [...s.dependsOn],
+    status: 'pending',
+    attempt: 0,
+    reason: null,
+    output: null,
+    failure: null,
+    changedFiles: [],
+    commands: [],
+    verification: null,
+    definition: s,
+  };
+}
+
+function withPlanVersion(view: MissionView, event: EventOf<'plan_version'>): MissionView {
+  const plan = event.plan;
+  const steps = { ...view.steps };
+  for (const s of plan.steps) {
+    const old = steps[s.id];
+    steps[s.id] = old ? { ...old, title: s.title, kind: s.kind, required: s.required, dependsOn: [...s.dependsOn], definition: s } : newStepView(s);
   }
+  const version: PlanVersionView = {
+    version: plan.version,
+    parentVersion: plan.parentVersion,
+    author: event.author,
+    reason: plan.reason,
+    diff: event.diff,
+    stepCount: plan.steps.length,
+    at: event.at,
+    plan,
+  };
+  return { ...view, plan, direct: isDirect(plan), versions: [...view.versions, version], stepOrder: plan.steps.map((s) => s.id), steps };
+}
+
+function withStepResult(view: MissionView, event: EventOf<'step_result'>): MissionView {
+  const r = event.result;
+  return withStep(view, r.stepId, (s) => ({
+    ...s,
+    output: r.output,
+    failure: r.failure ? { class: r.failure.class, message: r.failure.message } : null,
+    // The step's net effect over all its attempts, including what a failed attempt left behind.
+    changedFiles: mergeFileChanges(s.changedFiles, [...r.sideEffects.files, ...(r.failure?.partialSideEffects.files ?? [])]),
+    commands: r.sideEffects.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    verification: null,
+  }));
+}
+
+function withModelCall(view: MissionView, event: EventOf<'model_call'>): MissionView {
+  // The call's next attempt ran: its wait is over.
+  const { [waitKey(event.role, event.stepId)]: _done, ...waits } = view.waits;
+  const role = view.usage.byRole[event.role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const input = event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
+  return {
+    ...view,
+    waits,
+    usage: {
+      inputTokens: view.usage.inputTokens + input,
+      outputTokens: view.usage.outputTokens + event.usage.outputTokens,
+      costUsd: view.usage.costUsd + event.costUsd,
+      byRole: {
+        ...view.usage.byRole,
+        [event.role]: {
+          calls: role.calls + 1,
+          inputTokens: role.inputTokens + input,
+          outputTokens: role.outputTokens + event.usage.outputTokens,
+          costUsd: role.costUsd + event.costUsd,
+        },
+      },
+    },
+  };
+}
+
+function withRevert(view: MissionView, event: EventOf<'revert'>): MissionView {
+  const reverts = [...view.reverts, { at: event.at, stepIds: event.stepIds, files: event.files, overwrote: event.overwrote }];
+  if (!view.outcome) return { ...view, reverts };
+  const steps = Object.values(view.steps).map((s) => ({
+    id: s.id,
+    required: s.required,
+    changed: s.changedFiles.length > 0,
+    reverted: s.status === 'reverted' || event.stepIds.includes(s.id),
+  }));
+  return { ...view, reverts, outcome: { ...view.outcome, summary: undoneSummary(view.outcome.recorded, steps) } };
 }
 
 /**

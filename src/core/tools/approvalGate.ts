@@ -14,12 +14,10 @@
  */
 import { z } from 'zod';
 import type { Failure } from '../contracts/results';
-import type { Confinement } from '../contracts/sandbox';
-import type { McpConfinement } from '../contracts/mcp';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
+import type { ApprovalAction, ApprovalDecision, ApprovalRequest, Approver } from '../ports';
 import type { TraceEventBody } from '../contracts/traceEvents';
 import { err, ok, type Result } from '../contracts/result';
-import { commandActionHash, mcpActionHash, writeActionHash, type ChangeKind } from './actionHash';
+import { commandActionHash, mcpActionHash, writeActionHash } from './actionHash';
 import { cancelled, permissionDenied, rejectedByUser, toolError } from './failures';
 import { resolveAction, type Policy, type PolicyAction, type ResolvedAction } from '../policy/policy';
 import { errorText } from '../primitives/errorText';
@@ -38,29 +36,8 @@ export interface GateContext {
   role?: 'executor' | 'verifier';
 }
 
-export type GateAction =
-  | { kind: 'write'; path: string; change: ChangeKind; beforeHash: string | null; afterHash: string | null; why?: string }
-  | {
-      kind: 'command';
-      command: string;
-      argv: string[];
-      cwd: string;
-      confinement: Confinement;
-      network: boolean;
-      hostLoopback?: boolean;
-      staged?: boolean;
-      why?: string;
-    }
-  | {
-      kind: 'mcp';
-      server: string;
-      tool: string;
-      arguments: Record<string, unknown>;
-      readOnly: boolean;
-      confinement: McpConfinement;
-      network: boolean;
-      why?: string;
-    };
+/** The action an executor (or the verifier) wants, with its reason in its own words. */
+export type GateAction = ApprovalAction & { why?: string };
 
 /** The effect's value, or why it did not run (denied, rejected, cancelled, stale). */
 export type GateOutcome<T> = Result<T, Failure>;
@@ -93,34 +70,9 @@ function summaryOf(action: GateAction): string {
   }
 }
 
+/** The request an approver sees: the action's own fields (one declaration, `ApprovalAction`) and the request's identity. */
 function requestOf(action: GateAction, base: Omit<ApprovalRequest, 'kind'>): ApprovalRequest {
-  switch (action.kind) {
-    case 'write':
-      return { ...base, kind: 'write', path: action.path, change: action.change, beforeHash: action.beforeHash, afterHash: action.afterHash };
-    case 'command':
-      return {
-        ...base,
-        kind: 'command',
-        command: action.command,
-        argv: action.argv,
-        cwd: action.cwd,
-        confinement: action.confinement,
-        network: action.network,
-        ...(action.hostLoopback !== undefined ? { hostLoopback: action.hostLoopback } : {}),
-        ...(action.staged !== undefined ? { staged: action.staged } : {}),
-      };
-    case 'mcp':
-      return {
-        ...base,
-        kind: 'mcp',
-        server: action.server,
-        tool: action.tool,
-        arguments: action.arguments,
-        readOnly: action.readOnly,
-        confinement: action.confinement,
-        network: action.network,
-      };
-  }
+  return { ...action, ...base };
 }
 
 function describe(action: PolicyAction): string {

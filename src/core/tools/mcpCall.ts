@@ -50,6 +50,43 @@ function faultFailure(server: string, outcome: Extract<McpCallOutcome, { ok: fal
   return { ...toolError(message, suggestion), detail: `mcp.${outcome.fault}:${server}` };
 }
 
+/** The sandbox spec of a step's stdio servers, built on the step's first sandboxed call and reused. */
+type SpecCache = { spec?: ReturnType<typeof serverSandboxSpec> };
+
+/** Steps 3–5: the call itself, once approved — in the step's sandbox when the server is confined — and its record. */
+async function callServer(
+  ctx: ToolEnv['ctx'],
+  mcp: NonNullable<ToolEnv['ctx']['mcp']>,
+  t: OfferedMcpTool,
+  input: Record<string, unknown>,
+  cache: SpecCache,
+): Promise<McpCallOutcome> {
+  const confinement = mcp.serverState[t.server]!.confinement;
+  let sandbox = null;
+  if (confinement === 'sandboxed') {
+    const host = ctx.terminal.hostFacts(ctx.env);
+    cache.spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, host, ctx.settings.allowSensitive);
+    const built = await cache.spec;
+    if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.error}` };
+    sandbox = built.value;
+  }
+  const started = ctx.clock.now();
+  const request = { missionId: ctx.missionId, stepId: ctx.step.id, server: t.server, tool: t.tool, arguments: input, sandbox };
+  const result = await mcp.servers.call({ ...request, timeoutMs: MCP_TIMEOUT_MS, maxResultChars: MCP_MAX_RESULT_CHARS }, ctx.signal);
+  await ctx.record({
+    type: 'mcp_call',
+    stepId: ctx.step.id,
+    role: ctx.role,
+    server: t.server,
+    tool: t.tool,
+    argumentsHash: sha256Hex(canonicalJson(input)),
+    confinement,
+    outcome: result,
+    durationMs: Math.max(0, ctx.clock.now() - started),
+  });
+  return result;
+}
+
 export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
   const { ctx, recorder, gate } = env;
   if (!ctx.mcp) return undefined;
@@ -58,7 +95,7 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
   const byName = new Map(mcp.tools.map((t) => [t.name, t]));
   const usable = (t: OfferedMcpTool): boolean => mcp.serverState[t.server]?.unavailable === undefined;
   const offered = mcp.tools.filter((t) => usable(t) && grantFor(grants, t) !== undefined && (ctx.role !== 'verifier' || t.readOnly));
-  let spec: ReturnType<typeof serverSandboxSpec> | undefined;
+  const cache: SpecCache = {};
 
   function refusal(name: string, tool: OfferedMcpTool | undefined, args: unknown): Refusal | null {
     if (!tool)
@@ -91,45 +128,8 @@ export function createMcpStepTools(env: ToolEnv): McpStepTools | undefined {
     const input = args as Record<string, unknown>;
     const confinement = mcp.serverState[t.server]!.confinement;
     const network = confinement === 'sandboxed' && ctx.step.authority.network;
-    const outcome = await runApproved(
-      gate,
-      { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network },
-      async () => {
-        let sandbox = null;
-        if (confinement === 'sandboxed') {
-          const host = ctx.terminal.hostFacts(ctx.env);
-          spec ??= serverSandboxSpec(ctx.workspace, ctx.env, ctx.step.authority.network, host, ctx.settings.allowSensitive);
-          const built = await spec;
-          if (!built.ok) return { ok: false, fault: 'refused', message: `its sandbox could not be prepared: ${built.error}` } as McpCallOutcome;
-          sandbox = built.value;
-        }
-        const started = ctx.clock.now();
-        const result = await mcp.servers.call(
-          {
-            missionId: ctx.missionId,
-            stepId: ctx.step.id,
-            server: t.server,
-            tool: t.tool,
-            arguments: input,
-            sandbox,
-            timeoutMs: MCP_TIMEOUT_MS,
-            maxResultChars: MCP_MAX_RESULT_CHARS,
-          },
-          ctx.signal,
-        );
-        await ctx.record({
-          type: 'mcp_call',
-          stepId: ctx.step.id,
-          role: ctx.role,
-          server: t.server,
-          tool: t.tool,
-          argumentsHash: sha256Hex(canonicalJson(input)),
-          confinement,
-          outcome: result,
-          durationMs: Math.max(0, ctx.clock.now() - started),
-        });
-        return result;
-      },
+    const outcome = await runApproved(gate, { kind: 'mcp', server: t.server, tool: t.tool, arguments: input, readOnly: t.readOnly, confinement, network }, () =>
+      callServer(ctx, mcp, t, input, cache),
     );
     if (!outcome.ok) return failed(outcome.error);
     const result = outcome.value;

@@ -10,7 +10,7 @@ import { errorText } from '../../core/primitives/errorText';
 /** The login GitHub gives the Actions token's commits and comments (GET /user refuses that token). */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
 
-const UserSchema = z.object({ login: z.string().min(1), id: z.number().int() });
+const UserSchema = z.object({ login: z.string().min(1), id: z.number().int().optional() });
 const RepoSchema = z.object({ default_branch: z.string().min(1), full_name: z.string().optional() });
 const PermissionSchema = z.object({ permission: z.string(), role_name: z.string().optional() });
 const CommentSchema = z.object({
@@ -84,9 +84,10 @@ export function createGitHubApi(o: { apiUrl: string; token: string; owner: strin
         const { data } = await octokit.rest.users.getAuthenticated();
         return parse(UserSchema, 'GET /user', data).login;
       } catch (error) {
-        // An Actions token (and an app's installation token) is refused here with 403; GitHub writes its
-        // comments as github-actions[bot]. Any other failure is an error: the bot must be known for sure.
-        if (statusOf(error) === 403) return ACTIONS_BOT_LOGIN;
+        // An Actions token (and an app's installation token) is refused here with 403 (404 where an
+        // endpoint in front of the API does not serve it); GitHub writes its comments as
+        // github-actions[bot]. Any other failure is an error: the bot must be known for sure.
+        if (statusOf(error) === 403 || statusOf(error) === 404) return ACTIONS_BOT_LOGIN;
         throw new GitHubApiError('GET /user', statusOf(error), errorText(error));
       }
     },

@@ -4,7 +4,8 @@
  * snapshot is taken. Structural changes are coalesced into one snapshot per tick (a burst of trace events
  * makes one post); a step's status change alone goes out at once as a small `didChangeStepStatus`.
  */
-import { applyEvent, emptyMissionView, type MissionView as CoreView } from '../../core/mission/view';
+import { applyEvent, emptyMissionView } from '../../core/mission/view';
+import type { MissionView as CoreView } from '../../core/contracts/missionView';
 import type { TraceEvent } from '../../core/contracts/traceEvents';
 import type { InstructionsView, MissionView, NoticeView, SandboxStatusView, SurfaceState, ToWebview } from '../../webview/protocol';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';

@@ -8,8 +8,9 @@
  */
 import { describeCheck } from '../../core/plan/describe';
 import type { Plan, Step } from '../../core/contracts/plan';
-import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/mission/view';
+import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/contracts/missionView';
 import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView, WaitView as WaitUiView } from '../../webview/protocol';
+import { FAILURE_RESHAPED, MISSION_RESHAPED, REPLAN_RESHAPED, STEP_RESHAPED, VERSION_RESHAPED, WAIT_RESHAPED } from '../../webview/protocol';
 import { missionActions } from './missionActions';
 import { describeTrigger } from '../../core/mission/triggerWords';
 import { instructionsView } from '../setup/instructionsView';
@@ -30,30 +31,36 @@ function evidenceLines(step: Step): string[] {
   return lines;
 }
 
+/**
+ * A core record without the fields its mask in protocol.ts names: what passes to the webview as it is (a
+ * field the core's view gains included). The caller adds the reshaped fields.
+ */
+function passedOn<T extends object, K extends keyof T>(record: T, reshaped: Readonly<Record<K, true>>): Omit<T, K> {
+  const out: Partial<T> = { ...record };
+  for (const key of Object.keys(reshaped) as K[]) delete out[key];
+  return out as Omit<T, K>;
+}
+
 function stepView(core: CoreStep, inPlan: boolean): StepView {
-  const d = core.definition;
+  const { reason, output, failure, changedFiles, verification, definition: d } = core;
+  const statusReason = failure?.message ?? reason;
+  const passed = passedOn(core, STEP_RESHAPED);
   return {
-    id: d.id,
-    title: d.title,
+    ...passed,
+    dependsOn: [...passed.dependsOn],
     why: d.why,
-    required: d.required,
-    dependsOn: [...d.dependsOn],
-    kind: d.kind,
     instructions: d.instructions,
     authority: d.authority,
     binding: d.binding,
     evidence: evidenceLines(d),
     risk: d.risk,
     effort: d.effort,
-    status: core.status,
-    attempt: core.attempt,
-    ...((core.failure?.message ?? core.reason) ? { statusReason: core.failure?.message ?? core.reason ?? undefined } : {}),
-    ...(core.output !== null ? { output: core.output } : {}),
-    files: core.changedFiles.map((f) => ({ ...f })),
+    ...(statusReason ? { statusReason } : {}),
+    ...(output !== null ? { output } : {}),
+    files: changedFiles.map((f) => ({ ...f })),
     inPlan,
-    commands: core.commands,
-    verification: core.verification
-      ? { passed: core.verification.passed, checks: core.verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) }
+    verification: verification
+      ? { passed: verification.passed, checks: verification.checks.map((c) => ({ check: c.check, passed: c.passed, detail: c.detail })) }
       : null,
   };
 }
@@ -124,52 +131,31 @@ function fieldChanges(version: CoreVersion, parent: CoreVersion | undefined): Fi
 
 function versionView(version: CoreVersion, all: readonly CoreVersion[]): PlanVersionView {
   const parent = all.find((v) => v.version === version.parentVersion);
-  return {
-    version: version.version,
-    parentVersion: version.parentVersion,
-    author: version.author,
-    reason: version.reason,
-    diff: version.diff,
-    at: version.at,
-    stepCount: version.stepCount,
-    changes: fieldChanges(version, parent),
-  };
+  return { ...passedOn(version, VERSION_RESHAPED), changes: fieldChanges(version, parent) };
 }
 
 function replanView(r: ReplanView): ReplanUiView {
-  return {
-    at: r.at,
-    trigger: describeTrigger(r.trigger, r.stepId),
-    stepId: r.stepId,
-    mode: r.mode,
-    detail: r.evidence,
-    fromVersion: r.fromVersion,
-    toVersion: r.toVersion,
-    refusedBecause: r.refusedBecause ?? [],
-  };
+  return { ...passedOn(r, REPLAN_RESHAPED), trigger: describeTrigger(r.trigger, r.stepId), detail: r.evidence, refusedBecause: r.refusedBecause ?? [] };
 }
 
 function failureView(f: FailureView | null): MissionView['failure'] {
-  return f && { message: f.message, cause: f.cause, provider: f.provider, detail: f.detail };
+  return f && passedOn(f, FAILURE_RESHAPED);
 }
 
 function waitViews(core: CoreView): WaitUiView[] {
-  return Object.values(core.waits).map((w) => ({ role: w.role, stepId: w.stepId, reason: w.reason, until: w.until, message: w.message }));
+  return Object.values(core.waits).map((w) => passedOn(w, WAIT_RESHAPED));
 }
 
 export function toUiMission(core: CoreView, options: UiMissionOptions): MissionView {
   const plan = core.plan;
   const view: MissionView = {
+    ...passedOn(core, MISSION_RESHAPED),
     missionId: core.missionId ?? 'unknown',
-    task: core.task,
-    phase: core.phase,
-    phaseReason: core.phaseReason,
     phaseLabel: null,
     goal: plan?.goal ?? '',
     assumptions: plan?.assumptions ?? [],
     constraints: plan?.constraints ?? [],
     planVersion: plan?.version ?? null,
-    approvedVersion: core.approvedVersion,
     steps: orderedSteps(core),
     versions: core.versions.map((v) => versionView(v, core.versions)),
     replans: core.replans.map(replanView),
