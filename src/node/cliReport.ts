@@ -6,8 +6,7 @@ import type { MissionReport } from '../core/mission/options';
 import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { grantLines } from './cliSetupReport';
-import type { CostSummary } from '../core/contracts/estimate';
-import { describeCost } from '../core/plan/describe';
+import { describeCost, describeCostSummary } from '../core/plan/describe';
 
 export function progressLine(event: TraceEvent): string | undefined {
   switch (event.type) {
@@ -110,27 +109,7 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
       ([role, r]) =>
         `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
     ),
-    ...(report.cost ? costLines(report.cost) : []),
+    ...(report.cost ? describeCostSummary(report.cost) : []),
   ];
   return lines.filter(Boolean).join('\n');
-}
-
-const spent = (tokens: number, usd: number | null): string =>
-  `${tokens.toLocaleString('en-US')} tokens, ${usd === null ? 'unknown price' : `$${usd.toFixed(4)}`}`;
-
-/** The estimate beside the actual figures: the executors' and verifiers' calls, per step; planning apart. */
-export function costLines(cost: CostSummary): string[] {
-  const e = cost.estimate;
-  const ratio =
-    e.tokens > 0
-      ? ` (actual ÷ estimate: ${(cost.actual.tokens / e.tokens).toFixed(2)} in tokens${e.costUsd ? `, ${(cost.actual.costUsd / e.costUsd).toFixed(2)} in money` : ''})`
-      : '';
-  return [
-    `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, cost.actual.costUsd)}${ratio}`,
-    ...cost.steps.map(
-      (s) =>
-        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : spent(s.estimatedTokens, s.estimatedUsd)} → ${spent(s.actualTokens, s.actualUsd)}`,
-    ),
-    `  planning (not in the estimate): ${spent(cost.planning.tokens, cost.planning.costUsd)}`,
-  ];
 }

@@ -156,6 +156,10 @@ const MissionViewSchema = core.MissionViewSchema.omit(MISSION_RESHAPED).extend({
   instructions: z.lazy(() => InstructionsViewSchema).optional(),
   /** The MCP servers the mission recorded at its start, with their tools. Additive. */
   mcpServers: z.lazy(() => z.array(McpServerViewSchema)).optional(),
+  /** What the latest plan version is expected to cost, in words (the host words it: core/plan/describe.ts). Additive. */
+  costEstimate: z.object({ version: z.number().int(), total: Text, steps: z.record(Id, Text) }).optional(),
+  /** Once the mission ended: the estimate beside what was spent, one line each. Additive. */
+  costReport: z.array(Text).optional(),
 });
 
 const ApprovalBaseShape = {

@@ -3,7 +3,7 @@
  * verifier's prompt, the names of verification results in the trace, and the sidebar's step cards.
  */
 import type { Authority, ConstraintCheck, EvidenceCheck } from '../contracts/plan';
-import type { PlanEstimate } from '../contracts/estimate';
+import type { CostSummary, PlanEstimate } from '../contracts/estimate';
 
 export function describeCheck(check: EvidenceCheck): string {
   switch (check.kind) {
@@ -39,4 +39,24 @@ export function describeConstraintCheck(c: ConstraintCheck): string {
 export function describeCost(e: Pick<PlanEstimate, 'tokens' | 'costUsd' | 'pricing'>): string {
   const money = e.pricing === 'local' ? 'no cost (local)' : e.pricing === 'unknown' || e.costUsd === null ? 'unknown price' : `$${e.costUsd.toFixed(4)}`;
   return `${e.tokens.toLocaleString('en-US')} tokens, ${money}`;
+}
+
+const spent = (tokens: number, usd: number | null): string =>
+  `${tokens.toLocaleString('en-US')} tokens, ${usd === null ? 'unknown price' : `$${usd.toFixed(4)}`}`;
+
+/** The estimate beside the actual figures, one line each: the executors' and verifiers' calls, per step; planning apart. */
+export function describeCostSummary(cost: CostSummary): string[] {
+  const e = cost.estimate;
+  const ratio =
+    e.tokens > 0
+      ? ` (actual ÷ estimate: ${(cost.actual.tokens / e.tokens).toFixed(2)} in tokens${e.costUsd ? `, ${(cost.actual.costUsd / e.costUsd).toFixed(2)} in money` : ''})`
+      : '';
+  return [
+    `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, cost.actual.costUsd)}${ratio}`,
+    ...cost.steps.map(
+      (s) =>
+        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : spent(s.estimatedTokens, s.estimatedUsd)} → ${spent(s.actualTokens, s.actualUsd)}`,
+    ),
+    `  planning (not in the estimate): ${spent(cost.planning.tokens, cost.planning.costUsd)}`,
+  ];
 }
