@@ -424,6 +424,10 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancelMission') }),
   /** Save the mission's trace to a file the user picks. */
   z.object({ type: z.literal('exportTrace') }),
+  /** Open the current plan version as a document beside the board (runs "Plan & Execute: Open Plan as Document"). */
+  z.object({ type: z.literal('openPlanDocument') }),
+  /** Write the current plan version's document where the user picks (runs "Plan & Execute: Save Plan…"). */
+  z.object({ type: z.literal('savePlan') }),
   /** Resume an interrupted mission from the store. */
   z.object({ type: z.literal('resume') }),
   /** Add an auto-approve rule for this mission. */
