@@ -11,7 +11,10 @@
  * gone and the editor shows the new version as the writer renders it.
  *
  * The editor reloads a document only when its mtime moves past what it recorded after the save, so the new
- * version's mtime is bumped once the editor's own stat after the write has been answered.
+ * version's mtime is bumped once the editor's own stat after the write has been answered (or after a second
+ * when no stat comes). The change is announced again a few times after that: an announcement that reaches
+ * the editor while it still finishes its save is ignored, and a later one reloads it. The mtime moves only
+ * once, so an editor that already reloaded does nothing, and one with new typing keeps it.
  */
 import * as vscode from 'vscode';
 import type { PlanDocumentError } from '../../core/plan/document/meta';
@@ -38,6 +41,9 @@ interface Entry {
   reloadAfterStat?: boolean;
 }
 
+/** When an accepted save's new version is announced again (see the header). */
+const REANNOUNCE_MS = [750, 2_500, 6_000];
+
 const DOCUMENT_PATH = /^\/([^/]+)\/plan\.md$/;
 
 export class PlanDocumentFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
@@ -63,6 +69,12 @@ export class PlanDocumentFileSystem implements vscode.FileSystemProvider, vscode
     const shown = this.source.shown();
     const entry = shown && this.#entries.get(shown.missionId);
     if (!shown || !entry || entry.version === shown.version || entry.draft !== undefined) return;
+    // An accepted save whose new version the view reports only now: its own announcement (after the editor's
+    // stat) shows it; moving the mtime here could come before that stat, and the editor would never reload.
+    if (entry.reloadAfterStat) {
+      entry.version = shown.version;
+      return;
+    }
     this.#entries.set(shown.missionId, { version: shown.version, mtime: Math.max(Date.now(), entry.mtime + 1) });
     this.#changes.fire([{ type: vscode.FileChangeType.Changed, uri: planDocumentUri(shown.missionId) }]);
   }
@@ -101,13 +113,7 @@ export class PlanDocumentFileSystem implements vscode.FileSystemProvider, vscode
     }
     const { missionId, entry } = this.#entry(uri);
     const stat = { type: vscode.FileType.File, ctime: entry.mtime, mtime: entry.mtime, size: new TextEncoder().encode(this.#text(uri)).byteLength };
-    if (entry.reloadAfterStat) {
-      entry.reloadAfterStat = false;
-      setTimeout(() => {
-        entry.mtime = Math.max(Date.now(), entry.mtime + 1);
-        this.#changes.fire([{ type: vscode.FileChangeType.Changed, uri: planDocumentUri(missionId) }]);
-      }, 0);
-    }
+    if (entry.reloadAfterStat) setTimeout(() => this.#showNewVersion(missionId, entry), 0);
     return stat;
   }
 
@@ -132,7 +138,22 @@ export class PlanDocumentFileSystem implements vscode.FileSystemProvider, vscode
     }
     this.problems.delete(uri);
     const version = this.source.shown()?.version ?? entry.version;
-    this.#entries.set(missionId, { version, mtime: Math.max(Date.now(), entry.mtime + 1), reloadAfterStat: true });
+    const accepted: Entry = { version, mtime: Math.max(Date.now(), entry.mtime + 1), reloadAfterStat: true };
+    this.#entries.set(missionId, accepted);
+    setTimeout(() => this.#showNewVersion(missionId, accepted), 1_000);
+  }
+
+  /** Once per accepted save: moves the mtime past the saved one and announces the change, then again later. */
+  #showNewVersion(missionId: string, entry: Entry): void {
+    if (!entry.reloadAfterStat) return;
+    entry.reloadAfterStat = false;
+    entry.mtime = Math.max(Date.now(), entry.mtime + 1);
+    const announce = (): void => {
+      // A newer entry (another save, a newer version) announces for itself.
+      if (this.#entries.get(missionId) === entry) this.#changes.fire([{ type: vscode.FileChangeType.Changed, uri: planDocumentUri(missionId) }]);
+    };
+    announce();
+    for (const ms of REANNOUNCE_MS) setTimeout(announce, ms);
   }
 
   watch(): vscode.Disposable {
