@@ -29,9 +29,13 @@ export interface PolicyFs {
   /** Throws when the path (or a link on it) does not resolve. */
   realpathSync(path: string): string;
   /** undefined when nothing is there; does not follow a final symlink. */
-  lstatSync(path: string): { isSymbolicLink(): boolean; isDirectory(): boolean } | undefined;
+  lstatSync(path: string): { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean } | undefined;
   /** undefined when the file does not exist or cannot be read; with `maxBytes`, at most that many bytes from its start. */
   readTextSync(path: string, maxBytes?: number): string | undefined;
+  /** A symbolic link's target as written; undefined when the path is not a link (or cannot be read). */
+  readlinkSync(path: string): string | undefined;
+  /** Whether the path (links followed) is a regular file this process may execute. */
+  executableSync(path: string): boolean;
 }
 
 export interface FileStat {
@@ -96,7 +100,7 @@ export interface FileWrite {
   content: Uint8Array | null;
   /** Preserve or set the mode (new files default to 0o644). */
   mode?: number;
-  /** Make a symbolic link with this target (what a staged command made; the engine checked it stays inside). */
+  /** Make a symbolic link with this target (what a staged command made; the engine judged where it leads: policy/linkTargets.ts). */
   link?: string;
   /** Make the folder (with its parents) and set `mode` on it. */
   directory?: boolean;
@@ -282,6 +286,11 @@ export type ApprovalAction =
        * staging exists, the workspace itself (judged and undone afterwards). Absent: not known.
        */
       staged?: boolean;
+      /**
+       * The program that runs, by its absolute path: the command's first word resolved on PATH, never to a
+       * file in the workspace (src/core/policy/programPath.ts). Absent: it runs as named (a path, or not found).
+       */
+      program?: string;
     }
   | {
       kind: 'mcp';

@@ -88,7 +88,7 @@ function describe(request: ApprovalRequest): string {
           : request.confinement === 'unsandboxed'
             ? 'UNSANDBOXED: there is no OS sandbox here; it can do anything you can'
             : 'unsandboxed (sandbox off)';
-      return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}\n  runs: ${where}; network ${request.network ? `granted${request.hostLoopback ? " — the host's, so this machine's own services on 127.0.0.1 (debugger ports, databases, code-server) too" : " (its own: this machine's loopback services stay closed)"}` : 'off'}\n  why: ${request.why}\nAllow?`;
+      return `Step ${request.stepId ?? '-'} wants to run: ${request.command}\n  in: ${request.cwd}${request.program ? `\n  program: ${request.program}` : ''}\n  runs: ${where}; network ${request.network ? `granted${request.hostLoopback ? " — the host's, so this machine's own services on 127.0.0.1 (debugger ports, databases, code-server) too" : " (its own: this machine's loopback services stay closed)"}` : 'off'}\n  why: ${request.why}\nAllow?`;
     }
   }
 }

@@ -7,6 +7,7 @@ import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { grantLines } from './cliSetupReport';
 import { describeCost, describeCostSummary } from '../core/plan/describe';
+import { namedList } from '../core/tools/pathSummary';
 
 export function progressLine(event: TraceEvent): string | undefined {
   switch (event.type) {
@@ -29,15 +30,15 @@ export function progressLine(event: TraceEvent): string | undefined {
         event.confinement === 'sandboxed'
           ? `sandboxed (${event.sandbox})`
           : `${event.confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'unsandboxed (sandbox off)'}${event.reason ? ` — ${event.reason}` : ''}`;
-      const undone = event.rolledBack.length ? `; rolled back (outside the edit globs): ${event.rolledBack.join(', ')}` : '';
-      const kept = event.unrestored.length ? `; NOT restored: ${event.unrestored.join(', ')}` : '';
+      const undone = event.rolledBack.length ? `; rolled back (what the step may not change): ${namedList(event.rolledBack)}` : '';
+      const kept = event.unrestored.length ? `; NOT restored: ${namedList(event.unrestored)}` : '';
       const staging =
         event.staging === 'staged'
-          ? `, writes staged${event.applied.length ? `; applied: ${event.applied.join(', ')}` : ''}${event.kept.length ? `; kept for the step: ${event.kept.join(', ')}` : ''}${event.refused.length ? `; NOT applied: ${event.refused.join('; ')}` : ''}`
+          ? `, writes staged${event.applied.length ? `; applied: ${namedList(event.applied)}` : ''}${event.kept.length ? `; kept for the step: ${namedList(event.kept)}` : ''}${event.refused.length ? `; NOT applied: ${namedList(event.refused, undefined, '; ')}` : ''}`
           : event.staging === 'direct' && event.confinement === 'sandboxed'
             ? ', writes the workspace directly (no staging here)'
             : '';
-      return `    ${event.stepId ?? ''} ran \`${event.command}\` ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
+      return `    ${event.stepId ?? ''} ran \`${event.command}\`${event.program ? ` (program ${event.program})` : ''} ${how}, network ${event.network ? `granted${event.hostLoopback ? " (the host's: its loopback services too)" : ' (its own)'}` : 'off'}${staging}${undone}${kept}`;
     }
     case 'mcp_call': {
       const o = event.outcome;

@@ -28,4 +28,19 @@ export const nodePolicyFs: PolicyFs = {
       return undefined;
     }
   },
+  readlinkSync: (p) => {
+    try {
+      return fs.readlinkSync(p);
+    } catch {
+      return undefined; // not a link, or gone: the caller reads it as no link
+    }
+  },
+  executableSync: (p) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return fs.statSync(p).isFile();
+    } catch {
+      return false; // missing, not executable, or unreadable: not a program to run
+    }
+  },
 };

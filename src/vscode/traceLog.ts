@@ -50,7 +50,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'policy_denied':
       return `policy denied ${e.action} (${e.rule}): ${e.reason}`;
     case 'command_sandbox':
-      return `command ${e.stepId ?? ''} \`${clip(e.command, 120)}\`: ${e.confinement === 'sandboxed' ? `sandboxed (${e.sandbox})` : `${e.confinement.toUpperCase()}${e.reason ? ` — ${e.reason}` : ''}`}, network ${e.network ? `granted${e.hostLoopback ? " (the host's, loopback services included)" : ''}` : 'off'}${e.rolledBack.length ? `; rolled back ${e.rolledBack.join(', ')}` : ''}${e.unrestored.length ? `; NOT restored ${e.unrestored.join(', ')}` : ''}`;
+      return `command ${e.stepId ?? ''} \`${clip(e.command, 120)}\`${e.program ? ` (program ${e.program})` : ''}: ${e.confinement === 'sandboxed' ? `sandboxed (${e.sandbox})` : `${e.confinement.toUpperCase()}${e.reason ? ` — ${e.reason}` : ''}`}, network ${e.network ? `granted${e.hostLoopback ? " (the host's, loopback services included)" : ''}` : 'off'}${e.rolledBack.length ? `; rolled back ${e.rolledBack.join(', ')}` : ''}${e.unrestored.length ? `; NOT restored ${e.unrestored.join(', ')}` : ''}`;
     case 'approval_requested':
       return `approval requested (${e.kind}) ${e.requestId}: ${clip(e.summary)}`;
     case 'approval_decided':

@@ -204,6 +204,8 @@ const ApprovalViewSchema = z.discriminatedUnion('kind', [
     hostLoopback: z.boolean().optional(),
     /** Whether its writes go to a staging layer (only judged changes reach the workspace) or to the workspace itself. */
     staged: z.boolean().optional(),
+    /** The program that runs, by its absolute path (resolved on PATH, never to a workspace file). */
+    program: Text.optional(),
   }),
   /** An MCP tool call: which server and tool, with the arguments it will get, and what confines the server. */
   z.object({

@@ -108,6 +108,7 @@ describe('ui (E2E): a mission from the palette to the files on disk', () => {
     await frame.waitForSelector('.step-row[data-step-id="s3"][data-status="succeeded"]', { timeout: 60_000 });
     await frame.locator('[data-testid="approval-command"]:not(.settling)').first().waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal((await byTestId(frame, 'command-cwd').innerText()).trim(), `in ${session.workspace}`);
+    assert.match((await byTestId(frame, 'command-program').innerText()).trim(), /^runs \/\S+/, 'the card names the program that runs, by its path');
     const command = frame.locator('[data-testid="approval-command"]').first();
     await command.locator('[data-testid="reject-reason"] input').fill('do not run it; just check the file');
     await shot(page, '07-command-card');

@@ -160,6 +160,8 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('command_sandbox'),
     stepId: z.string().nullable(),
     command: z.string(),
+    /** The program that ran, by its absolute path (a bare name resolved on PATH outside the workspace). Absent: as named. */
+    program: z.string().optional(),
     confinement: ConfinementSchema,
     /** The sandbox that confined it (bubblewrap, seatbelt) or `none`. */
     sandbox: z.string(),
@@ -180,7 +182,7 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
     staging: z.enum(['staged', 'direct']).optional(),
     /** Staged: paths applied to the workspace. */
     applied: z.array(z.string()).default([]),
-    /** Staged: paths kept in the step's layer only (build outputs, caches). */
+    /** Staged: paths kept in the step's layer only (build outputs, caches), each `path (why)`. */
     kept: z.array(z.string()).default([]),
     /** Staged: paths the command changed but may not, never applied — each `path (what: why)`. */
     refused: z.array(z.string()).default([]),

@@ -24,6 +24,8 @@ import { isWithin, pathBelow } from '../primitives/paths';
 export interface IgnoreFile {
   dir: string;
   text: string;
+  /** How to name it to the user (`.gitignore`, `build/.gitignore`, `.git/info/exclude`); default `<dir>/.gitignore`. */
+  name?: string;
 }
 
 /** Characters that make a pattern a glob (gitignore syntax), and escapes. */
@@ -31,14 +33,15 @@ const MAGIC = /[*?[\]\\]/;
 
 interface Matcher {
   dir: string;
+  name: string;
   ig: Ignore;
 }
 
 function matcherOf(file: IgnoreFile): Matcher | undefined {
   try {
-    return { dir: file.dir, ig: ignore().add(file.text) };
+    return { dir: file.dir, name: file.name ?? (file.dir === '' ? '.gitignore' : `${file.dir}/.gitignore`), ig: ignore().add(file.text) };
   } catch {
-    return undefined;
+    return undefined; // a file the library cannot read: no rules from it (git would report it, not ignore by it)
   }
 }
 
@@ -75,41 +78,78 @@ export interface IgnoredFolders {
  * global excludes, passed the same way) first, then each `.gitignore` from the root down, a deeper file's
  * verdict winning; a path inside an ignored folder is ignored whatever a deeper file says.
  */
-export function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
-  const base = excludes.map((text) => matcherOf({ dir: '', text })).filter((m): m is Matcher => m !== undefined);
+function gitIgnoreMatcher(files: readonly IgnoreFile[], excludes: readonly string[] = []): (rel: string, isDirectory: boolean) => boolean {
+  const why = gitIgnoreReason(
+    files,
+    excludes.map((text) => ({ dir: '', text })),
+  );
+  return (rel, isDirectory) => why(rel, isDirectory) !== undefined;
+}
+
+/** Why git ignores a path: the file and pattern that do, and the ignored folder it lies in (if that is what is ignored). */
+export interface IgnoredBy {
+  file: string;
+  pattern: string;
+  folder?: string;
+}
+
+/** `ignored by .gitignore (dist/)`, or `in tmp/, which .gitignore ignores (tmp/)`. */
+export function ignoredText(by: IgnoredBy): string {
+  return by.folder === undefined ? `ignored by ${by.file} (${by.pattern})` : `in ${by.folder}/, which ${by.file} ignores (${by.pattern})`;
+}
+
+/**
+ * The same decision, with its reason (see `IgnoredBy`); undefined when git does not ignore the path.
+ * `excludes` are read first, in order (name them: `.git/info/exclude`, the global excludes file).
+ */
+export function gitIgnoreReason(
+  files: readonly IgnoreFile[],
+  excludes: readonly IgnoreFile[] = [],
+): (rel: string, isDirectory: boolean) => IgnoredBy | undefined {
+  const base = excludes.map((f) => matcherOf({ ...f, dir: '' })).filter((m): m is Matcher => m !== undefined);
   const matchers = files
     .map(matcherOf)
     .filter((m): m is Matcher => m !== undefined)
     .sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
-  const verdict = (rel: string, isDirectory: boolean): boolean => {
-    let ignored = false;
-    for (const m of [...base, ...matchers]) {
+  const all = [...base, ...matchers];
+  const verdict = (rel: string, isDirectory: boolean): IgnoredBy | undefined => {
+    let by: IgnoredBy | undefined;
+    for (const m of all) {
       const sub = pathBelow(rel, m.dir);
       if (sub === undefined) continue;
       try {
         const r = m.ig.test(isDirectory ? `${sub}/` : sub);
-        if (r.ignored) ignored = true;
-        else if (r.unignored) ignored = false;
+        if (r.ignored) by = { file: m.name, pattern: r.rule?.pattern ?? sub };
+        else if (r.unignored) by = undefined;
       } catch {
         // a path the library cannot judge: no verdict from this file
       }
     }
-    return ignored;
+    return by;
   };
-  const memo = new Map<string, boolean>();
-  const folderIgnored = (rel: string): boolean => {
-    const known = memo.get(rel);
-    if (known !== undefined) return known;
+  const memo = new Map<string, IgnoredBy | undefined>();
+  const folderIgnored = (rel: string): IgnoredBy | undefined => {
+    if (memo.has(rel)) return memo.get(rel);
     const parent = posix.dirname(rel);
-    const result = (parent !== '.' && folderIgnored(parent)) || verdict(rel, true);
+    const above = parent !== '.' ? folderIgnored(parent) : undefined;
+    const result = above ?? verdict(rel, true);
     memo.set(rel, result);
     return result;
   };
   return (rel, isDirectory) => {
-    if (!plainPath(rel)) return false;
+    if (!plainPath(rel)) return undefined;
     const parent = posix.dirname(rel);
-    return (parent !== '.' && folderIgnored(parent)) || (isDirectory ? folderIgnored(rel) : verdict(rel, false));
+    const above = parent !== '.' ? folderIgnored(parent) : undefined;
+    if (above !== undefined) return { ...above, folder: topIgnored(parent, folderIgnored) };
+    return isDirectory ? folderIgnored(rel) : verdict(rel, false);
   };
+}
+
+/** The topmost ignored folder at or above `rel` (the one a reason names). */
+function topIgnored(rel: string, ignored: (rel: string) => IgnoredBy | undefined): string {
+  let top = rel;
+  for (let p = posix.dirname(rel); p !== '.' && ignored(p) !== undefined; p = posix.dirname(p)) top = p;
+  return top;
 }
 
 export function gitIgnoredFolders(entries: readonly ScanEntry[], files: readonly IgnoreFile[], exclude?: string): IgnoredFolders {

@@ -39,7 +39,8 @@ import { parseCommand } from './commandParse';
 import type { PolicyFs } from '../ports';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
 import { PROTECTED_RULES } from './sensitivePaths';
-import { resolveWorkspacePath } from './workspacePath';
+import { checkPathSyntax, resolveWorkspacePath } from './workspacePath';
+import type { PolicyDenial } from './denial';
 import { gitConfigCodePaths } from './gitConfigCode';
 import * as nodePath from 'node:path';
 import { pathsOverlap } from '../primitives/paths';
@@ -175,28 +176,38 @@ function directoryReadable(policy: Policy, rel: string): boolean {
   return policy.readGlobBases.some((base) => base === '.' || rel === '.' || pathsOverlap(base, rel));
 }
 
+/**
+ * Rules 8–9 on their own: hidden (`.planexecuteignore`, secrets) for every kind, protected (and what the
+ * repository's git config runs) for writes — unless the user allowed the path for the mission. Also what
+ * a link may not lead to (linkTargets.ts), judged as a write there.
+ */
+export function sensitiveDenial(policy: Policy, rel: string, isDirectory: boolean, writing: boolean): PolicyDenial | undefined {
+  if (policy.ignored(rel, isDirectory)) return deny('ignore.planexecuteignore', `${rel} is excluded by .planexecuteignore`);
+  if (policy.allowSensitiveMatch(rel)) return undefined;
+  const peek = (r: string): string | undefined => policy.fs.readTextSync(nodePath.join(policy.root, r), PEEK_BYTES);
+  const secret = isDirectory ? isSecretFolder(rel) : isSecret(rel, peek);
+  if (secret.secret)
+    return deny(
+      `sensitive.${secret.rule ?? 'secret'}`,
+      `${rel} may hold secrets (${secret.rule ?? 'secret'}); it is refused unless you allow it for this mission`,
+    );
+  if (!writing) return undefined;
+  for (const s of protectedMatchers)
+    if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
+  if (policy.gitCodePaths.some((c) => pathsOverlap(rel, c))) {
+    return deny(
+      'sensitive.git_config_code',
+      `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`,
+    );
+  }
+  return undefined;
+}
+
 function checkPathRules(policy: Policy, kind: 'read' | 'write' | 'delete', rel: string, isDirectory: boolean): PolicyDecision {
   const writing = kind !== 'read';
   if (writing && rel === '.') return deny('path.root', 'the workspace root itself cannot be written or deleted');
-  if (policy.ignored(rel, isDirectory)) return deny('ignore.planexecuteignore', `${rel} is excluded by .planexecuteignore`);
-  if (!policy.allowSensitiveMatch(rel)) {
-    const peek = (r: string): string | undefined => policy.fs.readTextSync(nodePath.join(policy.root, r), PEEK_BYTES);
-    const secret = isDirectory ? isSecretFolder(rel) : isSecret(rel, peek);
-    if (secret.secret)
-      return deny(
-        `sensitive.${secret.rule ?? 'secret'}`,
-        `${rel} may hold secrets (${secret.rule ?? 'secret'}); it is refused unless you allow it for this mission`,
-      );
-    if (writing)
-      for (const s of protectedMatchers)
-        if (s.match(rel)) return deny(`sensitive.${s.name}`, `${rel} is protected (${s.name}); writes are refused unless you allow it for this mission`);
-    if (writing && policy.gitCodePaths.some((c) => pathsOverlap(rel, c))) {
-      return deny(
-        'sensitive.git_config_code',
-        `${rel} is run or read as config by this repository's git config (hooks path, include, a filter or diff driver…); writes are refused unless you allow it for this mission`,
-      );
-    }
-  }
+  const sensitive = sensitiveDenial(policy, rel, isDirectory, writing);
+  if (sensitive) return deny(sensitive.rule, sensitive.reason);
   if (writing) {
     const constraint = policy.forbiddenBy(rel);
     if (constraint !== undefined) return deny('constraint.forbid_paths', `${rel} may not be written: the mission's constraint "${constraint}" forbids it`);
@@ -242,6 +253,30 @@ export function resolveAction(policy: Policy, action: unknown): ResolvedAction {
     isDirectory: resolved.isDirectory,
     realRel: resolved.realRel,
   };
+}
+
+/**
+ * The verdict on writing or removing the entry AT a path — a link itself, never what it points to: the
+ * parent folder is resolved (rule 6), the last component taken as named, then rules 7–11 on both spellings.
+ * For a link a command made (commandEffects.ts), where `resolveAction` would judge the link's target
+ * instead; where the link leads is judged by linkTargets.ts.
+ */
+export function checkEntry(policy: Policy, kind: 'write' | 'delete', path: string): PolicyDecision {
+  if (policy.role === 'verifier') return deny('role.verifier_read_only', 'the verifier is read-only: it may not write or delete files');
+  const syntax = checkPathSyntax(path, policy.rootAliases);
+  if (!syntax.ok) return deny(syntax.error.rule, syntax.error.reason);
+  const rel = syntax.value;
+  if (rel === '.') return deny('path.root', 'the workspace root itself cannot be written or deleted');
+  const at = rel.lastIndexOf('/');
+  const parent = resolveWorkspacePath(policy.root, at === -1 ? '.' : rel.slice(0, at), policy.fs, policy.rootAliases);
+  if (!parent.ok) return deny(parent.error.rule, parent.error.reason);
+  const name = rel.slice(at + 1);
+  const realRel = parent.value.realRel === '.' ? name : `${parent.value.realRel}/${name}`;
+  for (const r of new Set([rel, realRel])) {
+    const d = checkPathRules(policy, kind, r, false);
+    if (!d.allowed) return d;
+  }
+  return { allowed: true };
 }
 
 export function checkAction(policy: Policy, action: PolicyAction): PolicyDecision {

@@ -64,7 +64,7 @@ function summaryOf(action: GateAction): string {
     case 'write':
       return `${action.change} ${action.path}`;
     case 'command':
-      return `run \`${action.command}\` in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}${action.staged === false ? ' (writes the workspace directly: no staging layer here)' : ''}`;
+      return `run \`${action.command}\`${action.program ? ` (program ${action.program})` : ''} in ${action.cwd}${action.confinement === 'sandboxed' ? '' : action.confinement === 'unsandboxed' ? ' (UNSANDBOXED: no OS sandbox here)' : ' (sandbox off)'}${action.network ? (action.hostLoopback ? " with the host's network (its loopback services too)" : ' with network') : ''}${action.staged === false ? ' (writes the workspace directly: no staging layer here)' : ''}`;
     case 'mcp':
       return `call MCP tool ${action.server}/${action.tool}${action.readOnly ? ' (read-only hint)' : ''} — server ${action.confinement === 'sandboxed' ? `in the step's sandbox${action.network ? ' with network' : ', no network'}` : action.confinement === 'unsandboxed' ? 'UNSANDBOXED (sandbox off)' : action.confinement === 'remote' ? 'remote, not confined by us' : 'run by VS Code, not confined by us'}`;
   }

@@ -16,12 +16,12 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { ScanEntry, Store, Workspace } from '../ports';
-import { resolveAction, type Policy } from '../policy/policy';
+import { checkEntry, resolveAction, type Policy } from '../policy/policy';
 import type { WriteRoot } from '../policy/writeScope';
 import { sha256Hex } from '../primitives/hash';
 import { errorText } from '../primitives/errorText';
 import { isWithin } from '../primitives/paths';
-import { linkStaysInside } from './stagedJudge';
+import { linkRefusal, workspaceView } from '../policy/linkTargets';
 import { err, ok, type Result } from '../contracts/result';
 
 /** Scan size past which a command is refused rather than run with a checkpoint that cannot keep up. */
@@ -213,7 +213,7 @@ export class CommandEffects {
      * Undo: remove what is there now (if anything) and put the old entry back (if there was one). What
      * cannot be put back is never removed: the user's file stays as the command left it, and is named.
      */
-    const undo = (path: string, was: Known | undefined, present: boolean): void => {
+    const undo = (path: string, was: Known | undefined, present: boolean, why?: string): void => {
       if (was?.kind === 'file' && (!was.stored || was.hash === null)) {
         result.unrestored.push(
           present
@@ -226,7 +226,7 @@ export class CommandEffects {
         result.unrestored.push(`${path} (a ${was.kind} the command replaced cannot be recreated)`);
         return;
       }
-      result.rolledBack.push(path);
+      result.rolledBack.push(why === undefined ? path : `${path} (${why})`);
       if (present) removals.push(path);
       if (was?.kind === 'file' && was.hash !== null) restores.push({ path, hash: was.hash, mode: was.mode });
       else if (was?.kind === 'symlink' && was.target !== undefined) links.push({ path, target: was.target });
@@ -271,13 +271,18 @@ export class CommandEffects {
           result.accepted.push({ path, change: was?.kind === 'file' ? 'modified' : 'created', beforeHash: was?.kind === 'file' ? was.hash : null, afterHash });
         continue;
       }
-      // A link or a special file (FIFO, socket, device) appeared or changed.
-      if (is.kind === 'symlink' && this.#allowed(path, false) && linkStaysInside(this.policy.root, path, is.target)) {
-        keep(path);
-        result.uncovered.push(`${path} (a symbolic link the command made: kept, not covered by Revert step)`);
+      // A link or a special file (FIFO, socket, device) appeared or changed. A link is judged where it really
+      // leads, on the tree as the command left it (linkTargets.ts: the staged judge's rule).
+      const prior = was?.kind === 'directory' ? undefined : was;
+      if (is.kind === 'symlink' && checkEntry(this.policy, 'write', path).allowed) {
+        const why = linkRefusal(this.policy, workspaceView(this.policy.root, this.policy.fs), path, is.target);
+        if (why === undefined) {
+          keep(path);
+          result.uncovered.push(`${path} (a symbolic link the command made: kept, not covered by Revert step)`);
+        } else undo(path, prior, true, why);
         continue;
       }
-      undo(path, was?.kind === 'directory' ? undefined : was, true);
+      undo(path, prior, true);
     }
 
     // A new folder that keeps nothing the step may make goes whole, unseen content (past PATH_MAX) included.

@@ -23,11 +23,13 @@ import type { CommandRun, Failure, FileChange } from '../contracts/results';
 import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
 import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { resolveProgram } from '../policy/programPath';
 import { settleStaged, type StagedOutcome } from './stagedRun';
-import type { Refusal } from './stagedJudge';
+import { snapshotPrivacy } from './stepPrivacy';
 import { runGated } from './approvalGate';
 import { CommandEffects, SCAN_LIMIT, type Reconciled } from './commandEffects';
-import { cancelled, permissionDenied, timedOut, toolError } from './failures';
+import { commandResult, refusalText, type CommandOutcome } from './commandResult';
+import { permissionDenied, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
 
@@ -99,6 +101,10 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   const parsed = resolveAction(policy, { kind: 'run', command, cwd: '.' });
   const argv = parsed.allowed && parsed.kind === 'run' ? parsed.argv : [];
   const cwdAbs = parsed.allowed && parsed.kind === 'run' ? parsed.cwdAbs : policy.root;
+  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
+  const program = parsed.allowed && host.platform !== 'win32' ? resolveProgram(argv[0] ?? '', ctx.env.PATH, cwdAbs, policy.rootAliases, policy.fs) : undefined;
+  if (program && !program.ok) return refuseProgram(env, command, program.reason);
+  const runs = program?.ok ? program.program : undefined;
   let decision: Decision = { kind: 'run', confinement: 'sandboxed' };
   let support: SandboxSupport = { available: false, reason: 'not asked', remedy: '' };
   if (parsed.allowed) {
@@ -120,7 +126,6 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
   // A granted network is the sandbox's own only where the runner can give it one (slirp4netns on Linux).
   const hostLoopback = network && !(confinement === 'sandboxed' && support.available && support.ownNetwork === true);
   const { staging, why: directWhy } = parsed.allowed ? await stagingFor(env, confinement, support) : { staging: undefined, why: undefined };
-  const host: HostFacts = ctx.terminal.hostFacts(ctx.env);
   const label = `${ctx.step.id}: ${command}`;
   const gateAction = {
     kind: 'command' as const,
@@ -131,14 +136,17 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
     network,
     ...(network ? { hostLoopback } : {}),
     staged: staging !== undefined,
+    ...(runs !== undefined ? { program: runs } : {}),
   };
 
   let reconciled: Reconciled = NOTHING;
   let staged: StagedOutcome | undefined;
+  let privateOutputs: string[] = [];
   const outcome = await runGated(gate, policy, { kind: 'run', command, cwd: '.' }, gateAction, async () => {
     const request: Omit<CommandRequest, 'sandbox'> = {
       command,
-      argv,
+      // The program the approval named, by the absolute path it resolved to (never a workspace file on PATH).
+      argv: runs !== undefined ? [runs, ...argv.slice(1)] : argv,
       cwd: cwdAbs,
       timeoutMs: ctx.settings.commandTimeoutMs,
       maxOutputBytes: ctx.settings.maxOutputBytes,
@@ -150,39 +158,22 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
       staged = r.staged;
       return { run: { ...r.run, confinement } } as const;
     }
-    // The spec and the snapshot come from the workspace as it is now, after the approval wait.
-    const scope = commandWriteScope(policy);
-    const prune = scanPrune(policy, scope);
-    const scanned = await effects.scan(prune, scope);
-    if (!scanned.ok) return { refused: scanned.error } as const;
-    const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
-    if (!built.ok) return { refused: built.error } as const;
-    const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
-    const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
-    if (before && !before.ok) return { refused: before.error } as const;
-    // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
-    const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
-    let run: CommandRun;
-    try {
-      run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
-    } finally {
-      // Cancelled, timed out or thrown: what the command changed is judged all the same.
-      reconciled = before ? await effects.after(before.value, label) : NOTHING;
-      if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
-    }
-    return { run: { ...run, confinement } } as const;
+    const direct = await runDirect(env, effects, request, host, confinement, label);
+    if ('refused' in direct) return direct;
+    reconciled = direct.reconciled;
+    privateOutputs = direct.privateOutputs;
+    return { run: { ...direct.run, confinement } } as const;
   });
   if (!outcome.ok) return failed(outcome.error);
   if ('refused' in outcome.value) return failed(toolError(`the command was not run: ${outcome.value.refused}`));
   const { run } = outcome.value;
   sink.commands.push(run);
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  sink.addFileChanges(accepted);
-  const refusedLines = staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [];
+  sink.addFileChanges(staged ? staged.accepted : reconciled.accepted);
   await ctx.record({
     type: 'command_sandbox',
     stepId: ctx.step.id,
     command,
+    ...(runs !== undefined ? { program: runs } : {}),
     confinement,
     network,
     ...(network ? { hostLoopback } : {}),
@@ -194,22 +185,66 @@ export async function runCommand(env: ToolEnv, sink: CommandSink, effects: Comma
         : directWhy
           ? { reason: `writes the workspace directly: ${directWhy}` }
           : {}),
-    rolledBack: reconciled.rolledBack,
-    unrestored: reconciled.unrestored,
-    staging: staging ? 'staged' : 'direct',
-    applied: staged ? staged.accepted.map((c) => c.path) : [],
-    kept: staged?.kept ?? [],
-    refused: refusedLines,
+    ...effectsOf(staging !== undefined, staged, reconciled),
   });
-  return commandResult(env, run, confinement, staged, reconciled, refusedLines);
+  const passedOver = program?.ok ? program.passedOver : undefined;
+  const shown: Partial<CommandOutcome> = runs !== undefined && passedOver !== undefined ? { program: { name: argv[0] ?? '', path: runs, passedOver } } : {};
+  return commandResult(env, { run, confinement, staged, reconciled, privateOutputs, ...shown });
 }
 
-/** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
-const NETWORK_ERROR =
-  /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
+/** A program found on PATH only inside the workspace: refused before anything is asked (programPath.ts). */
+async function refuseProgram(env: ToolEnv, command: string, reason: string): Promise<CallResult> {
+  await env.ctx.record({ type: 'policy_denied', stepId: env.ctx.step.id, action: `run \`${command}\``, rule: 'command.program_in_workspace', reason });
+  return failed(permissionDenied('command.program_in_workspace', reason));
+}
 
-function refusalText(r: Refusal): string {
-  return `${r.path} (${r.what}: ${r.why})`;
+/** What became of a command's changes, as the `command_sandbox` trace event records it. */
+function effectsOf(staging: boolean, staged: StagedOutcome | undefined, reconciled: Reconciled) {
+  return {
+    rolledBack: reconciled.rolledBack,
+    unrestored: reconciled.unrestored,
+    staging: staging ? ('staged' as const) : ('direct' as const),
+    applied: staged ? staged.accepted.map((c) => c.path) : [],
+    kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
+    refused: staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
+  };
+}
+
+/**
+ * A command that writes the workspace directly: the spec and the snapshot come from the workspace as it is
+ * now, after the approval wait; afterwards — cancelled, timed out or thrown too — what it changed is judged.
+ */
+async function runDirect(
+  env: ToolEnv,
+  effects: CommandEffects,
+  request: Omit<CommandRequest, 'sandbox'>,
+  host: HostFacts,
+  confinement: Confinement,
+  label: string,
+): Promise<{ run: CommandRun; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
+  const { ctx, policy } = env;
+  const scope = commandWriteScope(policy);
+  const prune = scanPrune(policy, scope);
+  const scanned = await effects.scan(prune, scope);
+  if (!scanned.ok) return { refused: scanned.error };
+  const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
+  if (!built.ok) return { refused: built.error };
+  const region = { scope, untouchable: untouchableIn(built.value, gitWritableFor(policy, scanned.value.entries)), prune };
+  const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
+  if (before && !before.ok) return { refused: before.error };
+  // A step granted git writes: what git records is judged too (src/node/gitRecord.ts).
+  const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+  let reconciled: Reconciled = NOTHING;
+  let run: CommandRun;
+  try {
+    run = await ctx.terminal.run({ ...request, sandbox: confinement === 'sandboxed' ? built.value : null }, ctx.signal);
+  } finally {
+    reconciled = before ? await effects.after(before.value, label) : NOTHING;
+    if (gitMark) reconciled = await judgeGitRecord(ctx.workspace, policy, gitMark, reconciled);
+  }
+  // Build outputs git ignores outside the globs: a private copy for this command (bubblewrap), read-only under Seatbelt.
+  const privateOutputs = confinement === 'sandboxed' && host.platform === 'linux' ? built.value.privateOutputs : [];
+  return { run, reconciled, privateOutputs };
 }
 
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
@@ -227,6 +262,8 @@ async function runStaged(
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
   if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
+  // What the step keeps for itself: the user's rules as the attempt began (taken before its first write).
+  const privacy = verifier ? undefined : env.privacy ? await env.privacy() : await snapshotPrivacy(ctx, policy, host);
   const stagingRequest = verifier ? { over: staging.layer } : { layer: staging.layer };
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
@@ -234,80 +271,16 @@ async function runStaged(
     run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
-    if (!verifier) {
+    if (privacy) {
       staged = await settleStaged({
         env,
         staging: staging.layers,
         layer: staging.layer,
-        entries: listed.entries,
-        host,
+        privacy,
         gitWritable: gitWritableFor(policy, listed.entries),
         label: `${ctx.step.id}: ${request.command}`,
       });
     }
   }
   return { run, ...(staged ? { staged } : {}) };
-}
-
-function commandResult(
-  env: ToolEnv,
-  run: CommandRun,
-  confinement: Confinement,
-  staged: StagedOutcome | undefined,
-  reconciled: Reconciled,
-  refusedLines: string[],
-): CallResult {
-  const { ctx, policy } = env;
-  const marker = confinement === 'sandboxed' ? '' : `, ${confinement === 'unsandboxed' ? 'UNSANDBOXED' : 'sandbox off'}`;
-  const head = `exit code: ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}, ${Math.round(run.durationMs)} ms${marker}${run.truncated ? ', output truncated (head and tail kept)' : ''}`;
-  const accepted = staged ? staged.accepted : reconciled.accepted;
-  const uncoveredList = staged ? staged.uncovered : reconciled.uncovered;
-  const lines = [
-    accepted.length > 0
-      ? `[${staged ? 'applied to the workspace' : 'files changed by the command'}: ${accepted.map((c) => `${c.path} (${c.change})`).join(', ')}]`
-      : '',
-    staged && staged.kept.length > 0
-      ? `[kept for this step only — git ignores them, or they are tool caches; the step's next commands see them, the workspace does not: ${staged.kept.join(', ')}]`
-      : '',
-    uncoveredList.length > 0 ? `[not covered by Revert step: ${uncoveredList.join(', ')}]` : '',
-    staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
-    ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
-    !policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
-      ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
-      : '',
-  ].filter((l) => l !== '');
-  const output = `${head}\n${run.output}${lines.length > 0 ? `\n${lines.join('\n')}` : ''}`;
-  const partial = { files: accepted, commands: [run] };
-  if (ctx.signal.aborted) return failed({ ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial });
-  if (refusedLines.length > 0) {
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed what the step may not (edit globs: ${policy.authority.edit.join(', ') || 'none'}); those changes were NOT applied to the workspace, which still holds what it held: ${refusedLines.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (reconciled.rolledBack.length > 0 || reconciled.unrestored.length > 0) {
-    const parts = [
-      reconciled.rolledBack.length > 0 ? `rolled back: ${reconciled.rolledBack.join(', ')}` : '',
-      reconciled.unrestored.length > 0 ? `NOT rolled back (still in the workspace): ${reconciled.unrestored.join(', ')}` : '',
-    ].filter((p) => p !== '');
-    const failure = {
-      ...permissionDenied(
-        'sandbox.outside_edit_scope',
-        `the command changed paths outside the step's edit globs (${policy.authority.edit.join(', ') || 'none'}); ${parts.join('; ')}`,
-      ),
-      partialSideEffects: partial,
-    };
-    return { ...failed(failure), output: `${failed(failure).output}\n\ncommand output:\n${output}` };
-  }
-  if (run.signal && run.durationMs >= ctx.settings.commandTimeoutMs) {
-    return {
-      ...failed({ ...timedOut(`the command exceeded ${ctx.settings.commandTimeoutMs} ms and was killed`), partialSideEffects: partial }),
-      output: `timeout: ${output}`,
-    };
-  }
-  return { ok: true, output };
 }

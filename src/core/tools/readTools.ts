@@ -6,6 +6,7 @@
 import picomatch from 'picomatch';
 import type { ReadOnlyTools, StepToolsContext, ToolOutcome } from '../ports';
 import type { GateContext } from './approvalGate';
+import type { StepPrivacy } from './stepPrivacy';
 import { checkPolicy } from './approvalGate';
 import { toolError } from './failures';
 import { sha256Hex } from '../primitives/hash';
@@ -20,6 +21,11 @@ export interface ToolEnv {
   policy: Policy;
   recorder: ToolRecorder;
   gate: GateContext;
+  /**
+   * What a staged step keeps for itself (stepPrivacy.ts), read once, before the attempt's first write or
+   * command; absent where commands are not staged (the verifier, a terminal without staging).
+   */
+  privacy?: () => Promise<StepPrivacy>;
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.plan-execute']);

@@ -2,25 +2,28 @@
  * After a staged command: its layer is judged (stagedJudge.ts) and only what the step may make reaches the
  * workspace. In order:
  *   1. list   — what the layer holds that differs from the workspace (the runner, raw bytes, no judgement);
- *   2. judge  — applied, kept private to the step, refused; folders the command removed are judged entry by
- *               entry from a listing of the workspace (a removed folder goes only when all it held may);
+ *   2. judge  — applied, kept private to the step (by the user's rules as the attempt began:
+ *               stepPrivacy.ts), refused — each with the policy's own reason; every link the batch would
+ *               apply is judged on the tree once it is (linkTargets.ts), and one that may not be refuses the
+ *               batch whole; folders the command removed are judged entry by entry from a listing of the
+ *               workspace (a removed folder goes only when all it held may);
  *   3. git    — a step granted git writes: git's record in the layer is compared with the workspace (paths
  *               outside the edit globs may only be recorded as the workspace holds them) and the config
  *               keys it changed must be a branch's tracking; then git's data is copied in, or none of it;
  *   4. apply  — checkpoint first (what is replaced goes to the blob store, within a byte budget per
- *               command), then one all-or-nothing batch through the Workspace port: contents, modes (never
+ *               command: what passes it is refused naming the limit), then one all-or-nothing batch through the Workspace port: contents, modes (never
  *               set-id or sticky bits), links, folders; removed folders after it;
  *   5. settle — the layer keeps only what stays private (build outputs, caches): the step's next commands
- *               see it, the workspace never does.
+ *               and its verifier see it, the workspace never does; what was refused is gone from it too.
  * Nothing here writes the workspace but step 4 and git's data in step 3.
  */
 import type { FileChange } from '../contracts/results';
-import type { StagedChange, StagedListing } from '../contracts/staging';
-import type { FileWrite, ScanEntry, StagingLayers } from '../ports';
-import { gitIgnoreMatcher, ignoreFilesIn, type IgnoreFile } from '../policy/buildOutputs';
-import type { HostFacts } from '../policy/sandboxSpec';
+import type { StagedChange } from '../contracts/staging';
+import type { FileWrite, StagingLayers } from '../ports';
+import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
-import { isToolCache, judgeStaged, type Refusal, type Verdicts } from './stagedJudge';
+import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
+import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
 import { isBelow } from '../primitives/paths';
@@ -42,8 +45,8 @@ export interface StagedOutcome {
   uncovered: string[];
   refused: Refusal[];
   unjudgeable: string[];
-  /** Kept for the step only (paths, each with what is below it). */
-  kept: string[];
+  /** Kept for the step only (each with what is below it), with why. */
+  kept: Kept[];
   /** Git's data taken into the repository. */
   gitTaken: number;
   notes: string[];
@@ -53,42 +56,35 @@ export interface StagedInput {
   env: ToolEnv;
   staging: StagingLayers;
   layer: string;
-  /** The workspace listing the spec was built from (for ignore files). */
-  entries: readonly ScanEntry[];
-  host: HostFacts;
+  /** What the step keeps for itself (stepPrivacy.ts: the user's rules as the attempt began). */
+  privacy: StepPrivacy;
   gitWritable: boolean;
   label: string;
 }
 
-function allowedBy(policy: Policy) {
-  return (path: string, kind: 'write' | 'delete'): boolean => resolveAction(policy, { kind, path }).allowed;
+/** A policy reason without the path it starts with ("README.md is outside…" → "outside…"): the path is named beside it. */
+function reasonFor(path: string, reason: string): string {
+  if (reason.startsWith(`${path} is `)) return reason.slice(path.length + 4);
+  if (reason.startsWith(`${path} `)) return reason.slice(path.length + 1);
+  return reason;
 }
 
-async function privacyOf(input: StagedInput, listing: StagedListing): Promise<(path: string, isDirectory: boolean) => boolean> {
-  const { policy } = input.env;
-  const read = input.host.readIgnoreFile;
-  const files: IgnoreFile[] = [];
-  if (read) {
-    for (const rel of ignoreFilesIn(input.entries)) {
-      const text = read(`${policy.root}/${rel}`);
-      const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      if (text !== undefined) files.push({ dir, text });
-    }
-  }
-  // Ignore files the command made (pytest's `.pytest_cache/.gitignore`) count too: what they cover stays private, never applied.
-  for (const c of listing.changes) {
-    if (c.now !== 'file' || !(c.path === '.gitignore' || c.path.endsWith('/.gitignore')) || (c.size ?? 0) > 256 * 1024) continue;
-    try {
-      const text = new TextDecoder().decode(await input.staging.read(input.layer, input.env.policy.root, c.path));
-      const dir = c.path.includes('/') ? c.path.slice(0, c.path.lastIndexOf('/')) : '';
-      files.push({ dir, text });
-    } catch {
-      // unreadable: no rules from it
-    }
-  }
-  const excludes = [read?.(`${policy.root}/.git/info/exclude`), input.host.globalExcludes?.()].filter((t): t is string => t !== undefined);
-  const ignored = gitIgnoreMatcher(files, excludes);
-  return (path, isDirectory) => isToolCache(path) || ignored(path, isDirectory);
+/** The policy's reason for refusing a write or removal, or undefined when it allows it. */
+function denialBy(policy: Policy) {
+  return (path: string, kind: 'write' | 'delete'): string | undefined => {
+    const r = resolveAction(policy, { kind, path });
+    return r.allowed ? undefined : reasonFor(path, r.reason);
+  };
+}
+
+/** The link rule over the tree once a batch is applied (one view per batch). */
+function linksOn(policy: Policy): (link: StagedChange, batch: readonly StagedChange[]) => string | undefined {
+  const disk = workspaceView(policy.root, policy.fs);
+  let view: { batch: readonly StagedChange[]; tree: TreeView } | undefined;
+  return (link, batch) => {
+    if (view?.batch !== batch) view = { batch, tree: batchView(disk, batch) };
+    return linkRefusal(policy, view.tree, link.path, link.target);
+  };
 }
 
 export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
@@ -105,8 +101,12 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
     gitTaken: 0,
     notes: [...listing.notes],
   };
-  const may = allowedBy(policy);
-  const verdicts = judgeStaged(listing.changes, { allowed: may, private: await privacyOf(input, listing), gitWritable: input.gitWritable, root });
+  const verdicts = judgeStaged(listing.changes, {
+    denial: denialBy(policy),
+    private: input.privacy,
+    gitWritable: input.gitWritable,
+    linkRefusal: linksOn(policy),
+  });
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${verdicts.strippedModes.join(', ')}`);
@@ -116,7 +116,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   await applyChanges(input, verdicts.apply, removals, outcome);
 
   outcome.kept = verdicts.keep;
-  const problems = await staging.settle(layer, root, { keep: verdicts.keep });
+  const problems = await staging.settle(layer, root, { keep: verdicts.keep.map((k) => k.path) });
   outcome.notes.push(...problems);
   return outcome;
 }
@@ -124,26 +124,32 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
 /** Each removed folder: wholly removable (every entry may go), or only the entries that may (the rest refused). */
 async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<{ trees: string[]; files: StagedChange[] }> {
   const { workspace } = input.env.ctx;
-  const may = allowedBy(input.env.policy);
+  const denied = denialBy(input.env.policy);
   const trees: string[] = [];
   const files: StagedChange[] = [];
   for (const dir of verdicts.removedFolders) {
     const listing = await workspace.scan({ prune: () => false, limit: REMOVED_FOLDER_LIMIT, under: [dir] });
     const inside = listing.entries.filter((e) => e.path !== dir);
     if (listing.truncated || (listing.unreadable ?? []).length > 0) {
-      outcome.refused.push({ path: `${dir}/`, what: 'removed', why: 'the folder holds too much (or what cannot be read) to judge entry by entry' });
+      outcome.refused.push({
+        path: `${dir}/`,
+        what: 'removed',
+        why: `the folder holds more than ${REMOVED_FOLDER_LIMIT} entries (or what cannot be read): too much to judge entry by entry`,
+        rule: 'unreadable',
+      });
       continue;
     }
-    const denied = inside.filter((e) => e.kind !== 'directory' && !may(e.path, 'delete'));
-    if (denied.length === 0) {
+    const kept = inside.filter((e) => e.kind !== 'directory' && denied(e.path, 'delete') !== undefined);
+    if (kept.length === 0) {
       trees.push(dir);
       files.push(...inside.filter((e) => e.kind === 'file').map((e): StagedChange => ({ path: e.path, was: 'file', now: null, content: true, size: e.size })));
       continue;
     }
-    for (const e of denied) outcome.refused.push({ path: e.path, what: 'removed', why: "outside the step's edit globs (its folder was removed)" });
+    for (const e of kept)
+      outcome.refused.push({ path: e.path, what: 'removed', why: `${denied(e.path, 'delete') ?? ''} (its folder was removed)`, rule: 'outside_edit_scope' });
     files.push(
       ...inside
-        .filter((e) => e.kind !== 'directory' && may(e.path, 'delete'))
+        .filter((e) => e.kind !== 'directory' && denied(e.path, 'delete') === undefined)
         .map((e): StagedChange => ({ path: e.path, was: e.kind, now: null, content: true, size: e.size })),
     );
   }
@@ -153,7 +159,7 @@ async function judgeRemovedFolders(input: StagedInput, verdicts: Verdicts, outco
 async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOutcome): Promise<void> {
   if (verdicts.git.length === 0) return;
   const refuseAll = (why: string, changes: StagedChange[] = verdicts.git): void => {
-    for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why });
+    for (const c of changes) outcome.refused.push({ path: c.path, what: c.now === null ? 'removed' : 'git data', why, rule: 'git' });
   };
   const review = await input.staging.gitReview(input.layer, input.env.policy.root);
   if (review === null) return refuseAll("not a repository of the workspace's own");
@@ -165,8 +171,8 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
     git = git.filter((c) => c.path !== '.git/config');
     refuseAll(`it changes git config keys that can run programs or redirect git (${badKeys.join(', ')}); only a branch's tracking is taken`, config);
   }
-  const may = allowedBy(input.env.policy);
-  const offending = review.recorded.filter((r) => !r.matchesWorktree && !may(r.path, 'write'));
+  const denied = denialBy(input.env.policy);
+  const offending = review.recorded.filter((r) => !r.matchesWorktree && denied(r.path, 'write') !== undefined);
   if (offending.length > 0) {
     return refuseAll(`git would record, outside the step's edit globs, what the workspace does not hold: ${offending.map((r) => r.path).join(', ')}`, git);
   }
@@ -193,13 +199,19 @@ async function applyChanges(
     if (bytes > STAGED_FILE_MAX) {
       outcome.refused.push({
         path: c.path,
-        what: 'content',
-        why: `a file over ${STAGED_FILE_MAX >> 20} MB cannot be checkpointed (Revert step could not undo it)`,
+        what: whatOf(c),
+        why: `over the checkpoint's limit of ${STAGED_FILE_MAX >> 20} MB for one file (Revert step could not undo it)`,
+        rule: 'checkpoint_limit',
       });
       return false;
     }
     if (bytes > budget) {
-      outcome.refused.push({ path: c.path, what: 'content', why: `the checkpoint limit per command (${STAGED_CHECKPOINT_BYTES >> 20} MB) was reached` });
+      outcome.refused.push({
+        path: c.path,
+        what: whatOf(c),
+        why: `the checkpoint's limit of ${STAGED_CHECKPOINT_BYTES >> 20} MB per command was reached (Revert step could not undo more)`,
+        rule: 'checkpoint_limit',
+      });
       return false;
     }
     budget -= bytes;
@@ -245,6 +257,7 @@ async function applyChanges(
         path: c.path,
         what: 'content',
         why: `it could not be read for the checkpoint: ${errorText(error)}`,
+        rule: 'unreadable',
       });
     }
   }
@@ -261,6 +274,7 @@ async function applyChanges(
         path: w.path,
         what: 'content',
         why: `the workspace could not be written: ${errorText(error)}`,
+        rule: 'unreadable',
       });
   }
 }

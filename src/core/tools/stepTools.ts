@@ -23,6 +23,7 @@ import { decodeText, encodeText, toEol, type TextFile } from '../edits/textFile'
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
 import type { ChangeKind } from './actionHash';
 import { createMcpStepTools } from './mcpCall';
+import { snapshotPrivacy, type StepPrivacy } from './stepPrivacy';
 
 export interface StepToolsExtras {
   /** The policy the tools enforce (built from the step's authority, role and the mission's grants). */
@@ -48,7 +49,7 @@ function snippetAround(before: string, after: string): string {
 export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsOptions = {}): StepTools & StepToolsExtras {
   const policy = options.policy ?? stepPolicy(ctx);
   const recorder = new ToolRecorder(ctx);
-  const env: ToolEnv = { ctx, policy, recorder, gate: gateFor(ctx, recorder) };
+  const env: ToolEnv = { ctx, policy, recorder, gate: gateFor(ctx, recorder), ...privacyFor(ctx, policy) };
   const reads = createReadTools(env);
   const changes = new StepChanges();
   const effects = new CommandEffects(ctx.workspace, ctx.store, policy);
@@ -63,6 +64,17 @@ export function createStepTools(ctx: StepToolsContext, options: CreateStepToolsO
     policy,
     ...(mcp ? { mcp } : {}),
   };
+}
+
+/**
+ * A staged executor's privacy rules (stepPrivacy.ts), taken once and before the attempt writes anything:
+ * its first write or command asks for them, so neither a command's `.gitignore` nor the step's own edit
+ * of one decides what the step keeps.
+ */
+function privacyFor(ctx: StepToolsContext, policy: Policy): Pick<ToolEnv, 'privacy'> {
+  if (ctx.role !== 'executor' || ctx.layer === undefined || !ctx.terminal.staging || ctx.settings.sandbox === 'off') return {};
+  let taken: Promise<StepPrivacy> | undefined;
+  return { privacy: () => (taken ??= snapshotPrivacy(ctx, policy, ctx.terminal.hostFacts(ctx.env))) };
 }
 
 /** The policy built from the step's authority, role and the mission's grants. */
@@ -132,6 +144,9 @@ async function commitWrite(
   const afterHash = after ? await ctx.store.putBlob(after) : null;
   if (!changes.has(rel) && before) await ctx.store.putBlob(before);
   const change: ChangeKind = after === null ? 'deleted' : before === null ? 'created' : 'modified';
+  // The step's privacy is read before its first write: an edit of `.gitignore` never decides what it keeps.
+  // An edit does not need it: if it cannot be read, the staged command that does fails, saying why.
+  await env.privacy?.().catch(() => undefined);
   const outcome = await runGated(
     gate,
     policy,

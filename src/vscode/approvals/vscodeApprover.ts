@@ -219,6 +219,7 @@ export class VsCodeApprover implements Approver {
           network: r.network,
           ...(r.hostLoopback !== undefined ? { hostLoopback: r.hostLoopback } : {}),
           ...(r.staged !== undefined ? { staged: r.staged } : {}),
+          ...(r.program !== undefined ? { program: r.program } : {}),
           ...(again ? { approvedForExecutor: true } : {}),
         });
       }

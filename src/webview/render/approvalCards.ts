@@ -124,6 +124,15 @@ const CARD_KINDS: Kinds = {
         ' in ',
         h('span', { className: 'path' }, a.cwd),
       ),
+      a.program
+        ? h(
+            'div',
+            { className: 'muted program', attrs: { 'data-testid': 'command-program', title: 'The program that runs (found on PATH outside the workspace)' } },
+            icon('run'),
+            ' runs ',
+            h('span', { className: 'path' }, a.program),
+          )
+        : null,
       confinementRow(a),
     ],
     describe: (a) => `${a.verification ? 'Verification run' : 'Command'} ${a.command}${a.stepId ? `, step ${a.stepId}` : ''}`,

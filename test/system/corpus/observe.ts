@@ -102,7 +102,7 @@ export function outputLines(text: string): string[] {
 
 /** The product's own annotations around a command's output (never the command's). */
 const PRODUCT_LINE =
-  /^\[(sandbox: |files changed by the command: |applied to the workspace: |kept for this step only |git: \d+ file\(s\) of git's data |not covered by Revert step: )/;
+  /^\[(sandbox: |files changed by the command: |applied to the workspace: |kept for this step only |NOT applied to the workspace|rolled back: |NOT rolled back |git: \d+ file\(s\) of git's data |not covered by Revert step: )/;
 
 /**
  * One command's outcome from the `bash` tool result the executor was sent: `exit code: N, T ms[, …]`,

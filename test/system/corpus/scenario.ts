@@ -90,6 +90,8 @@ export interface Scenario {
   overrides?: Override[];
   /** The CLI's deadline (default 180 s). */
   timeoutMs?: number;
+  /** Folders put on PATH before the user's own, as direnv's `PATH_add bin` does (plain and CLI runs alike). */
+  pathBefore?: (dirs: SceneDirs) => string[];
 }
 
 /** Fixed identity and dates for fixture commits: every copy of a scene holds the same commit ids. */

@@ -39,8 +39,8 @@ export interface ThreeRuns {
 }
 
 /** The environment a user's shell gives the CLI (and so, after the CLI's own scrub, its commands). */
-const userEnv = (dirs: SceneDirs): Record<string, string> => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
+const userEnv = (dirs: SceneDirs, s: Scenario): Record<string, string> => ({
+  PATH: [...(s.pathBefore?.(dirs) ?? []), process.env.PATH ?? '/usr/bin:/bin'].join(':'),
   HOME: dirs.home,
   XDG_RUNTIME_DIR: dirs.run,
   LANG: 'C.UTF-8',
@@ -49,12 +49,12 @@ const userEnv = (dirs: SceneDirs): Record<string, string> => ({
 const dirsIn = (root: string): SceneDirs => ({ root, home: join(root, 'home'), ws: join(root, 'work', 'app'), run: join(root, 'run') });
 
 /** One argv, no shell, stdout and stderr into one file; the whole process group is ended afterwards, as the product does. */
-function runArgv(argv: string[], dirs: SceneDirs): Promise<{ exit: number | 'none'; ms: number; output: string }> {
+function runArgv(argv: string[], dirs: SceneDirs, env: Record<string, string>): Promise<{ exit: number | 'none'; ms: number; output: string }> {
   const file = join(dirs.root, 'plain-output.txt');
   const fd = openSync(file, 'w');
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(argv[0] ?? '', argv.slice(1), { cwd: dirs.ws, env: userEnv(dirs), stdio: ['ignore', fd, fd], detached: true });
+    const child = spawn(argv[0] ?? '', argv.slice(1), { cwd: dirs.ws, env, stdio: ['ignore', fd, fd], detached: true });
     const kill = (): void => {
       try {
         process.kill(-(child.pid ?? 0), 'SIGKILL');
@@ -79,7 +79,7 @@ async function runPlain(s: Scenario, dirs: SceneDirs): Promise<CommandOutcome[]>
   for (const command of s.commands) {
     const parsed = parseCommand(command);
     if (!parsed.ok) throw new Error(`scenario ${s.name}: "${command}" does not parse (${parsed.error.reason})`);
-    const r = await runArgv(parsed.value.argv, dirs);
+    const r = await runArgv(parsed.value.argv, dirs, userEnv(dirs, s));
     out.push({ command, exit: r.exit, denied: false, ms: r.ms, output: normalise(r.output, dirs), notes: [] });
   }
   return out;
@@ -100,6 +100,7 @@ async function runThroughCli(s: Scenario, dirs: SceneDirs, mode: 'unsandboxed' |
         },
       ],
       args: ['--sandbox', mode === 'sandboxed' ? 'required' : 'off'],
+      path: userEnv(dirs, s).PATH,
       timeoutMs: s.timeoutMs ?? 180_000,
     },
   );

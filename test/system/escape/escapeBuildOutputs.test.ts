@@ -3,8 +3,8 @@
  * step's staging layer — its later commands see it, the workspace never does. Real build commands
  * (`npx tsc`, an `npm test` that compiles first) then pass — under the executor and under the verifier's
  * evidence check, whose writes go to a scratch layer — while nothing reaches the workspace; and a step that
- * turns its own `.gitignore` against the sandbox (naming `src`, `*`) keeps its writes in its layer, never
- * on the host. Through the real CLI.
+ * turns its own `.gitignore` against the sandbox (naming `src`, `*`) keeps nothing private by it (what git
+ * ignored when the attempt began decides), and nothing reaches the host. Through the real CLI.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,9 @@ describe('escape suite: build outputs are private to each command', function () 
       ],
     });
     assert.match(seen(o.mission, 'plant'), /PROBE write src\/math\.js => ok/, `the write went to a private copy${story(o)}`);
+    // What the step keeps is decided by the ignore files as the attempt began: its own edit of .gitignore keeps nothing.
+    assert.doesNotMatch(seen(o.mission, 'plant'), /kept for this step only/, story(o));
+    assert.match(seen(o.mission, 'plant'), /NOT applied[^\n]*src\/evil\.js \(new\)/, story(o));
     assertNone(outsideScope(o, ['.gitignore']), 'nothing but .gitignore changed in the workspace', o);
     assertNone(o.outside, 'nothing outside the workspace changed', o);
   });

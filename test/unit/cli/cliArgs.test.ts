@@ -199,7 +199,18 @@ describe('terminal approver', () => {
     const signal = new AbortController().signal;
     const a = approver.request({ ...base, kind: 'plan', plan }, signal);
     const b = approver.request(
-      { ...base, id: 'r2', kind: 'command', command: 'npm test', argv: ['npm', 'test'], cwd: '/ws', confinement: 'sandboxed', network: false, stepId: 's1' },
+      {
+        ...base,
+        id: 'r2',
+        kind: 'command',
+        command: 'npm test',
+        argv: ['npm', 'test'],
+        cwd: '/ws',
+        confinement: 'sandboxed',
+        network: false,
+        stepId: 's1',
+        program: '/usr/bin/npm',
+      },
       signal,
     );
     input.write('y\nnot now\n');
@@ -208,6 +219,7 @@ describe('terminal approver', () => {
     const shown = output.read()?.toString() ?? '';
     assert.match(shown, /Approve this plan\?/);
     assert.match(shown, /wants to run: npm test/);
+    assert.match(shown, /program: \/usr\/bin\/npm/, 'the prompt names the program that runs');
     approver.close();
   });
 

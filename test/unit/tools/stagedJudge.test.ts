@@ -4,15 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import type { StagedChange } from '../../../src/core/contracts/staging';
-import { isToolCache, judgeStaged, linkStaysInside, type JudgeRules } from '../../../src/core/tools/stagedJudge';
+import { isToolCache, judgeStaged, type JudgeRules } from '../../../src/core/tools/stagedJudge';
 
-const root = '/ws';
 const editGlob = (p: string): boolean => p.startsWith('src/') || p === 'src';
+const OUTSIDE = "outside the step's edit globs (src/**)";
+/** Links leading out of `/ws` by their text (the real rule, linkTargets.ts, has tables of its own). */
 const rules = (over: Partial<JudgeRules> = {}): JudgeRules => ({
-  allowed: (p) => editGlob(p),
-  private: (p) => p === 'dist' || p.startsWith('dist/') || isToolCache(p),
+  denial: (p) => (editGlob(p) ? undefined : OUTSIDE),
+  private: (p) => (p === 'dist' || p.startsWith('dist/') ? 'ignored by .gitignore: dist/' : isToolCache(p) ? 'a tool cache or dependency folder' : undefined),
   gitWritable: false,
-  root,
+  linkRefusal: (l) => (l.target?.startsWith('../../') ? 'a link leading outside the workspace' : undefined),
   ...over,
 });
 const file = (path: string, was: StagedChange['was'] = 'file', extra: Partial<StagedChange> = {}): StagedChange => ({
@@ -35,10 +36,10 @@ describe('staged judge', () => {
       v.apply.map((c) => c.path),
       ['src/a.ts'],
     );
-    assert.deepEqual(v.keep, ['dist']);
+    assert.deepEqual(v.keep, [{ path: 'dist', why: 'ignored by .gitignore: dist/' }]);
     assert.deepEqual(
-      v.refused.map((r) => [r.path, r.what]),
-      [['README.md', 'content']],
+      v.refused.map((r) => [r.path, r.what, r.why]),
+      [['README.md', 'content', OUTSIDE]],
     );
   });
 
@@ -76,22 +77,52 @@ describe('staged judge', () => {
     assert.match(v.refused[0]?.why ?? '', /FIFO, socket or device/);
   });
 
-  it('refuses a link leading outside the workspace, applies one that stays inside', () => {
+  it('keeps a FIFO or socket where the step keeps what lies there (a test socket in an ignored tmp/)', () => {
+    const v = judgeStaged([{ path: 'dist/app.sock', was: null, now: 'other', content: true }], rules());
+    assert.deepEqual(v.keep, [{ path: 'dist/app.sock', why: 'a FIFO or socket: ignored by .gitignore: dist/' }]);
+    assert.equal(v.refused.length, 0);
+  });
+
+  it('a link that may not be applied refuses the batch whole, naming the link and why', () => {
     const v = judgeStaged(
       [
+        file('src/a.ts'),
         { path: 'src/out', was: null, now: 'symlink', content: true, target: '../../home/u/.ssh/id_rsa' },
         { path: 'src/in', was: null, now: 'symlink', content: true, target: 'a.ts' },
+        { path: 'dist', was: null, now: 'directory', content: true },
       ],
       rules(),
     );
+    assert.deepEqual(v.apply, []);
     assert.deepEqual(
-      v.apply.map((c) => c.path),
-      ['src/in'],
+      v.refused.map((r) => [r.path, r.rule]),
+      [
+        ['src/out', 'link'],
+        ['src/a.ts', 'batch'],
+        ['src/in', 'batch'],
+      ],
     );
+    assert.match(v.refused[1]?.why ?? '', /nothing of the command's changes is applied[^]*src\/out: a link leading outside/);
     assert.deepEqual(
-      v.refused.map((r) => r.path),
-      ['src/out'],
+      v.keep.map((k) => k.path),
+      ['dist'],
+      'what the step keeps stays kept',
     );
+  });
+
+  it('judges links against the whole batch (the rule sees what else would be applied)', () => {
+    const seen: string[][] = [];
+    judgeStaged(
+      [
+        { path: 'src/up', was: null, now: 'symlink', content: true, target: '..' },
+        { path: 'src/notes.txt', was: null, now: 'symlink', content: true, target: 'up/x' },
+      ],
+      rules({ linkRefusal: (_l, batch) => void seen.push(batch.map((c) => c.path)) }),
+    );
+    assert.deepEqual(seen, [
+      ['src/notes.txt', 'src/up'],
+      ['src/notes.txt', 'src/up'],
+    ]);
   });
 
   it('leaves set-id and sticky bits off what it applies, and says so', () => {
@@ -109,13 +140,51 @@ describe('staged judge', () => {
       rules(),
     );
     assert.deepEqual(v.removedFolders, ['src/gen']);
-    assert.deepEqual(v.keep, ['dist']);
+    assert.deepEqual(
+      v.keep.map((k) => k.path),
+      ['dist'],
+    );
   });
 
   it('judges nothing below a kept folder again', () => {
     const v = judgeStaged([{ path: 'node_modules/.cache', was: null, now: 'directory', content: true }, file('node_modules/.cache/x', null)], rules());
-    assert.deepEqual(v.keep, ['node_modules/.cache']);
+    assert.deepEqual(
+      v.keep.map((k) => k.path),
+      ['node_modules/.cache'],
+    );
     assert.equal(v.refused.length, 0);
+  });
+
+  it('applies what the globs allow below a kept folder, keeping the rest entry by entry (build/reports/** under an ignored build/)', () => {
+    const v = judgeStaged(
+      [
+        { path: 'build', was: null, now: 'directory', content: true },
+        { path: 'build/reports', was: null, now: 'directory', content: true },
+        file('build/reports/index.html', null),
+        file('build/app.o', null),
+      ],
+      rules({
+        denial: (p) => (p === 'build/reports' || p.startsWith('build/reports/') ? undefined : OUTSIDE),
+        private: (p) => (p === 'build' || p.startsWith('build/') ? 'ignored by .gitignore: build/' : undefined),
+      }),
+    );
+    assert.deepEqual(
+      v.apply.map((c) => c.path),
+      ['build/reports', 'build/reports/index.html'],
+    );
+    assert.deepEqual(
+      v.keep.map((k) => k.path),
+      ['build/app.o'],
+    );
+    assert.deepEqual(v.refused, []);
+  });
+
+  it('refuses with the reason the policy gives (protected, hidden), not "outside the globs"', () => {
+    const v = judgeStaged([file('.vscode/tasks.json', null)], rules({ denial: () => 'protected (editor_config)' }));
+    assert.deepEqual(
+      v.refused.map((r) => [r.path, r.why]),
+      [['.vscode/tasks.json', 'protected (editor_config)']],
+    );
   });
 
   it('needs no verdict for a new folder whose entries carry their own', () => {
@@ -158,13 +227,6 @@ describe('staged judge', () => {
       ]);
       assert.deepEqual(v.dropped.length, 1);
     });
-  });
-
-  it("reads links as the kernel would, from the link's folder", () => {
-    assert.equal(linkStaysInside(root, 'src/a/l', '../../README.md'), true);
-    assert.equal(linkStaysInside(root, 'src/a/l', '../../../etc/passwd'), false);
-    assert.equal(linkStaysInside(root, 'l', '/ws/src'), true);
-    assert.equal(linkStaysInside(root, 'l', '/wsx'), false);
   });
 
   it('counts tool caches and dependency folders as private wherever they are', () => {

@@ -227,7 +227,10 @@ describe('createStepTools', () => {
       const r = await tools.bash('npm test -- --grep "a b"');
       assert.equal(r.ok, true);
       assert.match(r.output, /^exit code: 0/);
-      assert.deepEqual(h.terminal.runs[0]?.argv, ['npm', 'test', '--', '--grep', 'a b']);
+      // The program by the absolute path PATH gives it (never a workspace file on PATH: programPath.ts).
+      const [program, ...args] = h.terminal.runs[0]?.argv ?? [];
+      assert.match(program ?? '', /^\/.*\/npm$/);
+      assert.deepEqual(args, ['test', '--', '--grep', 'a b']);
       assert.deepEqual(h.terminal.runs[0]?.env, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
       assert.equal(h.terminal.runs[0]?.cwd, h.root);
       assert.equal(tools.sideEffects().commands.length, 1);
