@@ -101,7 +101,8 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
     'planExecute.openPlanDocument': () => d.plans.open(),
     'planExecute.savePlan': (target?: unknown) => d.plans.save(target),
     'planExecute.runSavedPlan': (target?: unknown) => {
-      if (!vscode.workspace.isTrusted) void vscode.window.showWarningMessage('This workspace is not trusted: the plan opens for review, but it will not execute.');
+      if (!vscode.workspace.isTrusted)
+        void vscode.window.showWarningMessage('This workspace is not trusted: the plan opens for review, but it will not execute.');
       return d.plans.runSaved(target);
     },
     'planExecute.exportTrace': async (target?: unknown) => {

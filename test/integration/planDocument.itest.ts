@@ -198,11 +198,7 @@ describe('plan documents in VS Code', () => {
     await vscode.commands.executeCommand('planExecute.runSavedPlan', vscode.Uri.file(saved()));
     const opened = await pe.test.waitForState((s) => s.mission?.missionId !== before && s.planAwaitingApproval === 1, 30_000);
     assert.match(opened.mission?.versions[0]?.reason ?? '', /^from the plan document plan-saved\.md/);
-    assert.equal(
-      server.requests.filter((r) => r.role === 'planner').length,
-      1,
-      'the planner was asked once, for the first mission only',
-    );
+    assert.equal(server.requests.filter((r) => r.role === 'planner').length, 1, 'the planner was asked once, for the first mission only');
     pe.test.postFromWebview({ type: 'approvePlan', version: 1 });
     const finished = await pe.test.waitForState((s) => ENDED.has(s.mission?.phase ?? '') && !s.mission?.live, 90_000);
     assert.equal(finished.mission?.phase, 'succeeded', finished.mission?.summary ?? '');

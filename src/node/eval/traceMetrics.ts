@@ -35,7 +35,7 @@ export interface TraceMetrics {
 }
 
 /** Estimate and actual of one run: executor and verifier calls (planning is in neither). */
-export interface RunEstimate {
+interface RunEstimate {
   estimatedTokens: number;
   /** null: a model of the plan had no known price. */
   estimatedUsd: number | null;

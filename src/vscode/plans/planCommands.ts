@@ -69,7 +69,8 @@ export function planDocumentSource(d: PlanDocumentDeps): PlanDocumentSource & { 
       const read = readPlanDocument(text, { maxSteps: d.maxPlanSteps(), maxStepsName: 'planExecute.limits.maxPlanSteps' });
       if (!read.ok) return read;
       const current = d.model.coreView;
-      if (current?.missionId !== missionId || !current.plan) return err([{ line: 1, message: `mission ${missionId} is no longer the one shown; its plan cannot change` }]);
+      if (current?.missionId !== missionId || !current.plan)
+        return err([{ line: 1, message: `mission ${missionId} is no longer the one shown; its plan cannot change` }]);
       if (read.value.meta.version !== current.plan.version) {
         const message = `this document was made from plan v${read.value.meta.version}, and the plan is now v${current.plan.version}: saving it would undo what changed since. Run "Open Plan as Document" again to start from v${current.plan.version}`;
         return err([{ line: 1, message }]);
@@ -131,7 +132,14 @@ export function planDocumentCommands(
       const uri =
         target instanceof vscode.Uri
           ? target
-          : (await vscode.window.showOpenDialog({ title: 'Run Saved Plan', filters: MARKDOWN, canSelectMany: false, ...(folder ? { defaultUri: folder } : {}) }))?.[0];
+          : (
+              await vscode.window.showOpenDialog({
+                title: 'Run Saved Plan',
+                filters: MARKDOWN,
+                canSelectMany: false,
+                ...(folder ? { defaultUri: folder } : {}),
+              })
+            )?.[0];
       if (!uri) return;
       await runDocument(d, uri);
     },

@@ -62,7 +62,12 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
       : null,
     m.summary ? h('div', { className: 'summary', attrs: { 'data-testid': 'mission-summary' } }, m.summary) : null,
     m.costReport?.length
-      ? h('details', { className: 'cost-report', attrs: { 'data-testid': 'cost-report' } }, h('summary', {}, m.costReport[0]!), h('pre', {}, m.costReport.slice(1).join('\n')))
+      ? h(
+          'details',
+          { className: 'cost-report', attrs: { 'data-testid': 'cost-report' } },
+          h('summary', {}, m.costReport[0]!),
+          h('pre', {}, m.costReport.slice(1).join('\n')),
+        )
       : null,
     running.length > 1
       ? h(
