@@ -163,6 +163,14 @@ function targets() {
     minify: false,
     outfile: 'out/test/mcp/stdioServer.js',
   });
+  // The sample MCP server (examples/mcp-server): one file with the SDK inside, so a user's workspace can run
+  // it with plain node, confined, with no node_modules of its own (docs/user-setup.md).
+  entry('dist/sample-mcp-server.cjs', 'examples/mcp-server/server.ts', {
+    ...nodeCommon,
+    sourcemap: false,
+    outfile: 'dist/sample-mcp-server.cjs',
+    banner: { js: '#!/usr/bin/env node' },
+  });
   return list;
 }
 

@@ -8,8 +8,10 @@
  *   PLAN_EXECUTE_START=code-server npm start   use code-server even when `code` is on PATH
  *   npm start -- --demo                        try it without a key: a scripted demo model (this project's
  *                                              Messages-API server on loopback) answers, with a guided tour
- *                                              through a rejection, a refused replan, a replan and a revert;
- *                                              always code-server (a desktop window would not get its env)
+ *                                              through an MCP call, a rejection, a refused replan, a replan
+ *                                              and a revert; it plans only its one task (any other is refused
+ *                                              in words); always code-server (a desktop window would not get
+ *                                              its env)
  *   npm start -- --check                       (code-server) open the URL in headless Chromium, open the
  *                                              sidebar, save test-results/start.png, and exit: proves the
  *                                              printed workbench works without a person at the browser
@@ -19,11 +21,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, type CodeServer } from '../test/support/host/codeServer';
 import { startDemoHost, type DemoHost } from '../test/support/host/demoHost';
+import { copyDemoWorkspace } from '../test/support/host/demoWorkspace';
 import { onPath, repoRoot } from '../test/support/host/hostPaths';
 import { spawnGroup } from '../test/support/host/processGroups';
 import { findWebviewFrame } from '../test/support/host/webviewFrame';
 import { openWorkbench, workbenchUrl } from '../test/support/host/workbench';
-import { copyWorkspace, DEMO_WORKSPACE } from '../test/support/host/workspace';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -33,8 +35,8 @@ async function main(): Promise<number> {
   const build = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) return build.status ?? 1;
 
-  // Removed at exit, also after Ctrl-C (processGroups' exit handler).
-  const workspace = copyWorkspace(DEMO_WORKSPACE);
+  // Removed at exit, also after Ctrl-C (processGroups' exit handler). With the sample MCP server in it.
+  const workspace = copyDemoWorkspace();
 
   const code = onPath('code');
   if (code && process.env.PLAN_EXECUTE_START !== 'code-server' && !check && !demo) {
@@ -46,7 +48,7 @@ async function main(): Promise<number> {
   }
 
   const log = (line: string): void => say(`[host] ${line}`);
-  const demoHost: DemoHost | undefined = demo ? await startDemoHost({ log }) : undefined;
+  const demoHost: DemoHost | undefined = demo ? await startDemoHost({ log, workspace: workspace.path }) : undefined;
   const host: CodeServer = demoHost?.host ?? (await startCodeServer({ log }));
   const options = { folder: workspace.path, extensionDevelopmentPath: repoRoot };
   const url = workbenchUrl(host, options);
@@ -62,10 +64,12 @@ async function main(): Promise<number> {
   if (demoHost) {
     say('');
     say(`Demo: a scripted model at ${demoHost.model.url} answers (no API key, nothing leaves this machine).`);
+    say(`It plans one task only, the tour's; any other task is refused in words (use a real model for yours).`);
     say(`  1. Plan the suggested task: "${demoHost.task}".`);
-    say('  2. Reject the first edit of s1 (it adds a debug log line) with a reason; approve the clean one.');
+    say("  2. Approve s1's call of the sample MCP server (find_todos); reject its first edit (it adds a debug log");
+    say('     line, against AGENTS.md, which the scripted planner does not apply) with a reason; approve the clean one.');
     say('  3. Approve the rest; npm test fails, the first replan is refused (see why in the Versions tab), the');
-    say('     second is approved; then open the board and try Revert on a step.');
+    say('     second is approved; then open the board and try Revert on a step. Plan the task again to replay.');
   }
   say('Press Ctrl-C to stop.');
   // The Ctrl-C handler (processGroups) stops code-server and exits; until then, stay in the foreground.

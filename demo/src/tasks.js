@@ -14,6 +14,8 @@ function completeTask(list, id) {
   return list.map((task) => (task.id === id ? { ...task, done: true } : task));
 }
 
+// TODO: removeTask(list, id), so a task can be taken off the list.
+
 /** One line per task: "[x] title" or "[ ] title". */
 function formatList(list) {
   return list.map((task) => `[${task.done ? 'x' : ' '}] ${task.title}`).join('\n');

@@ -12,7 +12,7 @@ import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
 import type { TraceEvent, TraceEventBody } from './contracts/traceEvents';
 import type { Confinement, HostFacts, SandboxMode, SandboxSpec, SandboxSupport } from './contracts/sandbox';
-import type { LayerSettlement, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
+import type { LayerSettlement, ListingOptions, StagedListing, StagingRequest, StagingSupport } from './contracts/staging';
 import type { McpCallOutcome, McpConfinement } from './contracts/mcp';
 import type { AppliedInstruction } from './contracts/instructions';
 import type { Result } from './contracts/result';
@@ -79,6 +79,18 @@ export interface ScanOptions {
    * per file where only names matter (the sandbox spec outside the write scope). Default: every entry.
    */
   detail?(path: string): boolean;
+  /**
+   * Where the adapter may keep what it listed, so that the next scan with the same memo re-reads only the
+   * folders whose names changed (a folder's modification time moves when an entry is added, removed or
+   * renamed in it) and hands back the same entry objects for the rest. Only for scans that ask the same
+   * (`prune`, `under`); entries that need `detail` are read anew every time.
+   */
+  memo?: ScanMemo;
+}
+
+/** A scan's memory between calls: the caller owns it, the adapter fills it (opaque to the engine). */
+export interface ScanMemo {
+  state?: unknown;
 }
 
 export interface ScanResult {
@@ -210,8 +222,8 @@ export interface Terminal {
 export interface StagingLayers {
   /** Whether commands in this workspace can be staged here, and if not, why (probed once per workspace). */
   support(root: string): Promise<StagingSupport>;
-  /** What the layer holds that differs from the workspace. */
-  changes(layer: string, root: string): Promise<StagedListing>;
+  /** What the layer holds that differs from the workspace (within the caps `options` sets). */
+  changes(layer: string, root: string, options?: ListingOptions): Promise<StagedListing>;
   /** A regular file's bytes in the layer (never through a link). */
   read(layer: string, root: string, path: string): Promise<Uint8Array>;
   /** Keeps only `settlement.keep` in the layer; returns what went wrong, each with why. */

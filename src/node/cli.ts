@@ -17,7 +17,8 @@
  * it was before the recorded mission, or the planner's workspace summary differs and the replay (rightly)
  * reports a divergence.
  */
-import { parseArgs, USAGE } from './cliArgs';
+import { parseArgs, usageHint } from './cliArgs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chooseContinuation } from './cliContinue';
 import { runHeadless, type CliIO, type HeadlessMission } from './cliMission';
@@ -30,7 +31,7 @@ import { terminalSafe } from './terminalText';
 import { evalMain } from './eval/evalCommand';
 import { githubMain } from './github/githubCommand';
 import { errorText } from '../core/primitives/errorText';
-import { planCommand, PLAN_USAGE } from './cliPlan';
+import { planCommand } from './cliPlan';
 import { planForRun } from './cliRunPlan';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, diverged: 3 } as const;
@@ -40,16 +41,22 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (argv[0] === 'github') return githubMain(argv.slice(1), io);
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`error: ${parsed.error}\n${USAGE}\n`);
+    io.stderr.write(`error: ${parsed.error}\n${usageHint(argv[0])}\n`);
     return EXIT.usage;
   }
   const cmd = parsed.value;
   if (cmd.kind === 'help') {
-    io.stdout.write(`${cmd.command === 'plan' ? PLAN_USAGE : USAGE}\n`);
+    io.stdout.write(`${cmd.text}\n`);
     return EXIT.ok;
   }
   try {
     if (cmd.kind === 'replay') return await replayCommand(cmd, io);
+    // In the order a user fixes them: the command line (parsed above), the workspace, then the model.
+    const folder = workspaceProblem(cmd.workspace);
+    if (folder) {
+      io.stderr.write(`error: ${folder}\n`);
+      return EXIT.usage;
+    }
     // A plan document is read and checked before anything else: one that does not read costs no model call.
     const document =
       cmd.kind === 'run' && cmd.planFile !== undefined
@@ -102,6 +109,17 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (error) {
     io.stderr.write(`error: ${errorText(error)}\n`);
     return EXIT.failed;
+  }
+}
+
+/** Why `--workspace` cannot be worked in (undefined: it is a folder). */
+function workspaceProblem(path: string): string | undefined {
+  try {
+    if (statSync(resolve(path)).isDirectory()) return undefined;
+    return `--workspace ${path} is not a folder`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `--workspace ${path} does not exist` : `--workspace ${path} cannot be read (${code ?? 'unknown error'})`;
   }
 }
 

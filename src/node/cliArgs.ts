@@ -1,62 +1,25 @@
 /**
- * Argument parsing for the headless CLI. Errors are values: a bad command line yields a message and the
- * usage text, never a stack trace.
+ * The headless CLI's commands, declared as data (./cliFlags.ts reads them and prints their help). Errors
+ * are values: a bad command line yields a message and the way to the help, never a stack trace.
  *
- *   plan-execute run --workspace DIR --task TEXT [options]        (see USAGE)
+ *   plan-execute run --workspace DIR --task TEXT [options]
  *   plan-execute run --workspace DIR --plan FILE [--allow-other-base] [options]
  *   plan-execute plan --workspace DIR --task TEXT [--out FILE] [options]   (see cliPlan.ts)
  *   plan-execute continue --workspace DIR [--mission ID] [options]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
+ *   plan-execute COMMAND --help
+ *
+ * A new subcommand declares a CommandSpec (in its own file) and joins COMMANDS; a new flag joins the list
+ * of the commands that take it, and reads its value in their `build`. Its help comes with it.
  */
 import type { SandboxMode } from '../core/contracts/sandbox';
 import type { CapNames, MissionBudgets } from '../core/mission/options';
 import { err, ok, type Result } from '../core/contracts/result';
+import { commandHelp, HELP, parseCommand, wrap, type CommandSpec, type FlagSpec, type Parsed, type ReadFlags } from './cliFlags';
 
-export const USAGE = `usage:
-  node dist/cli.js run --workspace DIR --task TEXT [options]
-  node dist/cli.js run --workspace DIR --plan FILE [--allow-other-base] [options]
-  node dist/cli.js plan --workspace DIR --task TEXT [--out FILE] [options]   plan only, write the plan document (plan --help)
-  node dist/cli.js continue --workspace DIR [--mission ID] [options]
-  node dist/cli.js replay --trace FILE [--workspace DIR] [--json]
-  node dist/cli.js eval [options]        measure missions on a task suite, planned versus direct (eval --help)
-  node dist/cli.js github [options]      on a GitHub Actions runner: plan an issue, run an approved plan (github --help)
+export type { Parsed } from './cliFlags';
 
-  run plans and executes a mission. continue goes on with the workspace's latest stopped mission (or
-  --mission ID) from where it stopped, finished work kept: a failed one is retried from the failing step, a
-  cancelled or budget-stopped one continued, an interrupted one resumed. run --plan runs a plan document
-  (written by plan, or by Save Plan in VS Code; see docs/plans.md) after reading and validating it, without
-  calling the planner: a document that does not read exits 2 naming each line; one planned on another commit
-  than the workspace's asks first (refused without a terminal unless --allow-other-base).
-
-  options (run and continue):
-  --approve ask|plan|all   when to ask (default ask): ask before every write and command; plan: approving
-                           the plan approves what its steps may do; all: fully unattended — the plan,
-                           every replanned version and every action are approved by rule, nobody is asked
-                           (unlike VS Code, where every plan version waits for you). --json prints the
-                           report as JSON
-  --sandbox required|prefer|off
-                           commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required
-                           (default on Linux and macOS): refused where there is none; prefer (default on
-                           Windows): where there is none, each command asks on the terminal, whatever
-                           --approve says, and runs unconfined; off: no sandbox.
-  --trace FILE             append every trace event to FILE
-  --no-instructions        do not read the project's instruction files (AGENTS.md, CLAUDE.md,
-                           .github/copilot-instructions.md, .github/instructions/*.instructions.md,
-                           .cursor/rules/*.mdc, .clinerules); --skip-instruction PATH leaves one out (repeatable)
-  --mcp-config FILE        MCP servers to offer, besides .vscode/mcp.json and .mcp.json (repeatable; either
-                           file shape). A step may call only the tools its plan grants (authority.mcp); stdio
-                           servers run inside the step's OS sandbox
-  --constraint TEXT        a constraint binding every step (run only; repeatable)
-  --max-cost USD --max-tokens N --max-replans N --max-minutes N --max-step-attempts N --max-plan-steps N
-                           the caps (defaults: $5, 2,000,000 tokens, 3 replans, 60 minutes, 100 step attempts,
-                           40 plan steps); a mission stopped by one says which flag to raise, then continue it
-  --provider anthropic|openai  the API (default anthropic); --base-url its endpoint (e.g.
-                           http://localhost:11434/v1 for Ollama); --model one model for every role and tier;
-                           --planner-model, --executor-model, --verifier-model one role's model. A model may name
-                           another provider: --planner-model anthropic:claude-opus-5-5.
-  Keys and endpoints from the environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
-  OPENAI_BASE_URL (local servers need no key). Progress goes to stderr, the report to stdout.
-  Exit code 0 only if every required step succeeded.`;
+const PROGRAM = 'node dist/cli.js';
 
 export interface CliModels {
   provider?: 'anthropic' | 'openai';
@@ -95,8 +58,8 @@ type CliCommand =
   | ({ kind: 'plan'; task: string; constraints: string[]; out?: string } & CliMissionFlags)
   | ({ kind: 'continue'; mission?: string } & CliMissionFlags)
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
-  /** `command`: the subcommand whose help was asked for (`plan --help`). */
-  | { kind: 'help'; command?: string };
+  /** The help: of one command, or (no command) the overview. */
+  | { kind: 'help'; text: string };
 
 export type ParsedArgs = Result<CliCommand, string>;
 
@@ -110,93 +73,253 @@ export const CLI_CAP_FLAGS: CapNames = {
   steps: '--max-step-attempts',
 };
 
-export const MODEL_FLAGS = ['--provider', '--base-url', '--model', '--planner-model', '--executor-model', '--verifier-model'];
-export const LIMIT_FLAGS = ['--max-cost', '--max-tokens', '--max-replans', '--max-minutes', '--max-step-attempts', '--max-plan-steps'];
-const MISSION_FLAGS = ['--workspace', '--approve', '--sandbox', '--trace', '--mcp-config', '--skip-instruction', ...LIMIT_FLAGS, ...MODEL_FLAGS];
-/** Flags that take no value. */
-const SWITCHES = new Set(['--json', '--no-instructions', '--allow-other-base']);
-const KNOWN: Record<string, string[]> = {
-  run: [...MISSION_FLAGS, '--task', '--constraint', '--plan'],
-  plan: [...MISSION_FLAGS.filter((f) => f !== '--approve'), '--task', '--constraint', '--out'],
-  continue: [...MISSION_FLAGS, '--mission'],
-  replay: ['--trace', '--workspace'],
+const JSON_FLAG: FlagSpec = { name: '--json', help: 'print the report as JSON' };
+
+const MODEL_FLAG_SPECS: FlagSpec[] = [
+  { name: '--provider', value: 'anthropic|openai', help: 'the API every role uses (default anthropic)' },
+  {
+    name: '--base-url',
+    value: 'URL',
+    help: "the provider's endpoint (e.g. http://localhost:11434/v1 for Ollama); default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL, else the public API",
+  },
+  { name: '--model', value: 'NAME', help: 'one model for every role and tier' },
+  { name: '--planner-model', value: 'NAME', help: "the planner's model; provider:model names another provider (anthropic:claude-opus-5-5)" },
+  { name: '--executor-model', value: 'NAME', help: "the executors' model" },
+  { name: '--verifier-model', value: 'NAME', help: "the verifier's model" },
+];
+
+const LIMIT_FLAG_SPECS: FlagSpec[] = [
+  { name: '--max-cost', value: 'USD', help: 'model spend per mission (default $5; calls at an unknown price count as nothing)' },
+  { name: '--max-tokens', value: 'N', help: 'model tokens per mission, all roles (default 2,000,000)' },
+  { name: '--max-replans', value: 'N', help: 'replans, accepted or refused (default 3)' },
+  { name: '--max-minutes', value: 'N', help: 'execution wall time (default 60)' },
+  { name: '--max-step-attempts', value: 'N', help: 'step attempts, retries included (default 100)' },
+  { name: '--max-plan-steps', value: 'N', help: 'the most steps a plan may have (default 40); a mission a cap stopped names the flag to raise' },
+];
+
+export const MODEL_FLAGS = MODEL_FLAG_SPECS.map((f) => f.name);
+export const LIMIT_FLAGS = LIMIT_FLAG_SPECS.map((f) => f.name);
+
+/** The flags `run` and `continue` share, in the order their help lists them. */
+const MISSION_FLAG_SPECS: FlagSpec[] = [
+  { name: '--workspace', value: 'DIR', help: 'the project folder the mission works in (required; checked first)' },
+  {
+    name: '--approve',
+    value: 'MODE',
+    choices: ['ask', 'plan', 'all'],
+    help:
+      'when to ask (default ask): ask before every write and command; plan: approving the plan approves what its steps may do; ' +
+      'all: fully unattended — the plan, every replanned version and every action are approved by rule (unlike VS Code, where every plan version waits for you)',
+  },
+  {
+    name: '--sandbox',
+    value: 'MODE',
+    choices: ['required', 'prefer', 'off'],
+    help:
+      'commands run in the OS sandbox (bubblewrap on Linux, Seatbelt on macOS). required (default on Linux and macOS): refused where there is none; ' +
+      'prefer (default on Windows): where there is none, each command asks on the terminal and runs unconfined; off: no sandbox',
+  },
+  { name: '--trace', value: 'FILE', help: 'append every trace event to FILE' },
+  {
+    name: '--no-instructions',
+    help: "read none of the project's instruction files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .github/instructions/*.instructions.md, .cursor/rules/*.mdc, .clinerules)",
+  },
+  { name: '--skip-instruction', value: 'PATH', repeatable: true, help: 'leave one instruction file out' },
+  {
+    name: '--mcp-config',
+    value: 'FILE',
+    repeatable: true,
+    help:
+      'MCP servers to offer besides .vscode/mcp.json and .mcp.json (either file shape). A step may call only the tools its plan grants; ' +
+      "stdio servers run inside the step's OS sandbox (docs/user-setup.md says what they see)",
+  },
+  ...LIMIT_FLAG_SPECS,
+  ...MODEL_FLAG_SPECS,
+  JSON_FLAG,
+];
+
+/** What each provider needs, said in every mission command's help (and checked in this order by cliModels.ts). */
+const KEY_NOTES = [
+  'Keys and endpoints, per provider (checked after the workspace):',
+  '  anthropic  ANTHROPIC_API_KEY, required unless the endpoint is on this machine (a loopback --base-url or',
+  '             ANTHROPIC_BASE_URL such as http://127.0.0.1:PORT needs none). Endpoint: --base-url, else',
+  '             ANTHROPIC_BASE_URL, else the public API.',
+  '  openai     OPENAI_API_KEY, required only for api.openai.com; a local server (Ollama, LM Studio) or a',
+  '             gateway may need none. Endpoint: --base-url, else OPENAI_BASE_URL, else the public API.',
+  'Progress goes to stderr, the report to stdout. Exit code 0 only if every required step succeeded (1: it did',
+  'not; 2: a bad command line or setup; 3: a replay diverged).',
+];
+
+const missionFlags = (sub: string, f: ReadFlags): Parsed<CliMissionFlags> => {
+  const workspace = f.one('--workspace');
+  if (!workspace) return err(`${sub} needs --workspace DIR`);
+  const limits = parseLimits(f.one);
+  if (!limits.ok) return limits;
+  const models = parseModels(f.one);
+  if (!models.ok) return models;
+  const sandbox = f.one('--sandbox') as SandboxMode | undefined;
+  const trace = f.one('--trace');
+  return ok({
+    workspace,
+    approve: (f.one('--approve') ?? 'ask') as CliMissionFlags['approve'],
+    limits: limits.value,
+    json: f.has('--json'),
+    models: models.value,
+    instructions: !f.has('--no-instructions'),
+    skipInstructions: f.all('--skip-instruction'),
+    mcpConfigs: f.all('--mcp-config'),
+    ...(sandbox ? { sandbox } : {}),
+    ...(trace ? { trace } : {}),
+  });
 };
 
-type Flags = Map<string, string[]>;
-/** A parsed value, or the message for the user. */
-export type Parsed<T> = Result<T, string>;
-
-export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return ok({ kind: 'help' });
-  const known = KNOWN[sub];
-  if (!known) return err(`unknown command "${sub}"`);
-  if (rest.includes('--help') || rest.includes('-h')) return ok({ kind: 'help', command: sub });
-  const flags: Flags = new Map();
-  let json = false;
-  const switches = new Set<string>();
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (SWITCHES.has(a)) {
-      if (a === '--json') json = true;
-      else if (sub === 'replay' || (a === '--allow-other-base' && sub !== 'run')) return err(`unknown option ${a} for "${sub}"`);
-      switches.add(a);
-      continue;
-    }
-    if (!a.startsWith('--')) return err(`unexpected argument "${a}"`);
-    const value = rest[i + 1];
-    if (value === undefined || value.startsWith('--')) return err(`${a} needs a value`);
-    flags.set(a, [...(flags.get(a) ?? []), value]);
-    i++;
-  }
-  for (const k of flags.keys()) if (!known.includes(k)) return err(`unknown option ${k} for "${sub}"`);
-  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
-
-  if (sub === 'replay') {
-    const trace = one('--trace');
-    if (!trace) return err('replay needs --trace FILE');
-    const workspace = one('--workspace');
-    return ok({ kind: 'replay', trace, json, ...(workspace ? { workspace } : {}) });
-  }
-  const common = missionFlags(sub, flags, json, !switches.has('--no-instructions'));
-  if (!common.ok) return common;
-  const constraints = flags.get('--constraint') ?? [];
-  if (sub === 'run') {
-    const task = one('--task');
-    const planFile = one('--plan');
+const RUN: CommandSpec<CliCommand> = {
+  name: 'run',
+  synopsis: 'run --workspace DIR --task TEXT [options]',
+  summary:
+    'Plans and executes a mission: the planner writes a typed plan, you approve it (or --approve says who does), executors carry out its steps ' +
+    'under each step’s authority, the verifier checks the evidence, and failures lead to a replan. Approvals are asked on the terminal in ask mode.',
+  flags: [
+    { name: '--task', value: 'TEXT', help: 'what should be done (required, unless --plan)' },
+    { name: '--constraint', value: 'TEXT', repeatable: true, help: 'a constraint binding every step' },
+    {
+      name: '--plan',
+      value: 'FILE',
+      help:
+        'run a plan document (written by plan, or by Save Plan in VS Code; docs/plans.md) after reading and validating it, without calling the planner; ' +
+        'the task and constraints come from the document. One that does not read exits 2 naming each line',
+    },
+    { name: '--allow-other-base', help: 'with --plan and no terminal: run a document planned on another commit than the workspace’s (a terminal asks)' },
+    ...MISSION_FLAG_SPECS,
+  ],
+  notes: KEY_NOTES,
+  build: (f) => {
+    const common = missionFlags('run', f);
+    if (!common.ok) return common;
+    const task = f.one('--task');
+    const planFile = f.one('--plan');
+    const constraints = f.all('--constraint');
     if (planFile !== undefined && (task !== undefined || constraints.length > 0)) {
       return err('run --plan takes the task and the constraints from the plan document: leave out --task and --constraint');
     }
+    if (f.has('--allow-other-base') && planFile === undefined) return err('--allow-other-base goes with --plan FILE');
     if (!task && planFile === undefined) return err('run needs --task TEXT (or --plan FILE)');
-    const document = { ...(planFile !== undefined ? { planFile } : {}), ...(switches.has('--allow-other-base') ? { allowOtherBase: true } : {}) };
+    const document = { ...(planFile !== undefined ? { planFile } : {}), ...(f.has('--allow-other-base') ? { allowOtherBase: true } : {}) };
     return ok({ kind: 'run', task: task ?? '', constraints, ...document, ...common.value });
-  }
-  if (sub === 'plan') {
-    const task = one('--task');
+  },
+};
+
+const PLAN: CommandSpec<CliCommand> = {
+  name: 'plan',
+  synopsis: 'plan --workspace DIR --task TEXT [--out FILE] [options]',
+  summary:
+    'Plans the task and writes the plan document, then exits: nothing runs, no executor is called. The document is Markdown you can read, edit, ' +
+    'commit and review (docs/plans.md): the goal, each step as "## id · title" with its authority, evidence and cost estimate, and its instructions. ' +
+    'Run it later, as it is or edited: run --workspace DIR --plan FILE.',
+  flags: [
+    { name: '--task', value: 'TEXT', help: 'what should be done (required)' },
+    { name: '--constraint', value: 'TEXT', repeatable: true, help: 'a constraint binding every step' },
+    { name: '--out', value: 'FILE', help: 'write the document to FILE (default: print it on stdout); --json prints { plan, meta } instead' },
+    // Nothing runs, so nothing is approved: --approve is not a flag of plan.
+    ...MISSION_FLAG_SPECS.filter((f) => f.name !== '--approve'),
+  ],
+  notes: [
+    'The executor and verifier models price the estimate. Exit code 0 when the document was written; 1 when planning failed; 2 for a bad',
+    'command line or setup.',
+  ],
+  build: (f) => {
+    const common = missionFlags('plan', f);
+    if (!common.ok) return common;
+    const task = f.one('--task');
     if (!task) return err('plan needs --task TEXT');
-    const out = one('--out');
-    return ok({ kind: 'plan', task, constraints, ...common.value, ...(out !== undefined ? { out } : {}) });
-  }
-  const mission = one('--mission');
-  return ok({ kind: 'continue', ...common.value, ...(mission ? { mission } : {}) });
+    const out = f.one('--out');
+    return ok({ kind: 'plan', task, constraints: f.all('--constraint'), ...common.value, ...(out !== undefined ? { out } : {}) });
+  },
+};
+
+const CONTINUE: CommandSpec<CliCommand> = {
+  name: 'continue',
+  synopsis: 'continue --workspace DIR [--mission ID] [options]',
+  summary:
+    "Goes on with the workspace's latest stopped mission (or --mission ID) from where it stopped, finished work kept: a failed one is retried " +
+    'from the failing step, a cancelled or cap-stopped one continued, an interrupted one resumed. No new plan.',
+  flags: [{ name: '--mission', value: 'ID', help: 'the mission to go on with (default: the latest)' }, ...MISSION_FLAG_SPECS],
+  notes: KEY_NOTES,
+  build: (f) => {
+    const common = missionFlags('continue', f);
+    if (!common.ok) return common;
+    const mission = f.one('--mission');
+    return ok({ kind: 'continue', ...common.value, ...(mission ? { mission } : {}) });
+  },
+};
+
+const REPLAY: CommandSpec<CliCommand> = {
+  name: 'replay',
+  synopsis: 'replay --trace FILE [--workspace DIR] [--json]',
+  summary:
+    'Re-runs a recorded mission with every model answer and approval taken from the trace: no API call, nobody asked, no key needed. Run it on a ' +
+    'copy of the workspace as it was before the recorded mission; exit code 3 if the mission diverges from the recording.',
+  flags: [
+    { name: '--trace', value: 'FILE', help: 'the recorded trace (JSON Lines; also an exported one) (required)' },
+    { name: '--workspace', value: 'DIR', help: 'the copy to replay on (default: the recorded workspace)' },
+    JSON_FLAG,
+  ],
+  build: (f) => {
+    const trace = f.one('--trace');
+    if (!trace) return err('replay needs --trace FILE');
+    const workspace = f.one('--workspace');
+    return ok({ kind: 'replay', trace, json: f.has('--json'), ...(workspace ? { workspace } : {}) });
+  },
+};
+
+/** The commands this parser reads, in the order the overview lists them. */
+const COMMANDS: readonly CommandSpec<CliCommand>[] = [RUN, PLAN, CONTINUE, REPLAY];
+
+/** Commands with a parser of their own (dispatched before this one), listed in the overview all the same. */
+const OTHER_COMMANDS = [
+  { synopsis: 'eval [options]', summary: 'measures missions on a task suite, planned versus direct (eval --help).' },
+  { synopsis: 'github [options]', summary: 'on a GitHub Actions runner: plans an issue, runs an approved plan (github --help).' },
+];
+
+/** The overview: every command's usage line and what it does. */
+function overview(): string {
+  const entries = [...COMMANDS, ...OTHER_COMMANDS];
+  return [
+    'usage:',
+    ...entries.map((c) => `  ${PROGRAM} ${c.synopsis}`),
+    `  ${PROGRAM} COMMAND --help          the options of one command`,
+    '',
+    ...entries.flatMap((c) => [`  ${wrap(`${c.synopsis.split(' ')[0]!}: ${firstSentence(c.summary)}`, 98, '    ')}`]),
+    '',
+    ...KEY_NOTES,
+  ].join('\n');
 }
 
-function missionFlags(sub: string, flags: Flags, json: boolean, instructions: boolean): Parsed<CliMissionFlags> {
-  const one = (name: string): string | undefined => flags.get(name)?.at(-1);
-  const workspace = one('--workspace');
-  if (!workspace) return err(`${sub} needs --workspace DIR`);
-  const approve = one('--approve') ?? 'ask';
-  if (approve !== 'ask' && approve !== 'plan' && approve !== 'all') return err(`--approve must be ask, plan or all (got "${approve}")`);
-  const sandbox = one('--sandbox');
-  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'prefer' && sandbox !== 'off')
-    return err(`--sandbox must be required, prefer or off (got "${sandbox}")`);
-  const limits = parseLimits(one);
-  if (!limits.ok) return limits;
-  const models = parseModels(one);
-  if (!models.ok) return models;
-  const trace = one('--trace');
-  const setup = { instructions, skipInstructions: flags.get('--skip-instruction') ?? [], mcpConfigs: flags.get('--mcp-config') ?? [] };
-  return ok({ workspace, approve, limits: limits.value, json, models: models.value, ...setup, ...(sandbox ? { sandbox } : {}), ...(trace ? { trace } : {}) });
+const firstSentence = (text: string): string => /^[^.]*\./.exec(text)?.[0] ?? text;
+
+/** What follows an error on the command line: the command's usage line and the way to its help. */
+export function usageHint(command: string | undefined): string {
+  const spec = COMMANDS.find((c) => c.name === command);
+  return spec
+    ? `usage: ${PROGRAM} ${spec.synopsis}\n(${PROGRAM} ${spec.name} --help lists every option)`
+    : `usage: ${PROGRAM} COMMAND [options]\n(${PROGRAM} --help lists the commands)`;
+}
+
+/** The help of `command` (the overview when it is not one of ours). */
+export function helpFor(command: string | undefined): string {
+  const spec = COMMANDS.find((c) => c.name === command);
+  return spec ? commandHelp(PROGRAM, spec) : overview();
+}
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') return ok({ kind: 'help', text: overview() });
+  if (sub === 'help') return ok({ kind: 'help', text: helpFor(rest[0]) });
+  const spec = COMMANDS.find((c) => c.name === sub);
+  if (!spec) return err(`unknown command "${sub}"`);
+  const parsed = parseCommand(spec, rest);
+  if (!parsed.ok) return parsed;
+  return parsed.value === HELP ? ok({ kind: 'help', text: commandHelp(PROGRAM, spec) }) : ok(parsed.value);
 }
 
 export function parseLimits(one: (name: string) => string | undefined): Parsed<CliLimits> {

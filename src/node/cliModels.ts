@@ -4,19 +4,20 @@
  * values (a missing key or model is a usage error naming what to set), never a stack trace.
  *
  * Endpoints: `--base-url` is the chosen provider's; otherwise ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the
- * public APIs. Keys: ANTHROPIC_API_KEY (required when a role uses Anthropic), OPENAI_API_KEY (required only
- * for OpenAI's own API: local servers and gateways may need none).
+ * public APIs. Keys (KEY_NOTES in cliArgs.ts says the same to the user): ANTHROPIC_API_KEY when a role uses
+ * Anthropic, unless its endpoint is on this machine (a local server or proxy: a placeholder is sent);
+ * OPENAI_API_KEY only for OpenAI's own API (local servers and gateways may need none).
  */
 import { createAnthropicModelClient } from './model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings } from '../core/model/modelSettings';
 import { createOpenAIModelClient } from './model/openaiClient';
-import { isLoopbackUrl, OPENAI_DEFAULT_BASE_URL, type ProviderId } from '../core/model/providers';
+import { anthropicNeedsKey, isLoopbackUrl, NO_KEY_NEEDED, OPENAI_DEFAULT_BASE_URL, type ProviderId } from '../core/model/providers';
 import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
 import type { CliModels } from './cliArgs';
 import { err, ok, type Result } from '../core/contracts/result';
 
-/** `localProviders`: providers served on this machine (an OpenAI-compatible loopback endpoint): no cost. */
+/** `localProviders`: providers served on this machine (a loopback OpenAI-compatible endpoint, or Anthropic's without a key): no cost. */
 export type CliModelSetup = Result<{ client: ModelClient; models: DeepPartialSettings; localProviders: ProviderId[] }, string>;
 
 /** The model settings the flags ask for (only what was given; the rest are the defaults). */
@@ -45,9 +46,16 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
   for (const provider of providersInUse(parsed.value)) {
     if (provider === 'vscode-lm') return err("vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)");
     if (provider === 'anthropic') {
-      if (!env.ANTHROPIC_API_KEY) return err('set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint): a role uses Anthropic');
       const baseURL = (flags.provider ?? 'anthropic') === 'anthropic' && flags.baseUrl ? flags.baseUrl : env.ANTHROPIC_BASE_URL;
-      clients.anthropic = createAnthropicModelClient({ apiKey: env.ANTHROPIC_API_KEY, ...(baseURL ? { baseURL } : {}) });
+      const apiKey = env.ANTHROPIC_API_KEY || (anthropicNeedsKey(baseURL) ? undefined : NO_KEY_NEEDED);
+      if (!apiKey) {
+        return err(
+          `set ANTHROPIC_API_KEY: a role uses Anthropic at ${baseURL ?? 'the public API'} (a server on this machine needs none: --base-url http://127.0.0.1:PORT)`,
+        );
+      }
+      // A server on this machine used without a key is a local model, whatever name the router gives it: no cost.
+      if (apiKey === NO_KEY_NEEDED) localProviders.push('anthropic');
+      clients.anthropic = createAnthropicModelClient({ apiKey, ...(baseURL ? { baseURL } : {}) });
     }
     if (provider === 'openai') {
       const baseURL = (flags.provider === 'openai' && flags.baseUrl) || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;

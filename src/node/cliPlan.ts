@@ -16,23 +16,6 @@ import { runHeadless, type CliIO, type HeadlessMission } from './cliMission';
 import { formatReport } from './cliReport';
 import { terminalSafe } from './terminalText';
 
-export const PLAN_USAGE = `usage: node dist/cli.js plan --workspace DIR --task TEXT [--out FILE] [options]
-
-  Plans the task and writes the plan document, then exits: nothing runs, no executor is called. The document
-  is Markdown you can read, edit, commit and review (docs/plans.md): the goal, each step as "## id · title"
-  with its authority, evidence and cost estimate, and its instructions. Run it later, as it is or edited:
-    node dist/cli.js run --workspace DIR --plan FILE
-
-  --out FILE               write the document to FILE (default: print it on stdout)
-  --json                   print { plan, meta } as JSON instead of the document
-  --constraint TEXT        a constraint binding every step (repeatable)
-  --max-plan-steps N       the plan-size cap (default 40)
-  --no-instructions, --skip-instruction PATH, --mcp-config FILE, --sandbox MODE, --trace FILE
-                           as for run (node dist/cli.js --help)
-  --provider, --base-url, --model, --planner-model, --executor-model, --verifier-model
-                           the models; the executor and verifier models price the estimate
-  Exit code 0 when the document was written; 1 when planning failed; 2 for a bad command line.`;
-
 export interface PlanCommand {
   workspace: string;
   task: string;

@@ -81,17 +81,26 @@ export function exitCodeFor(report: MissionReport, finalPlan: Plan | undefined):
 
 type RoleCost = { calls: number; costUsd: number; cacheReadTokens: number; inputTokens: number; local?: number; unpriced?: number };
 
-/** What the cost figure means: "local — no cost" when every call ran on this machine; unpriced calls named. */
-function costNote(rows: RoleCost[]): string {
+/**
+ * The cost of some calls, in words that never borrow another model's price: "$0.0123"; "local — no cost"
+ * when every call ran on this machine; "unknown" when no call had a price (a model the price table does not
+ * know, such as the demo's scripted one); unpriced calls beside priced ones are named.
+ */
+function costText(rows: RoleCost[], totalUsd?: number): string {
   const calls = rows.reduce((n, r) => n + r.calls, 0);
   const local = rows.reduce((n, r) => n + (r.local ?? 0), 0);
   const unpriced = rows.reduce((n, r) => n + (r.unpriced ?? 0), 0);
-  if (calls > 0 && local === calls) return ' (local — no cost)';
-  return unpriced > 0 ? ` (+ ${unpriced} call(s) at unknown price)` : '';
+  const usd = `$${(totalUsd ?? rows.reduce((n, r) => n + r.costUsd, 0)).toFixed(4)}`;
+  if (calls > 0 && local === calls) return `${usd} (local — no cost)`;
+  if (calls > 0 && unpriced + local === calls) return `unknown (${unpriced} call(s) at an unknown price)`;
+  return unpriced > 0 ? `${usd} (+ ${unpriced} call(s) at unknown price)` : usd;
 }
 
 export function formatReport(report: MissionReport, finalPlan: Plan | undefined, byRole: Record<string, RoleCost> = {}): string {
   const unmet = unmetRequired(report, finalPlan);
+  const roles = Object.values(byRole);
+  // Without per-role figures (a replayed report), the mission's own total is all there is.
+  const cost = roles.length > 0 ? costText(roles, report.usage.costUsd) : `$${report.usage.costUsd.toFixed(4)}`;
   const lines = [
     `Mission ${report.missionId}: ${report.outcome}`,
     report.summary,
@@ -105,10 +114,10 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
     report.neverStarted.length ? `Never started: ${report.neverStarted.join(', ')}` : '',
     unmet.length ? `Required steps not done: ${unmet.join(', ')}` : 'Every required step succeeded.',
     ...grantLines(finalPlan),
-    `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost $${report.usage.costUsd.toFixed(4)}${costNote(Object.values(byRole))}`,
+    `Tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out — cost ${cost}`,
     ...Object.entries(byRole).map(
       ([role, r]) =>
-        `  ${role}: ${r.calls} call(s), $${r.costUsd.toFixed(4)}${costNote([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
+        `  ${role}: ${r.calls} call(s), ${costText([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
     ),
     ...(report.cost ? describeCostSummary(report.cost) : []),
   ];

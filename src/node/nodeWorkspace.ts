@@ -12,19 +12,21 @@
  * `recover()` (run on construction by `NodeWorkspace.open`) rolls an uncommitted journal back and a
  * committed one forward, so a crash at any point leaves all old or all new content, never a mix.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanEntry, ScanOptions, ScanResult, Workspace } from '../core/ports';
+import type { DirEntry, FileStat, FileWrite, GitMark, GitRecorded, ScanOptions, ScanResult, Workspace } from '../core/ports';
 import { nodePolicyFs } from './nodePolicyFs';
-import { checkPathSyntax, resolveWorkspacePath } from '../core/policy/workspacePath';
+import { resolveWorkspacePath } from '../core/policy/workspacePath';
+import { scanWorkspace } from './workspaceScan';
 import { gitRecordedSince, markGitRecord, resetGitRecord } from './gitRecord';
 import { HOST_PATH, hostTool } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
 import { isBelowNative } from '../core/primitives/paths';
+import { mapLimit } from '../core/primitives/mapLimit';
 
 interface JournalEntry {
   target: string;
@@ -57,14 +59,40 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-async function writeDurable(path: string, data: Uint8Array | string, mode?: number): Promise<void> {
+async function writeDurable(path: string, data: Uint8Array | string, mode?: number, sync = true): Promise<void> {
   const handle = await fs.open(path, 'wx', mode ?? 0o644);
   try {
     await handle.writeFile(data);
     if (mode !== undefined) await handle.chmod(mode);
-    await handle.sync();
+    if (sync) await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** A batch this large is made durable with one flush of its file system rather than a flush per file. */
+const SYNC_FS_FROM = 8;
+
+/**
+ * Makes the batch's temp files durable before the journal names them: one `syncfs` of the workspace's file
+ * system (coreutils `sync -f`, by absolute path) for a large batch — a flush per file costs milliseconds
+ * each on a journaling file system — else, or when that fails, a flush per file.
+ */
+async function makeDurable(root: string, temps: readonly string[]): Promise<void> {
+  const sync = process.platform === 'linux' && temps.length >= SYNC_FS_FROM ? hostTool('sync') : undefined;
+  if (sync !== undefined) {
+    const flushed = await new Promise<boolean>((resolve) =>
+      execFile(sync, ['-f', root], { timeout: 120_000, env: { PATH: HOST_PATH } }, (error) => resolve(error === null)),
+    );
+    if (flushed) return;
+  }
+  for (const temp of temps) {
+    const handle = await fs.open(temp, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 }
 
@@ -104,23 +132,51 @@ function removeTree(abs: string): void {
   if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * A file replaced through a temp file keeps its owner and group, as an in-place write would (a group-writable
+ * file of a teammate's stays theirs): root can give it back; another user keeps at least the group when
+ * they are in it, and otherwise the file becomes theirs, as any editor's atomic save makes it.
+ */
+async function keepOwner(temp: string, prior: fsSync.Stats): Promise<void> {
+  if (process.platform === 'win32' || (prior.uid === process.getuid?.() && prior.gid === process.getgid?.())) return;
+  await fs.chown(temp, prior.uid, prior.gid).catch(() => fs.chown(temp, -1, prior.gid).catch(() => undefined));
+}
 
-/** The names in a folder that are not UTF-8, shown with their bytes escaped (they cannot be named as strings). */
-function namesNotUtf8(abs: string, rel: string): string[] {
-  try {
-    return fsSync.readdirSync(abs, { encoding: 'buffer' }).flatMap((raw) => {
-      try {
-        strictUtf8.decode(raw);
-        return [];
-      } catch {
-        const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
-        return [rel === '' ? shown : `${rel}/${shown}`];
-      }
-    });
-  } catch {
-    return [];
+/** Temp files a batch prepares at once. */
+const PREPARE_AT_ONCE = 16;
+
+/** One write of a batch, prepared: a folder made, or a temp file (or link) beside its target; its journal entry. */
+async function prepareWrite(write: FileWrite, abs: string, tag: string): Promise<{ entry?: JournalEntry; fileTemp?: string }> {
+  const prior = await fs.lstat(abs).catch(() => undefined);
+  if (write.directory) {
+    if (prior && !prior.isDirectory()) throw new Error(`${write.path} is not a folder`);
+    await fs.mkdir(abs, { recursive: true });
+    if (write.mode !== undefined) await fs.chmod(abs, write.mode & 0o777);
+    return {};
   }
+  if (prior?.isDirectory()) throw new Error(`${write.path} is a directory`);
+  const dir = nodePath.dirname(abs);
+  const base = nodePath.basename(abs);
+  const backup = nodePath.join(dir, `.${base}.pe-${tag}.bak`);
+  const temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
+  if (write.link !== undefined) {
+    await fs.mkdir(dir, { recursive: true });
+    await fs.symlink(write.link, temp);
+    return { entry: { target: abs, temp, backup, existed: prior !== undefined } };
+  }
+  if (write.content !== null) {
+    await fs.mkdir(dir, { recursive: true });
+    const mode = write.mode ?? (prior && !prior.isSymbolicLink() ? prior.mode & 0o7777 : 0o644);
+    try {
+      await writeDurable(temp, write.content, mode, false);
+      if (prior && !prior.isSymbolicLink()) await keepOwner(temp, prior);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+    return { entry: { target: abs, temp, backup, existed: prior !== undefined }, fileTemp: temp };
+  }
+  return prior ? { entry: { target: abs, temp: null, backup, existed: true } } : {};
 }
 
 export class NodeWorkspace implements Workspace {
@@ -165,89 +221,8 @@ export class NodeWorkspace implements Workspace {
     return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other' }));
   }
 
-  /**
-   * Synchronous on purpose: a scan brackets every command (before and after), and thousands of awaited
-   * lstat calls cost far more than the same calls made in one go.
-   */
   async scan(options: ScanOptions): Promise<ScanResult> {
-    const entries: ScanEntry[] = [];
-    const unreadable: string[] = [];
-    const unnamable: string[] = [];
-    const pending: string[] = [];
-    // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
-    const listed = new Set<string>();
-    const entry = (rel: string): ScanEntry | undefined => {
-      let s: fsSync.BigIntStats;
-      try {
-        s = fsSync.lstatSync(nodePath.join(this.root, rel), { bigint: true });
-      } catch {
-        return undefined;
-      }
-      const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-      let target: string | undefined;
-      if (kind === 'symlink') {
-        try {
-          target = fsSync.readlinkSync(nodePath.join(this.root, rel));
-        } catch {
-          target = undefined;
-        }
-      }
-      return {
-        path: rel,
-        kind,
-        size: Number(s.size),
-        mode: Number(s.mode) & 0o7777,
-        signature: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${target ?? ''}`,
-        links: Number(s.nlink),
-        ...(target !== undefined ? { target } : {}),
-      };
-    };
-    // Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none).
-    const light = (rel: string, d: fsSync.Dirent): ScanEntry => ({
-      path: rel,
-      kind: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other',
-      size: 0,
-      mode: 0,
-      signature: '',
-    });
-    for (const start of options.under ?? ['']) {
-      if (start === '' || start === '.') {
-        pending.push('');
-        continue;
-      }
-      // A root below which to scan: listed itself, entered when it is a real folder (never through a link).
-      if (checkPathSyntax(start).ok === false || start.split('/').includes('..')) continue;
-      const e = entry(start);
-      if (!e || listed.has(start)) continue;
-      listed.add(start);
-      entries.push(e);
-      if (e.kind === 'directory' && !options.prune(start)) pending.push(start);
-    }
-    while (pending.length > 0) {
-      const dir = pending.pop() as string;
-      let names: fsSync.Dirent[];
-      try {
-        names = fsSync.readdirSync(dir === '' ? this.root : nodePath.join(this.root, dir), { withFileTypes: true });
-      } catch (error) {
-        // Vanished is nothing; anything else (a path past PATH_MAX, no permission) is content we cannot see.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(dir);
-        continue;
-      }
-      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      if (names.some((d) => d.name.includes('\uFFFD'))) unnamable.push(...namesNotUtf8(nodePath.join(this.root, dir), dir));
-      for (const d of names) {
-        if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
-        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-        if (listed.has(rel)) continue;
-        const e = options.detail && !options.detail(rel) ? light(rel, d) : entry(rel);
-        if (!e) continue;
-        entries.push(e);
-        if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
-      }
-      pending.push(...subdirs.reverse());
-    }
-    return { entries, truncated: false, unreadable, ...(unnamable.length > 0 ? { unnamable } : {}) };
+    return scanWorkspace(this.root, options);
   }
 
   async removeEntries(paths: string[], recursive = false): Promise<string[]> {
@@ -303,40 +278,24 @@ export class NodeWorkspace implements Workspace {
       plans.push({ write, abs });
     }
     const tag = randomBytes(6).toString('hex');
-    const entries: JournalEntry[] = [];
-    try {
-      for (const { write, abs } of plans) {
-        const prior = await fs.lstat(abs).catch(() => undefined);
-        if (write.directory) {
-          if (prior && !prior.isDirectory()) throw new Error(`${write.path} is not a folder`);
-          await fs.mkdir(abs, { recursive: true });
-          if (write.mode !== undefined) await fs.chmod(abs, write.mode & 0o777);
-          continue;
-        }
-        if (prior?.isDirectory()) throw new Error(`${write.path} is a directory`);
-        const dir = nodePath.dirname(abs);
-        const base = nodePath.basename(abs);
-        let temp: string | null = null;
-        if (write.link !== undefined) {
-          await fs.mkdir(dir, { recursive: true });
-          temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
-          entries.push({ target: abs, temp, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: prior !== undefined });
-          await fs.symlink(write.link, temp);
-        } else if (write.content !== null) {
-          await fs.mkdir(dir, { recursive: true });
-          temp = nodePath.join(dir, `.${base}.pe-${tag}.tmp`);
-          const mode = write.mode ?? (prior && !prior.isSymbolicLink() ? prior.mode & 0o7777 : 0o644);
-          entries.push({ target: abs, temp, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: prior !== undefined });
-          await writeDurable(temp, write.content, mode);
-        } else if (prior) {
-          entries.push({ target: abs, temp: null, backup: nodePath.join(dir, `.${base}.pe-${tag}.bak`), existed: true });
-        }
+    // Each write's temp file is prepared on its own (several at once: a batch of a thousand files is a
+    // thousand small writes), then the journal takes them in the batch's order.
+    const prepared: ({ entry?: JournalEntry; fileTemp?: string } | Error)[] = await mapLimit(plans, PREPARE_AT_ONCE, async ({ write, abs }) => {
+      try {
+        return await prepareWrite(write, abs, tag);
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
       }
-    } catch (err) {
+    });
+    const entries = prepared.flatMap((p) => (p instanceof Error || p.entry === undefined ? [] : [p.entry]));
+    const fileTemps = prepared.flatMap((p) => (p instanceof Error || p.fileTemp === undefined ? [] : [p.fileTemp]));
+    const failed = prepared.find((p): p is Error => p instanceof Error);
+    if (failed) {
       await Promise.all(entries.flatMap((e) => (e.temp ? [fs.rm(e.temp, { force: true })] : [])));
-      throw err;
+      throw failed;
     }
     if (entries.length === 0) return;
+    await makeDurable(this.root, fileTemps);
 
     if (isBelowNative(this.#journalDir, nodePath.join(this.root, STORE_FOLDER))) ensureStoreFolder(this.root);
     await fs.mkdir(this.#journalDir, { recursive: true });
@@ -353,14 +312,44 @@ export class NodeWorkspace implements Workspace {
       throw err;
     }
     await this.#writeJournal(journalPath, { label, committed: true, entries });
-    await this.#rollForward(entries);
+    await this.#discardBackups(entries, tag);
     await fs.rm(journalPath, { force: true });
+  }
+
+  /**
+   * After a commit the backups are the old contents, which nothing needs: they are renamed into a trash
+   * folder beside the journal's (`journal-trash/<tag>`) and removed in the background — unlinking a thousand files costs seconds on a
+   * disk mounted with `discard`, renaming them milliseconds. What a crash leaves there goes at `recover()`.
+   */
+  async #discardBackups(entries: JournalEntry[], tag: string): Promise<void> {
+    const trash = nodePath.join(`${this.#journalDir}-trash`, tag);
+    let moved = false;
+    try {
+      await fs.mkdir(trash, { recursive: true });
+      moved = true;
+    } catch {
+      // no trash folder: removed one by one below
+    }
+    let n = 0;
+    for (const e of entries) {
+      if (e.existed && moved) {
+        try {
+          await fs.rename(e.backup, nodePath.join(trash, String(n++)));
+          continue;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        }
+      }
+      if (e.existed) await fs.rm(e.backup, { force: true });
+    }
+    if (moved) void fs.rm(trash, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
   }
 
   /** Finishes or undoes batches interrupted by a crash; returns how many it found. */
   async recover(): Promise<number> {
     let names: string[];
     try {
+      await fs.rm(`${this.#journalDir}-trash`, { recursive: true, force: true });
       names = (await fs.readdir(this.#journalDir)).filter((n) => n.endsWith('.json'));
     } catch {
       return 0;

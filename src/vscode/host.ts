@@ -42,6 +42,7 @@ import { StoppedNotice } from './stoppedNotice';
 import { InstructionsHost } from './setup/instructionsHost';
 import { HostRelay } from './hostRelay';
 import { mcpSettings } from './setup/mcpSettings';
+import { demoTask, offScriptMessage, sameTask } from './demoScript';
 import type { SurfaceKind } from '../webview/protocol';
 import { PlanDocumentFileSystem } from './plans/planDocumentFs';
 import { planDocumentCommands, planDocumentSource, type PlanDocumentCommands, type PlanDocumentDeps } from './plans/planCommands';
@@ -265,6 +266,11 @@ function handlerDeps(parts: HostParts, relay: HostRelay): Parameters<typeof surf
       boardWidth = width;
     },
     instructions: parts.instructions,
+    // The demo's scripted model has a plan for one task: another is refused here, in words (./demoScript.ts).
+    refusedTask: (task) => {
+      const demo = demoTask();
+      return demo !== null && !sameTask(task, demo) ? offScriptMessage(task, demo) : undefined;
+    },
   };
 }
 

@@ -13,16 +13,21 @@
  *     Continue, else the task box — so the first Tab never starts on unrelated chrome.
  * Every move that changes what the user is on is announced in a polite live region. Focus is moved only
  * while this view has focus; a move due meanwhile happens when the user comes back (rule 4).
- * "Focus a card" means its primary action (Approve / Run), the one a keyboard user wants next.
+ * "Focus a card" means its primary action (Approve / Run), the one a keyboard user wants next; a card that
+ * runs something (a command, an MCP call) focused this way takes a key press only after a moment
+ * (./keyIntent.ts), so a press meant for the card before never runs it.
  */
 
 import { focusElement } from './dom';
+import { armAfterMove } from './keyIntent';
 
 /** The elements the model works on, found in the rendered surface. */
 const CARD = '.card[data-request-id]';
 const PLAN = '[data-testid="approve-plan"]:not([disabled])';
 const LANDMARKS = ['[data-testid="approvals"]', '[data-testid="step-approvals"]', '[data-testid="queue-empty"]'];
 const PRIMARY = '[data-testid="approve-action"]';
+/** Cards whose approval runs something: a command, an MCP tool call. */
+const RUNS_SOMETHING = '[data-testid="approval-command"], [data-testid="approval-mcp"]';
 const ENTRY = ['[data-testid="resume"]', '[data-testid="retry-mission"]', '[data-testid="continue-mission"]', '[data-testid="rerun-mission"]', '#task-input'];
 
 export interface QueueFocus {
@@ -39,6 +44,8 @@ export interface QueueFocus {
 export function createQueueFocus(root: HTMLElement, announce: (text: string) => void, hasFocus: () => boolean = () => document.hasFocus()): QueueFocus {
   let seen: string[] = [];
   let decision: { id: string; after: string[] } | null = null;
+  /** The item the live region last named (its id and words), until another line replaces it. */
+  let announced: { id: string; words: string } | null = null;
 
   /** The queue's items in order: each card (by its request id), then the plan that waits ("plan"). */
   const items = (): { id: string; el: HTMLElement }[] => {
@@ -59,12 +66,21 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
     return null;
   };
   const waitingWords = (n: number): string => (n === 0 ? 'Nothing else waits for your approval.' : `${n} waiting for your approval.`);
+  /** Announces `text`; `id`: the item it names (null: none). */
+  const say = (id: string | null, text: string): void => {
+    const el = id === null ? null : cardOf(id);
+    announced = id === null || !el ? null : { id, words: describe(el) };
+    announce(text);
+  };
 
   function focusCard(card: HTMLElement): void {
     const primary = card.matches(PLAN) ? card : card.querySelector<HTMLElement>(PRIMARY);
     if (!primary) return;
     primary.scrollIntoView({ block: 'nearest' });
+    // Already there (a re-render kept it): nothing moved, so nothing to arm.
+    if (primary === document.activeElement) return;
     focusElement(primary);
+    if (!card.matches(PLAN)) armAfterMove(card, card.matches(RUNS_SOMETHING));
   }
 
   function focusLandmark(): void {
@@ -95,10 +111,10 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
     if (target) {
       const card = cardOf(target)!;
       focusCard(card);
-      announce(`Next: ${describe(card)}. ${waitingWords(live.length)}`);
+      say(target, `Next: ${describe(card)}. ${waitingWords(live.length)}`);
     } else {
       focusLandmark();
-      announce('Nothing else waits for your approval.');
+      say(null, 'Nothing else waits for your approval.');
     }
   }
 
@@ -113,7 +129,14 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
     afterRender() {
       const current = ids();
       const arrived = current.filter((x) => !seen.includes(x));
+      const gone = seen.filter((x) => !current.includes(x));
       seen = current;
+      // What was last announced went away undecided (a cancel, a mission that ended): the line says so, so a
+      // screen reader reading it again never offers "Approve plan v1" over a plan that no longer waits.
+      if (!decision && announced !== null && gone.includes(announced.id) && arrived.length === 0) {
+        const what = announced.id.startsWith('plan:') ? 'The plan no longer waits for approval.' : `${announced.words}: no longer waiting.`;
+        say(null, `${what} ${current.length === 0 ? 'Nothing waits for your approval.' : waitingWords(current.length)}`);
+      }
       // Without focus nothing moves now; entered() settles it when the user comes back.
       if (decision) {
         if (hasFocus()) settleDecision(current);
@@ -123,17 +146,17 @@ export function createQueueFocus(root: HTMLElement, announce: (text: string) => 
       const oldest = cardOf(current[0]!)!;
       if (!hasFocus() || !idle()) return;
       focusCard(oldest);
-      announce(`Waiting for your approval: ${describe(cardOf(arrived[0]!)!)}.`);
+      say(arrived[0]!, `Waiting for your approval: ${describe(cardOf(arrived[0]!)!)}.`);
     },
     requested() {
       decision = null;
-      const all = cards();
+      const all = items();
       if (all[0]) {
-        focusCard(all[0]);
-        announce(`${all.length} waiting for your approval. ${describe(all[0])}.`);
+        focusCard(all[0].el);
+        say(all[0].id, `${all.length} waiting for your approval. ${describe(all[0].el)}.`);
       } else {
         focusLandmark();
-        announce('Nothing waits for your approval.');
+        say(null, 'Nothing waits for your approval.');
       }
     },
     entered() {

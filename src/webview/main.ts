@@ -23,12 +23,13 @@ import { holdWhilePressed } from './pressHold';
 import { isUiState, type RenderContext, type UiState } from './context';
 import { focusElement, h } from './dom';
 import { createAnnouncer, createQueueFocus } from './focus';
+import { installKeyIntent } from './keyIntent';
 import { patchChildren, remember, sameRendering, signature } from './patch';
 import { renderBoard, type BoardView } from './board/board';
 import { renderSidebar } from './sidebar/sidebar';
 import { trackCardPositions } from './render/approvals';
 import { paintStatus } from './render/statusIcons';
-import { settleSubmittedTask } from './render/taskForm';
+import { isShownTask, settleSubmittedTask } from './render/taskForm';
 import { renderMissionHeader } from './render/missionHeader';
 
 interface VsCodeApi {
@@ -57,6 +58,8 @@ let drawn = '';
 /** When a task was submitted and the host has not answered yet (ms since page load; null: none). */
 let startingAt: number | null = null;
 const announce = createAnnouncer();
+// Before any button sees a key: a key press decides only the card it was aimed at (./keyIntent.ts).
+installKeyIntent(document);
 const queueFocus = createQueueFocus(root, announce);
 
 function readSaved(value: unknown): Saved {
@@ -175,14 +178,16 @@ function paintStepStatus(stepId: string, status: StepView['status']): boolean {
 }
 
 function adopt(next: SurfaceState): void {
+  const before = state;
   state = next;
   // A snapshot without a mission (the host still reading it back after a reload) keeps the selection.
   if (ui.selectedStepId && state.mission && !state.mission.steps.some((s) => s.id === ui.selectedStepId)) ui.selectedStepId = null;
   if (surface === 'board' && !ui.selectedStepId) ui.selectedStepId = state.mission?.steps.find((s) => s.inPlan)?.id ?? null;
   // A suggested task (the editor selection, the demo's) fills an empty box, never one over a shown mission.
-  if (next.taskPrefill && !ui.drafts.task && (!next.mission || ui.newMission)) ui.drafts.task = next.taskPrefill;
-  // The host has the task: it is planning it, or a mission runs (a refusal comes as a notice).
-  if (next.busy || next.status.active) startingAt = null;
+  if (next.taskPrefill && !ui.drafts.task && (!next.mission || ui.newMission) && !isShownTask(next, next.taskPrefill)) ui.drafts.task = next.taskPrefill;
+  // The host has the task: it is planning it, or a mission runs, or it refused it (a toast, or a new notice).
+  const noticed = next.notices.some((n) => !(before?.notices ?? []).some((o) => o.id === n.id && o.message === n.message));
+  if (next.busy || next.status.active || noticed) startingAt = null;
   if (next.status.active) ui.newMission = false;
   settleSubmittedTask(ctx);
 }
@@ -214,7 +219,7 @@ const handlers: { [K in ToWebview['type']]: (message: Extract<ToWebview, { type:
   didRequestTaskFocus: () => {
     if (state?.mission && !state.status.active && !ui.newMission) {
       ui.newMission = true;
-      if (state.taskPrefill && !ui.drafts.task) ui.drafts.task = state.taskPrefill;
+      if (state.taskPrefill && !ui.drafts.task && !isShownTask(state, state.taskPrefill)) ui.drafts.task = state.taskPrefill;
       save(false);
       render();
     }

@@ -140,6 +140,8 @@ describe('surfaces (E2E): keyboard-only approval of a queue that changes while y
         sawPlanAgain = true;
         await shot(page, 'k05-replanned-plan-focused');
       }
+      // A command the queue just focused takes a key press once it has had focus a moment (keyIntent.ts).
+      if (seen.card) await frame.waitForSelector(`[data-request-id="${seen.card}"]:not(.arming)`, { timeout: 15_000 });
       await page.keyboard.press('Enter');
       // The decided item goes; focus moves before the next loop looks.
       if (seen.card) await frame.waitForSelector(`[data-request-id="${seen.card}"]`, { state: 'detached', timeout: 60_000 });

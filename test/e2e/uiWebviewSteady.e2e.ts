@@ -96,7 +96,9 @@ describe('ui webview (E2E, plain Chromium): steady sections, icons and focus', (
     await page.waitForFunction(() => document.activeElement?.closest('.card')?.getAttribute('data-request-id') === 'r2');
     assert.match(await page.locator('#announcer').innerText(), /^Next: Verification run npm test, step s3\. 1 waiting for your approval\.$/);
 
-    // r2 decided too: nothing left, focus rests on the queue; then a card arrives and takes it.
+    // r2 decided too (a command the queue focused takes a key once it has had focus a moment: keyIntent.ts):
+    // nothing left, focus rests on the queue; then a card arrives and takes it.
+    await page.waitForSelector('[data-request-id="r2"]:not(.arming)');
     await page.keyboard.press('Enter');
     await view.send({ type: 'state', state: next((s) => (s.approvals = [])) });
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'approvals');

@@ -77,6 +77,13 @@ describe('user setup (E2E): instruction files, an MCP grant on the plan, an MCP 
       'the grant can be unticked to tighten it',
     );
     await shot(page, 'plan-mcp-grant');
+    // The server is labelled by the file it came from (VS Code also merges .vscode/mcp.json into its settings).
+    await byTestId(board, 'tab-rules').click();
+    const listed = board.locator('[data-testid="mcp-server"][data-server="notes"]');
+    await listed.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await listed.innerText(), /notes \(stdio, \.vscode\/mcp\.json\)/);
+    assert.doesNotMatch(await board.locator('[data-testid="mcp-servers"]').innerText(), /workspace settings/);
+    await byTestId(board, 'tab-details').click();
 
     await byTestId(board, 'approve-plan').click();
     const card = frame.locator('[data-testid="approval-mcp"]').first();

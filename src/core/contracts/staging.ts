@@ -39,6 +39,32 @@ export interface StagedListing {
   unjudgeable: string[];
   /** What the listing had to assume (shown below the command's output). */
   notes: string[];
+  /** Folders not descended into because `ListingOptions.keepWhole` said so: each stays whole in the layer. */
+  keptWhole?: string[];
+  /**
+   * The listing stopped at a cap (`ListingOptions`): `changes` is then empty and nothing of the layer may be
+   * applied or kept — the call fails closed, naming the cap.
+   */
+  capped?: ListingCap;
+}
+
+/** A cap the listing of one command's layer reached: how many entries it walks, or how many bytes it reads. */
+export interface ListingCap {
+  cap: 'entries' | 'bytes';
+  limit: number;
+}
+
+/** How the engine wants a layer listed (every field optional). */
+export interface ListingOptions {
+  /**
+   * Folders the engine would keep whole for the step whatever they hold (a dependency folder or a tool cache
+   * no edit glob reaches): the runner reports each in `keptWhole` instead of walking what it holds.
+   */
+  keepWhole?(path: string): boolean;
+  /** Entries (files, folders, links, removals) the listing walks at most before it stops (`capped`). */
+  maxEntries?: number;
+  /** Bytes of regular files the listing reads at most, comparing them with the workspace, before it stops. */
+  maxBytes?: number;
 }
 
 /**

@@ -55,3 +55,11 @@ export function isLoopbackUrl(url: string | undefined): boolean {
   host = host.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host.endsWith('.localhost');
 }
+
+/** An Anthropic-shaped endpoint needs an API key unless it is on this machine (a local server or proxy). */
+export function anthropicNeedsKey(baseURL: string | undefined): boolean {
+  return !isLoopbackUrl(baseURL);
+}
+
+/** Sent as the key to a server on this machine that needs none (the Anthropic SDK always sends one). */
+export const NO_KEY_NEEDED = 'no-key-needed-on-this-machine';

@@ -14,10 +14,12 @@
  *                  link (its other paths may lie outside).
  *   4. hidden    — secrets (.env*, keys, credentials) unless `allowSensitive` grants them or a read glob names
  *                  them; paths `.planexecuteignore` excludes; our own store `.plan-execute`.
- *   5. outside   — the user's home, other users' homes, the workspace's neighbouring folders and runtime
- *                  sockets are hidden; toolchains on PATH that live there are shown again, read-only,
- *                  without their top-level secret files; so is a worktree's repository (linkedGitOf),
- *                  whose git data a step granted git writes may write.
+ *   5. outside   — the root from an allow list (outsideView.ts): the system and the workspace; the user's
+ *                  home, other users' homes, the workspace's neighbours at every depth and runtime sockets
+ *                  are hidden; toolchains on PATH that live there are shown again, read-only, without their
+ *                  top-level secret files, and so are the folders the workspace's links lead to (`npm
+ *                  link`, a linked `node_modules`); so is a worktree's repository (linkedGitOf), whose git
+ *                  data a step granted git writes may write.
  *   6. network   — only when the step's authority grants it; loopback always works.
  *   7. private   — build outputs (buildOutputs.ts: the folders git ignores, existing or named by a pattern)
  *                  that are not writable already, not protected, not a dependency folder and not hidden:
@@ -35,10 +37,11 @@ import { gitIgnoredFolders, ignoreFilesIn } from './buildOutputs';
 import { globMatcher } from './globMatcher';
 import type { Policy } from './policy';
 import { isSecret, isSecretFolder, PEEK_BYTES } from './secrets';
+import { hiddenOutsideOf, linkedOutsideOf, toolRootsOf } from './outsideView';
 import { PROTECTED_RULES } from './sensitivePaths';
 import { GIT_DATA_NAMES } from './gitData';
 import { patternWritesGit, writeScopeOf, type WriteRoot } from './writeScope';
-import { isWithin, pathsOverlap } from '../primitives/paths';
+import { isWithin, isWithinAny } from '../primitives/paths';
 import { err, ok, type Result } from '../contracts/result';
 
 /** More overlay mounts than this make the sandbox slow to start (mounts cost grows with their number). */
@@ -87,6 +90,8 @@ export interface SandboxSpecInput {
   entries: readonly ScanEntry[];
   env: Record<string, string>;
   host: HostFacts;
+  /** Kept by the caller between the commands of one step (see SpecMemo); the entries must come from a memoized scan. */
+  memo?: SpecMemo;
 }
 
 /** The spec, or why the sandbox cannot be built for this step (a sentence for the user). */
@@ -133,89 +138,28 @@ function granted(policy: Policy, rel: string): boolean {
   return policy.allowSensitiveMatch(rel);
 }
 
-/** Top-level folders a command sees: the system and its toolchains. Every other one is hidden (`hiddenOutsideOf`). */
-const SYSTEM_TOP = new Set([
-  'bin',
-  'boot',
-  'dev',
-  'etc',
-  'gnu',
-  'lib',
-  'lib32',
-  'lib64',
-  'libx32',
-  'nix',
-  'opt',
-  'proc',
-  'sbin',
-  'snap',
-  'sys',
-  'tmp',
-  'usr',
-  'var',
-]);
-/** What a command sees of /var: caches and package databases — not spools, runtime state or services' data. */
-const VAR_SHOWN = new Set(['lib', 'cache', 'local', 'opt', 'db', 'empty']);
-/** Services in /var/lib whose folders hold their data and sockets. */
-const VAR_LIB_HIDDEN = ['docker', 'containerd', 'containers', 'mysql', 'postgresql', 'libvirt', 'lxd', 'lxc', 'redis', 'mongodb', 'rabbitmq', 'snapd'];
+/** Verdicts `isSecret` reached from a path's name alone, kept across commands (a spec is built per command). */
+const secretByName = new Map<string, boolean>();
+const SECRET_BY_NAME_MAX = 400_000;
 
 /**
- * Where commands may not look: home directories, the workspace's siblings, runtime sockets — and, on
- * Linux, a root built from an allow list: every top-level folder that is not the system's (`/srv`, `/data`,
- * `/work`…) and most of `/var`, so that a unix socket a service keeps at some host path (a database's, an
- * agent's) cannot be reached by a step without network. The workspace and toolchains on PATH are shown
- * again on top where they lie inside.
+ * Whether a workspace file is a secret (secrets.ts). A verdict reached without a peek is a pure function of
+ * the path, so it is remembered: a command over a workspace of 50,000 files does not judge 50,000 names
+ * again. One that needed the file's content is judged anew each time (the content may have changed).
  */
-export function hiddenOutsideOf(root: string, host: HostFacts): string[] {
-  const parent = posix.dirname(root);
-  const common = [host.home, parent === '/' ? undefined : parent, host.runtimeDir];
-  const perPlatform = host.platform === 'darwin' ? ['/Users', '/Volumes'] : ['/home', '/root', '/run', '/var/run', '/mnt', '/media', '/var/tmp'];
-  const allowList =
-    host.platform === 'linux'
-      ? [
-          ...host
-            .listDir('/')
-            .filter((n) => !SYSTEM_TOP.has(n))
-            .map((n) => `/${n}`),
-          ...host
-            .listDir('/var')
-            .filter((n) => !VAR_SHOWN.has(n))
-            .map((n) => `/var/${n}`),
-          ...VAR_LIB_HIDDEN.map((n) => `/var/lib/${n}`).filter((p) => host.listDir(posix.dirname(p)).includes(posix.basename(p))),
-        ]
-      : [];
-  const out = [...common, ...perPlatform, ...allowList].filter((p): p is string => p !== undefined && p !== '/' && posix.isAbsolute(p));
-  // An area that IS the workspace or lies inside it is not hidden (the workspace is shown on top anyway).
-  return [...new Set(out)].filter((p) => !isWithin(p, root)).sort();
-}
-
-/**
- * Toolchains on PATH inside a hidden area (nvm, pyenv, cargo under the home): their install root (the
- * parent of a `bin`/`shims` entry) is shown again, read-only, minus its top-level secret files (cargo's
- * credentials). Never the home itself, a hidden area root, or `~/.local` whole.
- */
-export function toolRootsOf(hiddenOutside: readonly string[], host: HostFacts): { visible: string[]; secrets: string[] } {
-  const roots = new Set<string>();
-  for (const entry of host.pathEntries) {
-    if (!posix.isAbsolute(entry) || !hiddenOutside.some((h) => isWithin(entry, h))) continue;
-    const parent = posix.dirname(entry);
-    const isBin = ['bin', 'sbin', 'shims'].includes(posix.basename(entry));
-    if (!isBin || parent === host.home || hiddenOutside.includes(parent)) roots.add(entry);
-    else if (posix.basename(parent) === '.local') {
-      // ~/.local holds share/ and state/ (histories, keyrings): only its programs and their libraries.
-      roots.add(entry);
-      roots.add(posix.join(parent, 'lib'));
-    } else roots.add(parent);
+function secretFile(path: string, peek: (rel: string) => string | undefined): boolean {
+  const known = secretByName.get(path);
+  if (known !== undefined) return known;
+  let peeked = false;
+  const secret = isSecret(path, (r) => {
+    peeked = true;
+    return peek(r);
+  }).secret;
+  if (!peeked) {
+    if (secretByName.size >= SECRET_BY_NAME_MAX) secretByName.clear();
+    secretByName.set(path, secret);
   }
-  const sorted = [...roots].sort();
-  const visible = sorted.filter((r) => !sorted.some((o) => o !== r && isWithin(r, o)));
-  const secrets = visible.flatMap((r) =>
-    host
-      .listDir(r)
-      .filter((name) => isSecret(name).secret)
-      .map((name) => posix.join(r, name)),
-  );
-  return { visible, secrets };
+  return secret;
 }
 
 /**
@@ -242,52 +186,6 @@ function sandboxEnv(env: Record<string, string>, network: boolean): Record<strin
     out[name] = value;
   }
   return out;
-}
-
-/** Areas outside the workspace never shown again, even as a link's target: where credentials live. */
-export const SECRET_AREAS = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config',
-  '.docker',
-  '.kube',
-  '.azure',
-  '.password-store',
-  '.local/share/keyrings',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-];
-
-/**
- * Packages linked into the workspace from outside it (`npm link`, pnpm's and yarn's workspace links:
- * `node_modules/foo -> ../../elsewhere/foo`): their folders are shown again, read-only, so the link leads
- * somewhere — not the home itself, a hidden area's root, or where credentials live.
- */
-function linkedPackagesOf(root: string, hiddenOutside: readonly string[], host: HostFacts): string[] {
-  if (!host.linkTarget) return [];
-  const modules = posix.join(root, 'node_modules');
-  const names = host.listDir(modules).flatMap((n) => (n.startsWith('@') ? host.listDir(posix.join(modules, n)).map((m) => `${n}/${m}`) : [n]));
-  const out = new Set<string>();
-  for (const name of names.slice(0, 2000)) {
-    const link = posix.join(modules, name);
-    const real = host.linkTarget(link);
-    if (real === undefined) continue;
-    // `npm link` goes through the global folder (node_modules/foo -> <prefix>/lib/node_modules/foo -> the
-    // source): the real folder is shown at its first hop too, so the chain leads somewhere.
-    const hop = host.linkHop?.(link);
-    const shown = [real, ...(hop !== undefined && hop !== real ? [hop] : [])];
-    const safe = (p: string): boolean =>
-      !isWithin(p, root) &&
-      p !== '/' &&
-      p !== host.home &&
-      !hiddenOutside.includes(p) &&
-      !(host.home !== undefined && SECRET_AREAS.some((a) => pathsOverlap(p, posix.join(host.home as string, a))));
-    if (!shown.every(safe)) continue;
-    for (const p of shown) if (hiddenOutside.some((h) => isWithin(p, h))) out.add(p); // else visible anyway
-  }
-  return [...out].sort();
 }
 
 /** Directories whose contents are installed packages: a bundled `cacert.pem` there is no user secret. */
@@ -449,6 +347,64 @@ function folderSubfolders(scope: readonly WriteRoot[], entries: readonly ScanEnt
     .map((e) => ({ path: e.path, kind: 'directory' as const }));
 }
 
+/** What the spec does with one workspace entry, whatever lies above it. */
+type EntryVerdict = 'hidden' | 'readOnly' | 'none';
+
+/**
+ * What the spec remembers between the commands of one step (same policy): the verdict on each entry object
+ * the scan hands back again (ScanOptions.memo), for as long as git's writability stays the same. A verdict
+ * that needed a peek at a file's content is never remembered.
+ */
+export interface SpecMemo {
+  gitWritable?: boolean;
+  verdicts: WeakMap<ScanEntry, EntryVerdict>;
+}
+
+/**
+ * The rules of the header (3, 4) for one entry, in their order: hidden (our store, ignored, secrets), then
+ * read-only inside the write scope (hard links unstaged, git, protected paths, what git config runs).
+ */
+function entryJudge(
+  input: SandboxSpecInput,
+  inScope: (rel: string) => boolean,
+  scope: readonly WriteRoot[],
+  gitWritable: boolean,
+): (e: ScanEntry) => { verdict: EntryVerdict; peeked: boolean } {
+  const { policy } = input;
+  const staged = input.staged === true;
+  const protects = staged ? protectedStagedMatch : protectedMatch;
+  return (e) => {
+    const isDir = e.kind === 'directory';
+    let peeked = false;
+    const said = (verdict: EntryVerdict): { verdict: EntryVerdict; peeked: boolean } => ({ verdict, peeked });
+    if (e.path === STORE_DIR || (policy.ignored(e.path, isDir) && !granted(policy, e.path))) return said('hidden');
+    // What a file is, not its name alone (secrets.ts): a peek at its start where a rule needs it.
+    const secret = isDir
+      ? secretFolder(e.path)
+      : secretFile(e.path, (r) => {
+          peeked = true;
+          return policy.fs.readTextSync(posix.join(policy.root, r), PEEK_BYTES);
+        });
+    if (secret && !underDependencyDir(e.path) && !granted(policy, e.path) && !namedBy(policy.authority.read, e.path)) return said('hidden');
+    // Read-only matters inside the write scope, and for a protected folder that holds part of it.
+    if (!(inScope(e.path) || scope.some((w) => isWithin(w.path, e.path)))) return said('none');
+    // (In a staged layer a write copies the file up: its other paths are never written.)
+    // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
+    if (!staged && e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) return said('readOnly');
+    if (granted(policy, e.path)) return said('none');
+    if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
+      // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
+      // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
+      const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
+      // Staged, `.git/config` is writable in the layer: the judge takes only what a branch operation writes.
+      const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir', ...(staged ? [] : ['.git/config'])].includes(e.path);
+      return said(!gitWritable || !ownGit || codeRunning ? 'readOnly' : 'none');
+    }
+    if (isDir ? coversDir(protects, e.path) : protects(e.path)) return said('readOnly');
+    return said(policy.gitCodePaths.some((c) => isWithin(e.path, c)) ? 'readOnly' : 'none');
+  };
+}
+
 /** The whole workspace, as one write root: a staged command's scope. */
 export const STAGED_SCOPE: readonly WriteRoot[] = [{ path: '', kind: 'tree' }];
 
@@ -465,42 +421,27 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
 
   const hidden: SandboxEntry[] = [];
   const readOnly: SandboxEntry[] = [];
+  const judge = entryJudge(input, inScope, scope, gitWritable);
+  const memo = input.memo && (input.memo.gitWritable === gitWritable ? input.memo : Object.assign(input.memo, { gitWritable, verdicts: new WeakMap() }));
+  // Looked up by a path's own folders: linear in the entries however many are hidden or read-only.
+  const hiddenAt = new Set<string>();
+  const readOnlyAt = new Set<string>();
   for (const e of input.entries) {
     if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
-    const entry: SandboxEntry = { path: e.path, kind: e.kind };
-    const isDir = e.kind === 'directory';
-    if (hidden.some((h) => isWithin(e.path, h.path))) continue;
-    if (e.path === STORE_DIR || (policy.ignored(e.path, isDir) && !granted(policy, e.path))) {
-      hidden.push(entry);
-      continue;
+    if (isWithinAny(e.path, hiddenAt)) continue;
+    let verdict = memo?.verdicts.get(e);
+    if (verdict === undefined) {
+      const judged = judge(e);
+      verdict = judged.verdict;
+      if (!judged.peeked) memo?.verdicts.set(e, verdict);
     }
-    // What a file is, not its name alone (secrets.ts): a peek at its start where a rule needs it.
-    const secret = isDir ? secretFolder(e.path) : isSecret(e.path, (r) => policy.fs.readTextSync(posix.join(policy.root, r), PEEK_BYTES)).secret;
-    if (secret && !underDependencyDir(e.path) && !granted(policy, e.path) && !namedBy(policy.authority.read, e.path)) {
-      hidden.push(entry);
-      continue;
+    if (verdict === 'hidden') {
+      hidden.push({ path: e.path, kind: e.kind });
+      hiddenAt.add(e.path);
+    } else if (verdict === 'readOnly' && !isWithinAny(e.path, readOnlyAt)) {
+      readOnly.push({ path: e.path, kind: e.kind });
+      readOnlyAt.add(e.path);
     }
-    // Read-only matters inside the write scope, and for a protected folder that holds part of it.
-    if (!(inScope(e.path) || scope.some((w) => isWithin(w.path, e.path))) || readOnly.some((r) => isWithin(e.path, r.path))) continue;
-    if (!staged && e.kind === 'file' && (e.links ?? 1) > 1 && inScope(e.path)) {
-      // (In a staged layer a write copies the file up: its other paths are never written.)
-      // A hard link: writing it in place writes its other paths too (outside the scope, even the home).
-      readOnly.push(entry);
-      continue;
-    }
-    if (granted(policy, e.path)) continue;
-    if (isDir ? coversDir(gitMatch, e.path) : gitMatch(e.path)) {
-      // A writable .git (a folder, not a worktree's .git file) keeps what runs code or redirects git
-      // read-only (what appears there anew is undone after the command); elsewhere git paths are read-only whole.
-      const ownGit = e.path === '.git' ? isDir : e.path.startsWith('.git/');
-      // Staged, `.git/config` is writable in the layer: the judge takes only what a branch operation writes.
-      const codeRunning = ['.git/hooks', '.git/modules', '.git/info', '.git/worktrees', '.git/commondir', ...(staged ? [] : ['.git/config'])].includes(e.path);
-      if (!gitWritable || !ownGit || codeRunning) readOnly.push(entry);
-      continue;
-    }
-    const protects = staged ? protectedStagedMatch : protectedMatch;
-    if (isDir ? coversDir(protects, e.path) : protects(e.path)) readOnly.push(entry);
-    else if (policy.gitCodePaths.some((c) => isWithin(e.path, c))) readOnly.push(entry);
   }
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
@@ -522,6 +463,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
+  const links = linkedOutsideOf(policy.root, input.entries, hiddenOutside, host);
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
   const linked = linkedGitOf(policy.root, input.entries, host);
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
@@ -532,12 +474,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
     writable: writable.map((w) => ({ path: w.path, kind: 'directory' as const })),
     readOnly: [...readOnly, ...boundBack].sort(byDepth),
     hidden: hidden.sort(byDepth),
-    hiddenOutside: [...hiddenOutside, ...tools.secrets],
-    visibleOutside: [
-      ...tools.visible,
-      ...linkedPackagesOf(policy.root, hiddenOutside, host),
-      ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : []),
-    ],
+    hiddenOutside: [...hiddenOutside, ...tools.secrets, ...links.secrets],
+    visibleOutside: [...tools.visible, ...links.visible, ...(linked ? [linked.commonDir, linked.gitDir].filter((d, i, all) => all.indexOf(d) === i) : [])],
     writableOutside:
       linked && linkedWritable
         ? [linked.gitDir, ...(linked.commonDir === linked.gitDir ? [] : ['objects', 'refs', 'logs'].map((d) => posix.join(linked.commonDir, d)))]

@@ -36,6 +36,18 @@ export function isBelow(path: string, dir: string): boolean {
   return isWithin(path, dir) && path !== dir && `${path}/` !== dir;
 }
 
+/**
+ * `path` (workspace-relative) is one of `dirs` or lies below one of them — found by looking up the path's
+ * own folders, so the cost is the path's depth, not the number of folders (a judge over 100,000 entries
+ * stays linear).
+ */
+export function isWithinAny(path: string, dirs: ReadonlySet<string>): boolean {
+  if (dirs.size === 0) return false;
+  if (dirs.has(WORKSPACE_ROOT) || dirs.has(path)) return true;
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (dirs.has(path.slice(0, i))) return true;
+  return false;
+}
+
 /** Either path holds the other: a change at one can touch the other. */
 export function pathsOverlap(a: string, b: string): boolean {
   return isWithin(a, b) || isWithin(b, a);

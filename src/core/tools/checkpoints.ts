@@ -12,6 +12,7 @@ import type { Store, Workspace } from '../ports';
 import { sha256Hex } from '../primitives/hash';
 import { unifiedDiff } from '../edits/lineDiff';
 import { err, ok, type Result } from '../contracts/result';
+import { whileWriting } from './workspaceLock';
 
 /** Why a step's files were not restored, and which paths stood in the way. */
 export type RestoreFailure = { reason: 'conflict' | 'missing_blob'; message: string; paths: string[] };
@@ -72,7 +73,7 @@ export async function revertStep(
   if (missing.length > 0) {
     return err({ reason: 'missing_blob', message: `no checkpoint content for: ${missing.join(', ')}`, paths: missing });
   }
-  if (writes.length > 0) await workspace.applyWrites(writes, options.label ?? 'Revert step');
+  if (writes.length > 0) await whileWriting(workspace.root, () => workspace.applyWrites(writes, options.label ?? 'Revert step'));
   return ok(writes.map((w) => w.path));
 }
 

@@ -8,7 +8,9 @@
  *     or, writing directly, which ignored folders were this command's private, thrown-away copies;
  *   - what was NOT applied, and why (outside the edit globs, protected, hidden, a link leading outside,
  *     the checkpoint's limit named, git's record…), or rolled back / NOT rolled back (direct writes);
- *   - what Revert step does not cover, git's data taken, the runner's notes, a missing network grant.
+ *   - a cap on the judge's work passed (stagedCaps.ts: nothing of the layer applied or kept, the cap named);
+ *   - what Revert step does not cover, git's data taken, the runner's notes, a file another user owns, a
+ *     missing network grant.
  * Lists name at most a few dozen paths and a count (pathSummary.ts). The call fails (permission_denied,
  * with the rule that refused) when something was refused or undone, timed out or was cancelled — and the
  * failure carries this same text, so the model reads the command's exit and output either way.
@@ -26,6 +28,9 @@ import { groupedList, namedList } from './pathSummary';
 /** What a failed command prints when it wanted the network (npm, pip, git, curl, node's fetch…). */
 const NETWORK_ERROR =
   /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|ENOTCACHED|getaddrinfo|Could not resolve host|Network is unreachable|Temporary failure in name resolution|offline mode|--offline|Failed to establish a new connection|fetch failed/i;
+
+/** What a failed staged command prints when it wrote a file whose owner has no id in its user namespace. */
+const OWNER_ERROR = /EOVERFLOW|Value too large for defined data type/;
 
 export interface CommandOutcome {
   run: CommandRun;
@@ -77,7 +82,11 @@ function notesOf(env: ToolEnv, o: CommandOutcome): string[] {
     reconciled.unrestored.length > 0 ? `[NOT rolled back (still in the workspace): ${namedList(reconciled.unrestored)}]` : '',
     uncovered.length > 0 ? `[not covered by Revert step: ${namedList(uncovered)}]` : '',
     staged && staged.gitTaken > 0 ? `[git: ${staged.gitTaken} file(s) of git's data taken into the repository]` : '',
+    staged?.capped ? `[NOT applied or kept: ${staged.capped}]` : '',
     ...(staged?.notes ?? []).map((n) => `[sandbox: ${n}]`),
+    staged && run.exitCode !== 0 && OWNER_ERROR.test(run.output)
+      ? "[sandbox: a file another user owns could not be written (EOVERFLOW): the staging layer keeps each file's owner, and this sandbox's user namespace maps only your own ids (root's does not need one); make the file yours — its owner can `chown` it to you, or copy it over itself (`cp f f.new && mv f.new f`) — and run the command again]"
+      : '',
     !env.policy.authority.network && run.exitCode !== 0 && NETWORK_ERROR.test(run.output)
       ? '[sandbox: this step has no network grant, so the command could not reach the network (package managers are told they are offline); a step that must download names `network` in its authority, which the user approves in the plan]'
       : '',
@@ -90,6 +99,11 @@ function failureOf(env: ToolEnv, o: CommandOutcome, exit: string): Failure | und
   const { run, staged, reconciled } = o;
   const partial = { files: staged ? staged.accepted : reconciled.accepted, commands: [run] };
   if (ctx.signal.aborted) return { ...cancelled('the command was cancelled; its process tree was killed'), partialSideEffects: partial };
+  if (staged?.capped)
+    return {
+      ...permissionDenied('sandbox.layer_cap', `the command ran to its end (${exit}); ${staged.capped}. The command's output follows.`),
+      partialSideEffects: partial,
+    };
   const refused = staged?.refused ?? [];
   const unjudgeable = staged?.unjudgeable ?? [];
   const notApplied = refused.length + unjudgeable.length;

@@ -20,9 +20,9 @@
  */
 import type { Confinement, SandboxSupport } from '../contracts/sandbox';
 import type { CommandRun, Failure, FileChange } from '../contracts/results';
-import type { CommandRequest, GitMark, StagingLayers, Workspace } from '../ports';
+import type { CommandRequest, GitMark, ScanMemo, StagingLayers, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts } from '../policy/sandboxSpec';
+import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
 import { resolveProgram } from '../policy/programPath';
 import { settleStaged, type StagedOutcome } from './stagedRun';
 import { snapshotPrivacy } from './stepPrivacy';
@@ -32,6 +32,7 @@ import { commandResult, refusalText, type CommandOutcome } from './commandResult
 import { permissionDenied, toolError } from './failures';
 import type { ToolEnv } from './readTools';
 import { failed, type CallResult } from './toolRecorder';
+import { whileReading, whileWriting } from './workspaceLock';
 
 export interface CommandSink {
   /** The step's checkpoint: merges command-made changes in. */
@@ -206,7 +207,7 @@ function effectsOf(staging: boolean, staged: StagedOutcome | undefined, reconcil
     staging: staging ? ('staged' as const) : ('direct' as const),
     applied: staged ? staged.accepted.map((c) => c.path) : [],
     kept: staged ? staged.kept.map((k) => `${k.path} (${k.why})`) : [],
-    refused: staged ? [...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
+    refused: staged ? [...(staged.capped ? [staged.capped] : []), ...staged.refused.map(refusalText), ...staged.unjudgeable] : [],
   };
 }
 
@@ -247,6 +248,15 @@ async function runDirect(
   return { run, reconciled, privateOutputs };
 }
 
+/** What a step's staged commands remember of the workspace between them: one per policy (a step attempt's). */
+const stagedMemos = new WeakMap<Policy, { scan: ScanMemo; spec: SpecMemo }>();
+
+function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
+  let memo = stagedMemos.get(policy);
+  if (!memo) stagedMemos.set(policy, (memo = { scan: {}, spec: { verdicts: new WeakMap() } }));
+  return memo;
+}
+
 /** Runs a staged command and settles its layer — after a cancel, a timeout or a throw too. */
 async function runStaged(
   env: ToolEnv,
@@ -255,11 +265,13 @@ async function runStaged(
   host: HostFacts,
 ): Promise<{ run: CommandRun; staged?: StagedOutcome } | { refused: string }> {
   const { ctx, policy } = env;
-  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front.
-  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false });
+  // Names and kinds only: what the spec hides or keeps read-only. Nothing is stat'ed or stored up front, and
+  // what the step's earlier commands listed and judged is taken again for every folder that did not move.
+  const memo = stagedMemoOf(policy);
+  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
-  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true });
+  const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });
   if (!built.ok) return { refused: built.error };
   const verifier = policy.role === 'verifier';
   // What the step keeps for itself: the user's rules as the attempt began (taken before its first write).
@@ -268,18 +280,21 @@ async function runStaged(
   let run: CommandRun | undefined;
   let staged: StagedOutcome | undefined;
   try {
-    run = await ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal);
+    // No write to the workspace while the overlay over it is mounted (workspaceLock.ts).
+    run = await whileReading(ctx.workspace.root, () => ctx.terminal.run({ ...request, sandbox: built.value, staging: stagingRequest }, ctx.signal));
   } finally {
     // The verifier's scratch layer is thrown away by the runner: it writes nothing anyone keeps.
     if (privacy) {
-      staged = await settleStaged({
-        env,
-        staging: staging.layers,
-        layer: staging.layer,
-        privacy,
-        gitWritable: gitWritableFor(policy, listed.entries),
-        label: `${ctx.step.id}: ${request.command}`,
-      });
+      staged = await whileWriting(ctx.workspace.root, () =>
+        settleStaged({
+          env,
+          staging: staging.layers,
+          layer: staging.layer,
+          privacy,
+          gitWritable: gitWritableFor(policy, listed.entries),
+          label: `${ctx.step.id}: ${request.command}`,
+        }),
+      );
     }
   }
   return { run, ...(staged ? { staged } : {}) };

@@ -26,12 +26,17 @@ import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './s
 import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
-import { isBelow } from '../primitives/paths';
+import { isWithinAny } from '../primitives/paths';
+import { namedList } from './pathSummary';
+import { capText, listingOptionsFor } from './stagedCaps';
+import { mapLimit } from '../primitives/mapLimit';
 
 /** A single file larger than this is not checkpointed, so a command may not change it (Revert could not undo it). */
 const STAGED_FILE_MAX = 64 * 1024 * 1024;
 /** What one command may add to the checkpoint store, in bytes (a sparse file counts at its full size). */
 const STAGED_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Reads and blob writes a command's apply keeps in flight at once. */
+const IO_AT_ONCE = 16;
 /** Entries a removed folder may hold to be judged one by one. */
 const REMOVED_FOLDER_LIMIT = 100_000;
 
@@ -50,6 +55,8 @@ export interface StagedOutcome {
   /** Git's data taken into the repository. */
   gitTaken: number;
   notes: string[];
+  /** The layer passed a cap (stagedCaps.ts): the sentence that says which; nothing was applied or kept. */
+  capped?: string;
 }
 
 export interface StagedInput {
@@ -61,6 +68,9 @@ export interface StagedInput {
   gitWritable: boolean;
   label: string;
 }
+
+/** A workspace path's folder ('' for the root). */
+const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
 /** A policy reason without the path it starts with ("README.md is outside…" → "outside…"): the path is named beside it. */
 function reasonFor(path: string, reason: string): string {
@@ -91,7 +101,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   const { env, staging, layer } = input;
   const { policy } = env;
   const root = policy.root;
-  const listing = await staging.changes(layer, root);
+  const listing = await staging.changes(layer, root, listingOptionsFor(policy));
   const outcome: StagedOutcome = {
     accepted: [],
     uncovered: [],
@@ -101,6 +111,12 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
     gitTaken: 0,
     notes: [...listing.notes],
   };
+  if (listing.capped) {
+    // Fails closed: nothing applied, nothing kept (the layer is emptied for the step's next command).
+    outcome.capped = capText(listing.capped);
+    outcome.notes.push(...(await staging.settle(layer, root, { keep: [] })));
+    return outcome;
+  }
   const verdicts = judgeStaged(listing.changes, {
     denial: denialBy(policy),
     private: input.privacy,
@@ -109,14 +125,16 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   });
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
-  if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${verdicts.strippedModes.join(', ')}`);
+  if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${namedList(verdicts.strippedModes)}`);
 
   const removals = await judgeRemovedFolders(input, verdicts, outcome);
   await takeGit(input, verdicts, outcome);
   await applyChanges(input, verdicts.apply, removals, outcome);
 
-  outcome.kept = verdicts.keep;
-  const problems = await staging.settle(layer, root, { keep: verdicts.keep.map((k) => k.path) });
+  // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway.
+  const whole = (listing.keptWhole ?? []).map((path) => ({ path, why: 'a dependency folder or tool cache no edit glob reaches' }));
+  outcome.kept = [...verdicts.keep, ...whole];
+  const problems = await staging.settle(layer, root, { keep: outcome.kept.map((k) => k.path) });
   outcome.notes.push(...problems);
   return outcome;
 }
@@ -183,19 +201,10 @@ async function takeGit(input: StagedInput, verdicts: Verdicts, outcome: StagedOu
   outcome.notes.push(...problems.map((p) => `git data not taken: ${p}`));
 }
 
-/** Checkpoint, then one batch: what each applied change becomes, within the per-command byte budget. */
-async function applyChanges(
-  input: StagedInput,
-  apply: StagedChange[],
-  removals: { trees: string[]; files: StagedChange[] },
-  outcome: StagedOutcome,
-): Promise<void> {
-  const { ctx } = input.env;
-  const { workspace, store } = ctx;
+/** The checkpoint's budget for one command: `take` says whether a change of `bytes` fits, refusing it (named) when not. */
+function checkpointBudget(outcome: StagedOutcome): (c: StagedChange, bytes: number) => boolean {
   let budget = STAGED_CHECKPOINT_BYTES;
-  const writes: FileWrite[] = [];
-  const accepted: FileChange[] = [];
-  const take = (c: StagedChange, bytes: number): boolean => {
+  return (c, bytes) => {
     if (bytes > STAGED_FILE_MAX) {
       outcome.refused.push({
         path: c.path,
@@ -217,50 +226,75 @@ async function applyChanges(
     budget -= bytes;
     return true;
   };
-  const before = async (c: StagedChange): Promise<string | null> => (c.was === 'file' ? store.putBlob(await workspace.readFile(c.path)) : null);
+}
 
-  for (const c of [...removals.files, ...apply]) {
-    try {
-      if (c.now === 'file') {
-        const size = c.size ?? 0;
-        const wasSize = c.was === 'file' ? ((await workspace.stat(c.path))?.size ?? 0) : 0;
-        if (!take(c, size + wasSize)) continue;
-        const beforeHash = await before(c);
-        const content = await input.staging.read(input.layer, input.env.policy.root, c.path);
-        const afterHash = await store.putBlob(content);
-        writes.push({ path: c.path, content, mode: (c.nowMode ?? 0o644) & 0o777 });
-        if (c.content || c.was !== 'file') accepted.push({ path: c.path, change: c.was === 'file' ? 'modified' : 'created', beforeHash, afterHash });
-        if (c.mode) outcome.uncovered.push(`${c.path} (mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}: not undone by Revert step)`);
-        continue;
-      }
-      if (c.now === null) {
-        if (c.was === 'file') {
-          if (!take(c, c.size ?? (await workspace.stat(c.path))?.size ?? 0)) continue;
-          accepted.push({ path: c.path, change: 'deleted', beforeHash: await before(c), afterHash: null });
-        } else outcome.uncovered.push(`${c.path} (a removed ${c.was === 'symlink' ? 'link' : 'entry'}: not restored by Revert step)`);
-        if (!removals.trees.some((t) => isBelow(c.path, t))) writes.push({ path: c.path, content: null });
-        continue;
-      }
-      if (c.was === 'file') {
-        if (!take(c, (await workspace.stat(c.path))?.size ?? 0)) continue;
-        accepted.push({ path: c.path, change: 'deleted', beforeHash: await before(c), afterHash: null });
-      }
-      if (c.now === 'symlink') {
-        writes.push({ path: c.path, content: null, link: c.target ?? '' });
-        outcome.uncovered.push(`${c.path} (a link: not covered by Revert step)`);
-      } else if (c.now === 'directory') {
-        writes.push({ path: c.path, content: null, directory: true, ...(c.nowMode !== undefined ? { mode: c.nowMode & 0o777 } : {}) });
-        if (c.mode) outcome.uncovered.push(`${c.path}/ (mode ${c.mode.was.toString(8)} → ${c.mode.now.toString(8)}: not undone by Revert step)`);
-      }
-    } catch (error) {
-      outcome.refused.push({
-        path: c.path,
-        what: 'content',
-        why: `it could not be read for the checkpoint: ${errorText(error)}`,
-        rule: 'unreadable',
-      });
+/** Checkpoint, then one batch: what each applied change becomes, within the per-command byte budget. */
+async function applyChanges(
+  input: StagedInput,
+  apply: StagedChange[],
+  removals: { trees: string[]; files: StagedChange[] },
+  outcome: StagedOutcome,
+): Promise<void> {
+  const { ctx } = input.env;
+  const { workspace, store } = ctx;
+  const trees = new Set(removals.trees);
+  const writes: FileWrite[] = [];
+  const accepted: FileChange[] = [];
+  const take = checkpointBudget(outcome);
+  const before = async (c: StagedChange): Promise<string | null> => (c.was === 'file' ? store.putBlob(await workspace.readFile(c.path)) : null);
+  const modeText = (m: { was: number; now: number }): string => `mode ${m.was.toString(8)} → ${m.now.toString(8)}`;
+  /** One change's writes and checkpoint record (its reads and blob writes); throws when a read fails. */
+  const prepare = async (c: StagedChange): Promise<{ writes: FileWrite[]; accepted?: FileChange; uncovered: string[] }> => {
+    if (c.now === 'file') {
+      const beforeHash = await before(c);
+      const content = await input.staging.read(input.layer, input.env.policy.root, c.path);
+      const afterHash = await store.putBlob(content);
+      const change = c.was === 'file' ? 'modified' : 'created';
+      return {
+        writes: [{ path: c.path, content, mode: (c.nowMode ?? 0o644) & 0o777 }],
+        ...(c.content || c.was !== 'file' ? { accepted: { path: c.path, change, beforeHash, afterHash } } : {}),
+        uncovered: c.mode ? [`${c.path} (${modeText(c.mode)}: not undone by Revert step)`] : [],
+      };
     }
-  }
+    const deleted = c.was === 'file' ? { accepted: { path: c.path, change: 'deleted' as const, beforeHash: await before(c), afterHash: null } } : {};
+    if (c.now === null) {
+      const removed = !isWithinAny(parentOf(c.path), trees) ? [{ path: c.path, content: null }] : [];
+      const uncovered = c.was === 'file' ? [] : [`${c.path} (a removed ${c.was === 'symlink' ? 'link' : 'entry'}: not restored by Revert step)`];
+      return { writes: removed, ...deleted, uncovered };
+    }
+    if (c.now === 'symlink')
+      return { writes: [{ path: c.path, content: null, link: c.target ?? '' }], ...deleted, uncovered: [`${c.path} (a link: not covered by Revert step)`] };
+    if (c.now === 'directory') {
+      const dir: FileWrite = { path: c.path, content: null, directory: true, ...(c.nowMode !== undefined ? { mode: c.nowMode & 0o777 } : {}) };
+      return { writes: [dir], ...deleted, uncovered: c.mode ? [`${c.path}/ (${modeText(c.mode)}: not undone by Revert step)`] : [] };
+    }
+    return { writes: [], ...deleted, uncovered: [] };
+  };
+
+  // Linear, and overlapped: sizes first, the budget decided in path order, then reads and blob writes
+  // several at a time (a thousand files are a thousand reads and two thousand small writes).
+  const all = [...removals.files, ...apply];
+  const wasSizes = await mapLimit(all, IO_AT_ONCE, async (c) => (c.was === 'file' ? ((await workspace.stat(c.path).catch(() => undefined))?.size ?? 0) : 0));
+  const taken = all.map((c, i) => {
+    const wasSize = wasSizes[i] ?? 0;
+    const bytes = c.now === 'file' ? (c.size ?? 0) + wasSize : c.was === 'file' ? (c.now === null ? (c.size ?? wasSize) : wasSize) : 0;
+    return c.was !== 'file' && c.now !== 'file' ? true : take(c, bytes);
+  });
+  const prepared = await mapLimit(all, IO_AT_ONCE, async (c, i) => {
+    if (!taken[i]) return undefined;
+    try {
+      return await prepare(c);
+    } catch (error) {
+      return { failed: `it could not be read for the checkpoint: ${errorText(error)}` };
+    }
+  });
+  prepared.forEach((p, i) => {
+    if (p === undefined) return;
+    if ('failed' in p) return void outcome.refused.push({ path: all[i]?.path ?? '?', what: 'content', why: p.failed, rule: 'unreadable' });
+    writes.push(...p.writes);
+    if (p.accepted) accepted.push(p.accepted);
+    outcome.uncovered.push(...p.uncovered);
+  });
   if (writes.length === 0 && removals.trees.length === 0) return;
   try {
     if (writes.length > 0) await workspace.applyWrites(writes, input.label, { origin: 'command' });

@@ -18,6 +18,7 @@ import { CommandEffects } from './commandEffects';
 import { runCommand, type CommandSink } from './commandRun';
 import { sha256Hex } from '../primitives/hash';
 import { policyFor, type Policy } from '../policy/policy';
+import { whileWriting } from './workspaceLock';
 import { contentHash, createReadTools, numbered, toWorkspacePath, type ToolEnv } from './readTools';
 import { decodeText, encodeText, toEol, type TextFile } from '../edits/textFile';
 import { failed, ToolRecorder, type CallResult } from './toolRecorder';
@@ -153,7 +154,10 @@ async function commitWrite(
     { kind: after === null ? 'delete' : 'write', path: rel },
     { kind: 'write', path: rel, change, beforeHash, afterHash },
     async () => {
-      await ctx.workspace.applyWrites([{ path: rel, content: after, ...(mode !== undefined ? { mode } : {}) }], `${ctx.step.id}: ${describe}`);
+      // Not while another step's staged command runs over the workspace (workspaceLock.ts).
+      await whileWriting(ctx.workspace.root, () =>
+        ctx.workspace.applyWrites([{ path: rel, content: after, ...(mode !== undefined ? { mode } : {}) }], `${ctx.step.id}: ${describe}`),
+      );
       changes.record(rel, beforeHash, afterHash);
     },
     async () => ((await contentHash(env, rel)) === beforeHash ? undefined : `${rel} changed while the write was awaiting approval`),

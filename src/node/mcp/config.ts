@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { errorText } from '../../core/primitives/errorText';
+import { canonicalJson } from '../../core/primitives/canonicalJson';
 
 const Text = z.string().max(10_000);
 
@@ -181,4 +182,21 @@ export function mergeConfigs(configs: readonly ReadConfig[]): ReadConfig {
     }
   }
   return { servers: [...byName.values()], notes };
+}
+
+/**
+ * The servers of a settings value that a configuration file does not already hold, entry for entry. VS Code
+ * merges `.vscode/mcp.json` into the workspace's `mcp` settings, so a server read from that file shows up
+ * there again: left here, it would be labelled by the settings instead of the file it came from (and said
+ * to replace itself).
+ */
+export function serversNotInFile(servers: Record<string, unknown>, fileText: string | undefined): Record<string, unknown> {
+  let inFile: Record<string, unknown> = {};
+  try {
+    const parsed = FileSchema.safeParse(fileText === undefined ? {} : parseJsonc(fileText));
+    if (parsed.success) inFile = { ...parsed.data.mcpServers, ...parsed.data.servers };
+  } catch {
+    // A file that does not parse holds no server: every settings entry keeps its settings label.
+  }
+  return Object.fromEntries(Object.entries(servers).filter(([name, entry]) => !(name in inFile) || canonicalJson(inFile[name]) !== canonicalJson(entry)));
 }

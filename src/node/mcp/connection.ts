@@ -116,10 +116,11 @@ function isZodError(error: unknown): boolean {
   );
 }
 
-/** A thrown error as a fault: what kind, and in words that help (the server's stderr when it died). */
+/** A thrown error as a fault: what kind, and in words that help (the server's stderr, from its beginning, when it died). */
 function classify(error: unknown, process: ProcessTransport | null, phase: 'start' | 'call'): Fault {
   const message = errorText(error);
-  const tail = process?.stderrTail ? `; its stderr: ${process.stderrTail.slice(-600)}` : '';
+  const stderr = process?.stderrText() ?? '';
+  const tail = stderr ? `; its stderr: ${stderr}` : '';
   if (process?.fault?.kind === 'malformed') return { ok: false, fault: 'malformed', message: `${process.fault.message}${tail}` };
   if (process?.fault?.kind === 'spawn') return { ok: false, fault: 'start_failed', message: `${process.fault.message}${tail}` };
   if (process?.fault?.kind === 'exited') {

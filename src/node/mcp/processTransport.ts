@@ -25,7 +25,9 @@ export interface ProcessSpec {
   seccomp?: Buffer;
 }
 
-const STDERR_TAIL = 4_000;
+/** How much of a server's stderr is kept: its beginning (where a start failure says what went wrong) and its latest part. */
+const STDERR_HEAD = 4_000;
+const STDERR_TAIL = 2_000;
 const KILL_GRACE_MS = 2_000;
 
 export class ProcessTransport implements Transport {
@@ -36,7 +38,10 @@ export class ProcessTransport implements Transport {
   fault: { kind: 'malformed' | 'exited' | 'spawn'; message: string } | null = null;
   #child: ChildProcess | null = null;
   readonly #buffer = new ReadBuffer();
-  #stderr = '';
+  /** The first STDERR_HEAD characters the server wrote to stderr, then the latest STDERR_TAIL (and how many fell between). */
+  #stderrHead = '';
+  #stderrTail = '';
+  #stderrCut = 0;
   #closed = false;
 
   constructor(
@@ -44,9 +49,28 @@ export class ProcessTransport implements Transport {
     private readonly onStarted?: (child: ChildProcess) => void,
   ) {}
 
-  /** The last few thousand characters the server wrote to stderr (said with a fault). */
-  get stderrTail(): string {
-    return this.#stderr.trim();
+  /**
+   * What the server wrote to stderr, for a fault's message: whole from its beginning up to `max` characters
+   * (a start failure's first lines say what went wrong: "Error [ERR_MODULE_NOT_FOUND]: Cannot find package…"),
+   * and, when it wrote more, the cut said and its last lines.
+   */
+  stderrText(max = 1_500): string {
+    const head = this.#stderrHead;
+    const tail = this.#stderrTail;
+    const whole = head.length + tail.length;
+    if (this.#stderrCut === 0 && whole <= max) return (head + tail).trim();
+    const end = Math.min(400, Math.floor(max / 4));
+    const all = head + tail;
+    const cut = this.#stderrCut + whole - (max - end) - end;
+    return `${all.slice(0, max - end).trimEnd()}\n… (${cut} characters cut) …\n${all.slice(-end).trimStart()}`.trim();
+  }
+
+  #keepStderr(text: string): void {
+    const room = STDERR_HEAD - this.#stderrHead.length;
+    this.#stderrHead += text.slice(0, Math.max(0, room));
+    const rest = this.#stderrTail + text.slice(Math.max(0, room));
+    this.#stderrCut += Math.max(0, rest.length - STDERR_TAIL);
+    this.#stderrTail = rest.slice(-STDERR_TAIL);
   }
 
   get pid(): number | undefined {
@@ -102,7 +126,7 @@ export class ProcessTransport implements Transport {
       child.stdin?.on('error', () => undefined);
       child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
       child.stderr?.on('data', (chunk: Buffer) => {
-        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+        this.#keepStderr(chunk.toString('utf8'));
       });
     });
   }

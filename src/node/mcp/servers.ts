@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { SECRET_AREAS } from '../../core/policy/sandboxSpec';
+import { SECRET_AREAS } from '../../core/policy/outsideView';
 import { prepareConfined } from '../sandbox/confinedRun';
 import { startOwnNetwork } from '../sandbox/ownNetwork';
 import type { ServerConfig } from './config';

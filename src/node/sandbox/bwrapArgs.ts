@@ -11,7 +11,8 @@
  * Mount order matters — a later mount covers an earlier one:
  *   namespaces (user without nested user namespaces, pid, ipc, uts, cgroup, and net unless granted — a
  *   granted network of its own is made around bubblewrap instead, see ownNetwork.ts);
- *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible);
+ *   the whole file system read-only; fresh /dev and /proc (the parent's /proc is not visible), and in that
+ *   /dev a staged command's rename helper (renameShim.ts), preloaded through LD_PRELOAD;
  *   hidden areas outside the workspace (empty tmpfs, or /dev/null over a file); the private HOME and /tmp;
  *   toolchains shown again read-only; the workspace read-only; its writable paths, the read-only paths
  *   inside them and the private build outputs (each a copy bound over its folder), together, shallowest first (a folder root's subfolder is read-only, a write root below it
@@ -60,6 +61,8 @@ export interface BwrapMounts {
   keepIds?: { uid: number; gid: number };
   /** The descriptor bubblewrap reads the seccomp filter from (seccomp.ts), when there is one. */
   seccompFd?: number;
+  /** A library every process of the command preloads (a staged command's rename helper, renameShim.ts): bound read-only at `at`. */
+  preload?: { from: string; at: string };
   cwd: string;
 }
 
@@ -111,6 +114,7 @@ export function bwrapOptions(m: BwrapMounts): string[] {
     '/dev',
     '--proc',
     '/proc',
+    ...(m.preload ? ['--ro-bind', m.preload.from, m.preload.at, '--setenv', 'LD_PRELOAD', m.preload.at] : []),
   ];
   const remounts: string[] = [];
   const inVisible = (p: string): boolean => m.visibleOutside.some((v) => isBelow(p, v));

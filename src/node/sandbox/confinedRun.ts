@@ -19,6 +19,8 @@ import { takePrivateDirs } from './privateDirs';
 import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
 import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
 import { stagedLauncher, type StagedLayer } from './stagedLaunch';
+import { PRELOAD_AT, renameShim } from './renameShim';
+import { stagingBase } from './stagingLayers';
 import { keyringFilter, SECCOMP_FD } from './seccomp';
 import { errorText } from '../../core/primitives/errorText';
 import { isBelow, isWithin } from '../../core/primitives/paths';
@@ -279,6 +281,19 @@ function removeNewResumableState(gitDirs: readonly string[], before: ReadonlySet
     });
 }
 
+let shimSaid = false;
+
+/** A staged command's rename helper (renameShim.ts), or a note once per process saying why there is none. */
+function preloadFor(root: string, notes: string[]): { preload?: { from: string; at: string } } {
+  const probe = stagingBase(root);
+  const shim = probe.ok ? renameShim(probe.base) : { ok: false as const, reason: probe.reason };
+  if (shim.ok) return { preload: { from: shim.path, at: PRELOAD_AT } };
+  if (!shimSaid)
+    notes.push(`${shim.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`);
+  shimSaid = true;
+  return {};
+}
+
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -396,6 +411,7 @@ export function prepareConfined(
           ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } }
           : {}),
         ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
+        ...(staged ? preloadFor(root, notes) : {}),
         ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
       });
       // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.

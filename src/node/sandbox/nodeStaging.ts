@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { LayerSettlement, StagedListing, StagingSupport } from '../../core/contracts/staging';
+import type { LayerSettlement, ListingOptions, StagedListing, StagingSupport } from '../../core/contracts/staging';
 import type { GitReview, StagingLayers } from '../../core/ports';
 import { gitRecordedSince, markGitRecord } from '../gitRecord';
 import { configChanges, viewGit } from './gitView';
@@ -43,11 +43,11 @@ export class NodeStagingLayers implements StagingLayers {
     return probe.ok ? { available: true, detail: `overlayfs layers in ${probe.base}` } : { available: false, reason: probe.reason };
   }
 
-  async changes(layer: string, root: string): Promise<StagedListing> {
+  async changes(layer: string, root: string, options: ListingOptions = {}): Promise<StagedListing> {
     const upper = this.#upper(root, layer);
     if (upper === undefined) return { changes: [], unjudgeable: [], notes: [] };
     const problems = undoGitPrep(root, upper);
-    const listing = listStagedChanges(root, upper);
+    const listing = listStagedChanges(root, upper, undefined, options);
     return { ...listing, notes: [...problems, ...listing.notes] };
   }
 

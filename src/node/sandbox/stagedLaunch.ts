@@ -3,7 +3,8 @@
  * workspace is covered by an overlay whose upper layer is the step's (stagingLayers.ts), then bubblewrap
  * in it, exactly as without staging. In order:
  *   1. `unshare --user --map-root-user --mount` (and `--net` when the granted network is the command's own,
- *      ownNetwork.ts) — mounts need a namespace the command's creator owns;
+ *      ownNetwork.ts) — mounts need a namespace the command's creator owns; root needs only `--mount`
+ *      (`launchNamespaces`), and then files owned by other users can be written as outside;
  *   2. a fixed shell script opens the workspace as a file descriptor and mounts the overlay with
  *      `lowerdir=/proc/self/fd/7` — no path of the user's ever appears in mount options, where `,` and `:`
  *      would split it (the layer's own folders are ours, and stagingLayers.ts keeps their names plain);
@@ -63,6 +64,18 @@ const SCRIPT = [
 
 export type Launch = { ok: true; file: string; args: string[] } | { ok: false; reason: string };
 
+/**
+ * The namespaces the overlay is mounted in. A user that is not root needs a user namespace of its own,
+ * which maps only its own ids: a file owned by anyone else cannot be copied up into the layer (the copy
+ * keeps its owner, who has no id there: EOVERFLOW). Root mounts the overlay in a mount namespace alone, so
+ * every owner is kept — except with a network of its own, which must be owned by a user namespace
+ * (slirp4netns joins it): there the one-id mapping stays.
+ */
+function launchNamespaces(ownNetwork: boolean, uid: number | undefined = process.getuid?.()): string[] {
+  if (uid === 0 && !ownNetwork) return ['--mount'];
+  return ['--user', '--map-root-user', '--mount', ...(ownNetwork ? ['--net'] : [])];
+}
+
 /** The command line that runs `rest` (prlimit, bubblewrap and the command) over the staged workspace. */
 export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: readonly string[], limits: CommandLimits = commandLimits()): Launch {
   const unshare = hostTool('unshare');
@@ -74,22 +87,6 @@ export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: re
   return {
     ok: true,
     file: unshare,
-    args: [
-      '--user',
-      '--map-root-user',
-      '--mount',
-      ...(ownNetwork ? ['--net'] : []),
-      '--',
-      sh,
-      '-c',
-      SCRIPT,
-      'sh',
-      layer.root,
-      layer.upper,
-      layer.work,
-      layer.over ?? '',
-      mount,
-      ...limited,
-    ],
+    args: [...launchNamespaces(ownNetwork), '--', sh, '-c', SCRIPT, 'sh', layer.root, layer.upper, layer.work, layer.over ?? '', mount, ...limited],
   };
 }

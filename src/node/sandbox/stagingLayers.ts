@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
+import { SHIM_PREFIX } from './renameShim';
 import * as os from 'node:os';
 import { errorText } from '../../core/primitives/errorText';
 
@@ -188,10 +189,27 @@ export function scratchLayer(base: string): LayerDirs & { release(): void } {
   return { upper, work, release: () => removeLayerTree(dir) };
 }
 
-/** Removes a layer and everything in it. */
+/**
+ * Removes a layer and everything in it: renamed aside at once (a step's next attempt starts empty), removed
+ * in the background — a layer can hold a build's hundred thousand files. What a crash leaves goes at the
+ * next start (`sweepStale`).
+ */
 export function dropLayer(base: string, id: string): void {
-  removeLayerTree(nodePath.join(base, layerName(id)));
+  const dir = nodePath.join(base, layerName(id));
+  const aside = nodePath.join(base, `${TRASH_PREFIX}${layerName(id)}-${process.pid}-${++dropped}`);
+  try {
+    fs.renameSync(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    removeLayerTree(dir);
+    return;
+  }
+  discardLayerTree(aside);
 }
+
+/** Layers being removed in the background carry this prefix: the sweep at the next start removes any left. */
+const TRASH_PREFIX = 'trash-';
+let dropped = 0;
 
 /**
  * Removes a tree the kernel or a command made hard to remove: overlayfs leaves `work/work` at mode 000,
@@ -216,6 +234,26 @@ export function removeLayerTree(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Removes a tree in the background, for a caller that no longer needs it and should not wait for the
+ * unlinks: what a command left in its layer and the workspace now holds. A folder a command made
+ * read-only is opened first; whatever stays (a crash) goes with its layer or with the stale sweep.
+ */
+export function discardLayerTree(dir: string): void {
+  const open = async (d: string): Promise<void> => {
+    await fs.promises.chmod(d, 0o700).catch(() => undefined);
+    const names = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const n of names) if (n.isDirectory()) await open(nodePath.join(d, n.name));
+  };
+  void fs.promises
+    .rm(dir, { recursive: true, force: true, maxRetries: 2 })
+    .catch(async () => {
+      await open(dir);
+      await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
+    })
+    .catch(() => undefined); // left for the layer's own removal or the stale sweep
+}
+
 function sweepStale(base: string): void {
   let names: string[];
   try {
@@ -225,9 +263,11 @@ function sweepStale(base: string): void {
   }
   const now = Date.now();
   for (const name of names) {
+    if (name.startsWith(SHIM_PREFIX)) continue; // the rename helper is built once per machine (renameShim.ts)
     const abs = nodePath.join(base, name);
     try {
-      if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
+      if (name.startsWith(TRASH_PREFIX)) discardLayerTree(abs);
+      else if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
     } catch {
       // another process removed it
     }

@@ -36,7 +36,16 @@ export interface HandlerDeps {
   surfaceSize(width: number, height: number): void;
   /** The project's instruction files for the next mission (./setup/instructionsHost.ts). */
   instructions: Pick<InstructionsHost, 'setIncluded' | 'open'>;
+  /** Why this task cannot be planned in this window (the demo's scripted model has one task), or undefined. */
+  refusedTask(task: string): string | undefined;
 }
+
+/**
+ * The notice that says why a task was not planned: one at a time (a new refusal replaces it, a start clears
+ * it), each with an id of its own, so the surface sees the host's answer to every submit.
+ */
+const TASK_REFUSED = 'task-refused';
+let refusals = 0;
 
 const UNTRUSTED_MESSAGE =
   'This workspace is not trusted, so Plan & Execute will not change files or run commands here. You can still plan; trust the workspace to execute.';
@@ -54,7 +63,13 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     report(await run.editPlan(e));
   };
   return {
-    runTask: async (m) => report(await d.controller.start(m.task)),
+    runTask: async (m) => {
+      const refused = d.refusedTask(m.task);
+      const others = d.model.notices.filter((n) => !n.id.startsWith(TASK_REFUSED));
+      d.model.notices = refused ? [...others, { id: `${TASK_REFUSED}-${++refusals}`, level: 'warning', message: refused, actions: [] }] : others;
+      d.model.changed();
+      if (!refused) report(await d.controller.start(m.task));
+    },
     approvePlan: async (m) => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       const pending = await d.approver.waitForPlan(m.version, 5_000);

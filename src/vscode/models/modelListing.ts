@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { listOpenAIModels } from '../../node/model/openaiClient';
-import type { ProviderId } from '../../core/model/providers';
+import { anthropicNeedsKey, NO_KEY_NEEDED, type ProviderId } from '../../core/model/providers';
 import { listLmModels } from './vscodeLmClient';
 import { listingFailure } from './listingFailure';
 
@@ -31,10 +31,12 @@ export async function listModels(provider: ProviderId, access: ListingAccess): P
     });
     return out.ok ? { ok: true, models: out.models.map((ref) => ({ label: ref, ref })) } : out;
   }
-  if (!access.anthropic.apiKey) return { ok: false, message: 'Set the Anthropic API key first to list its models.' };
+  // A server on this machine needs no key (the demo's scripted model, a local proxy).
+  const apiKey = access.anthropic.apiKey ?? (anthropicNeedsKey(access.anthropic.baseURL) ? undefined : NO_KEY_NEEDED);
+  if (!apiKey) return { ok: false, message: 'Set the Anthropic API key first to list its models.' };
   try {
     const sdk = new Anthropic({
-      apiKey: access.anthropic.apiKey,
+      apiKey,
       ...(access.anthropic.baseURL ? { baseURL: access.anthropic.baseURL } : {}),
       maxRetries: 1,
       timeout: 15_000,

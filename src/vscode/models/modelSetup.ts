@@ -5,7 +5,7 @@
  * to the model clients only, never into the recorded settings.
  */
 import type { DeepPartialSettings } from '../../core/model/modelSettings';
-import type { ProviderId } from '../../core/model/providers';
+import { anthropicNeedsKey, NO_KEY_NEEDED, type ProviderId } from '../../core/model/providers';
 import type { Refusal } from '../mission/engineBridge';
 import { err, ok, type Result } from '../../core/contracts/result';
 import { plannerDestination } from './destination';
@@ -39,7 +39,8 @@ export function prepareModelSetup(keys: KeySources): Result<ModelSetup, Refusal 
   const s = read.value;
   const setup: ModelSetup = { models: s.models, vscodeLm: s.providers.includes('vscode-lm'), destination: plannerDestination(s) };
   if (s.providers.includes('anthropic')) {
-    const apiKey = keys.anthropic.get();
+    // A server on this machine (a local proxy, the demo's scripted model) needs no key.
+    const apiKey = keys.anthropic.get() || (anthropicNeedsKey(s.anthropicBaseURL) ? undefined : NO_KEY_NEEDED);
     if (!apiKey) return err({ reason: 'no_api_key', provider: 'anthropic', message: `Set your Anthropic API key first ("${KEY_COMMAND}").` });
     setup.anthropic = { apiKey, ...(s.anthropicBaseURL ? { baseURL: s.anthropicBaseURL } : {}) };
   }

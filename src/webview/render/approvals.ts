@@ -6,13 +6,17 @@
  * again), and, for a step's next request after a rejection, that it answers the user's reason.
  * After a decision keyboard focus moves on (../focus.ts). A card that has just moved under the pointer (the
  * one above it was decided) ignores pointer clicks for a moment, so a double click never decides two
- * different requests; a click it ignored is said on the card, never dropped silently.
+ * different requests; a click it ignored is said on the card, never dropped silently. From the keyboard, a
+ * key press decides only the card it was aimed at (../keyIntent.ts): a held key never decides the next
+ * card, and a command or MCP card the queue just focused says "press Enter again" to a press that came
+ * too soon.
  * A rejection needs a reason — it goes back to the step's executor — and an empty one is said in words.
  */
 import { button, focusElement, h, icon, section } from '../dom';
 import { draft, setDraft, type RenderContext } from '../context';
 import type { ApprovalView } from '../protocol';
 import { cardKind } from './approvalCards';
+import { forgetArming, keyActivation } from '../keyIntent';
 
 /** How long a card that moved ignores pointer clicks (ms). */
 const SETTLE_MS = 450;
@@ -22,10 +26,34 @@ const placed = new Map<string, { top: number; settledAt: number }>();
 /** How many pointer clicks each card ignored while it settled (shown on the card, so none is lost silently). */
 const ignored = new Map<string, number>();
 
+/** A button activated without a pointer: Enter or Space (vscode-button's synthetic click), or a screen reader's activate. */
+const fromKeys = (event: Event): boolean => event instanceof MouseEvent && event.detail === 0;
+
 function settled(requestId: string, event: Event): boolean {
-  // Keyboard activation (Enter/Space) has detail 0 and is always deliberate.
-  if (event instanceof MouseEvent && event.detail === 0) return true;
+  // Keyboard activation is judged by ../keyIntent.ts instead.
+  if (fromKeys(event)) return true;
   return performance.now() >= (placed.get(requestId)?.settledAt ?? 0);
+}
+
+/** Cards that did not take a key press that came just after the queue focused them (said on the card). */
+const tooSoon = new Set<string>();
+
+function tooSoonNote(kind: 'command' | 'mcp'): HTMLElement {
+  const what = kind === 'command' ? 'run the command' : 'call the tool';
+  return h(
+    'div',
+    { className: 'muted click-ignored', attrs: { role: 'status', 'data-testid': 'key-too-soon' } },
+    icon('info'),
+    ` Not taken: this card had only just got focus, and a key press meant for the card before must not ${what}. Press Enter again to ${what}.`,
+  );
+}
+
+/** Says on the card that a key press came too soon (now, and in every later render of the card). */
+function noteTooSoon(a: ApprovalView, event: Event): void {
+  if (a.kind !== 'command' && a.kind !== 'mcp') return;
+  tooSoon.add(a.requestId);
+  const card = event.currentTarget instanceof Element ? event.currentTarget.closest<HTMLElement>('.card') : null;
+  if (card && !card.querySelector('[data-testid="key-too-soon"]')) card.append(tooSoonNote(a.kind));
 }
 
 function ignoredNote(): HTMLElement {
@@ -67,6 +95,8 @@ export function trackCardPositions(root: ParentNode): void {
   for (const id of [...placed.keys()]) if (!seen.has(id)) placed.delete(id);
   for (const id of [...ignored.keys()]) if (!seen.has(id)) ignored.delete(id);
   for (const id of [...needsReason]) if (!seen.has(id)) needsReason.delete(id);
+  for (const id of [...tooSoon]) if (!seen.has(id)) tooSoon.delete(id);
+  forgetArming(seen);
 }
 
 /** Cards whose Reject was pressed with no reason: they say what is needed until a reason is typed. */
@@ -153,10 +183,23 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
   const rememberLabel = kind.remember(a);
   type Checkbox = HTMLElement & { checked?: boolean };
   const remember = rememberLabel ? (h('vscode-checkbox', { attrs: { label: rememberLabel, 'data-testid': 'remember' } }) as Checkbox) : null;
-  const guarded = (action: (event: Event) => void) => (event: Event) => {
-    if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
-    action(event);
-  };
+  /**
+   * `approves`: the button says yes to the request (Approve / Run / Call, Approve all for this step). Only
+   * those wait out rule 3 of ../keyIntent.ts: Review and Reject run nothing, so a quick key press on them is taken.
+   */
+  const guarded =
+    (action: (event: Event) => void, approves = false) =>
+    (event: Event) => {
+      if (fromKeys(event)) {
+        const verdict = keyActivation(a.requestId, event.currentTarget);
+        // A press that began on another button (the card before) is not this card's: nothing happens here.
+        if (verdict === 'not-aimed') return;
+        if (verdict === 'arming' && approves) return noteTooSoon(a, event);
+        return action(event);
+      }
+      if (!settled(a.requestId, event)) return noteIgnoredClick(a.requestId, event);
+      action(event);
+    };
   const approve = (): void => {
     ctx.decided(a.requestId);
     ctx.post({ type: 'approveAction', requestId: a.requestId, remember: remember?.checked === true });
@@ -167,7 +210,7 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
     : null;
   const actions = [
     kind.review ? kind.review(ctx, a) : null,
-    button(kind.approve.label, guarded(approve), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
+    button(kind.approve.label, guarded(approve, true), { icon: kind.approve.icon, testId: 'approve-action', focusKey: `approve:${a.requestId}` }),
     button(
       kind.reject.label,
       guarded((event) => reject(ctx, a.requestId, event)),
@@ -214,7 +257,7 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
             guarded(() => {
               ctx.decided(a.requestId);
               ctx.post({ type: 'approveStep', stepId: a.stepId ?? '' });
-            }),
+            }, true),
             {
               secondary: true,
               icon: 'check-all',
@@ -225,6 +268,7 @@ function approvalCard(ctx: RenderContext, a: ApprovalView): HTMLElement {
         : null,
     ),
     ignored.has(a.requestId) ? ignoredNote() : null,
+    tooSoon.has(a.requestId) && (a.kind === 'command' || a.kind === 'mcp') ? tooSoonNote(a.kind) : null,
   );
 }
 

@@ -57,6 +57,16 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
         : null,
       m.planVersion !== null ? badge(`plan v${m.planVersion}`) : null,
     ),
+    // Right under the state, before anything long: a short board (a diff open below it) still shows what runs.
+    running.length > 1
+      ? h(
+          'div',
+          { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel', 'data-testid': 'running-strip' } },
+          ...running.map((s) =>
+            h('span', { className: 'chip', attrs: { 'data-step-id': s.id, title: s.title } }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`),
+          ),
+        )
+      : null,
     m.phaseReason && m.phaseReason !== m.summary && (m.phase === 'replanning' || m.phase === 'failed' || m.phase === 'cancelled')
       ? h('div', { className: 'muted phase-reason' }, m.phaseReason)
       : null,
@@ -67,13 +77,6 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
           { className: 'cost-report', attrs: { 'data-testid': 'cost-report' } },
           h('summary', {}, m.costReport[0]!),
           h('pre', {}, m.costReport.slice(1).join('\n')),
-        )
-      : null,
-    running.length > 1
-      ? h(
-          'div',
-          { className: 'running-strip', attrs: { 'aria-label': 'Steps running in parallel' } },
-          ...running.map((s) => h('span', { className: 'chip' }, icon('loading', undefined, 'codicon-modifier-spin'), ` ${s.id}`)),
         )
       : null,
     banner(ctx),

@@ -31,12 +31,12 @@ export function renderNotices(ctx: RenderContext): HTMLElement | null {
         { className: 'notice demo', attrs: { role: 'status', 'data-testid': 'demo-banner' } },
         icon('beaker'),
         h('strong', {}, ' Demo: a scripted model on this machine answers.'),
-        ' No real model, no API key, no cost: nothing leaves this computer, and plans and edits follow a fixed script.',
+        ' No real model, no API key, no cost: nothing leaves this computer. It follows a fixed script: it plans the suggested task only (any other is refused), and applies none of the project’s instruction files.',
         h(
           'details',
           { className: 'demo-tour' },
           h('summary', {}, 'The tour'),
-          'Plan the suggested task. Reject the first edit of s1 with a reason, approve the rest. The tests fail; one replan is refused (see why under Versions) and the next fixes them. Then revert a step on the board.',
+          'Plan the suggested task. Approve s1’s call of the sample MCP server (it finds the TODO). Reject s1’s first edit with a reason (its debug log breaks AGENTS.md), approve the rest. The tests fail; one replan is refused (see why under Versions) and the next fixes them. Then revert a step on the board. Plan the task again to replay: the demo puts its files back first.',
         ),
       ),
     );

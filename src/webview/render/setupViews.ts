@@ -12,6 +12,8 @@ function size(bytes: number): string {
 }
 
 const STATE_WORDS: Record<InstructionFileView['state'], string> = { used: 'used', excluded: 'left out', unusable: 'not used' };
+/** In the demo a file is read, and its text sent, but the scripted planner applies none of it. */
+const DEMO_USED = 'read, not applied (demo)';
 
 function fileRow(ctx: RenderContext, f: InstructionFileView, editable: boolean): HTMLElement {
   const link = h(
@@ -35,11 +37,20 @@ function fileRow(ctx: RenderContext, f: InstructionFileView, editable: boolean):
           props: { checked: f.state === 'used' },
           on: { change: (event: Event) => ctx.post({ type: 'setInstructionIncluded', path: f.path, included: (event.target as HTMLInputElement).checked }) },
         })
-      : h('span', { className: `badge instruction-state state-${f.state}`, attrs: { 'data-testid': 'instruction-state' } }, STATE_WORDS[f.state]);
+      : h(
+          'span',
+          { className: `badge instruction-state state-${f.state}`, attrs: { 'data-testid': 'instruction-state' } },
+          f.state === 'used' && ctx.state.demo ? DEMO_USED : STATE_WORDS[f.state],
+        );
+  // The demo's scripted planner reads a used file but applies none of it: said on the file, switch or not.
+  const demoWords =
+    editable && ctx.state.demo && f.state === 'used'
+      ? h('span', { className: 'badge instruction-state state-demo', attrs: { 'data-testid': 'instruction-demo' } }, DEMO_USED)
+      : null;
   return h(
     'li',
     { className: `instruction-file state-${f.state}`, attrs: { 'data-testid': 'instruction-file', 'data-path': f.path, 'data-state': f.state } },
-    h('div', { className: 'instruction-head' }, link, toggle),
+    h('div', { className: 'instruction-head' }, link, toggle, demoWords),
     h(
       'div',
       { className: 'muted instruction-scope' },
@@ -68,6 +79,14 @@ export function renderInstructions(ctx: RenderContext, view: InstructionsView | 
       { className: 'muted' },
       'Text from the repository: the planner reads it and turns checkable rules into constraints; each step gets what applies to its files. It never grants authority.',
     ),
+    ctx.state.demo && view.files.some((f) => f.state === 'used')
+      ? h(
+          'div',
+          { className: 'notice demo', attrs: { role: 'note', 'data-testid': 'instructions-demo' } },
+          icon('beaker'),
+          ' Demo: these files are read and sent to the scripted planner, but it does not apply them — its plan is fixed in advance, so no constraint comes from them, and its executor breaks them on purpose. A real model turns their checkable rules into constraints.',
+        )
+      : null,
     view.files.length === 0 ? h('div', { className: 'muted' }, 'None: this mission read no instruction file.') : null,
     h('ul', { className: 'instruction-list' }, ...view.files.map((f) => fileRow(ctx, f, editable))),
     ...view.notes.map((n) => h('div', { className: 'muted instruction-note' }, icon('warning'), ` ${n}`)),

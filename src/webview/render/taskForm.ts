@@ -7,10 +7,14 @@
  * reload brings it back), and it stays in the box after "Plan & Execute" until that task has become a
  * mission with a plan — a missing key, a 401, an unreachable server or a cancel leave it there.
  */
-import { button, h, section } from '../dom';
+import { button, focusElement, h, icon, section } from '../dom';
 import { setDraft, type RenderContext } from '../context';
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** "Plan & Execute" was pressed over an empty box: it says what is missing until something is typed. */
+let emptyPressed = false;
+
+const TASK_NEEDED = 'Type the task first: what should be done? Then press Plan & Execute (or Ctrl+Enter).';
 
 /** Keeps the text locally now and with the host shortly after typing pauses. */
 function keepTaskDraft(ctx: RenderContext, text: string): void {
@@ -19,9 +23,19 @@ function keepTaskDraft(ctx: RenderContext, text: string): void {
   saveTimer = setTimeout(() => ctx.post({ type: 'saveTaskDraft', text }), 300);
 }
 
-/** The text to show: the local draft, else the host's copy (after a reload), else the editor selection. */
+/** The text to show: the local draft, else the host's copy (after a reload) — never the shown mission's own task. */
 function taskText(ctx: RenderContext): string {
-  return ctx.ui.drafts.task ?? ctx.state.taskDraft ?? '';
+  if (ctx.ui.drafts.task !== undefined) return ctx.ui.drafts.task;
+  const host = ctx.state.taskDraft ?? '';
+  return isShownTask(ctx.state, host) ? '' : host;
+}
+
+/**
+ * Whether `text` is the task of the mission shown below the form: a suggestion (the host's draft, the
+ * demo's task) that would only offer a duplicate start of it is not put in the box.
+ */
+export function isShownTask(state: Pick<RenderContext['state'], 'mission'>, text: string): boolean {
+  return state.mission !== null && text.trim() !== '' && text.trim() === state.mission.task.trim();
 }
 
 export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
@@ -30,7 +44,16 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
   const starting = ctx.starting();
   const submit = (): void => {
     const task = taskText(ctx).trim();
-    if (!task || ctx.starting()) return;
+    if (!task) {
+      // Nothing to plan: said next to the box (and to a screen reader), never a silent no-op.
+      emptyPressed = true;
+      ctx.rerender();
+      const box = document.querySelector<HTMLElement>('#task-input');
+      if (box) focusElement(box);
+      return;
+    }
+    if (ctx.starting()) return;
+    emptyPressed = false;
     ctx.markStarting();
     ctx.ui.submittedTask = task;
     setDraft(ctx, 'task', taskText(ctx));
@@ -63,13 +86,23 @@ export function renderTaskForm(ctx: RenderContext): HTMLElement | null {
       },
       props: { label: 'Task', value: taskText(ctx) },
       on: {
-        input: (event: Event) => keepTaskDraft(ctx, (event.target as HTMLTextAreaElement).value),
+        input: (event: Event) => {
+          const text = (event.target as HTMLTextAreaElement).value;
+          keepTaskDraft(ctx, text);
+          if (emptyPressed && text.trim()) {
+            emptyPressed = false;
+            document.querySelector('[data-testid="task-needed"]')?.remove();
+          }
+        },
         keydown: (event: Event) => {
           const k = event as KeyboardEvent;
           if (k.key === 'Enter' && (k.ctrlKey || k.metaKey)) submit();
         },
       },
     }),
+    emptyPressed && !taskText(ctx).trim()
+      ? h('div', { className: 'reason-needed', attrs: { id: 'task-needed', role: 'alert', 'data-testid': 'task-needed' } }, icon('error'), ` ${TASK_NEEDED}`)
+      : null,
     h(
       'div',
       { className: 'row' },

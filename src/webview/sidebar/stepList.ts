@@ -56,13 +56,26 @@ function row(ctx: RenderContext, step: StepView, waiting: number): HTMLElement {
   );
 }
 
+/**
+ * The list's title counts what it shows: the plan's steps, and the rows of steps no longer in it said as
+ * what they are — "Steps (4 in the plan · 1 replaced)" over five rows, never "Steps (4)".
+ */
+function stepsTitle(steps: readonly StepView[]): string {
+  const inPlan = steps.filter((s) => s.inPlan).length;
+  const out = steps.filter((s) => !s.inPlan);
+  if (out.length === 0) return `Steps (${inPlan})`;
+  const replaced = out.filter((s) => s.status === 'replaced').length;
+  const parts = [`${inPlan} in the plan`, replaced > 0 ? `${replaced} replaced` : '', out.length > replaced ? `${out.length - replaced} dropped` : ''];
+  return `Steps (${parts.filter(Boolean).join(' · ')})`;
+}
+
 export function renderStepList(ctx: RenderContext): HTMLElement | null {
   const m = ctx.state.mission;
   if (!m || m.steps.length === 0) return null;
   const waitingBy = new Map<string, number>();
   for (const a of ctx.state.approvals) if (a.stepId) waitingBy.set(a.stepId, (waitingBy.get(a.stepId) ?? 0) + 1);
   return section(
-    `Steps (${m.steps.filter((s) => s.inPlan).length})`,
+    stepsTitle(m.steps),
     'step-list',
     h('ol', { className: 'step-list', attrs: { 'aria-label': 'Plan steps' } }, ...m.steps.map((s) => row(ctx, s, waitingBy.get(s.id) ?? 0))),
   );

@@ -5,7 +5,7 @@
  * Linux, and slirp4netns, which gives a command granted the network a network of its own; for the system
  * tier's escape suite and ordinary-projects corpus, Debian's pytest
  * (a command in the OS sandbox may not see a python under the user's home, such as pyenv's, and then
- * runs the system's /usr/bin/python3). As root they are installed with apt-get; anyone
+ * runs the system's /usr/bin/python3), and gcc, which builds a staged command's rename helper. As root they are installed with apt-get; anyone
  * else is told the exact command, because a half-working host wastes more time than a clear stop.
  */
 import { spawnSync } from 'node:child_process';
@@ -50,6 +50,9 @@ const UNIT: Requirement[] = [
   // The corpus makes a TLS fixture pair (openssl) and an SSH signing key (ssh-keygen).
   { debian: 'openssl', present: () => onPath('openssl') !== undefined },
   { debian: 'openssh-client', present: () => onPath('ssh-keygen') !== undefined },
+  // A staged command's rename helper (src/node/sandbox/renameShim.ts) is built with the system's C compiler:
+  // the staging-layer unit tests and the corpus's folder renames and local clones need it.
+  { debian: 'gcc', present: () => ['cc', 'gcc', 'clang'].some((c) => onPath(c) !== undefined) },
 ];
 
 export type Log = (line: string) => void;

@@ -48,6 +48,8 @@ const ReplySchema = z.object({
   /** Overrides for the computed usage. */
   usage: z.record(z.string(), z.number()).optional(),
   fault: FaultSchema.optional(),
+  /** A 400 invalid_request_error with this message, instead of an answer: a scripted model saying what it cannot answer. */
+  refusal: z.string().optional(),
   /** For rate_limit: the retry-after-ms header (and retry-after, rounded up to seconds). */
   retryAfterMs: z.number().int().nonnegative().optional(),
 });

@@ -35,6 +35,11 @@ export interface MessagesServerOptions {
   port?: number;
   /** What GET /v1/models lists (the demo lists its scripted model); absent: the route answers 404 like any other. */
   models?: { id: string; displayName: string }[];
+  /**
+   * The model every answer says it came from (the demo's scripted model), whatever the request asked for;
+   * absent: the model asked for, as a real server of that model would say.
+   */
+  answersAs?: string;
 }
 
 const retryHeaders = (reply: Reply): Record<string, string> => (reply.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(reply.retryAfterMs) });
@@ -66,6 +71,10 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     record.fault = reply.fault ?? null;
     if (reply.latencyMs) await sleep(reply.latencyMs);
     if (res.destroyed) return;
+    if (reply.refusal !== undefined) {
+      sendJson(res, 400, errorBody('invalid_request_error', reply.refusal));
+      return;
+    }
     switch (reply.fault) {
       case 'hang':
         return; // never answers; the client must abort
@@ -115,7 +124,13 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
       default:
     }
     const usage = cache.usageFor(body);
-    const message = renderMessage(reply, body.model ?? 'unknown', `msg_${++messageCounter}`, usage, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
+    const message = renderMessage(
+      reply,
+      options.answersAs ?? body.model ?? 'unknown',
+      `msg_${++messageCounter}`,
+      usage,
+      () => `toolu_${String(++toolCounter).padStart(4, '0')}`,
+    );
     if (!record.stream) {
       if (reply.fault === 'stream_cut' || reply.fault === 'overloaded_midstream' || reply.fault === 'no_message_stop' || reply.fault === 'no_finish') {
         req.socket.destroy();

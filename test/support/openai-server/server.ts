@@ -164,6 +164,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         ),
       no_tools: () => send(res, 400, chatError(`registry.ollama.ai/library/${body.model ?? 'model'}:latest does not support tools`, 'api_error', null)),
     };
+    if (reply.refusal !== undefined) return send(res, 400, chatError(reply.refusal, 'invalid_request_error', null));
     const fault = reply.fault ? faults[reply.fault] : undefined;
     if (fault) return fault();
 

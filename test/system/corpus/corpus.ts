@@ -3,12 +3,13 @@ import { compareRuns, explain } from './compare';
 import { BUILD_SCENARIOS } from './projectsBuilds';
 import { GIT_SCENARIOS } from './projectsGit';
 import { LAYOUT_SCENARIOS } from './projectsLayouts';
+import { TREE_SCENARIOS } from './projectsTree';
 import { SECRETS_SCENARIOS } from './projectsSecrets';
 import type { Scenario } from './scenario';
 import type { ScenarioResult } from './table';
 import type { CorpusWorld } from './threeWays';
 
-export const CORPUS: Scenario[] = [...SECRETS_SCENARIOS, ...BUILD_SCENARIOS, ...GIT_SCENARIOS, ...LAYOUT_SCENARIOS];
+export const CORPUS: Scenario[] = [...SECRETS_SCENARIOS, ...BUILD_SCENARIOS, ...GIT_SCENARIOS, ...LAYOUT_SCENARIOS, ...TREE_SCENARIOS];
 
 /**
  * Runs a scenario three ways and compares. The plain run must do the project's work — every command

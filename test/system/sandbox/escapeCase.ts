@@ -7,7 +7,7 @@
  */
 import { AssertionError } from 'node:assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import { runCliMission, type CliMission, type CliMissionOptions } from './cliRun';
 import { killMarked, livingWith, whereIs, type Listener } from './observers';
@@ -31,11 +31,15 @@ export interface Outcome {
   dropped: string[];
 }
 
-/** The outside snapshot: the scene without its workspace and the CLI's trace file. */
+/**
+ * The outside snapshot: the scene without its workspace, the CLI's trace file and the CLI's own cache in the
+ * user's (`~/.cache/plan-execute`: the staging layers' base, where the rename helper is built once and kept —
+ * the host's doing, never a command's; a command sees a private home).
+ */
 const skipOutsideOf =
   (s: Scene) =>
   (rel: string): boolean =>
-    rel === s.wsRel || rel === 'trace.jsonl';
+    rel === s.wsRel || rel === 'trace.jsonl' || rel === relative(s.root, join(s.home, '.cache', 'plan-execute'));
 const skipInside = (rel: string): boolean => rel === '.plan-execute' || rel === 'node_modules';
 /** For the secret search: everything but the CLI's own trace file (a copy of the store) and dependencies. */
 const skipAll = (rel: string): boolean => rel === 'trace.jsonl' || rel.endsWith('node_modules');

@@ -192,6 +192,8 @@ export function createWorld(): World {
       put(home, '.aws/credentials', `[default]\naws_secret_access_key = ${canaries.aws}\n`);
       put(home, '.npmrc', `//registry.example.invalid/:_authToken=${canaries.npmrc}\n`);
       put(home, '.bashrc', "# the user's shell start-up file\nexport EDITOR=vi\n");
+      // A home has its cache folder; the CLI keeps its staging layers' base in it (escapeCase.ts skips that).
+      mkdirSync(join(home, '.cache'), { recursive: true });
       put(home, '.gitconfig', '[user]\n\tname = Real User\n\temail = user@example.invalid\n');
       put(neighbour, 'client-notes.txt', `other client's notes: ${canaries.neighbour}\n`);
       put(neighbour, 'victim.txt', 'a file in the folder next to the workspace\n');

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { modelFor, resolveModelSettings } from '../../../src/core/model/modelSettings';
 import { modelSettingsFromFlags } from '../../../src/node/cliModels';
 import { PassThrough } from 'node:stream';
-import { parseArgs } from '../../../src/node/cliArgs';
+import { helpFor, parseArgs } from '../../../src/node/cliArgs';
+import { commandHelp, HELP, parseCommand, type CommandSpec } from '../../../src/node/cliFlags';
 import { createTerminalApprover } from '../../../src/node/cliApprover';
 import { parsedPlan, step } from '../../support/fixtures';
 
@@ -65,7 +66,7 @@ describe('cli arguments', () => {
       [out.value.instructions, out.value.skipInstructions, out.value.mcpConfigs, out.value.json],
       [false, ['CLAUDE.md'], ['a.json', 'b.json'], true],
     );
-    assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, error: '--mcp-config needs a value' });
+    assert.deepEqual(parseArgs(['run', '--workspace', 'w', '--task', 't', '--mcp-config']), { ok: false, error: '--mcp-config needs a value (FILE)' });
     assert.equal(parseArgs(['replay', '--trace', 't', '--no-instructions']).ok, false, 'a replay uses the recorded instructions');
   });
 
@@ -185,6 +186,73 @@ describe('cli arguments', () => {
 
   it('parses replay', () => {
     assert.deepEqual(parseArgs(['replay', '--trace', 'x.jsonl']), { ok: true, value: { kind: 'replay', trace: 'x.jsonl', json: false } });
+  });
+});
+
+describe('cli help', () => {
+  const helpOf = (argv: string[]): string => {
+    const out = parseArgs(argv);
+    assert.ok(out.ok && out.value.kind === 'help', `${argv.join(' ')} gives help: ${JSON.stringify(out)}`);
+    return out.value.text;
+  };
+
+  it('gives every subcommand its own --help, also after other flags and in place of an error', () => {
+    for (const sub of ['run', 'continue', 'replay']) {
+      const text = helpOf([sub, '--help']);
+      assert.match(text, new RegExp(`^usage: node dist/cli\\.js ${sub} `), sub);
+      assert.equal(helpOf([sub, '-h']), text);
+      assert.equal(helpOf(['help', sub]), text);
+      // Whatever else is on the line (a flag without its value, an unknown one), --help answers.
+      assert.equal(helpOf([sub, '--workspace', '--help']), text);
+      assert.equal(helpOf([sub, '--bogus', 'x', '--help']), text);
+    }
+    const run = helpOf(['run', '--help']);
+    for (const flag of [
+      '--task TEXT',
+      '--constraint TEXT …',
+      '--approve ask|plan|all',
+      '--sandbox required|prefer|off',
+      '--no-instructions',
+      '--max-cost USD',
+      '--base-url URL',
+      '--json',
+    ])
+      assert.ok(run.includes(flag), `run --help lists ${flag}`);
+    assert.match(run, /anthropic {2}ANTHROPIC_API_KEY, required unless the endpoint is on this machine/);
+    assert.match(helpOf(['replay', '--help']), /--trace FILE/);
+    assert.doesNotMatch(helpOf(['replay', '--help']), /--approve/, 'replay lists only its own flags');
+  });
+
+  it('lists every command in the overview, with the way to each one’s help', () => {
+    const text = helpOf(['--help']);
+    for (const sub of ['run', 'continue', 'replay', 'eval']) assert.match(text, new RegExp(`node dist/cli\\.js ${sub} `));
+    assert.match(text, /COMMAND --help/);
+    assert.equal(helpOf([]), text);
+    assert.equal(helpFor('nope'), text);
+  });
+
+  it('gives a declared flag its help and its parsing, with no code of its own (how other commands add theirs)', () => {
+    const spec: CommandSpec<{ plan: string; trust: boolean }> = {
+      name: 'demo',
+      synopsis: 'demo --plan FILE [--trust-hooks]',
+      summary: 'A command declared elsewhere.',
+      flags: [
+        { name: '--plan', value: 'FILE', help: 'the plan document to run' },
+        { name: '--trust-hooks', help: "run the project's hooks" },
+        { name: '--mode', value: 'MODE', choices: ['a', 'b'], help: 'one of two' },
+      ],
+      build: (f) => ({ ok: true, value: { plan: f.one('--plan') ?? '', trust: f.has('--trust-hooks') } }),
+    };
+    const help = commandHelp('pe', spec);
+    assert.match(help, /^usage: pe demo --plan FILE \[--trust-hooks\]/);
+    assert.match(help, /--plan FILE +the plan document to run/);
+    assert.match(help, /--trust-hooks +run the project's hooks/);
+    assert.match(help, /--mode a\|b +one of two/);
+    assert.deepEqual(parseCommand(spec, ['--plan=p.md', '--trust-hooks']), { ok: true, value: { plan: 'p.md', trust: true } });
+    assert.deepEqual(parseCommand(spec, ['--help']), { ok: true, value: HELP });
+    assert.deepEqual(parseCommand(spec, ['--mode', 'c']), { ok: false, error: '--mode must be a or b (got "c")' });
+    assert.deepEqual(parseCommand(spec, ['--trust-hooks=yes']), { ok: false, error: '--trust-hooks takes no value' });
+    assert.deepEqual(parseCommand(spec, ['--other']), { ok: false, error: 'unknown option --other for "demo"' });
   });
 });
 

@@ -202,10 +202,35 @@ describe('the CLI binary (bundled like dist/cli.js)', function () {
     assert.match(lm.stderr, /only inside VS Code/);
   });
 
-  it('explains a bad command line and exits 2', async () => {
+  it('explains a bad command line and exits 2; --help on a subcommand prints its options and exits 0', async () => {
     const run = await runCli(fixture.cli, ['run', '--task', 'x'], {});
     assert.equal(run.code, 2);
     assert.match(run.stderr, /run needs --workspace DIR/);
-    assert.match(run.stderr, /usage:/);
+    assert.match(run.stderr, /usage: node dist\/cli\.js run .*\n\(node dist\/cli\.js run --help lists every option\)/);
+    const help = await runCli(fixture.cli, ['run', '--help'], {});
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /--task TEXT/);
+    assert.equal(help.stderr, '');
+  });
+
+  it('checks the workspace before the key, needs no key on this machine, and prices a model it does not know as unknown', async () => {
+    // No key and no workspace: the workspace is what the user fixes first, so it is named first.
+    const nowhere = await runCli(fixture.cli, ['run', '--workspace', join(fixture.dir, 'nowhere'), '--task', 'x'], {});
+    assert.equal(nowhere.code, 2);
+    assert.match(nowhere.stderr, /--workspace \S*nowhere does not exist/);
+    assert.doesNotMatch(nowhere.stderr, /API_KEY/);
+    // A remote endpoint still needs the key.
+    const remote = await runCli(fixture.cli, ['run', '--workspace', fresh('remote'), '--task', 'x', '--base-url', 'https://models.example.invalid'], {});
+    assert.equal(remote.code, 2);
+    assert.match(remote.stderr, /set ANTHROPIC_API_KEY: a role uses Anthropic at https:\/\/models\.example\.invalid/);
+    // A server on this machine that answers as a model of its own: no key asked, and no price borrowed.
+    server = await startMessagesServer({ scenario: e2eScenario(), answersAs: 'scripted-demo-model' });
+    const ws = fresh('local');
+    const local = await runCli(fixture.cli, ['run', '--workspace', ws, '--task', 'Greet and say goodbye', '--approve', 'all', '--base-url', server.url], {});
+    assert.equal(local.code, 0, local.stderr + local.stdout);
+    assert.ok(server.requests.length > 0);
+    assert.match(local.stdout, /cost unknown \(\d+ call\(s\) at an unknown price\)/);
+    assert.match(local.stdout, /executor: \d+ call\(s\), unknown/);
+    assert.doesNotMatch(local.stdout, /\$\d/, 'no price is shown for a model the table does not know');
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mergeConfigs, parseJsonc, serversIn, type Variables } from '../../../src/node/mcp/config';
+import { mergeConfigs, parseJsonc, serversIn, serversNotInFile, type Variables } from '../../../src/node/mcp/config';
 
 const vars: Variables = { workspaceFolder: '/ws', userHome: '/home/u', env: { TOKEN: 'full-env-token', PATH: '/bin' }, scrubbedEnv: { PATH: '/bin' } };
 const repo = { label: '.vscode/mcp.json', trusted: false };
@@ -65,5 +65,22 @@ describe('MCP server configuration (.vscode/mcp.json, .mcp.json, --mcp-config)',
       ['b'],
     );
     assert.deepEqual(merged.notes, ['server "db" from /home/u/servers.json replaces the one from .vscode/mcp.json']);
+  });
+
+  it("labels a server by the file it came from: VS Code's workspace settings repeat .vscode/mcp.json, which is read itself", () => {
+    const file = `// comments allowed\n${JSON.stringify({ servers: { notes: { command: 'node', args: ['s.cjs'] }, other: { command: 'x' } } })}`;
+    // What VS Code's settings hold for the workspace: mcp.json's servers (same entries) and one from settings.json.
+    const settings = { notes: { args: ['s.cjs'], command: 'node' }, other: { command: 'changed' }, own: { command: 'y' } };
+    assert.deepEqual(Object.keys(serversNotInFile(settings, file)), ['other', 'own'], "only entries the file does not hold keep the settings' label");
+    assert.deepEqual(Object.keys(serversNotInFile(settings, undefined)), ['notes', 'other', 'own']);
+    assert.deepEqual(Object.keys(serversNotInFile(settings, '{ not json')), ['notes', 'other', 'own']);
+    const read = mergeConfigs([
+      serversIn(file, repo, vars),
+      serversIn(JSON.stringify({ servers: serversNotInFile(settings, file) }), { label: '.vscode/settings.json (mcp.servers)', trusted: false }, vars),
+    ]);
+    assert.deepEqual(
+      read.servers.map((s) => `${s.name}: ${s.source}`),
+      ['notes: .vscode/mcp.json', 'other: .vscode/settings.json (mcp.servers)', 'own: .vscode/settings.json (mcp.servers)'],
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { hostFacts } from '../../../src/node/sandbox/hostFacts';
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeMcpServers } from '../../../src/node/mcp/servers';
@@ -8,7 +8,7 @@ import type { ServerConfig } from '../../../src/node/mcp/config';
 import { detectSandbox } from '../../../src/node/sandbox/detect';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { serverSandboxSpec } from '../../../src/core/mcp/serverSandbox';
-import { bundleStdioServer, startHttpMcpServer, type HttpMcpServer } from '../../support/mcp/fixture';
+import { bundleSampleServer, bundleStdioServer, startHttpMcpServer, type HttpMcpServer } from '../../support/mcp/fixture';
 
 const never = new AbortController().signal;
 const call = (
@@ -117,6 +117,55 @@ describe('MCP servers through the official SDK (stdio in the OS sandbox, streama
     const again = await call(servers, 't', 'echo', { text: 'back' }, { sandbox: spec.value });
     assert.ok(again.ok && /echo: back/.test(again.text), JSON.stringify(again));
     await servers.close();
+  });
+
+  it('runs the sample server (one bundled file inside the workspace) confined: it reads the workspace, writes nothing, sees none of your home', async function () {
+    if (!support.available) this.skip();
+    // As docs/user-setup.md says to: the bundle copied into the workspace, started with plain node.
+    mkdirSync(join(ws, '.vscode'));
+    copyFileSync(await bundleSampleServer(), join(ws, '.vscode', 'sample-mcp-server.cjs'));
+    writeFileSync(join(ws, 'app.js'), '// TODO: say hello\n');
+    const config: ServerConfig = {
+      name: 'sample',
+      source: 'test',
+      transport: 'stdio',
+      command: 'node',
+      args: [join(ws, '.vscode', 'sample-mcp-server.cjs')],
+      env: {},
+    };
+    const servers = new NodeMcpServers([config], { root: ws, env, sandbox: 'required', support });
+    const workspace = await NodeWorkspace.open(ws);
+    const spec = await serverSandboxSpec(workspace, env, false, hostFacts(env));
+    assert.ok(spec.ok);
+    const listed = await servers.catalogue(spec.value, [], never);
+    assert.equal(listed.servers[0]!.status, 'ok', listed.servers[0]!.reason);
+    const todos = await call(servers, 'sample', 'find_todos', {}, { sandbox: spec.value });
+    assert.deepEqual(todos, { ok: true, text: 'app.js:1: TODO say hello', isError: false, truncated: false });
+    const report = await call(servers, 'sample', 'sandbox_report', {}, { sandbox: spec.value });
+    assert.ok(report.ok, JSON.stringify(report));
+    assert.match(report.text, /workspace: \d+ entries readable, read-only/);
+    // A home of its own: none of the user's files or credentials (toolchains may be shown read-only).
+    const home = /home folder .*/.exec(report.text)?.[0] ?? '';
+    assert.doesNotMatch(home, /\.ssh|\.npmrc|\.config|\.bashrc|\.claude/, home);
+    assert.doesNotMatch(report.text, /ANTHROPIC_API_KEY/);
+    await servers.close();
+  });
+
+  it("says why a server did not start in its own first words: its stderr whole from the beginning, not a stack's last lines", async function () {
+    if (!support.available) this.skip();
+    // A server that imports the SDK it cannot see (no node_modules where it runs): Node's own error, then a long stack.
+    writeFileSync(join(ws, 'server.mjs'), "import '@modelcontextprotocol/sdk/server/stdio.js';\n");
+    const workspace = await NodeWorkspace.open(ws);
+    const spec = await serverSandboxSpec(workspace, env, false, hostFacts(env));
+    assert.ok(spec.ok);
+    const config: ServerConfig = { name: 'own', source: 'test', transport: 'stdio', command: process.execPath, args: [join(ws, 'server.mjs')], env: {} };
+    const servers = new NodeMcpServers([config], { root: ws, env, sandbox: 'required', support });
+    const listed = await servers.catalogue(spec.value, [], never);
+    const reason = listed.servers[0]!.reason ?? '';
+    assert.equal(listed.servers[0]!.status, 'failed');
+    const stderr = reason.slice(reason.indexOf('its stderr: ') + 'its stderr: '.length);
+    assert.match(stderr, /^node:internal\//, `the stderr is kept from its first line: ${reason}`);
+    assert.match(stderr, /Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package '@modelcontextprotocol\/sdk'/);
   });
 
   it('reaches a streamable-HTTP server, says it needs authentication, and reports it gone', async () => {

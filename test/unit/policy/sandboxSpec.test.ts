@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { ScanEntry } from '../../../src/core/ports';
 import { policyFor } from '../../../src/core/policy/policy';
-import { hiddenOutsideOf, isGitData, sandboxSpec, scanPrune, toolRootsOf, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+import { isGitData, sandboxSpec, scanPrune, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+import { hiddenOutsideOf, toolRootsOf } from '../../../src/core/policy/outsideView';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 /** The spec is pure: a listing and host facts made by hand; only the policy needs a real (empty) root. */
@@ -179,7 +180,7 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
 
   it("hides the home, the workspace's neighbours and runtime sockets; shows toolchains again without their secrets", () => {
     const outside = hiddenOutsideOf('/work/projects/app', host);
-    for (const p of ['/home/ada', '/work/projects', '/home', '/root', '/run', '/var/tmp']) assert.ok(outside.includes(p), p);
+    for (const p of ['/home/ada', '/work', '/home', '/root', '/run', '/var/tmp']) assert.ok(outside.includes(p), p);
     assert.ok(!outside.includes('/work/projects/app'));
     const tools = toolRootsOf(outside, host);
     assert.deepEqual(tools.visible, ['/home/ada/.cargo', '/home/ada/.local/bin', '/home/ada/.local/lib', '/home/ada/.nvm/versions/node/v20']);

@@ -1,8 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { sep } from 'node:path';
-import { isBelow, isBelowNative, isWithin, isWithinNative, pathBelow, pathsOverlap, WORKSPACE_ROOT } from '../../../src/core/primitives/paths';
+import { isBelow, isBelowNative, isWithin, isWithinAny, isWithinNative, pathBelow, pathsOverlap, WORKSPACE_ROOT } from '../../../src/core/primitives/paths';
 
 describe('primitives/paths', () => {
+  describe('isWithinAny(path, dirs)', () => {
+    it('holds a path that is one of the folders or lies below one, by whole segments', () => {
+      const dirs = new Set(['out/d1', 'node_modules']);
+      assert.equal(isWithinAny('out/d1', dirs), true);
+      assert.equal(isWithinAny('out/d1/x/y', dirs), true);
+      assert.equal(isWithinAny('node_modules/a', dirs), true);
+      assert.equal(isWithinAny('out/d10', dirs), false);
+      assert.equal(isWithinAny('out', dirs), false);
+      assert.equal(isWithinAny('src/a.ts', new Set()), false);
+      assert.equal(isWithinAny('src/a.ts', new Set([WORKSPACE_ROOT])), true, 'the root holds every relative path');
+    });
+  });
+
   describe('isWithin(path, dir)', () => {
     it('holds the folder itself and what lies below it', () => {
       assert.equal(isWithin('/a/b', '/a/b'), true);
