@@ -62,7 +62,7 @@ export function describeCostSummary(cost: CostSummary): string[] {
     `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, actualUsd(cost.actual.costUsd))}${ratio}${unpriced}`,
     ...cost.steps.map(
       (s) =>
-        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : spent(s.estimatedTokens, s.estimatedUsd)} → ${spent(s.actualTokens, actualUsd(s.actualUsd))}`,
+        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : describeCost({ tokens: s.estimatedTokens, costUsd: s.estimatedUsd, pricing: e.pricing })} → ${spent(s.actualTokens, actualUsd(s.actualUsd))}`,
     ),
     `  planning (not in the estimate): ${spent(cost.planning.tokens, actualUsd(cost.planning.costUsd))}`,
   ];
