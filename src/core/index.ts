@@ -49,6 +49,7 @@ export * from './roles/planner';
 export * from './roles/executor';
 export * from './roles/verifier';
 export * from './roles/planDraft';
+export * from './roles/costEstimate';
 export * from './roles/toolDefs';
 export * from './roles/workspaceSummary';
 export * from './mission/options';

@@ -6,6 +6,7 @@
  * Paths crossing a port are workspace-relative with POSIX separators unless a field says "absolute".
  */
 import type { Plan } from './contracts/plan';
+import type { PlanEstimate } from './contracts/estimate';
 import type { CheckOutcome, CommandRun, Failure, SideEffects, StepResult } from './contracts/results';
 import type { Handoff, ToolCallRecord } from './contracts/handoff';
 import type { Step } from './contracts/plan';
@@ -390,7 +391,9 @@ export type ApprovalAction =
       network: boolean;
     };
 
-export type ApprovalRequest = (ApprovalBase & { kind: 'plan'; plan: Plan }) | (ApprovalBase & ApprovalAction);
+export type ApprovalRequest =
+  | (ApprovalBase & { kind: 'plan'; plan: Plan; /** What the version is expected to cost, when the front end estimates. */ estimate?: PlanEstimate })
+  | (ApprovalBase & ApprovalAction);
 
 /**
  * `by` says who decided: `user` — the user's own answer to this very request (never a remembered one);

@@ -3,6 +3,8 @@
  *   node dist/cli.js run --workspace DIR --task TEXT [--approve ask|plan|all] [--trace FILE] [--max-cost USD]
  *                        [--no-instructions] [--skip-instruction PATH] [--mcp-config FILE]
  *                        [--provider anthropic|openai] [--base-url URL] [--model NAME] [--<role>-model NAME]
+ *   node dist/cli.js run --workspace DIR --plan FILE [--allow-other-base] [same options]   (cliRunPlan.ts)
+ *   node dist/cli.js plan --workspace DIR --task TEXT [--out FILE] [same options]          (cliPlan.ts)
  *   node dist/cli.js continue --workspace DIR [--mission ID] [same options]
  *   node dist/cli.js replay --trace FILE [--workspace DIR]
  *   node dist/cli.js eval [options] | eval merge FILE… | eval validate   (see eval/evalCommand.ts)
@@ -29,6 +31,8 @@ import { terminalSafe } from './terminalText';
 import { evalMain } from './eval/evalCommand';
 import { githubMain } from './github/githubCommand';
 import { errorText } from '../core/primitives/errorText';
+import { planCommand } from './cliPlan';
+import { planForRun } from './cliRunPlan';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, diverged: 3 } as const;
 
@@ -53,6 +57,20 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io.stderr.write(`error: ${folder}\n`);
       return EXIT.usage;
     }
+    // A plan document is read and checked before anything else: one that does not read costs no model call.
+    const document =
+      cmd.kind === 'run' && cmd.planFile !== undefined
+        ? await planForRun(
+            {
+              workspace: cmd.workspace,
+              planFile: cmd.planFile,
+              allowOtherBase: cmd.allowOtherBase === true,
+              ...(cmd.limits.maxPlanSteps ? { maxPlanSteps: cmd.limits.maxPlanSteps } : {}),
+            },
+            io,
+          )
+        : undefined;
+    if (document && !document.ok) return document.error;
     const setup = cliModelSetup(cmd.models, io.env);
     if (!setup.ok) {
       io.stderr.write(`error: ${setup.error}\n`);
@@ -63,6 +81,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       approve: cmd.approve,
       client: setup.value.client,
       models: setup.value.models,
+      localProviders: setup.value.localProviders,
       limits: cmd.limits,
       instructions: cmd.instructions,
       skipInstructions: cmd.skipInstructions,
@@ -72,9 +91,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       ...(cmd.trace ? { trace: cmd.trace } : {}),
       allowTrackedSecrets: cmd.allowTrackedSecrets,
     };
+    if (cmd.kind === 'plan') return await planCommand(cmd, base, io);
     let mission: HeadlessMission;
     if (cmd.kind === 'run') {
-      mission = { ...base, task: cmd.task, constraints: cmd.constraints };
+      mission = document?.ok
+        ? { ...base, task: document.value.task, constraints: [], plan: document.value.plan }
+        : { ...base, task: cmd.task, constraints: cmd.constraints };
     } else {
       const choice = await chooseContinuation(FileStore.forWorkspace((await NodeWorkspace.open(resolve(cmd.workspace))).root), cmd.mission);
       if (!choice.ok) {

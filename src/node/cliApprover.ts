@@ -12,7 +12,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalDecision, ApprovalRequest, Approver, Store } from '../core/ports';
 import { unifiedDiff } from '../core/edits/lineDiff';
 import { terminalSafe } from './terminalText';
-import { describeConstraintCheck, describeGrants } from '../core/plan/describe';
+import { describeConstraintCheck, describeCost, describeGrants } from '../core/plan/describe';
 import { onlyTheUserDecides } from '../core/tools/consent';
 
 export interface TerminalIO {
@@ -41,7 +41,12 @@ async function diffOf(request: Extract<ApprovalRequest, { kind: 'write' }>, stor
 
 function describe(request: ApprovalRequest): string {
   switch (request.kind) {
-    case 'plan':
+    case 'plan': {
+      const estimates = new Map((request.estimate?.steps ?? []).map((e) => [e.stepId, e]));
+      const cost = (id: string): string => {
+        const e = estimates.get(id);
+        return e ? `\n      estimate: ${describeCost(e)} on ${e.models.join(', ')}` : '';
+      };
       return [
         `Plan v${request.plan.version}: ${request.plan.goal}`,
         ...request.plan.steps.map(
@@ -51,14 +56,19 @@ function describe(request: ApprovalRequest): string {
             `${s.authority.edit.length ? `\n      edit: ${s.authority.edit.join(', ')}` : ''}` +
             `${s.authority.commands.length ? `\n      run: ${s.authority.commands.join(' | ')}` : ''}` +
             `${s.authority.network ? '\n      network: granted' : ''}` +
-            `${s.authority.mcp.length ? `\n      ${describeGrants(s.authority)}` : ''}`,
+            `${s.authority.mcp.length ? `\n      ${describeGrants(s.authority)}` : ''}` +
+            cost(s.id),
         ),
         ...(request.plan.constraints.length ? ['Constraints:', ...request.plan.constraints.map((c) => `  - ${c}`)] : []),
         ...(request.plan.constraintChecks?.length
           ? ['Checked in code:', ...request.plan.constraintChecks.map((c) => `  - ${describeConstraintCheck(c)}`)]
           : []),
+        ...(request.estimate
+          ? [`Estimated cost before it runs: ${describeCost(request.estimate)} (executor and verifier calls; retries and replans not included)`]
+          : []),
         'Approve this plan?',
       ].join('\n');
+    }
     case 'write':
       return `Step ${request.stepId ?? '-'} wants to ${request.change === 'created' ? 'create' : request.change === 'deleted' ? 'delete' : 'modify'} ${request.path}\n  why: ${request.why}\nAllow?`;
     case 'mcp': {

@@ -3,6 +3,8 @@
  * are values: a bad command line yields a message and the way to the help, never a stack trace.
  *
  *   plan-execute run --workspace DIR --task TEXT [options]
+ *   plan-execute run --workspace DIR --plan FILE [--allow-other-base] [options]
+ *   plan-execute plan --workspace DIR --task TEXT [--out FILE] [options]   (see cliPlan.ts)
  *   plan-execute continue --workspace DIR [--mission ID] [options]
  *   plan-execute replay --trace FILE [--workspace DIR] [--json]
  *   plan-execute COMMAND --help
@@ -56,7 +58,8 @@ interface CliMissionFlags {
 }
 
 type CliCommand =
-  | ({ kind: 'run'; task: string; constraints: string[] } & CliMissionFlags)
+  | ({ kind: 'run'; task: string; constraints: string[]; planFile?: string; allowOtherBase?: boolean } & CliMissionFlags)
+  | ({ kind: 'plan'; task: string; constraints: string[]; out?: string } & CliMissionFlags)
   | ({ kind: 'continue'; mission?: string } & CliMissionFlags)
   | { kind: 'replay'; trace: string; workspace?: string; json: boolean }
   /** The help: of one command, or (no command) the overview. */
@@ -196,8 +199,16 @@ const RUN: CommandSpec<CliCommand> = {
     'Plans and executes a mission: the planner writes a typed plan, you approve it (or --approve says who does), executors carry out its steps ' +
     'under each step’s authority, the verifier checks the evidence, and failures lead to a replan. Approvals are asked on the terminal in ask mode.',
   flags: [
-    { name: '--task', value: 'TEXT', help: 'what should be done (required)' },
+    { name: '--task', value: 'TEXT', help: 'what should be done (required, unless --plan)' },
     { name: '--constraint', value: 'TEXT', repeatable: true, help: 'a constraint binding every step' },
+    {
+      name: '--plan',
+      value: 'FILE',
+      help:
+        'run a plan document (written by plan, or by Save Plan in VS Code; docs/plans.md) after reading and validating it, without calling the planner; ' +
+        'the task and constraints come from the document. One that does not read exits 2 naming each line',
+    },
+    { name: '--allow-other-base', help: 'with --plan and no terminal: run a document planned on another commit than the workspace’s (a terminal asks)' },
     ...MISSION_FLAG_SPECS,
   ],
   notes: KEY_NOTES,
@@ -205,8 +216,43 @@ const RUN: CommandSpec<CliCommand> = {
     const common = missionFlags('run', f);
     if (!common.ok) return common;
     const task = f.one('--task');
-    if (!task) return err('run needs --task TEXT');
-    return ok({ kind: 'run', task, constraints: f.all('--constraint'), ...common.value });
+    const planFile = f.one('--plan');
+    const constraints = f.all('--constraint');
+    if (planFile !== undefined && (task !== undefined || constraints.length > 0)) {
+      return err('run --plan takes the task and the constraints from the plan document: leave out --task and --constraint');
+    }
+    if (f.has('--allow-other-base') && planFile === undefined) return err('--allow-other-base goes with --plan FILE');
+    if (!task && planFile === undefined) return err('run needs --task TEXT (or --plan FILE)');
+    const document = { ...(planFile !== undefined ? { planFile } : {}), ...(f.has('--allow-other-base') ? { allowOtherBase: true } : {}) };
+    return ok({ kind: 'run', task: task ?? '', constraints, ...document, ...common.value });
+  },
+};
+
+const PLAN: CommandSpec<CliCommand> = {
+  name: 'plan',
+  synopsis: 'plan --workspace DIR --task TEXT [--out FILE] [options]',
+  summary:
+    'Plans the task and writes the plan document, then exits: nothing runs, no executor is called. The document is Markdown you can read, edit, ' +
+    'commit and review (docs/plans.md): the goal, each step as "## id · title" with its authority, evidence and cost estimate, and its instructions. ' +
+    'Run it later, as it is or edited: run --workspace DIR --plan FILE.',
+  flags: [
+    { name: '--task', value: 'TEXT', help: 'what should be done (required)' },
+    { name: '--constraint', value: 'TEXT', repeatable: true, help: 'a constraint binding every step' },
+    { name: '--out', value: 'FILE', help: 'write the document to FILE (default: print it on stdout); --json prints { plan, meta } instead' },
+    // Nothing runs, so nothing is approved: --approve is not a flag of plan.
+    ...MISSION_FLAG_SPECS.filter((f) => f.name !== '--approve'),
+  ],
+  notes: [
+    'The executor and verifier models price the estimate. Exit code 0 when the document was written; 1 when planning failed; 2 for a bad',
+    'command line or setup.',
+  ],
+  build: (f) => {
+    const common = missionFlags('plan', f);
+    if (!common.ok) return common;
+    const task = f.one('--task');
+    if (!task) return err('plan needs --task TEXT');
+    const out = f.one('--out');
+    return ok({ kind: 'plan', task, constraints: f.all('--constraint'), ...common.value, ...(out !== undefined ? { out } : {}) });
   },
 };
 
@@ -246,7 +292,7 @@ const REPLAY: CommandSpec<CliCommand> = {
 };
 
 /** The commands this parser reads, in the order the overview lists them. */
-const COMMANDS: readonly CommandSpec<CliCommand>[] = [RUN, CONTINUE, REPLAY];
+const COMMANDS: readonly CommandSpec<CliCommand>[] = [RUN, PLAN, CONTINUE, REPLAY];
 
 /** Commands with a parser of their own (dispatched before this one), listed in the overview all the same. */
 const OTHER_COMMANDS = [

@@ -14,6 +14,8 @@ import type { DeepPartialSettings } from '../core/model/modelSettings';
 import type { Plan, PlanInput } from '../core/contracts/plan';
 import type { Approver, Diagnostics, EventSink } from '../core/ports';
 import { createRoles } from '../core/roles/createRoles';
+import { estimatePlan } from '../core/roles/costEstimate';
+import type { ProviderId } from '../core/model/providers';
 import { summarizeWorkspace } from '../core/roles/workspaceSummary';
 import { scrubEnv } from '../core/policy/env';
 import { defaultSandboxMode, type SandboxMode, type SandboxSupport } from '../core/contracts/sandbox';
@@ -53,6 +55,8 @@ export interface HeadlessMission {
   client: ModelClient;
   /** Providers and models per role (the defaults when absent); recorded in the trace for replay. */
   models?: DeepPartialSettings;
+  /** Providers served on this machine (their calls cost nothing in the plan's estimate). */
+  localProviders?: readonly ProviderId[];
   trace?: string;
   /** Caps from the command line, over the recorded or default ones; messages name their flags. */
   limits?: CliLimits;
@@ -186,6 +190,7 @@ export async function runHeadless(
     executor: roles.executor,
     verifier: roles.verifier,
     createStepTools,
+    estimatePlan: (plan: Plan) => estimatePlan(plan, roles.settings, { localProviders: m.localProviders ?? [] }),
     approve: m.approve,
     env,
     ...setup,

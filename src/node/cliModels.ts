@@ -12,12 +12,13 @@ import { createAnthropicModelClient } from './model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
 import { parseModelSettings, providersInUse, routingProblems, type DeepPartialSettings } from '../core/model/modelSettings';
 import { createOpenAIModelClient } from './model/openaiClient';
-import { anthropicNeedsKey, NO_KEY_NEEDED, OPENAI_DEFAULT_BASE_URL } from '../core/model/providers';
+import { anthropicNeedsKey, isLoopbackUrl, NO_KEY_NEEDED, OPENAI_DEFAULT_BASE_URL, type ProviderId } from '../core/model/providers';
 import { createRoutedModelClient, type ProviderClients } from '../core/model/routedClient';
 import type { CliModels } from './cliArgs';
 import { err, ok, type Result } from '../core/contracts/result';
 
-export type CliModelSetup = Result<{ client: ModelClient; models: DeepPartialSettings }, string>;
+/** `localProviders`: providers served on this machine (a loopback OpenAI-compatible endpoint, or Anthropic's without a key): no cost. */
+export type CliModelSetup = Result<{ client: ModelClient; models: DeepPartialSettings; localProviders: ProviderId[] }, string>;
 
 /** The model settings the flags ask for (only what was given; the rest are the defaults). */
 export function modelSettingsFromFlags(flags: CliModels): DeepPartialSettings {
@@ -41,6 +42,7 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
   const problems = routingProblems(parsed.value);
   if (problems.length > 0) return err(`${problems.join('; ')}: pass --model NAME (one model for every role) or a model per role`);
   const clients: ProviderClients = {};
+  const localProviders: ProviderId[] = [];
   for (const provider of providersInUse(parsed.value)) {
     if (provider === 'vscode-lm') return err("vscode-lm models work only inside VS Code (VS Code's language models are not reachable from a terminal)");
     if (provider === 'anthropic') {
@@ -51,6 +53,8 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
           `set ANTHROPIC_API_KEY: a role uses Anthropic at ${baseURL ?? 'the public API'} (a server on this machine needs none: --base-url http://127.0.0.1:PORT)`,
         );
       }
+      // A server on this machine used without a key is a local model, whatever name the router gives it: no cost.
+      if (apiKey === NO_KEY_NEEDED) localProviders.push('anthropic');
       clients.anthropic = createAnthropicModelClient({ apiKey, ...(baseURL ? { baseURL } : {}) });
     }
     if (provider === 'openai') {
@@ -59,8 +63,9 @@ export function cliModelSetup(flags: CliModels, env: Record<string, string | und
       if (!env.OPENAI_API_KEY && /(^|\.)openai\.com$/.test(new URL(baseURL).hostname)) {
         return err(`set OPENAI_API_KEY for ${baseURL} (a local server such as Ollama needs none: pass --base-url http://localhost:11434/v1)`);
       }
+      if (isLoopbackUrl(baseURL)) localProviders.push('openai');
       clients.openai = createOpenAIModelClient({ baseURL, env, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) });
     }
   }
-  return ok({ client: createRoutedModelClient(clients), models });
+  return ok({ client: createRoutedModelClient(clients), models, localProviders });
 }

@@ -7,6 +7,7 @@ import { describeHookRun } from '../core/hooks/describe';
 import type { Plan } from '../core/contracts/plan';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { grantLines } from './cliSetupReport';
+import { describeCost, describeCostSummary } from '../core/plan/describe';
 import { namedList } from '../core/tools/pathSummary';
 
 export function progressLine(event: TraceEvent): string | undefined {
@@ -17,6 +18,8 @@ export function progressLine(event: TraceEvent): string | undefined {
       return `· plan v${event.plan.version} by ${event.author}: ${event.plan.steps.length} step(s) — ${event.plan.reason}`;
     case 'plan_approved':
       return `· plan v${event.version} approved by ${event.by}`;
+    case 'plan_estimate':
+      return `· plan v${event.version} estimate: ${describeCost(event.estimate)} (executor and verifier calls)`;
     case 'step_status':
       return `  ${event.stepId}: ${event.status}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.reason ? ` — ${event.reason}` : ''}`;
     case 'tool_call':
@@ -121,6 +124,7 @@ export function formatReport(report: MissionReport, finalPlan: Plan | undefined,
       ([role, r]) =>
         `  ${role}: ${r.calls} call(s), ${costText([r])}, ${r.inputTokens ? Math.round((100 * r.cacheReadTokens) / r.inputTokens) : 0}% of input read from cache`,
     ),
+    ...(report.cost ? describeCostSummary(report.cost) : []),
   ];
   return lines.filter(Boolean).join('\n');
 }

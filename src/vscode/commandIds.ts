@@ -8,6 +8,9 @@ export const COMMAND_IDS = [
   'planExecute.resume',
   'planExecute.openBoard',
   'planExecute.focusQueue',
+  'planExecute.openPlanDocument',
+  'planExecute.savePlan',
+  'planExecute.runSavedPlan',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

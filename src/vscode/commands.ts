@@ -15,6 +15,7 @@ import type { SurfaceHub } from './surfaces/surfaceHub';
 import { SIDEBAR_VIEW_ID } from './surfaces/sidebarView';
 import type { Outcome } from './mission/engineBridge';
 import type { CommandId } from './commandIds';
+import type { PlanDocumentCommands } from './plans/planCommands';
 
 export interface CommandDeps {
   controller: MissionController;
@@ -30,6 +31,8 @@ export interface CommandDeps {
   exportDir: { get(): string | undefined; set(dir: string): Thenable<void> };
   /** True when a scripted demo model answers (npm start -- --demo). */
   demo(): boolean;
+  /** Open Plan as Document, Save Plan…, Run Saved Plan… (../plans/planCommands.ts). */
+  plans: PlanDocumentCommands;
 }
 
 function show(outcome: Outcome): void {
@@ -94,6 +97,13 @@ export function commandHandlers(d: CommandDeps): Record<CommandId, (...args: unk
       if (waiting.count === 0) void vscode.window.showInformationMessage('Plan & Execute: nothing waits for your approval right now.');
       if (!(await focusSidebar(d))) return;
       d.hub.postTo('sidebar', { type: 'didRequestQueueFocus' });
+    },
+    'planExecute.openPlanDocument': () => d.plans.open(),
+    'planExecute.savePlan': (target?: unknown) => d.plans.save(target),
+    'planExecute.runSavedPlan': (target?: unknown) => {
+      if (!vscode.workspace.isTrusted)
+        void vscode.window.showWarningMessage('This workspace is not trusted: the plan opens for review, but it will not execute.');
+      return d.plans.runSaved(target);
     },
     'planExecute.exportTrace': async (target?: unknown) => {
       const mission = d.controller.mission;

@@ -12,6 +12,7 @@ import { BLOB_SCHEME } from './diff/blobDiff';
 import type { Host } from './host';
 import { BOARD_VIEW_TYPE, BoardPanel } from './surfaces/boardPanel';
 import { SIDEBAR_VIEW_ID, SidebarView } from './surfaces/sidebarView';
+import { LazyFileSystem, PLAN_SCHEME } from './plans/planScheme';
 
 export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   let loaded: Host | undefined;
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
   };
   const sidebar = new SidebarView(context.extensionUri, (webview, isVisible) => host().connect('sidebar', webview, isVisible));
   const board = new BoardPanel(context.extensionUri, (webview, isVisible) => host().connect('board', webview, isVisible));
+  const planFs = new LazyFileSystem(() => host().planFs);
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
@@ -32,6 +34,8 @@ export function activate(context: vscode.ExtensionContext): PlanExecuteApi {
     vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, {
       provideTextDocumentContent: (uri, token) => host().blobs.provideTextDocumentContent(uri, token),
     }),
+    vscode.workspace.registerFileSystemProvider(PLAN_SCHEME, planFs, { isCaseSensitive: true }),
+    planFs,
     ...COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => host().commands[id](...args))),
     { dispose: () => loaded?.dispose() },
   );

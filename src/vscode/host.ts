@@ -45,6 +45,8 @@ import { HostRelay } from './hostRelay';
 import { mcpSettings } from './setup/mcpSettings';
 import { demoTask, offScriptMessage, sameTask } from './demoScript';
 import type { SurfaceKind } from '../webview/protocol';
+import { PlanDocumentFileSystem } from './plans/planDocumentFs';
+import { planDocumentCommands, planDocumentSource, type PlanDocumentCommands, type PlanDocumentDeps } from './plans/planCommands';
 
 /** What the activation side owns and hands over. */
 export interface HostGlue {
@@ -57,6 +59,8 @@ export interface Host extends vscode.Disposable {
   connect(kind: SurfaceKind, webview: vscode.Webview, isVisible: () => boolean): SurfaceConnection;
   commands: Record<CommandId, (...args: unknown[]) => unknown>;
   blobs: vscode.TextDocumentContentProvider;
+  /** The current mission's plan document, where saving makes the next plan version (plans/planDocumentFs.ts). */
+  planFs: vscode.FileSystemProvider;
   /** Shows the latest mission from the store (after a window reload). */
   restore(): Promise<void>;
   api: PlanExecuteApi;
@@ -78,6 +82,8 @@ interface HostParts {
   approver: VsCodeApprover;
   controller: MissionController;
   listModels: (provider: ProviderId) => Promise<ModelList>;
+  /** Open Plan as Document, Save Plan…, Run Saved Plan…. */
+  plans: PlanDocumentCommands;
 }
 
 type Handlers = ReturnType<typeof surfaceHandlers>;
@@ -101,7 +107,12 @@ export function createHost(glue: HostGlue): Host {
   const approver = createApprover(model, store);
   const { engine, listModels } = engineLoaders(apiKeys, instructions, hooks, log, confirmations);
   const controller = createController({ context, engine, model, approver, store, log, apiKeys, confirmations });
-  const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, hooks, model, approver, controller, listModels };
+  const plans = planDocumentDeps(glue, controller, model, log);
+  const planSource = planDocumentSource(plans);
+  const planFs = new PlanDocumentFileSystem(planSource, plans.problems, log);
+  const planCommands = planDocumentCommands(plans, { document: () => planSource.document(), reopen: (id) => planFs.reopen(id) });
+  const parts: HostParts = { glue, log, apiKeys, store, confirmations, instructions, hooks, model, approver, controller, listModels, plans: planCommands };
+  model.onDidChange(() => planFs.planChanged());
   const statusBar = showProgress(parts);
   const handlers = surfaceHandlers(handlerDeps(parts, relay));
   const hub = new SurfaceHub({ snapshot: () => model.snapshot(), handlers, log });
@@ -111,16 +122,29 @@ export function createHost(glue: HostGlue): Host {
   // The demo suggests its task (npm start -- --demo); what the user typed always wins.
   if (isDemo() && !taskDraft(context)) model.taskPrefill = process.env.PLAN_EXECUTE_DEMO_TASK || null;
   const commands = hostCommands(parts, hub);
-  const disposables = hostDisposables(parts, channel, statusBar, hub);
+  const disposables = [...hostDisposables(parts, channel, statusBar, hub), planFs, plans.problems];
   return {
     connect: (kind, webview, isVisible) => hub.attach(kind, webview, isVisible),
     commands,
     blobs: new BlobContentProvider(store),
+    planFs,
     restore: () => restore(parts),
     api: hostApi(parts, hub, statusBar, stopped),
     dispose: () => {
       for (const d of disposables.splice(0)) d.dispose();
     },
+  };
+}
+
+/** What the plan-document commands and the editor's plan documents reach. */
+function planDocumentDeps(glue: HostGlue, controller: MissionController, model: SurfaceModel, log: TeeLog): PlanDocumentDeps {
+  return {
+    controller,
+    model,
+    maxPlanSteps: () => readLimits((m) => log.warn(m)).maxPlanSteps,
+    problems: vscode.languages.createDiagnosticCollection('planExecute.plan'),
+    showBoard: () => glue.board.show(),
+    log,
   };
 }
 
@@ -290,7 +314,7 @@ function stoppedNotice(glue: HostGlue, handlers: Handlers): StoppedNotice {
   });
 }
 
-function hostCommands({ glue, controller, model, apiKeys, listModels, store }: HostParts, hub: SurfaceHub): Host['commands'] {
+function hostCommands({ glue, controller, model, apiKeys, listModels, store, plans }: HostParts, hub: SurfaceHub): Host['commands'] {
   const { context } = glue;
   return commandHandlers({
     controller,
@@ -302,6 +326,7 @@ function hostCommands({ glue, controller, model, apiKeys, listModels, store }: H
     showBoard: (stepId) => glue.board.show(stepId),
     exportDir: { get: () => context.globalState.get<string>(EXPORT_DIR_KEY), set: (dir) => context.globalState.update(EXPORT_DIR_KEY, dir) },
     demo: isDemo,
+    plans,
   });
 }
 

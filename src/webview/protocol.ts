@@ -58,6 +58,8 @@ export const MISSION_RESHAPED = {
   instructions: true,
   mcp: true,
   hooks: true,
+  estimate: true,
+  cost: true,
   lastSeq: true,
 } as const;
 
@@ -155,6 +157,10 @@ const MissionViewSchema = core.MissionViewSchema.omit(MISSION_RESHAPED).extend({
   instructions: z.lazy(() => InstructionsViewSchema).optional(),
   /** The MCP servers the mission recorded at its start, with their tools. Additive. */
   mcpServers: z.lazy(() => z.array(McpServerViewSchema)).optional(),
+  /** What the latest plan version is expected to cost, in words (the host words it: core/plan/describe.ts). Additive. */
+  costEstimate: z.object({ version: z.number().int(), total: Text, steps: z.record(Id, Text) }).optional(),
+  /** Once the mission ended: the estimate beside what was spent, one line each. Additive. */
+  costReport: z.array(Text).optional(),
 });
 
 const ApprovalBaseShape = {
@@ -451,6 +457,10 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancelMission') }),
   /** Save the mission's trace to a file the user picks. */
   z.object({ type: z.literal('exportTrace') }),
+  /** Open the current plan version as a document beside the board (runs "Plan & Execute: Open Plan as Document"). */
+  z.object({ type: z.literal('openPlanDocument') }),
+  /** Write the current plan version's document where the user picks (runs "Plan & Execute: Save Plan…"). */
+  z.object({ type: z.literal('savePlan') }),
   /** Resume an interrupted mission from the store. */
   z.object({ type: z.literal('resume') }),
   /** Add an auto-approve rule for this mission. */

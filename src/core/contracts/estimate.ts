@@ -47,3 +47,32 @@ export function totalEstimate(steps: readonly StepEstimate[]): PlanEstimate {
     steps: [...steps],
   };
 }
+
+/** Tokens and money of some model calls. */
+const SpentSchema = z.object({ tokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
+
+/**
+ * Estimate and actual side by side, recorded when a mission ends (`cost_summary`): the estimate of the last
+ * approved plan version against what its executors and verifiers spent, per step and in total. Planning
+ * (planner and replanner calls) is reported apart: the estimate never covers it.
+ */
+export const CostSummarySchema = z.object({
+  /** The plan version whose estimate this is. */
+  version: z.number().int(),
+  estimate: PlanEstimateSchema,
+  /** Executor and verifier calls (what the estimate covers); `unpricedCalls`: calls at no known price, counted as 0. */
+  actual: SpentSchema.extend({ unpricedCalls: z.number().int().nonnegative() }),
+  /** Planner and replanner calls. */
+  planning: SpentSchema,
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      estimatedTokens: z.number().int().nonnegative().nullable(),
+      estimatedUsd: z.number().nonnegative().nullable(),
+      actualTokens: z.number().int().nonnegative(),
+      actualUsd: z.number().nonnegative(),
+    }),
+  ),
+});
+
+export type CostSummary = z.infer<typeof CostSummarySchema>;

@@ -15,6 +15,7 @@ import { MissionPhaseSchema, PlanDiffSchema, ReplanRecordSchema, StepRunStatusSc
 import { InstructionSetSchema } from './instructions';
 import { McpCatalogueSchema } from './mcp';
 import { HookRunSchema, HookSetSchema } from './hooks';
+import { CostSummarySchema, PlanEstimateSchema } from './estimate';
 
 const RoleSchema = z.enum(['planner', 'executor', 'verifier', 'replanner']);
 
@@ -153,6 +154,10 @@ export const MissionViewSchema = z.object({
   mcp: McpCatalogueSchema.nullable(),
   /** The hooks the mission runs (and the project ones it skipped), and the runs before any step (SessionStart, UserPromptSubmit). */
   hooks: z.object({ set: HookSetSchema.nullable(), runs: z.array(HookRunViewSchema) }),
+  /** What the latest estimated plan version is expected to cost (plan_estimate), shown beside Approve. */
+  estimate: z.object({ version: z.number().int(), estimate: PlanEstimateSchema }).nullable(),
+  /** The estimate beside what was spent, once the mission ended (cost_summary). */
+  cost: CostSummarySchema.nullable(),
   lastSeq: z.number().int(),
 });
 

@@ -13,6 +13,7 @@ import { ConfinementSchema } from './sandbox';
 import { InstructionSetSchema } from './instructions';
 import { McpCallOutcomeSchema, McpCatalogueSchema, McpConfinementSchema } from './mcp';
 import { HookRunSchema, HookSetSchema } from './hooks';
+import { CostSummarySchema, PlanEstimateSchema } from './estimate';
 
 export const StepRunStatusSchema = z.enum([
   'pending',
@@ -113,6 +114,8 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   }),
   /** A plan version exists (initial, user edit, or replan), with its diff from the parent. */
   z.object({ type: z.literal('plan_version'), plan: PlanSchema, author: z.enum(['planner', 'user', 'replanner']), diff: PlanDiffSchema.nullable() }),
+  /** What a plan version is expected to cost (src/core/roles/costEstimate.ts), recorded before it is approved. */
+  z.object({ type: z.literal('plan_estimate'), version: z.number().int(), estimate: PlanEstimateSchema }),
   /** The user approved a plan version to run. */
   z.object({ type: z.literal('plan_approved'), version: z.number().int(), by: z.enum(['user', 'rule']) }),
   /** A step changed run status. */
@@ -253,6 +256,8 @@ export const TraceEventBodySchema = z.discriminatedUnion('type', [
   }),
   /** The mission phase changed. */
   z.object({ type: z.literal('mission_phase'), phase: MissionPhaseSchema, reason: z.string().optional() }),
+  /** Estimate and actual side by side, when the mission ends (only when a version was estimated). */
+  z.object({ type: z.literal('cost_summary'), summary: CostSummarySchema }),
   /** The mission ended. */
   z.object({
     type: z.literal('mission_finished'),

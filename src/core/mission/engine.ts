@@ -32,6 +32,7 @@ import type { StepFlowContext } from './missionContext';
 import type { HookContext } from './userSetup';
 import { onlyTheUserDecides } from '../tools/consent';
 import { errorDetail, errorText } from '../primitives/errorText';
+import { CostLedger } from './costLedger';
 
 /** Without a host log (a library caller that passed none): the process's stderr. */
 const consoleDiagnostics: Diagnostics = { error: (message) => console.error(message) };
@@ -45,6 +46,8 @@ export interface RunInit {
   nextSeq: number;
   usage?: MissionState['usage'];
   direct?: boolean;
+  /** The trace so far of a mission that goes on (resume): what the cost ledger has counted already. */
+  earlier?: readonly TraceEvent[];
 }
 
 export class MissionRun implements StepFlowContext {
@@ -53,6 +56,7 @@ export class MissionRun implements StepFlowContext {
   readonly history: PlanHistory;
   readonly toolCalls: ToolCallStore;
   readonly budget: BudgetTracker;
+  readonly costs: CostLedger;
   readonly steps: Map<string, StepState>;
   readonly abort = new AbortController();
   approvedVersion: number | null;
@@ -106,6 +110,7 @@ export class MissionRun implements StepFlowContext {
         priorElapsedMs: init.usage.elapsedMs,
       },
     );
+    this.costs = new CostLedger(init.earlier);
     this.contextBudget = { ...DEFAULT_CONTEXT_BUDGET, ...options.contextBudget };
     // 'all' approves by rule — except a command that would run without the OS sandbox, and an action a
     // PreToolUse hook asked about: the user says.
@@ -125,6 +130,7 @@ export class MissionRun implements StepFlowContext {
     );
     this.recorder.onEvent((event) => {
       this.budget.observe(event);
+      this.costs.observe(event);
       this.#noteRejection(event);
       if (event.type === 'model_call' && !this.#budgetHit) {
         const over = this.budget.exceeded();
@@ -432,6 +438,8 @@ export class MissionRun implements StepFlowContext {
       }
     }
     const phase: MissionPhase = outcome === 'succeeded' ? 'succeeded' : outcome === 'cancelled' ? 'cancelled' : 'failed';
+    const cost = this.costs.summary();
+    if (cost) await this.record({ type: 'cost_summary', summary: cost });
     await this.record({ type: 'mission_finished', outcome, summary, failure });
     this.phase = phase;
     await this.record({ type: 'mission_phase', phase, reason: summary });
@@ -452,6 +460,7 @@ export class MissionRun implements StepFlowContext {
       replans: this.budget.usage.replans,
       direct: this.direct,
       usage: { inputTokens: this.budget.usage.inputTokens, outputTokens: this.budget.usage.outputTokens, costUsd: this.budget.usage.costUsd },
+      ...(cost ? { cost } : {}),
     };
   }
 

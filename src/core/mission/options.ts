@@ -16,7 +16,8 @@ import type {
   VerifierRole,
   Workspace,
 } from '../ports';
-import type { PlanInput } from '../contracts/plan';
+import type { Plan, PlanInput } from '../contracts/plan';
+import type { CostSummary, PlanEstimate } from '../contracts/estimate';
 import type { Failure } from '../contracts/results';
 import type { ContextBudget } from '../handoff/contextBudget';
 import type { ValidatePlanOptions } from '../plan/validate';
@@ -141,6 +142,12 @@ export interface MissionSettings {
    * raise: e.g. `{ cost: 'planExecute.limits.maxCostUsd' }`. Absent: the message names the cap only.
    */
   capNames?: CapNames;
+  /**
+   * What a plan version is expected to cost (`estimatePlan` of src/core/roles/costEstimate.ts, bound to the
+   * roles' model settings). Recorded as `plan_estimate` before each plan approval and sent with it; at the
+   * end the trace's `cost_summary` and the report set it beside what was spent. Absent: nothing estimated.
+   */
+  estimatePlan?: (plan: Plan) => PlanEstimate;
 }
 
 /**
@@ -216,4 +223,6 @@ export interface MissionReport {
   replans: number;
   direct: boolean;
   usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  /** The estimate beside the actual figures, when the plan was estimated (see MissionSettings.estimatePlan). */
+  cost?: CostSummary;
 }

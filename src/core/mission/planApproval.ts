@@ -26,6 +26,8 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
     const actionHash = sha256Hex(JSON.stringify(plan));
     const requestId = `${run.missionId}:plan:${plan.version}:${++requestNo}`;
     const summary = `plan v${plan.version}: ${plan.steps.length} steps — ${plan.goal}`;
+    const estimate = run.options.estimatePlan?.(plan);
+    if (estimate) await run.record({ type: 'plan_estimate', version: plan.version, estimate });
     await run.record({ type: 'approval_requested', requestId, stepId: null, kind: 'plan', actionHash, summary });
     let decision: ApprovalDecision;
     if (!planNeedsApprover(run.options)) {
@@ -36,7 +38,7 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
       // The mission may have been stopped (a budget, a cancel) while the request was being recorded.
       if (run.abort.signal.aborted) controller.abort();
       decision = await run.options.approver.request(
-        { kind: 'plan', id: requestId, missionId: run.missionId, stepId: null, actionHash, why: plan.reason, plan },
+        { kind: 'plan', id: requestId, missionId: run.missionId, stepId: null, actionHash, why: plan.reason, plan, ...(estimate ? { estimate } : {}) },
         controller.signal,
       );
       run.approvalAbort = null;

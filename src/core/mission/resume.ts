@@ -88,7 +88,7 @@ export async function resumeMission(options: ResumeOptions): Promise<ResumeOutco
       workspaceSummary: state.workspaceSummary,
       missionId: state.missionId,
     },
-    { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct },
+    { missionId: state.missionId, history, approvedVersion: state.approvedVersion, steps, toolCalls, nextSeq, usage, direct: state.direct, earlier: events },
   );
   // What the start hooks said stays the planner's context; the hooks themselves are the ones the user trusts now.
   run.hookContext = setup.hookContext;

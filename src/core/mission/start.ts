@@ -175,7 +175,7 @@ export function handleFor(run: MissionRun, done: Promise<MissionReport>, earlier
         return err({ reason: 'invalid_edit', message: `the plan cannot be edited while the mission is ${run.phase}` });
       }
       const locked = new Set([...run.steps].filter(([, s]) => ['running', 'verifying', 'succeeded'].includes(s.status)).map(([id]) => id));
-      const out = applyPlanEdit(current, edit, run.history.nextVersion, { ...planLimits(run.options), locked });
+      const out = applyPlanEdit(current, edit, run.history.nextVersion, { ...planLimits(run.options), locked, approved: run.phase === 'running' });
       if (!out.ok) return out;
       const entry = run.history.append(out.value, 'user');
       await run.record({ type: 'plan_version', plan: out.value, author: 'user', diff: entry.diff });

@@ -47,6 +47,8 @@ export function emptyMissionView(): MissionView {
     instructions: null,
     mcp: null,
     hooks: { set: null, runs: [] },
+    estimate: null,
+    cost: null,
     lastSeq: -1,
   };
 }
@@ -70,6 +72,8 @@ const HANDLERS: Handlers = {
   mission_phase: (view, e) => ({ ...view, phase: e.phase, phaseReason: e.reason ?? null }),
   plan_version: withPlanVersion,
   plan_approved: (view, e) => ({ ...view, approvedVersion: e.version }),
+  plan_estimate: (view, e) => ({ ...view, estimate: { version: e.version, estimate: e.estimate } }),
+  cost_summary: (view, e) => ({ ...view, cost: e.summary }),
   step_status: (view, e) => {
     const stepped = withStep(view, e.stepId, (s) => ({ ...s, status: e.status, attempt: e.attempt, reason: e.reason ?? null }));
     return e.status === 'running' || e.status === 'verifying' ? stepped : { ...stepped, waits: withoutStep(view.waits, e.stepId) };

@@ -3,6 +3,7 @@
  * verifier's prompt, the names of verification results in the trace, and the sidebar's step cards.
  */
 import type { Authority, ConstraintCheck, EvidenceCheck } from '../contracts/plan';
+import type { CostSummary, PlanEstimate } from '../contracts/estimate';
 
 export function describeCheck(check: EvidenceCheck): string {
   switch (check.kind) {
@@ -29,4 +30,40 @@ export function describeConstraintCheck(c: ConstraintCheck): string {
       ? `no step writes ${c.check.globs.join(', ')}`
       : `\`${c.check.command}\` exits ${c.check.expectExitCode}${c.steps.length > 0 ? ` after ${c.steps.join(', ')}` : ' after every step that changes files'}`;
   return `${how} (${c.constraint}${c.source ? `; from ${c.source}` : ''})`;
+}
+
+/**
+ * Tokens and money in words, the same in the plan document, the CLI and the board: `12,400 tokens, $0.0496`,
+ * `no cost (local)` for models on this machine, `unknown price` when a model has no price (never a guess).
+ */
+export function describeCost(e: Pick<PlanEstimate, 'tokens' | 'costUsd' | 'pricing'>): string {
+  const money = e.pricing === 'local' ? 'no cost (local)' : e.pricing === 'unknown' || e.costUsd === null ? 'unknown price' : `$${e.costUsd.toFixed(4)}`;
+  return `${e.tokens.toLocaleString('en-US')} tokens, ${money}`;
+}
+
+const spent = (tokens: number, usd: number | null): string =>
+  `${tokens.toLocaleString('en-US')} tokens, ${usd === null ? 'unknown price' : `$${usd.toFixed(4)}`}`;
+
+/**
+ * The estimate beside the actual figures, one line each: the executors' and verifiers' calls, per step;
+ * planning apart. When some calls had no known price, no actual money figure is shown as if it were whole:
+ * a model the price table does not know costs "unknown", never $0.
+ */
+export function describeCostSummary(cost: CostSummary): string[] {
+  const e = cost.estimate;
+  const priced = cost.actual.unpricedCalls === 0;
+  const actualUsd = (usd: number): number | null => (priced ? usd : null);
+  const ratio =
+    e.tokens > 0
+      ? ` (actual ÷ estimate: ${(cost.actual.tokens / e.tokens).toFixed(2)} in tokens${e.costUsd && priced ? `, ${(cost.actual.costUsd / e.costUsd).toFixed(2)} in money` : ''})`
+      : '';
+  const unpriced = priced ? '' : `; ${cost.actual.unpricedCalls} call(s) at an unknown price`;
+  return [
+    `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, actualUsd(cost.actual.costUsd))}${ratio}${unpriced}`,
+    ...cost.steps.map(
+      (s) =>
+        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : describeCost({ tokens: s.estimatedTokens, costUsd: s.estimatedUsd, pricing: e.pricing })} → ${spent(s.actualTokens, actualUsd(s.actualUsd))}`,
+    ),
+    `  planning (not in the estimate): ${spent(cost.planning.tokens, actualUsd(cost.planning.costUsd))}`,
+  ];
 }

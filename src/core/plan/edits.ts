@@ -5,15 +5,15 @@
  *
  * Rules: dropping a required step needs `confirmRequired: true`; a step others depend on cannot be
  * dropped (edit or drop the dependents first); "tighten authority" must provably narrow, anything else
- * is refused as widening; the result must pass `validatePlan` like any other version.
+ * is refused as widening; the result must pass `validatePlan` like any other version. A whole edited plan
+ * (`replace_plan`, a saved plan document) follows ./planReplace.ts.
  */
 import { z } from 'zod';
 import { StepIdSchema, type Authority, type Plan } from '../contracts/plan';
 import { validatePlan, type PlanError, type ValidatePlanOptions } from './validate';
-import { globSetCovers } from './globs';
-import { commandAllowedBy } from './commandPattern';
 import { nextPlan } from './history';
-import { grantCovered } from '../mcp/grants';
+import { wideningOf } from './authorityWidening';
+import { replacementOf } from './planReplace';
 import { err, ok, type Result } from '../contracts/result';
 
 /** Like AuthoritySchema but without defaults: an omitted list means "unchanged", not "empty". */
@@ -29,6 +29,8 @@ export const PlanEditSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tighten_authority'), stepId: StepIdSchema, authority: PartialAuthoritySchema }),
   /** Add a constraint binding on every step. */
   z.object({ kind: z.literal('add_constraint'), text: z.string().trim().min(1) }),
+  /** The whole plan as the user edited it (a saved plan document); judged by ./planReplace.ts. */
+  z.object({ kind: z.literal('replace_plan'), plan: z.unknown(), reason: z.string().trim().min(1).default('edited by you') }),
 ]);
 
 export type PlanEdit = z.infer<typeof PlanEditSchema>;
@@ -36,7 +38,7 @@ export type PlanEditInput = z.input<typeof PlanEditSchema>;
 
 /** Why an edit was refused; `errors`: what the edited plan got wrong (`invalid_plan`). */
 export type PlanEditRefusal = {
-  reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan';
+  reason: 'invalid_edit' | 'unknown_step' | 'required_step' | 'has_dependents' | 'widening' | 'invalid_plan' | 'no_change';
   message: string;
   errors?: PlanError[];
 };
@@ -44,21 +46,28 @@ export type PlanEditRefusal = {
 /** The new plan version, or why the edit was refused. */
 export type PlanEditOutcome = Result<Plan, PlanEditRefusal>;
 
+/** What an edit is judged against besides validation: what has started, and whether the plan already runs. */
+export interface PlanEditContext extends ValidatePlanOptions {
+  /** Steps that can no longer change (already started or finished). */
+  locked?: ReadonlySet<string>;
+  /** The edited version runs without another approval (the mission runs): nothing may widen. */
+  approved?: boolean;
+}
+
 /**
  * Applies one edit to `current`, producing version `version` (usually history.nextVersion) whose parent
- * is `current`. `locked` names steps that can no longer change (already started or finished).
+ * is `current`.
  */
-export function applyPlanEdit(
-  current: Plan,
-  input: unknown,
-  version: number,
-  options: ValidatePlanOptions & { locked?: ReadonlySet<string> } = {},
-): PlanEditOutcome {
+export function applyPlanEdit(current: Plan, input: unknown, version: number, options: PlanEditContext = {}): PlanEditOutcome {
   const parsed = PlanEditSchema.safeParse(input);
   if (!parsed.success) {
     return err({ reason: 'invalid_edit', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'edit'}: ${i.message}`).join('; ') });
   }
   const edit = parsed.data;
+  if (edit.kind === 'replace_plan') {
+    const replaced = replacementOf(current, edit.plan, options);
+    return replaced.ok ? finish(replaced.value, current, version, edit.reason, options) : replaced;
+  }
   if (edit.kind === 'add_constraint') {
     return finish({ ...current, constraints: [...current.constraints, edit.text] }, current, version, `user added constraint: ${edit.text}`, options);
   }
@@ -101,32 +110,6 @@ export function applyPlanEdit(
       return finish({ ...current, steps }, current, version, `user tightened the authority of ${target.id}`, options);
     }
   }
-}
-
-/** Names the first way `next` allows more than `before`, or null when it is provably narrower or equal. */
-function wideningOf(before: Authority, next: Authority): string | null {
-  for (const field of ['read', 'edit'] as const) {
-    const extra = next[field].filter((g) => !globSetCovers(before[field], [g]));
-    if (extra.length > 0) return `${field} ${extra.map((g) => `"${g}"`).join(', ')} is not inside the current ${field} authority`;
-  }
-  const extraCommands = next.commands.filter((c) => !commandCovered(c, before.commands));
-  if (extraCommands.length > 0) return `commands ${extraCommands.map((c) => `"${c}"`).join(', ')} are not allowed today`;
-  if (next.network && !before.network) return 'network access is not granted today';
-  const extraTools = next.mcp.filter((g) => !grantCovered(g, before.mcp));
-  if (extraTools.length > 0) return `MCP tools ${extraTools.map((g) => `"${g}"`).join(', ')} are not granted today`;
-  return null;
-}
-
-/** A command pattern is covered when everything it allows, the old patterns allowed. */
-function commandCovered(pattern: string, before: readonly string[]): boolean {
-  if (before.includes(pattern)) return true;
-  const trimmed = pattern.trim();
-  // An open pattern "a b *" allows "a b <anything>"; it is covered only by an open pattern over a prefix.
-  if (trimmed.endsWith(' *')) {
-    const fixed = trimmed.slice(0, -2);
-    return before.some((b) => b.trim().endsWith(' *') && commandAllowedBy(`${fixed}`, [b]) && fixed.startsWith(b.trim().slice(0, -2)));
-  }
-  return commandAllowedBy(trimmed, before);
 }
 
 function finish(plan: Plan, current: Plan, version: number, reason: string, options: ValidatePlanOptions): PlanEditOutcome {

@@ -74,6 +74,15 @@ const RunResultSchema = z.object({
     failed: z.number().int().nonnegative(),
     unverified: z.number().int().nonnegative(),
   }),
+  /** The plan's estimate beside what executors and verifiers spent (absent: not estimated, or an older file). */
+  estimate: z
+    .object({
+      estimatedTokens: z.number().int().nonnegative(),
+      estimatedUsd: z.number().nonnegative().nullable(),
+      actualTokens: z.number().int().nonnegative(),
+      actualUsd: z.number().nonnegative(),
+    })
+    .optional(),
   /** The mission's trace (JSONL) and the CLI's progress log, relative to the results file's folder when inside it. */
   trace: z.string().nullable(),
   log: z.string().nullable(),

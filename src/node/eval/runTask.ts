@@ -117,6 +117,7 @@ const NO_METRICS: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'> = {
   policyDenials: 0,
   sandboxDenials: 0,
   verifications: { passed: 0, failed: 0, unverified: 0 },
+  estimate: null,
   traceProblems: 0,
 };
 
@@ -143,7 +144,10 @@ export function errorResult(spec: RunSpec, id: string, message: string): RunResu
 
 function pick(
   m: Omit<TraceMetrics, 'missionId' | 'outcome' | 'summary'>,
-): Pick<RunResult, 'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications'> {
+): Pick<
+  RunResult,
+  'costUsd' | 'pricing' | 'tokens' | 'modelCalls' | 'byRole' | 'steps' | 'replans' | 'policyDenials' | 'sandboxDenials' | 'verifications' | 'estimate'
+> {
   return {
     costUsd: m.costUsd,
     pricing: m.pricing,
@@ -155,6 +159,7 @@ function pick(
     policyDenials: m.policyDenials,
     sandboxDenials: m.sandboxDenials,
     verifications: m.verifications,
+    ...(m.estimate ? { estimate: m.estimate } : {}),
   };
 }
 

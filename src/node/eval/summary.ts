@@ -41,6 +41,11 @@ export function summaryRows(config: EvalConfig, totals: readonly ModeTotals[] = 
       (t) => `${count(t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite)} / ${count(t.tokens.output)} (${pct(t.tokens.cachedShare)})`,
     ),
     row('wall time', (t) => `${duration(t.wallMs)} (${duration(t.wallPerRun.mean)}/run)`),
+    row('actual ÷ estimate (executors and verifiers)', (t) =>
+      t.estimate.tokensRatio === null
+        ? '–'
+        : `${t.estimate.tokensRatio.toFixed(2)}× tokens${t.estimate.costRatio === null ? '' : `, ${t.estimate.costRatio.toFixed(2)}× money`} (${t.estimate.runs} run(s))`,
+    ),
     row('model calls', (t) => `${t.modelCalls} (${t.ran ? (t.modelCalls / t.ran).toFixed(1) : '0'}/run)`),
     row('steps (attempts)', (t) => `${t.steps} (${t.stepAttempts})`),
     row('replans accepted / refused', (t) => `${t.replans.accepted} / ${t.replans.refused}`),

@@ -42,6 +42,11 @@ export interface ModeTotals {
   replans: { accepted: number; refused: number };
   policyDenials: number;
   sandboxDenials: number;
+  /**
+   * How far the estimates were off, over the runs that had one: actual ÷ estimated tokens, and money
+   * (null when no run was estimated, or a money figure was unknown).
+   */
+  estimate: { runs: number; tokensRatio: number | null; costRatio: number | null };
 }
 
 export function spreadOf(values: readonly number[]): Spread {
@@ -93,6 +98,19 @@ export function modeTotals(config: Pick<EvalConfig, 'results' | 'repeat'>, mode:
     replans: { accepted: sum(ran, (r) => r.replans.accepted), refused: sum(ran, (r) => r.replans.refused) },
     policyDenials: sum(ran, (r) => r.policyDenials),
     sandboxDenials: sum(ran, (r) => r.sandboxDenials),
+    estimate: estimateRatio(ran),
+  };
+}
+
+function estimateRatio(ran: readonly RunResult[]): ModeTotals['estimate'] {
+  const runs = ran.flatMap((r) => (r.estimate ? [r.estimate] : []));
+  const estimated = runs.reduce((n, e) => n + e.estimatedTokens, 0);
+  const estimatedUsd = runs.reduce((n, e) => n + (e.estimatedUsd ?? 0), 0);
+  const priced = runs.every((e) => e.estimatedUsd !== null) && estimatedUsd > 0;
+  return {
+    runs: runs.length,
+    tokensRatio: estimated > 0 ? runs.reduce((n, e) => n + e.actualTokens, 0) / estimated : null,
+    costRatio: priced ? runs.reduce((n, e) => n + e.actualUsd, 0) / estimatedUsd : null,
   };
 }
 

@@ -29,7 +29,18 @@ export interface TraceMetrics {
   sandboxDenials: number;
   /** Verifier verdicts: passed, failed, and successes taken unchecked (the direct baseline). */
   verifications: { passed: number; failed: number; unverified: number };
+  /** The plan's estimate beside what its executors and verifiers spent (cost_summary); null when not estimated. */
+  estimate: RunEstimate | null;
   traceProblems: number;
+}
+
+/** Estimate and actual of one run: executor and verifier calls (planning is in neither). */
+interface RunEstimate {
+  estimatedTokens: number;
+  /** null: a model of the plan had no known price. */
+  estimatedUsd: number | null;
+  actualTokens: number;
+  actualUsd: number;
 }
 
 export function metricsOfTrace(text: string): TraceMetrics {
@@ -52,6 +63,7 @@ function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'traceProb
     policyDenials: 0,
     sandboxDenials: 0,
     verifications: { passed: 0, failed: 0, unverified: 0 },
+    estimate: null,
   };
   const pricings = new Set<string>();
   const finalStatus = new Map<string, string>();
@@ -93,6 +105,14 @@ function metricsOf(events: readonly TraceEvent[]): Omit<TraceMetrics, 'traceProb
         if (e.verification.checks.length === 1 && e.verification.checks[0]!.check === 'not verified') m.verifications.unverified++;
         else if (e.verification.passed) m.verifications.passed++;
         else m.verifications.failed++;
+        break;
+      case 'cost_summary':
+        m.estimate = {
+          estimatedTokens: e.summary.estimate.tokens,
+          estimatedUsd: e.summary.estimate.costUsd,
+          actualTokens: e.summary.actual.tokens,
+          actualUsd: e.summary.actual.costUsd,
+        };
         break;
       case 'mission_finished':
         m.outcome = e.outcome;

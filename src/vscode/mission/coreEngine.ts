@@ -10,6 +10,9 @@ import type { ApproveMode } from '../../core/mission/options';
 import type { SandboxMode } from '../../core/contracts/sandbox';
 import type { Diagnostics, Terminal, Workspace } from '../../core/ports';
 import { createRoles } from '../../core/roles/createRoles';
+import { estimatePlan } from '../../core/roles/costEstimate';
+import { isLoopbackUrl } from '../../core/model/providers';
+import type { Plan } from '../../core/contracts/plan';
 import { summarizeWorkspace } from '../../core/roles/workspaceSummary';
 import { revertMissionSteps, type RevertPlan } from '../../core/mission/revert';
 import { validatePlan } from '../../core/plan/validate';
@@ -75,6 +78,8 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
     : undefined;
   const limits = { maxSteps: o.limits.maxPlanSteps, maxStepsName: o.limits.capNames.planSteps };
   const roles = createRoles({ client: createMissionModelClient(o.model), settings: o.model.models, validatePlan: (input) => validatePlan(input, limits) });
+  // A model on this machine (an OpenAI-compatible loopback endpoint) costs nothing in the estimate.
+  const localProviders = o.model.openai && isLoopbackUrl(o.model.openai.baseURL) ? (['openai'] as const) : [];
   return {
     workspace,
     terminal,
@@ -87,6 +92,7 @@ async function ports(host: EngineHost, o: Omit<StartOptions, 'task'>, goOn: bool
     executor: roles.executor,
     verifier: roles.verifier,
     createStepTools,
+    estimatePlan: (plan: Plan) => estimatePlan(plan, roles.settings, { localProviders }),
     approve: host.approveMode(),
     // In VS Code every plan version, the first and each replanned one, waits for the user whatever the
     // approval mode: the mode decides only the prompts inside a plan the user approved.
@@ -121,7 +127,7 @@ export function createCoreEngine(host: EngineHost): MissionEngine {
       try {
         const { close, ...p } = await ports(host, o, false);
         const workspaceSummary = await summarizeWorkspace(p.workspace);
-        return ok(missionRunOf(startMission({ ...p, task: o.task, workspaceSummary }), close, host.log));
+        return ok(missionRunOf(startMission({ ...p, task: o.task, workspaceSummary, ...(o.plan ? { plan: o.plan } : {}) }), close, host.log));
       } catch (error) {
         return err({ reason: 'start_failed', message: `Could not start the mission: ${errorText(error)}` });
       }

@@ -4,6 +4,7 @@
  * the controller and its tests never depend on the engine's internals.
  */
 import type { PlanEditInput } from '../../core/plan/edits';
+import type { PlanInput } from '../../core/contracts/plan';
 import type { Approver, EventSink, Store } from '../../core/ports';
 import type { CapNames, MissionBudgets } from '../../core/mission/options';
 import type { ContinueMode } from '../../core/mission/resume';
@@ -39,6 +40,8 @@ export interface StartOptions {
   sink: EventSink;
   /** The caps from settings, and their names for the messages that hit them. */
   limits: { maxPlanSteps: number; budgets: MissionBudgets; capNames: CapNames };
+  /** Run this plan (a saved plan document) instead of asking the planner; it still waits for approval. */
+  plan?: PlanInput;
 }
 
 interface RevertOptions {

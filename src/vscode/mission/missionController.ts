@@ -20,6 +20,7 @@ import type { Limits } from '../limits';
 import { latestMissionId, type MissionOwnerStore } from './missionOwner';
 import { errorText } from '../../core/primitives/errorText';
 import { err, ok } from '../../core/contracts/result';
+import type { PlanInput } from '../../core/contracts/plan';
 
 export interface ControllerDeps {
   engine: MissionEngine;
@@ -72,20 +73,23 @@ export class MissionController implements vscode.Disposable {
     return null;
   }
 
-  /** Starts planning `task`, with cancellable progress in the notification area. One start at a time. */
-  async start(task: string): Promise<Outcome> {
+  /**
+   * Starts planning `task`, with cancellable progress in the notification area. One start at a time. With
+   * `plan` (a saved plan document), the planner is not asked: the plan waits for approval as it is.
+   */
+  async start(task: string, plan?: PlanInput): Promise<Outcome> {
     const busy = this.busyReason();
     if (busy) return err({ reason: 'busy', message: busy });
     this.starting = true;
     try {
-      return await this.startNow(task);
+      return await this.startNow(task, plan);
     } finally {
       this.starting = false;
       this.deps.model.changed();
     }
   }
 
-  private async startNow(task: string): Promise<Outcome> {
+  private async startNow(task: string, plan: PlanInput | undefined): Promise<Outcome> {
     const root = this.workspaceRoot();
     if (!root) return err({ reason: 'no_workspace', message: 'Open a folder first: missions run inside a workspace folder.' });
     const model = this.deps.modelSetup();
@@ -103,7 +107,16 @@ export class MissionController implements vscode.Disposable {
       const outcome = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Plan & Execute: planning with ${model.value.destination}`, cancellable: true },
         async (_progress, token) => {
-          const options = { task, workspaceRoot: root, model: model.value, approver: this.deps.approver, store, sink: this.sink, limits: this.deps.limits() };
+          const options = {
+            task,
+            workspaceRoot: root,
+            model: model.value,
+            approver: this.deps.approver,
+            store,
+            sink: this.sink,
+            limits: this.deps.limits(),
+            ...(plan ? { plan } : {}),
+          };
           const started = await this.deps.engine.start(options);
           if (!started.ok) return started;
           this.attach(started.value);
@@ -222,6 +235,15 @@ export class MissionController implements vscode.Disposable {
   }
 
   private tail: Promise<void> = Promise.resolve();
+
+  /**
+   * A whole edited plan (a saved plan document) as the next version, with its diff and "edited by you":
+   * while the plan waits for approval, or for the steps that have not started once it runs.
+   */
+  replacePlan(plan: unknown): Promise<Outcome> {
+    if (!this.run) return Promise.resolve(err({ reason: 'not_running', message: 'The mission is not running here: its plan can no longer be edited.' }));
+    return this.run.editPlan({ kind: 'replace_plan', plan, reason: 'edited by you' });
+  }
 
   /** Cancel Mission as the user asks it: a mission with a plan is cancelled only after a confirmation. */
   async cancelAsked(): Promise<Outcome> {

@@ -115,6 +115,12 @@ export function surfaceHandlers(d: HandlerDeps): Omit<FromWebviewHandlers, 'read
     exportTrace: async () => {
       await d.command('planExecute.exportTrace');
     },
+    openPlanDocument: async () => {
+      await d.command('planExecute.openPlanDocument');
+    },
+    savePlan: async () => {
+      await d.command('planExecute.savePlan');
+    },
     resume: async () => {
       if (!d.trusted()) return d.notify('warning', UNTRUSTED_MESSAGE);
       report(await d.controller.goOn('resume'));

@@ -6,7 +6,7 @@
  *
  * Direction: core view → UI view only. Nothing here feeds back into the engine.
  */
-import { describeCheck } from '../../core/plan/describe';
+import { describeCheck, describeCost, describeCostSummary } from '../../core/plan/describe';
 import type { Plan, Step } from '../../core/contracts/plan';
 import type { FailureView, MissionView as CoreView, PlanVersionView as CoreVersion, ReplanView, StepView as CoreStep } from '../../core/contracts/missionView';
 import type { FieldChangeView, MissionView, PlanVersionView, ReplanUiView, StepView, WaitView as WaitUiView } from '../../webview/protocol';
@@ -181,6 +181,9 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
         }
       : {}),
   };
+  const estimate = costEstimateView(core);
+  if (estimate) view.costEstimate = estimate;
+  if (core.cost) view.costReport = describeCostSummary(core.cost);
   if (core.outcome && !TERMINAL_PHASES.has(view.phase)) {
     view.phase = core.outcome.outcome === 'succeeded' ? 'succeeded' : core.outcome.outcome === 'cancelled' ? 'cancelled' : 'failed';
   }
@@ -201,6 +204,18 @@ export function toUiMission(core: CoreView, options: UiMissionOptions): MissionV
   view.phaseLabel = phaseLabel(view);
   view.actions = missionActions(view);
   return view;
+}
+
+/** The latest plan version's estimate in words: the total, and each step's tokens and money on its models. */
+function costEstimateView(core: CoreView): MissionView['costEstimate'] {
+  const e = core.estimate;
+  if (!e || e.version !== core.plan?.version) return undefined;
+  const n = e.estimate.steps.length;
+  return {
+    version: e.version,
+    total: `${describeCost(e.estimate)} for ${n} step${n === 1 ? '' : 's'}`,
+    steps: Object.fromEntries(e.estimate.steps.map((s) => [s.stepId, `${describeCost(s)} on ${s.models.join(', ')}`])),
+  };
 }
 
 /** What an interruption cut off, and what going on does about it, in one sentence. */

@@ -71,6 +71,14 @@ export function renderMissionHeader(ctx: RenderContext): HTMLElement | null {
       ? h('div', { className: 'muted phase-reason' }, m.phaseReason)
       : null,
     m.summary ? h('div', { className: 'summary', attrs: { 'data-testid': 'mission-summary' } }, m.summary) : null,
+    m.costReport?.length
+      ? h(
+          'details',
+          { className: 'cost-report', attrs: { 'data-testid': 'cost-report' } },
+          h('summary', {}, m.costReport[0]!),
+          h('pre', {}, m.costReport.slice(1).join('\n')),
+        )
+      : null,
     banner(ctx),
     renderModelWaits(m.waits),
     renderMissionControls(ctx, m),

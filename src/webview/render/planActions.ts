@@ -3,7 +3,8 @@
  * sticks to the bottom of the sidebar and sits in the board's header, so "Approve plan & run" stays in view
  * however long the plan is.
  */
-import { button, h, section } from '../dom';
+import { button, h, icon, section } from '../dom';
+import type { MissionView } from '../protocol';
 import { draft, setDraft, type RenderContext } from '../context';
 
 /** A plan waits for the user: the approver holds its request (the state every surface reads). */
@@ -62,5 +63,24 @@ export function renderApproveBar(ctx: RenderContext): HTMLElement | null {
     !ctx.state.trusted
       ? h('span', { className: 'muted' }, 'Trust the workspace to run the plan.')
       : h('span', { className: 'muted' }, `${m.steps.filter((s) => s.inPlan).length} steps; nothing runs before you approve.`),
+    renderEstimate(m),
+  );
+}
+
+/** What the waiting plan is expected to cost, beside Approve (docs/plans.md, "The estimate"). */
+function renderEstimate(m: MissionView): HTMLElement | null {
+  const e = m.costEstimate;
+  if (!e || e.version !== m.planVersion) return null;
+  return h(
+    'span',
+    {
+      className: 'estimate',
+      attrs: {
+        'data-testid': 'plan-estimate',
+        title: "Executor and verifier calls, from each step's size and its models' prices; retries and replans not included",
+      },
+    },
+    icon('credit-card'),
+    ` Estimate: ${e.total}`,
   );
 }

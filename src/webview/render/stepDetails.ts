@@ -218,6 +218,7 @@ export function renderStepDetails(ctx: RenderContext, mission: MissionView, step
     stepLinks(ctx, 'Depends on', step.dependsOn, 'depends-on'),
     stepLinks(ctx, 'Needed by', dependents, 'needed-by'),
     field('Evidence', step.evidence.join('\n')),
+    mission.costEstimate?.version === mission.planVersion ? field('Estimate', mission.costEstimate?.steps[step.id] ?? '', 'step-estimate') : null,
     verification(step),
     step.output ? field('Result', step.output, 'step-output') : null,
     changedFiles(ctx, step),

@@ -60,6 +60,8 @@ const line = fc.oneof(
 /** Any text, one line or several. */
 export const text = fc.oneof(
   line,
+  // Whole texts that once broke a YAML writer: blank first lines, trailing line breaks.
+  fc.constantFrom(' \n', '  \n', '\n', '\n\n', ' \nx', 'a\n', '\n ', '\t\n\t'),
   fc.array(line, { minLength: 0, maxLength: 8 }).map((lines) => lines.join('\n')),
 );
 

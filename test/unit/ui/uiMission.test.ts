@@ -3,6 +3,7 @@ import type { TraceEvent, TraceEventBody } from '../../../src/core/contracts/tra
 import { missionViewFromEvents } from '../../../src/core/mission/view';
 import { stepCounts, toUiMission } from '../../../src/vscode/view/uiMission';
 import { parsedPlan, step } from '../../support/fixtures';
+import { totalEstimate } from '../../../src/core/contracts/estimate';
 
 const plan = (version: number, ids: string[], reason = 'initial plan', instructions: Record<string, string> = {}) =>
   parsedPlan(
@@ -155,5 +156,46 @@ describe("the surfaces' mission view (shaped from core's projection)", () => {
       requestId: null,
     });
     assert.equal(ui(true, call(0.25), call(0.5)).costUsd, 0.75);
+  });
+
+  it("words the waiting version's estimate, drops it once a newer version has none, and sets the estimate beside the actual cost at the end", () => {
+    const estimate = totalEstimate([
+      { stepId: 's1', tokens: 12_000, costUsd: 0.0123, pricing: 'priced', models: ['claude-haiku-5-5'] },
+      { stepId: 's2', tokens: 3_000, costUsd: 0.0007, pricing: 'priced', models: ['claude-haiku-5-5', 'claude-sonnet-5-5'] },
+    ]);
+    const v1 = [
+      { type: 'plan_version', plan: plan(1, ['s1', 's2']), author: 'planner', diff: null },
+      { type: 'plan_estimate', version: 1, estimate },
+    ] as const satisfies TraceEventBody[];
+    const waiting = ui(true, ...v1);
+    assert.deepEqual(waiting.costEstimate, {
+      version: 1,
+      total: '15,000 tokens, $0.0130 for 2 steps',
+      steps: { s1: '12,000 tokens, $0.0123 on claude-haiku-5-5', s2: '3,000 tokens, $0.0007 on claude-haiku-5-5, claude-sonnet-5-5' },
+    });
+    assert.equal(waiting.costReport, undefined);
+    // v2 (an edit) has no estimate yet: v1's figures are not shown as v2's.
+    const edited = ui(true, ...v1, { type: 'plan_version', plan: plan(2, ['s1']), author: 'user', diff: null });
+    assert.equal(edited.costEstimate, undefined);
+
+    const ended = ui(false, ...v1, {
+      type: 'cost_summary',
+      summary: {
+        version: 1,
+        estimate,
+        actual: { tokens: 30_000, costUsd: 0.026, unpricedCalls: 0 },
+        planning: { tokens: 5_000, costUsd: 0.01 },
+        steps: [
+          { stepId: 's1', estimatedTokens: 12_000, estimatedUsd: 0.0123, actualTokens: 24_000, actualUsd: 0.02 },
+          { stepId: 's2', estimatedTokens: 3_000, estimatedUsd: 0.0007, actualTokens: 6_000, actualUsd: 0.006 },
+        ],
+      },
+    });
+    assert.deepEqual(ended.costReport, [
+      'Estimate → actual (executor and verifier calls, plan v1): 15,000 tokens, $0.0130 → 30,000 tokens, $0.0260 (actual ÷ estimate: 2.00 in tokens, 2.00 in money)',
+      '  s1: 12,000 tokens, $0.0123 → 24,000 tokens, $0.0200',
+      '  s2: 3,000 tokens, $0.0007 → 6,000 tokens, $0.0060',
+      '  planning (not in the estimate): 5,000 tokens, $0.0100',
+    ]);
   });
 });

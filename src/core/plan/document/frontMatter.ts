@@ -44,8 +44,10 @@ export function writeFrontMatter(plan: Plan, meta: { task: string; baseCommit?: 
     ...(plan.invalidated !== undefined ? { invalidated: plan.invalidated } : {}),
     ...(plan.constraintChecks !== undefined ? { constraintChecks: plan.constraintChecks } : {}),
   };
-  // One line per value: the library's folded multi-line double-quoted form does not read back every string exactly.
+  // One line per value: the library's block scalars and folded double-quoted strings do not read every
+  // string back exactly (a first line of spaces, an escaped space); a JSON-style string on one line does.
   return new Document(ordered).toString({
+    blockQuote: false,
     lineWidth: 0,
     minContentWidth: 0,
     doubleQuotedAsJSON: true,

@@ -12,6 +12,7 @@
 import type { EvidenceCheck, Step } from '../../contracts/plan';
 import type { StepEstimate } from '../../contracts/estimate';
 import { err, ok, type Result } from '../../contracts/result';
+import { describeCost } from '../describe';
 import { quote, readCodeList, readText, Scanner, writeCode, writeCodeList, writeText } from './inline';
 
 /** The field names, in the order the writer writes them. */
@@ -143,15 +144,9 @@ export function readCheck(raw: string): Result<Record<string, unknown>, string> 
   return err('an evidence check is one of: command `npm test` exits 0 — files exist: `a`, `b` — file `a` contains "text" — review: what a reviewer confirms');
 }
 
-/** Tokens and money as the document words them: `12,400 tokens, $0.0496` (or `no cost (local)`, `unknown price`). */
-export function tokensAndMoney(e: Pick<StepEstimate, 'tokens' | 'costUsd' | 'pricing'>): string {
-  const money = e.pricing === 'local' ? 'no cost (local)' : e.pricing === 'unknown' || e.costUsd === null ? 'unknown price' : `$${e.costUsd.toFixed(4)}`;
-  return `${e.tokens.toLocaleString('en-US')} tokens, ${money}`;
-}
-
 /** A step's estimate as its field value: `12,400 tokens, $0.0496 on \`model\``. */
 function writeStepEstimate(e: StepEstimate): string {
-  return `${tokensAndMoney(e)}${e.models.length > 0 ? ` on ${writeCodeList(e.models)}` : ''}`;
+  return `${describeCost(e)}${e.models.length > 0 ? ` on ${writeCodeList(e.models)}` : ''}`;
 }
 
 /** Reads an `estimate` field value back. */

@@ -21,7 +21,8 @@ import { totalEstimate, type PlanEstimate } from '../../contracts/estimate';
 import { hasUnsafeChars, writeText } from './inline';
 import { planDocumentHash, type PlanDocumentMetaInput } from './meta';
 import { writeFrontMatter } from './frontMatter';
-import { tokensAndMoney, writeStepFields } from './stepFields';
+import { writeStepFields } from './stepFields';
+import { describeCost } from '../describe';
 
 /** A line the reader would take for structure (a level-1 or level-2 heading), backslashes before it allowed. */
 const NEEDS_ESCAPE = /^\\*#{1,2}(?:[ \t]|$)/;
@@ -54,5 +55,5 @@ function listSection(title: string, items: readonly string[]): string[] {
 export const ESTIMATE_LINE_PREFIX = '**Estimate before it runs:**';
 
 function estimateLine(total: PlanEstimate): string {
-  return `${ESTIMATE_LINE_PREFIX} ${tokensAndMoney(total)} for ${total.steps.length} step(s) (executor and verifier calls; retries and replans not included)`;
+  return `${ESTIMATE_LINE_PREFIX} ${describeCost(total)} for ${total.steps.length} step(s) (executor and verifier calls; retries and replans not included)`;
 }
