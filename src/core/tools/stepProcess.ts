@@ -148,7 +148,14 @@ function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
 }
 
 /** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
-function settle(env: ToolEnv, staging: Staging, privacy: StepPrivacy, entries: readonly ScanEntry[], name: ProcessName, withhold?: string): Promise<StagedOutcome> {
+function settle(
+  env: ToolEnv,
+  staging: Staging,
+  privacy: StepPrivacy,
+  entries: readonly ScanEntry[],
+  name: ProcessName,
+  withhold?: string,
+): Promise<StagedOutcome> {
   // No process over the layer while the workspace is written (workspaceLock.ts).
   return whileWriting(env.ctx.workspace.root, () =>
     settleStaged({
