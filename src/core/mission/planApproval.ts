@@ -35,8 +35,9 @@ export async function requestPlanApproval(run: MissionContext): Promise<Approval
     } else {
       const controller = new AbortController();
       run.approvalAbort = controller;
-      // The mission may have been stopped (a budget, a cancel) while the request was being recorded.
-      if (run.abort.signal.aborted) controller.abort();
+      // The mission may have been stopped (a budget, a cancel), or the user may have edited the plan, while the
+      // estimate and the request were being recorded: before this controller existed, nothing could abort it.
+      if (run.abort.signal.aborted || run.plan.version !== plan.version) controller.abort();
       decision = await run.options.approver.request(
         { kind: 'plan', id: requestId, missionId: run.missionId, stepId: null, actionHash, why: plan.reason, plan, ...(estimate ? { estimate } : {}) },
         controller.signal,

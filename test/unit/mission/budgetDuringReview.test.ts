@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { runMission, startMission } from '../../../src/core/mission/start';
 import type { ApprovalDecision, RoleContext } from '../../../src/core/ports';
 import type { Plan } from '../../../src/core/contracts/plan';
+import { totalEstimate } from '../../../src/core/contracts/estimate';
 import { FakePlanner, ScriptedApprover, harness } from './fakes';
 import { fileStep, plan as planOf } from '../../support/fixtures';
 
@@ -103,5 +104,37 @@ describe('mission budgets before execution', () => {
     assert.ok(report, 'the mission ended instead of waiting on a review nobody can answer');
     assert.equal(report.outcome, 'cancelled');
     assert.equal(h.approver.requests.length, 1);
+  });
+
+  it('asks again for the edited version when the user edits the plan while its review is being opened', async () => {
+    let edit: () => void = () => undefined;
+    // An edit that lands while the plan's estimate is recorded, before the request exists: nothing could
+    // withdraw the request yet, so it must not go out for v1 (seen in VS Code, whose store is slower).
+    const h = harness(plan, {
+      approver: waitingReview(),
+      approve: 'ask',
+      estimatePlan: (p) => totalEstimate(p.steps.map((s) => ({ stepId: s.id, tokens: 1_000, costUsd: 0.01, pricing: 'priced' as const, models: ['m'] }))),
+      events: {
+        emit: (e) => {
+          if (e.type === 'plan_estimate') edit();
+        },
+      },
+    });
+    const handle = startMission(h.options);
+    edit = () => {
+      edit = () => undefined;
+      void handle.editPlan({ kind: 'instructions', stepId: 's2', instructions: 'edited while the review opened' });
+    };
+    const deadline = Date.now() + 3000;
+    while (!h.approver.requests.some((r) => r.kind === 'plan' && r.plan.version === 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const asked = h.approver.requests.filter((r) => r.kind === 'plan').map((r) => (r.kind === 'plan' ? r.plan.version : 0));
+    handle.cancel('test over');
+    await handle.done;
+    assert.equal(asked.at(-1), 2, `the review waiting for the user is the edited version (asked: ${asked.join(', ')})`);
+    const decided = h.store.trace(handle.missionId).filter((e) => e.type === 'approval_decided');
+    assert.ok(
+      decided.some((e) => e.type === 'approval_decided' && e.decision.decision === 'rejected' && /superseded by plan v2/.test(e.decision.reason)),
+      'the v1 request is recorded as superseded',
+    );
   });
 });
