@@ -6,7 +6,7 @@ import type { Log } from './log';
 import type { TraceEvent } from '../core/contracts/traceEvents';
 import { describeFiles } from '../core/mission/revert';
 import { describeHookRun, describeHookSet } from '../core/hooks/describe';
-import { describeCost } from '../core/plan/describe';
+import { describeCost, describeCostSummary } from '../core/plan/describe';
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 
@@ -28,7 +28,10 @@ export function describeEvent(e: TraceEvent): string {
     case 'plan_estimate':
       return `plan v${e.version} estimate: ${describeCost(e.estimate)}`;
     case 'cost_summary':
-      return `cost of plan v${e.summary.version}: estimated ${describeCost(e.summary.estimate)}, spent ${e.summary.actual.tokens.toLocaleString('en-US')} tokens, $${e.summary.actual.costUsd.toFixed(4)} (planning apart: $${e.summary.planning.costUsd.toFixed(4)})`;
+      // The same words as the report's: local models and unknown prices are never shown as dollars.
+      return describeCostSummary(e.summary)
+        .map((line) => line.trim())
+        .join('; ');
     case 'step_status':
       return `step ${e.stepId} → ${e.status} (attempt ${e.attempt})${e.reason ? `: ${clip(e.reason)}` : ''}`;
     case 'instructions':

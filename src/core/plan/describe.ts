@@ -41,29 +41,23 @@ export function describeCost(e: Pick<PlanEstimate, 'tokens' | 'costUsd' | 'prici
   return `${e.tokens.toLocaleString('en-US')} tokens, ${money}`;
 }
 
-const spent = (tokens: number, usd: number | null): string =>
-  `${tokens.toLocaleString('en-US')} tokens, ${usd === null ? 'unknown price' : `$${usd.toFixed(4)}`}`;
-
-/**
- * The estimate beside the actual figures, one line each: the executors' and verifiers' calls, per step;
- * planning apart. When some calls had no known price, no actual money figure is shown as if it were whole:
- * a model the price table does not know costs "unknown", never $0.
- */
 export function describeCostSummary(cost: CostSummary): string[] {
   const e = cost.estimate;
   const priced = cost.actual.unpricedCalls === 0;
-  const actualUsd = (usd: number): number | null => (priced ? usd : null);
+  // Models on this machine cost nothing: what was spent there is said so, never as $0.0000.
+  const spent = (tokens: number, usd: number): string =>
+    describeCost({ tokens, costUsd: priced ? usd : null, pricing: e.pricing === 'local' ? 'local' : priced ? 'priced' : 'unknown' });
   const ratio =
     e.tokens > 0
       ? ` (actual ÷ estimate: ${(cost.actual.tokens / e.tokens).toFixed(2)} in tokens${e.costUsd && priced ? `, ${(cost.actual.costUsd / e.costUsd).toFixed(2)} in money` : ''})`
       : '';
   const unpriced = priced ? '' : `; ${cost.actual.unpricedCalls} call(s) at an unknown price`;
   return [
-    `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, actualUsd(cost.actual.costUsd))}${ratio}${unpriced}`,
+    `Estimate → actual (executor and verifier calls, plan v${cost.version}): ${describeCost(e)} → ${spent(cost.actual.tokens, cost.actual.costUsd)}${ratio}${unpriced}`,
     ...cost.steps.map(
       (s) =>
-        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : describeCost({ tokens: s.estimatedTokens, costUsd: s.estimatedUsd, pricing: e.pricing })} → ${spent(s.actualTokens, actualUsd(s.actualUsd))}`,
+        `  ${s.stepId}: ${s.estimatedTokens === null ? 'not estimated' : describeCost({ tokens: s.estimatedTokens, costUsd: s.estimatedUsd, pricing: e.pricing })} → ${spent(s.actualTokens, s.actualUsd)}`,
     ),
-    `  planning (not in the estimate): ${spent(cost.planning.tokens, actualUsd(cost.planning.costUsd))}`,
+    `  planning (not in the estimate): ${spent(cost.planning.tokens, cost.planning.costUsd)}`,
   ];
 }
