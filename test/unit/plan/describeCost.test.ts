@@ -36,9 +36,9 @@ describe('the cost report in words', () => {
   });
 
   it("writes the trace log's cost line in the same words (no dollars for a local model)", () => {
-    const local = describeEvent({ type: 'cost_summary', summary: summary('local') });
+    const local = describeEvent({ missionId: 'm', seq: 9, at: '2026-12-07T00:00:00.000Z', type: 'cost_summary', summary: summary('local') });
     assert.doesNotMatch(local, /\$/);
     assert.match(local, /plan v2/);
-    assert.match(describeEvent({ type: 'cost_summary', summary: summary('priced') }), /\$0\.0150/);
+    assert.match(describeEvent({ missionId: 'm', seq: 9, at: '2026-12-07T00:00:00.000Z', type: 'cost_summary', summary: summary('priced') }), /\$0\.0150/);
   });
 });
