@@ -13,7 +13,8 @@ type McpApproval = Extract<ApprovalView, { kind: 'mcp' }>;
 const CONFINEMENT: Record<McpApproval['confinement'], { label: string; title: string; confined: boolean }> = {
   sandboxed: {
     label: "server in the step's sandbox",
-    title: "The server runs inside this step's OS sandbox: it writes nothing in the workspace and cannot see your home or secrets",
+    title:
+      "The server runs inside this step's OS sandbox: it writes nothing in the workspace and cannot see your home; secret files are hidden from it, but not what git tracks (git's history holds those)",
     confined: true,
   },
   unsandboxed: { label: 'server UNSANDBOXED', title: 'The sandbox is off (planExecute.sandbox): the server runs with everything you can do', confined: false },
