@@ -139,10 +139,10 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     if (ownNetwork) {
       void startOwnNetwork(child, ownNetwork.slirp4netns).then((net) => {
         if (net.ok) {
-          stopNetwork = net.stop;
-          if (settled) net.stop();
+          stopNetwork = net.value.stop;
+          if (settled) net.value.stop();
         } else {
-          capture.push(`[sandbox: the command's network could not be set up: ${net.reason}]\n`);
+          capture.push(`[sandbox: the command's network could not be set up: ${net.error.reason}]\n`);
           stop('no network');
         }
       });

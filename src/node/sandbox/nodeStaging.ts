@@ -85,16 +85,17 @@ export class NodeStagingLayers implements StagingLayers {
     if (mark === null) return null;
     const configKeys = configChanges(root, upper);
     const view = viewGit(root, upper);
-    if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
+    if (!view.ok) return { recorded: [], configKeys, problems: [view.error.reason] };
     try {
-      const format = view.git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
+      const { git } = view.value;
+      const format = git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
       return {
-        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, view.git, options)],
+        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, git, options)],
         configKeys,
         problems: [],
       };
     } finally {
-      view.release();
+      view.value.release();
     }
   }
 

@@ -22,6 +22,8 @@ import { HOST_PATH, hostTool } from './hostTools';
 import { SHIM_PREFIX } from './renameShim';
 import * as os from 'node:os';
 import { errorText } from '../../core/primitives/errorText';
+import { hasCode, isMissing, whenMissing } from '../fsErrors';
+import { reportToHostLog } from '../hostLog';
 
 export interface LayerDirs {
   /** The overlay's upper folder: everything the layer's commands wrote, deleted (whiteouts) or replaced. */
@@ -117,8 +119,9 @@ function makeBase(dir: string): string | undefined {
       for (const d of [...madeFolders].reverse()) {
         try {
           fs.rmdirSync(d);
-        } catch {
-          // not empty, or gone
+        } catch (error) {
+          // Not empty (a layer is left in it) or gone: it stays as it is. Anything else goes to the host log.
+          if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST')) reportToHostLog(`${d} could not be removed at exit: ${errorText(error)}`);
         }
       }
     });
@@ -227,7 +230,7 @@ export function removeLayerTree(dir: string): void {
       fs.chmodSync(d, 0o700);
       for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) open(nodePath.join(d, e.name));
     } catch {
-      // gone, or not ours
+      // Gone, or not ours: left to the removal below, which throws whatever still stands in its way.
     }
   };
   open(dir);
@@ -251,15 +254,15 @@ export function discardLayerTree(dir: string): void {
       await open(dir);
       await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
     })
-    .catch(() => undefined); // left for the layer's own removal or the stale sweep
+    .catch((error: unknown) => reportToHostLog(`${dir} could not be removed (left for the stale sweep): ${errorText(error)}`));
 }
 
 function sweepStale(base: string): void {
   let names: string[];
   try {
     names = fs.readdirSync(base);
-  } catch {
-    return;
+  } catch (error) {
+    return whenMissing(error, undefined); // the base went away since its probe: nothing to sweep
   }
   const now = Date.now();
   for (const name of names) {
@@ -268,8 +271,9 @@ function sweepStale(base: string): void {
     try {
       if (name.startsWith(TRASH_PREFIX)) discardLayerTree(abs);
       else if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
-    } catch {
-      // another process removed it
+    } catch (error) {
+      // Gone (another process removed it): nothing to do. Anything else leaves it for the next sweep, logged.
+      if (!isMissing(error)) reportToHostLog(`a stale staging layer ${abs} could not be removed: ${errorText(error)}`);
     }
   }
 }
