@@ -17,6 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
 import { SHIM_PREFIX } from './renameShim';
@@ -32,7 +33,13 @@ export interface LayerDirs {
   work: string;
 }
 
-export type StagingProbe = { ok: true; base: string } | { ok: false; reason: string };
+/** Why commands cannot write a staging layer here (they then write the workspace, and the card says why). */
+export interface StagingUnavailable {
+  reason: string;
+}
+
+/** The base folder layers live in, or why there is none. */
+type StagingProbe = Result<string, StagingUnavailable>;
 
 /** Layers untouched for longer than this are a crash's leftovers and are removed at the next start. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -134,8 +141,8 @@ let probed: StagingProbe | undefined;
 /** Where layers can live on this machine (probed once per process; Linux only). */
 export function stagingBase(_root?: string): StagingProbe {
   if (probed) return probed;
-  if (process.platform !== 'linux') return (probed = { ok: false, reason: 'staged writes need Linux overlayfs' });
-  if (process.env.PLAN_EXECUTE_STAGING === 'off') return (probed = { ok: false, reason: 'staging is turned off (PLAN_EXECUTE_STAGING=off)' });
+  if (process.platform !== 'linux') return (probed = err({ reason: 'staged writes need Linux overlayfs' }));
+  if (process.env.PLAN_EXECUTE_STAGING === 'off') return (probed = err({ reason: 'staging is turned off (PLAN_EXECUTE_STAGING=off)' }));
   const reasons: string[] = [];
   for (const base of candidates()) {
     const bad = makeBase(base);
@@ -146,11 +153,11 @@ export function stagingBase(_root?: string): StagingProbe {
     const failed = probeBase(base);
     if (failed === undefined) {
       sweepStale(base);
-      return (probed = { ok: true, base });
+      return (probed = ok(base));
     }
     reasons.push(failed);
   }
-  return (probed = { ok: false, reason: reasons.join('; ') });
+  return (probed = err({ reason: reasons.join('; ') }));
 }
 
 /** The folder name of a layer: a hash, so that no mission or step id can name a path. */

@@ -113,8 +113,8 @@ const pathsOf = (changes: readonly { path: string; was: string | null; now: stri
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-shim-')));
     dirs.push(base);
     const shim = renameShim(base);
-    assert.ok(shim.ok, `the rename helper builds (${shim.ok ? '' : shim.reason})`);
-    return shim.path;
+    assert.ok(shim.ok, `the rename helper builds (${shim.ok ? '' : shim.error.reason})`);
+    return shim.value;
   };
 
   it('turns folder renames (git mv, fs.renameSync) into removals and additions through the rename helper; without it they fail with EXDEV', () => {
