@@ -289,7 +289,9 @@ function preloadFor(root: string, notes: string[]): { preload?: { from: string; 
   const shim = probe.ok ? renameShim(probe.value) : probe;
   if (shim.ok) return { preload: { from: shim.value, at: PRELOAD_AT } };
   if (!shimSaid)
-    notes.push(`${shim.error.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`);
+    notes.push(
+      `${shim.error.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`,
+    );
   shimSaid = true;
   return {};
 }

@@ -151,7 +151,8 @@ export function undoGitPrep(root: string, upper: string): string[] {
       fs.rmdirSync(dir);
     } catch (error) {
       // Not empty (the command wrote there) or not there: it stays as it is.
-      if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST')) problems.push(`${nodePath.relative(upper, dir)} (could not be removed from the layer: ${errorText(error)})`);
+      if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST'))
+        problems.push(`${nodePath.relative(upper, dir)} (could not be removed from the layer: ${errorText(error)})`);
     }
   }
   return problems;

@@ -113,12 +113,12 @@ export function slirpArgs(nsDir: string): string[] {
 }
 
 /** The command's network, up: `stop` ends slirp4netns. */
-export interface OwnNetwork {
+interface OwnNetwork {
   stop: () => void;
 }
 
 /** Why the command's network could not be brought up (the command is then stopped before it runs). */
-export interface NetworkSetupFailure {
+interface NetworkSetupFailure {
   reason: string;
 }
 

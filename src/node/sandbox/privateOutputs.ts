@@ -169,7 +169,8 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
       } catch (error) {
         // Not empty (something outside the sandbox wrote there meanwhile) or gone: it stays as it is. Anything
         // else is reported, not thrown: the rest of the command's clean-up still has to run.
-        if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST')) reportToHostLog(`the placeholder folder ${abs} could not be removed: ${errorText(error)}`);
+        if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST'))
+          reportToHostLog(`the placeholder folder ${abs} could not be removed: ${errorText(error)}`);
       }
     }
     taken.length = 0;
@@ -197,7 +198,9 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
       if (!realDir(at)) continue; // a link, a file: as it is
       const listed = listTree(at, skip);
       if (!listed.ok) {
-        notes.push(`${rel} is ignored by git but ${listed.error.why}: it stays read-only for this command (add ${rel}/** to the step's edit globs to write it)`);
+        notes.push(
+          `${rel} is ignored by git but ${listed.error.why}: it stays read-only for this command (add ${rel}/** to the step's edit globs to write it)`,
+        );
         readOnly.push(at);
         continue;
       }

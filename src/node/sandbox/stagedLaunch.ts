@@ -87,7 +87,12 @@ function launchNamespaces(ownNetwork: boolean, uid: number | undefined = process
 }
 
 /** The command line that runs `rest` (prlimit, bubblewrap and the command) over the staged workspace. */
-export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: readonly string[], limits: CommandLimits = commandLimits()): Result<Launch, LaunchUnavailable> {
+export function stagedLauncher(
+  layer: StagedLayer,
+  ownNetwork: boolean,
+  rest: readonly string[],
+  limits: CommandLimits = commandLimits(),
+): Result<Launch, LaunchUnavailable> {
   const unshare = hostTool('unshare');
   const mount = hostTool('mount');
   const sh = hostTool('sh');

@@ -34,7 +34,7 @@ export interface LayerDirs {
 }
 
 /** Why commands cannot write a staging layer here (they then write the workspace, and the card says why). */
-export interface StagingUnavailable {
+interface StagingUnavailable {
   reason: string;
 }
 
