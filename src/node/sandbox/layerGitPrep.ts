@@ -17,7 +17,7 @@ import * as nodePath from 'node:path';
 import { err, ok, type Result } from '../../core/contracts/result';
 import { errorText } from '../../core/primitives/errorText';
 import { sha256Hex } from '../../core/primitives/hash';
-import { hasCode, isMissing, whenMissing } from '../fsErrors';
+import { hasCode, isDenied, isMissing, whenMissing } from '../fsErrors';
 import { SAFE_GIT_OPTIONS, safeGitEnv } from '../gitRecord';
 import { hostTool } from './hostTools';
 
@@ -55,7 +55,10 @@ function readOrNull(abs: string): Buffer | null {
     const s = fs.lstatSync(abs);
     return s.isFile() ? fs.readFileSync(abs) : null;
   } catch (error) {
-    return whenMissing(error, null); // not there: no such file to start from or compare
+    // Not there, or not ours to read (a `sudo git` left it root's): no file to start from or compare. Fails
+    // open for git's display inside the command only (hidden files may show as changed), never for a write.
+    if (!isMissing(error) && !isDenied(error)) throw error;
+    return null;
   }
 }
 

@@ -11,14 +11,16 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { discardLayerTree, removeLayerTree } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
-import { whenMissing } from '../fsErrors';
+import { isDenied, isMissing, whenMissing } from '../fsErrors';
 import { isWithinAny } from '../../core/primitives/paths';
 
 function modeOf(abs: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(abs);
   } catch (error) {
-    return whenMissing(error, undefined); // not there: nothing to take a mode from, nothing to keep
+    // Not there, or behind a folder we may not search: nothing to take a mode from, nothing to keep.
+    if (!isMissing(error) && !isDenied(error)) throw error;
+    return undefined;
   }
 }
 
