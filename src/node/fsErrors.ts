@@ -15,3 +15,15 @@ export function whenMissing<T>(error: unknown, fallback: T): T {
   if (isMissing(error)) return fallback;
   throw error;
 }
+
+/** The path is there but this user may not read, list or search it: EACCES or EPERM. */
+export function isDenied(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EACCES' || code === 'EPERM';
+}
+
+/** The error carries one of these codes (`EEXIST`, `ENOTEMPTY`, `ELOOP`…): a condition a catch names itself. */
+export function hasCode(error: unknown, ...codes: readonly string[]): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && codes.includes(code);
+}

@@ -139,10 +139,10 @@ export function runProcess(request: CommandRequest, signal: AbortSignal, onOutpu
     if (ownNetwork) {
       void startOwnNetwork(child, ownNetwork.slirp4netns).then((net) => {
         if (net.ok) {
-          stopNetwork = net.stop;
-          if (settled) net.stop();
+          stopNetwork = net.value.stop;
+          if (settled) net.value.stop();
         } else {
-          capture.push(`[sandbox: the command's network could not be set up: ${net.reason}]\n`);
+          capture.push(`[sandbox: the command's network could not be set up: ${net.error.reason}]\n`);
           stop('no network');
         }
       });
@@ -204,10 +204,11 @@ interface SpawnTarget {
 /** The layer folders of a staged request: the step's own, or a scratch one over it (thrown away after). */
 function stagedLayerFor(root: string, staging: NonNullable<CommandRequest['staging']>): Result<{ layer: Omit<StagedLayer, 'root'>; release(): void }, string> {
   const probe = stagingBase(root);
-  if (!probe.ok) return err(`staged writes are not available here: ${probe.reason}`);
-  if ('layer' in staging) return ok({ layer: layerDirs(probe.base, staging.layer), release: () => undefined });
-  const scratch = scratchLayer(probe.base);
-  const over = layerExists(probe.base, staging.over) ? layerDirs(probe.base, staging.over).upper : undefined;
+  if (!probe.ok) return err(`staged writes are not available here: ${probe.error.reason}`);
+  const base = probe.value;
+  if ('layer' in staging) return ok({ layer: layerDirs(base, staging.layer), release: () => undefined });
+  const scratch = scratchLayer(base);
+  const over = layerExists(base, staging.over) ? layerDirs(base, staging.over).upper : undefined;
   return ok({ layer: { upper: scratch.upper, work: scratch.work, ...(over ? { over } : {}) }, release: scratch.release });
 }
 

@@ -46,6 +46,7 @@ import { mcpSettings } from './setup/mcpSettings';
 import { demoTask, offScriptMessage, sameTask } from './demoScript';
 import type { SurfaceKind } from '../webview/protocol';
 import { PlanDocumentFileSystem } from './plans/planDocumentFs';
+import { useHostLog } from '../node/hostLog';
 import { planDocumentCommands, planDocumentSource, type PlanDocumentCommands, type PlanDocumentDeps } from './plans/planCommands';
 
 /** What the activation side owns and hands over. */
@@ -92,6 +93,7 @@ export function createHost(glue: HostGlue): Host {
   const { context } = glue;
   const channel = vscode.window.createOutputChannel('Plan & Execute', { log: true });
   const log = new TeeLog(channel);
+  useHostLog(log);
   const apiKeys = new ProviderKeys(context.secrets);
   const store = lazyStore(() => createMissionStore(missionStoreDir(context)));
   const confirmations = new Confirmations();

@@ -123,7 +123,7 @@ export class NodeMcpServers implements McpServers {
           ...(prepared.seccomp ? { seccomp: prepared.seccomp } : {}),
           ...(own ? { ownNetworkFds: true } : {}),
         },
-        own ? (child) => void startOwnNetwork(child, own.slirp4netns).then((net) => (net.ok ? (stopNetwork = net.stop) : undefined)) : undefined,
+        own ? (child) => void startOwnNetwork(child, own.slirp4netns).then((net) => (net.ok ? (stopNetwork = net.value.stop) : undefined)) : undefined,
       );
       release = () => {
         stopNetwork();

@@ -286,10 +286,12 @@ let shimSaid = false;
 /** A staged command's rename helper (renameShim.ts), or a note once per process saying why there is none. */
 function preloadFor(root: string, notes: string[]): { preload?: { from: string; at: string } } {
   const probe = stagingBase(root);
-  const shim = probe.ok ? renameShim(probe.base) : { ok: false as const, reason: probe.reason };
-  if (shim.ok) return { preload: { from: shim.path, at: PRELOAD_AT } };
+  const shim = probe.ok ? renameShim(probe.value) : probe;
+  if (shim.ok) return { preload: { from: shim.value, at: PRELOAD_AT } };
   if (!shimSaid)
-    notes.push(`${shim.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`);
+    notes.push(
+      `${shim.error.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`,
+    );
   shimSaid = true;
   return {};
 }
@@ -420,10 +422,10 @@ export function prepareConfined(
         // The layer's root folder stands for the workspace root inside: it shows the root's own mode.
         fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
         const launch = stagedLauncher({ ...staged, root }, netTools !== undefined, [bwrap, '--args', '3', '--', ...argv]);
-        if (!launch.ok) throw new Error(launch.reason);
+        if (!launch.ok) throw new Error(launch.error.reason);
         return {
-          file: launch.file,
-          args: launch.args,
+          file: launch.value.file,
+          args: launch.value.args,
           fd3,
           ...(seccomp ? { seccomp } : {}),
           ...(netTools ? { ownNetwork: { slirp4netns: netTools.slirp4netns } } : {}),

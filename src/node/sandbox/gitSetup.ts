@@ -26,6 +26,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { hasCode, isDenied, isMissing } from '../fsErrors';
 import { hostTool, SYSTEM_BIN_DIRS } from './hostTools';
 
 export interface GitSetupPorts {
@@ -277,7 +278,9 @@ export function nodeGitSetupPorts(o: NodeGitSetupOptions): GitSetupPorts {
         } finally {
           fs.closeSync(fd);
         }
-      } catch {
+      } catch (error) {
+        // Missing, unreadable or a folder: nothing to carry (a configured one gets a note saying so).
+        if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'EISDIR')) throw error;
         return undefined;
       }
     },

@@ -14,6 +14,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { errorText } from '../../core/primitives/errorText';
+import { isMissing } from '../fsErrors';
 import { SAFE_GIT_OPTIONS, safeGitEnv, type GitRun } from '../gitRecord';
 import { bwrapPath } from './detect';
 import { HOST_PATH, hostTool } from './hostTools';
@@ -40,8 +43,10 @@ export function configChanges(root: string, upper: string): string[] {
   let s: fs.Stats;
   try {
     s = fs.lstatSync(staged);
-  } catch {
-    return [];
+  } catch (error) {
+    // Missing: the layer has no config of its own. Anything else fails closed: reported as unreadable.
+    if (isMissing(error)) return [];
+    return [`(.git/config could not be read: ${errorText(error)})`];
   }
   if (!s.isFile()) return ['(.git/config is no longer a file)'];
   const before = configEntries(nodePath.join(root, '.git', 'config'));
@@ -60,16 +65,25 @@ const SCRIPT = [
   'exec "$@"',
 ].join('\n');
 
-export type View = { ok: true; git: GitRun; release(): void } | { ok: false; reason: string };
+/** git on the layer's view, and how to release the view's mount point. */
+export interface View {
+  git: GitRun;
+  release(): void;
+}
+
+/** Why git's record could not be reviewed through a view (a tool missing). */
+export interface ViewUnavailable {
+  reason: string;
+}
 
 /** git on the layer's view (git data from the layer, working tree the real workspace), confined. */
-export function viewGit(root: string, upper: string): View {
+export function viewGit(root: string, upper: string): Result<View, ViewUnavailable> {
   const unshare = hostTool('unshare');
   const mount = hostTool('mount');
   const sh = hostTool('sh');
   const git = hostTool('git');
   const bwrap = bwrapPath();
-  if (!unshare || !mount || !sh || !git || !bwrap) return { ok: false, reason: "git, util-linux or bubblewrap is missing: git's record could not be reviewed" };
+  if (!unshare || !mount || !sh || !git || !bwrap) return err({ reason: "git, util-linux or bubblewrap is missing: git's record could not be reviewed" });
   const base = nodePath.dirname(nodePath.dirname(upper));
   const at = fs.mkdtempSync(nodePath.join(base, 'gitview-'));
   const realConfig = nodePath.join(root, '.git', 'config');
@@ -120,5 +134,5 @@ export function viewGit(root: string, upper: string): View {
     if (process.env.PE_DEBUG_GITVIEW) process.stderr.write(`gitview ${args.join(' ')} → ${r.status} ${r.stderr}\n`);
     return { ok: r.status === 0, out: r.stdout ?? '' };
   };
-  return { ok: true, git: run, release: () => fs.rmSync(at, { recursive: true, force: true }) };
+  return ok({ git: run, release: () => fs.rmSync(at, { recursive: true, force: true }) });
 }

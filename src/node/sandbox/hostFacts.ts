@@ -9,12 +9,15 @@ import * as nodePath from 'node:path';
 import type { HostFacts } from '../../core/policy/sandboxSpec';
 import { hostTool, HOST_PATH } from './hostTools';
 import { spawnSync } from 'node:child_process';
+import { hasCode, isDenied, isMissing } from '../fsErrors';
 
 export function hostFacts(env: Record<string, string>): HostFacts {
   let home: string | undefined;
   try {
     home = fs.realpathSync(os.homedir());
-  } catch {
+  } catch (error) {
+    // No home folder, or one we may not resolve: the spec then knows no home (nothing of it is bound).
+    if (!isMissing(error) && !isDenied(error)) throw error;
     home = undefined;
   }
   return {
@@ -25,7 +28,9 @@ export function hostFacts(env: Record<string, string>): HostFacts {
     readText: (abs) => {
       try {
         return fs.readFileSync(abs, 'utf8').slice(0, 4096);
-      } catch {
+      } catch (error) {
+        // Missing, unreadable, or a folder: no text there (the worktree check then finds no link).
+        if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'EISDIR')) throw error;
         return undefined;
       }
     },
@@ -36,21 +41,27 @@ export function hostFacts(env: Record<string, string>): HostFacts {
         if (!fs.lstatSync(abs).isSymbolicLink()) return undefined;
         const real = fs.realpathSync.native(abs);
         return fs.statSync(real).isDirectory() ? real : undefined;
-      } catch {
+      } catch (error) {
+        // Missing, dangling, a loop or behind a folder we may not search: not a linked folder.
+        if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'ELOOP')) throw error;
         return undefined;
       }
     },
     linkHop: (abs) => {
       try {
         return nodePath.resolve(nodePath.dirname(abs), fs.readlinkSync(abs));
-      } catch {
+      } catch (error) {
+        // Not a link (EINVAL), missing, or behind a folder we may not search: no hop.
+        if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'EINVAL')) throw error;
         return undefined;
       }
     },
     listDir: (abs) => {
       try {
         return fs.readdirSync(abs);
-      } catch {
+      } catch (error) {
+        // Missing, not a folder, or one we may not list: no entries to consider.
+        if (!isMissing(error) && !isDenied(error)) throw error;
         return [];
       }
     },
@@ -73,7 +84,9 @@ function readIgnoreFile(abs: string): string | undefined {
     const s = fs.fstatSync(fd);
     if (!s.isFile() || s.nlink !== 1 || s.size > IGNORE_FILE_MAX) return undefined;
     return fs.readFileSync(fd, 'utf8');
-  } catch {
+  } catch (error) {
+    // Missing, unreadable, a link (ELOOP from O_NOFOLLOW), a socket (ENXIO): fails closed, no ignore lines.
+    if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'ELOOP', 'ENXIO')) throw error;
     return undefined;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);

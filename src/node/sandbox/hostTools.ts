@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { hasCode, isDenied, isMissing } from '../fsErrors';
 
 /** The only folders host tools are taken from, in order. */
 export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
@@ -24,8 +25,9 @@ export function hostTool(name: string): string | undefined {
         hit = candidate;
         break;
       }
-    } catch {
-      // next
+    } catch (error) {
+      // Not there, not executable for us (EACCES), or a link loop: the next system folder.
+      if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'ELOOP')) throw error;
     }
   }
   found.set(name, hit);

@@ -14,7 +14,10 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { errorText } from '../../core/primitives/errorText';
 import { sha256Hex } from '../../core/primitives/hash';
+import { hasCode, isDenied, isMissing, whenMissing } from '../fsErrors';
 import { SAFE_GIT_OPTIONS, safeGitEnv } from '../gitRecord';
 import { hostTool } from './hostTools';
 
@@ -28,9 +31,15 @@ interface PrepNotes {
 
 const notesPath = (upper: string): string => nodePath.join(nodePath.dirname(upper), 'git-prep.json');
 
-function git(root: string, args: string[], env: Record<string, string> = {}): { ok: boolean; out: string } {
+/** Why a git run of the preparation gave no answer. */
+interface GitFailure {
+  reason: string;
+}
+
+/** git's stdout, or why it gave none. */
+function git(root: string, args: string[], env: Record<string, string> = {}): Result<string, GitFailure> {
   const file = hostTool('git');
-  if (file === undefined) return { ok: false, out: '' };
+  if (file === undefined) return err({ reason: 'git is not installed' });
   const r = spawnSync(file, [...SAFE_GIT_OPTIONS, ...args], {
     cwd: root,
     encoding: 'utf8',
@@ -38,14 +47,17 @@ function git(root: string, args: string[], env: Record<string, string> = {}): { 
     maxBuffer: 16 * 1024 * 1024,
     env: { ...safeGitEnv('/nonexistent'), GIT_CONFIG_GLOBAL: '/dev/null', ...env },
   });
-  return { ok: r.status === 0, out: r.stdout ?? '' };
+  return r.status === 0 ? ok(r.stdout) : err({ reason: `git ${args[0] ?? ''} exit ${r.status ?? r.signal}` });
 }
 
 function readOrNull(abs: string): Buffer | null {
   try {
     const s = fs.lstatSync(abs);
     return s.isFile() ? fs.readFileSync(abs) : null;
-  } catch {
+  } catch (error) {
+    // Not there, or not ours to read (a `sudo git` left it root's): no file to start from or compare. Fails
+    // open for git's display inside the command only (hidden files may show as changed), never for a write.
+    if (!isMissing(error) && !isDenied(error)) throw error;
     return null;
   }
 }
@@ -57,8 +69,8 @@ function mkdirLike(upper: string, root: string, rel: string): void {
   fs.mkdirSync(at, { recursive: true });
   try {
     fs.chmodSync(at, fs.statSync(nodePath.join(root, rel)).mode & 0o7777);
-  } catch {
-    // no twin: the default mode
+  } catch (error) {
+    whenMissing(error, undefined); // no twin in the workspace: the default mode
   }
 }
 
@@ -67,8 +79,8 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
   const gitDir = nodePath.join(root, '.git');
   try {
     if (!fs.lstatSync(gitDir).isDirectory()) return [];
-  } catch {
-    return [];
+  } catch (error) {
+    return whenMissing(error, []); // no repository: nothing git could show
   }
   const entries = hidden.filter((h) => !h.path.startsWith('.git/') && h.path !== '.git' && !h.path.startsWith('.plan-execute'));
   const files = entries.map((h) => h.path);
@@ -78,9 +90,10 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
   const notes: PrepNotes = { skipped: [] };
   const problems: string[] = [];
   // Which of them git tracks, and which of those are skip-worktree already (`S`).
+  // git failing here fails open for git only: every hidden file is then excluded as untracked.
   const listed = git(root, ['ls-files', '-v', '-z', '--', ...files]);
   const tracked = new Map<string, string>();
-  for (const item of listed.out.split('\0')) if (item.length > 2) tracked.set(item.slice(2), item[0] ?? '');
+  for (const item of (listed.ok ? listed.value : '').split('\0')) if (item.length > 2) tracked.set(item.slice(2), item[0] ?? '');
   const toSkip = [...tracked].filter(([, tag]) => tag !== 'S' && tag !== 's').map(([p]) => p);
   if (toSkip.length > 0) {
     mkdirLike(upper, root, '.git');
@@ -118,8 +131,9 @@ export function undoGitPrep(root: string, upper: string): string[] {
   let notes: PrepNotes;
   try {
     notes = JSON.parse(fs.readFileSync(notesPath(upper), 'utf8')) as PrepNotes;
-  } catch {
-    return [];
+  } catch (error) {
+    if (isMissing(error)) return []; // nothing was prepared for this command
+    return [`the sandbox's notes on the staged index could not be read (${errorText(error)}): its skip-worktree marks may stay`];
   }
   fs.rmSync(notesPath(upper), { force: true });
   const problems: string[] = [];
@@ -138,8 +152,10 @@ export function undoGitPrep(root: string, upper: string): string[] {
   for (const dir of [nodePath.join(upper, '.git', 'info'), nodePath.join(upper, '.git')]) {
     try {
       fs.rmdirSync(dir);
-    } catch {
-      // not empty: the command wrote there
+    } catch (error) {
+      // Not empty (the command wrote there) or not there: it stays as it is.
+      if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST'))
+        problems.push(`${nodePath.relative(upper, dir)} (could not be removed from the layer: ${errorText(error)})`);
     }
   }
   return problems;

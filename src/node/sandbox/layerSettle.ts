@@ -11,12 +11,15 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { discardLayerTree, removeLayerTree } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
+import { isDenied, isMissing, whenMissing } from '../fsErrors';
 import { isWithinAny } from '../../core/primitives/paths';
 
 function modeOf(abs: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(abs);
-  } catch {
+  } catch (error) {
+    // Not there, or behind a folder we may not search: nothing to take a mode from, nothing to keep.
+    if (!isMissing(error) && !isDenied(error)) throw error;
     return undefined;
   }
 }
@@ -88,7 +91,8 @@ function wholeFolders(root: string, upper: string, keep: readonly string[]): str
       let names: string[];
       try {
         names = fs.readdirSync(nodePath.join(upper, parent));
-      } catch {
+      } catch (error) {
+        whenMissing(error, undefined); // not a folder of the layer (gone, or a file): not kept whole
         continue;
       }
       if (names.length !== held.length) continue;

@@ -30,8 +30,8 @@ function segments(rel: string): string[] | undefined {
 export class NodeStagingLayers implements StagingLayers {
   #base(root: string): string {
     const probe = stagingBase(root);
-    if (!probe.ok) throw new Error(`no staging here: ${probe.reason}`);
-    return probe.base;
+    if (!probe.ok) throw new Error(`no staging here: ${probe.error.reason}`);
+    return probe.value;
   }
 
   #upper(root: string, layer: string): string | undefined {
@@ -41,7 +41,7 @@ export class NodeStagingLayers implements StagingLayers {
 
   async support(root: string): Promise<StagingSupport> {
     const probe = stagingBase(root);
-    return probe.ok ? { available: true, detail: `overlayfs layers in ${probe.base}` } : { available: false, reason: probe.reason };
+    return probe.ok ? { available: true, detail: `overlayfs layers in ${probe.value}` } : { available: false, reason: probe.error.reason };
   }
 
   async changes(layer: string, root: string, options: ListingOptions = {}): Promise<StagedListing> {
@@ -75,7 +75,7 @@ export class NodeStagingLayers implements StagingLayers {
 
   async drop(layer: string, root: string): Promise<void> {
     const probe = stagingBase(root);
-    if (probe.ok) dropLayer(probe.base, layer);
+    if (probe.ok) dropLayer(probe.value, layer);
   }
 
   async gitReview(layer: string, root: string, options?: GitJudgeOptions): Promise<GitReview | null> {
@@ -85,16 +85,17 @@ export class NodeStagingLayers implements StagingLayers {
     if (mark === null) return null;
     const configKeys = configChanges(root, upper);
     const view = viewGit(root, upper);
-    if (!view.ok) return { recorded: [], configKeys, problems: [view.reason] };
+    if (!view.ok) return { recorded: [], configKeys, problems: [view.error.reason] };
     try {
-      const format = view.git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
+      const { git } = view.value;
+      const format = git(['rev-parse', '--show-object-format']).out.trim() === 'sha256' ? 'sha256' : 'sha1';
       return {
-        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, view.git, options)],
+        recorded: [...forgedObjects(upper, nodePath.join(root, '.git'), format), ...gitRecordedSince(root, mark, git, options)],
         configKeys,
         problems: [],
       };
     } finally {
-      view.release();
+      view.value.release();
     }
   }
 

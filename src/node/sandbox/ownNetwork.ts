@@ -16,6 +16,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { isDenied, isMissing } from '../fsErrors';
 
 /** The sandbox's DNS forwarder on slirp4netns's default network (10.0.2.0/24). */
 const SLIRP_DNS = '10.0.2.3';
@@ -67,13 +69,16 @@ export function ownResolver(privateDir: string): { from: string; at: string; not
   try {
     at = fs.realpathSync.native('/etc/resolv.conf');
     host = fs.readFileSync(at, 'utf8');
-  } catch {
-    // no resolver configuration on the host: ours alone
+  } catch (error) {
+    // No resolver configuration on the host, or one we may not read: ours alone (slirp's forwarder).
+    if (!isMissing(error) && !isDenied(error)) throw error;
   }
   const readable = (file: string): string => {
     try {
       return fs.readFileSync(file, 'utf8');
-    } catch {
+    } catch (error) {
+      // No such stub resolver here (or not readable to us): it names no upstream server.
+      if (!isMissing(error) && !isDenied(error)) throw error;
       return '';
     }
   };
@@ -107,21 +112,31 @@ export function slirpArgs(nsDir: string): string[] {
   ];
 }
 
-export type OwnNetwork = { ok: true; stop(): void } | { ok: false; reason: string };
+/** The command's network, up: `stop` ends slirp4netns. */
+interface OwnNetwork {
+  stop: () => void;
+}
+
+/** Why the command's network could not be brought up (the command is then stopped before it runs). */
+interface NetworkSetupFailure {
+  reason: string;
+}
+
+type NetworkSetup = Result<OwnNetwork, NetworkSetupFailure>;
 
 /**
  * Once bubblewrap (started through `ownNetworkLauncher`, with `OWN_NETWORK_FDS`) has said it is set up,
  * starts slirp4netns on its namespaces, waits until the interface is up, then lets the command start.
  */
-export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promise<OwnNetwork> {
+export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promise<NetworkSetup> {
   const pipes: readonly (NodeJS.ReadableStream | NodeJS.WritableStream | null | undefined)[] = child.stdio;
   const info = pipes[4] as NodeJS.ReadableStream | null | undefined;
   const block = pipes[5] as NodeJS.WritableStream | null | undefined;
-  return new Promise<OwnNetwork>((resolve) => {
+  return new Promise<NetworkSetup>((resolve) => {
     let slirp: ChildProcess | undefined;
     let done = false;
     let stderr = '';
-    const finish = (result: OwnNetwork): void => {
+    const finish = (result: NetworkSetup): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -129,11 +144,11 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ ok: false, reason: `slirp4netns did not bring the network up within ${READY_TIMEOUT_MS / 1000} s${stderr ? `: ${stderr.trim()}` : ''}` }),
+      () => finish(err({ reason: `slirp4netns did not bring the network up within ${READY_TIMEOUT_MS / 1000} s${stderr ? `: ${stderr.trim()}` : ''}` })),
       READY_TIMEOUT_MS,
     );
     if (!info || !block || child.pid === undefined) {
-      finish({ ok: false, reason: 'the sandbox did not open its set-up pipes' });
+      finish(err({ reason: 'the sandbox did not open its set-up pipes' }));
       return;
     }
     block.on('error', () => undefined);
@@ -148,18 +163,18 @@ export function startOwnNetwork(child: ChildProcess, slirp4netns: string): Promi
       slirp.stderr?.on('data', (chunk: Buffer) => {
         if (stderr.length < 2000) stderr += chunk.toString('utf8');
       });
-      slirp.on('error', (error) => finish({ ok: false, reason: `slirp4netns could not start: ${error.message}` }));
+      slirp.on('error', (error) => finish(err({ reason: `slirp4netns could not start: ${error.message}` })));
       slirp.on('exit', (code, signal) =>
-        finish({ ok: false, reason: `slirp4netns stopped (${code ?? signal})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}` }),
+        finish(err({ reason: `slirp4netns stopped (${code ?? signal})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}` })),
       );
       slirp.stdio[3]?.once('data', () => {
         block.end('1');
         const running = slirp;
-        finish({ ok: true, stop: () => running?.kill('SIGTERM') });
+        finish(ok({ stop: () => running?.kill('SIGTERM') }));
       });
     });
     info.once('close', () => {
-      if (slirp === undefined) finish({ ok: false, reason: 'the sandbox ended before its network was set up' });
+      if (slirp === undefined) finish(err({ reason: 'the sandbox ended before its network was set up' }));
     });
   });
 }

@@ -15,6 +15,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
+import { errorText } from '../../core/primitives/errorText';
+import { reportToHostLog } from '../hostLog';
 
 export interface PrivateDirs {
   /** The command's own folder: holds `home`, `tmp` and anything else the runner writes for it. */
@@ -55,6 +57,7 @@ function emptied(dir: string, keep: readonly string[] = []): boolean {
     for (const name of fs.readdirSync(dir)) if (!keep.includes(name)) fs.rmSync(nodePath.join(dir, name), { recursive: true, force: true });
     return fs.readdirSync(dir).every((name) => keep.includes(name));
   } catch {
+    // Any failure to empty it fails closed: not reused, and release() removes it whole, which throws if it cannot.
     return false;
   }
 }
@@ -72,25 +75,34 @@ function renewed(dir: string): boolean {
     const trash = nodePath.join(processBase(), `trash-${++trashed}`);
     fs.renameSync(dir, trash);
     fs.mkdirSync(dir, { mode: 0o700 });
-    void fs.promises.rm(trash, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+    void removeTree(trash);
     return true;
   } catch {
+    // Any failure to renew it fails closed: not reused, and release() removes it whole, which throws if it cannot.
     return false;
   }
 }
 
-/** Removes a tree the command had, even one whose folders it made read-only (a copied `dist` can be 0555). */
+/**
+ * Removes a tree the command had in the background, even one whose folders it made read-only (a copied
+ * `dist` can be 0555). What still cannot be removed is reported to the host log; it goes when the process
+ * exits, with the pool's base.
+ */
 async function removeTree(dir: string): Promise<void> {
   try {
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
   } catch {
+    // A folder the command made read-only: open every folder (each that cannot be opened is left to the
+    // second removal, which reports it), then remove again.
     const open = async (d: string): Promise<void> => {
       await fs.promises.chmod(d, 0o700).catch(() => undefined);
       const names = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => []);
       for (const n of names) if (n.isDirectory()) await open(nodePath.join(d, n.name));
     };
     await open(dir);
-    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+    await fs.promises
+      .rm(dir, { recursive: true, force: true, maxRetries: 2 })
+      .catch((error: unknown) => reportToHostLog(`a sandboxed command's private folder ${dir} could not be removed: ${errorText(error)}`));
   }
 }
 
@@ -101,7 +113,8 @@ function trashOutputs(outputs: string): void {
   try {
     fs.renameSync(outputs, trash);
   } catch {
-    return; // the folder goes with the command's folder
+    // Not moved (any reason): it is removed with the command's folder below, which throws if it cannot.
+    return;
   }
   void removeTree(trash);
 }

@@ -20,7 +20,11 @@
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { errorText } from '../../core/primitives/errorText';
 import { isBelow, isWithin } from '../../core/primitives/paths';
+import { hasCode, isDenied, isMissing } from '../fsErrors';
+import { reportToHostLog } from '../hostLog';
 
 /**
  * A folder with more entries (files, folders, links) than this is not copied: a copy costs about 0.2–0.5 ms
@@ -51,7 +55,9 @@ const placeholderUsers = new Map<string, number>();
 function realDir(abs: string): boolean {
   try {
     return fs.lstatSync(abs).isDirectory() && fs.realpathSync.native(abs) === abs;
-  } catch {
+  } catch (error) {
+    // Missing, behind a folder we may not search, or a link loop on the way: not a real folder to copy or mount.
+    if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'ELOOP')) throw error;
     return false;
   }
 }
@@ -63,10 +69,13 @@ interface Listed {
   stat: fs.Stats;
 }
 
-type Listing = { ok: true; entries: Listed[] } | { ok: false; why: string };
+/** Why a folder is not copied (it stays read-only for the command): past a cap, or unreadable. */
+interface NotCopied {
+  why: string;
+}
 
 /** A folder's entries (one walk, one lstat each), stopping at the caps; special files are left out. */
-function listTree(dir: string, skip: (abs: string) => boolean): Listing {
+function listTree(dir: string, skip: (abs: string) => boolean): Result<Listed[], NotCopied> {
   const entries: Listed[] = [];
   let bytes = 0;
   const stack = [''];
@@ -83,14 +92,15 @@ function listTree(dir: string, skip: (abs: string) => boolean): Listing {
         entries.push({ rel: child, kind, stat });
         if (kind === 'directory') stack.push(child);
         else if (kind === 'file') bytes += stat.size;
-        if (entries.length > COPY_MAX_ENTRIES) return { ok: false, why: `more than ${COPY_MAX_ENTRIES} entries` };
-        if (bytes > COPY_MAX_BYTES) return { ok: false, why: `more than ${COPY_MAX_BYTES >> 20} MB` };
+        if (entries.length > COPY_MAX_ENTRIES) return err({ why: `more than ${COPY_MAX_ENTRIES} entries` });
+        if (bytes > COPY_MAX_BYTES) return err({ why: `more than ${COPY_MAX_BYTES >> 20} MB` });
       }
     }
   } catch (error) {
-    return { ok: false, why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    // Any error while walking fails closed: not copied, the folder stays read-only (the note names the code).
+    return err({ why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
   }
-  return { ok: true, entries };
+  return ok(entries);
 }
 
 /**
@@ -156,8 +166,11 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
       placeholderUsers.delete(abs);
       try {
         fs.rmdirSync(abs);
-      } catch {
-        // not empty: something outside the sandbox wrote there meanwhile; it stays
+      } catch (error) {
+        // Not empty (something outside the sandbox wrote there meanwhile) or gone: it stays as it is. Anything
+        // else is reported, not thrown: the rest of the command's clean-up still has to run.
+        if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST'))
+          reportToHostLog(`the placeholder folder ${abs} could not be removed: ${errorText(error)}`);
       }
     }
     taken.length = 0;
@@ -169,7 +182,10 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
       let exists = true;
       try {
         fs.lstatSync(at);
-      } catch {
+      } catch (error) {
+        // Missing, behind a folder we may not search, or a link loop on the way: the placeholder decides (it
+        // makes none where it cannot).
+        if (!isMissing(error) && !isDenied(error) && !hasCode(error, 'ELOOP')) throw error;
         exists = false;
       }
       if (!exists && !placeholder(root, at, taken)) continue;
@@ -182,14 +198,16 @@ export function preparePrivateOutputs(root: string, rels: readonly string[], hid
       if (!realDir(at)) continue; // a link, a file: as it is
       const listed = listTree(at, skip);
       if (!listed.ok) {
-        notes.push(`${rel} is ignored by git but ${listed.why}: it stays read-only for this command (add ${rel}/** to the step's edit globs to write it)`);
+        notes.push(
+          `${rel} is ignored by git but ${listed.error.why}: it stays read-only for this command (add ${rel}/** to the step's edit globs to write it)`,
+        );
         readOnly.push(at);
         continue;
       }
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const from = nodePath.join(dir, String(mounts.length));
       fs.mkdirSync(from, { mode: 0o700 });
-      copyListed(at, from, listed.entries);
+      copyListed(at, from, listed.value);
       keepModeAndTimes(fs.lstatSync(at), from);
       mounts.push({ from, at });
     }

@@ -26,6 +26,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
 
@@ -260,7 +261,13 @@ int link(const char *oldpath, const char *newpath) {
 }
 `;
 
-type Built = { ok: true; path: string } | { ok: false; reason: string };
+/** Why there is no rename helper (programs then meet the kernel's EXDEV). */
+interface ShimUnavailable {
+  reason: string;
+}
+
+/** The helper's path, or why there is none. */
+type Built = Result<string, ShimUnavailable>;
 const built = new Map<string, Built>();
 
 /** The helper for layers under `base`: built on first use (about a tenth of a second), then reused. */
@@ -274,9 +281,9 @@ export function renameShim(base: string): Built {
 
 function build(base: string): Built {
   const path = nodePath.join(base, `${SHIM_PREFIX}${sha256Hex(SOURCE).slice(0, 16)}.so`);
-  if (fs.existsSync(path)) return { ok: true, path };
+  if (fs.existsSync(path)) return ok(path);
   const cc = hostTool('cc') ?? hostTool('gcc') ?? hostTool('clang');
-  if (!cc) return { ok: false, reason: 'no C compiler (cc) to build the rename helper' };
+  if (!cc) return err({ reason: 'no C compiler (cc) to build the rename helper' });
   // Built under a name of its own, then renamed into place: two processes building at once both succeed.
   const temp = `${path}.${process.pid}.tmp`;
   const r = spawnSync(cc, ['-shared', '-fPIC', '-O2', '-o', temp, '-x', 'c', '-', '-ldl'], {
@@ -288,9 +295,9 @@ function build(base: string): Built {
   if (r.status !== 0) {
     fs.rmSync(temp, { force: true });
     const said = (r.stderr || r.error?.message || '').trim().split('\n').slice(-1)[0] ?? '';
-    return { ok: false, reason: `the rename helper could not be built (${cc} exit ${r.status ?? r.signal}${said ? `: ${said}` : ''})` };
+    return err({ reason: `the rename helper could not be built (${cc} exit ${r.status ?? r.signal}${said ? `: ${said}` : ''})` });
   }
   fs.chmodSync(temp, 0o644);
   fs.renameSync(temp, path);
-  return { ok: true, path };
+  return ok(path);
 }

@@ -32,6 +32,7 @@ import * as nodePath from 'node:path';
 import type { EntryKind, ListingCap, ListingOptions, StagedChange, StagedListing } from '../../core/contracts/staging';
 import { HOST_PATH, hostTool } from './hostTools';
 import { errorText } from '../../core/primitives/errorText';
+import { isMissing } from '../fsErrors';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -41,6 +42,7 @@ function nameOf(raw: Buffer): string | undefined {
   try {
     name = utf8.decode(raw);
   } catch {
+    // TypeError from the fatal decoder: the name is not UTF-8 (the caller makes it unjudgeable).
     return undefined;
   }
   if (name === '' || name === '.' || name === '..' || name.includes('/') || /[\u0000-\u001f\u007f]/.test(name)) return undefined;
@@ -58,18 +60,11 @@ function kindOf(s: fs.Stats): EntryKind {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
 }
 
-function lstatOrNull(abs: Buffer | string): fs.Stats | null {
-  try {
-    return fs.lstatSync(abs);
-  } catch {
-    return null;
-  }
-}
-
 function readLink(abs: Buffer): string | undefined {
   try {
     return fs.readlinkSync(abs, { encoding: 'buffer' }).toString('utf8');
   } catch {
+    // Any error fails closed: a layer link with no readable target is unjudgeable, a workspace one counts as changed.
     return undefined;
   }
 }
@@ -187,9 +182,20 @@ class Walk {
     this.candidates.push({ dir: rel, lowerDir, unmentioned, sample: under(rel, sample) });
   }
 
+  /** The entry's lstat; null when it is not there. One that cannot be read is unjudgeable (never applied): undefined. */
+  #lstat(abs: Buffer, rel: string, raw: Buffer): fs.Stats | null | undefined {
+    try {
+      return fs.lstatSync(abs);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      this.unjudgeable.push(`${under(rel, shownName(raw))} (could not be read: ${errorText(error)})`);
+      return undefined;
+    }
+  }
+
   #entry(rel: string, raw: Buffer, upperDir: Buffer, lowerDir: Buffer | null): void {
     const upperAbs = join(upperDir, raw);
-    const us = lstatOrNull(upperAbs);
+    const us = this.#lstat(upperAbs, rel, raw);
     if (!us) return;
     const name = nameOf(raw);
     if (name === undefined) {
@@ -198,7 +204,8 @@ class Walk {
     }
     const path = under(rel, name);
     const lowerAbs = lowerDir === null ? null : join(lowerDir, raw);
-    const ls = lowerAbs === null ? null : lstatOrNull(lowerAbs);
+    const ls = lowerAbs === null ? null : this.#lstat(lowerAbs, rel, raw);
+    if (ls === undefined) return;
     const was = ls ? kindOf(ls) : null;
     if (isWhiteout(us)) {
       if (was !== null) this.changes.push({ path, was, now: null, content: true });
@@ -254,7 +261,7 @@ class Walk {
       let unnamed = 0;
       for (const raw of c.unmentioned) {
         const name = nameOf(raw);
-        const s = lstatOrNull(join(c.lowerDir, raw));
+        const s = this.#lstat(join(c.lowerDir, raw), c.dir, raw);
         if (!s) continue;
         if (name === undefined) unnamed += 1;
         else this.changes.push({ path: under(c.dir, name), was: kindOf(s), now: null, content: true });

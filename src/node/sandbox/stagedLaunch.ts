@@ -16,6 +16,7 @@
  * exit 125 with a line saying so (STAGING_FAILED).
  */
 import * as os from 'node:os';
+import { err, ok, type Result } from '../../core/contracts/result';
 import { hostTool } from './hostTools';
 
 /** The line a launcher prints when the overlay could not be mounted (the runner turns it into a refusal). */
@@ -62,7 +63,16 @@ const SCRIPT = [
   'exec "$@"',
 ].join('\n');
 
-export type Launch = { ok: true; file: string; args: string[] } | { ok: false; reason: string };
+/** The command line of a staged command. */
+interface Launch {
+  file: string;
+  args: string[];
+}
+
+/** Why a staged command cannot be launched here (a host tool missing). */
+interface LaunchUnavailable {
+  reason: string;
+}
 
 /**
  * The namespaces the overlay is mounted in. A user that is not root needs a user namespace of its own,
@@ -77,16 +87,20 @@ function launchNamespaces(ownNetwork: boolean, uid: number | undefined = process
 }
 
 /** The command line that runs `rest` (prlimit, bubblewrap and the command) over the staged workspace. */
-export function stagedLauncher(layer: StagedLayer, ownNetwork: boolean, rest: readonly string[], limits: CommandLimits = commandLimits()): Launch {
+export function stagedLauncher(
+  layer: StagedLayer,
+  ownNetwork: boolean,
+  rest: readonly string[],
+  limits: CommandLimits = commandLimits(),
+): Result<Launch, LaunchUnavailable> {
   const unshare = hostTool('unshare');
   const mount = hostTool('mount');
   const sh = hostTool('sh');
-  if (!unshare || !mount || !sh) return { ok: false, reason: 'util-linux (unshare, mount) is not installed' };
+  if (!unshare || !mount || !sh) return err({ reason: 'util-linux (unshare, mount) is not installed' });
   const prlimit = hostTool('prlimit');
   const limited = prlimit ? [prlimit, `--nproc=${limits.processes}`, `--data=${limits.dataBytes}`, `--fsize=${limits.fileBytes}`, '--', ...rest] : [...rest];
-  return {
-    ok: true,
+  return ok({
     file: unshare,
     args: [...launchNamespaces(ownNetwork), '--', sh, '-c', SCRIPT, 'sh', layer.root, layer.upper, layer.work, layer.over ?? '', mount, ...limited],
-  };
+  });
 }

@@ -17,11 +17,14 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import { err, ok, type Result } from '../../core/contracts/result';
 import { sha256Hex } from '../../core/primitives/hash';
 import { HOST_PATH, hostTool } from './hostTools';
 import { SHIM_PREFIX } from './renameShim';
 import * as os from 'node:os';
 import { errorText } from '../../core/primitives/errorText';
+import { hasCode, isMissing, whenMissing } from '../fsErrors';
+import { reportToHostLog } from '../hostLog';
 
 export interface LayerDirs {
   /** The overlay's upper folder: everything the layer's commands wrote, deleted (whiteouts) or replaced. */
@@ -30,7 +33,13 @@ export interface LayerDirs {
   work: string;
 }
 
-export type StagingProbe = { ok: true; base: string } | { ok: false; reason: string };
+/** Why commands cannot write a staging layer here (they then write the workspace, and the card says why). */
+interface StagingUnavailable {
+  reason: string;
+}
+
+/** The base folder layers live in, or why there is none. */
+type StagingProbe = Result<string, StagingUnavailable>;
 
 /** Layers untouched for longer than this are a crash's leftovers and are removed at the next start. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -117,8 +126,9 @@ function makeBase(dir: string): string | undefined {
       for (const d of [...madeFolders].reverse()) {
         try {
           fs.rmdirSync(d);
-        } catch {
-          // not empty, or gone
+        } catch (error) {
+          // Not empty (a layer is left in it) or gone: it stays as it is. Anything else goes to the host log.
+          if (!isMissing(error) && !hasCode(error, 'ENOTEMPTY', 'EEXIST')) reportToHostLog(`${d} could not be removed at exit: ${errorText(error)}`);
         }
       }
     });
@@ -131,8 +141,8 @@ let probed: StagingProbe | undefined;
 /** Where layers can live on this machine (probed once per process; Linux only). */
 export function stagingBase(_root?: string): StagingProbe {
   if (probed) return probed;
-  if (process.platform !== 'linux') return (probed = { ok: false, reason: 'staged writes need Linux overlayfs' });
-  if (process.env.PLAN_EXECUTE_STAGING === 'off') return (probed = { ok: false, reason: 'staging is turned off (PLAN_EXECUTE_STAGING=off)' });
+  if (process.platform !== 'linux') return (probed = err({ reason: 'staged writes need Linux overlayfs' }));
+  if (process.env.PLAN_EXECUTE_STAGING === 'off') return (probed = err({ reason: 'staging is turned off (PLAN_EXECUTE_STAGING=off)' }));
   const reasons: string[] = [];
   for (const base of candidates()) {
     const bad = makeBase(base);
@@ -143,11 +153,11 @@ export function stagingBase(_root?: string): StagingProbe {
     const failed = probeBase(base);
     if (failed === undefined) {
       sweepStale(base);
-      return (probed = { ok: true, base });
+      return (probed = ok(base));
     }
     reasons.push(failed);
   }
-  return (probed = { ok: false, reason: reasons.join('; ') });
+  return (probed = err({ reason: reasons.join('; ') }));
 }
 
 /** The folder name of a layer: a hash, so that no mission or step id can name a path. */
@@ -227,7 +237,7 @@ export function removeLayerTree(dir: string): void {
       fs.chmodSync(d, 0o700);
       for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) open(nodePath.join(d, e.name));
     } catch {
-      // gone, or not ours
+      // Gone, or not ours: left to the removal below, which throws whatever still stands in its way.
     }
   };
   open(dir);
@@ -251,15 +261,15 @@ export function discardLayerTree(dir: string): void {
       await open(dir);
       await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
     })
-    .catch(() => undefined); // left for the layer's own removal or the stale sweep
+    .catch((error: unknown) => reportToHostLog(`${dir} could not be removed (left for the stale sweep): ${errorText(error)}`));
 }
 
 function sweepStale(base: string): void {
   let names: string[];
   try {
     names = fs.readdirSync(base);
-  } catch {
-    return;
+  } catch (error) {
+    return whenMissing(error, undefined); // the base went away since its probe: nothing to sweep
   }
   const now = Date.now();
   for (const name of names) {
@@ -268,8 +278,9 @@ function sweepStale(base: string): void {
     try {
       if (name.startsWith(TRASH_PREFIX)) discardLayerTree(abs);
       else if (now - fs.lstatSync(abs).mtimeMs > STALE_MS) removeLayerTree(abs);
-    } catch {
-      // another process removed it
+    } catch (error) {
+      // Gone (another process removed it): nothing to do. Anything else leaves it for the next sweep, logged.
+      if (!isMissing(error)) reportToHostLog(`a stale staging layer ${abs} could not be removed: ${errorText(error)}`);
     }
   }
 }

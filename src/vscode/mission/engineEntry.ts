@@ -6,8 +6,10 @@
 import { windowAdapters } from './adapters';
 import { createCoreEngine, type EngineHost } from './coreEngine';
 import type { MissionEngine } from './engineBridge';
+import { useHostLog } from '../../node/hostLog';
 
 export function createWindowEngine(host: Omit<EngineHost, 'adapters'>): MissionEngine {
+  useHostLog(host.log); // this bundle's own copy of the host log (the sandbox runs here)
   return createCoreEngine({ ...host, adapters: windowAdapters });
 }
 

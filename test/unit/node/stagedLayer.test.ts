@@ -97,6 +97,24 @@ const pathsOf = (changes: readonly { path: string; was: string | null; now: stri
     assert.equal(listStagedChanges(l.root, l.upper, undefined, { maxEntries: 100, maxBytes: 10_000 }).capped, undefined);
   });
 
+  it('names an entry it cannot read (a path past PATH_MAX) as unjudgeable instead of leaving it out', () => {
+    // Folders of 200 characters, 19 deep: the folder can still be listed, the file in it cannot be lstat'ed.
+    const deep = Array.from({ length: 19 }, (_, i) => `${i}`.padEnd(200, 'd')).join('/');
+    const name = 'f'.padEnd(250, 'f');
+    const l = layerAfter({ 'keep.txt': 'k' }, `mkdir -p ${deep} && cd ${deep} && echo x > ${name}`);
+    try {
+      assert.equal(l.status, 0, l.out);
+      assert.ok(path.join(l.upper, deep).length < 4096 && path.join(l.upper, deep, name).length > 4096, 'the folder is listable, the file is not');
+      const listing = listStagedChanges(l.root, l.upper);
+      assert.equal(listing.unjudgeable.length, 1, listing.unjudgeable.join('\n'));
+      assert.ok(listing.unjudgeable[0]?.startsWith(`${deep}/${name} (could not be read: `), listing.unjudgeable[0]);
+      assert.match(listing.unjudgeable[0] ?? '', /ENAMETOOLONG/);
+      assert.ok(!listing.changes.some((c) => c.path.endsWith(name)), 'never offered to the judge as a change');
+    } finally {
+      spawnSync('rm', ['-rf', path.join(l.upper, deep.slice(0, 200))]); // rm walks by folder; Node's rmSync cannot unlink past PATH_MAX
+    }
+  });
+
   it('reports a folder the engine keeps whole once, without walking what it holds', () => {
     const l = layerAfter(
       { 'package.json': '{}' },
@@ -113,8 +131,8 @@ const pathsOf = (changes: readonly { path: string; was: string | null; now: stri
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-shim-')));
     dirs.push(base);
     const shim = renameShim(base);
-    assert.ok(shim.ok, `the rename helper builds (${shim.ok ? '' : shim.reason})`);
-    return shim.path;
+    assert.ok(shim.ok, `the rename helper builds (${shim.ok ? '' : shim.error.reason})`);
+    return shim.value;
   };
 
   it('turns folder renames (git mv, fs.renameSync) into removals and additions through the rename helper; without it they fail with EXDEV', () => {
