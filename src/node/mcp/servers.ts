@@ -22,7 +22,8 @@ import type { ServerConfig } from './config';
 import { McpConnection, mcpFault, type Fault } from './connection';
 import { ProcessTransport } from './processTransport';
 import { isWithin, pathsOverlap } from '../../core/primitives/paths';
-import { err, ok, type Result } from '../../core/contracts/result';
+import { ok, type Result } from '../../core/contracts/result';
+import { serverConfinementFor } from '../../core/policy/confinement';
 
 export interface NodeMcpOptions {
   /** Absolute, real path of the workspace (a stdio server's default working directory). */
@@ -49,13 +50,10 @@ export class NodeMcpServers implements McpServers {
     this.#configs = new Map(configs.map((c) => [c.name, c]));
   }
 
-  /** How a server runs here, or why it cannot be started at all. */
+  /** How a server runs here, or why it cannot be started at all: HTTP is remote; stdio as the policy decides (policy/confinement.ts). */
   confinementOf(config: ServerConfig): Result<McpConfinement, string> {
     if (config.transport === 'http') return ok('remote');
-    const { sandbox, support } = this.options;
-    if (sandbox === 'off') return ok('unsandboxed');
-    if (support.available) return ok('sandboxed');
-    return err(`not started: there is no OS sandbox to confine it (${support.reason}). ${support.remedy}`.trim());
+    return serverConfinementFor(this.options.sandbox, this.options.support);
   }
 
   /** Lists every server's tools, side by side; `listingSpec` confines stdio servers while they list. */
@@ -104,14 +102,15 @@ export class NodeMcpServers implements McpServers {
     if (confinement === 'sandboxed') {
       if (!spec) return mcpFault('refused', 'not started: its sandbox could not be prepared');
       const shown = programFolders(argv, this.options.root);
-      const prepared = prepareConfined(
+      const confined = prepareConfined(
         { ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] },
         this.options.support,
         argv,
         cwd,
       );
-      if ('refused' in prepared) return mcpFault('refused', `its sandbox could not be prepared: ${prepared.refused}`);
-      const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
+      if (!confined.ok) return mcpFault('refused', `its sandbox could not be prepared: ${confined.error}`);
+      const prepared = confined.value;
+      const own = prepared.ownNetwork;
       let stopNetwork = (): void => undefined;
       transport = new ProcessTransport(
         {
