@@ -128,14 +128,14 @@ export function confinementFor(policy: Policy, facts: ConfinementFacts): Result<
 }
 
 /**
- * How a stdio MCP server runs: like a command, except that it is never started unconfined where a sandbox
- * is only preferred (`prefer` reads as `required`: a server is long-lived and no one approves its start);
- * `off` runs it unconfined, as the user asked.
+ * How a process no one approves runs — a stdio MCP server, a project hook at a mission's start: like a
+ * command, except that it is never unconfined where a sandbox is only preferred (`prefer` reads as
+ * `required`: there is no approval to carry the user's consent); `off` runs it unconfined, as the user asked.
  */
-export function serverConfinementFor(setting: SandboxMode, support: SandboxSupport): Result<Extract<McpConfinement, 'sandboxed' | 'unsandboxed'>, string> {
+export function unattendedConfinementFor(setting: SandboxMode, support: SandboxSupport): Result<Extract<McpConfinement, 'sandboxed' | 'unsandboxed'>, Refusal> {
   const decided = confinementMode(setting === 'prefer' ? 'required' : setting, support);
-  if (decided.ok) return ok(decided.value.mode === 'sandboxed' ? 'sandboxed' : 'unsandboxed');
-  return err(`not started: there is no OS sandbox to confine it (${decided.error.missing}). ${decided.error.remedy}`.trim());
+  if (!decided.ok) return decided;
+  return ok(decided.value.mode === 'sandboxed' ? 'sandboxed' : 'unsandboxed');
 }
 
 /** A confinement whose process writes the step attempt's staging layer. */

@@ -22,8 +22,8 @@ import type { ServerConfig } from './config';
 import { McpConnection, mcpFault, type Fault } from './connection';
 import { ProcessTransport } from './processTransport';
 import { isWithin, pathsOverlap } from '../../core/primitives/paths';
-import { ok, type Result } from '../../core/contracts/result';
-import { serverConfinementFor } from '../../core/policy/confinement';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { unattendedConfinementFor } from '../../core/policy/confinement';
 
 export interface NodeMcpOptions {
   /** Absolute, real path of the workspace (a stdio server's default working directory). */
@@ -53,7 +53,8 @@ export class NodeMcpServers implements McpServers {
   /** How a server runs here, or why it cannot be started at all: HTTP is remote; stdio as the policy decides (policy/confinement.ts). */
   confinementOf(config: ServerConfig): Result<McpConfinement, string> {
     if (config.transport === 'http') return ok('remote');
-    return serverConfinementFor(this.options.sandbox, this.options.support);
+    const how = unattendedConfinementFor(this.options.sandbox, this.options.support);
+    return how.ok ? how : err(`not started: there is no OS sandbox to confine it (${how.error.missing}). ${how.error.remedy}`.trim());
   }
 
   /** Lists every server's tools, side by side; `listingSpec` confines stdio servers while they list. */

@@ -7,7 +7,7 @@ import type { SandboxMode, SandboxSupport } from '../../../src/core/contracts/sa
 import type { StagingLayers } from '../../../src/core/ports';
 import { policyFor } from '../../../src/core/policy/policy';
 import { noHostFacts } from '../../../src/core/policy/sandboxSpec';
-import { confinementFor, confinementMode, serverConfinementFor, stagingMayApply, type StagingFacts } from '../../../src/core/policy/confinement';
+import { confinementFor, confinementMode, stagingMayApply, unattendedConfinementFor, type StagingFacts } from '../../../src/core/policy/confinement';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 /** The decision is pure: the facts are made by hand; only the policy needs a real (empty) root. */
@@ -180,18 +180,22 @@ describe("confinement (one value per process, from the step's policy and the hos
     assert.deepEqual(net(bwrapOwnNet, 'required', false), { granted: false });
   });
 
-  it('starts a stdio MCP server confined, or unconfined only when the sandbox is off — never on prefer alone', () => {
+  it('runs what no one approves (an MCP server, a start hook) confined, or unconfined only when the sandbox is off — never on prefer alone', () => {
     const table: [SandboxMode, SandboxSupport, string][] = [
       ['required', bwrap, 'sandboxed'],
       ['prefer', seatbelt, 'sandboxed'],
       ['off', bwrap, 'unsandboxed'],
       ['off', none, 'unsandboxed'],
-      ['prefer', none, 'not started: there is no OS sandbox to confine it (bubblewrap is not installed). install bubblewrap'],
-      ['required', none, 'not started: there is no OS sandbox to confine it (bubblewrap is not installed). install bubblewrap'],
+      ['prefer', none, 'refused: bubblewrap is not installed / install bubblewrap'],
+      ['required', none, 'refused: bubblewrap is not installed / install bubblewrap'],
     ];
     for (const [setting, support, expected] of table) {
-      const got = serverConfinementFor(setting, support);
-      assert.equal(got.ok ? got.value : got.error, expected, `${setting} with ${support.available ? support.kind : 'none'}`);
+      const got = unattendedConfinementFor(setting, support);
+      assert.equal(
+        got.ok ? got.value : `refused: ${got.error.missing} / ${got.error.remedy}`,
+        expected,
+        `${setting} with ${support.available ? support.kind : 'none'}`,
+      );
     }
   });
 });
