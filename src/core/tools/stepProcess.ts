@@ -195,6 +195,7 @@ async function runStaged<R>(
       try {
         withhold = run !== undefined && beforeSettle ? await beforeSettle(run) : undefined;
       } catch (error) {
+        // Fail closed: hooks that could not say whether to block are read as a block — nothing is applied.
         withhold = `the PostToolUse hooks could not run: ${errorText(error)}`;
       }
       staged = await settle(env, c, privacy, built.entries, name, withhold);

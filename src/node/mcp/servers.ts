@@ -200,7 +200,7 @@ function programFolders(argv: readonly string[], root: string): string[] {
       real = fs.realpathSync.native(arg);
       if (!fs.statSync(real).isFile()) continue;
     } catch {
-      continue; // not a file on this machine (missing or unreadable): not a program to make readable
+      continue; // Fail closed: not a file on this machine (missing or unreadable) — nothing is made readable for it.
     }
     const own = nodePath.dirname(real);
     let pkg: string | undefined;
