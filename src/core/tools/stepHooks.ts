@@ -148,7 +148,8 @@ class StepHookRunner implements StepHooks {
     if (hooks.length === 0) return { notes: [] };
     const fields = { tool_name: use.name, tool_input: use.input, tool_response: response };
     const p = await this.#place();
-    const layer = p.ok && isStaged(p.value) && p.value.mode === 'sandboxed' ? p.value : undefined;
+    // Staged is sandboxed by construction (policy/confinement.ts): the layer is there to run project hooks over.
+    const layer = p.ok && isStaged(p.value) ? p.value : undefined;
     const notes: string[] = earlier ? notesOf(earlier) : [];
     const taken: FileChange[] = [...changes];
     // A command's project hooks already ran over its layer (beforeSettle); an edit's run over the layer now.

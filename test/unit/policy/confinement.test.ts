@@ -115,6 +115,7 @@ describe("confinement (one value per process, from the step's policy and the hos
       if (v.writes.kind === 'staged')
         assert.ok(v.writes.layers === layers && v.writes.layer === 'attempt-1', 'the staged value carries the step attempt’s layer');
       assert.equal(v.host, host);
+      if (v.writes.kind === 'staged') assert.equal(v.mode, 'sandboxed', 'only a sandboxed process writes a layer');
     });
   }
 
