@@ -220,11 +220,12 @@ function spawnTarget(request: CommandRequest): Result<SpawnTarget, string> {
     if (staged && !staged.ok) return staged;
     const layer = staged?.value;
     const gitNotes = layer ? prepareGitForHidden(request.sandbox.root, layer.layer.upper, request.sandbox.hidden) : [];
-    const prepared = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd, layer?.layer);
-    if ('refused' in prepared) {
+    const confined = prepareConfined(request.sandbox, detectSandbox(), request.argv, request.cwd, layer?.layer);
+    if (!confined.ok) {
       layer?.release();
-      return err(prepared.refused);
+      return confined;
     }
+    const prepared = confined.value;
     const cleanup = (): string[] => {
       const notes = prepared.cleanup();
       layer?.release();

@@ -14,6 +14,7 @@ import { err, ok, type Result } from '../contracts/result';
 import { hooksFor } from '../hooks/matching';
 import { notRun, placed, runEventHooks, unconfinedLauncher, type EventRun, type HookEnv, type HookLauncher } from '../hooks/run';
 import { serverSandboxSpec } from '../mcp/serverSandbox';
+import { unattendedConfinementFor } from '../policy/confinement';
 import type { SandboxSpecResult } from '../policy/sandboxSpec';
 import type { MissionContext } from './missionContext';
 import { permissionModeOf, type HookContext } from './userSetup';
@@ -25,9 +26,9 @@ function startLauncher(run: MissionContext, env: HookEnv): HookLauncher {
   let spec: Promise<SandboxSpecResult> | undefined;
   return async (hook, request) => {
     if (hook.origin === 'user') return unconfined(hook, request);
-    if (options.toolSettings?.sandbox === 'off') return unconfined(hook, request);
-    const support = await options.terminal.confinement();
-    if (!support.available) return notRun(`project hooks run only inside the OS sandbox, and there is none here: ${support.reason}`);
+    const how = unattendedConfinementFor(options.toolSettings?.sandbox ?? 'required', await options.terminal.confinement());
+    if (!how.ok) return notRun(`project hooks run only inside the OS sandbox, and there is none here: ${how.error.missing}`);
+    if (how.value === 'unsandboxed') return unconfined(hook, request);
     spec ??= serverSandboxSpec(options.workspace, env.env, false, options.terminal.hostFacts(env.env), options.toolSettings?.allowSensitive ?? []);
     const built = await spec;
     if (!built.ok) return notRun(`its sandbox could not be prepared: ${built.error}`);

@@ -16,7 +16,7 @@
  * granted) — and never unconfined (no sandbox: it does not run, and that is a failure naming it); a user
  * hook unconfined, as the user.
  */
-import type { FileChange } from '../contracts/results';
+import type { Failure, FileChange } from '../contracts/results';
 import type { SandboxSpec } from '../contracts/sandbox';
 import type { StagingRequest } from '../contracts/staging';
 import type { Hook, HookEvent } from '../contracts/hooks';
@@ -27,7 +27,9 @@ import type { PreDecision } from './approvalGate';
 import type { CommandEffects } from './commandEffects';
 import { revertStep } from './checkpoints';
 import type { ToolEnv } from './readTools';
-import { launchInLayer, refusedLinesOf, runAsStepCommand, settleLayer, stepPlace, type StepPlace } from './stepProcess';
+import type { Result } from '../contracts/result';
+import { isStaged, type CommandConfinement, type StagedConfinement } from '../policy/confinement';
+import { confinementOfStep, launchInLayer, refusedLinesOf, runAsStepCommand, settleLayer } from './stepProcess';
 
 /** Stop hooks may send the executor back to work this many times per step attempt; then its report stands. */
 const MAX_STOP_BLOCKS = 3;
@@ -86,13 +88,12 @@ export function createStepHooks(env: ToolEnv, effects: CommandEffects, checkpoin
   return new StepHookRunner(env, effects, checkpoint, setup);
 }
 
-type Placed = Exclude<StepPlace, { refused: string }>;
-
 /** One step attempt's hooks: where each runs, what its writes come to, and how many Stop blocks are left. */
 class StepHookRunner implements StepHooks {
   readonly #henv: HookEnv;
   readonly #stepId: string;
-  #placing: Promise<StepPlace> | undefined;
+  /** The step's confinement, asked once (policy/confinement.ts): every project hook of the step runs in it. */
+  #placing: Promise<Result<CommandConfinement, Failure>> | undefined;
   #stopBlocks = 0;
   /** The project hooks' runs over a command's layer, kept from beforeSettle until after() (a step's calls come one at a time). */
   readonly #overCommand = new WeakMap<OurToolCall, EventRun>();
@@ -133,8 +134,8 @@ class StepHookRunner implements StepHooks {
     const use = toolUseOf(call, this.env.policy.root);
     const project = hooksFor(this.setup.hooks, 'PostToolUse', use.name).filter((h) => h.origin === 'project');
     const p = await this.#place();
-    if (project.length === 0 || 'refused' in p || !p.staging) return undefined;
-    const r = await this.#overLayer(project, { tool_name: use.name, tool_input: use.input, tool_response: response }, use.name, p);
+    if (project.length === 0 || !p.ok || !isStaged(p.value)) return undefined;
+    const r = await this.#overLayer(project, { tool_name: use.name, tool_input: use.input, tool_response: response }, use.name, p.value);
     this.#overCommand.set(call, r);
     return blockOf(r);
   }
@@ -147,18 +148,19 @@ class StepHookRunner implements StepHooks {
     if (hooks.length === 0) return { notes: [] };
     const fields = { tool_name: use.name, tool_input: use.input, tool_response: response };
     const p = await this.#place();
-    const layered = !('refused' in p) && p.staging !== undefined && p.confinement === 'sandboxed';
+    // Staged is sandboxed by construction (policy/confinement.ts): the layer is there to run project hooks over.
+    const layer = p.ok && isStaged(p.value) ? p.value : undefined;
     const notes: string[] = earlier ? notesOf(earlier) : [];
     const taken: FileChange[] = [...changes];
     // A command's project hooks already ran over its layer (beforeSettle); an edit's run over the layer now.
     const blockedEarlier = earlier ? blockOf(earlier) : undefined;
     if (blockedEarlier) return { blocked: blockedEarlier, notes };
-    if (!earlier && layered) {
+    if (!earlier && layer) {
       const project = hooks.filter((h) => h.origin === 'project');
-      const blocked = project.length > 0 ? await this.#projectOverEdit(project, fields, use.name, p, notes, taken) : undefined;
+      const blocked = project.length > 0 ? await this.#projectOverEdit(project, fields, use.name, layer, notes, taken) : undefined;
       if (blocked) return { blocked, notes: [...notes, ...(await this.#takeBack(taken))] };
     }
-    const rest = layered || earlier ? hooks.filter((h) => h.origin === 'user') : hooks;
+    const rest = layer || earlier ? hooks.filter((h) => h.origin === 'user') : hooks;
     const r = await this.#run('PostToolUse', rest, fields, this.#settled, use.name);
     notes.push(...notesOf(r));
     taken.push(...r.accepted);
@@ -185,8 +187,8 @@ class StepHookRunner implements StepHooks {
     return blocked;
   }
 
-  #place(): Promise<StepPlace> {
-    return (this.#placing ??= stepPlace(this.env));
+  #place(): Promise<Result<CommandConfinement, Failure>> {
+    return (this.#placing ??= confinementOfStep(this.env));
   }
 
   #launch(request: HookRequest, sandbox: SandboxSpec | null, staging?: StagingRequest): Promise<HookProcessRun> {
@@ -202,31 +204,30 @@ class StepHookRunner implements StepHooks {
   readonly #settled: HookLauncher = async (hook, request) => {
     if (hook.origin === 'user') return { run: await this.#launch(request, null), accepted: [], refused: [] };
     const p = await this.#place();
-    if ('refused' in p) return notRun(`project hooks run only in the OS sandbox: ${p.refused}`);
-    if (p.confinement === 'unsandboxed') return notRun('project hooks run only inside the OS sandbox, and there is none here');
+    if (!p.ok) return notRun(`project hooks run only in the OS sandbox: ${p.error.message}`);
+    if (p.value.mode === 'unsandboxed') return notRun('project hooks run only inside the OS sandbox, and there is none here');
     const label = `${this.#stepId}: ${hook.event} hook ${hook.command}`;
-    const r = await runAsStepCommand(this.env, this.effects, p, label, (sandbox, staging) => this.#launch(request, sandbox, staging));
+    const r = await runAsStepCommand(this.env, this.effects, p.value, label, (sandbox, staging) => this.#launch(request, sandbox, staging));
     if ('failed' in r) return notRun(r.failed);
     this.checkpoint.addFileChanges(r.accepted);
     return { run: r.run, accepted: r.accepted, refused: r.refusedWrites };
   };
 
   /** Project PostToolUse hooks over the step's layer, left unsettled (the layer's owner settles it). */
-  #overLayer(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, p: Placed): Promise<EventRun> {
-    const staging = p.staging!;
+  #overLayer(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, c: StagedConfinement): Promise<EventRun> {
     const pending: HookLauncher = async (_hook, request) => {
-      const r = await launchInLayer(this.env, staging, p.host, (sandbox, st) => this.#launch(request, sandbox, st));
+      const r = await launchInLayer(this.env, c, (sandbox, st) => this.#launch(request, sandbox, st));
       return 'refused' in r ? notRun(r.refused) : { run: r.run, accepted: [], refused: [] };
     };
     return this.#run('PostToolUse', hooks, fields, pending, tool);
   }
 
   /** An edit's project hooks over the layer, then the layer settled (applied, or withheld on a block); the block's reason. */
-  async #projectOverEdit(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, p: Placed, notes: string[], taken: FileChange[]) {
-    const r = await this.#overLayer(hooks, fields, tool, p);
+  async #projectOverEdit(hooks: readonly Hook[], fields: Record<string, unknown>, tool: string, c: StagedConfinement, notes: string[], taken: FileChange[]) {
+    const r = await this.#overLayer(hooks, fields, tool, c);
     notes.push(...notesOf(r));
     const blocked = blockOf(r);
-    const s = await settleLayer(this.env, p.staging!, p.host, `${this.#stepId}: ${tool} PostToolUse hooks`, blocked);
+    const s = await settleLayer(this.env, c, `${this.#stepId}: ${tool} PostToolUse hooks`, blocked);
     if ('failed' in s) notes.push(`[hook warning] the hooks' writes could not be judged: ${s.failed}`);
     else {
       this.checkpoint.addFileChanges(s.accepted);

@@ -1,23 +1,25 @@
 /**
  * Where and how one of a step's processes runs — the bash tool's command after its approval, or a project
- * hook the user trusted — and what becomes of what it wrote:
- *   - confinement  — what the terminal can enforce and what the user's `sandbox` setting asks (decideConfinement);
- *   - staging      — sandboxed where the terminal stages writes: the process writes the step attempt's
- *                    layer (the verifier: a scratch layer over it), never the workspace (stagingFor);
+ * hook the user trusted — and what becomes of what it wrote. The process's confinement is one value
+ * (src/core/policy/confinement.ts), asked of the terminal once (confinementOfStep) and consumed here:
  *   - staged run   — spec from the workspace as it is now, launch, then the layer is judged and only what the
  *                    step may make is applied (stagedRun.ts) — or nothing, when the step's PostToolUse hooks
  *                    withhold it (runStaged);
  *   - direct run   — spec and a snapshot of the write scope, launch, then changes inside the edit globs join
  *                    the checkpoint and the others are undone (runDirect).
+ * `runConfined` is the one door to both: the spec is built there, after the approval wait and right before
+ * the launch, never earlier (the caller holds no spec to go stale).
  * A project hook runs here like a command of its step (runAsStepCommand), or over the layer before it settles
  * (launchInLayer, then settleLayer), so its writes are judged like the step's own.
  */
-import type { Confinement, SandboxSpec, SandboxSupport } from '../contracts/sandbox';
+import type { SandboxSpec } from '../contracts/sandbox';
 import type { Failure, FileChange } from '../contracts/results';
 import type { StagingRequest } from '../contracts/staging';
-import type { GitMark, ScanEntry, ScanMemo, StagingLayers, Workspace } from '../ports';
+import type { GitMark, ScanEntry, ScanMemo, Workspace } from '../ports';
 import { resolveAction, type Policy } from '../policy/policy';
-import { commandWriteScope, gitWritableFor, sandboxSpec, scanPrune, STAGED_SCOPE, untouchableIn, type HostFacts, type SpecMemo } from '../policy/sandboxSpec';
+import { gitWritableFor, sandboxSpec, untouchableIn, type SpecMemo } from '../policy/sandboxSpec';
+import { confinementFor, isStaged, stagingMayApply, type CommandConfinement, type Refusal, type StagedConfinement } from '../policy/confinement';
+import { err, ok, type Result } from '../contracts/result';
 import { whileReading, whileWriting } from './workspaceLock';
 import { gitOffending, settleStaged, type StagedOutcome } from './stagedRun';
 import { judgeDirectWorktrees, registeredWorktrees } from './stagedWorktrees';
@@ -28,24 +30,28 @@ import { permissionDenied } from './failures';
 import type { ToolEnv } from './readTools';
 import { errorText } from '../primitives/errorText';
 
-export const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
+const NOTHING: Reconciled = { accepted: [], rolledBack: [], unrestored: [], uncovered: [] };
 
-export type Decision = { kind: 'run'; confinement: Confinement; reason?: string } | { kind: 'refuse'; failure: Failure };
+/** The policy's refusal as the step's failure: not recoverable by the model; the remedy is the user's to apply. */
+function refusalFailure(refusal: Refusal): Failure {
+  return { ...permissionDenied(refusal.rule, refusal.reason), recoverable: false, cause: 'sandbox_unavailable', suggestion: refusal.remedy };
+}
 
-/** What a command's confinement will be, before anything is asked. */
-export function decideConfinement(mode: 'required' | 'prefer' | 'off', support: SandboxSupport): Decision {
-  if (mode === 'off') return { kind: 'run', confinement: 'sandbox_off', reason: 'the sandbox is turned off (planExecute.sandbox = off)' };
-  if (support.available) return { kind: 'run', confinement: 'sandboxed' };
-  if (mode === 'prefer') return { kind: 'run', confinement: 'unsandboxed', reason: `no OS sandbox: ${support.reason}` };
-  return {
-    kind: 'refuse',
-    failure: {
-      ...permissionDenied('sandbox.unavailable', `commands must run in the OS sandbox, and there is none here: ${support.reason}. ${support.remedy}`),
-      recoverable: false,
-      cause: 'sandbox_unavailable',
-      suggestion: support.remedy,
-    },
-  };
+/**
+ * The confinement of the step's processes, now: the terminal's facts asked (its sandbox, the host, and —
+ * only where staging could apply — whether this machine can mount the step's layer), then decided by the
+ * policy in one pure step (policy/confinement.ts).
+ */
+export async function confinementOfStep(env: ToolEnv, host = env.ctx.terminal.hostFacts(env.ctx.env)): Promise<Result<CommandConfinement, Failure>> {
+  const { ctx, policy } = env;
+  const support = await ctx.terminal.confinement();
+  const layers = ctx.terminal.staging;
+  const staging =
+    layers && ctx.layer !== undefined && stagingMayApply(ctx.settings.sandbox, support)
+      ? { kind: 'layer' as const, layers, layer: ctx.layer, support: await layers.support(policy.root) }
+      : { kind: 'none' as const };
+  const decided = confinementFor(policy, { setting: ctx.settings.sandbox, support, staging, host });
+  return decided.ok ? ok(decided.value) : err(refusalFailure(decided.error));
 }
 
 /**
@@ -100,22 +106,6 @@ export interface ProcessName {
   argv: readonly string[];
 }
 
-export interface Staging {
-  layers: StagingLayers;
-  layer: string;
-}
-
-/** Whether this command writes a staging layer, and if not, why not (said on the card and in the trace). */
-export async function stagingFor(env: ToolEnv, confinement: Confinement, support: SandboxSupport): Promise<{ staging?: Staging; why?: string }> {
-  const { ctx, policy } = env;
-  if (confinement !== 'sandboxed' || !support.available) return { why: 'commands run outside the sandbox, so nothing stages their writes' };
-  if (support.kind !== 'bubblewrap') return { why: `${support.kind} cannot stage writes yet` };
-  if (!ctx.terminal.staging || ctx.layer === undefined) return { why: 'this terminal does not stage writes' };
-  const staged = await ctx.terminal.staging.support(policy.root);
-  if (!staged.available) return { why: staged.reason };
-  return { staging: { layers: ctx.terminal.staging, layer: ctx.layer } };
-}
-
 /** Launches one process with the spec (null: unconfined) and staging its place decided: Terminal.run, or a hook's HookRunner. */
 export type Launch<R> = (sandbox: SandboxSpec | null, staging?: StagingRequest) => Promise<R>;
 
@@ -132,10 +122,11 @@ function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
  * The staged spec, from the workspace as it is now: names and kinds only (what it hides or keeps
  * read-only); what the step's earlier processes listed and judged is taken again for every folder that did not move.
  */
-async function stagedSpec(env: ToolEnv, host: HostFacts): Promise<{ spec: SandboxSpec; entries: ScanEntry[] } | { refused: string }> {
+async function stagedSpec(env: ToolEnv, c: StagedConfinement): Promise<{ spec: SandboxSpec; entries: ScanEntry[] } | { refused: string }> {
   const { ctx, policy } = env;
+  const host = c.host;
   const memo = stagedMemoOf(policy);
-  const listed = await ctx.workspace.scan({ prune: scanPrune(policy, STAGED_SCOPE, true), limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
+  const listed = await ctx.workspace.scan({ prune: c.region.prune, limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });
@@ -143,14 +134,14 @@ async function stagedSpec(env: ToolEnv, host: HostFacts): Promise<{ spec: Sandbo
 }
 
 /** What the step keeps for itself: the user's rules as the attempt began (taken once, before its first write). */
-function privacyOf(env: ToolEnv, host: HostFacts): Promise<StepPrivacy> {
-  return env.privacy ? env.privacy() : snapshotPrivacy(env.ctx, env.policy, host);
+function privacyOf(env: ToolEnv, c: CommandConfinement): Promise<StepPrivacy> {
+  return env.privacy ? env.privacy() : snapshotPrivacy(env.ctx, env.policy, c.host);
 }
 
 /** Judges the layer and applies what the step may make — or, with `withhold`, nothing (kept outputs stay for the step). */
 function settle(
   env: ToolEnv,
-  staging: Staging,
+  c: StagedConfinement,
   privacy: StepPrivacy,
   entries: readonly ScanEntry[],
   name: ProcessName,
@@ -160,8 +151,8 @@ function settle(
   return whileWriting(env.ctx.workspace.root, () =>
     settleStaged({
       env,
-      staging: staging.layers,
-      layer: staging.layer,
+      staging: c.writes.layers,
+      layer: c.writes.layer,
       privacy,
       gitWritable: gitWritableFor(env.policy, entries),
       label: name.label,
@@ -175,22 +166,22 @@ function settle(
  * Runs a staged process and settles its layer — after a cancel, a timeout or a throw too. `beforeSettle`
  * (the step's PostToolUse hooks) runs over the layer first; a reason it returns withholds every change.
  */
-export async function runStaged<R>(
+async function runStaged<R>(
   env: ToolEnv,
-  staging: Staging,
-  host: HostFacts,
+  c: StagedConfinement,
   name: ProcessName,
   launch: Launch<R>,
   beforeSettle?: (run: R) => Promise<string | undefined>,
 ): Promise<{ run: R; staged?: StagedOutcome } | { refused: string }> {
-  const built = await stagedSpec(env, host);
+  const built = await stagedSpec(env, c);
   if ('refused' in built) return built;
+  const staging = c.writes;
   const verifier = env.policy.role === 'verifier';
   // Taken before the process writes anything: neither its `.gitignore` nor a later edit decides what the step keeps.
-  const privacy = verifier ? undefined : await privacyOf(env, host);
+  const privacy = verifier ? undefined : await privacyOf(env, c);
   // A worktree whose repository lies outside the workspace: its git data is written there directly (no
   // layer covers it), so it is judged afterwards as without staging — and put back when refused.
-  const linkedGit = !verifier && gitWritableFor(env.policy) && built.entries.some((e) => e.path === '.git' && e.kind === 'file');
+  const linkedGit = !verifier && c.gitWritable && built.entries.some((e) => e.path === '.git' && e.kind === 'file');
   const gitMark = linkedGit && env.ctx.workspace.gitMark ? await env.ctx.workspace.gitMark() : null;
   let run: R | undefined;
   let staged: StagedOutcome | undefined;
@@ -204,9 +195,10 @@ export async function runStaged<R>(
       try {
         withhold = run !== undefined && beforeSettle ? await beforeSettle(run) : undefined;
       } catch (error) {
+        // Fail closed: hooks that could not say whether to block are read as a block — nothing is applied.
         withhold = `the PostToolUse hooks could not run: ${errorText(error)}`;
       }
-      staged = await settle(env, staging, privacy, built.entries, name, withhold);
+      staged = await settle(env, c, privacy, built.entries, name, withhold);
       if (gitMark) await judgeLinkedGit(env, gitMark, name.argv, staged);
     }
   }
@@ -228,18 +220,17 @@ async function judgeLinkedGit(env: ToolEnv, mark: GitMark, argv: readonly string
 }
 
 /** Runs a process that writes the workspace directly: its changes inside the edit globs join the checkpoint, the others are undone. */
-export async function runDirect<R>(
+async function runDirect<R>(
   env: ToolEnv,
   effects: CommandEffects,
-  confinement: Confinement,
-  host: HostFacts,
+  c: CommandConfinement,
   name: ProcessName,
   launch: Launch<R>,
 ): Promise<{ run: R; reconciled: Reconciled; privateOutputs: string[] } | { refused: string }> {
   const { ctx, policy } = env;
+  const { host, mode: confinement } = c;
   // The spec and the snapshot come from the workspace as it is now, after the approval wait.
-  const scope = commandWriteScope(policy);
-  const prune = scanPrune(policy, scope);
+  const { scope, prune } = c.region;
   const scanned = await effects.scan(prune, scope);
   if (!scanned.ok) return { refused: scanned.error };
   const built = sandboxSpec({ policy, entries: scanned.value.entries, env: ctx.env, host });
@@ -248,7 +239,7 @@ export async function runDirect<R>(
   const before = scope.length > 0 ? await effects.before(scanned.value.entries, region, scanned.value.unnamable) : null;
   if (before && !before.ok) return { refused: before.error };
   // A step granted git writes: what git records is judged too (src/node/gitRecord.ts), and a worktree it adds.
-  const gitMark = gitWritableFor(policy) && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
+  const gitMark = c.gitWritable && ctx.workspace.gitMark ? await ctx.workspace.gitMark() : null;
   const git = gitMark ? { mark: gitMark, worktrees: await registeredWorktrees(ctx.workspace) } : null;
   let run: R;
   let reconciled: Reconciled = NOTHING;
@@ -263,16 +254,28 @@ export async function runDirect<R>(
   return { run, reconciled, privateOutputs };
 }
 
-/** Where the step's processes run: its confinement and staging, or why none may run (the sandbox is required and missing). */
-export type StepPlace = { confinement: Confinement; staging?: Staging; host: HostFacts } | { refused: string };
+/** A process of the step, launched and settled: what it returned and what became of its writes (staged or direct). */
+export type ConfinedRun<R> = { run: R; staged?: StagedOutcome; reconciled: Reconciled; privateOutputs: string[] };
 
-export async function stepPlace(env: ToolEnv): Promise<StepPlace> {
-  const { ctx } = env;
-  const support = await ctx.terminal.confinement();
-  const decision = decideConfinement(ctx.settings.sandbox, support);
-  if (decision.kind === 'refuse') return { refused: decision.failure.message };
-  const { staging } = await stagingFor(env, decision.confinement, support);
-  return { confinement: decision.confinement, ...(staging ? { staging } : {}), host: ctx.terminal.hostFacts(ctx.env) };
+/**
+ * Runs one process of the step in its confinement — the one door to a launch: the spec is built here, from
+ * the workspace as it is now (after the approval wait), and the process launched right after it. Staged: over
+ * the step's layer, then settled (`beforeSettle` first, the PostToolUse hooks). Direct: with a snapshot of its
+ * write scope, then reconciled.
+ */
+export async function runConfined<R>(
+  env: ToolEnv,
+  effects: CommandEffects,
+  c: CommandConfinement,
+  name: ProcessName,
+  launch: Launch<R>,
+  beforeSettle?: (run: R) => Promise<string | undefined>,
+): Promise<ConfinedRun<R> | { refused: string }> {
+  if (isStaged(c)) {
+    const r = await runStaged(env, c, name, launch, beforeSettle);
+    return 'refused' in r ? r : { ...r, reconciled: NOTHING, privateOutputs: [] };
+  }
+  return runDirect(env, effects, c, name, launch);
 }
 
 /**
@@ -283,20 +286,14 @@ export async function stepPlace(env: ToolEnv): Promise<StepPlace> {
 export async function runAsStepCommand<R>(
   env: ToolEnv,
   effects: CommandEffects,
-  place: Exclude<StepPlace, { refused: string }>,
+  c: CommandConfinement,
   label: string,
   launch: Launch<R>,
 ): Promise<{ run: R; accepted: FileChange[]; refusedWrites: string[] } | { failed: string }> {
   // A hook is never a granted `git fetch`: no argv moves remote-tracking refs for it.
-  const name: ProcessName = { label, argv: [] };
-  if (place.staging) {
-    const r = await runStaged(env, place.staging, place.host, name, launch);
-    if ('refused' in r) return { failed: r.refused };
-    const staged = r.staged;
-    return { run: r.run, accepted: staged?.accepted ?? [], refusedWrites: staged ? refusedLinesOf(staged) : [] };
-  }
-  const r = await runDirect(env, effects, place.confinement, place.host, name, launch);
+  const r = await runConfined(env, effects, c, { label, argv: [] }, launch);
   if ('refused' in r) return { failed: r.refused };
+  if (isStaged(c)) return { run: r.run, accepted: r.staged?.accepted ?? [], refusedWrites: r.staged ? refusedLinesOf(r.staged) : [] };
   return {
     run: r.run,
     accepted: r.reconciled.accepted,
@@ -305,23 +302,17 @@ export async function runAsStepCommand<R>(
 }
 
 /** Runs one process over the step attempt's layer without settling it: the layer's owner settles it later (settleLayer). */
-export async function launchInLayer<R>(env: ToolEnv, staging: Staging, host: HostFacts, launch: Launch<R>): Promise<{ run: R } | { refused: string }> {
-  const built = await stagedSpec(env, host);
+export async function launchInLayer<R>(env: ToolEnv, c: StagedConfinement, launch: Launch<R>): Promise<{ run: R } | { refused: string }> {
+  const built = await stagedSpec(env, c);
   if ('refused' in built) return built;
-  return { run: await whileReading(env.ctx.workspace.root, () => launch(built.spec, { layer: staging.layer })) };
+  return { run: await whileReading(env.ctx.workspace.root, () => launch(built.spec, { layer: c.writes.layer })) };
 }
 
 /** Settles what processes launched in the layer left there (applies what the step may make, or withholds it all). */
-export async function settleLayer(
-  env: ToolEnv,
-  staging: Staging,
-  host: HostFacts,
-  label: string,
-  withhold?: string,
-): Promise<StagedOutcome | { failed: string }> {
-  const built = await stagedSpec(env, host);
+export async function settleLayer(env: ToolEnv, c: StagedConfinement, label: string, withhold?: string): Promise<StagedOutcome | { failed: string }> {
+  const built = await stagedSpec(env, c);
   if ('refused' in built) return { failed: built.refused };
-  return settle(env, staging, await privacyOf(env, host), built.entries, { label, argv: [] }, withhold);
+  return settle(env, c, await privacyOf(env, c), built.entries, { label, argv: [] }, withhold);
 }
 
 export function refusedLinesOf(staged: StagedOutcome): string[] {

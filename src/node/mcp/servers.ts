@@ -23,6 +23,7 @@ import { McpConnection, mcpFault, type Fault } from './connection';
 import { ProcessTransport } from './processTransport';
 import { isWithin, pathsOverlap } from '../../core/primitives/paths';
 import { err, ok, type Result } from '../../core/contracts/result';
+import { unattendedConfinementFor } from '../../core/policy/confinement';
 
 export interface NodeMcpOptions {
   /** Absolute, real path of the workspace (a stdio server's default working directory). */
@@ -49,13 +50,11 @@ export class NodeMcpServers implements McpServers {
     this.#configs = new Map(configs.map((c) => [c.name, c]));
   }
 
-  /** How a server runs here, or why it cannot be started at all. */
+  /** How a server runs here, or why it cannot be started at all: HTTP is remote; stdio as the policy decides (policy/confinement.ts). */
   confinementOf(config: ServerConfig): Result<McpConfinement, string> {
     if (config.transport === 'http') return ok('remote');
-    const { sandbox, support } = this.options;
-    if (sandbox === 'off') return ok('unsandboxed');
-    if (support.available) return ok('sandboxed');
-    return err(`not started: there is no OS sandbox to confine it (${support.reason}). ${support.remedy}`.trim());
+    const how = unattendedConfinementFor(this.options.sandbox, this.options.support);
+    return how.ok ? how : err(`not started: there is no OS sandbox to confine it (${how.error.missing}). ${how.error.remedy}`.trim());
   }
 
   /** Lists every server's tools, side by side; `listingSpec` confines stdio servers while they list. */
@@ -104,14 +103,15 @@ export class NodeMcpServers implements McpServers {
     if (confinement === 'sandboxed') {
       if (!spec) return mcpFault('refused', 'not started: its sandbox could not be prepared');
       const shown = programFolders(argv, this.options.root);
-      const prepared = prepareConfined(
+      const confined = prepareConfined(
         { ...spec, env: { ...spec.env, ...config.env }, visibleOutside: [...spec.visibleOutside, ...shown] },
         this.options.support,
         argv,
         cwd,
       );
-      if ('refused' in prepared) return mcpFault('refused', `its sandbox could not be prepared: ${prepared.refused}`);
-      const own = (prepared as { ownNetwork?: { slirp4netns: string } }).ownNetwork;
+      if (!confined.ok) return mcpFault('refused', `its sandbox could not be prepared: ${confined.error}`);
+      const prepared = confined.value;
+      const own = prepared.ownNetwork;
       let stopNetwork = (): void => undefined;
       transport = new ProcessTransport(
         {
@@ -200,7 +200,7 @@ function programFolders(argv: readonly string[], root: string): string[] {
       real = fs.realpathSync.native(arg);
       if (!fs.statSync(real).isFile()) continue;
     } catch {
-      continue; // not a file on this machine (missing or unreadable): not a program to make readable
+      continue; // Fail closed: not a file on this machine (missing or unreadable) — nothing is made readable for it.
     }
     const own = nodePath.dirname(real);
     let pkg: string | undefined;

@@ -13,6 +13,7 @@ import type { SandboxMode, SandboxSupport } from '../../core/contracts/sandbox';
 import type { Workspace } from '../../core/ports';
 import { discoverInstructions } from '../../core/instructions/discover';
 import { serverSandboxSpec } from '../../core/mcp/serverSandbox';
+import { unattendedConfinementFor } from '../../core/policy/confinement';
 import { hostFacts } from '../sandbox/hostFacts';
 import { mergeConfigs, serversIn, type ConfigSource, type ReadConfig, type Variables } from './config';
 import { NodeMcpServers } from './servers';
@@ -89,7 +90,8 @@ export async function prepareUserSetup(request: SetupRequest): Promise<UserSetup
     return { ...(instructions ? { instructions } : {}), close: async () => undefined };
   }
   const servers = new NodeMcpServers(configs.servers, { root: request.workspace.root, env: request.env, sandbox: request.sandbox, support: request.support });
-  const needsSpec = configs.servers.some((c) => c.transport === 'stdio') && request.sandbox !== 'off' && request.support.available;
+  const stdio = unattendedConfinementFor(request.sandbox, request.support);
+  const needsSpec = configs.servers.some((c) => c.transport === 'stdio') && stdio.ok && stdio.value === 'sandboxed';
   const spec = needsSpec ? await serverSandboxSpec(request.workspace, request.env, false, hostFacts(request.env)) : undefined;
   const notes = [...configs.notes, ...(spec && !spec.ok ? [`stdio servers could not be confined: ${spec.error}`] : [])];
   const catalogue = await servers.catalogue(spec?.ok ? spec.value : null, notes, request.signal);

@@ -5,40 +5,43 @@
  * and a private HOME and temp directory are taken (privateDirs.ts). After: the private directories are
  * emptied or removed, and so are the empty placeholders the command did not touch.
  * The spec decides; this file only refuses to go wider than the spec (never narrower is silent either: a
- * path that cannot be confined as asked makes the run fail, with the reason).
+ * path that cannot be confined as asked makes the run fail, with the reason). The platform's own part —
+ * bubblewrap's mounts, a Seatbelt profile — is one launcher per platform behind one interface
+ * (platformLauncher.ts); this file checks the spec for both, picks the launcher and owns the clean-up.
+ * Every catch here names what it decides when the disk does not answer: fail closed (the path stays
+ * read-only or hidden, or the command does not run) or, for clean-up only, best effort.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { SandboxSpec, SandboxSupport } from '../../core/contracts/sandbox';
-import { bwrapOptions, inWorkspace } from './bwrapArgs';
+import { err, ok, type Result } from '../../core/contracts/result';
+import { inWorkspace } from './bwrapArgs';
+import { bubblewrapLauncher } from './bubblewrapLauncher';
 import { gitSetupFor, nodeGitSetupPorts, type GitSetup } from './gitSetup';
-import { bwrapPath, ownNetworkTools } from './detect';
-import { ownNetworkLauncher, ownResolver } from './ownNetwork';
-import { takePrivateDirs } from './privateDirs';
+import type { CheckedSpec, Launched, PlatformLauncher } from './platformLauncher';
+import { takePrivateDirs, type PrivateDirs } from './privateDirs';
 import { preparePrivateOutputs, type PreparedOutputs } from './privateOutputs';
-import { seatbeltArgs, seatbeltProfile } from './seatbeltProfile';
-import { stagedLauncher, type StagedLayer } from './stagedLaunch';
-import { PRELOAD_AT, renameShim } from './renameShim';
-import { stagingBase } from './stagingLayers';
-import { keyringFilter, SECCOMP_FD } from './seccomp';
+import { seatbeltLauncher } from './seatbeltLauncher';
+import type { StagedLayer } from './stagedLaunch';
 import { errorText } from '../../core/primitives/errorText';
 import { isBelow, isWithin } from '../../core/primitives/paths';
 
-export interface Prepared {
-  file: string;
-  args: string[];
+/** The process to spawn (the platform's launcher), its environment, and what to undo after it. */
+export interface Prepared extends Launched {
   env: Record<string, string>;
-  /** NUL-separated arguments bubblewrap reads from file descriptor 3 (`--args 3`), when set. */
-  fd3?: Buffer;
-  /** The seccomp filter bubblewrap reads on fd 6 (seccomp.ts), when set. */
-  seccomp?: Buffer;
-  /** Set when the granted network is the command's own: the runner starts slirp4netns (ownNetwork.ts). */
-  ownNetwork?: { slirp4netns: string };
   /** What the sandbox had to narrow, shown above the command's output. */
   notes: string[];
   /** After the command (and everything it started) is gone; returns what it undid, to show below the output. */
   cleanup(): string[];
+}
+
+/** What preparing made that the clean-up must undo, filled in as it is made. */
+interface Undo {
+  placeholders?: { created: Placeholder[]; parents: string[] };
+  outputs?: PreparedOutputs;
+  gitDirsOutside: string[];
+  resumableBefore: Set<string>;
 }
 
 type Kind = 'file' | 'directory';
@@ -48,6 +51,7 @@ function kindOf(abs: string): Kind | 'symlink' | 'other' | undefined {
     const s = fs.lstatSync(abs);
     return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
   } catch {
+    // Not there, or not reachable by this user — nor then by the command, which runs as the same user: it is left out of the mounts.
     return undefined;
   }
 }
@@ -64,6 +68,7 @@ function signatureOf(abs: string): string {
     const s = fs.lstatSync(abs, { bigint: true });
     return `${s.ino}:${s.size}:${s.mtimeNs}`;
   } catch {
+    // Best effort, on the safe side: a placeholder that cannot be read no longer matches, so it is never removed on a guess.
     return '';
   }
 }
@@ -73,6 +78,7 @@ function isReal(abs: string): boolean {
   try {
     return fs.realpathSync.native(abs) === abs;
   } catch {
+    // Fail closed: a path that does not resolve is not trusted as real (it stays read-only, or is not created).
     return false;
   }
 }
@@ -131,14 +137,14 @@ function removePlaceholders(created: Placeholder[], parents: string[]): void {
       if (p.kind === 'directory') fs.rmdirSync(p.path);
       else fs.unlinkSync(p.path);
     } catch {
-      // not empty, or gone
+      // Best effort: not empty (the command wrote it), or gone.
     }
   }
   for (const dir of [...parents].reverse()) {
     try {
       fs.rmdirSync(dir);
     } catch {
-      // not empty: the command put something there
+      // Best effort: not empty (the command put something there).
     }
   }
 }
@@ -149,6 +155,7 @@ function realInside(root: string, abs: string): string | undefined {
     const real = fs.realpathSync.native(abs);
     return isWithin(real, root) ? real : undefined;
   } catch {
+    // Fail closed: a path that does not resolve is not inside the workspace (the caller refuses or leaves it out).
     return undefined;
   }
 }
@@ -211,6 +218,7 @@ function realHome(): string | undefined {
     const home = fs.realpathSync.native(os.homedir());
     return home === '/' ? undefined : home;
   } catch {
+    // Fail closed: no real home to mount the private one over; the spec's hiddenOutside still hides the home.
     return undefined;
   }
 }
@@ -229,6 +237,7 @@ function emptyFolder(abs: string): boolean {
       dir.closeSync();
     }
   } catch {
+    // Fail closed: a folder that cannot be read counts as not empty, so it is hidden all the same.
     return false;
   }
 }
@@ -281,21 +290,6 @@ function removeNewResumableState(gitDirs: readonly string[], before: ReadonlySet
     });
 }
 
-let shimSaid = false;
-
-/** A staged command's rename helper (renameShim.ts), or a note once per process saying why there is none. */
-function preloadFor(root: string, notes: string[]): { preload?: { from: string; at: string } } {
-  const probe = stagingBase(root);
-  const shim = probe.ok ? renameShim(probe.value) : probe;
-  if (shim.ok) return { preload: { from: shim.value, at: PRELOAD_AT } };
-  if (!shimSaid)
-    notes.push(
-      `${shim.error.reason}: a folder the workspace holds cannot be renamed in place here (EXDEV) — \`mv\` copies it instead, \`git mv\` of a folder fails`,
-    );
-  shimSaid = true;
-  return {};
-}
-
 function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   return paths.flatMap((p) => {
     const k = kindOf(p);
@@ -303,9 +297,17 @@ function existing(paths: readonly string[]): { path: string; kind: Kind }[] {
   });
 }
 
+/** The platform's launcher for what this machine supports (platformLauncher.ts). */
+function launcherFor(support: Extract<SandboxSupport, { available: true }>): PlatformLauncher {
+  return support.kind === 'bubblewrap' ? bubblewrapLauncher(support.ownNetwork === true) : seatbeltLauncher;
+}
+
 /**
- * `staged`: the command writes that layer over the workspace (bubblewrap only; stagedLaunch.ts), and the
- * spec is a staged one (sandboxSpec.ts: the whole workspace writable in the layer, no private outputs).
+ * The process to spawn for `argv` confined by `spec`, or why it cannot be confined here (then nothing
+ * runs: every refusal here fails closed). The spec is checked on disk first (checkedSpec), then handed to
+ * the platform's launcher. `staged`: the command writes that layer over the workspace (a launcher that
+ * stages only; stagedLaunch.ts), and the spec is a staged one (sandboxSpec.ts: the whole workspace writable
+ * in the layer, no private outputs).
  */
 export function prepareConfined(
   spec: SandboxSpec,
@@ -313,159 +315,105 @@ export function prepareConfined(
   argv: readonly string[],
   cwd: string,
   staged?: Omit<StagedLayer, 'root'>,
-): Prepared | { refused: string } {
-  if (!support.available) return { refused: `no OS sandbox: ${support.reason}` };
-  if (staged && support.kind !== 'bubblewrap') return { refused: 'staged writes need bubblewrap' };
+): Result<Prepared, string> {
+  if (!support.available) return err(`no OS sandbox: ${support.reason}`);
+  const launcher = launcherFor(support);
+  if (staged && !launcher.stages) return err('staged writes need bubblewrap');
   let root: string;
   try {
     root = fs.realpathSync.native(spec.root);
   } catch {
-    return { refused: `the workspace root ${spec.root} does not exist` };
+    // Fail closed: a root that cannot be resolved (missing, unreadable) is no root to confine a command to.
+    return err(`the workspace root ${spec.root} does not exist`);
   }
   const realCwd = realInside(root, cwd);
-  if (realCwd === undefined) return { refused: 'the working directory is not inside the workspace' };
-  const own = takePrivateDirs(support.kind === 'bubblewrap');
-  const { dir: privateDir, home: privateHome, tmp: privateTmp } = own;
-  let placeholders: { created: Placeholder[]; parents: string[] } = { created: [], parents: [] };
+  if (realCwd === undefined) return err('the working directory is not inside the workspace');
+  const own = takePrivateDirs(launcher.binds);
   const notes: string[] = [];
-  let gitDirsOutside: string[] = [];
-  let resumableBefore = new Set<string>();
-  let outputs: PreparedOutputs | undefined;
+  const undo: Undo = { gitDirsOutside: [], resumableBefore: new Set() };
   const cleanup = (): string[] => {
-    outputs?.release();
-    removePlaceholders(placeholders.created, placeholders.parents);
+    undo.outputs?.release();
+    if (undo.placeholders) removePlaceholders(undo.placeholders.created, undo.placeholders.parents);
     own.release();
-    return removeNewResumableState(gitDirsOutside, resumableBefore);
+    return removeNewResumableState(undo.gitDirsOutside, undo.resumableBefore);
   };
   try {
-    const made = writablePaths(root, spec, notes);
-    placeholders = made;
-    const writable = made.paths;
-    writeGitSetup(root, privateHome, notes);
-    const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
-    const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
-    // Build outputs: private copies under bubblewrap; Seatbelt cannot bind one, so there they stay read-only.
-    outputs =
-      support.kind === 'bubblewrap'
-        ? preparePrivateOutputs(
-            root,
-            spec.privateOutputs,
-            hidden.map((h) => h.path),
-            own.outputs,
-            notes,
-          )
-        : undefined;
-    const privateAt = new Set(outputs?.mounts.map((m) => m.at));
-    const readOnly = [
-      ...spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined && !privateAt.has(p)),
-      ...(outputs?.readOnly ?? []),
-    ];
-    const hiddenOutside = existing(spec.hiddenOutside).filter((e) => support.kind !== 'bubblewrap' || e.kind !== 'directory' || !emptyFolder(e.path));
-    const visibleOutside = existing(spec.visibleOutside)
-      .filter((e) => e.kind === 'directory')
-      .map((e) => e.path);
-    const writableOutside = existing(spec.writableOutside)
-      .filter((e) => e.kind === 'directory' && isReal(e.path))
-      .map((e) => e.path);
-    gitDirsOutside = writableOutside;
-    resumableBefore = new Set(resumableStateIn(writableOutside));
-    const readOnlyOutside = existing(spec.readOnlyOutside).map((e) => e.path);
-    const pinned = support.kind === 'bubblewrap' ? pinnedFolders(writable, [...readOnly, ...hidden.map((h) => h.path)]) : [];
-    const home = realHome();
-    // On Linux the private HOME is mounted at the real home's path; on macOS it is where it is.
-    const homeInside = support.kind === 'bubblewrap' && home ? home : privateHome;
-    const tmpInside = support.kind === 'bubblewrap' ? '/tmp' : privateTmp;
-    const env: Record<string, string> = { ...spec.env, HOME: homeInside, TMPDIR: tmpInside, TMP: tmpInside, TEMP: tmpInside };
-
-    if (support.kind === 'bubblewrap') {
-      const bwrap = bwrapPath();
-      if (bwrap === undefined) throw new Error('bubblewrap disappeared');
-      const resolv = (() => {
-        try {
-          const real = fs.realpathSync.native('/etc/resolv.conf');
-          return real === '/etc/resolv.conf' ? [] : [real];
-        } catch {
-          return [];
-        }
-      })();
-      const netTools = spec.network && support.ownNetwork === true ? ownNetworkTools() : undefined;
-      if (spec.network && support.ownNetwork === true && netTools === undefined) throw new Error('slirp4netns disappeared');
-      const resolver = netTools ? ownResolver(privateDir) : undefined;
-      const seccomp = keyringFilter();
-      if (seccomp === undefined) notes.push(`no seccomp filter for ${process.arch}: the kernel keyrings stay reachable`);
-      if (resolver?.note) notes.push(resolver.note);
-      const options = bwrapOptions({
-        root,
-        writable: [...writable, ...pinned],
-        readOnly,
-        privateOutputs: outputs?.mounts ?? [],
-        hidden,
-        hiddenOutside,
-        visibleOutside,
-        writableOutside,
-        readOnlyOutside,
-        network: spec.network,
-        home: home ? { at: home, from: privateHome } : undefined,
-        tmp: privateTmp,
-        networkFiles: resolv,
-        cwd: realCwd,
-        ...(netTools && resolver
-          ? { ownNetwork: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, resolver: { from: resolver.from, at: resolver.at } } }
-          : {}),
-        ...(staged ? { keepIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}),
-        ...(staged ? preloadFor(root, notes) : {}),
-        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
-      });
-      // The options travel on fd 3: a long list of mounts must not hit the kernel's argv limit.
-      const fd3 = Buffer.from(`${options.join('\0')}\0`);
-      if (staged) {
-        // The layer's root folder stands for the workspace root inside: it shows the root's own mode.
-        fs.chmodSync(staged.upper, fs.statSync(root).mode & 0o7777);
-        const launch = stagedLauncher({ ...staged, root }, netTools !== undefined, [bwrap, '--args', '3', '--', ...argv]);
-        if (!launch.ok) throw new Error(launch.error.reason);
-        return {
-          file: launch.value.file,
-          args: launch.value.args,
-          fd3,
-          ...(seccomp ? { seccomp } : {}),
-          ...(netTools ? { ownNetwork: { slirp4netns: netTools.slirp4netns } } : {}),
-          env,
-          notes,
-          cleanup,
-        };
-      }
-      if (netTools) {
-        const launcher = ownNetworkLauncher(netTools.unshare, bwrap);
-        return {
-          file: launcher.file,
-          args: [...launcher.args, '--args', '3', '--', ...argv],
-          fd3,
-          ...(seccomp ? { seccomp } : {}),
-          ownNetwork: { slirp4netns: netTools.slirp4netns },
-          env,
-          notes,
-          cleanup,
-        };
-      }
-      return { file: bwrap, args: ['--args', '3', '--', ...argv], fd3, ...(seccomp ? { seccomp } : {}), env, notes, cleanup };
+    const checked = checkedSpec(spec, { root, cwd: realCwd, argv, own, binds: launcher.binds }, notes, undo);
+    const launched = launcher.launch(checked, notes, staged);
+    if (!launched.ok) {
+      cleanup();
+      return err(`the sandbox could not be prepared: ${launched.error}`);
     }
-    const profile = seatbeltProfile({
-      root,
-      writable,
-      readOnly,
-      hidden: hidden.map((h) => h.path),
-      hiddenOutside: hiddenOutside.map((h) => h.path),
-      visibleOutside,
-      writableOutside,
-      readOnlyOutside,
-      network: spec.network,
-      privateHome,
-      privateTmp,
-    });
-    const { file, args } = seatbeltArgs(profile, argv);
-    return { file, args, env, notes, cleanup };
+    return ok({ ...launched.value, env: checked.env, notes, cleanup });
   } catch (error) {
+    // Fail closed: any fault while the mounts are made ready (a placeholder, a private copy, the git setup,
+    // the layer's mode) means the command does not run; what was made so far is undone and the reason said.
     cleanup();
-    return { refused: `the sandbox could not be prepared: ${errorText(error)}` };
+    return err(`the sandbox could not be prepared: ${errorText(error)}`);
   }
+}
+
+/**
+ * The spec as it stands on disk, for any launcher: writable paths made to exist (placeholders, undone after),
+ * the user's git setup in the private home, the spec's paths resolved and left out where missing, and —
+ * where the launcher binds — private build outputs and pinned folders. Throws on an I/O fault (the caller
+ * fails closed); what it made is recorded in `undo` as it goes.
+ */
+function checkedSpec(
+  spec: SandboxSpec,
+  at: { root: string; cwd: string; argv: readonly string[]; own: PrivateDirs; binds: boolean },
+  notes: string[],
+  undo: Undo,
+): CheckedSpec {
+  const { root, own, binds } = at;
+  const made = writablePaths(root, spec, notes);
+  undo.placeholders = made;
+  const writable = made.paths;
+  writeGitSetup(root, own.home, notes);
+  const inside = (rel: string): string | undefined => (kindOf(inWorkspace(root, rel)) === 'symlink' ? undefined : inWorkspace(root, rel));
+  const hidden = existing(spec.hidden.map((e) => inside(e.path)).filter((p): p is string => p !== undefined));
+  // Build outputs: private copies where the launcher binds; elsewhere (Seatbelt) they stay read-only.
+  const outputs = binds
+    ? preparePrivateOutputs(
+        root,
+        spec.privateOutputs,
+        hidden.map((h) => h.path),
+        own.outputs,
+        notes,
+      )
+    : undefined;
+  undo.outputs = outputs;
+  const privateAt = new Set(outputs?.mounts.map((m) => m.at));
+  const readOnly = [...spec.readOnly.map((e) => inside(e.path)).filter((p): p is string => p !== undefined && !privateAt.has(p)), ...(outputs?.readOnly ?? [])];
+  const hiddenOutside = existing(spec.hiddenOutside).filter((e) => !binds || e.kind !== 'directory' || !emptyFolder(e.path));
+  const visibleOutside = existing(spec.visibleOutside)
+    .filter((e) => e.kind === 'directory')
+    .map((e) => e.path);
+  const writableOutside = existing(spec.writableOutside)
+    .filter((e) => e.kind === 'directory' && isReal(e.path))
+    .map((e) => e.path);
+  undo.gitDirsOutside = writableOutside;
+  undo.resumableBefore = new Set(resumableStateIn(writableOutside));
+  const home = realHome();
+  // Where the launcher binds, the private HOME is mounted at the real home's path and /tmp is private; elsewhere they are where they are.
+  const homeInside = binds && home ? home : own.home;
+  const tmpInside = binds ? '/tmp' : own.tmp;
+  return {
+    root,
+    cwd: at.cwd,
+    argv: at.argv,
+    writable,
+    pinned: binds ? pinnedFolders(writable, [...readOnly, ...hidden.map((h) => h.path)]) : [],
+    readOnly,
+    hidden,
+    hiddenOutside,
+    visibleOutside,
+    writableOutside,
+    readOnlyOutside: existing(spec.readOnlyOutside).map((e) => e.path),
+    privateOutputs: outputs?.mounts ?? [],
+    network: spec.network,
+    home,
+    own,
+    env: { ...spec.env, HOME: homeInside, TMPDIR: tmpInside, TMP: tmpInside, TEMP: tmpInside },
+  };
 }

@@ -375,8 +375,9 @@ describe('the OS sandbox on Linux (bubblewrap, real commands)', function () {
       fs.mkdirSync(full);
       fs.writeFileSync(path.join(full, 'secret.txt'), 'canary-full\n');
       const spec = { ...(await specFor({ edit: ['src/**'] })), hiddenOutside: [empty, full] };
-      const prepared = prepareConfined(spec, detectSandbox(), ['true'], root);
-      assert.ok(!('refused' in prepared));
+      const confined = prepareConfined(spec, detectSandbox(), ['true'], root);
+      assert.ok(confined.ok);
+      const prepared = confined.value;
       const options = prepared.fd3?.toString().split('\0') ?? [];
       prepared.cleanup();
       assert.equal(options.indexOf(empty), -1, 'no tmpfs, no remount for the empty folder');
