@@ -360,6 +360,19 @@ type EntryVerdict = 'hidden' | 'readOnly' | 'none';
 export interface SpecMemo {
   gitWritable?: boolean;
   verdicts: WeakMap<ScanEntry, EntryVerdict>;
+  /**
+   * The last entry list judged, and what it came to: a memoized scan of a workspace whose folders did not
+   * move hands back the same (frozen) list, and then the walk below would meet the same entries, with the
+   * same remembered verdicts, in the same order — only the verdicts that needed a peek are judged again.
+   */
+  last?: { entries: readonly ScanEntry[]; judged: Judged };
+}
+
+/** What the walk over the entries comes to: what is hidden, what is read-only, and the verdicts a peek decided. */
+interface Judged {
+  hidden: SandboxEntry[];
+  readOnly: SandboxEntry[];
+  peeked: [ScanEntry, EntryVerdict][];
 }
 
 /**
@@ -408,6 +421,48 @@ function entryJudge(
   };
 }
 
+/**
+ * Walks the entries with the judge: what is hidden (and nothing below it), what is read-only (its topmost
+ * entry only). With a memo, a verdict already given to an entry object is taken again (never one a peek
+ * decided), and the same entry list as last time comes to the same result unless a peek now says otherwise.
+ */
+function judgeEntries(
+  entries: readonly ScanEntry[],
+  judge: (e: ScanEntry) => { verdict: EntryVerdict; peeked: boolean },
+  given: SpecMemo | undefined,
+  gitWritable: boolean,
+): Pick<Judged, 'hidden' | 'readOnly'> {
+  const memo = given && (given.gitWritable === gitWritable ? given : Object.assign(given, { gitWritable, verdicts: new WeakMap(), last: undefined }));
+  const last = memo?.last;
+  if (last?.entries === entries && last.judged.peeked.every(([e, verdict]) => judge(e).verdict === verdict))
+    return { hidden: [...last.judged.hidden], readOnly: [...last.judged.readOnly] };
+  const judged: Judged = { hidden: [], readOnly: [], peeked: [] };
+  // Looked up by a path's own folders: linear in the entries however many are hidden or read-only.
+  const hiddenAt = new Set<string>();
+  const readOnlyAt = new Set<string>();
+  for (const e of entries) {
+    if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
+    if (isWithinAny(e.path, hiddenAt)) continue;
+    let verdict = memo?.verdicts.get(e);
+    if (verdict === undefined) {
+      const said = judge(e);
+      verdict = said.verdict;
+      if (said.peeked) judged.peeked.push([e, verdict]);
+      else memo?.verdicts.set(e, verdict);
+    }
+    if (verdict === 'hidden') {
+      judged.hidden.push({ path: e.path, kind: e.kind });
+      hiddenAt.add(e.path);
+    } else if (verdict === 'readOnly' && !isWithinAny(e.path, readOnlyAt)) {
+      judged.readOnly.push({ path: e.path, kind: e.kind });
+      readOnlyAt.add(e.path);
+    }
+  }
+  // Only a frozen list (a memoized scan's) is remembered: no one can change it under the memo.
+  if (memo) memo.last = Object.isFrozen(entries) ? { entries, judged } : undefined;
+  return { hidden: [...judged.hidden], readOnly: [...judged.readOnly] };
+}
+
 /** The whole workspace, as one write root: a staged command's scope. */
 export const STAGED_SCOPE: readonly WriteRoot[] = [{ path: '', kind: 'tree' }];
 
@@ -422,30 +477,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const inScope = (rel: string): boolean => writableAt(rel, rootPaths, subfolderPaths);
   const gitWritable = gitWritableFor(policy, input.entries);
 
-  const hidden: SandboxEntry[] = [];
-  const readOnly: SandboxEntry[] = [];
   const judge = entryJudge(input, inScope, scope, gitWritable);
-  const memo = input.memo && (input.memo.gitWritable === gitWritable ? input.memo : Object.assign(input.memo, { gitWritable, verdicts: new WeakMap() }));
-  // Looked up by a path's own folders: linear in the entries however many are hidden or read-only.
-  const hiddenAt = new Set<string>();
-  const readOnlyAt = new Set<string>();
-  for (const e of input.entries) {
-    if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
-    if (isWithinAny(e.path, hiddenAt)) continue;
-    let verdict = memo?.verdicts.get(e);
-    if (verdict === undefined) {
-      const judged = judge(e);
-      verdict = judged.verdict;
-      if (!judged.peeked) memo?.verdicts.set(e, verdict);
-    }
-    if (verdict === 'hidden') {
-      hidden.push({ path: e.path, kind: e.kind });
-      hiddenAt.add(e.path);
-    } else if (verdict === 'readOnly' && !isWithinAny(e.path, readOnlyAt)) {
-      readOnly.push({ path: e.path, kind: e.kind });
-      readOnlyAt.add(e.path);
-    }
-  }
+  const { hidden, readOnly } = judgeEntries(input.entries, judge, input.memo, gitWritable);
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
     return err(

@@ -21,7 +21,7 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { StagedChange } from '../contracts/staging';
-import type { FileWrite, GitRecorded, StagingLayers } from '../ports';
+import type { FileWrite, GitRecorded, PolicyFs, StagingLayers } from '../ports';
 import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
 import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
@@ -90,8 +90,42 @@ function reasonFor(path: string, reason: string): string {
   return reason;
 }
 
-/** The policy's reason for refusing a write or removal, or undefined when it allows it. */
-function denialBy(policy: Policy) {
+/**
+ * The policy over the disk as it stands for one judgement: each path's lstat and real path asked once (a
+ * thousand changes in one folder resolve that folder once). Sound for as long as the judgement runs: no
+ * process runs over the layer meanwhile (workspaceLock.ts), nothing is applied before the verdicts are
+ * all given, and what is applied is resolved again when it is written (the Workspace port re-checks).
+ */
+function judging(policy: Policy): Policy {
+  const stats = new Map<string, ReturnType<PolicyFs['lstatSync']>>();
+  const reals = new Map<string, { real: string } | { error: unknown }>();
+  const disk = policy.fs;
+  const fs: PolicyFs = {
+    ...disk,
+    lstatSync: (p) => {
+      if (!stats.has(p)) stats.set(p, disk.lstatSync(p));
+      return stats.get(p);
+    },
+    realpathSync: (p) => {
+      let known = reals.get(p);
+      if (known === undefined) {
+        try {
+          known = { real: disk.realpathSync(p) };
+        } catch (error) {
+          known = { error };
+        }
+        reals.set(p, known);
+      }
+      if ('error' in known) throw known.error;
+      return known.real;
+    },
+  };
+  return { ...policy, fs };
+}
+
+/** The policy's reason for refusing a write or removal, or undefined when it allows it (one judgement's: see `judging`). */
+function denialBy(given: Policy) {
+  const policy = judging(given);
   return (path: string, kind: 'write' | 'delete'): string | undefined => {
     const r = resolveAction(policy, { kind, path });
     return r.allowed ? undefined : reasonFor(path, r.reason);

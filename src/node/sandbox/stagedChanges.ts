@@ -60,7 +60,8 @@ function kindOf(s: fs.Stats): EntryKind {
 
 function lstatOrNull(abs: Buffer | string): fs.Stats | null {
   try {
-    return fs.lstatSync(abs);
+    // A missing entry is the common case (what the command made): answered without an exception.
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -80,6 +81,8 @@ function isWhiteout(s: fs.Stats): boolean {
 }
 
 const CHUNK = 1 << 20;
+/** The two buffers every comparison reads into (it is synchronous: one at a time), allocated once. */
+let scratch: [Buffer, Buffer] | undefined;
 
 /** Whether two regular files hold the same bytes (sizes are known equal); read in chunks, never followed. */
 function sameBytes(a: Buffer, b: string | Buffer): boolean {
@@ -89,8 +92,7 @@ function sameBytes(a: Buffer, b: string | Buffer): boolean {
   try {
     fa = fs.openSync(a, flags);
     fb = fs.openSync(b, flags);
-    const ba = Buffer.allocUnsafe(CHUNK);
-    const bb = Buffer.allocUnsafe(CHUNK);
+    const [ba, bb] = (scratch ??= [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)]);
     for (;;) {
       const na = fs.readSync(fa, ba, 0, CHUNK, null);
       const nb = fs.readSync(fb, bb, 0, CHUNK, null);
