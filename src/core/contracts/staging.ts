@@ -26,6 +26,8 @@ export interface StagedChange {
   target?: string;
   /** Size in bytes of what the command left (files). */
   size?: number;
+  /** Size in bytes of the workspace's file there, as the listing found it (what the checkpoint will take). */
+  wasSize?: number;
   /** Bytes the file really occupies (a sparse file's real cost). */
   allocated?: number;
 }

@@ -378,7 +378,10 @@ async function applyChanges(
   // Linear, and overlapped: sizes first, the budget decided in path order, then reads and blob writes
   // several at a time (a thousand files are a thousand reads and two thousand small writes).
   const all = [...removals.files, ...apply];
-  const wasSizes = await mapLimit(all, IO_AT_ONCE, async (c) => (c.was === 'file' ? ((await workspace.stat(c.path).catch(() => undefined))?.size ?? 0) : 0));
+  // The listing's size of the workspace's file where it gave one (a removed folder's entries: from its scan).
+  const wasSizes = await mapLimit(all, IO_AT_ONCE, async (c) =>
+    c.was !== 'file' ? 0 : (c.wasSize ?? (await workspace.stat(c.path).catch(() => undefined))?.size ?? 0),
+  );
   const taken = all.map((c, i) => {
     const wasSize = wasSizes[i] ?? 0;
     const bytes = c.now === 'file' ? (c.size ?? 0) + wasSize : c.was === 'file' ? (c.now === null ? (c.size ?? wasSize) : wasSize) : 0;

@@ -202,8 +202,9 @@ class Walk {
     const lowerAbs = lowerDir === null ? null : join(lowerDir, raw);
     const ls = lowerAbs === null ? null : lstatOrNull(lowerAbs);
     const was = ls ? kindOf(ls) : null;
+    const wasSize = ls?.isFile() ? { wasSize: ls.size } : {};
     if (isWhiteout(us)) {
-      if (was !== null) this.changes.push({ path, was, now: null, content: true });
+      if (was !== null) this.changes.push({ path, was, now: null, content: true, ...wasSize });
       return;
     }
     const now = kindOf(us);
@@ -224,7 +225,7 @@ class Walk {
       return;
     }
     if (now === 'file') {
-      const sized = { nowMode, size: us.size, allocated: us.blocks * 512 };
+      const sized = { nowMode, size: us.size, allocated: us.blocks * 512, ...wasSize };
       if (was !== 'file' || lowerAbs === null || !ls) {
         this.changes.push({ path, was, now, content: true, ...sized });
         return;
@@ -242,10 +243,10 @@ class Walk {
         return;
       }
       if (was === 'symlink' && lowerAbs && readLink(lowerAbs) === target) return;
-      this.changes.push({ path, was, now, content: true, target });
+      this.changes.push({ path, was, now, content: true, target, ...wasSize });
       return;
     }
-    this.changes.push({ path, was, now: 'other', content: true });
+    this.changes.push({ path, was, now: 'other', content: true, ...wasSize });
   }
 
   /** What the opaque folders hid: each workspace entry there, removed (one change per entry; a folder whole). */
