@@ -60,9 +60,10 @@ export interface ListingCap {
 export interface ListingOptions {
   /**
    * Folders the engine would keep whole for the step whatever they hold (a dependency folder or a tool cache
-   * no edit glob reaches): the runner reports each in `keptWhole` instead of walking what it holds.
+   * no edit glob reaches; a new folder the step keeps for itself): the runner reports each in `keptWhole`
+   * instead of walking what it holds. `inWorkspace`: the workspace has a folder there too.
    */
-  keepWhole?(path: string): boolean;
+  keepWhole?(path: string, inWorkspace: boolean): boolean;
   /** Entries (files, folders, links, removals) the listing walks at most before it stops (`capped`). */
   maxEntries?: number;
   /** Bytes of regular files the listing reads at most, comparing them with the workspace, before it stops. */

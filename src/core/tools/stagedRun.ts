@@ -24,7 +24,7 @@ import type { StagedChange } from '../contracts/staging';
 import type { FileWrite, GitRecorded, PolicyFs, StagingLayers } from '../ports';
 import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
-import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
+import { isToolCache, judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
 import { judgeWorktrees, type WorktreeVerdicts } from './stagedWorktrees';
 import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
@@ -146,7 +146,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   const { env, staging, layer } = input;
   const { policy } = env;
   const root = policy.root;
-  const listing = await staging.changes(layer, root, listingOptionsFor(policy));
+  const listing = await staging.changes(layer, root, listingOptionsFor(policy, input.privacy));
   const outcome: StagedOutcome = {
     accepted: [],
     uncovered: [],
@@ -178,8 +178,12 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${namedList(verdicts.strippedModes)}`);
-  // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway.
-  const whole = (listing.keptWhole ?? []).map((path) => ({ path, why: 'a dependency folder or tool cache no edit glob reaches' }));
+  // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway,
+  // with the reason it would give (a new folder the step keeps: why it is private).
+  const whole = (listing.keptWhole ?? []).map((path) => ({
+    path,
+    why: isToolCache(path) ? 'a dependency folder or tool cache no edit glob reaches' : (input.privacy(path, true) ?? 'kept for the step'),
+  }));
   if (input.withhold !== undefined) return withheld(input, verdicts, whole, outcome);
 
   const removals = await judgeRemovedFolders(input, verdicts, outcome, denial);

@@ -211,7 +211,7 @@ class Walk {
     const nowMode = us.mode & 0o7777;
     const mode = ls && was === now && (ls.mode & 0o7777) !== nowMode ? { mode: { was: ls.mode & 0o7777, now: nowMode } } : {};
     if (now === 'directory') {
-      if ((was === null || was === 'directory') && this.options.keepWhole?.(path) === true) {
+      if ((was === null || was === 'directory') && this.options.keepWhole?.(path, was !== null) === true) {
         this.keptWhole.push(path);
         return;
       }
