@@ -62,13 +62,18 @@ interface LinkedGit {
   commonDir: string;
 }
 
+/** The workspace's `.git` entry: a scan lists the root's names first, so the search stops there (a path comes once). */
+function gitEntryOf(entries: readonly ScanEntry[]): ScanEntry | undefined {
+  return entries.find((e) => e.path === '.git');
+}
+
 /**
  * The repository behind a worktree's `.git` file (`gitdir: …`), trusted only when it points back: the
  * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
  * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
  */
 function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
-  if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
+  if (!host.readText || gitEntryOf(entries)?.kind !== 'file') return undefined;
   const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
   if (!pointer) return undefined;
   const gitDir = posix.resolve(root, pointer);
@@ -284,7 +289,7 @@ export function isGitData(rel: string): boolean {
  */
 export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
   const mayWriteGit = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
-  return mayWriteGit && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+  return mayWriteGit && (entries === undefined || gitEntryOf(entries)?.kind === 'directory');
 }
 
 /**
@@ -366,6 +371,8 @@ export interface SpecMemo {
    * same remembered verdicts, in the same order — only the verdicts that needed a peek are judged again.
    */
   last?: { entries: readonly ScanEntry[]; judged: Judged };
+  /** The links of the last (frozen) list. */
+  symlinks?: { entries: readonly ScanEntry[]; links: readonly ScanEntry[] };
 }
 
 /** What the walk over the entries comes to: what is hidden, what is read-only, and the verdicts a peek decided. */
@@ -463,6 +470,14 @@ function judgeEntries(
   return { hidden: [...judged.hidden], readOnly: [...judged.readOnly] };
 }
 
+/** The links among the entries (all that linkedOutsideOf looks at), taken again for the same list. */
+function symlinksOf(entries: readonly ScanEntry[], memo: SpecMemo | undefined): readonly ScanEntry[] {
+  if (memo?.symlinks?.entries === entries) return memo.symlinks.links;
+  const links = entries.filter((e) => e.kind === 'symlink');
+  if (memo) memo.symlinks = Object.isFrozen(entries) ? { entries, links } : undefined;
+  return links;
+}
+
 /** The whole workspace, as one write root: a staged command's scope. */
 export const STAGED_SCOPE: readonly WriteRoot[] = [{ path: '', kind: 'tree' }];
 
@@ -499,7 +514,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
-  const links = linkedOutsideOf(policy.root, input.entries, hiddenOutside, host);
+  const links = linkedOutsideOf(policy.root, symlinksOf(input.entries, input.memo), hiddenOutside, host);
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
   const linked = linkedGitOf(policy.root, input.entries, host);
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
