@@ -101,7 +101,9 @@ function judging(policy: Policy): Policy {
   const reals = new Map<string, { real: string } | { error: unknown }>();
   const disk = policy.fs;
   const fs: PolicyFs = {
-    ...disk,
+    readTextSync: (p, maxBytes) => disk.readTextSync(p, maxBytes),
+    readlinkSync: (p) => disk.readlinkSync(p),
+    executableSync: (p) => disk.executableSync(p),
     lstatSync: (p) => {
       if (!stats.has(p)) stats.set(p, disk.lstatSync(p));
       return stats.get(p);
