@@ -18,6 +18,8 @@
  *     folders outside the step's globs (kept for the step); the time the tool adds around the command, per
  *     entry, against the 1,000 case — and the size of the tool result, which names a few paths and a count.
  * The load average is printed at the start and the end: the figures are only comparable within one run.
+ * To iterate on one part: `PE_SECTIONS=3,5` runs section 1 (every other figure is measured against its bare
+ * run) and the sections named; `PE_FILES=50000` sizes the sweep to one write scope.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,6 +41,9 @@ import { detectSandbox } from '../../src/node/sandbox/detect';
 import { nodePolicyFs } from '../../src/node/nodePolicyFs';
 
 const ROUNDS = 40;
+
+/** Whether a section runs (PE_SECTIONS, a comma list; unset: all). */
+const sectionRuns = (n: number): boolean => process.env.PE_SECTIONS?.split(',').map(Number).includes(n) ?? true;
 
 /** The sandbox spec of a step that may edit src/** and nothing else, for a workspace. */
 async function srcOnlySpec(root: string): Promise<{ env: Record<string, string>; spec: SandboxSpec }> {
@@ -251,7 +256,7 @@ async function main(): Promise<void> {
     );
     console.log(`   staged / direct                                 ${(median(staged) / median(direct)).toFixed(2).padStart(10)}`);
 
-    const sweep = process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000, 50_000];
+    const sweep = !sectionRuns(2) && !sectionRuns(3) ? [] : process.env.PE_FILES ? [Number(process.env.PE_FILES)] : [200, 2_000, 20_000, 50_000];
     console.log('\n2–3. the bash tool around node -e 0, write scope src/** of N files');
     console.log('     N files      direct: first    next (median)   staged: first    next (median)   next: staged / direct   staged next − bare');
     for (const files of sweep) {
@@ -269,29 +274,8 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log('\n4. staged commands that rewrite K files of a 20,000-file scope (applied, checkpointed)   median');
-    const big = workspace(20_000);
-    try {
-      fs.mkdirSync(path.join(big, 'scripts'), { recursive: true });
-      fs.writeFileSync(
-        path.join(big, 'scripts', 'touch.js'),
-        "const fs = require('fs'); const n = Number(process.argv[2]); const r = Math.random(); for (let i = 0; i < n; i++) fs.writeFileSync(`src/m${i % 50}/f${i}.ts`, `export const v = ${r};\\n`);\n",
-      );
-      const tools = stepTools(big, true, ['src/**']);
-      try {
-        for (const k of [0, 10, 100, 1_000]) {
-          const times: number[] = [];
-          for (let i = 0; i < 5; i++) times.push(await tools.bash(`node scripts/touch.js ${k}`));
-          const target = k === 1_000 ? `   (target < 1 s: ${median(times) < 1000 ? 'met' : 'MISSED'})` : '';
-          console.log(`   K = ${String(k).padStart(5)}                                                          ${fmt(median(times))}${target}`);
-        }
-      } finally {
-        await tools.close();
-      }
-    } finally {
-      fs.rmSync(big, { recursive: true, force: true });
-    }
-    await entrySweep();
+    if (sectionRuns(4)) await rewrites();
+    if (sectionRuns(5)) await entrySweep();
   } finally {
     fs.rmSync(small, { recursive: true, force: true });
   }
@@ -301,6 +285,32 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+}
+
+/** 4. Staged commands that rewrite K of 20,000 files: listed, judged, checkpointed, applied. */
+async function rewrites(): Promise<void> {
+  console.log('\n4. staged commands that rewrite K files of a 20,000-file scope (applied, checkpointed)   median');
+  const big = workspace(20_000);
+  try {
+    fs.mkdirSync(path.join(big, 'scripts'), { recursive: true });
+    fs.writeFileSync(
+      path.join(big, 'scripts', 'touch.js'),
+      "const fs = require('fs'); const n = Number(process.argv[2]); const r = Math.random(); for (let i = 0; i < n; i++) fs.writeFileSync(`src/m${i % 50}/f${i}.ts`, `export const v = ${r};\\n`);\n",
+    );
+    const tools = stepTools(big, true, ['src/**']);
+    try {
+      for (const k of [0, 10, 100, 1_000]) {
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) times.push(await tools.bash(`node scripts/touch.js ${k}`));
+        const target = k === 1_000 ? `   (target < 1 s: ${median(times) < 1000 ? 'met' : 'MISSED'})` : '';
+        console.log(`   K = ${String(k).padStart(5)}                                                          ${fmt(median(times))}${target}`);
+      }
+    } finally {
+      await tools.close();
+    }
+  } finally {
+    fs.rmSync(big, { recursive: true, force: true });
+  }
 }
 
 /** 5. New entries outside the globs, N = 1,000 … 100,000: what the tool adds around the command, per entry. */

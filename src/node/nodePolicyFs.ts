@@ -10,7 +10,8 @@ export const nodePolicyFs: PolicyFs = {
   realpathSync: (p) => fs.realpathSync.native(p),
   lstatSync: (p) => {
     try {
-      return fs.lstatSync(p);
+      // Nothing there is the common answer (a path a command made): given without an exception.
+      return fs.lstatSync(p, { throwIfNoEntry: false });
     } catch (error) {
       // Nothing there; any other fault is thrown on (a link check must not read "unreadable" as "absent").
       return whenMissing(error, undefined);

@@ -307,9 +307,10 @@ export class NodeWorkspace implements Workspace {
     const journalPath = nodePath.join(this.#journalDir, `${tag}.json`);
     await this.#writeJournal(journalPath, { label, committed: false, entries });
     try {
+      // Renames in one go, without a trip through the thread pool each: a thousand files are two thousand renames.
       for (const e of entries) {
-        if (e.existed) await fs.rename(e.target, e.backup);
-        if (e.temp) await fs.rename(e.temp, e.target);
+        if (e.existed) fsSync.renameSync(e.target, e.backup);
+        if (e.temp) fsSync.renameSync(e.temp, e.target);
       }
     } catch (err) {
       await this.#rollBack(entries);
@@ -339,7 +340,7 @@ export class NodeWorkspace implements Workspace {
     for (const e of entries) {
       if (e.existed && moved) {
         try {
-          await fs.rename(e.backup, nodePath.join(trash, String(n++)));
+          fsSync.renameSync(e.backup, nodePath.join(trash, String(n++)));
           continue;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;

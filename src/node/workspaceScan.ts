@@ -10,6 +10,17 @@
  * that moved, handing back the same entry objects for the rest (what the engine remembers per entry stays
  * valid). A folder whose time is within RACY_MS of the scan is never kept: a change in the same clock tick
  * could leave its time as it was (git's "racily clean" entries, the same cure).
+ *
+ * Two more steps make an unchanged workspace cost its folders, not its entries:
+ *   - a folder read again hands back the entry objects it held before for every name still there with the
+ *     same kind (an entry without details is its name and kind, nothing else), so what the engine
+ *     remembers per entry survives a change next to it;
+ *   - when every folder the last whole scan entered is still as it was (one lstat each), the last result is
+ *     handed back as it was, the same array: no folder's names changed, so no entry did, and the walk —
+ *     the same `prune`, the memo's contract, and the same `limit` and `detail` function — would enter the
+ *     same folders in the same order. Only for a scan whose every entry was named by its folder alone (a
+ *     `detail` that said no to each, no `under`): a detail (size, mode) can change without its folder's
+ *     time moving. The array is frozen: it is shared.
  */
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
@@ -52,7 +63,18 @@ interface Remembered extends Listed {
   mtimeNs: bigint;
 }
 
-type MemoState = Map<string, Remembered>;
+/** The last whole scan that can be handed back: its result, its limit, and each folder it entered as it was then. */
+interface LastScan {
+  result: ScanResult;
+  limit: number;
+  detail: ScanOptions['detail'];
+  visited: [string, Remembered][];
+}
+
+interface MemoState {
+  folders: Map<string, Remembered>;
+  last?: LastScan;
+}
 
 /** Name and kind from the listing itself (the dirent type; Node stats only where the file system gives none). */
 function light(rel: string, d: fs.Dirent): ScanEntry {
@@ -93,24 +115,49 @@ function detailed(root: string, rel: string): ScanEntry | undefined {
   };
 }
 
-/** Reads one folder, or takes it from the memo when it has not moved; throws what readdir throws. */
-function listFolder(root: string, dir: string, memo: MemoState | undefined, now: number): Listed {
+const unchanged = (known: Remembered | undefined, stat: fs.BigIntStats): known is Remembered =>
+  known !== undefined && known.ino === stat.ino && known.mtimeNs === stat.mtimeNs;
+
+/** Reads one folder, or takes it from the memo when it has not moved (`reread` says which); throws what readdir throws. */
+function listFolder(root: string, dir: string, memo: MemoState | undefined, now: number): Listed & { reread: boolean } {
   const abs = dir === '' ? root : nodePath.join(root, dir);
   // The folder's time is read BEFORE its names: a change in between moves it past what is kept.
   const stat = memo ? fs.lstatSync(abs, { bigint: true }) : undefined;
-  const known = memo?.get(dir);
-  if (stat && known && known.ino === stat.ino && known.mtimeNs === stat.mtimeNs) return known;
+  const known = memo?.folders.get(dir);
+  if (stat && unchanged(known, stat)) return { ...known, reread: false };
   const names = fs.readdirSync(abs, { withFileTypes: true });
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // What the folder held before, by path: a name still there as the same kind is the same entry.
+  const before = known ? new Map(known.children.map((c) => [c.path, c])) : undefined;
   const listed: Listed = {
-    children: names.map((d) => light(dir === '' ? d.name : `${dir}/${d.name}`, d)),
+    children: names.map((d) => {
+      const e = light(dir === '' ? d.name : `${dir}/${d.name}`, d);
+      const was = before?.get(e.path);
+      return was?.kind === e.kind ? was : e;
+    }),
     unnamable: names.some((d) => d.name.includes('\uFFFD')) ? namesNotUtf8(abs, dir) : [],
   };
   if (memo && stat) {
-    if (now - Number(stat.mtimeMs) >= RACY_MS) memo.set(dir, { ...listed, ino: stat.ino, mtimeNs: stat.mtimeNs });
-    else memo.delete(dir);
+    if (now - Number(stat.mtimeMs) >= RACY_MS) memo.folders.set(dir, { ...listed, ino: stat.ino, mtimeNs: stat.mtimeNs });
+    else memo.folders.delete(dir);
   }
-  return listed;
+  return { ...listed, reread: true };
+}
+
+/** The last whole scan, when every folder it entered is still as the memo holds it (one lstat each). */
+function lastIfUnchanged(root: string, memo: MemoState, options: ScanOptions): ScanResult | undefined {
+  const last = memo.last;
+  if (last?.limit !== options.limit || last.detail !== options.detail) return undefined;
+  for (const [dir, was] of last.visited) {
+    let stat: fs.BigIntStats | undefined;
+    try {
+      stat = fs.lstatSync(dir === '' ? root : nodePath.join(root, dir), { bigint: true });
+    } catch {
+      return undefined; // gone or unreadable: the walk says what became of it
+    }
+    if (!unchanged(was, stat)) return undefined;
+  }
+  return last.result;
 }
 
 export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
@@ -118,7 +165,16 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   const unreadable: string[] = [];
   const unnamable: string[] = [];
   const pending: string[] = [];
-  const memo = options.memo ? ((options.memo.state ??= new Map()) as MemoState) : undefined;
+  const memo = options.memo ? ((options.memo.state ??= { folders: new Map() }) as MemoState) : undefined;
+  // Handed back whole only where every entry comes from its folder's names alone (see the header).
+  const whole = memo !== undefined && options.under === undefined && options.detail !== undefined;
+  if (whole) {
+    const last = lastIfUnchanged(root, memo, options);
+    if (last) return last;
+  }
+  // Whether this walk can be handed back next time: no entry needed its details, every folder could be
+  // listed (and, checked at the end, each is kept in the memo: none changed within the racy window).
+  let reusable = whole;
   const visited = new Set<string>();
   const now = Date.now();
   // Scan roots may nest (a write root below a folder root): each path is listed, and entered, once.
@@ -138,29 +194,43 @@ export function scanWorkspace(root: string, options: ScanOptions): ScanResult {
   }
   while (pending.length > 0) {
     const dir = pending.pop() as string;
-    let folder: Listed;
+    let folder: ReturnType<typeof listFolder>;
     try {
       folder = listFolder(root, dir, memo, now);
     } catch (error) {
       // Vanished is nothing; anything else (a path past PATH_MAX, no permission) is content we cannot see.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(dir);
+      reusable = false;
       continue;
     }
     visited.add(dir);
     unnamable.push(...folder.unnamable);
     const subdirs: string[] = [];
     for (const child of folder.children) {
-      if (entries.length >= options.limit) return { entries, truncated: true, unreadable };
+      if (entries.length >= options.limit) {
+        if (memo) delete memo.last;
+        return { entries, truncated: true, unreadable };
+      }
       const rel = child.path;
       if (listed.has(rel)) continue;
-      const e = options.detail && !options.detail(rel) ? child : detailed(root, rel);
+      const bare = options.detail !== undefined && !options.detail(rel);
+      const e = bare ? child : detailed(root, rel);
       if (!e) continue;
+      if (!bare) reusable = false;
       entries.push(e);
       if (e.kind === 'directory' && !options.prune(rel)) subdirs.push(rel);
     }
     pending.push(...subdirs.reverse());
   }
   // Folders no longer reached (removed, or now pruned) are forgotten; a scan of part of the tree keeps the rest.
-  if (memo && options.under === undefined) for (const dir of memo.keys()) if (!visited.has(dir)) memo.delete(dir);
-  return { entries, truncated: false, unreadable, ...(unnamable.length > 0 ? { unnamable } : {}) };
+  if (memo && options.under === undefined) for (const dir of memo.folders.keys()) if (!visited.has(dir)) memo.folders.delete(dir);
+  const result: ScanResult = { entries, truncated: false, unreadable, ...(unnamable.length > 0 ? { unnamable } : {}) };
+  if (memo && whole) {
+    const held = [...visited].map((dir): [string, Remembered | undefined] => [dir, memo.folders.get(dir)]);
+    if (reusable && unreadable.length === 0 && held.every((h): h is [string, Remembered] => h[1] !== undefined)) {
+      Object.freeze(entries);
+      memo.last = { result, limit: options.limit, detail: options.detail, visited: held };
+    } else delete memo.last;
+  }
+  return result;
 }

@@ -26,6 +26,8 @@ export interface StagedChange {
   target?: string;
   /** Size in bytes of what the command left (files). */
   size?: number;
+  /** Size in bytes of the workspace's file there, as the listing found it (what the checkpoint will take). */
+  wasSize?: number;
   /** Bytes the file really occupies (a sparse file's real cost). */
   allocated?: number;
 }
@@ -58,9 +60,10 @@ export interface ListingCap {
 export interface ListingOptions {
   /**
    * Folders the engine would keep whole for the step whatever they hold (a dependency folder or a tool cache
-   * no edit glob reaches): the runner reports each in `keptWhole` instead of walking what it holds.
+   * no edit glob reaches; a new folder the step keeps for itself): the runner reports each in `keptWhole`
+   * instead of walking what it holds. `inWorkspace`: the workspace has a folder there too.
    */
-  keepWhole?(path: string): boolean;
+  keepWhole?(path: string, inWorkspace: boolean): boolean;
   /** Entries (files, folders, links, removals) the listing walks at most before it stops (`capped`). */
   maxEntries?: number;
   /** Bytes of regular files the listing reads at most, comparing them with the workspace, before it stops. */

@@ -62,13 +62,18 @@ interface LinkedGit {
   commonDir: string;
 }
 
+/** The workspace's `.git` entry: a scan lists the root's names first, so the search stops there (a path comes once). */
+function gitEntryOf(entries: readonly ScanEntry[]): ScanEntry | undefined {
+  return entries.find((e) => e.path === '.git');
+}
+
 /**
  * The repository behind a worktree's `.git` file (`gitdir: …`), trusted only when it points back: the
  * folder's own `gitdir` file must name this workspace's `.git`, and it must sit in the shared folder's
  * `worktrees/`. A repository can ship any `.git` file; this way one naming `~/.ssh` shows nothing.
  */
 function linkedGitOf(root: string, entries: readonly ScanEntry[], host: HostFacts): LinkedGit | undefined {
-  if (!host.readText || !entries.some((e) => e.path === '.git' && e.kind === 'file')) return undefined;
+  if (!host.readText || gitEntryOf(entries)?.kind !== 'file') return undefined;
   const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(host.readText(posix.join(root, '.git')) ?? '')?.[1];
   if (!pointer) return undefined;
   const gitDir = posix.resolve(root, pointer);
@@ -284,7 +289,7 @@ export function isGitData(rel: string): boolean {
  */
 export function gitWritableFor(policy: Policy, entries?: readonly ScanEntry[]): boolean {
   const mayWriteGit = commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);
-  return mayWriteGit && (entries === undefined || entries.some((e) => e.path === '.git' && e.kind === 'directory'));
+  return mayWriteGit && (entries === undefined || gitEntryOf(entries)?.kind === 'directory');
 }
 
 /**
@@ -360,6 +365,21 @@ type EntryVerdict = 'hidden' | 'readOnly' | 'none';
 export interface SpecMemo {
   gitWritable?: boolean;
   verdicts: WeakMap<ScanEntry, EntryVerdict>;
+  /**
+   * The last entry list judged, and what it came to: a memoized scan of a workspace whose folders did not
+   * move hands back the same (frozen) list, and then the walk below would meet the same entries, with the
+   * same remembered verdicts, in the same order — only the verdicts that needed a peek are judged again.
+   */
+  last?: { entries: readonly ScanEntry[]; judged: Judged };
+  /** The links of the last (frozen) list. */
+  symlinks?: { entries: readonly ScanEntry[]; links: readonly ScanEntry[] };
+}
+
+/** What the walk over the entries comes to: what is hidden, what is read-only, and the verdicts a peek decided. */
+interface Judged {
+  hidden: SandboxEntry[];
+  readOnly: SandboxEntry[];
+  peeked: [ScanEntry, EntryVerdict][];
 }
 
 /**
@@ -408,6 +428,56 @@ function entryJudge(
   };
 }
 
+/**
+ * Walks the entries with the judge: what is hidden (and nothing below it), what is read-only (its topmost
+ * entry only). With a memo, a verdict already given to an entry object is taken again (never one a peek
+ * decided), and the same entry list as last time comes to the same result unless a peek now says otherwise.
+ */
+function judgeEntries(
+  entries: readonly ScanEntry[],
+  judge: (e: ScanEntry) => { verdict: EntryVerdict; peeked: boolean },
+  given: SpecMemo | undefined,
+  gitWritable: boolean,
+): Pick<Judged, 'hidden' | 'readOnly'> {
+  const memo = given && (given.gitWritable === gitWritable ? given : Object.assign(given, { gitWritable, verdicts: new WeakMap(), last: undefined }));
+  const last = memo?.last;
+  if (last?.entries === entries && last.judged.peeked.every(([e, verdict]) => judge(e).verdict === verdict))
+    return { hidden: [...last.judged.hidden], readOnly: [...last.judged.readOnly] };
+  const judged: Judged = { hidden: [], readOnly: [], peeked: [] };
+  // Looked up by a path's own folders: linear in the entries however many are hidden or read-only.
+  const hiddenAt = new Set<string>();
+  const readOnlyAt = new Set<string>();
+  for (const e of entries) {
+    if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
+    if (isWithinAny(e.path, hiddenAt)) continue;
+    let verdict = memo?.verdicts.get(e);
+    if (verdict === undefined) {
+      const said = judge(e);
+      verdict = said.verdict;
+      if (said.peeked) judged.peeked.push([e, verdict]);
+      else memo?.verdicts.set(e, verdict);
+    }
+    if (verdict === 'hidden') {
+      judged.hidden.push({ path: e.path, kind: e.kind });
+      hiddenAt.add(e.path);
+    } else if (verdict === 'readOnly' && !isWithinAny(e.path, readOnlyAt)) {
+      judged.readOnly.push({ path: e.path, kind: e.kind });
+      readOnlyAt.add(e.path);
+    }
+  }
+  // Only a frozen list (a memoized scan's) is remembered: no one can change it under the memo.
+  if (memo) memo.last = Object.isFrozen(entries) ? { entries, judged } : undefined;
+  return { hidden: [...judged.hidden], readOnly: [...judged.readOnly] };
+}
+
+/** The links among the entries (all that linkedOutsideOf looks at), taken again for the same list. */
+function symlinksOf(entries: readonly ScanEntry[], memo: SpecMemo | undefined): readonly ScanEntry[] {
+  if (memo?.symlinks?.entries === entries) return memo.symlinks.links;
+  const links = entries.filter((e) => e.kind === 'symlink');
+  if (memo) memo.symlinks = Object.isFrozen(entries) ? { entries, links } : undefined;
+  return links;
+}
+
 /** The whole workspace, as one write root: a staged command's scope. */
 export const STAGED_SCOPE: readonly WriteRoot[] = [{ path: '', kind: 'tree' }];
 
@@ -422,30 +492,8 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   const inScope = (rel: string): boolean => writableAt(rel, rootPaths, subfolderPaths);
   const gitWritable = gitWritableFor(policy, input.entries);
 
-  const hidden: SandboxEntry[] = [];
-  const readOnly: SandboxEntry[] = [];
   const judge = entryJudge(input, inScope, scope, gitWritable);
-  const memo = input.memo && (input.memo.gitWritable === gitWritable ? input.memo : Object.assign(input.memo, { gitWritable, verdicts: new WeakMap() }));
-  // Looked up by a path's own folders: linear in the entries however many are hidden or read-only.
-  const hiddenAt = new Set<string>();
-  const readOnlyAt = new Set<string>();
-  for (const e of input.entries) {
-    if (e.kind !== 'file' && e.kind !== 'directory') continue; // symlinks: the kernel resolves them inside the sandbox
-    if (isWithinAny(e.path, hiddenAt)) continue;
-    let verdict = memo?.verdicts.get(e);
-    if (verdict === undefined) {
-      const judged = judge(e);
-      verdict = judged.verdict;
-      if (!judged.peeked) memo?.verdicts.set(e, verdict);
-    }
-    if (verdict === 'hidden') {
-      hidden.push({ path: e.path, kind: e.kind });
-      hiddenAt.add(e.path);
-    } else if (verdict === 'readOnly' && !isWithinAny(e.path, readOnlyAt)) {
-      readOnly.push({ path: e.path, kind: e.kind });
-      readOnlyAt.add(e.path);
-    }
-  }
+  const { hidden, readOnly } = judgeEntries(input.entries, judge, input.memo, gitWritable);
   const blocked = [...readOnly, ...hidden];
   if (blocked.length > MAX_OVERLAYS) {
     return err(
@@ -466,7 +514,7 @@ export function sandboxSpec(input: SandboxSpecInput): SandboxSpecResult {
   }
   const hiddenOutside = hiddenOutsideOf(policy.root, host);
   const tools = toolRootsOf(hiddenOutside, host);
-  const links = linkedOutsideOf(policy.root, input.entries, hiddenOutside, host);
+  const links = linkedOutsideOf(policy.root, symlinksOf(input.entries, input.memo), hiddenOutside, host);
   // A worktree: its repository is shown read-only; a step granted git writes may write git's data there.
   const linked = linkedGitOf(policy.root, input.entries, host);
   const linkedWritable = linked !== undefined && commandWriteScope(policy).length > 0 && policy.authority.commands.some(patternWritesGit);

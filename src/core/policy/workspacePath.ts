@@ -72,7 +72,12 @@ export function resolveWorkspacePath(realRoot: string, raw: unknown, fs: PolicyF
   }
   let real: string;
   try {
-    real = fs.realpathSync(existing);
+    // An entry that is not a link is where its folder really is: one resolution per folder, which a caller
+    // judging many paths can hold for the judgement (the same answer as resolving the entry itself).
+    real =
+      existing !== realRoot && !stat.isSymbolicLink()
+        ? nodePath.join(fs.realpathSync(nodePath.dirname(existing)), nodePath.basename(existing))
+        : fs.realpathSync(existing);
   } catch {
     return deny('path.unresolvable', 'path goes through a dangling or looping symbolic link');
   }

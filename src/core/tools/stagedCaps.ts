@@ -7,13 +7,17 @@
  *              change, so same-sized files are compared byte for byte).
  * Folders kept whole: a dependency folder or tool cache (`isToolCache`: node_modules, .venv, .cache…) that
  * no edit glob reaches into is private to the step whatever it holds (stagedJudge.ts, rule 4), so the
- * listing reports it once instead of walking an `npm install`'s hundred thousand files.
+ * listing reports it once instead of walking an `npm install`'s hundred thousand files. So is a folder the
+ * workspace does not have that the step keeps for itself (its privacy: ignored as the attempt began, never
+ * one holding a file git tracks) and no edit glob reaches into — a build's `dist/`: the judge would keep it
+ * whole as well (nothing below it may be applied), and the step's later commands no longer walk it again.
  */
 import picomatch from 'picomatch';
 import type { ListingCap, ListingOptions } from '../contracts/staging';
 import type { Policy } from '../policy/policy';
 import { isWithin, pathsOverlap } from '../primitives/paths';
 import { isToolCache } from './stagedJudge';
+import type { StepPrivacy } from './stepPrivacy';
 
 /** Entries one command's layer may hold outside folders kept whole. */
 export const LAYER_ENTRY_CAP = 200_000;
@@ -28,16 +32,17 @@ function baseOf(glob: string): string {
 
 /**
  * The listing's options for a step: its caps, and the folders it keeps whole — a tool cache or dependency
- * folder below which no edit glob can match (under `node_modules`, which is protected, only an edit glob the
- * mission's sensitive grant also reaches).
+ * folder, or a new folder the step's privacy keeps, below which no edit glob can match (under
+ * `node_modules`, which is protected, only an edit glob the mission's sensitive grant also reaches).
  */
-export function listingOptionsFor(policy: Policy): ListingOptions {
+export function listingOptionsFor(policy: Policy, privacy?: StepPrivacy): ListingOptions {
   const edits = policy.authority.edit.map(baseOf);
   const granted = policy.allowSensitive.map(baseOf);
   const reaches = (bases: readonly string[], path: string): boolean => bases.some((b) => pathsOverlap(b, path));
   const writableBelow = (path: string): boolean => reaches(edits, path) && (!path.split('/').includes('node_modules') || reaches(granted, path));
+  const kept = (path: string, inWorkspace: boolean): boolean => isToolCache(path) || (!inWorkspace && privacy?.(path, true) !== undefined);
   return {
-    keepWhole: (path) => !isWithin(path, '.git') && isToolCache(path) && !writableBelow(path),
+    keepWhole: (path, inWorkspace) => !isWithin(path, '.git') && !writableBelow(path) && kept(path, inWorkspace),
     maxEntries: LAYER_ENTRY_CAP,
     maxBytes: LAYER_BYTE_CAP,
   };

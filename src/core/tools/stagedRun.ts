@@ -21,10 +21,10 @@
  */
 import type { FileChange } from '../contracts/results';
 import type { StagedChange } from '../contracts/staging';
-import type { FileWrite, GitRecorded, StagingLayers } from '../ports';
+import type { FileWrite, GitRecorded, PolicyFs, StagingLayers } from '../ports';
 import { batchView, linkRefusal, workspaceView, type TreeView } from '../policy/linkTargets';
 import { resolveAction, type Policy } from '../policy/policy';
-import { judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
+import { isToolCache, judgeStaged, whatOf, type Kept, type Refusal, type Verdicts } from './stagedJudge';
 import { judgeWorktrees, type WorktreeVerdicts } from './stagedWorktrees';
 import type { StepPrivacy } from './stepPrivacy';
 import type { ToolEnv } from './readTools';
@@ -90,8 +90,44 @@ function reasonFor(path: string, reason: string): string {
   return reason;
 }
 
-/** The policy's reason for refusing a write or removal, or undefined when it allows it. */
-function denialBy(policy: Policy) {
+/**
+ * The policy over the disk as it stands for one judgement: each path's lstat and real path asked once (a
+ * thousand changes in one folder resolve that folder once). Sound for as long as the judgement runs: no
+ * process runs over the layer meanwhile (workspaceLock.ts), nothing is applied before the verdicts are
+ * all given, and what is applied is resolved again when it is written (the Workspace port re-checks).
+ */
+function judging(policy: Policy): Policy {
+  const stats = new Map<string, ReturnType<PolicyFs['lstatSync']>>();
+  const reals = new Map<string, { real: string } | { error: unknown }>();
+  const disk = policy.fs;
+  const fs: PolicyFs = {
+    readTextSync: (p, maxBytes) => disk.readTextSync(p, maxBytes),
+    readlinkSync: (p) => disk.readlinkSync(p),
+    executableSync: (p) => disk.executableSync(p),
+    lstatSync: (p) => {
+      if (!stats.has(p)) stats.set(p, disk.lstatSync(p));
+      return stats.get(p);
+    },
+    realpathSync: (p) => {
+      let known = reals.get(p);
+      if (known === undefined) {
+        try {
+          known = { real: disk.realpathSync(p) };
+        } catch (error) {
+          known = { error };
+        }
+        reals.set(p, known);
+      }
+      if ('error' in known) throw known.error;
+      return known.real;
+    },
+  };
+  return { ...policy, fs };
+}
+
+/** The policy's reason for refusing a write or removal, or undefined when it allows it (one judgement's: see `judging`). */
+function denialBy(given: Policy) {
+  const policy = judging(given);
   return (path: string, kind: 'write' | 'delete'): string | undefined => {
     const r = resolveAction(policy, { kind, path });
     return r.allowed ? undefined : reasonFor(path, r.reason);
@@ -112,7 +148,7 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   const { env, staging, layer } = input;
   const { policy } = env;
   const root = policy.root;
-  const listing = await staging.changes(layer, root, listingOptionsFor(policy));
+  const listing = await staging.changes(layer, root, listingOptionsFor(policy, input.privacy));
   const outcome: StagedOutcome = {
     accepted: [],
     uncovered: [],
@@ -144,8 +180,12 @@ export async function settleStaged(input: StagedInput): Promise<StagedOutcome> {
   outcome.refused.push(...verdicts.refused);
   outcome.notes.push(...verdicts.dropped.map((d) => `dropped: ${d}`));
   if (verdicts.strippedModes.length > 0) outcome.notes.push(`set-id and sticky bits were left off: ${namedList(verdicts.strippedModes)}`);
-  // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway.
-  const whole = (listing.keptWhole ?? []).map((path) => ({ path, why: 'a dependency folder or tool cache no edit glob reaches' }));
+  // Folders the listing kept whole (stagedCaps.ts) were never walked: the judge's rule 4 keeps them anyway,
+  // with the reason it would give (a new folder the step keeps: why it is private).
+  const whole = (listing.keptWhole ?? []).map((path) => ({
+    path,
+    why: isToolCache(path) ? 'a dependency folder or tool cache no edit glob reaches' : (input.privacy(path, true) ?? 'kept for the step'),
+  }));
   if (input.withhold !== undefined) return withheld(input, verdicts, whole, outcome);
 
   const removals = await judgeRemovedFolders(input, verdicts, outcome, denial);
@@ -344,7 +384,10 @@ async function applyChanges(
   // Linear, and overlapped: sizes first, the budget decided in path order, then reads and blob writes
   // several at a time (a thousand files are a thousand reads and two thousand small writes).
   const all = [...removals.files, ...apply];
-  const wasSizes = await mapLimit(all, IO_AT_ONCE, async (c) => (c.was === 'file' ? ((await workspace.stat(c.path).catch(() => undefined))?.size ?? 0) : 0));
+  // The listing's size of the workspace's file where it gave one (a removed folder's entries: from its scan).
+  const wasSizes = await mapLimit(all, IO_AT_ONCE, async (c) =>
+    c.was !== 'file' ? 0 : (c.wasSize ?? (await workspace.stat(c.path).catch(() => undefined))?.size ?? 0),
+  );
   const taken = all.map((c, i) => {
     const wasSize = wasSizes[i] ?? 0;
     const bytes = c.now === 'file' ? (c.size ?? 0) + wasSize : c.was === 'file' ? (c.now === null ? (c.size ?? wasSize) : wasSize) : 0;

@@ -118,6 +118,9 @@ function stagedMemoOf(policy: Policy): { scan: ScanMemo; spec: SpecMemo } {
   return memo;
 }
 
+/** Names and kinds only, for every entry: one function, so a memoized scan can hand its last result back. */
+const namesOnly = (): boolean => false;
+
 /**
  * The staged spec, from the workspace as it is now: names and kinds only (what it hides or keeps
  * read-only); what the step's earlier processes listed and judged is taken again for every folder that did not move.
@@ -126,7 +129,7 @@ async function stagedSpec(env: ToolEnv, c: StagedConfinement): Promise<{ spec: S
   const { ctx, policy } = env;
   const host = c.host;
   const memo = stagedMemoOf(policy);
-  const listed = await ctx.workspace.scan({ prune: c.region.prune, limit: SCAN_LIMIT, detail: () => false, memo: memo.scan });
+  const listed = await ctx.workspace.scan({ prune: c.region.prune, limit: SCAN_LIMIT, detail: namesOnly, memo: memo.scan });
   if (listed.truncated)
     return { refused: `the workspace has more than ${SCAN_LIMIT} entries outside ignored and dependency folders; add large folders to .planexecuteignore` };
   const built = sandboxSpec({ policy, entries: listed.entries, env: ctx.env, host, staged: true, memo: memo.spec });

@@ -10,6 +10,10 @@
  * Afterwards (`undoGitPrep`): a prepared file the command left as it was is not a change; an index the
  * command rewrote (a granted `git add`, `commit`) gets the skip-worktree marks it did not have before taken
  * off again, so what reaches the workspace is git's record without ours. The notes live beside the layer.
+ *
+ * What git said is remembered per workspace while the repository's index stays the same file (its inode,
+ * size and times: git replaces the index whole, through a lock file and a rename): which hidden files it
+ * tracks, and the index prepared from it — so a step's next command spawns no git and reads no index.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -74,6 +78,42 @@ function mkdirLike(upper: string, root: string, rel: string): void {
   }
 }
 
+/** What git said about one workspace's index, for the hidden files as they were: see the header. */
+interface Known {
+  /** The index file as it stood (inode, size, times) and the hidden files asked about. */
+  key: string;
+  /** Each hidden file git tracks, with its `ls-files -v` tag. */
+  tracked: Map<string, string>;
+  /** The index with our skip-worktree marks, once made from this one, and its sha256. */
+  prepared?: { bytes: Buffer; hash: string };
+}
+
+const known = new Map<string, Known>();
+
+/** The index file's identity: any write of git's replaces it, so a new inode or time means new content. */
+function indexKey(gitDir: string, files: readonly string[]): string | undefined {
+  const s = fs.statSync(nodePath.join(gitDir, 'index'), { bigint: true, throwIfNoEntry: false });
+  return s === undefined ? undefined : [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs, ...files].join('\0');
+}
+
+/** Which of `files` git tracks (with their tags), asked again only when the index changed. */
+function trackedOf(root: string, gitDir: string, files: readonly string[]): { tracked: Map<string, string>; memo?: Known } {
+  const key = indexKey(gitDir, files);
+  const was = known.get(root);
+  if (key !== undefined && was?.key === key) return { tracked: was.tracked, memo: was };
+  const listed = git(root, ['ls-files', '-v', '-z', '--', ...files]);
+  const tracked = new Map<string, string>();
+  for (const item of (listed.ok ? listed.value : '').split('\0')) if (item.length > 2) tracked.set(item.slice(2), item[0] ?? '');
+  // Remembered only when git answered and the index is a file that did not move meanwhile.
+  if (!listed.ok || key === undefined || indexKey(gitDir, files) !== key) {
+    known.delete(root);
+    return { tracked };
+  }
+  const memo: Known = { key, tracked };
+  known.set(root, memo);
+  return { tracked, memo };
+}
+
 /** Prepares the layer's index and exclude file for the hidden entries (workspace-relative files and folders). */
 export function prepareGitForHidden(root: string, upper: string, hidden: readonly { path: string; kind: 'file' | 'directory' }[]): string[] {
   const gitDir = nodePath.join(root, '.git');
@@ -91,22 +131,31 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
   const problems: string[] = [];
   // Which of them git tracks, and which of those are skip-worktree already (`S`).
   // git failing here fails open for git only: every hidden file is then excluded as untracked.
-  const listed = git(root, ['ls-files', '-v', '-z', '--', ...files]);
-  const tracked = new Map<string, string>();
-  for (const item of (listed.ok ? listed.value : '').split('\0')) if (item.length > 2) tracked.set(item.slice(2), item[0] ?? '');
+  const { tracked, memo } = trackedOf(root, gitDir, files);
   const toSkip = [...tracked].filter(([, tag]) => tag !== 'S' && tag !== 's').map(([p]) => p);
   if (toSkip.length > 0) {
     mkdirLike(upper, root, '.git');
-    if (readOrNull(layerIndex) === null) {
-      const real = readOrNull(nodePath.join(gitDir, 'index'));
-      if (real !== null) fs.writeFileSync(layerIndex, real);
+    // The layer's own index (a granted `git add` earlier in the step) is marked by git; the workspace's is
+    // marked once per version of it, and the marked copy written again for the next command.
+    const own = readOrNull(layerIndex) !== null;
+    let prepared = own ? undefined : memo?.prepared;
+    if (prepared) fs.writeFileSync(layerIndex, prepared.bytes);
+    else {
+      if (!own) {
+        const real = readOrNull(nodePath.join(gitDir, 'index'));
+        if (real !== null) fs.writeFileSync(layerIndex, real);
+      }
+      const r = git(root, ['update-index', '--skip-worktree', '--', ...toSkip], { GIT_INDEX_FILE: layerIndex });
+      const bytes = r.ok ? readOrNull(layerIndex) : null;
+      prepared = bytes ? { bytes, hash: sha256Hex(bytes) } : undefined;
+      if (!r.ok) problems.push('the hidden files git tracks could not be marked in the staged index: git may show them changed');
+      // Kept only when made from the workspace's index as the memo knew it (its key, checked again now).
+      else if (!own && memo && prepared && indexKey(gitDir, files) === memo.key) memo.prepared = prepared;
     }
-    const r = git(root, ['update-index', '--skip-worktree', '--', ...toSkip], { GIT_INDEX_FILE: layerIndex });
-    if (r.ok) {
+    if (prepared) {
       notes.skipped = toSkip;
-      const prepared = readOrNull(layerIndex);
-      if (prepared) notes.index = sha256Hex(prepared);
-    } else problems.push('the hidden files git tracks could not be marked in the staged index: git may show them changed');
+      notes.index = prepared.hash;
+    }
   }
   const untracked = entries.filter((h) => h.kind === 'directory' || !tracked.has(h.path)).map((h) => (h.kind === 'directory' ? `${h.path}/` : h.path));
   if (untracked.length > 0) {
@@ -121,6 +170,12 @@ export function prepareGitForHidden(root: string, upper: string, hidden: readonl
   }
   fs.writeFileSync(notesPath(upper), JSON.stringify(notes));
   return problems;
+}
+
+/** Whether the layer's index is still the one prepared (`hash`): compared with the bytes when they are held, else hashed. */
+function untouched(index: Buffer, hash: string): boolean {
+  const held = [...known.values()].find((k) => k.prepared?.hash === hash)?.prepared;
+  return held ? held.bytes.equals(index) : sha256Hex(index) === hash;
 }
 
 /**
@@ -140,7 +195,7 @@ export function undoGitPrep(root: string, upper: string): string[] {
   const layerIndex = nodePath.join(upper, '.git', 'index');
   const index = readOrNull(layerIndex);
   if (index !== null && notes.index !== undefined) {
-    if (sha256Hex(index) === notes.index) fs.rmSync(layerIndex);
+    if (untouched(index, notes.index)) fs.rmSync(layerIndex);
     else if (notes.skipped.length > 0 && !git(root, ['update-index', '--no-skip-worktree', '--', ...notes.skipped], { GIT_INDEX_FILE: layerIndex }).ok) {
       problems.push("the staged index could not be cleared of the sandbox's skip-worktree marks");
     }

@@ -15,7 +15,7 @@ import { configChanges, viewGit } from './gitView';
 import { settleLayer } from './layerSettle';
 import { undoGitPrep } from './layerGitPrep';
 import { listStagedChanges } from './stagedChanges';
-import { dropLayer, layerDirs, layerExists, stagingBase } from './stagingLayers';
+import { dropLayer, layerDirs, layerExists, layerUpper, stagingBase } from './stagingLayers';
 import { errorText } from '../../core/primitives/errorText';
 import { isWithin } from '../../core/primitives/paths';
 
@@ -53,14 +53,14 @@ export class NodeStagingLayers implements StagingLayers {
   }
 
   async read(layer: string, root: string, path: string): Promise<Uint8Array> {
-    const upper = this.#upper(root, layer);
     const parts = segments(path);
-    if (upper === undefined || parts === undefined) throw new Error(`${path} is not in the layer`);
-    // No link on the way: every folder above it is a real folder of the layer.
-    const abs = nodePath.join(upper, ...parts);
-    if (fs.realpathSync.native(nodePath.dirname(abs)) !== nodePath.dirname(abs)) throw new Error(`${path}: a link is on its path in the layer`);
+    if (parts === undefined) throw new Error(`${path} is not in the layer`);
+    // Called once per applied file: the path alone (a missing layer fails the open), and one check after it.
+    const abs = nodePath.join(layerUpper(this.#base(root), layer), ...parts);
     const fd = fs.openSync(abs, READ_FLAGS);
     try {
+      // No link on the way: what was opened is the file at exactly this path (the kernel names it from its dentries).
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== abs) throw new Error(`${path}: a link is on its path in the layer`);
       if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file in the layer`);
       return new Uint8Array(fs.readFileSync(fd));
     } finally {

@@ -75,6 +75,8 @@ function isWhiteout(s: fs.Stats): boolean {
 }
 
 const CHUNK = 1 << 20;
+/** The two buffers every comparison reads into (it is synchronous: one at a time), allocated once. */
+let scratch: [Buffer, Buffer] | undefined;
 
 /** Whether two regular files hold the same bytes (sizes are known equal); read in chunks, never followed. */
 function sameBytes(a: Buffer, b: string | Buffer): boolean {
@@ -84,8 +86,7 @@ function sameBytes(a: Buffer, b: string | Buffer): boolean {
   try {
     fa = fs.openSync(a, flags);
     fb = fs.openSync(b, flags);
-    const ba = Buffer.allocUnsafe(CHUNK);
-    const bb = Buffer.allocUnsafe(CHUNK);
+    const [ba, bb] = (scratch ??= [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)]);
     for (;;) {
       const na = fs.readSync(fa, ba, 0, CHUNK, null);
       const nb = fs.readSync(fb, bb, 0, CHUNK, null);
@@ -185,7 +186,8 @@ class Walk {
   /** The entry's lstat; null when it is not there. One that cannot be read is unjudgeable (never applied): undefined. */
   #lstat(abs: Buffer, rel: string, raw: Buffer): fs.Stats | null | undefined {
     try {
-      return fs.lstatSync(abs);
+      // A missing entry is the common case (what the command made): answered without an exception.
+      return fs.lstatSync(abs, { throwIfNoEntry: false }) ?? null;
     } catch (error) {
       if (isMissing(error)) return null;
       this.unjudgeable.push(`${under(rel, shownName(raw))} (could not be read: ${errorText(error)})`);
@@ -207,15 +209,16 @@ class Walk {
     const ls = lowerAbs === null ? null : this.#lstat(lowerAbs, rel, raw);
     if (ls === undefined) return;
     const was = ls ? kindOf(ls) : null;
+    const wasSize = ls?.isFile() ? { wasSize: ls.size } : {};
     if (isWhiteout(us)) {
-      if (was !== null) this.changes.push({ path, was, now: null, content: true });
+      if (was !== null) this.changes.push({ path, was, now: null, content: true, ...wasSize });
       return;
     }
     const now = kindOf(us);
     const nowMode = us.mode & 0o7777;
     const mode = ls && was === now && (ls.mode & 0o7777) !== nowMode ? { mode: { was: ls.mode & 0o7777, now: nowMode } } : {};
     if (now === 'directory') {
-      if ((was === null || was === 'directory') && this.options.keepWhole?.(path) === true) {
+      if ((was === null || was === 'directory') && this.options.keepWhole?.(path, was !== null) === true) {
         this.keptWhole.push(path);
         return;
       }
@@ -229,7 +232,7 @@ class Walk {
       return;
     }
     if (now === 'file') {
-      const sized = { nowMode, size: us.size, allocated: us.blocks * 512 };
+      const sized = { nowMode, size: us.size, allocated: us.blocks * 512, ...wasSize };
       if (was !== 'file' || lowerAbs === null || !ls) {
         this.changes.push({ path, was, now, content: true, ...sized });
         return;
@@ -247,10 +250,10 @@ class Walk {
         return;
       }
       if (was === 'symlink' && lowerAbs && readLink(lowerAbs) === target) return;
-      this.changes.push({ path, was, now, content: true, target });
+      this.changes.push({ path, was, now, content: true, target, ...wasSize });
       return;
     }
-    this.changes.push({ path, was, now: 'other', content: true });
+    this.changes.push({ path, was, now: 'other', content: true, ...wasSize });
   }
 
   /** What the opaque folders hid: each workspace entry there, removed (one change per entry; a folder whole). */

@@ -165,6 +165,11 @@ function layerName(id: string): string {
   return sha256Hex(id).slice(0, 32);
 }
 
+/** Where a layer's upper folder is, made or not (no file system call: for reads that fail when it is missing). */
+export function layerUpper(base: string, id: string): string {
+  return nodePath.join(base, layerName(id), 'upper');
+}
+
 /** The layer's folders, made when missing (0700). */
 export function layerDirs(base: string, id: string): LayerDirs {
   const dir = nodePath.join(base, layerName(id));

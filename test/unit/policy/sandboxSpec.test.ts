@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { authority, type AuthorityInput } from '../../support/fixtures';
 import type { ScanEntry } from '../../../src/core/ports';
 import { policyFor } from '../../../src/core/policy/policy';
-import { isGitData, sandboxSpec, scanPrune, untouchableIn, type HostFacts } from '../../../src/core/policy/sandboxSpec';
+import { isGitData, sandboxSpec, scanPrune, untouchableIn, type HostFacts, type SpecMemo } from '../../../src/core/policy/sandboxSpec';
 import { hiddenOutsideOf, toolRootsOf } from '../../../src/core/policy/outsideView';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
@@ -218,5 +218,31 @@ describe("sandbox spec (what a command may touch, from the step's authority)", (
       ],
     );
     assert.ok(!gitPrune('.git') && !gitPrune('.git/hooks') && gitPrune('.git/objects') && gitPrune('.git/refs'));
+  });
+});
+
+describe('sandbox spec with a memo (the commands of one step)', () => {
+  const stagedWith = (list: readonly ScanEntry[], memo: SpecMemo) => {
+    const policy = memoPolicy;
+    const built = sandboxSpec({ policy, entries: list as ScanEntry[], env: { PATH: '/usr/bin' }, host, staged: true, memo });
+    assert.ok(built.ok, built.ok ? '' : built.error);
+    return built.value;
+  };
+  const memoPolicy = policyFor(root, { id: 's', authority: authority({ edit: ['src/**'] }) }, { fs: nodePolicyFs, ignoreText: null });
+  const pem = path.join(root, 'site.pem');
+  afterEach(() => fs.rmSync(pem, { force: true }));
+
+  it('comes to the same spec for the same listing, and judges again what a peek at a file decided', () => {
+    fs.writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    // A memoized scan of an unchanged workspace hands back the same frozen list.
+    const list = Object.freeze(entries('src/', 'src/a.ts', '.env', '.vscode/', 'site.pem'));
+    const memo: SpecMemo = { verdicts: new WeakMap() };
+    const first = stagedWith(list, memo);
+    assert.deepEqual(stagedWith(list, memo), first, 'the same listing, the same spec');
+    assert.ok(!paths(first.hidden).includes('site.pem'), 'a certificate is not a secret');
+    fs.writeFileSync(pem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n');
+    const after = stagedWith(list, memo);
+    assert.ok(paths(after.hidden).includes('site.pem'), 'the same listing, but the file is now a private key: hidden');
+    assert.deepEqual(paths(after.hidden).sort(), ['.env', 'site.pem']);
   });
 });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { authority, type AuthorityInput } from '../../support/fixtures';
 import { policyFor } from '../../../src/core/policy/policy';
 import { capText, LAYER_BYTE_CAP, LAYER_ENTRY_CAP, listingOptionsFor } from '../../../src/core/tools/stagedCaps';
+import { privacyFrom } from '../../../src/core/tools/stepPrivacy';
 import { nodePolicyFs } from '../../../src/node/nodePolicyFs';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pe-caps-')));
@@ -30,7 +31,10 @@ describe('staged caps', () => {
   });
 
   it('keeps dependency folders and caches whole unless an edit glob reaches into them', () => {
-    const keepWhole = (granted: AuthorityInput, allow: string[] = []) => optionsFor(granted, allow).keepWhole ?? (() => false);
+    const keepWhole =
+      (granted: AuthorityInput, allow: string[] = []) =>
+      (p: string): boolean =>
+        optionsFor(granted, allow).keepWhole?.(p, true) ?? false;
     const src = keepWhole({ edit: ['src/**'] });
     for (const p of ['node_modules', 'packages/a/node_modules', '.venv', '__pycache__']) assert.ok(src(p), p);
     assert.ok(!src('src/__pycache__'), 'a cache inside the globs is walked: what is in the globs is judged');
@@ -40,5 +44,21 @@ describe('staged caps', () => {
     assert.ok(everything('node_modules'), 'node_modules is protected: an edit glob alone does not reach into it');
     assert.ok(!everything('.venv'), 'a .venv an edit glob reaches is walked');
     assert.ok(!keepWhole({ edit: ['**'] }, ['node_modules/**'])('node_modules'), 'with the sensitive grant, node_modules is judged');
+  });
+
+  it('keeps a new folder the step keeps for itself whole, unless an edit glob reaches into it or the workspace has it', () => {
+    const policy = policyFor(root, { id: 's', authority: authority({ edit: ['src/**', 'build/reports/**'] }) }, { fs: nodePolicyFs, ignoreText: null });
+    // The step's privacy: dist/ and build/ ignored as the attempt began, out/ holds a file git tracks.
+    const privacy = privacyFrom({
+      ignoreFiles: [{ dir: '', text: 'dist/\nbuild/\nout/\n', name: '.gitignore' }],
+      excludes: [],
+      tracked: ['out/keep.txt'],
+    });
+    const keepWhole = listingOptionsFor(policy, privacy).keepWhole ?? (() => false);
+    assert.ok(keepWhole('dist', false), 'a new dist/ is kept whole: the judge would keep it whatever it holds');
+    assert.ok(!keepWhole('dist', true), "the workspace's own dist/ is walked: each entry is judged (and named) on its own");
+    assert.ok(!keepWhole('build', false), 'an edit glob reaches into build/: what it may apply there is judged');
+    assert.ok(!keepWhole('out', false), 'a folder holding a file git tracks is never private');
+    assert.ok(!keepWhole('lib', false), 'an ordinary new folder is walked');
   });
 });
