@@ -158,10 +158,11 @@ async function main(): Promise<void> {
   const gitDirs = arg('--git');
   const dump = arg('--dump');
   const edits = (gitDirs ? gitCorpus(gitDirs.split(','), Number(arg('--commits') ?? 150)) : buildCorpus()).slice(0, limit);
-  const cases = edits.flatMap((e, i) => [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length]), ...oldDriftCasesFor(e), ...blankGapCasesFor(e)]);
+  const only = new RegExp(arg('--only') ?? '');
+  const cases = edits.flatMap((e, i) =>
+    [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length]), ...oldDriftCasesFor(e), ...blankGapCasesFor(e)].filter((c) => only.test(c.category)),
+  );
   cases.push(...largeCases(cases, edits, Number(arg('--large') ?? 40)));
-  const only = arg('--only');
-  if (only) cases.splice(0, cases.length, ...cases.filter((c) => new RegExp(only).test(c.category)));
 
   const stats = new Map<string, Tally>();
   const strategies = new Map<string, number>();
