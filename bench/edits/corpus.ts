@@ -79,33 +79,40 @@ export function buildCorpus(): BaseEdit[] {
       const oldText = fs.readFileSync(path.join(a, rel), 'utf8');
       const newText = fs.readFileSync(newPath, 'utf8');
       if (oldText === newText || oldText.includes('\r') || newText.includes('\r') || oldText.length > 200_000) continue;
-      const oldLines = oldText.split('\n');
-      const ops = diffLines(oldLines, newText.split('\n'));
-      let oi = 0;
-      for (let i = 0; i < ops.length;) {
-        const op = ops[i];
-        if (!op) break;
-        if (op.op === 'equal') {
-          oi++;
-          i++;
-          continue;
-        }
-        const removed: string[] = [];
-        const added: string[] = [];
-        const at = oi;
-        while (i < ops.length && ops[i]?.op !== 'equal') {
-          const o = ops[i] as { op: string; line: string };
-          if (o.op === 'delete') {
-            removed.push(o.line);
-            oi++;
-          } else added.push(o.line);
-          i++;
-        }
-        if (removed.length + added.length > MAX_BLOCK_LINES) continue;
-        if (removed.join('').trim() === '' && added.join('').trim() === '') continue;
-        edits.push({ id: `${p.name}/${rel}#${edits.length}`, source: `${p.name}@${p.from}→${p.to}:${rel}`, file: oldText, at, removed, added });
-      }
+      edits.push(...editsBetween(`${p.name}/${rel}`, `${p.name}@${p.from}→${p.to}:${rel}`, oldText, newText, edits.length));
     }
+  }
+  return edits;
+}
+
+/** Every change block between two versions of one file, as str_replace edits (ids numbered from `n`). */
+export function editsBetween(name: string, source: string, oldText: string, newText: string, n: number): BaseEdit[] {
+  const edits: BaseEdit[] = [];
+  const oldLines = oldText.split('\n');
+  const ops = diffLines(oldLines, newText.split('\n'));
+  let oi = 0;
+  for (let i = 0; i < ops.length;) {
+    const op = ops[i];
+    if (!op) break;
+    if (op.op === 'equal') {
+      oi++;
+      i++;
+      continue;
+    }
+    const removed: string[] = [];
+    const added: string[] = [];
+    const at = oi;
+    while (i < ops.length && ops[i]?.op !== 'equal') {
+      const o = ops[i] as { op: string; line: string };
+      if (o.op === 'delete') {
+        removed.push(o.line);
+        oi++;
+      } else added.push(o.line);
+      i++;
+    }
+    if (removed.length + added.length > MAX_BLOCK_LINES) continue;
+    if (removed.join('').trim() === '' && added.join('').trim() === '') continue;
+    edits.push({ id: `${name}#${n + edits.length}`, source, file: oldText, at, removed, added });
   }
   return edits;
 }

@@ -1,6 +1,7 @@
 /**
  * bench/edits — str_replace robustness on real code changes, perturbed the way models err.
- *   npx tsx bench/edits/index.ts [--limit N] [--baseline REF | --no-baseline] [--large N]
+ *   npx tsx bench/edits/index.ts [--limit N] [--baseline REF | --no-baseline] [--large N] [--git DIR[,DIR…] [--commits N]]
+ *   [--only CLASS_REGEX] [--dump DIR]
  *   (or `npm run bench -- edits`)
  * For every class: successes (the right outcome: the expected file, or a refusal where the class must be
  * refused), WRONG (applied, but the file differs from the expected one — or applied at all where it must
@@ -8,7 +9,8 @@
  * The same cases also run, interleaved in the same process, through the applyEdit of REF (default main),
  * loaded from `git show REF:src/core/edits/...` into a temp directory — outcomes and cases per second
  * side by side, measured in one run. Corpus provenance: see corpus.ts (npm packages fetched with `npm pack`
- * into a local cache, not committed).
+ * into a local cache, not committed); `--git` takes the edits from local repositories' last commits instead
+ * (gitCorpus.ts: Python, Go, Rust… — code the npm corpus lacks).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,7 +18,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyEdit } from '../../src/core/edits/applyEdit';
 import { buildCorpus, cacheDir, PACKAGES } from './corpus';
+import { blankGapCasesFor } from './blankGap';
 import { driftCasesFor } from './drift';
+import { gitCorpus } from './gitCorpus';
 import { largeCases } from './large';
 import { oldDriftCasesFor } from './oldDrift';
 import { casesFor, type BenchCase } from './perturb';
@@ -46,6 +50,18 @@ const ORDER = [
   'old_fewer',
   'old_fewer_edge',
   'old_fewer_all',
+  'old_fewer_removed',
+  'old_fewer_beside',
+  'gap_change_above',
+  'gap_change_below',
+  'gap_change_both',
+  'gap_insert_above',
+  'gap_insert_below',
+  'gap_delete_above',
+  'gap_delete_below',
+  'gap_split_above',
+  'gap_remove_blank',
+  'gap_add_blank',
   'old_more',
   'old_more_change',
   'old_more_edge',
@@ -67,6 +83,7 @@ const ORDER = [
   'ambiguous',
   'ambiguous_indent',
   'ambiguous_blank',
+  'gap_two_readings',
   'absent_near_miss',
   'hallucinated',
 ];
@@ -91,6 +108,13 @@ function judge(c: BenchCase, result: { ok: true; text: string } | { ok: false })
   if (!result.ok) return c.expected === null ? 'success' : 'safe_failure';
   if (c.expected === null) return 'wrong';
   return result.text === c.expected ? 'success' : 'wrong';
+}
+
+/** `--dump DIR`: every wrong case as one JSON file (texts, expected and actual), to read by hand. */
+function dumpCase(dir: string, c: BenchCase, actual: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const name = `${c.category}-${c.id.replace(/[^A-Za-z0-9]+/g, '_')}-${Math.random().toString(36).slice(2, 8)}.json`;
+  fs.writeFileSync(path.join(dir, name), JSON.stringify({ ...c, actual }, null, 1));
 }
 
 function arg(name: string): string | undefined {
@@ -131,8 +155,13 @@ async function main(): Promise<void> {
   const limit = Number(arg('--limit') ?? Infinity);
   const baseline = process.argv.includes('--no-baseline') ? undefined : await loadBaseline(arg('--baseline') ?? 'main');
   const t0 = Date.now();
-  const edits = buildCorpus().slice(0, limit);
-  const cases = edits.flatMap((e, i) => [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length]), ...oldDriftCasesFor(e)]);
+  const gitDirs = arg('--git');
+  const dump = arg('--dump');
+  const edits = (gitDirs ? gitCorpus(gitDirs.split(','), Number(arg('--commits') ?? 150)) : buildCorpus()).slice(0, limit);
+  const only = new RegExp(arg('--only') ?? '');
+  const cases = edits.flatMap((e, i) =>
+    [...casesFor(e), ...driftCasesFor(e, edits[(i + 97) % edits.length]), ...oldDriftCasesFor(e), ...blankGapCasesFor(e)].filter((c) => only.test(c.category)),
+  );
   cases.push(...largeCases(cases, edits, Number(arg('--large') ?? 40)));
 
   const stats = new Map<string, Tally>();
@@ -154,6 +183,7 @@ async function main(): Promise<void> {
     const outcome = judge(c, r.ok ? { ok: true, text: r.text } : { ok: false });
     if (r.ok) strategies.set(r.strategy, (strategies.get(r.strategy) ?? 0) + 1);
     if (outcome === 'wrong' && wrongExamples.length < 8) wrongExamples.push(`${c.category} ${c.id}`);
+    if (outcome === 'wrong' && dump) dumpCase(dump, c, r.ok ? r.text : '');
     s.n++;
     s.now[outcome]++;
     if (baseline) {
@@ -172,7 +202,9 @@ async function main(): Promise<void> {
   }
 
   const pad = (v: string | number, w: number): string => String(v).padStart(w);
-  console.log(`bench/edits — ${edits.length} real edits from ${PACKAGES.map((p) => `${p.name} ${p.from}→${p.to}`).join(', ')}`);
+  console.log(
+    `bench/edits — ${edits.length} real edits from ${gitDirs ? `the last commits of ${gitDirs}` : PACKAGES.map((p) => `${p.name} ${p.from}→${p.to}`).join(', ')}`,
+  );
   console.log(`(package cache: ${cacheDir()}; ok = the right outcome: the intended file, or a refusal for a 'refuse' class)\n`);
   const head = (label: string): string => `${label.padStart(14)}${pad('WRONG', 7)}${pad('safe-fail', 10)}`;
   console.log(

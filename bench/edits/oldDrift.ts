@@ -7,6 +7,10 @@
  *   old_fewer         — one blank context line inside oldText left out.
  *   old_fewer_edge    — the blank context line at oldText's start or end left out (oldText may then match exactly).
  *   old_fewer_all     — every blank context line left out.
+ *   old_fewer_removed — a blank line the change removes left out (newText is the change as made, without it):
+ *     kept, it would survive the change; that newText may also be copied from a view without it, so the
+ *     right outcome is the reference or a refusal, never another file.
+ *   old_fewer_beside  — the blank context line right beside the change left out (when old_fewer did not).
  *   old_more          — one blank line too many after a context line (next to the change too).
  *   old_more_change   — one blank line too many between two lines the change replaces.
  *   old_more_edge     — a blank line at oldText's start (end) where the file has none: taken literally, its
@@ -141,6 +145,20 @@ export function oldDriftCasesFor(e: BaseEdit): BenchCase[] {
       )
     )
       add('old_fewer_all', d, newLines, expected);
+  }
+
+  // A blank line the change itself removes, left out of oldText (newText is the change as made): next to the
+  // lines the change replaces, so newText without it may also read as copied from a view that never had it.
+  // Also the blank context line just beside the change (old_fewer picks the first and last of the region's).
+  const removedBlanks = e.removed.map((l, i) => (blank(l) ? beforeN + i : -1)).filter((i) => i >= 0 && blankIn(oldLines, i));
+  for (const o of picks(removedBlanks)) {
+    const d = dropAt(oldLines, [o]);
+    if (usable(d)) add('old_fewer_removed', d, newLines, expected);
+  }
+  for (const o of [beforeN - 1, beforeN + e.removed.length]) {
+    if (o <= 0 || o >= last || !blankIn(oldLines, o) || picks(inner).some(([x]) => x === o) || inGap(o)) continue;
+    const d = dropAt(oldLines, [o]);
+    if (usable(d)) add('old_fewer_beside', d, newLines, expected);
   }
 
   // One blank line too many: after a non-blank context line that has a non-blank line after it.

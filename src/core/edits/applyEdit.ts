@@ -323,6 +323,9 @@ function placementMessage(lines: FileLines, region: { first: number; last: numbe
     count:
       `${where} the file has ${plural(c.file)}, oldText ${plural(c.old)} and newText ${plural(c.new)}: ` +
       "newText's may be meant as written or as a change to oldText's, and the two give different results",
+    neighbour:
+      `${where} ${counts}, and newText changes a line beside them without them: ` +
+      'they may be meant to stay, or to go with the line it changes, and nothing else in the edit tells which',
     edge:
       `${where} the file has ${plural(c.file)}, ${plural(c.file - c.old)} of them outside oldText (which has ${c.old}); ` +
       `newText has ${c.new} there: whether it repeats the file's or adds to them cannot be told`,

@@ -12,14 +12,18 @@
  *     blank lines and newText's change to oldText's is applied to them;
  *   - written: with the file's blank lines — newText's count (n) is the result.
  * A gap shows which: n = o (copied; the file keeps f), n = f (written; f). o = f is no drift (n). Any other
- * n is refused: it matches neither reading.
+ * n is refused: it matches neither reading. That holds where the lines on both sides of the gap are kept;
+ * where the file has blank lines oldText lacks (f > o) beside lines newText changes, a third edit sends the
+ * same texts — the change took those blank lines with it (a real change often removes the blank line beside
+ * the code it replaces or deletes) — so:
+ *   - beside a changed line (a changed block's first or last gap): n = f is the file's count; n = o waits for
+ *     the edit's other drifted gaps to show the reading (copied keeps f, written gives n); else refused.
+ *   - newText removing lines (its gap stands for several of oldText's) where the file has blank lines oldText
+ *     lacks: kept (copied: n plus them) or removed with the lines (written: n) — settled only by the edit's
+ *     other drifted gaps; with none, or with both readings among them, refused. Where oldText only has extra
+ *     blank lines, newText keeping all of oldText's (removing code adds none) or none reads one way.
  *   - newText inserting lines into a drifted gap: an inserted block often brings its own blank line, so
  *     n = f may be the file's count or oldText's plus the block's; refused unless both give the same.
- *   - newText removing lines (its gap stands for several of oldText's): the file's blank lines oldText did
- *     not show stay (newText cannot remove what it never saw; written, it would have them all), so n below
- *     their number reads as copied; and removing code adds no blank lines, so n equal to one count and above
- *     the other reads one way. Otherwise n alone cannot tell the readings apart: the edit's other drifted
- *     gaps decide; with none, or with both readings among them, refused.
  *   - blank lines between lines a changed block replaces: when they drift, only newText writing a count
  *     both readings agree on applies.
  * The non-blank lines are diffed twice (repeated lines such as `}` aligned early, then late); when the two
@@ -61,9 +65,10 @@ export interface BlankConflict {
   /**
    * count: the counts fit neither reading; insertion: newText inserts lines there; removal: newText removes
    * lines there and nothing tells the readings apart; pairing: repeated lines pair two ways; edge: newText
-   * starts (ends) with more blank lines than oldText, next to the file's blank lines outside the match.
+   * starts (ends) with more blank lines than oldText, next to the file's blank lines outside the match;
+   * neighbour: the file has blank lines there that oldText lacks, and newText changes a line beside them.
    */
-  kind: 'count' | 'insertion' | 'removal' | 'pairing' | 'edge';
+  kind: 'count' | 'insertion' | 'removal' | 'pairing' | 'edge' | 'neighbour';
 }
 
 export type BlankDriftResult = Result<string, BlankConflict>;
@@ -177,6 +182,8 @@ class GapSettler {
   private n = (v: number): number => (this.neu.gaps[v] as number[]).length;
   private files = (gs: number[]): number[] => gs.flatMap((g) => this.spec.fileGaps[g] as number[]);
   private drifts = (gs: number[]): boolean => gs.some((g) => this.o(g) !== this.f(g));
+  /** Some gap has blank lines of the file that oldText lacks. */
+  private lacks = (gs: number[]): boolean => gs.some((g) => this.f(g) > this.o(g));
   private put(v: number, count: number, pool: number[]): void {
     this.out[v] = { count, file: pool.slice(0, count) };
   }
@@ -217,9 +224,10 @@ class GapSettler {
     const { o, f, n } = this;
     const inner = og.slice(1, -1);
     const total = sum(og.map(f));
+    const edges = [og[0] as number, og[og.length - 1] as number];
     if (this.drifts(inner)) {
       // Blank lines between two removed lines: only newText writing the file's count is read one way.
-      if (n(v) !== total) return this.conflict('count', og, [v]);
+      if (n(v) !== total || this.lacks(edges)) return this.conflict('count', og, [v]);
       this.put(v, total, this.files(og));
       return undefined;
     }
@@ -227,19 +235,20 @@ class GapSettler {
       this.put(v, n(v), this.files(og));
       return undefined;
     }
-    // The file's blank lines oldText did not show (unseen) stay: newText cannot remove what it never saw,
-    // and written with the file's blank lines it would have them all (n >= unseen). So n < unseen reads
-    // only as copied: oldText's blank lines newText keeps, plus the unseen ones.
+    if (this.lacks(og)) {
+      // The file's blank lines oldText did not show, beside the removed lines: kept (newText copied from a
+      // view without them: newText's count plus them) or removed with the lines (written with the file's:
+      // newText's count). n alone never tells which; the edit's other drifted gaps may.
+      const unseen = sum(og.map((g) => Math.max(0, f(g) - o(g))));
+      const copied = og.every((g) => f(g) >= o(g)) ? unseen + n(v) : undefined;
+      this.pending.push({ v, pool: this.files(og), copied, written: n(v), conflict: this.conflict('removal', og, [v]) });
+      return undefined;
+    }
+    // Left: blank lines oldText has that the file lacks, at the segment's edges. newText keeping all of
+    // oldText's there (above the file's: removing code adds none) or none reads one way.
     const shown = sum(og.map(o));
-    const unseen = sum(og.map((g) => Math.max(0, f(g) - o(g))));
-    const lacking = og.every((g) => f(g) >= o(g));
-    const copied = n(v) === 0 ? unseen : lacking ? unseen + n(v) : n(v) === shown ? total : undefined;
-    // Removing code adds no blank lines: n above one reading's count leaves only the other, and both give
-    // the file's count when n is the file's (above oldText's) or oldText's (above the file's).
-    const oneReading = (n(v) === total && n(v) > shown) || (n(v) === shown && n(v) > total);
-    if (oneReading) this.put(v, total, this.files(og));
-    else if (copied !== undefined && (copied === n(v) || (lacking && n(v) < unseen))) this.put(v, copied, this.files(og));
-    else this.pending.push({ v, pool: this.files(og), copied, written: n(v), conflict: this.conflict('removal', og, [v]) });
+    if (n(v) === shown || n(v) === 0) this.put(v, n(v) === 0 ? 0 : total, this.files(og));
+    else this.pending.push({ v, pool: this.files(og), copied: undefined, written: n(v), conflict: this.conflict('removal', og, [v]) });
     return undefined;
   }
 
@@ -269,13 +278,25 @@ class GapSettler {
     const { o, f, n } = this;
     const firstG = og[0] as number;
     const lastG = og[og.length - 1] as number;
-    if (!this.single(firstG, ng[0] as number)) return this.conflict('count', [firstG], [ng[0] as number]);
-    if (!this.single(lastG, ng[ng.length - 1] as number)) return this.conflict('count', [lastG], [ng[ng.length - 1] as number]);
+    // Beside a changed line, newText without the file's blank lines oldText lacks may keep them (copied from
+    // a view without them) or remove them with the line it changes (written with the file's): newText writing
+    // the file's count there reads one way; keeping oldText's waits for the edit's other drifted gaps.
+    for (const [g, v] of [
+      [firstG, ng[0] as number],
+      [lastG, ng[ng.length - 1] as number],
+    ] as const) {
+      if (f(g) <= o(g) || n(v) === f(g)) {
+        if (!this.single(g, v)) return this.conflict('count', [g], [v]);
+      } else if (n(v) === o(g)) {
+        this.pending.push({ v, pool: this.files([g]), copied: f(g), written: n(v), conflict: this.conflict('neighbour', [g], [v]) });
+      } else return this.conflict('count', [g], [v]);
+    }
     const inner = og.slice(1, -1);
     const innerNew = ng.slice(1, -1);
     // Inside the block newText's blank lines are new text. Blank lines of the file oldText did not show there
-    // stay unless newText writes the file's count; oldText's extra ones may be copied into newText's.
-    const fileOnly = inner.some((g) => f(g) > o(g));
+    // are beside changed lines: only newText writing the file's count places them (as above); oldText's extra
+    // ones may be copied into newText's.
+    const fileOnly = this.lacks(inner);
     const oldOnly = inner.some((g) => o(g) > f(g));
     const written = sum(innerNew.map(n));
     const agreed = written === sum(inner.map(f)) || (!fileOnly && (!oldOnly || written === 0));

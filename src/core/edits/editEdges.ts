@@ -10,8 +10,10 @@
  *   - Blank lines: newText may start (end) with more blank lines than oldText where the file has blank lines
  *     just outside the match, which oldText left out. Those are the file's blank lines written twice, or
  *     blank lines added on purpose. When newText has exactly the file's count there (oldText's plus those
- *     outside), it was written with the file's blank lines: newText loses the extra ones. Any other count
- *     above oldText's has two readings, and the edit is refused. Likewise a newText ending in a line break
+ *     outside) and oldText none there, it was written with the file's blank lines: newText loses the extra
+ *     ones. Any other count above oldText's has two readings, and the edit is refused — so is that count
+ *     when oldText starts (ends) with some of the run itself: its newText may be the literal replacement,
+ *     its own blank lines added to the ones oldText shows. Likewise a newText ending in a line break
  *     that oldText lacks, right before the file's final line break, ends with that break (trimEdgeBlankLines).
  */
 import type { BlankConflict } from './editBlankLines';
@@ -85,7 +87,7 @@ export function trimEdgeBlankLines(
     if (outside === 0) continue;
     const o = edgeGapOfOld(oldLines, neu.lines, fromEnd);
     if (n <= o) continue;
-    if (n !== o + outside) {
+    if (n !== o + outside || o > 0) {
       const inner = fromEnd ? last - o : first + o;
       const outer = fromEnd ? last + 1 + outside : first - 1 - outside;
       const known = outer >= 0 && outer < realLines ? outer : -1;

@@ -19,17 +19,34 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       assert.equal(r.strategy, 'blank_lines');
       assert.equal(r.text, 'a();\n\nb2();\nc();\n');
     });
-    it('keeps it when newText lacks it too (newText copied from the same view)', () => {
-      assert.equal(ok(applyEdit('a();\n\nb();\nc();\n', { oldText: 'a();\nb();', newText: 'a();\nb2();' })).text, 'a();\n\nb2();\nc();\n');
+    it('keeps it when newText lacks it too and keeps the lines on both sides of it (newText copied from the same view)', () => {
+      const r = ok(applyEdit('a();\n\nb();\nc();\n', { oldText: 'a();\nb();\nc();', newText: 'a();\nb();\nc2();' }));
+      assert.equal(r.text, 'a();\n\nb();\nc2();\n');
+    });
+    it('refuses when newText lacks it and changes a line beside it: kept, or removed with that line?', () => {
+      const message = refused(applyEdit('a();\n\nb();\nc();\n', { oldText: 'a();\nb();', newText: 'a();\nb2();' }));
+      assert.match(message, /between lines 1 and 3 the file has 1 blank line and oldText 0 blank lines, and newText changes a line beside them/);
+      assert.match(message, /\s1\ta\(\);\n\s+2\t\n\s+3\tb\(\);/);
+    });
+    it('reads newText lacking it beside a changed line the way another drifted gap of the same edit shows', () => {
+      const file = 'a();\n\nb();\nc();\n\nd();\n';
+      // Between a and b (both kept) newText lacks the file's blank line too: copied, so c's neighbour keeps its own.
+      assert.equal(ok(applyEdit(file, { oldText: 'a();\nb();\nc();\nd();', newText: 'a();\nb();\nc();\nd2();' })).text, 'a();\n\nb();\nc();\n\nd2();\n');
+      // There newText has the file's blank line: written with the file's, so the one beside d2 is removed.
+      assert.equal(ok(applyEdit(file, { oldText: 'a();\nb();\nc();\nd();', newText: 'a();\n\nb();\nc();\nd2();' })).text, 'a();\n\nb();\nc();\nd2();\n');
     });
     it('refuses when newText has more blank lines there than the file and oldText, naming the counts and lines', () => {
       const message = refused(applyEdit('a();\n\nb();\nc();\n', { oldText: 'a();\nb();', newText: 'a();\n\n\nb2();' }));
       assert.match(message, /between lines 1 and 3 the file has 1 blank line, oldText 0 blank lines and newText 2 blank lines/);
       assert.match(message, /\s1\ta\(\);\n\s+2\t\n\s+3\tb\(\);/);
     });
-    it("keeps the file's blank line newText never saw when lines between two kept ones are removed", () => {
-      const r = ok(applyEdit('c();\n\nx();\n\nd();\n', { oldText: 'c();\nx();\n\nd();', newText: 'c();\nd();' }));
-      assert.equal(r.text, 'c();\n\nd();\n');
+    it("refuses a removal beside the file's blank line newText never saw: kept, or removed with the lines?", () => {
+      const message = refused(applyEdit('c();\n\nx();\n\nd();\n', { oldText: 'c();\nx();\n\nd();', newText: 'c();\nd();' }));
+      assert.match(message, /newText removes lines between lines 1 and 5, where the file has 2 blank lines and oldText 1 blank line/);
+    });
+    it('refuses a removal whose newText has the blank lines the file has there (written, or a removed line turned blank?)', () => {
+      const message = refused(applyEdit('s\n\nm\np\n', { oldText: 's\nm\np', newText: 's\n\np' }));
+      assert.match(message, /newText removes lines between lines 1 and 4, where the file has 1 blank line and oldText 0 blank lines/);
     });
     it("refuses a removal where newText's blank line may be oldText's kept or the file's, and nothing else tells which", () => {
       const message = refused(applyEdit('c();\n\nx();\n\nd();\n', { oldText: 'c();\nx();\n\nd();', newText: 'c();\n\nd();' }));
@@ -74,6 +91,12 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
     it("does not write the file's blank line below the match twice when newText ends with it", () => {
       const r = ok(applyEdit('a();\nb();\n\nc();\n', { oldText: 'a();\nb();', newText: 'A();\nb();\n' }));
       assert.equal(r.text, 'A();\nb();\n\nc();\n');
+    });
+    it('refuses a newText repeating the blank lines above when oldText starts with one of them (repeated, or its own added?)', () => {
+      const file = 'import x\n\n\nclass T:\n    pass\n';
+      const message = refused(applyEdit(file, { oldText: '\nclass T:', newText: '\n\ndef f():\n    pass\n\n\nclass T:' }));
+      assert.match(message, /the file has 2 blank lines, 1 blank line of them outside oldText \(which has 1\); newText has 2 there/);
+      assert.equal(applyEdit(file, { oldText: '\n\nclass T:', newText: '\n\ndef f():\n    pass\n\n\nclass T:' }).ok, true);
     });
     it('refuses a newText that starts with more blank lines than the file has above the match', () => {
       const message = refused(applyEdit('a();\n\nb();\nc();\n', { oldText: 'b();\nc();', newText: '\n\nb();\nC();' }));
@@ -137,8 +160,9 @@ describe('applyEdit places every blank line with certainty, or refuses', () => {
       assert.equal(r.text, 'A();\n}\nZ();\n}\n\nY();\n');
     });
     it("refuses when a repeated line pairs two ways and the file's blank line would land in different places", () => {
-      const file = 'A();\nX();\n}\n\nW();\nY();\n';
-      const message = refused(applyEdit(file, { oldText: 'A();\nX();\n}\nW();\nY();', newText: 'A();\n}\nZ();\n}\nQ();\nY();' }));
+      // K and L show newText copied from a view without the file's blank lines: the one after } is kept, after either }.
+      const file = 'K();\n\nL();\nA();\nX();\n}\n\nW();\nY();\n';
+      const message = refused(applyEdit(file, { oldText: 'K();\nL();\nA();\nX();\n}\nW();\nY();', newText: 'K();\nL();\nA();\n}\nZ();\n}\nQ();\nY();' }));
       assert.match(message, /pair with oldText's in two ways/);
     });
   });
