@@ -3,7 +3,7 @@
  *
  * Levels, tried in order; the FIRST level that finds any match decides — one match applies, several are
  * `ambiguous` (later levels are strictly more forgiving, so they could only find more):
- *   1. exact          — byte-for-byte substring.
+ *   1. exact          — byte-for-byte substring, written as the literal replacement.
  *   2. line_endings   — CRLF and LF treated alike.
  *   3. trailing_whitespace — plus spaces/tabs at line ends ignored.
  *   4. typographic_quotes  — plus ‘’“” read as '".
@@ -12,6 +12,9 @@
  *   6. blank_lines    — plus blank lines missing or extra anywhere in the snippet (editIndent.ts).
  * A wrong application is the worst outcome, so nothing here guesses: no fuzzy similarity ever applies an
  * edit; similarity is only used to describe the closest candidate region in a `not_found` failure. A
+ * substring level's one match is refused where the same texts read another way (otherReading): the snippet
+ * also fits elsewhere with its indentation shifted, or lines added after a snippet sent without its line's
+ * indentation may be relative to it; so is an empty newText that would leave an empty line (emptiedLines). A
  * `newText` that repeats the file line just outside the match (one line of context copied into newText
  * only) is refused: applying it would write that line twice.
  *
@@ -23,7 +26,7 @@
 import type { BlankConflict } from './editBlankLines';
 import { keepEdgeBreaks, trimEdgeBlankLines } from './editEdges';
 import { closestRegions, type CandidateRegion } from './editCandidates';
-import { matchLineTiers } from './editIndent';
+import { matchLineTiers, shiftedPlaces } from './editIndent';
 import { type FileLines, fileLines, lineAt, localEol, renderReplacement, textLines } from './editLines';
 import {
   findAll,
@@ -119,8 +122,9 @@ function exactLevel(original: string, lines: FileLines, { oldText, newText }: Te
   if (exact.length > 1) return ambiguous(lines, exact, 'exact match');
   if (exact.length === 0) return undefined;
   const at = exact[0] as number;
-  const indented = indentFollowingLines(original, at, oldText, newText);
-  return spliced(original, lines, { at, end: at + oldText.length, oldText, newText: indented.text }, (l) => l, indented.changed ? 'indentation' : 'exact');
+  const refused = otherReading(lines, at, { oldText, newText }, { how: 'exactly', quotes: false });
+  if (refused) return refused;
+  return spliced(original, lines, { at, end: at + oldText.length, oldText, newText }, (l) => l, 'exact');
 }
 
 /** Levels 2–4: normalised substrings (a level that changes neither text cannot find anything new). */
@@ -139,6 +143,8 @@ function normalisedLevels(original: string, lines: FileLines, { oldText, newText
     const s = hits[0] as number;
     const [start, lastChar] = originalOffsets(original, opts, [s, s + needle.length - 1]) as [number, number];
     const end = lastChar + 1;
+    const refused = otherReading(lines, start, { oldText, newText }, { how: `ignoring ${strategy.replace('_', ' ')}`, quotes: opts.quotes });
+    if (refused) return refused;
     const stripTrailing = opts.trailing && !hasTrailingWhitespace(original.slice(start, end));
     const straighten = opts.quotes && !hasTypographicQuotes(original.slice(start, end));
     const renderNew = (l: string): string => {
@@ -218,6 +224,8 @@ function spliced(original: string, fl: FileLines, match: SubstringMatch, renderN
   if (/^[ \t]+$/.test(tail)) regionEnd = fl.contentEnd[last] as number;
   const doubled = doubledNeighbour(fl, first, last, head.trim() === '', tail.trim() === '', oText, nText);
   if (doubled) return doubled;
+  const emptied = nText === '' && head === '' && !old.endsNl && tail.trim() === '' ? emptiedLines(fl, first, last) : undefined;
+  if (emptied) return emptied;
   const whole = keepEdgeBreaks(original, start, end, oText, nText);
   const sent = trimEdgeBlankLines(fl, first, last, { start: head === '', end: tail.trim() === '' }, oText, whole);
   if (typeof sent !== 'string') return fail('ambiguous', placementMessage(fl, { first, last }, sent, false), { matchLines: [first + 1] });
@@ -289,6 +297,21 @@ function doubledNeighbour(
   return undefined;
 }
 
+/**
+ * An empty newText for whole lines (from a line's start to a line's end, that last line break left out of
+ * oldText) empties them: taken literally one empty line stays where they were, which a deletion of the
+ * lines — what an empty newText usually means — would not leave. Refused unless no line break follows.
+ */
+function emptiedLines(fl: FileLines, first: number, last: number): ApplyEditResult | undefined {
+  if ((fl.end[last] as number) === (fl.contentEnd[last] as number)) return undefined;
+  const one = first === last;
+  return fail(
+    'ambiguous',
+    `newText is empty and oldText is the whole of ${one ? `line ${first + 1}` : `lines ${first + 1}–${last + 1}`} without the line break that ends line ${last + 1}: taken literally, one empty line stays where ${one ? 'it was' : 'they were'}, which deleting ${one ? 'the line' : 'them'} would not leave. To delete ${one ? 'it' : 'them'}, end oldText with that line break; to leave an empty line, include the next line in oldText and newText:\n${excerpt(fl, Math.max(0, first - 1), Math.min(30, last - first + 3))}`,
+    { matchLines: [first + 1] },
+  );
+}
+
 /** Why the blank lines of a match cannot be placed with certainty, with the file's lines there. */
 function placementMessage(lines: FileLines, region: { first: number; last: number }, c: BlankConflict | undefined, ignoringBlanks: boolean): string {
   const start = region.first;
@@ -351,20 +374,67 @@ function levelApplies(strategy: EditStrategy, original: string, oldText: string)
 }
 
 /**
- * A one-line oldText sent without its line's indentation (it matched right after the leading whitespace)
- * usually comes with newText lines written without it too: `return x;` → `log(x);\nreturn x;` would put
- * the second line at column 0. When every later non-blank newText line is indented less than the line's
- * own indentation, that indentation is added to them. Multi-line oldText is left alone: there the file's
- * own later lines were matched exactly, so newText's indentation is already the file's.
+ * A substring level's one match, refused where the same texts read another way that writes a different
+ * file (the literal replacement is applied only when it is the one reading):
+ *   - the snippet's lines also stand elsewhere with their indentation uniformly shifted (a leading line break
+ *     read as a blank line included): models misremember a snippet's indentation, so the place written
+ *     exactly is one of several;
+ *   - oldText starts after its line's indentation and has no later line of text to pin the columns, while
+ *     newText adds lines of which some stand left of that indentation: they may be written as they should
+ *     stand (the literal replacement) or relative to oldText's first line, the line's indentation missing
+ *     from them too. Added lines all at or right of it are the literal replacement's.
  */
-function indentFollowingLines(original: string, at: number, oldText: string, replacement: string): { text: string; changed: boolean } {
-  if (oldText.replace(/\r?\n$/, '').includes('\n') || !replacement.includes('\n')) return { text: replacement, changed: false };
-  const lineStart = original.lastIndexOf('\n', at - 1) + 1;
-  const lead = original.slice(lineStart, at);
-  if (lead.length === 0 || !/^[ \t]+$/.test(lead)) return { text: replacement, changed: false };
-  const lines = replacement.split('\n');
-  const later = lines.slice(1).filter((l) => l.replace(/\r$/, '').trim().length > 0);
-  if (later.length === 0 || !later.every((l) => !l.startsWith(lead))) return { text: replacement, changed: false };
-  const shifted = lines.map((l, i) => (i === 0 || l.replace(/\r$/, '').trim().length === 0 ? l : lead + l));
-  return { text: shifted.join('\n'), changed: true };
+function otherReading(lines: FileLines, at: number, { oldText, newText }: TextEdit, level: { how: string; quotes: boolean }): ApplyEditResult | undefined {
+  const how = level.how;
+  const line = lineAt(lines, at);
+  const others = mayStandElsewhere(lines.text, oldText, level.quotes) ? shiftedPlaces(lines, oldText, newText).filter((l) => l !== line) : [];
+  if (others.length > 0) {
+    const shown = [line, ...others]
+      .slice(0, 3)
+      .map((l) => excerpt(lines, l, Math.min(6, textLines(oldText).lines.length + 1)))
+      .join('\n   …\n');
+    return fail(
+      'ambiguous',
+      `oldText matches line ${line + 1} ${how}, and line${others.length > 1 ? 's' : ''} ${others
+        .slice(0, 10)
+        .map((l) => l + 1)
+        .join(
+          ', ',
+        )} with the indentation of every line shifted by the same amount: which place is meant cannot be told (a snippet's indentation is easily misremembered). Include more surrounding lines, with the file's exact indentation, so it identifies exactly one place:\n${shown}`,
+      { matchLines: [line, ...others].map((l) => l + 1) },
+    );
+  }
+  const lead = lines.text.slice(lines.start[line], at);
+  const later = (t: string): string[] =>
+    t
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.trim() !== '');
+  // Every added line at or right of the matched line's indentation: the literal replacement stands.
+  if (lead.length === 0 || lead.trim() !== '' || later(oldText).length > 0 || later(newText).every((l) => l.startsWith(lead))) return undefined;
+  const width = lead.includes('\t') ? JSON.stringify(lead) : `${lead.length} space${lead.length === 1 ? '' : 's'}`;
+  return fail(
+    'ambiguous',
+    `oldText matches line ${line + 1} ${how} but starts after that line's indentation (${width}), and newText adds lines indented less than that: they may be meant as they stand in newText (left of line ${line + 1}), or indented relative to its first line (${width} further right, like it); the two give different results. Send oldText from the start of line ${line + 1}, with its indentation, and newText with the indentation every line should have:\n${excerpt(lines, Math.max(0, line - 1), 4)}`,
+    { matchLines: [line + 1] },
+  );
+}
+
+/**
+ * Whether oldText's longest lines of text (three at most) each occur twice in the file — in the match and
+ * once more: without that no other place can hold the snippet shifted. Where typographic quotes were
+ * forgiven a line may be spelled otherwise in the file, so nothing is ruled out.
+ */
+function mayStandElsewhere(text: string, oldText: string, quotesForgiven: boolean): boolean {
+  if (quotesForgiven) return true;
+  const bodies = oldText
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 3);
+  return bodies.every((body) => {
+    const once = text.indexOf(body);
+    return once >= 0 && text.indexOf(body, once + 1) >= 0;
+  });
 }

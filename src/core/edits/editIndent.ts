@@ -124,6 +124,18 @@ export function matchLineTiers(lines: FileLines, oldText: string, newText: strin
   return decide(sides, 'blank_lines', driftMatches, (c) => driftPlacement(sides, c));
 }
 
+/**
+ * The places (0-based first lines) where oldText's lines stand with every non-blank line's indentation
+ * shifted by the same non-zero amount, blank lines blank: where the snippet also fits if its indentation
+ * was misremembered. A substring level's one match is a place among others when this finds any other.
+ */
+export function shiftedPlaces(lines: FileLines, oldText: string, newText: string): number[] {
+  const sides = readSides(lines, oldText, newText);
+  if (sides.nonBlankOld.length === 0) return [];
+  const shifted = indentationMatches(sides, tabWidths(sides)).filter((c) => c.delta !== 0);
+  return [...new Set(shifted.map((c) => (c.anchors[0] as number) - (sides.nonBlankOld[0] as number)))].sort((a, b) => a - b);
+}
+
 function readSides(lines: FileLines, oldText: string, newText: string): Sides {
   const old = textLines(oldText);
   const oldLines = old.lines.map(splitLine);

@@ -26,7 +26,7 @@ describe('applyEdit', () => {
     });
     it("converts newText to the file's CRLF line endings", () => {
       const crlf = ts.replace(/\n/g, '\r\n');
-      const r = ok(applyEdit(crlf, { oldText: 'return "nobody";', newText: 'log("x");\nreturn "nobody";' }));
+      const r = ok(applyEdit(crlf, { oldText: '    return "nobody";', newText: '    log("x");\n    return "nobody";' }));
       assert.ok(r.text.includes('log("x");\r\n'));
       assert.ok(!/[^\r]\n/.test(r.text));
     });
@@ -90,9 +90,14 @@ describe('applyEdit', () => {
       const r = ok(applyEdit('a\r\n\r\nb\r\n', { oldText: '\nb', newText: '\nx\nb' }));
       assert.equal(r.text, 'a\r\n\r\nx\r\nb\r\n');
     });
-    it('indents lines added after a one-line match that was sent without its indentation', () => {
-      const r = ok(applyEdit('f() {\n    let a = 1\n}\n', { oldText: 'let a = 1', newText: 'let a = 1\nlet b = 2' }));
-      assert.equal(r.text, 'f() {\n    let a = 1\n    let b = 2\n}\n');
+    it('refuses lines added left of a one-line match sent without its indentation (as written, or relative to it?)', () => {
+      const r = applyEdit('f() {\n    let a = 1\n}\n', { oldText: 'let a = 1', newText: 'let a = 1\nlet b = 2' });
+      assert.equal(r.ok, false);
+      if (!r.ok) {
+        assert.equal(r.reason, 'ambiguous');
+        assert.match(r.message, /starts after that line's indentation \(4 spaces\), and newText adds lines indented less than that/);
+        assert.match(r.message, /\s1\tf\(\) \{\n\s+2\t    let a = 1\n\s+3\t\}/);
+      }
     });
     it('leaves added lines alone when they already carry the indentation', () => {
       const r = ok(applyEdit('f() {\n    let a = 1\n}\n', { oldText: 'let a = 1', newText: 'let a = 1\n    let b = 2' }));
