@@ -160,7 +160,8 @@ export function driftCasesFor(e: BaseEdit, other: BaseEdit | undefined): BenchCa
         const short: Region = { ...r, end: r.end - afterN };
         const o = oldLines.slice(0, -afterN);
         const n = r.newLines.slice(0, r.newLines.length - afterN);
-        if (count(e.file, o.join('\n')) === 1)
+        // A removed blank line last would vanish in the join (`X` and `` give `X\n`): oldText would not show it.
+        if (count(e.file, o.join('\n')) === 1 && !blank(o[o.length - 1] as string))
           add('trailing_ws_leak', padded.join('\n'), o.join('\n'), n.join('\n'), splice(padded, short, kept(n)).join('\n'));
       }
     }
