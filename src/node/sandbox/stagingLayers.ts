@@ -246,7 +246,28 @@ export function removeLayerTree(dir: string): void {
     }
   };
   open(dir);
-  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    // A path past PATH_MAX (a command nested folders that deep): Node names every entry by its whole path
+    // and cannot reach it. coreutils walks by folder descriptor; anything else is thrown as it was.
+    if (!hasCode(error, 'ENAMETOOLONG') || !removeByDescriptors(dir)) throw error;
+  }
+}
+
+/**
+ * Removes a tree with coreutils (`chmod -R u+rwx`, then `rm -rf`), which open each folder relative to its
+ * parent and so reach entries whose whole path is longer than PATH_MAX. Links are removed, never followed.
+ * Whether the tree is gone afterwards.
+ */
+function removeByDescriptors(dir: string): boolean {
+  const chmod = hostTool('chmod');
+  const rm = hostTool('rm');
+  if (chmod === undefined || rm === undefined) return false;
+  const env = { PATH: HOST_PATH, LANG: 'C' };
+  spawnSync(chmod, ['-R', '-P', 'u+rwx', '--', dir], { env, stdio: 'ignore', timeout: 120_000 });
+  spawnSync(rm, ['-rf', '--one-file-system', '--', dir], { env, stdio: 'ignore', timeout: 120_000 });
+  return !fs.existsSync(dir);
 }
 
 /**
@@ -265,6 +286,10 @@ export function discardLayerTree(dir: string): void {
     .catch(async () => {
       await open(dir);
       await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
+    })
+    .catch((error: unknown) => {
+      // Past PATH_MAX: coreutils reaches what Node cannot (removeByDescriptors); anything else is logged below.
+      if (!hasCode(error, 'ENAMETOOLONG') || !removeByDescriptors(dir)) throw error;
     })
     .catch((error: unknown) => reportToHostLog(`${dir} could not be removed (left for the stale sweep): ${errorText(error)}`));
 }
