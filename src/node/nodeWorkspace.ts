@@ -12,7 +12,7 @@
  * `recover()` (run on construction by `NodeWorkspace.open`) rolls an uncommitted journal back and a
  * committed one forward, so a crash at any point leaves all old or all new content, never a mix.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as fsSync from 'node:fs';
@@ -22,7 +22,7 @@ import { nodePolicyFs } from './nodePolicyFs';
 import { resolveWorkspacePath } from '../core/policy/workspacePath';
 import { scanWorkspace } from './workspaceScan';
 import { gitRecordedSince, gitTrackedFiles, markGitRecord, resetGitRecord } from './gitRecord';
-import { HOST_PATH, hostTool } from './sandbox/hostTools';
+import { HOST_PATH, hostTool, removeTree } from './sandbox/hostTools';
 import { ensureStoreFolder, STORE_FOLDER } from './storeFolder';
 import { errorText } from '../core/primitives/errorText';
 import { isBelowNative } from '../core/primitives/paths';
@@ -106,31 +106,6 @@ function journalShaped(fileName: string, journal: Journal): boolean {
     const beside = (suffix: string): string => nodePath.join(nodePath.dirname(e.target), `.${nodePath.basename(e.target)}.pe-${tag}.${suffix}`);
     return e.backup === beside('bak') && (e.temp === null || e.temp === beside('tmp'));
   });
-}
-
-/**
- * Removes a whole tree without following links. `rm -rf` walks with file descriptors, so a tree buried
- * past PATH_MAX goes too (fs.rmSync gives up there); Windows has no such depth to fear. A folder the
- * command made read-only (which stops `rm` for a user who is not root) is opened first: `chmod -R` does not
- * follow links. Both by absolute path: a `rm` a step planted in a workspace folder on PATH never runs.
- */
-function removeTree(abs: string): void {
-  if (process.platform === 'win32') {
-    fsSync.rmSync(abs, { recursive: true, force: true });
-    return;
-  }
-  const rm = hostTool('rm');
-  const chmod = hostTool('chmod');
-  if (rm === undefined) {
-    fsSync.rmSync(abs, { recursive: true, force: true });
-    return;
-  }
-  let r = spawnSync(rm, ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
-  if ((r.status !== 0 || fsSync.existsSync(abs)) && chmod !== undefined) {
-    spawnSync(chmod, ['-R', 'u+rwx', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
-    r = spawnSync(rm, ['-rf', '--', abs], { stdio: 'ignore', timeout: 120_000, env: { PATH: HOST_PATH } });
-  }
-  if (r.status !== 0 || fsSync.existsSync(abs)) throw new Error(`could not remove the tree (rm exit ${r.status ?? r.signal})`);
 }
 
 /**

@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { err, ok, type Result } from '../../core/contracts/result';
 import { sha256Hex } from '../../core/primitives/hash';
-import { HOST_PATH, hostTool } from './hostTools';
+import { HOST_PATH, hostTool, removeTree } from './hostTools';
 import { SHIM_PREFIX } from './renameShim';
 import * as os from 'node:os';
 import { errorText } from '../../core/primitives/errorText';
@@ -250,24 +250,10 @@ export function removeLayerTree(dir: string): void {
     fs.rmSync(dir, { recursive: true, force: true });
   } catch (error) {
     // A path past PATH_MAX (a command nested folders that deep): Node names every entry by its whole path
-    // and cannot reach it. coreutils walks by folder descriptor; anything else is thrown as it was.
-    if (!hasCode(error, 'ENAMETOOLONG') || !removeByDescriptors(dir)) throw error;
+    // and cannot reach it; `rm` walks by folder descriptor (removeTree). Anything else is thrown as it was.
+    if (!hasCode(error, 'ENAMETOOLONG')) throw error;
+    removeTree(dir);
   }
-}
-
-/**
- * Removes a tree with coreutils (`chmod -R u+rwx`, then `rm -rf`), which open each folder relative to its
- * parent and so reach entries whose whole path is longer than PATH_MAX. Links are removed, never followed.
- * Whether the tree is gone afterwards.
- */
-function removeByDescriptors(dir: string): boolean {
-  const chmod = hostTool('chmod');
-  const rm = hostTool('rm');
-  if (chmod === undefined || rm === undefined) return false;
-  const env = { PATH: HOST_PATH, LANG: 'C' };
-  spawnSync(chmod, ['-R', '-P', 'u+rwx', '--', dir], { env, stdio: 'ignore', timeout: 120_000 });
-  spawnSync(rm, ['-rf', '--one-file-system', '--', dir], { env, stdio: 'ignore', timeout: 120_000 });
-  return !fs.existsSync(dir);
 }
 
 /**
@@ -288,8 +274,9 @@ export function discardLayerTree(dir: string): void {
       await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 2 });
     })
     .catch((error: unknown) => {
-      // Past PATH_MAX: coreutils reaches what Node cannot (removeByDescriptors); anything else is logged below.
-      if (!hasCode(error, 'ENAMETOOLONG') || !removeByDescriptors(dir)) throw error;
+      // Past PATH_MAX: `rm` reaches what Node cannot (removeTree); anything else is logged below.
+      if (!hasCode(error, 'ENAMETOOLONG')) throw error;
+      removeTree(dir);
     })
     .catch((error: unknown) => reportToHostLog(`${dir} could not be removed (left for the stale sweep): ${errorText(error)}`));
 }
